@@ -1,0 +1,175 @@
+//! Comparing generated files with the committed tree, and rewriting it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use similar::TextDiff;
+
+use super::{ExportError, GENERATED_DIRS};
+
+/// One difference between the generated files and the disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Drift {
+    /// The file, relative to the crate root.
+    pub path: String,
+    /// What differs.
+    pub kind: DriftKind,
+}
+
+/// How a committed file differs from what the types generate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DriftKind {
+    /// Generated but not on disk.
+    Missing,
+    /// On disk in a generated folder but no longer generated.
+    Stale,
+    /// Both exist; the unified diff (committed -> generated).
+    Changed(String),
+}
+
+/// What [`write`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WriteSummary {
+    /// Files written because they were missing or different.
+    pub written: Vec<String>,
+    /// Stale files removed.
+    pub removed: Vec<String>,
+    /// Files already up to date.
+    pub unchanged: usize,
+}
+
+/// Compares `generated` with the files under `crate_root`; empty means no drift.
+pub fn check(
+    crate_root: &Path,
+    generated: &BTreeMap<String, String>,
+) -> Result<Vec<Drift>, ExportError> {
+    let on_disk = committed_files(crate_root)?;
+    let mut drifts = Vec::new();
+    for (path, contents) in generated {
+        let full = crate_root.join(path);
+        match on_disk.contains(path) {
+            false => drifts.push(Drift {
+                path: path.clone(),
+                kind: DriftKind::Missing,
+            }),
+            true => {
+                let committed = read(&full)?;
+                // Tolerate CRLF checkouts: compare with normalized line endings.
+                if committed.replace("\r\n", "\n") != *contents {
+                    drifts.push(Drift {
+                        path: path.clone(),
+                        kind: DriftKind::Changed(unified_diff(path, &committed, contents)),
+                    });
+                }
+            }
+        }
+    }
+    for path in on_disk {
+        if !generated.contains_key(&path) {
+            drifts.push(Drift {
+                path,
+                kind: DriftKind::Stale,
+            });
+        }
+    }
+    Ok(drifts)
+}
+
+/// Makes the disk match `generated`: writes missing or changed files, removes stale ones.
+pub fn write(
+    crate_root: &Path,
+    generated: &BTreeMap<String, String>,
+) -> Result<WriteSummary, ExportError> {
+    let mut summary = WriteSummary::default();
+    for drift in check(crate_root, generated)? {
+        let full = crate_root.join(&drift.path);
+        match drift.kind {
+            DriftKind::Stale => {
+                fs::remove_file(&full).map_err(|source| io("removing", &full, source))?;
+                summary.removed.push(drift.path);
+            }
+            DriftKind::Missing | DriftKind::Changed(_) => {
+                if let Some(parent) = full.parent() {
+                    fs::create_dir_all(parent)
+                        .map_err(|source| io("creating", parent, source))?;
+                }
+                let contents = generated.get(&drift.path).map_or("", String::as_str);
+                fs::write(&full, contents).map_err(|source| io("writing", &full, source))?;
+                summary.written.push(drift.path);
+            }
+        }
+    }
+    summary.unchanged = generated.len() - summary.written.len();
+    Ok(summary)
+}
+
+/// A readable report: one line per missing/stale file, a unified diff per changed file, and
+/// the command that fixes it.
+pub fn render_drift(drifts: &[Drift]) -> String {
+    let mut out = String::new();
+    for drift in drifts {
+        match &drift.kind {
+            DriftKind::Missing => out.push_str(&format!("missing (not committed): {}\n", drift.path)),
+            DriftKind::Stale => out.push_str(&format!("stale (no longer generated): {}\n", drift.path)),
+            DriftKind::Changed(diff) => out.push_str(diff),
+        }
+    }
+    if !drifts.is_empty() {
+        out.push_str(&format!(
+            "\n{} generated file(s) drifted from the Rust types. Run `cargo xtask codegen` and \
+             commit the result.\n",
+            drifts.len()
+        ));
+    }
+    out
+}
+
+fn unified_diff(path: &str, committed: &str, generated: &str) -> String {
+    TextDiff::from_lines(committed, generated)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("committed/{path}"), &format!("generated/{path}"))
+        .to_string()
+}
+
+/// Every file under the generated folders, relative to `crate_root`, `/`-separated.
+fn committed_files(crate_root: &Path) -> Result<BTreeSet<String>, ExportError> {
+    let mut out = BTreeSet::new();
+    for dir in GENERATED_DIRS {
+        let mut pending: Vec<PathBuf> = vec![crate_root.join(dir)];
+        while let Some(current) = pending.pop() {
+            if !current.exists() {
+                continue;
+            }
+            let entries =
+                fs::read_dir(&current).map_err(|source| io("listing", &current, source))?;
+            for entry in entries {
+                let entry = entry.map_err(|source| io("listing", &current, source))?;
+                let path = entry.path();
+                if path.is_dir() {
+                    pending.push(path);
+                } else if let Ok(relative) = path.strip_prefix(crate_root) {
+                    let parts: Vec<String> = relative
+                        .components()
+                        .map(|part| part.as_os_str().to_string_lossy().into_owned())
+                        .collect();
+                    out.insert(parts.join("/"));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn read(path: &Path) -> Result<String, ExportError> {
+    fs::read_to_string(path).map_err(|source| io("reading", path, source))
+}
+
+fn io(action: &'static str, path: &Path, source: std::io::Error) -> ExportError {
+    ExportError::Io {
+        action,
+        path: path.to_path_buf(),
+        source,
+    }
+}

@@ -1,0 +1,25 @@
+//! The client-facing projection of a Codex thread (the app-server protocol).
+//!
+//! Core produces facts (`EventMsg`, `TurnItem`) and persists a rollout; this crate turns those
+//! facts into what a client consumes: [`v2::ThreadItem`]s grouped into [`v2::Turn`]s, JSON-RPC
+//! notifications and requests ([`ServerNotification`], [`ServerRequest`]), and the generated
+//! JSON Schema and TypeScript that let clients in other languages parse them.
+//!
+//! Layering: this crate depends on `codex-protocol` only. It never re-parses `ResponseItem`s;
+//! it projects `TurnItem`s and `EventMsg`s, and it never reads files (callers hand it rollout
+//! items as values).
+
+pub mod client_state;
+pub mod common;
+pub mod export;
+pub mod jsonrpc;
+pub mod projection;
+pub mod scenarios;
+pub mod thread_history;
+pub mod v2;
+
+pub use client_state::ThreadState;
+pub use common::*;
+pub use jsonrpc::*;
+pub use projection::{EventProjector, ServerMessage, item_event_to_server_notification};
+pub use thread_history::{ThreadHistoryBuilder, build_turns_from_rollout_items};

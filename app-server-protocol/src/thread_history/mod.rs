@@ -1,0 +1,300 @@
+//! Rebuilding a thread's turns from its persisted rollout items, the way a resume shows them.
+//!
+//! Input is values (`RolloutItem`s), never files: reading session files is `codex-rollout`'s
+//! job. Only persisted events and compaction lines are read; `ResponseItem`s are model memory,
+//! not client history, and are never re-parsed here.
+//!
+//! Turn boundaries: `task_started` opens a turn and `task_complete` / `turn_aborted` close it
+//! (completed or failed, interrupted). Files from cores that did not persist `task_started`
+//! get implicit turns: a user message opens a new turn unless the open implicit turn has none
+//! yet. Further user messages inside an explicit turn (steering) stay in it; a `task_started`
+//! right after a user message adopts that message's turn. A rollback drops the last turns.
+//! Records between turns go to the turn they name (item events carry a turn id), else to the
+//! last closed turn (late records), else open an implicit turn. An explicit turn still open at
+//! the end stays `inProgress`; an implicit one is `completed`, since nothing else can be known.
+
+mod pending_turn;
+mod thread_meta;
+
+use codex_protocol::event::EventMsg;
+use codex_protocol::items::{ExecCommandSource, TurnItem};
+use codex_protocol::rollout::RolloutItem;
+use tracing::debug;
+
+use crate::projection::item_builders;
+use crate::projection::{TurnOutcome, turn_error_for_status};
+use crate::v2::{ThreadItem, Turn, TurnStatus};
+use pending_turn::{Origin, PendingTurn};
+
+pub use thread_meta::{thread_from_rollout_items, thread_from_session_meta};
+
+/// The turns of a thread, rebuilt from its rollout items in file order.
+pub fn build_turns_from_rollout_items(items: &[RolloutItem]) -> Vec<Turn> {
+    let mut builder = ThreadHistoryBuilder::new();
+    for item in items {
+        builder.handle_rollout_item(item);
+    }
+    builder.finish()
+}
+
+/// Incremental form of [`build_turns_from_rollout_items`], for callers that stream a file.
+#[derive(Debug, Default)]
+pub struct ThreadHistoryBuilder {
+    /// Closed turns, still open to late records that name them (or arrive between turns).
+    closed: Vec<PendingTurn>,
+    current: Option<PendingTurn>,
+    next_item: u64,
+    next_turn: u64,
+}
+
+impl ThreadHistoryBuilder {
+    /// An empty history.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Takes one rollout item into account.
+    pub fn handle_rollout_item(&mut self, item: &RolloutItem) {
+        match item {
+            RolloutItem::EventMsg(event) => self.handle_event(event),
+            RolloutItem::Compacted(_) => {
+                let id = self.mint_item_id();
+                self.target(None)
+                    .record(ThreadItem::ContextCompaction { id }, Origin::CompactionLine);
+            }
+            RolloutItem::SessionMeta(_)
+            | RolloutItem::ResponseItem(_)
+            | RolloutItem::TurnContext(_)
+            | RolloutItem::Unknown(_) => {}
+        }
+    }
+
+    /// Takes one persisted event into account.
+    pub fn handle_event(&mut self, event: &EventMsg) {
+        match event {
+            EventMsg::TurnStarted(started) => self.start_turn(started),
+            EventMsg::TurnComplete(complete) => {
+                if let Some(turn) = self.current.take() {
+                    if !complete.turn_id.is_empty() && complete.turn_id != turn.turn.id {
+                        debug!(
+                            expected = %turn.turn.id,
+                            got = %complete.turn_id,
+                            "turn_complete names another turn; closing the open one"
+                        );
+                    }
+                    let outcome = TurnOutcome::from_complete(complete, turn.last_error.clone());
+                    self.close_with(turn, outcome);
+                }
+            }
+            EventMsg::TurnAborted(aborted) => {
+                if let Some(turn) = self.current.take() {
+                    self.close_with(turn, TurnOutcome::from_aborted(aborted));
+                }
+            }
+            EventMsg::ThreadRolledBack(rollback) => {
+                self.close_current();
+                let drop = usize::try_from(rollback.num_turns).unwrap_or(usize::MAX);
+                let keep = self.closed.len().saturating_sub(drop);
+                self.closed.truncate(keep);
+            }
+            EventMsg::Error(error) => {
+                if let Some(turn) = self.current.as_mut()
+                    && let Some(error) = turn_error_for_status(error)
+                {
+                    turn.last_error = Some(error);
+                }
+            }
+            EventMsg::UserMessage(message) => {
+                let id = self.mint_item_id();
+                let item = item_builders::user_message_from_event(id, message);
+                self.record_user_message(item, Origin::LegacyEvent);
+            }
+            EventMsg::AgentMessage(message) => {
+                let id = self.mint_item_id();
+                self.record(None, item_builders::agent_message_from_event(id, message), Origin::LegacyEvent);
+            }
+            EventMsg::AgentReasoning(reasoning) => self.record_reasoning(&reasoning.text, false),
+            EventMsg::AgentReasoningRawContent(reasoning) => {
+                self.record_reasoning(&reasoning.text, true);
+            }
+            EventMsg::ItemCompleted(completed) => {
+                if is_interaction(&completed.item) {
+                    return;
+                }
+                let item = ThreadItem::from(completed.item.clone());
+                if matches!(item, ThreadItem::UserMessage { .. }) {
+                    self.record_user_message(item, Origin::Typed);
+                } else {
+                    self.record(Some(&completed.turn_id), item, Origin::Typed);
+                }
+            }
+            EventMsg::ExecCommandEnd(end) if end.source != ExecCommandSource::UnifiedExecInteraction => {
+                self.record_legacy(Some(&end.turn_id), item_builders::command_execution_completed(end));
+            }
+            EventMsg::PatchApplyEnd(end) => {
+                self.record_legacy(Some(&end.turn_id), item_builders::file_change_completed(end));
+            }
+            EventMsg::WebSearchEnd(end) => {
+                self.record_legacy(None, item_builders::web_search_completed(end));
+            }
+            EventMsg::ImageGenerationEnd(end) => {
+                self.record_legacy(None, item_builders::image_generation_completed(end));
+            }
+            EventMsg::McpToolCallEnd(end) => {
+                self.record_legacy(Some(&end.turn_id), item_builders::mcp_tool_call_completed(end));
+            }
+            EventMsg::ViewImageToolCall(view) => {
+                self.record_legacy(None, item_builders::image_view(view));
+            }
+            EventMsg::EnteredReviewMode(entered) => {
+                let id = entered.item_id.clone().unwrap_or_else(|| self.mint_item_id());
+                let item = item_builders::entered_review_mode(id, entered);
+                self.record_legacy(entered.turn_id.as_deref(), item);
+            }
+            EventMsg::ExitedReviewMode(exited) => {
+                let id = exited.item_id.clone().unwrap_or_else(|| self.mint_item_id());
+                let item = item_builders::exited_review_mode(id, exited.review_output.as_ref());
+                self.record_legacy(exited.turn_id.as_deref(), item);
+            }
+            EventMsg::ContextCompacted(_) => {
+                let id = self.mint_item_id();
+                self.record_legacy(None, ThreadItem::ContextCompaction { id });
+            }
+            _ => {}
+        }
+    }
+
+    /// The turns so far, closing the open one (see the module docs for its status).
+    pub fn finish(mut self) -> Vec<Turn> {
+        self.close_current();
+        self.closed.into_iter().map(PendingTurn::into_turn).collect()
+    }
+
+    fn start_turn(&mut self, started: &codex_protocol::event::TurnStartedEvent) {
+        let id = if started.turn_id.is_empty() {
+            self.mint_turn_id()
+        } else {
+            started.turn_id.clone()
+        };
+        let started_at = started.started_at.as_ref().and_then(|at| at.unix_seconds());
+        match self.current.take() {
+            // Some cores write `task_started` just after the user message that opened it.
+            Some(mut turn) if !turn.explicit && turn.holds_only_user_messages() => {
+                turn.explicit = true;
+                turn.turn.id = id;
+                turn.turn.started_at = started_at;
+                self.current = Some(turn);
+                return;
+            }
+            // A turn still open when the next starts was cut short.
+            Some(mut turn) => {
+                if turn.explicit {
+                    turn.turn.status = TurnStatus::Interrupted;
+                }
+                self.push_closed(turn);
+            }
+            None => {}
+        }
+        self.current = Some(PendingTurn::new(id, true, started_at));
+    }
+
+    /// A user message opens a new turn, except when it steers an explicit turn, joins an
+    /// implicit turn that has none yet, or is a second record of a message already there.
+    fn record_user_message(&mut self, item: ThreadItem, origin: Origin) {
+        let starts_new_turn = match &self.current {
+            Some(turn) => !turn.explicit && turn.has_user_message() && !turn.absorbs(&item, origin),
+            None => true,
+        };
+        if starts_new_turn {
+            self.close_current();
+            let id = self.mint_turn_id();
+            self.current = Some(PendingTurn::new(id, false, None));
+        }
+        self.record(None, item, origin);
+    }
+
+    fn record_legacy(&mut self, turn_id: Option<&str>, item: ThreadItem) {
+        self.record(turn_id, item, Origin::LegacyEvent);
+    }
+
+    fn record(&mut self, turn_id: Option<&str>, item: ThreadItem, origin: Origin) {
+        self.target(turn_id).record(item, origin);
+    }
+
+    fn record_reasoning(&mut self, text: &str, raw: bool) {
+        let id = self.mint_item_id();
+        self.target(None).record_reasoning(text.to_owned(), raw, move || id);
+    }
+
+    /// Where a record goes: the open turn when it names no other; a closed turn it names;
+    /// otherwise the open turn, the last closed turn (a late record), or a new implicit turn.
+    fn target(&mut self, turn_id: Option<&str>) -> &mut PendingTurn {
+        let named = turn_id.filter(|id| !id.is_empty());
+        let open_matches = match (&self.current, named) {
+            (Some(turn), Some(id)) => turn.turn.id == id,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        if !open_matches
+            && let Some(id) = named
+            && let Some(index) = self.closed.iter().rposition(|turn| turn.turn.id == id)
+        {
+            return &mut self.closed[index];
+        }
+        if self.current.is_none()
+            && let Some(index) = self.closed.len().checked_sub(1)
+        {
+            return &mut self.closed[index];
+        }
+        let next_turn = &mut self.next_turn;
+        self.current.get_or_insert_with(|| {
+            *next_turn += 1;
+            PendingTurn::new(format!("turn-{next_turn}"), false, None)
+        })
+    }
+
+    fn close_current(&mut self) {
+        if let Some(turn) = self.current.take() {
+            self.push_closed(turn);
+        }
+    }
+
+    fn push_closed(&mut self, mut turn: PendingTurn) {
+        if !turn.explicit {
+            if turn.is_empty() {
+                return;
+            }
+            if turn.turn.status == TurnStatus::InProgress {
+                turn.turn.status = TurnStatus::Completed;
+            }
+        }
+        self.closed.push(turn);
+    }
+
+    fn close_with(&mut self, mut turn: PendingTurn, outcome: TurnOutcome) {
+        turn.turn.status = outcome.status;
+        turn.turn.error = outcome.error;
+        turn.turn.started_at = turn.turn.started_at.or(outcome.started_at);
+        turn.turn.completed_at = outcome.completed_at;
+        turn.turn.duration_ms = outcome.duration_ms;
+        self.closed.push(turn);
+    }
+
+    fn mint_item_id(&mut self) -> String {
+        self.next_item += 1;
+        format!("item-{}", self.next_item)
+    }
+
+    fn mint_turn_id(&mut self) -> String {
+        self.next_turn += 1;
+        format!("turn-{}", self.next_turn)
+    }
+}
+
+fn is_interaction(item: &TurnItem) -> bool {
+    matches!(item, TurnItem::CommandExecution(command) if command.source == ExecCommandSource::UnifiedExecInteraction)
+}
+
+#[cfg(test)]
+#[path = "thread_history_tests.rs"]
+mod tests;

@@ -1,0 +1,179 @@
+//! A turn being rebuilt, with the bookkeeping that lets one visible item be recorded several
+//! ways without showing twice.
+//!
+//! Depending on its version and settings, a core persists the same fact as a legacy event
+//! (`agent_message`), as an item event (`item_completed` with the `TurnItem`), or both; a
+//! compaction is both a `compacted` line and a `context_compacted` event. Each entry remembers
+//! which record kinds it has absorbed; a second record of another kind with the same
+//! fingerprint joins it instead of adding an item. The typed item wins when both exist,
+//! because it carries the real item id, the one live clients saw.
+
+use crate::v2::{Turn, ThreadItem, TurnError, TurnItemsView, TurnStatus, UserInput};
+
+/// Which kind of persisted record produced an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Origin {
+    /// An `item_completed` event carrying a `TurnItem`.
+    Typed,
+    /// A legacy event (`user_message`, `agent_message`, `exec_command_end`, ...).
+    LegacyEvent,
+    /// A `compacted` rollout line.
+    CompactionLine,
+}
+
+#[derive(Debug)]
+struct Entry {
+    item: ThreadItem,
+    origins: Vec<Origin>,
+}
+
+/// A turn under construction.
+#[derive(Debug)]
+pub(crate) struct PendingTurn {
+    pub(crate) turn: Turn,
+    /// Opened by `task_started` (as opposed to implied by a user message in old files).
+    pub(crate) explicit: bool,
+    /// The last error seen that decides a `failed` status.
+    pub(crate) last_error: Option<TurnError>,
+    entries: Vec<Entry>,
+}
+
+impl PendingTurn {
+    pub(crate) fn new(id: String, explicit: bool, started_at: Option<i64>) -> Self {
+        Self {
+            turn: Turn {
+                id,
+                items: Vec::new(),
+                items_view: TurnItemsView::Full,
+                status: TurnStatus::InProgress,
+                error: None,
+                started_at,
+                completed_at: None,
+                duration_ms: None,
+            },
+            explicit,
+            last_error: None,
+            entries: Vec::new(),
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub(crate) fn has_user_message(&self) -> bool {
+        self.entries
+            .iter()
+            .any(|entry| matches!(entry.item, ThreadItem::UserMessage { .. }))
+    }
+
+    /// True when the turn holds user messages and nothing else yet: a `task_started` that
+    /// follows belongs to this same turn (some cores write it after the user message).
+    pub(crate) fn holds_only_user_messages(&self) -> bool {
+        !self.entries.is_empty()
+            && self
+                .entries
+                .iter()
+                .all(|entry| matches!(entry.item, ThreadItem::UserMessage { .. }))
+    }
+
+    /// True when `item` would merge into an existing entry (same id, or the same fact seen
+    /// through another kind of record) rather than add one.
+    pub(crate) fn absorbs(&self, item: &ThreadItem, origin: Origin) -> bool {
+        self.entries.iter().any(|entry| entry.item.id() == item.id())
+            || self.twin_position(item, origin).is_some()
+    }
+
+    /// Records `item`, merging it with an entry for the same fact when there is one:
+    /// same id first, then (for messages and compactions, whose legacy records carry no id)
+    /// same kind and fingerprint from a different record kind.
+    pub(crate) fn record(&mut self, item: ThreadItem, origin: Origin) {
+        let position = self
+            .entries
+            .iter()
+            .position(|entry| entry.item.id() == item.id())
+            .or_else(|| self.twin_position(&item, origin));
+        let Some(position) = position else {
+            self.entries.push(Entry {
+                item,
+                origins: vec![origin],
+            });
+            return;
+        };
+        let entry = &mut self.entries[position];
+        let existing_is_typed = entry.origins.contains(&Origin::Typed);
+        if origin == Origin::Typed || !existing_is_typed {
+            entry.item = item;
+        }
+        if !entry.origins.contains(&origin) {
+            entry.origins.push(origin);
+        }
+    }
+
+    fn twin_position(&self, item: &ThreadItem, origin: Origin) -> Option<usize> {
+        let fingerprint = fingerprint(item)?;
+        self.entries.iter().position(|entry| {
+            !entry.origins.contains(&origin)
+                && entry.item.kind() == item.kind()
+                && fingerprint_matches(&entry.item, &fingerprint)
+        })
+    }
+
+    /// Appends a legacy reasoning paragraph (summary, or raw content when `raw`) to the last
+    /// item when it is a reasoning item built from legacy events; otherwise starts one.
+    pub(crate) fn record_reasoning(&mut self, text: String, raw: bool, new_id: impl FnOnce() -> String) {
+        if let Some(Entry {
+            item: ThreadItem::Reasoning { summary, content, .. },
+            origins,
+        }) = self.entries.last_mut()
+            && origins.as_slice() == [Origin::LegacyEvent]
+        {
+            if raw {
+                content.push(text);
+            } else {
+                summary.push(text);
+            }
+            return;
+        }
+        let (summary, content) = if raw { (Vec::new(), vec![text]) } else { (vec![text], Vec::new()) };
+        self.entries.push(Entry {
+            item: ThreadItem::Reasoning {
+                id: new_id(),
+                summary,
+                content,
+            },
+            origins: vec![Origin::LegacyEvent],
+        });
+    }
+
+    /// The finished turn with its items in recorded order.
+    pub(crate) fn into_turn(self) -> Turn {
+        let mut turn = self.turn;
+        turn.items = self.entries.into_iter().map(|entry| entry.item).collect();
+        turn
+    }
+}
+
+/// What identifies a fact across record kinds when no shared id exists.
+fn fingerprint(item: &ThreadItem) -> Option<String> {
+    match item {
+        ThreadItem::AgentMessage { text, .. } => Some(text.clone()),
+        ThreadItem::UserMessage { content, .. } => Some(user_text(content)),
+        ThreadItem::ContextCompaction { .. } => Some(String::new()),
+        _ => None,
+    }
+}
+
+fn fingerprint_matches(item: &ThreadItem, expected: &str) -> bool {
+    fingerprint(item).is_some_and(|actual| actual == expected)
+}
+
+fn user_text(content: &[UserInput]) -> String {
+    content
+        .iter()
+        .filter_map(|input| match input {
+            UserInput::Text { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}

@@ -1,0 +1,154 @@
+//! [`Turn`]: one exchange (a person's input and everything the agent did for it) as a client
+//! sees it, with its status and timing.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::item::ThreadItem;
+
+/// Where a turn is in its lifecycle. A client derives its spinner and its final separator from
+/// this, never from the items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "v2/")]
+pub enum TurnStatus {
+    /// Finished normally.
+    Completed,
+    /// Stopped by the person (or replaced by a new turn) before it finished.
+    Interrupted,
+    /// Ended by an error; `error` says which.
+    Failed,
+    /// Still running.
+    InProgress,
+}
+
+/// How much of `items` a payload carries. `turn/started` sends a turn whose items are not
+/// loaded (they arrive as item notifications); history rebuilt for a resume is `full`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "v2/")]
+pub enum TurnItemsView {
+    /// `items` was not loaded; it is intentionally empty.
+    NotLoaded,
+    /// `items` is a display summary, not every item.
+    Summary,
+    /// `items` is every item available from persisted history.
+    #[default]
+    Full,
+}
+
+/// One turn of a thread.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "v2/")]
+pub struct Turn {
+    /// Turn id (the core's turn id; minted for old files that did not record one).
+    pub id: String,
+    /// The turn's items in order; see `itemsView` for whether they are all here.
+    pub items: Vec<ThreadItem>,
+    /// How complete `items` is.
+    #[serde(default)]
+    pub items_view: TurnItemsView,
+    /// Lifecycle status.
+    pub status: TurnStatus,
+    /// Why the turn failed; only set when `status` is `failed`.
+    pub error: Option<TurnError>,
+    /// When the turn started, Unix seconds.
+    #[ts(type = "number | null")]
+    pub started_at: Option<i64>,
+    /// When the turn ended, Unix seconds.
+    #[ts(type = "number | null")]
+    pub completed_at: Option<i64>,
+    /// How long the turn ran.
+    #[ts(type = "number | null")]
+    pub duration_ms: Option<i64>,
+}
+
+impl Turn {
+    /// A running turn with no items yet, as `turn/started` announces it.
+    pub fn in_progress(id: impl Into<String>, started_at: Option<i64>) -> Self {
+        Self {
+            id: id.into(),
+            items: Vec::new(),
+            items_view: TurnItemsView::NotLoaded,
+            status: TurnStatus::InProgress,
+            error: None,
+            started_at,
+            completed_at: None,
+            duration_ms: None,
+        }
+    }
+
+    /// The item with `item_id`, if the turn has it.
+    pub fn item(&self, item_id: &str) -> Option<&ThreadItem> {
+        self.items.iter().find(|item| item.id() == item_id)
+    }
+
+    /// Mutable access to the item with `item_id`, if the turn has it.
+    pub fn item_mut(&mut self, item_id: &str) -> Option<&mut ThreadItem> {
+        self.items.iter_mut().find(|item| item.id() == item_id)
+    }
+}
+
+/// Why a turn failed (or, in an `error` notification, what went wrong).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "v2/")]
+pub struct TurnError {
+    /// Human-readable explanation.
+    pub message: String,
+    /// Machine-readable classification, when known.
+    pub codex_error_info: Option<CodexErrorInfo>,
+    /// Extra detail a client may show on demand.
+    #[serde(default)]
+    pub additional_details: Option<String>,
+}
+
+/// Machine-readable class of an error, so a client can offer the right remedy (log in again,
+/// wait for the rate limit, start a new thread...).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "v2/")]
+pub enum CodexErrorInfo {
+    /// The conversation no longer fits the model's context window.
+    ContextWindowExceeded,
+    /// The account's usage limit is reached.
+    UsageLimitExceeded,
+    /// The provider is overloaded.
+    ServerOverloaded,
+    /// The request could not reach the provider.
+    #[serde(rename_all = "camelCase")]
+    HttpConnectionFailed {
+        /// HTTP status, when there was one.
+        http_status_code: Option<u16>,
+    },
+    /// The response stream could not be opened.
+    #[serde(rename_all = "camelCase")]
+    ResponseStreamConnectionFailed {
+        /// HTTP status, when there was one.
+        http_status_code: Option<u16>,
+    },
+    /// The provider failed internally.
+    InternalServerError,
+    /// Authentication failed.
+    Unauthorized,
+    /// The provider rejected the request.
+    BadRequest,
+    /// The sandbox failed.
+    SandboxError,
+    /// The response stream broke mid-way.
+    #[serde(rename_all = "camelCase")]
+    ResponseStreamDisconnected {
+        /// HTTP status, when there was one.
+        http_status_code: Option<u16>,
+    },
+    /// Retries were exhausted.
+    #[serde(rename_all = "camelCase")]
+    ResponseTooManyFailedAttempts {
+        /// HTTP status of the last attempt, when there was one.
+        http_status_code: Option<u16>,
+    },
+    /// Anything else.
+    Other,
+}

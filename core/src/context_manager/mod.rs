@@ -1,0 +1,53 @@
+//! The model's memory of one thread: [`ContextManager`] history, its prompt projection,
+//! rollback and compaction trimming.
+//!
+//! - [`history`]: the [`ContextManager`] state and its API (append, views, rewrites);
+//! - [`record`]: which items enter history, and tool-output truncation on the way in
+//!   ([`truncate`], [`truncate_output`]);
+//! - [`normalize`] and [`modality`]: the prompt projection (every call answered, no orphan
+//!   output, unsupported media replaced), linear time;
+//! - [`trim`]: removing the oldest items with their call/output partners;
+//! - [`rollback`]: dropping the last user turns;
+//! - [`cursor`]: may a consumer read only the delta since it last looked?
+//! - [`token_usage`] and [`token_estimate`]: reported usage and estimates;
+//! - [`compaction`]: the compaction request loop that trims on context overflow;
+//! - [`world_state`]: the world-state baseline kept alongside history.
+//!
+//! Nothing here opens a file or talks to a provider.
+
+pub mod compaction;
+pub mod cursor;
+pub mod history;
+pub mod modality;
+pub mod normalize;
+pub mod record;
+pub mod rollback;
+pub mod token_estimate;
+pub mod token_usage;
+pub mod trim;
+pub mod truncate;
+pub mod truncate_output;
+pub mod world_state;
+
+pub use compaction::AttemptError;
+pub use compaction::CompactionError;
+pub use compaction::CompactionModel;
+pub use compaction::CompactionRun;
+pub use compaction::RetryPolicy;
+pub use compaction::run_compaction_attempts;
+pub use cursor::TranscriptCursor;
+pub use cursor::TranscriptRead;
+pub use history::ContextManager;
+pub use modality::InputModality;
+pub use modality::default_input_modalities;
+pub use normalize::SYNTHETIC_OUTPUT_ID_NAMESPACE;
+pub use record::is_api_message;
+pub use rollback::user_turn_positions;
+pub use token_estimate::estimate_item_token_count;
+pub use truncate::TruncationPolicy;
+pub use truncate::truncate_text;
+pub use truncate_output::truncate_function_output_payload;
+pub use world_state::WorldStateSnapshot;
+
+#[cfg(test)]
+pub(crate) mod test_support;

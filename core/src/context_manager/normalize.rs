@@ -1,0 +1,276 @@
+//! The prompt projection: history made acceptable to the model, in one linear pass.
+//!
+//! The provider rejects a prompt where a tool call has no output, or an output has no call.
+//! History can hold both: a turn interrupted while a tool ran, a session file cut mid-turn, a
+//! trim that removed one half of a pair. Normalization repairs the *projection*, never the
+//! stored history (which keeps the true, incomplete shape for traces and replay):
+//!
+//! - every call that expects an output and has none gets a synthesized `"aborted"` output,
+//!   placed right after the call;
+//! - every output that needs a call and has none before it is dropped (a standalone named
+//!   function output and a server-side tool search output need no call);
+//! - media the model cannot read become placeholder text (see [`super::modality`]).
+//!
+//! Pairing is positional: an output answers the nearest call with the same [`PairKey`] before
+//! it that is not answered yet. So in the result every call is followed by exactly one output
+//! and every output follows its call. (Upstream accepts an output placed *before* its call and
+//! keeps duplicate outputs; we drop both, because the provider only accepts an output after
+//! its call and one answer per call.)
+//!
+//! Cost: one backward pass with a hash map of outputs still waiting for their call (it holds
+//! only the in-flight outputs, not the whole history), then one forward pass that moves (or,
+//! for a shared snapshot, clones) each kept item once. Upstream inserts synthesized outputs
+//! into the vector one at a time, which is quadratic in the number of missing outputs.
+
+use std::collections::HashMap;
+
+use codex_protocol::call_pairing::CallSide;
+use codex_protocol::call_pairing::OutputChannel;
+use codex_protocol::call_pairing::PairKey;
+use codex_protocol::models::FunctionCallOutputPayload;
+use codex_protocol::models::ResponseItem;
+use codex_protocol::response_item_id::ResponseItemId;
+use uuid::Uuid;
+
+use super::modality::MediaFilter;
+
+/// Namespace of the UUIDv5 ids given to synthesized outputs.
+///
+/// A synthesized output is never persisted, so the only way to give it the same id each time
+/// the same history is projected (and keep the prompt byte-identical for the provider's prompt
+/// cache) is to derive the id from the call. This is the namespace upstream Codex uses, so our
+/// prompts match its prompts. Changing it changes every synthesized id.
+pub const SYNTHETIC_OUTPUT_ID_NAMESPACE: Uuid =
+    Uuid::from_u128(0x90d3_8d3e_6a5b_4d52_bfe2_2f1e_634b_fac4);
+
+/// The text of a synthesized output: the tool never reported back.
+pub const SYNTHETIC_OUTPUT_TEXT: &str = "aborted";
+
+/// The status a synthesized tool search output carries.
+const SYNTHETIC_TOOL_SEARCH_STATUS: &str = "completed";
+
+/// The execution a synthesized tool search output carries.
+const SYNTHETIC_TOOL_SEARCH_EXECUTION: &str = "client";
+
+/// What the projection does with one history item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fate {
+    /// Keep it as it is (media filtering aside).
+    Keep,
+    /// A call whose output is missing: keep it and add a synthesized output right after it.
+    KeepAndAnswer,
+    /// An output without its call, or a second output for one call: leave it out.
+    Drop,
+}
+
+/// The decisions for a whole history, and whether any of them changes something.
+#[derive(Debug)]
+struct PairingPlan {
+    fates: Vec<Fate>,
+    synthesized: usize,
+    dropped: usize,
+}
+
+impl PairingPlan {
+    fn is_identity(&self) -> bool {
+        self.synthesized == 0 && self.dropped == 0
+    }
+}
+
+/// Decides, for each item, whether it is kept, dropped or answered.
+///
+/// Walks from the newest item to the oldest: an output waits in `waiting` until the first call
+/// with its key claims it. An output displaced by an older one with the same key (two outputs
+/// for one call) and outputs nobody claims are dropped when they need a call.
+fn plan_pairing(items: &[ResponseItem]) -> PairingPlan {
+    let mut fates = vec![Fate::Keep; items.len()];
+    let mut waiting: HashMap<PairKey<'_>, usize> = HashMap::new();
+    let mut synthesized = 0;
+    let mut dropped = 0;
+    let drop_unclaimed = |index: usize, fates: &mut [Fate], dropped: &mut usize| {
+        let needs_call = items[index]
+            .call_link()
+            .is_some_and(|link| link.requires_partner());
+        if needs_call {
+            fates[index] = Fate::Drop;
+            *dropped += 1;
+        }
+    };
+    for (index, item) in items.iter().enumerate().rev() {
+        let Some(link) = item.call_link() else {
+            continue;
+        };
+        let Some(key) = link.pair_key() else {
+            // No call id: nothing can pair with it, and it expects nothing.
+            continue;
+        };
+        match link.side {
+            CallSide::Output => {
+                if let Some(later) = waiting.insert(key, index) {
+                    drop_unclaimed(later, &mut fates, &mut dropped);
+                }
+            }
+            CallSide::Call => {
+                if waiting.remove(&key).is_none() && link.requires_partner() {
+                    fates[index] = Fate::KeepAndAnswer;
+                    synthesized += 1;
+                }
+            }
+        }
+    }
+    for (_, index) in waiting {
+        drop_unclaimed(index, &mut fates, &mut dropped);
+    }
+    PairingPlan {
+        fates,
+        synthesized,
+        dropped,
+    }
+}
+
+/// Projects owned history items for the prompt (the snapshot was the only owner).
+pub(crate) fn normalize_owned(
+    mut items: Vec<ResponseItem>,
+    media: MediaFilter,
+) -> Vec<ResponseItem> {
+    let plan = plan_pairing(&items);
+    if plan.is_identity() {
+        if !media.is_noop() {
+            items.iter_mut().for_each(|item| media.apply(item));
+        }
+        return items;
+    }
+    let mut out = Vec::with_capacity(items.len().saturating_sub(plan.dropped) + plan.synthesized);
+    for (mut item, fate) in items.into_iter().zip(plan.fates) {
+        match fate {
+            Fate::Drop => log_dropped(&item),
+            Fate::Keep => {
+                media.apply(&mut item);
+                out.push(item);
+            }
+            Fate::KeepAndAnswer => {
+                let answer = synthesized_output_for(&item);
+                media.apply(&mut item);
+                out.push(item);
+                out.extend(answer);
+            }
+        }
+    }
+    out
+}
+
+/// Projects history items that other snapshots still share: clones each kept item once,
+/// instead of copying the whole vector and then editing it.
+pub(crate) fn normalize_shared(items: &[ResponseItem], media: MediaFilter) -> Vec<ResponseItem> {
+    let plan = plan_pairing(items);
+    let mut out = Vec::with_capacity(items.len() + plan.synthesized);
+    let push = |out: &mut Vec<ResponseItem>, item: &ResponseItem| {
+        if media.affects(item) {
+            let mut copy = item.clone();
+            media.apply(&mut copy);
+            out.push(copy);
+        } else {
+            out.push(item.clone());
+        }
+    };
+    for (item, fate) in items.iter().zip(plan.fates) {
+        match fate {
+            Fate::Drop => log_dropped(item),
+            Fate::Keep => push(&mut out, item),
+            Fate::KeepAndAnswer => {
+                push(&mut out, item);
+                out.extend(synthesized_output_for(item));
+            }
+        }
+    }
+    out
+}
+
+/// The `"aborted"` output that stands in for the missing output of `call`.
+///
+/// `None` when `call` is not a call with a call id (the plan never asks for that).
+pub fn synthesized_output_for(call: &ResponseItem) -> Option<ResponseItem> {
+    let link = call.call_link().filter(|link| link.is_call())?;
+    let call_id = link.call_id?.to_string();
+    let channel = link.channel();
+    let id = synthetic_output_id(channel, call.id().map(ResponseItemId::as_str));
+    log_missing_output(call, &call_id);
+    Some(match channel {
+        OutputChannel::Function => ResponseItem::FunctionCallOutput {
+            id,
+            call_id: Some(call_id),
+            name: None,
+            namespace: None,
+            output: FunctionCallOutputPayload::from_text(SYNTHETIC_OUTPUT_TEXT),
+            internal_chat_message_metadata_passthrough: None,
+        },
+        OutputChannel::CustomTool => ResponseItem::CustomToolCallOutput {
+            id,
+            call_id,
+            name: None,
+            output: FunctionCallOutputPayload::from_text(SYNTHETIC_OUTPUT_TEXT),
+            internal_chat_message_metadata_passthrough: None,
+        },
+        OutputChannel::ToolSearch => ResponseItem::ToolSearchOutput {
+            id,
+            call_id: Some(call_id),
+            status: SYNTHETIC_TOOL_SEARCH_STATUS.to_string(),
+            execution: SYNTHETIC_TOOL_SEARCH_EXECUTION.to_string(),
+            tools: Vec::new(),
+            internal_chat_message_metadata_passthrough: None,
+        },
+    })
+}
+
+/// The id of a synthesized output: `{prefix}_{UUIDv5(namespace, "{prefix}:{call item id}")}`,
+/// or `None` when the call item has no (or an empty) id, so the output carries none either.
+pub fn synthetic_output_id(
+    channel: OutputChannel,
+    call_item_id: Option<&str>,
+) -> Option<ResponseItemId> {
+    let source = call_item_id.filter(|id| !id.is_empty())?;
+    let prefix = channel.output_id_prefix();
+    let name = format!("{prefix}:{source}");
+    Some(ResponseItemId::with_suffix(
+        prefix,
+        Uuid::new_v5(&SYNTHETIC_OUTPUT_ID_NAMESPACE, name.as_bytes()),
+    ))
+}
+
+fn log_missing_output(call: &ResponseItem, call_id: &str) {
+    match call {
+        ResponseItem::FunctionCall { .. } => {
+            tracing::info!("Function call output is missing for call id: {call_id}");
+        }
+        ResponseItem::ToolSearchCall { .. } => {
+            tracing::info!("Tool search output is missing for call id: {call_id}");
+        }
+        ResponseItem::CustomToolCall { .. } => {
+            tracing::error!("Custom tool call output is missing for call id: {call_id}");
+        }
+        ResponseItem::LocalShellCall { .. } => {
+            tracing::error!("Local shell call output is missing for call id: {call_id}");
+        }
+        _ => {}
+    }
+}
+
+fn log_dropped(output: &ResponseItem) {
+    let call_id = output.call_id().unwrap_or_default();
+    match output {
+        ResponseItem::FunctionCallOutput { .. } => {
+            tracing::error!("Orphan function call output for call id: {call_id}");
+        }
+        ResponseItem::CustomToolCallOutput { .. } => {
+            tracing::error!("Orphan custom tool call output for call id: {call_id}");
+        }
+        ResponseItem::ToolSearchOutput { .. } => {
+            tracing::error!("Orphan tool search output for call id: {call_id}");
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+#[path = "normalize_tests.rs"]
+mod tests;

@@ -1,0 +1,119 @@
+//! [`Session`]: one thread's history and configuration behind an async lock, plus its sinks.
+//!
+//! Locking rule: the lock guards only in-memory state and is never held across an await of
+//! anything slow (a sink, the model, a tool). Readers take snapshots: [`Session::clone_history`]
+//! is O(1) because `ContextManager` shares its items copy-on-write.
+
+use std::sync::Arc;
+
+use codex_protocol::thread_id::ThreadId;
+use tokio::sync::Mutex;
+
+use super::config::SessionConfiguration;
+use super::config::TurnContext;
+use super::sink::EventSink;
+use super::sink::RolloutSink;
+use super::sink::SinkError;
+use crate::context_manager::ContextManager;
+use crate::prompt::Prompt;
+use crate::prompt::ToolSpec;
+
+/// The state the lock protects.
+#[derive(Debug)]
+pub(crate) struct SessionState {
+    pub(crate) history: ContextManager,
+    pub(crate) configuration: SessionConfiguration,
+}
+
+/// One running thread: records items into history, hands them to the rollout sink and emits
+/// client events. See [`super`] for the recording path.
+#[derive(Debug)]
+pub struct Session {
+    pub(crate) state: Mutex<SessionState>,
+    pub(crate) rollout: Option<Arc<dyn RolloutSink>>,
+    pub(crate) events: Arc<dyn EventSink>,
+    thread_id: ThreadId,
+}
+
+impl Session {
+    /// A session with empty history. Without a rollout sink nothing is recorded durably
+    /// (an ephemeral thread); events always go to `events`.
+    pub fn new(
+        configuration: SessionConfiguration,
+        rollout: Option<Arc<dyn RolloutSink>>,
+        events: Arc<dyn EventSink>,
+    ) -> Self {
+        let thread_id = configuration.thread_id;
+        Self {
+            state: Mutex::new(SessionState {
+                history: ContextManager::new(),
+                configuration,
+            }),
+            rollout,
+            events,
+            thread_id,
+        }
+    }
+
+    /// The thread this session records.
+    pub fn thread_id(&self) -> ThreadId {
+        self.thread_id
+    }
+
+    /// A snapshot of the history (O(1), shares items until either side writes).
+    pub async fn clone_history(&self) -> ContextManager {
+        self.state.lock().await.history.clone()
+    }
+
+    /// Replaces the whole history (resume, fork, compaction). Bumps its version.
+    pub async fn replace_history(&self, history: ContextManager) {
+        self.state.lock().await.history = history;
+    }
+
+    /// A copy of the configuration.
+    pub async fn configuration(&self) -> SessionConfiguration {
+        self.state.lock().await.configuration.clone()
+    }
+
+    /// Changes the configuration; turns already running keep their [`TurnContext`].
+    pub async fn update_configuration(&self, update: impl FnOnce(&mut SessionConfiguration)) {
+        update(&mut self.state.lock().await.configuration);
+    }
+
+    /// The context of a new turn `sub_id`, a snapshot of the current configuration.
+    pub async fn new_turn_context(&self, sub_id: impl Into<String>) -> TurnContext {
+        TurnContext::new(sub_id, &self.state.lock().await.configuration)
+    }
+
+    /// The prompt of the next sampling step: the session's base instructions, the history
+    /// projected for the turn's model, and the given tools.
+    pub async fn build_prompt(
+        &self,
+        turn: &TurnContext,
+        tools: Vec<ToolSpec>,
+        output_schema: Option<serde_json::Value>,
+    ) -> Prompt {
+        let (history, base_instructions) = {
+            let state = self.state.lock().await;
+            (
+                state.history.clone(),
+                state.configuration.base_instructions.clone(),
+            )
+        };
+        Prompt {
+            base_instructions,
+            input: history.for_prompt(&turn.model.input_modalities),
+            tools,
+            parallel_tool_calls: turn.model.supports_parallel_tool_calls,
+            output_schema,
+        }
+    }
+
+    /// Waits until everything handed to the rollout sink is durable. `Ok` without a sink.
+    pub async fn flush_rollout(&self) -> Result<(), SinkError> {
+        match &self.rollout {
+            Some(rollout) => rollout.flush().await,
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! Turn lifecycle events: started, complete, aborted; rollback and compaction markers.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde::Serialize;
+use ts_rs::TS;
+
+use super::ErrorEvent;
+
+/// A turn began (`task_started` on the wire; `turn_started` accepted on input).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct TurnStartedEvent {
+    /// Who or what started the turn (newer writers; opaque here).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "unknown")]
+    pub turn_attribution: Option<serde_json::Value>,
+    /// Empty in files older than per-turn ids.
+    #[serde(default)]
+    pub turn_id: String,
+    /// The turn of the root thread this turn serves, for sub-agents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub root_turn_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub trace_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub started_at: Option<EventTimestamp>,
+    #[ts(type = "number | null")]
+    pub model_context_window: Option<i64>,
+    /// The collaboration mode (`default`, `plan`, ...), kept as spelled.
+    #[serde(default)]
+    pub collaboration_mode_kind: String,
+}
+
+/// A turn ended normally (`task_complete` on the wire; `turn_complete` accepted on input).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct TurnCompleteEvent {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub root_turn_id: Option<String>,
+    #[serde(default)]
+    pub turn_id: String,
+    /// The last thing the agent said, for notifications.
+    pub last_agent_message: Option<String>,
+    /// Set when the turn ended because of an error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<ErrorEvent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub started_at: Option<EventTimestamp>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub completed_at: Option<EventTimestamp>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub duration_ms: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub time_to_first_token_ms: Option<i64>,
+}
+
+/// A turn stopped before completing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct TurnAbortedEvent {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub root_turn_id: Option<String>,
+    /// Missing in older files; written as `null` then.
+    #[serde(default)]
+    pub turn_id: Option<String>,
+    pub reason: TurnAbortReason,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<ErrorEvent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub started_at: Option<EventTimestamp>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub completed_at: Option<EventTimestamp>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub duration_ms: Option<i64>,
+}
+
+/// Why a turn was aborted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename_all = "snake_case")]
+pub enum TurnAbortReason {
+    /// The person interrupted it.
+    Interrupted,
+    /// A new submission replaced it.
+    Replaced,
+    /// The review it was running ended.
+    ReviewEnded,
+    /// A token or cost budget ran out.
+    BudgetLimited,
+}
+
+/// The last `num_turns` user turns were dropped from the thread. Replayed when a session is
+/// resumed: the turns before it in the file no longer count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ThreadRolledBackEvent {
+    pub num_turns: u32,
+}
+
+/// The history was compacted (`{"type":"context_compacted"}`; it has no fields).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ContextCompactedEvent {}
+
+/// A point in time in a turn event. Upstream writes unix seconds; some writers wrote an
+/// RFC 3339 string, which is kept as written rather than failing the event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(untagged)]
+#[ts(untagged)]
+pub enum EventTimestamp {
+    /// Seconds since the Unix epoch.
+    UnixSeconds(#[ts(type = "number")] i64),
+    /// An RFC 3339 date-time string.
+    Rfc3339(String),
+}
+
+impl EventTimestamp {
+    /// The time as unix seconds; `None` for a string that is not RFC 3339.
+    pub fn unix_seconds(&self) -> Option<i64> {
+        match self {
+            Self::UnixSeconds(seconds) => Some(*seconds),
+            Self::Rfc3339(text) => chrono::DateTime::parse_from_rfc3339(text)
+                .ok()
+                .map(|time| time.timestamp()),
+        }
+    }
+}
+
+impl From<i64> for EventTimestamp {
+    fn from(seconds: i64) -> Self {
+        Self::UnixSeconds(seconds)
+    }
+}

@@ -1,0 +1,114 @@
+//! Shell commands: the command-execution item and the types its events share.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde::Serialize;
+use ts_rs::TS;
+
+/// A shell command run during the turn, with its result once finished.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct CommandExecutionItem {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub plugin_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub script_path: Option<String>,
+    /// The interactive process, for commands run through the unified exec tool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub process_id: Option<String>,
+    pub command: Vec<String>,
+    /// The working directory (a path or a `file://` URI, as written).
+    pub cwd: String,
+    /// What the command does, as parsed for display (read a file, list, search...).
+    #[serde(default)]
+    pub parsed_cmd: Vec<ParsedCommand>,
+    #[serde(default)]
+    pub source: ExecCommandSource,
+    /// Text written to an interactive process, when that is what this item is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub interaction_input: Option<String>,
+    pub status: CommandExecutionStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub aggregated_output: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub exit_code: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "{ secs: number, nanos: number }")]
+    pub duration: Option<Duration>,
+    /// Older writers split the output; kept when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub stdout: Option<String>,
+    /// Older writers split the output; kept when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub stderr: Option<String>,
+    /// Older writers stored the output formatted for the model; kept when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub formatted_output: Option<String>,
+}
+
+/// Where a command execution stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename_all = "snake_case")]
+pub enum CommandExecutionStatus {
+    InProgress,
+    Completed,
+    Failed,
+    /// The person (or policy) refused to run it.
+    Declined,
+}
+
+/// Who started a command.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema, TS,
+)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename_all = "snake_case")]
+pub enum ExecCommandSource {
+    /// The model asked for it (the default, and the only source older files know).
+    #[default]
+    Agent,
+    /// The person ran it from the composer (`!cmd`).
+    UserShell,
+    /// The start of an interactive (unified exec) process.
+    UnifiedExecStartup,
+    /// Input sent to a running interactive process.
+    UnifiedExecInteraction,
+}
+
+/// A command understood well enough to summarise it ("read foo.rs", "search TODO").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[ts(tag = "type", rename_all = "snake_case")]
+pub enum ParsedCommand {
+    Read {
+        cmd: String,
+        name: String,
+        #[ts(type = "string")]
+        path: PathBuf,
+    },
+    ListFiles {
+        cmd: String,
+        path: Option<String>,
+    },
+    Search {
+        cmd: String,
+        query: Option<String>,
+        path: Option<String>,
+    },
+    Unknown {
+        cmd: String,
+    },
+}

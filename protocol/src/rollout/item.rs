@@ -1,0 +1,179 @@
+//! [`RolloutItem`]: what one rollout line records, selected by the line's `type`.
+//!
+//! Five kinds are modelled (`session_meta`, `response_item`, `compacted`, `turn_context`,
+//! `event_msg`). Newer Codex versions write more kinds (`world_state`,
+//! `inter_agent_communication_metadata`, ...); those are kept as
+//! [`RolloutItem::Unknown`] with their tag and exact payload text, never dropped, so a file
+//! loaded and written back still holds them.
+
+use schemars::JsonSchema;
+use serde::de::Error as _;
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+use ts_rs::TS;
+
+use super::compacted::CompactedItem;
+use super::raw_json::RawJson;
+use super::session_meta::SessionMetaLine;
+use super::turn_context::TurnContextItem;
+use crate::event::EventMsg;
+use crate::models::ResponseItem;
+
+/// One recorded fact of a session file.
+///
+/// On the wire it is `{"type": "<tag>", "payload": {...}}`, flattened into the line envelope
+/// (see [`super::RolloutLine`]). Serde is hand-written so that unknown tags survive; the
+/// schema and TypeScript derives describe the five modelled kinds.
+#[derive(Debug, Clone, PartialEq, JsonSchema, TS)]
+#[serde(tag = "type", content = "payload", rename_all = "snake_case")]
+#[ts(tag = "type", content = "payload", rename_all = "snake_case")]
+pub enum RolloutItem {
+    /// Thread metadata; the first line of a file.
+    SessionMeta(SessionMetaLine),
+    /// An item of model history.
+    ResponseItem(ResponseItem),
+    /// A compaction and its replacement history.
+    Compacted(CompactedItem),
+    /// Per-turn settings snapshot.
+    TurnContext(TurnContextItem),
+    /// A persisted event.
+    EventMsg(EventMsg),
+    /// A line kind this model does not know, kept verbatim.
+    #[serde(skip)]
+    #[ts(skip)]
+    Unknown(UnknownRolloutItem),
+}
+
+/// A rollout line of a kind the model does not know (e.g. `world_state`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownRolloutItem {
+    /// The line's `type`.
+    pub tag: String,
+    /// The line's `payload`, exactly as written; `None` if the line had no payload.
+    pub payload: Option<RawJson>,
+}
+
+/// The line kinds the model knows, by wire tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KnownTag {
+    SessionMeta,
+    ResponseItem,
+    Compacted,
+    TurnContext,
+    EventMsg,
+}
+
+impl KnownTag {
+    pub(crate) fn from_tag(tag: &str) -> Option<Self> {
+        Some(match tag {
+            "session_meta" => KnownTag::SessionMeta,
+            "response_item" => KnownTag::ResponseItem,
+            "compacted" => KnownTag::Compacted,
+            "turn_context" => KnownTag::TurnContext,
+            "event_msg" => KnownTag::EventMsg,
+            _ => return None,
+        })
+    }
+
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            KnownTag::SessionMeta => "session_meta",
+            KnownTag::ResponseItem => "response_item",
+            KnownTag::Compacted => "compacted",
+            KnownTag::TurnContext => "turn_context",
+            KnownTag::EventMsg => "event_msg",
+        }
+    }
+
+    /// Decodes a payload of this kind from any deserializer.
+    pub(crate) fn decode<'de, D: Deserializer<'de>>(
+        self,
+        payload: D,
+    ) -> Result<RolloutItem, D::Error> {
+        Ok(match self {
+            KnownTag::SessionMeta => RolloutItem::SessionMeta(SessionMetaLine::deserialize(payload)?),
+            KnownTag::ResponseItem => RolloutItem::ResponseItem(ResponseItem::deserialize(payload)?),
+            KnownTag::Compacted => RolloutItem::Compacted(CompactedItem::deserialize(payload)?),
+            KnownTag::TurnContext => {
+                RolloutItem::TurnContext(TurnContextItem::deserialize(payload)?)
+            }
+            KnownTag::EventMsg => RolloutItem::EventMsg(EventMsg::deserialize(payload)?),
+        })
+    }
+}
+
+impl RolloutItem {
+    /// The wire `type` of the line that carries this item.
+    pub fn tag(&self) -> &str {
+        match self {
+            RolloutItem::SessionMeta(_) => KnownTag::SessionMeta.as_str(),
+            RolloutItem::ResponseItem(_) => KnownTag::ResponseItem.as_str(),
+            RolloutItem::Compacted(_) => KnownTag::Compacted.as_str(),
+            RolloutItem::TurnContext(_) => KnownTag::TurnContext.as_str(),
+            RolloutItem::EventMsg(_) => KnownTag::EventMsg.as_str(),
+            RolloutItem::Unknown(unknown) => &unknown.tag,
+        }
+    }
+
+    /// True for a line kind this model does not know.
+    pub fn is_unknown(&self) -> bool {
+        matches!(self, RolloutItem::Unknown(_))
+    }
+
+    /// Writes the `type` and `payload` entries into a map being serialized (the envelope
+    /// writer puts them between `timestamp`/`ordinal` and any sibling keys).
+    pub(crate) fn serialize_entries<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
+        map.serialize_entry("type", self.tag())?;
+        match self {
+            RolloutItem::SessionMeta(meta) => map.serialize_entry("payload", meta),
+            RolloutItem::ResponseItem(item) => map.serialize_entry("payload", item),
+            RolloutItem::Compacted(item) => map.serialize_entry("payload", item),
+            RolloutItem::TurnContext(item) => map.serialize_entry("payload", item),
+            RolloutItem::EventMsg(event) => map.serialize_entry("payload", event),
+            RolloutItem::Unknown(unknown) => match &unknown.payload {
+                Some(payload) => map.serialize_entry("payload", payload),
+                None => Ok(()),
+            },
+        }
+    }
+
+    /// Builds an item from a tag and a decoded payload (the slow, generic path used by
+    /// `Deserialize`; the line parser decodes from the raw text instead).
+    pub fn from_tag_and_value(tag: &str, payload: Option<Value>) -> Result<Self, serde_json::Error> {
+        match (KnownTag::from_tag(tag), payload) {
+            (Some(known), Some(payload)) => known.decode(payload),
+            (Some(known), None) => Err(serde_json::Error::custom(format!(
+                "`{}` item has no payload",
+                known.as_str()
+            ))),
+            (None, payload) => Ok(RolloutItem::Unknown(UnknownRolloutItem {
+                tag: tag.to_string(),
+                payload: payload.as_ref().map(RawJson::from_value).transpose()?,
+            })),
+        }
+    }
+}
+
+impl Serialize for RolloutItem {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        self.serialize_entries(&mut map)?;
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for RolloutItem {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        let Value::Object(mut map) = value else {
+            return Err(D::Error::custom("rollout item must be a JSON object"));
+        };
+        let tag = match map.remove("type") {
+            Some(Value::String(tag)) => tag,
+            Some(_) => return Err(D::Error::custom("rollout item `type` must be a string")),
+            None => return Err(D::Error::missing_field("type")),
+        };
+        RolloutItem::from_tag_and_value(&tag, map.remove("payload")).map_err(D::Error::custom)
+    }
+}

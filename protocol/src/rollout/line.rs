@@ -1,0 +1,93 @@
+//! [`RolloutLine`]: the envelope of one line of a session file.
+//!
+//! `{"timestamp": "...", ["ordinal": n,] "type": "<tag>", "payload": {...}, [siblings]}`.
+//! The envelope is read and written by hand, never through `#[serde(flatten)]`: flatten
+//! buffers values and loses number spellings, and it would drop sibling keys such as the
+//! `metadata` newer versions write next to a `response_item` payload. Siblings are kept as
+//! verbatim JSON in [`RolloutLine::extra`] and written back after the payload.
+
+use schemars::JsonSchema;
+use serde::de::Error as _;
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use ts_rs::TS;
+
+use super::item::RolloutItem;
+use super::parse::parse_rollout_line;
+use super::raw_json::RawJson;
+
+/// One line of a rollout file: when it was written, its position, and what it records.
+///
+/// The schema and TypeScript derives describe the wire shape of the modelled kinds
+/// (`timestamp`, optional `ordinal`, and the item's `type`/`payload` flattened next to them).
+#[derive(Debug, Clone, PartialEq, JsonSchema, TS)]
+pub struct RolloutLine {
+    /// When the line was written. Codex writes UTC with millisecond precision
+    /// (`2025-09-25T01:22:20.083Z`); the string is carried as written.
+    pub timestamp: String,
+    /// Position of the line in a paginated history (newer versions only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub ordinal: Option<u64>,
+    /// What the line records.
+    #[serde(flatten)]
+    pub item: RolloutItem,
+    /// Envelope keys beside `payload` that the model does not interpret (e.g. `metadata`),
+    /// kept verbatim and in their original order.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub extra: Vec<(String, RawJson)>,
+}
+
+impl RolloutLine {
+    /// A line with no ordinal and no sibling keys.
+    pub fn new(timestamp: impl Into<String>, item: RolloutItem) -> Self {
+        RolloutLine {
+            timestamp: timestamp.into(),
+            ordinal: None,
+            item,
+            extra: Vec::new(),
+        }
+    }
+
+    /// The verbatim value of a sibling key (e.g. `"metadata"`), if present.
+    pub fn extra_field(&self, key: &str) -> Option<&RawJson> {
+        self.extra
+            .iter()
+            .find_map(|(name, value)| (name == key).then_some(value))
+    }
+
+    /// The line as compact JSON text, without a trailing newline.
+    pub fn to_json_line(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string(self)
+    }
+}
+
+impl Serialize for RolloutLine {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("timestamp", &self.timestamp)?;
+        if let Some(ordinal) = self.ordinal {
+            map.serialize_entry("ordinal", &ordinal)?;
+        }
+        self.item.serialize_entries(&mut map)?;
+        for (key, value) in &self.extra {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+/// Reads a line through the tolerant parser (so unknown kinds and siblings are kept and the
+/// legacy format is recognised). Prefer [`parse_rollout_line`] on raw bytes: it is faster and
+/// keeps the original text when the model cannot reproduce it.
+impl<'de> Deserialize<'de> for RolloutLine {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let text = serde_json::to_string(&value).map_err(D::Error::custom)?;
+        let parsed = parse_rollout_line(text.as_bytes()).map_err(D::Error::custom)?;
+        parsed
+            .into_line()
+            .ok_or_else(|| D::Error::custom("a legacy state marker is not a rollout line"))
+    }
+}

@@ -1,0 +1,357 @@
+//! Every line of every real Codex session file in `../shared/fixtures/real` is read with the
+//! tolerant parser. Asserted per file: the count per line type and payload type; known kinds
+//! parse into their typed variant (not a fallback) unless listed; unknown kinds are kept raw;
+//! and nothing is lost (writing each line back gives the input bytes). Measured and printed:
+//! how many lines the typed model alone reproduces, and which upstream keys it does not model.
+#![allow(clippy::print_stderr)]
+
+#[path = "real_fixtures/expected.rs"]
+mod expected;
+#[path = "real_fixtures/json_diff.rs"]
+mod json_diff;
+
+use std::collections::BTreeMap;
+use std::error::Error;
+use std::path::{Path, PathBuf};
+
+use codex_protocol::rollout::{
+    LineError, LineFormat, ParsedLine, RolloutItem, RoundTrip, parse_rollout_line,
+    parse_rollout_line_typed, split_lines,
+};
+use serde_json::Value;
+
+type TestResult = Result<(), Box<dyn Error>>;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
+
+/// The fixtures folder, or `None` (with a loud message) when it is absent and not required.
+fn fixtures_dir() -> Result<Option<PathBuf>, Box<dyn Error>> {
+    let dir = PathBuf::from(FIXTURES);
+    if dir.is_dir() {
+        return Ok(Some(dir));
+    }
+    if std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1") {
+        return Err(format!("real fixtures required but missing: {}", dir.display()).into());
+    }
+    eprintln!("==================================================================");
+    eprintln!("SKIPPED: real fixtures folder not found at {}", dir.display());
+    eprintln!("         (set CODEX_REQUIRE_REAL_FIXTURES=1 to make this a failure)");
+    eprintln!("==================================================================");
+    Ok(None)
+}
+
+fn jsonl_files(dir: &Path) -> Result<Vec<PathBuf>, Box<dyn Error>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|ext| ext == "jsonl") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// How one line was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Outcome {
+    /// Parsed into the typed variant of its kind.
+    Typed,
+    /// A known line kind whose payload kind is unknown (`ResponseItem::Other`,
+    /// `EventMsg::Other`); the original text is kept.
+    Fallback,
+    /// An unknown line kind, kept as `RolloutItem::Unknown`.
+    UnknownKept,
+    /// A legacy `record_type` marker.
+    LegacyMarker,
+    /// Rejected with a typed error.
+    Error,
+}
+
+/// `line_type/payload_type` of a line as written (the same key the expectation table uses).
+fn raw_key(value: &Value) -> String {
+    let payload_type = |v: &Value| v.get("type").and_then(Value::as_str).map(str::to_string);
+    if let Some(payload) = value.get("payload") {
+        let line_type = value.get("type").and_then(Value::as_str).unwrap_or("?");
+        return match payload_type(payload) {
+            Some(kind) => format!("{line_type}/{kind}"),
+            None => line_type.to_string(),
+        };
+    }
+    if let Some(record_type) = value.get("record_type").and_then(Value::as_str) {
+        return format!("legacy/record_type:{record_type}");
+    }
+    match payload_type(value) {
+        Some(kind) => format!("legacy/{kind}"),
+        None => "legacy/session_meta".to_string(),
+    }
+}
+
+/// The key and outcome as the typed model sees the line.
+fn typed_key(parsed: &ParsedLine) -> Option<(String, Outcome)> {
+    let prefix = |tag: &str| match parsed.format() {
+        LineFormat::Envelope => tag.to_string(),
+        LineFormat::Legacy(_) => "legacy".to_string(),
+    };
+    let item = parsed.item()?;
+    Some(match item {
+        RolloutItem::ResponseItem(item) if item.item_type() == "other" => {
+            (String::new(), Outcome::Fallback)
+        }
+        RolloutItem::ResponseItem(item) => (
+            format!("{}/{}", prefix("response_item"), item.item_type()),
+            Outcome::Typed,
+        ),
+        RolloutItem::EventMsg(event) if event.type_name() == "other" => {
+            (String::new(), Outcome::Fallback)
+        }
+        RolloutItem::EventMsg(event) => (format!("event_msg/{}", event.type_name()), Outcome::Typed),
+        RolloutItem::SessionMeta(_) if parsed.is_legacy() => {
+            ("legacy/session_meta".to_string(), Outcome::Typed)
+        }
+        RolloutItem::SessionMeta(_) => ("session_meta".to_string(), Outcome::Typed),
+        RolloutItem::TurnContext(_) => ("turn_context".to_string(), Outcome::Typed),
+        RolloutItem::Compacted(_) => ("compacted".to_string(), Outcome::Typed),
+        RolloutItem::Unknown(unknown) => (unknown.tag.clone(), Outcome::UnknownKept),
+    })
+}
+
+/// Everything measured about one file.
+#[derive(Default)]
+struct FileReport {
+    lines: usize,
+    counts: BTreeMap<String, usize>,
+    outcomes: BTreeMap<(Outcome, String), usize>,
+    round_trips: BTreeMap<&'static str, usize>,
+    kept: usize,
+    error_kinds: BTreeMap<String, usize>,
+}
+
+fn read_file(path: &Path, unmodelled: &mut json_diff::PathCounts) -> Result<FileReport, Box<dyn Error>> {
+    let bytes = std::fs::read(path)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut report = FileReport::default();
+    for (number, line) in split_lines(&bytes) {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        report.lines += 1;
+        let raw: Value = serde_json::from_slice(line)
+            .map_err(|err| format!("{name}:{number}: fixture line is not JSON: {err}"))?;
+        let key = raw_key(&raw);
+        *report.counts.entry(key.clone()).or_default() += 1;
+        let parsed = match parse_rollout_line(line) {
+            Ok(parsed) => parsed,
+            Err(err) => {
+                assert!(
+                    matches!(err, LineError::Payload { .. } | LineError::Legacy { .. }),
+                    "{name}:{number}: a real line must be JSON with an envelope: {err}"
+                );
+                eprintln!("  {name}:{number}: typed error: {err}");
+                *report.outcomes.entry((Outcome::Error, key)).or_default() += 1;
+                *report.error_kinds.entry(err.kind().to_string()).or_default() += 1;
+                continue;
+            }
+        };
+        // Nothing is lost: writing the line back reproduces the input bytes.
+        let written = parsed.to_json_line()?;
+        assert!(
+            written.as_bytes() == line,
+            "{name}:{number}: write-back differs from the input"
+        );
+        if parsed.is_original_kept() {
+            report.kept += 1;
+        }
+        let outcome = match typed_key(&parsed) {
+            None => {
+                assert_eq!(key, "legacy/record_type:state", "{name}:{number}");
+                Outcome::LegacyMarker
+            }
+            Some((typed, outcome @ (Outcome::Typed | Outcome::UnknownKept))) => {
+                let expected = if outcome == Outcome::UnknownKept {
+                    key.split('/').next().unwrap_or_default().to_string()
+                } else {
+                    key.clone()
+                };
+                assert_eq!(typed, expected, "{name}:{number}: parsed into another kind");
+                outcome
+            }
+            Some((_, outcome)) => {
+                assert!(parsed.is_original_kept(), "{name}:{number}: fallback without original");
+                outcome
+            }
+        };
+        *report.outcomes.entry((outcome, key.clone())).or_default() += 1;
+        let round_trip = parsed.round_trip()?;
+        let label = match round_trip {
+            RoundTrip::Exact => "exact",
+            RoundTrip::JsonEqual => "json_equal",
+            RoundTrip::Lossy => "lossy",
+        };
+        *report.round_trips.entry(label).or_default() += 1;
+        if round_trip == RoundTrip::Lossy {
+            json_diff::record(&key, &raw, &parsed.typed_value()?, unmodelled);
+        }
+    }
+    Ok(report)
+}
+
+fn entries_for(report: &FileReport, wanted: Outcome) -> Vec<(String, usize)> {
+    report
+        .outcomes
+        .iter()
+        .filter(|((outcome, _), _)| *outcome == wanted)
+        .map(|((_, key), count)| (key.clone(), *count))
+        .collect()
+}
+
+fn sorted(entries: &[(&str, usize)]) -> Vec<(String, usize)> {
+    let mut entries: Vec<(String, usize)> =
+        entries.iter().map(|(key, count)| ((*key).to_string(), *count)).collect();
+    entries.sort();
+    entries
+}
+
+#[test]
+fn every_line_of_every_real_file_is_read_typed_counted_and_kept() -> TestResult {
+    let Some(dir) = fixtures_dir()? else {
+        return Ok(());
+    };
+    let files = jsonl_files(&dir)?;
+    assert!(!files.is_empty(), "no .jsonl file in {}", dir.display());
+    let mut unmodelled = json_diff::PathCounts::default();
+    let mut mismatches = Vec::new();
+    eprintln!(
+        "{:<58} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} | {:>5} {:>5} {:>5} {:>5}",
+        "file", "lines", "typed", "fallb", "unkn", "mark", "err", "exact", "jsoneq", "lossy", "kept"
+    );
+    for path in &files {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let report = read_file(path, &mut unmodelled)?;
+        let total = |outcome| entries_for(&report, outcome).iter().map(|(_, n)| n).sum::<usize>();
+        eprintln!(
+            "{:<58} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5} | {:>5} {:>5} {:>5} {:>5}",
+            name.chars().take(58).collect::<String>(),
+            report.lines,
+            total(Outcome::Typed),
+            total(Outcome::Fallback),
+            total(Outcome::UnknownKept),
+            total(Outcome::LegacyMarker),
+            total(Outcome::Error),
+            report.round_trips.get("exact").copied().unwrap_or(0),
+            report.round_trips.get("json_equal").copied().unwrap_or(0),
+            report.round_trips.get("lossy").copied().unwrap_or(0),
+            report.kept,
+        );
+        let Some(expected) = expected::FILES.iter().find(|file| file.name == name) else {
+            eprintln!("  (no expectation table for {name}: generic checks only)");
+            continue;
+        };
+        let counts: Vec<(String, usize)> = report.counts.clone().into_iter().collect();
+        let checks = [
+            ("line count", vec![(String::new(), report.lines)], vec![(String::new(), expected.lines)]),
+            ("counts per type", counts, sorted(expected.counts)),
+            (
+                "payload kinds read through the Other fallback",
+                entries_for(&report, Outcome::Fallback),
+                sorted(expected.fallbacks),
+            ),
+            (
+                "lines the typed model rejects",
+                entries_for(&report, Outcome::Error),
+                sorted(expected.errors),
+            ),
+        ];
+        for (what, actual, wanted) in checks {
+            if actual != wanted {
+                mismatches.push(format!("{name}: {what}:\n  actual {actual:?}\n  wanted {wanted:?}"));
+            }
+        }
+    }
+    eprintln!("Upstream keys the typed model does not reproduce (lines per key path):");
+    for ((key, path, change), count) in &unmodelled.0 {
+        eprintln!("  {count:>5}  {change:<8} {key}: {path}");
+    }
+    for mismatch in &mismatches {
+        eprintln!("MISMATCH {mismatch}");
+    }
+    assert!(mismatches.is_empty(), "{} expectation(s) differ; see above", mismatches.len());
+    Ok(())
+}
+
+#[test]
+fn legacy_file_is_recognised_as_legacy_and_its_items_read() -> TestResult {
+    let Some(dir) = fixtures_dir()? else {
+        return Ok(());
+    };
+    let bytes = std::fs::read(dir.join("AcidicSoil__codex-session-viewer__example.jsonl"))?;
+    let mut formats = BTreeMap::new();
+    let mut calls = 0;
+    for (number, line) in split_lines(&bytes) {
+        let parsed = parse_rollout_line(line).map_err(|err| format!("line {number}: {err}"))?;
+        let LineFormat::Legacy(record) = parsed.format() else {
+            return Err(format!("line {number} not recognised as legacy").into());
+        };
+        *formats.entry(record.as_str()).or_insert(0usize) += 1;
+        if let Some(RolloutItem::ResponseItem(item)) = parsed.item()
+            && item.item_type() == "function_call"
+        {
+            calls += 1;
+        }
+        if number == 1 {
+            let Some(RolloutItem::SessionMeta(meta)) = parsed.item() else {
+                return Err("line 1 must be the session meta".into());
+            };
+            assert_eq!(meta.meta.id.to_string(), "cf4def41-21e0-4b91-adb4-5397c1492084");
+            assert_eq!(meta.meta.session_id, meta.meta.id, "session_id copied from id");
+            assert!(meta.meta.instructions.is_some());
+            assert!(meta.git.is_some());
+        }
+    }
+    let expected: BTreeMap<&str, usize> =
+        [("session_meta", 1), ("state_marker", 628), ("response_item", 741)].into_iter().collect();
+    assert_eq!(formats, expected);
+    assert_eq!(calls, 246);
+    Ok(())
+}
+
+/// Release-mode timing of the parser against a plain `serde_json::Value` parse of the same
+/// lines. Run: `cargo test --release -p codex-protocol --test real_fixtures -- --ignored`.
+#[test]
+#[ignore = "timing; run in release mode"]
+fn parser_cost_relative_to_plain_value_parse() -> TestResult {
+    let Some(dir) = fixtures_dir()? else {
+        return Ok(());
+    };
+    let mut lines = Vec::new();
+    for path in jsonl_files(&dir)? {
+        let bytes = std::fs::read(&path)?;
+        lines.extend(split_lines(&bytes).map(|(_, line)| line.to_vec()));
+    }
+    let rounds = 10;
+    // Best of five runs per parser, interleaved, to damp noise from a shared machine.
+    let time = |f: &dyn Fn(&[u8]) -> usize| {
+        let mut best = std::time::Duration::MAX;
+        let mut sink = 0;
+        for _ in 0..5 {
+            let start = std::time::Instant::now();
+            for _ in 0..rounds {
+                for line in &lines {
+                    sink += f(line);
+                }
+            }
+            best = best.min(start.elapsed());
+        }
+        (best, sink)
+    };
+    let (value_time, _) = time(&|line| usize::from(serde_json::from_slice::<Value>(line).is_ok()));
+    let (parse_time, _) = time(&|line| usize::from(parse_rollout_line(line).is_ok()));
+    let (typed_time, _) = time(&|line| usize::from(parse_rollout_line_typed(line).is_ok()));
+    let ratio = |time: std::time::Duration| time.as_secs_f64() / value_time.as_secs_f64();
+    eprintln!(
+        "{} lines x {rounds}: Value {value_time:?}; parse_rollout_line {parse_time:?} ({:.2}x); \
+         parse_rollout_line_typed {typed_time:?} ({:.2}x)",
+        lines.len(),
+        ratio(parse_time),
+        ratio(typed_time),
+    );
+    Ok(())
+}

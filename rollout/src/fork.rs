@@ -1,0 +1,1 @@
+//! Fork: written by H8b.

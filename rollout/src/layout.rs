@@ -1,0 +1,125 @@
+//! Where session files live: the Codex home and the dated file layout under it.
+//!
+//! `<home>/sessions/YYYY/MM/DD/rollout-YYYY-MM-DDThh-mm-ss-<thread uuid>.jsonl`. The folder
+//! date and the file-name time are the session's creation time in **UTC** (upstream uses local
+//! time to name files but parses names as UTC; we write what we read, so the listing order and
+//! the cursor never depend on the machine's time zone). The time uses `-` instead of `:` so
+//! the name is valid on filesystems that forbid colons.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Datelike, NaiveDateTime, Utc};
+use uuid::Uuid;
+
+use crate::error::{Result, RolloutError};
+
+/// Folder under the home that holds live sessions.
+pub const SESSIONS_SUBDIR: &str = "sessions";
+/// Folder under the home that holds archived sessions (flat, not dated). Reserved: this crate
+/// does not archive yet, but the name is part of the layout other tools expect.
+pub const ARCHIVED_SESSIONS_SUBDIR: &str = "archived_sessions";
+/// Environment variable that overrides the default home.
+pub const CODEX_HOME_ENV: &str = "CODEX_HOME";
+
+const FILE_PREFIX: &str = "rollout-";
+const FILE_SUFFIX: &str = ".jsonl";
+/// `YYYY-MM-DDThh-mm-ss`: 19 characters.
+const FILE_TIME_FORMAT: &str = "%Y-%m-%dT%H-%M-%S";
+const FILE_TIME_LEN: usize = 19;
+
+/// The root folder all session files live under.
+///
+/// Configurable so tests and tools can point at a temporary folder; [`CodexHome::resolve`]
+/// gives the default the Codex CLI uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodexHome {
+    root: PathBuf,
+}
+
+impl CodexHome {
+    /// A home at an explicit folder (need not exist yet: it is created on first write).
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Self { root: root.into() }
+    }
+
+    /// The explicit folder if given, else `$CODEX_HOME` (when set and non-empty), else
+    /// `~/.codex`.
+    pub fn resolve(explicit: Option<PathBuf>) -> Result<Self> {
+        Self::resolve_with(explicit, |name| std::env::var_os(name))
+    }
+
+    /// [`CodexHome::resolve`] with the environment supplied by the caller, so the rule can be
+    /// tested without mutating the process environment.
+    pub fn resolve_with(
+        explicit: Option<PathBuf>,
+        env: impl Fn(&str) -> Option<OsString>,
+    ) -> Result<Self> {
+        if let Some(root) = explicit {
+            return Ok(Self::new(root));
+        }
+        if let Some(home) = env(CODEX_HOME_ENV).filter(|v| !v.is_empty()) {
+            return Ok(Self::new(home));
+        }
+        match env("HOME").filter(|v| !v.is_empty()) {
+            Some(home) => Ok(Self::new(PathBuf::from(home).join(".codex"))),
+            None => Err(RolloutError::NoHome),
+        }
+    }
+
+    /// The home folder itself.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// `<home>/sessions`.
+    pub fn sessions_dir(&self) -> PathBuf {
+        self.root.join(SESSIONS_SUBDIR)
+    }
+
+    /// The file a session created at `created` with thread id `thread_id` is written to.
+    pub fn rollout_path(&self, created: DateTime<Utc>, thread_id: Uuid) -> PathBuf {
+        self.sessions_dir()
+            .join(format!("{:04}", created.year()))
+            .join(format!("{:02}", created.month()))
+            .join(format!("{:02}", created.day()))
+            .join(rollout_file_name(created, thread_id))
+    }
+}
+
+/// `rollout-<YYYY-MM-DDThh-mm-ss>-<uuid>.jsonl` for a session created at `created`.
+pub fn rollout_file_name(created: DateTime<Utc>, thread_id: Uuid) -> String {
+    format!(
+        "{FILE_PREFIX}{}-{}{FILE_SUFFIX}",
+        created.format(FILE_TIME_FORMAT),
+        thread_id.hyphenated()
+    )
+}
+
+/// What a session file's name says about it, without opening it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RolloutFileName {
+    /// Creation time, to the second (the name has no finer precision).
+    pub created: DateTime<Utc>,
+    /// The thread id in the name.
+    pub thread_id: Uuid,
+}
+
+/// Parses `rollout-<time>-<uuid>.jsonl` (also `..-<uuid>_<rollout id>.jsonl`, the name
+/// upstream gives to revert copies). `None` for anything else: listing skips such files.
+pub fn parse_rollout_file_name(name: &str) -> Option<RolloutFileName> {
+    let core = name.strip_prefix(FILE_PREFIX)?.strip_suffix(FILE_SUFFIX)?;
+    let time = core.get(..FILE_TIME_LEN)?;
+    let rest = core.get(FILE_TIME_LEN..)?.strip_prefix('-')?;
+    let uuid_text = rest.split('_').next().unwrap_or(rest);
+    let thread_id = Uuid::parse_str(uuid_text).ok()?;
+    let naive = NaiveDateTime::parse_from_str(time, FILE_TIME_FORMAT).ok()?;
+    Some(RolloutFileName {
+        created: naive.and_utc(),
+        thread_id,
+    })
+}
+
+#[cfg(test)]
+#[path = "layout_tests.rs"]
+mod tests;

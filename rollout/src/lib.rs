@@ -1,0 +1,26 @@
+//! Codex session files ("rollouts"): the only crate that reads or writes them.
+//!
+//! - [`layout`]: where files live (`<home>/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl`);
+//! - [`policy`]: which recorded items are durable;
+//! - [`recorder`]: [`RolloutRecorder`], the per-session writer and core's
+//!   [`codex_core::session::RolloutSink`];
+//! - [`list`]: sessions under a home, newest first, paginated;
+//! - [`load`], [`reconstruct`], [`fork`]: reading files back into items, model history and
+//!   forks.
+//!
+//! See `docs/rollout.md` for the file format and the guarantees.
+
+pub mod error;
+pub mod fork;
+pub mod layout;
+pub mod list;
+pub mod load;
+pub mod policy;
+pub mod reconstruct;
+pub mod recorder;
+pub mod timestamp;
+mod writer;
+
+pub use error::RolloutError;
+pub use layout::CodexHome;
+pub use recorder::RolloutRecorder;

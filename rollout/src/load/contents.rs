@@ -1,0 +1,234 @@
+//! [`RolloutContents`]: every line of a rollout read tolerantly, with the file's bytes kept.
+//!
+//! This is the layer below [`super::load_rollout_items`]: it accepts any bytes (a file without
+//! session meta, half a file, random garbage) and never fails. Each line either becomes an
+//! item (or a legacy marker) or a [`LineProblem`]; nothing panics and nothing good is dropped.
+//!
+//! The whole input is kept as one buffer and every loaded line remembers its byte span, so a
+//! fork can copy kept lines byte for byte (line terminators and key order included) without
+//! the parser having to keep a second copy of any text.
+
+use std::io::Read;
+use std::ops::Range;
+
+use codex_protocol::event::EventMsg;
+use codex_protocol::models::ResponseItem;
+use codex_protocol::rollout::{
+    LineFormat, ParsedRecord, RolloutItem, parse_rollout_line, split_lines,
+};
+use codex_protocol::thread_id::ThreadId;
+
+use super::problem::{LineProblem, ProblemKind};
+
+/// One line that loaded: where it is and what it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineEntry {
+    /// 1-based line number.
+    pub number: usize,
+    /// The line's bytes in [`RolloutContents::bytes`], without its `\n` (a `\r` before it, if
+    /// any, is included: the span is exactly what the writer put on that line).
+    pub span: Range<usize>,
+    /// Index into [`RolloutContents::items`]; `None` for a legacy `{"record_type": ...}`
+    /// marker, which carries no item.
+    pub item: Option<usize>,
+    /// The format the line was written in.
+    pub format: LineFormat,
+}
+
+/// A rollout read line by line: the items of every good line, the problems of every other
+/// line, and the original bytes.
+#[derive(Debug, Clone, Default)]
+pub struct RolloutContents {
+    bytes: Vec<u8>,
+    entries: Vec<LineEntry>,
+    items: Vec<RolloutItem>,
+    item_entries: Vec<usize>,
+    problems: Vec<LineProblem>,
+    line_count: usize,
+}
+
+impl RolloutContents {
+    /// Reads every line of `bytes`. Never fails and never panics, whatever the bytes.
+    pub fn parse(bytes: Vec<u8>) -> Self {
+        let mut entries = Vec::new();
+        let mut items = Vec::new();
+        let mut item_entries = Vec::new();
+        let mut problems = Vec::new();
+        let mut line_count = 0;
+        let base = bytes.as_ptr() as usize;
+        for (number, line) in split_lines(&bytes) {
+            line_count = number;
+            // `split_lines` yields sub-slices of `bytes`, so the offset is the pointer distance.
+            let start = (line.as_ptr() as usize).saturating_sub(base);
+            let span = start..start + line.len();
+            let parsed = match parse_rollout_line(line) {
+                Ok(parsed) => parsed,
+                Err(error) => {
+                    problems.push(LineProblem::from_line_error(number, &error));
+                    continue;
+                }
+            };
+            let format = parsed.format();
+            let kept_problem = kept_item_problem(number, &parsed, line);
+            let item = match parsed.into_line() {
+                Some(line) => {
+                    item_entries.push(entries.len());
+                    items.push(line.item);
+                    Some(items.len() - 1)
+                }
+                None => None,
+            };
+            problems.extend(kept_problem);
+            entries.push(LineEntry {
+                number,
+                span,
+                item,
+                format,
+            });
+        }
+        Self {
+            bytes,
+            entries,
+            items,
+            item_entries,
+            problems,
+            line_count,
+        }
+    }
+
+    /// Reads everything from `reader` (a file, stdin, a socket) and parses it. Fails only when
+    /// reading fails.
+    pub fn read(mut reader: impl Read) -> std::io::Result<Self> {
+        let mut bytes = Vec::new();
+        reader.read_to_end(&mut bytes)?;
+        Ok(Self::parse(bytes))
+    }
+
+    /// The items of the loaded lines, in file order (legacy markers have none).
+    pub fn items(&self) -> &[RolloutItem] {
+        &self.items
+    }
+
+    /// Takes the items out.
+    pub fn into_items(self) -> Vec<RolloutItem> {
+        self.items
+    }
+
+    /// Every line that loaded, in file order.
+    pub fn entries(&self) -> &[LineEntry] {
+        &self.entries
+    }
+
+    /// The line that holds item `index`.
+    pub fn entry_of_item(&self, index: usize) -> Option<&LineEntry> {
+        self.entries.get(*self.item_entries.get(index)?)
+    }
+
+    /// Every line that could not be used as the model intends, in file order.
+    pub fn problems(&self) -> &[LineProblem] {
+        &self.problems
+    }
+
+    /// The input, exactly as read.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The original bytes of a loaded line (without its `\n`).
+    pub fn raw_line(&self, entry: &LineEntry) -> &[u8] {
+        self.bytes.get(entry.span.clone()).unwrap_or_default()
+    }
+
+    /// Number of lines in the input (good, bad and blank), counting a final line without
+    /// terminator.
+    pub fn line_count(&self) -> usize {
+        self.line_count
+    }
+
+    /// True when no line holds anything but whitespace.
+    pub fn is_blank(&self) -> bool {
+        self.bytes.iter().all(u8::is_ascii_whitespace)
+    }
+
+    /// True when some line is in the pre-envelope legacy format.
+    pub fn has_legacy_lines(&self) -> bool {
+        self.entries
+            .iter()
+            .any(|entry| matches!(entry.format, LineFormat::Legacy(_)))
+    }
+
+    /// The thread id of the first `session_meta` item, which names the thread the file
+    /// records (later ones are history copied by a fork).
+    pub fn thread_id(&self) -> Option<ThreadId> {
+        self.first_session_meta_index()
+            .and_then(|index| match self.items.get(index) {
+                Some(RolloutItem::SessionMeta(meta)) => Some(meta.meta.id),
+                _ => None,
+            })
+    }
+
+    /// Index (into [`RolloutContents::items`]) of the first `session_meta` item.
+    pub fn first_session_meta_index(&self) -> Option<usize> {
+        self.items
+            .iter()
+            .position(|item| matches!(item, RolloutItem::SessionMeta(_)))
+    }
+}
+
+/// The problem to report for a line that loaded but holds something the model does not know:
+/// an unknown line type, or an unknown event or response item type. Retired types that
+/// upstream drops silently (`ghost_snapshot`) are not reported.
+fn kept_item_problem(
+    number: usize,
+    parsed: &codex_protocol::rollout::ParsedLine,
+    raw: &[u8],
+) -> Option<LineProblem> {
+    let ParsedRecord::Line(line) = parsed.record() else {
+        return None;
+    };
+    match &line.item {
+        RolloutItem::Unknown(unknown) => Some(LineProblem {
+            line: number,
+            kind: ProblemKind::UnknownLineType,
+            message: format!(
+                "line type `{}` is not modelled; kept as written",
+                unknown.tag
+            ),
+        }),
+        RolloutItem::ResponseItem(ResponseItem::Other) | RolloutItem::EventMsg(EventMsg::Other) => {
+            let payload_type = peek_payload_type(raw, parsed.is_legacy());
+            if payload_type.as_deref() == Some("ghost_snapshot") {
+                return None;
+            }
+            Some(LineProblem {
+                line: number,
+                kind: ProblemKind::UnknownPayloadType,
+                message: format!(
+                    "`{}` payload type {} is not modelled; kept as written",
+                    line.item.tag(),
+                    payload_type.map_or_else(|| "(none)".to_string(), |tag| format!("`{tag}`"))
+                ),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The payload's `type` (or, for a legacy bare item, the line's own `type`). Only called for
+/// the rare lines of unknown payload type, so it may parse the line again.
+fn peek_payload_type(raw: &[u8], legacy: bool) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Tagged {
+        #[serde(rename = "type")]
+        tag: Option<String>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Enveloped {
+        payload: Option<Tagged>,
+    }
+    if legacy {
+        serde_json::from_slice::<Tagged>(raw).ok()?.tag
+    } else {
+        serde_json::from_slice::<Enveloped>(raw).ok()?.payload?.tag
+    }
+}

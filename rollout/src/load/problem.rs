@@ -1,0 +1,111 @@
+//! What was wrong with one line of a rollout, as the loader reports it.
+//!
+//! A session file is read long after it was written, by a version that may not know every
+//! line kind the writer used, from a disk that may have lost the last write. None of that may
+//! stop a session from loading: each bad line becomes a [`LineProblem`] with its line number,
+//! and the rest of the file is used. The problem list is what a validator prints.
+
+use std::fmt;
+
+use codex_protocol::rollout::LineError;
+
+/// How a problem line was treated, and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ProblemKind {
+    /// An empty or whitespace-only line. Skipped.
+    Blank,
+    /// Bytes that are not UTF-8. Skipped.
+    InvalidUtf8,
+    /// JSON that ends inside a value: typically the last line of a file whose writer died
+    /// mid-line. Skipped.
+    Truncated,
+    /// Not a JSON object, or an object without the envelope keys (`timestamp`, `type`,
+    /// `payload`) or with envelope keys of the wrong kind. Skipped.
+    Malformed,
+    /// A line kind the model knows (`response_item`, `event_msg`, ...) whose payload does not
+    /// fit it. Skipped.
+    Mismatch,
+    /// A line `type` the model does not know (e.g. `world_state` of a newer writer). Kept as
+    /// an unknown item: it survives a fork or a rewrite, and reconstruction ignores it.
+    UnknownLineType,
+    /// A known line kind whose payload `type` the model does not know (an unknown event or
+    /// response item). Kept as written; reconstruction ignores it.
+    UnknownPayloadType,
+}
+
+impl ProblemKind {
+    /// A short stable name, for counting problems by kind and for machine output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProblemKind::Blank => "blank",
+            ProblemKind::InvalidUtf8 => "invalid_utf8",
+            ProblemKind::Truncated => "truncated",
+            ProblemKind::Malformed => "malformed",
+            ProblemKind::Mismatch => "mismatch",
+            ProblemKind::UnknownLineType => "unknown_line_type",
+            ProblemKind::UnknownPayloadType => "unknown_payload_type",
+        }
+    }
+
+    /// True when the line was still loaded (kept as an item the model does not interpret);
+    /// false when it was skipped.
+    pub fn is_kept(self) -> bool {
+        matches!(
+            self,
+            ProblemKind::UnknownLineType | ProblemKind::UnknownPayloadType
+        )
+    }
+
+    /// Classifies a parser error.
+    pub(crate) fn of_line_error(error: &LineError) -> Self {
+        match error {
+            LineError::Blank => ProblemKind::Blank,
+            LineError::InvalidUtf8 { .. } => ProblemKind::InvalidUtf8,
+            LineError::Truncated { .. } => ProblemKind::Truncated,
+            LineError::NotJson { .. }
+            | LineError::NotObject { .. }
+            | LineError::MissingField { .. }
+            | LineError::InvalidEnvelopeField { .. } => ProblemKind::Malformed,
+            LineError::Payload { .. } | LineError::Legacy { .. } => ProblemKind::Mismatch,
+        }
+    }
+}
+
+impl fmt::Display for ProblemKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One line the loader could not use as the model intends, with where and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineProblem {
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// What kind of problem, and whether the line was kept.
+    pub kind: ProblemKind,
+    /// A human-readable explanation (the parser's message, naming the offending field).
+    pub message: String,
+}
+
+impl LineProblem {
+    /// A problem of a line the parser rejected.
+    pub(crate) fn from_line_error(line: usize, error: &LineError) -> Self {
+        Self {
+            line,
+            kind: ProblemKind::of_line_error(error),
+            message: error.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for LineProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let treatment = if self.kind.is_kept() { "kept" } else { "skipped" };
+        write!(
+            f,
+            "line {}: {} ({treatment}): {}",
+            self.line, self.kind, self.message
+        )
+    }
+}

@@ -1,0 +1,1 @@
+//! Reconstruction: written by H8b.

@@ -1,0 +1,314 @@
+//! [`RolloutRecorder`]: the file-backed durable record of one live session.
+//!
+//! Guarantees, in the words of the sink contract:
+//! - **recorded** ([`RolloutRecorder::record_items`] returned `Ok`): the durable items were
+//!   serialized, stamped with the time and queued behind everything recorded before. They
+//!   are in memory, not yet necessarily in the file.
+//! - **flushed** ([`RolloutRecorder::flush`] returned `Ok`): every line recorded before the
+//!   call has been handed to the operating system, in order, as whole lines. It survives the
+//!   process being killed (it is not `fsync`ed: a power loss may still lose it).
+//! - **persisted** ([`RolloutRecorder::persist`]): the file exists, with the session meta as
+//!   its first line, and holds everything recorded so far. A new session's file is created
+//!   lazily: nothing touches the disk until the first persist (or a flush or shutdown with
+//!   lines pending), so a session abandoned before its first turn leaves no file behind.
+//! - A failing write is reported to the caller of the barrier (persist, flush, shutdown);
+//!   the unwritten lines stay queued and the next barrier retries them.
+//!
+//! Handles are cheap clones sharing one writer task.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use codex_core::session::{RolloutSink, SinkError, SinkFuture};
+use codex_protocol::rollout::{RolloutItem, RolloutLine, SessionMeta, SessionMetaLine};
+use codex_protocol::thread_id::ThreadId;
+use tokio::io::{AsyncReadExt, AsyncSeekExt};
+use tokio::sync::{mpsc, oneshot};
+use tracing::debug;
+use uuid::Uuid;
+
+use crate::error::{Result, RolloutError};
+use crate::layout::CodexHome;
+use crate::policy::is_persisted_rollout_item;
+use crate::timestamp::now_line_timestamp;
+use crate::writer::{self, Command, WriterState};
+
+/// A handle on a session's rollout file. Clone it freely: clones feed the same writer, in
+/// the order their calls reach it.
+#[derive(Debug, Clone)]
+pub struct RolloutRecorder {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    tx: mpsc::Sender<Command>,
+    path: PathBuf,
+}
+
+impl RolloutRecorder {
+    /// Starts recording a new session under `home`. The file path is chosen now (dated by the
+    /// meta's `timestamp`, or now if that does not parse; named by the meta's thread id) but
+    /// the file is created only on the first persist; `meta` becomes its first line.
+    ///
+    /// Must be called inside a tokio runtime (the writer is a task on it); outside one it
+    /// fails with [`RolloutError::NoRuntime`].
+    pub fn create(home: &CodexHome, meta: SessionMetaLine) -> Result<Self> {
+        let created = DateTime::parse_from_rfc3339(&meta.meta.timestamp)
+            .map(|at| at.with_timezone(&Utc))
+            .unwrap_or_else(|_| Utc::now());
+        let path = home.rollout_path(created, thread_uuid(&meta.meta.id));
+        Self::create_at(path, meta)
+    }
+
+    /// Starts recording a new session into an explicit file path (tools and tests that do not
+    /// follow the dated layout). Deferred like [`RolloutRecorder::create`].
+    pub fn create_at(path: impl Into<PathBuf>, meta: SessionMetaLine) -> Result<Self> {
+        let path = path.into();
+        let header = serialize_line(&RolloutLine::new(
+            now_line_timestamp(),
+            RolloutItem::SessionMeta(meta),
+        ))?;
+        Self::spawn(path.clone(), WriterState::deferred(path, header))
+    }
+
+    /// Resumes recording into an existing session file: opens it for append now (no new
+    /// session meta is written) and, when its last line lacks a newline (a writer killed
+    /// mid-line), writes one first so the next line starts on a line of its own.
+    pub async fn resume(path: impl Into<PathBuf>) -> Result<Self> {
+        let path = path.into();
+        let file = open_for_append(&path).await?;
+        Self::spawn(path.clone(), WriterState::resumed(path, file))
+    }
+
+    fn spawn(path: PathBuf, state: WriterState) -> Result<Self> {
+        let runtime =
+            tokio::runtime::Handle::try_current().map_err(|_| RolloutError::NoRuntime)?;
+        let (tx, rx) = mpsc::channel(writer::CHANNEL_CAPACITY);
+        runtime.spawn(writer::run(state, rx));
+        Ok(Self {
+            inner: Arc::new(Inner { tx, path }),
+        })
+    }
+
+    /// The session file's path (known before the file exists).
+    pub fn rollout_path(&self) -> &Path {
+        &self.inner.path
+    }
+
+    /// Records the durable subset of `items` (see [`crate::policy`]); the rest is dropped
+    /// here. `Ok` means accepted, not written: see the module docs.
+    pub async fn record_items(&self, items: &[RolloutItem]) -> Result<()> {
+        let timestamp = now_line_timestamp();
+        let mut bytes = Vec::new();
+        for item in items.iter().filter(|item| is_persisted_rollout_item(item)) {
+            append_line(&mut bytes, &timestamp, item)?;
+        }
+        self.append(bytes).await
+    }
+
+    /// Records `items` as they are, without the persistence policy (callers that already
+    /// filtered, or copy lines from another file).
+    pub async fn record_canonical_items(&self, items: &[RolloutItem]) -> Result<()> {
+        let timestamp = now_line_timestamp();
+        let mut bytes = Vec::new();
+        for item in items {
+            append_line(&mut bytes, &timestamp, item)?;
+        }
+        self.append(bytes).await
+    }
+
+    async fn append(&self, bytes: Vec<u8>) -> Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        self.inner
+            .tx
+            .send(Command::Append(bytes))
+            .await
+            .map_err(|_| self.closed())
+    }
+
+    /// Creates the file if it does not exist yet (session meta first) and writes everything
+    /// recorded so far. Idempotent.
+    pub async fn persist(&self) -> Result<()> {
+        self.barrier(Command::Persist).await
+    }
+
+    /// Writes everything recorded so far. Creates a deferred file only when lines are
+    /// pending; with nothing recorded it is a no-op.
+    pub async fn flush(&self) -> Result<()> {
+        self.barrier(Command::Flush).await
+    }
+
+    /// Writes everything recorded so far, then stops the writer; later calls fail with
+    /// [`RolloutError::Closed`]. If the final write fails the writer stays up and the error is
+    /// returned, so the caller may retry.
+    pub async fn shutdown(&self) -> Result<()> {
+        self.barrier(Command::Shutdown).await
+    }
+
+    async fn barrier(&self, make: fn(writer::Ack) -> Command) -> Result<()> {
+        let (ack, done) = oneshot::channel();
+        self.inner
+            .tx
+            .send(make(ack))
+            .await
+            .map_err(|_| self.closed())?;
+        done.await.map_err(|_| self.closed())?
+    }
+
+    fn closed(&self) -> RolloutError {
+        RolloutError::Closed {
+            path: self.inner.path.clone(),
+        }
+    }
+}
+
+/// A session meta for a session starting now: `timestamp` is the current UTC time (which
+/// also dates the file) and `cli_version` this crate's version. Callers set the optional
+/// fields (model provider, base instructions, git, ...) on the result.
+pub fn new_session_meta(
+    thread_id: ThreadId,
+    cwd: impl Into<PathBuf>,
+    originator: impl Into<String>,
+) -> SessionMetaLine {
+    SessionMetaLine {
+        meta: SessionMeta::new(
+            thread_id,
+            now_line_timestamp(),
+            cwd,
+            originator,
+            env!("CARGO_PKG_VERSION"),
+        ),
+        git: None,
+    }
+}
+
+/// The UUID inside a thread id (its text form is always a UUID).
+fn thread_uuid(id: &ThreadId) -> Uuid {
+    Uuid::parse_str(&id.to_string()).unwrap_or_else(|_| Uuid::nil())
+}
+
+/// Serializes one line and its `\n` onto `out`.
+fn append_line(out: &mut Vec<u8>, timestamp: &str, item: &RolloutItem) -> Result<()> {
+    let line = RolloutLineRef { timestamp, item };
+    serde_json::to_writer(&mut *out, &line).map_err(|source| RolloutError::Serialize {
+        line_type: static_tag(item),
+        source,
+    })?;
+    out.push(b'\n');
+    Ok(())
+}
+
+fn serialize_line(line: &RolloutLine) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    append_line(&mut out, &line.timestamp, &line.item)?;
+    Ok(out)
+}
+
+/// The envelope written by reference, so recording does not clone items.
+struct RolloutLineRef<'a> {
+    timestamp: &'a str,
+    item: &'a RolloutItem,
+}
+
+impl serde::Serialize for RolloutLineRef<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        // `RolloutItem` serializes as a `{type, payload}` map; the envelope is that map with
+        // `timestamp` first. Write it through a flattening adapter over the item's own entries.
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("timestamp", self.timestamp)?;
+        map.serialize_entry("type", self.item.tag())?;
+        match self.item {
+            RolloutItem::SessionMeta(meta) => map.serialize_entry("payload", meta)?,
+            RolloutItem::ResponseItem(item) => map.serialize_entry("payload", item)?,
+            RolloutItem::Compacted(item) => map.serialize_entry("payload", item)?,
+            RolloutItem::TurnContext(item) => map.serialize_entry("payload", item)?,
+            RolloutItem::EventMsg(event) => map.serialize_entry("payload", event)?,
+            RolloutItem::Unknown(unknown) => {
+                if let Some(payload) = &unknown.payload {
+                    map.serialize_entry("payload", payload)?;
+                }
+            }
+        }
+        map.end()
+    }
+}
+
+/// A `'static` name of the item kind for error messages.
+fn static_tag(item: &RolloutItem) -> &'static str {
+    match item {
+        RolloutItem::SessionMeta(_) => "session_meta",
+        RolloutItem::ResponseItem(_) => "response_item",
+        RolloutItem::Compacted(_) => "compacted",
+        RolloutItem::TurnContext(_) => "turn_context",
+        RolloutItem::EventMsg(_) => "event_msg",
+        RolloutItem::Unknown(_) => "unknown",
+    }
+}
+
+/// Opens an existing rollout for append, terminating a torn last line first.
+async fn open_for_append(path: &Path) -> Result<std::fs::File> {
+    let mut file = tokio::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .open(path)
+        .await
+        .map_err(|err| RolloutError::io("open rollout file for resume", path, err))?;
+    let len = file
+        .metadata()
+        .await
+        .map_err(|err| RolloutError::io("stat rollout file", path, err))?
+        .len();
+    if len > 0 {
+        file.seek(std::io::SeekFrom::Start(len - 1))
+            .await
+            .map_err(|err| RolloutError::io("seek rollout file", path, err))?;
+        let mut last = [0u8; 1];
+        file.read_exact(&mut last)
+            .await
+            .map_err(|err| RolloutError::io("read rollout file", path, err))?;
+        if last[0] != b'\n' {
+            debug!(path = %path.display(), "resumed rollout ends mid-line; terminating it");
+            tokio::io::AsyncWriteExt::write_all(&mut file, b"\n")
+                .await
+                .map_err(|err| RolloutError::io("write rollout file", path, err))?;
+            tokio::io::AsyncWriteExt::flush(&mut file)
+                .await
+                .map_err(|err| RolloutError::io("write rollout file", path, err))?;
+        }
+    }
+    Ok(file.into_std().await)
+}
+
+/// Converts this crate's error into the sink contract's error, keeping the I/O kind and the
+/// message that names the file.
+fn to_sink_error(err: RolloutError) -> SinkError {
+    let message = err.to_string();
+    match err {
+        RolloutError::Closed { .. } => SinkError::Closed,
+        RolloutError::Io { source, .. } => {
+            SinkError::Io(std::io::Error::new(source.kind(), message))
+        }
+        RolloutError::Serialize { source, .. } => SinkError::Serialize(source),
+        RolloutError::NoRuntime | RolloutError::NoHome | RolloutError::InvalidCursor(_) => SinkError::Other(message),
+    }
+}
+
+/// The file recorder is core's durable sink: `record` applies the persistence policy.
+impl RolloutSink for RolloutRecorder {
+    fn record<'a>(&'a self, items: &'a [RolloutItem]) -> SinkFuture<'a, Result<(), SinkError>> {
+        Box::pin(async move { self.record_items(items).await.map_err(to_sink_error) })
+    }
+
+    fn flush(&self) -> SinkFuture<'_, Result<(), SinkError>> {
+        Box::pin(async move { RolloutRecorder::flush(self).await.map_err(to_sink_error) })
+    }
+}
+
+#[cfg(test)]
+#[path = "recorder_tests.rs"]
+mod tests;

@@ -1,0 +1,163 @@
+//! Listing over sessions written by our own recorder into a temporary home.
+
+mod common;
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use codex_protocol::models::{ContentItem, ResponseItem};
+use codex_protocol::rollout::RolloutItem;
+use codex_protocol::thread_id::ThreadId;
+use codex_rollout::list::{Cursor, list_sessions, list_sessions_async, find_session_path};
+use codex_rollout::recorder::new_session_meta;
+use codex_rollout::{CodexHome, RolloutRecorder};
+use common::{TestResult, event, user};
+use pretty_assertions::assert_eq;
+use serde_json::json;
+use uuid::Uuid;
+
+/// Writes a session created at `created` (RFC 3339) whose recorded items are `items`.
+async fn write_session(
+    home: &CodexHome,
+    created: &str,
+    items: &[RolloutItem],
+) -> Result<(PathBuf, Uuid), Box<dyn std::error::Error>> {
+    let id = ThreadId::new();
+    let mut meta = new_session_meta(id, "/work", "tests");
+    meta.meta.timestamp = created.to_string();
+    let recorder = RolloutRecorder::create(home, meta)?;
+    recorder.record_items(items).await?;
+    recorder.persist().await?;
+    recorder.shutdown().await?;
+    Ok((recorder.rollout_path().to_path_buf(), Uuid::parse_str(&id.to_string())?))
+}
+
+fn environment_context() -> RolloutItem {
+    RolloutItem::ResponseItem(ResponseItem::user_text(
+        "<environment_context>\n  <cwd>/work</cwd>\n</environment_context>",
+    ))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_are_listed_newest_first_with_their_first_user_message() -> TestResult {
+    let tmp = tempfile::tempdir()?;
+    let home = CodexHome::new(tmp.path());
+    let (oldest, _) = write_session(
+        &home,
+        "2025-01-01T08:00:00.000Z",
+        &[environment_context(), user("first question"), user("second question")],
+    )
+    .await?;
+    // Only the event spelling of the user message (as in files whose items were compacted).
+    let (from_event, _) = write_session(
+        &home,
+        "2025-01-02T08:00:00.000Z",
+        &[event(json!({"type": "user_message", "message": "## My request for Codex:\nasked by event"}))?],
+    )
+    .await?;
+    // Nobody spoke yet: not listed.
+    write_session(&home, "2025-01-03T08:00:00.000Z", &[environment_context()]).await?;
+    let image_only = RolloutItem::ResponseItem(ResponseItem::message(
+        "user",
+        vec![ContentItem::InputImage {
+            image_url: Some("https://example.invalid/cat.png".to_string()),
+            file_id: None,
+            detail: None,
+        }],
+    ));
+    let (newest, _) = write_session(&home, "2025-02-01T23:59:59.000Z", &[image_only]).await?;
+
+    let page = list_sessions(&home, 10, None)?;
+    let listed: Vec<(PathBuf, String)> =
+        page.items.iter().map(|s| (s.path.clone(), s.preview.clone())).collect();
+    assert_eq!(
+        listed,
+        vec![
+            (newest, "[Image]".to_string()),
+            (from_event, "asked by event".to_string()),
+            (oldest, "first question".to_string()),
+        ]
+    );
+    assert_eq!(page.next_cursor, None);
+    assert_eq!(page.num_scanned_files, 4);
+    assert!(!page.reached_scan_cap);
+    let first = page.items.first().ok_or("empty page")?;
+    assert_eq!(first.session_meta.meta.originator, "tests");
+    assert!(first.updated_at.is_some());
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pagination_visits_every_session_once_including_same_second_ties() -> TestResult {
+    let tmp = tempfile::tempdir()?;
+    let home = CodexHome::new(tmp.path());
+    let mut expected = Vec::new();
+    for (i, created) in [
+        "2025-03-01T10:00:00.000Z",
+        "2025-03-01T10:00:00.000Z",
+        "2025-03-01T10:00:00.000Z",
+        "2025-03-01T11:00:00.000Z",
+        "2025-03-02T09:00:00.000Z",
+        "2025-04-15T09:00:00.000Z",
+        "2024-12-31T23:59:59.000Z",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (path, id) = write_session(&home, created, &[user(&format!("q{i}"))]).await?;
+        expected.push((created.to_string(), id, path));
+    }
+    // Newest first: by creation time, then by thread id.
+    expected.sort_by(|a, b| (&b.0, b.1).cmp(&(&a.0, a.1)));
+    let expected: Vec<PathBuf> = expected.into_iter().map(|(_, _, path)| path).collect();
+
+    let mut seen = Vec::new();
+    let mut cursor: Option<Cursor> = None;
+    let mut pages = Vec::new();
+    loop {
+        let page = list_sessions(&home, 3, cursor.as_ref())?;
+        pages.push(page.items.len());
+        seen.extend(page.items.iter().map(|s| s.path.clone()));
+        match page.next_cursor {
+            // Cursors survive a trip through text, as a client would hold them.
+            Some(next) => cursor = Some(next.to_string().parse()?),
+            None => break,
+        }
+    }
+    assert_eq!(pages, vec![3, 3, 1]);
+    assert_eq!(seen, expected);
+
+    let async_page = list_sessions_async(home.clone(), 2, None).await?;
+    assert_eq!(
+        async_page.items.iter().map(|s| s.path.clone()).collect::<Vec<_>>(),
+        expected[..2].to_vec()
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_head_of_a_file_is_read() -> TestResult {
+    let tmp = tempfile::tempdir()?;
+    let home = CodexHome::new(tmp.path());
+    let (path, _) = write_session(&home, "2025-05-05T05:05:05.000Z", &[user("head")]).await?;
+    // Whatever follows the head (here: bytes that are not even UTF-8) is never looked at.
+    let mut file = std::fs::OpenOptions::new().append(true).open(&path)?;
+    for _ in 0..10_000 {
+        file.write_all(b"\xff\xfe garbage that is not a rollout line\n")?;
+    }
+    let page = list_sessions(&home, 5, None)?;
+    assert_eq!(page.items.len(), 1);
+    assert_eq!(page.items[0].preview, "head");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_is_found_by_its_thread_id() -> TestResult {
+    let tmp = tempfile::tempdir()?;
+    let home = CodexHome::new(tmp.path());
+    let (path, id) = write_session(&home, "2025-06-06T06:06:06.000Z", &[user("x")]).await?;
+    write_session(&home, "2025-06-07T06:06:06.000Z", &[user("y")]).await?;
+    assert_eq!(find_session_path(&home, id)?, Some(path));
+    assert_eq!(find_session_path(&home, Uuid::now_v7())?, None);
+    Ok(())
+}

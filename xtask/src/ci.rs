@@ -1,0 +1,64 @@
+//! The CI job: the one command (`cargo xtask ci`) that README.md tells a new user to run and
+//! that `.ci/run` calls, so what CI proves is what a user can run.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+
+/// Runs every check in order and stops at the first failure.
+pub fn run() -> Result<()> {
+    let root = workspace_root()?;
+    step(&root, "format", "cargo", &["fmt", "--all", "--", "--check"])?;
+    step(
+        &root,
+        "clippy",
+        "cargo",
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--locked",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    )?;
+    step(
+        &root,
+        "tests",
+        "cargo",
+        &["test", "--workspace", "--all-targets", "--locked"],
+    )?;
+    step(&root, "doc tests", "cargo", &["test", "--workspace", "--doc", "--locked"])?;
+    banner("all checks passed");
+    Ok(())
+}
+
+/// The workspace root: the parent of this crate's manifest directory.
+pub fn workspace_root() -> Result<PathBuf> {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .parent()
+        .map(Path::to_path_buf)
+        .context("xtask's manifest directory has no parent")
+}
+
+/// Runs one named step, echoing the command so a CI log shows what failed.
+pub fn step(dir: &Path, name: &str, program: &str, args: &[&str]) -> Result<()> {
+    banner(&format!("{name}: {program} {}", args.join(" ")));
+    let status = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .status()
+        .with_context(|| format!("could not start `{program}` for step `{name}`"))?;
+    if !status.success() {
+        bail!("step `{name}` failed ({status})");
+    }
+    Ok(())
+}
+
+#[allow(clippy::print_stderr)] // xtask is a command-line tool; stderr is its log.
+fn banner(text: &str) {
+    eprintln!("\n==> {text}");
+}
