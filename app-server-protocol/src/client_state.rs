@@ -11,9 +11,7 @@ use std::collections::BTreeMap;
 use crate::common::{ServerNotification, ServerRequest};
 use crate::jsonrpc::RequestId;
 use crate::projection::ServerMessage;
-use crate::v2::{
-    ErrorNotification, ThreadItem, ThreadTokenUsage, Turn, TurnItemsView, TurnStatus,
-};
+use crate::v2::{ErrorNotification, ThreadItem, ThreadTokenUsage, Turn, TurnItemsView, TurnStatus};
 
 /// A client's view of one thread.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -89,12 +87,14 @@ impl ThreadState {
                 upsert(self.turn_mut(&completed.turn_id), completed.item.clone());
             }
             ServerNotification::AgentMessageDelta(delta) => {
-                let item = self.item_or(&delta.turn_id, &delta.item_id, || ThreadItem::AgentMessage {
-                    id: delta.item_id.clone(),
-                    text: String::new(),
-                    phase: None,
-                    memory_citation: None,
-                    delivery: None,
+                let item = self.item_or(&delta.turn_id, &delta.item_id, || {
+                    ThreadItem::AgentMessage {
+                        id: delta.item_id.clone(),
+                        text: String::new(),
+                        phase: None,
+                        memory_citation: None,
+                        delivery: None,
+                    }
                 });
                 if let ThreadItem::AgentMessage { text, .. } = item {
                     text.push_str(&delta.delta);

@@ -16,11 +16,11 @@ use crate::v2::{
     FileChangeRequestApprovalParams, InitializeParams, ItemCompletedNotification,
     ItemStartedNotification, PlanDeltaNotification, ReasoningSummaryPartAddedNotification,
     ReasoningSummaryTextDeltaNotification, ReasoningTextDeltaNotification,
-    ServerRequestResolvedNotification, TerminalInteractionNotification, ThreadNameUpdatedNotification,
-    ThreadReadParams, ThreadResumeParams, ThreadRollbackParams, ThreadStartParams,
-    ThreadStartedNotification, ThreadStatusChangedNotification, ThreadTokenUsageUpdatedNotification,
-    TurnCompletedNotification, TurnDiffUpdatedNotification, TurnInterruptParams, TurnStartParams,
-    TurnStartedNotification, WarningNotification,
+    ServerRequestResolvedNotification, TerminalInteractionNotification,
+    ThreadNameUpdatedNotification, ThreadReadParams, ThreadResumeParams, ThreadRollbackParams,
+    ThreadStartParams, ThreadStartedNotification, ThreadStatusChangedNotification,
+    ThreadTokenUsageUpdatedNotification, TurnCompletedNotification, TurnDiffUpdatedNotification,
+    TurnInterruptParams, TurnStartParams, TurnStartedNotification, WarningNotification,
 };
 
 /// A message converted to or from its JSON envelope did not have the expected shape.

@@ -7,7 +7,18 @@
 //!
 //! Layering: this crate depends on `codex-protocol` only. It never re-parses `ResponseItem`s;
 //! it projects `TurnItem`s and `EventMsg`s, and it never reads files (callers hand it rollout
-//! items as values).
+//! items as values). The only IO is [`export`]'s writer of the committed `schema/` tree.
+//!
+//! - [`v2`]: the client contract (items, turns, threads, notification and request payloads)
+//!   and its conversions from core types;
+//! - [`jsonrpc`] and [`common`]: the envelope and the typed method enums;
+//! - [`projection`]: live events to notifications and requests;
+//! - [`thread_history`]: persisted rollout items to the turns a resume shows;
+//! - [`client_state`]: the reference client reducer;
+//! - [`scenarios`]: scripted conversations (tests, TypeScript fixtures, examples);
+//! - [`export`]: JSON Schema and TypeScript generation and the drift check.
+//!
+//! See `docs/app-server-protocol.md` for the five shapes of a conversation and who owns each.
 
 pub mod client_state;
 pub mod common;

@@ -35,7 +35,10 @@ fn reduce_live(scenario: &Scenario) -> Result<ThreadState, Box<dyn std::error::E
                 if let Some(num_turns) = rollbacks.remove(&response.id) {
                     state.rollback(num_turns);
                     let answer: ThreadRollbackResponse = serde_json::from_value(response.result)?;
-                    assert_eq!(answer.thread.turns, state.turns, "rollback response vs client state");
+                    assert_eq!(
+                        answer.thread.turns, state.turns,
+                        "rollback response vs client state"
+                    );
                 }
             }
             (Party::Client, JSONRPCMessage::Request(request)) => {
@@ -78,7 +81,11 @@ fn live_stream_equals_replay_from_item_events() -> TestResult {
         let live = reduce_live(&scenario)?;
         let replay = build_turns_from_rollout_items(&scenario.persisted(Persistence::ItemEvents));
         assert_eq!(live.turns, replay, "scenario {}", scenario.name);
-        assert!(live.pending_requests.is_empty(), "scenario {}: approvals left open", scenario.name);
+        assert!(
+            live.pending_requests.is_empty(),
+            "scenario {}: approvals left open",
+            scenario.name
+        );
     }
     Ok(())
 }
@@ -112,7 +119,10 @@ fn scenarios_end_in_the_expected_states() -> TestResult {
         Ok(live.turns.iter().map(|turn| turn.status).collect())
     };
     assert_eq!(statuses("streamed_answer")?, vec![TurnStatus::Completed]);
-    assert_eq!(statuses("command_with_output")?, vec![TurnStatus::Completed]);
+    assert_eq!(
+        statuses("command_with_output")?,
+        vec![TurnStatus::Completed]
+    );
     assert_eq!(
         statuses("interrupted_turn")?,
         vec![TurnStatus::Completed, TurnStatus::Interrupted]
@@ -128,8 +138,14 @@ fn scenarios_end_in_the_expected_states() -> TestResult {
     assert_eq!(ids, vec!["turn-1", "turn-3"]);
 
     let failed = reduce_live(&scenario("failed_turn")?)?;
-    let error = failed.turns[0].error.as_ref().map(|error| error.message.as_str());
-    assert_eq!(error, Some("Your input exceeds the context window of this model."));
+    let error = failed.turns[0]
+        .error
+        .as_ref()
+        .map(|error| error.message.as_str());
+    assert_eq!(
+        error,
+        Some("Your input exceeds the context window of this model.")
+    );
     Ok(())
 }
 
@@ -150,12 +166,17 @@ fn command_output_streams_then_the_completed_item_replaces_it() -> TestResult {
             {
                 started += 1;
             }
-            ServerNotification::CommandExecutionOutputDelta(delta) => streamed.push_str(&delta.delta),
+            ServerNotification::CommandExecutionOutputDelta(delta) => {
+                streamed.push_str(&delta.delta)
+            }
             ServerNotification::ItemCompleted(completed) => {
                 if let ThreadItem::CommandExecution { id, .. } = &completed.item {
                     // Just before completion, the active item holds exactly the streamed text.
                     let active = state.turns[0].item(id).cloned();
-                    let Some(ThreadItem::CommandExecution { aggregated_output, .. }) = active else {
+                    let Some(ThreadItem::CommandExecution {
+                        aggregated_output, ..
+                    }) = active
+                    else {
                         panic!("command item not active before completion");
                     };
                     assert_eq!(aggregated_output.as_deref(), Some(streamed.as_str()));
@@ -165,7 +186,10 @@ fn command_output_streams_then_the_completed_item_replaces_it() -> TestResult {
         }
         state.apply_notification(&notification);
     }
-    assert_eq!(started, 1, "begin was sent twice but must be announced once");
+    assert_eq!(
+        started, 1,
+        "begin was sent twice but must be announced once"
+    );
     assert_eq!(streamed, "running 2 tests\ntest a ... ok \u{2713}\n");
     Ok(())
 }

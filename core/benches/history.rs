@@ -9,7 +9,7 @@
 //! - `drop_last_n_user_turns`: against the boundary scan it cannot avoid;
 //! - `snapshot_clone`: `ContextManager::clone` against a deep copy of the items.
 //!
-//! Sizes 10k and 100k items show how cost grows. Workload: blocks of one user message, nine
+//! Sizes 10k, 100k and 1M items show how cost grows. Workload: blocks of one user message, nine
 //! answered function calls, one call whose output is missing (10% of calls) and one assistant
 //! message.
 //!
@@ -33,7 +33,15 @@ use criterion::Throughput;
 use criterion::criterion_group;
 use criterion::criterion_main;
 
-const SIZES: [usize; 2] = [10_000, 100_000];
+/// 10k items fit in the CPU's last-level cache, 100k and 1M do not: compare 100k with 1M to
+/// see algorithmic growth, 10k with 100k to see the cache cliff as well.
+const SIZES: [usize; 3] = [10_000, 100_000, 1_000_000];
+
+/// The quadratic baseline takes seconds at 100k; it is skipped above that.
+const INSERT_IN_PLACE_MAX: usize = 100_000;
+
+/// Trimming one item at a time is O(k·n); it is measured at 10k only.
+const ONE_AT_A_TIME_MAX: usize = 10_000;
 const MODALITIES: &[InputModality] = &[InputModality::Text, InputModality::Image];
 
 /// `len` history items in blocks of 21: user, 9 × (call, output), 1 unanswered call, assistant.
@@ -134,6 +142,15 @@ fn bench_for_prompt(c: &mut Criterion) {
     for len in SIZES {
         let items = workload(len);
         let history = history_of(&items);
+        if len <= INSERT_IN_PLACE_MAX {
+            let mut expected = items.clone();
+            insert_in_place_normalize(&mut expected);
+            assert_eq!(
+                history.clone().for_prompt(MODALITIES),
+                expected,
+                "the baseline must compute the same projection"
+            );
+        }
         group.throughput(Throughput::Elements(len as u64));
         group.bench_with_input(
             BenchmarkId::new("baseline_vec_clone", len),
@@ -160,17 +177,19 @@ fn bench_for_prompt(c: &mut Criterion) {
                 );
             },
         );
-        group.bench_with_input(
-            BenchmarkId::new("baseline_insert_in_place", len),
-            &items,
-            |b, items| {
-                b.iter(|| {
-                    let mut copy = items.clone();
-                    insert_in_place_normalize(&mut copy);
-                    black_box(copy)
-                });
-            },
-        );
+        if len <= INSERT_IN_PLACE_MAX {
+            group.bench_with_input(
+                BenchmarkId::new("baseline_insert_in_place", len),
+                &items,
+                |b, items| {
+                    b.iter(|| {
+                        let mut copy = items.clone();
+                        insert_in_place_normalize(&mut copy);
+                        black_box(copy)
+                    });
+                },
+            );
+        }
     }
     group.finish();
 }
@@ -182,7 +201,7 @@ fn bench_trim(c: &mut Criterion) {
         let items = workload(len);
         let count = len / 10;
         group.throughput(Throughput::Elements(len as u64));
-        if len <= 10_000 {
+        if len <= ONE_AT_A_TIME_MAX {
             group.bench_with_input(
                 BenchmarkId::new("baseline_remove_first_item_loop", len),
                 &items,

@@ -215,3 +215,7 @@ fn is_open_label(text: &str, tag: &str) -> bool {
 #[cfg(test)]
 #[path = "event_mapping_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "event_mapping_model_items_tests.rs"]
+mod model_items_tests;

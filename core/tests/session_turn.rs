@@ -372,10 +372,12 @@ async fn a_failing_model_ends_the_turn_with_an_error() -> TestResult {
 
 const REAL_FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
 
+/// One real session file: its name and the response items it records.
+type RealFile = (String, Vec<ResponseItem>);
+
 /// The response items of every real session file, per file (`None` when the folder is missing
 /// and real fixtures are not required).
-fn real_response_items()
--> Result<Option<Vec<(String, Vec<ResponseItem>)>>, Box<dyn std::error::Error>> {
+fn real_response_items() -> Result<Option<Vec<RealFile>>, Box<dyn std::error::Error>> {
     let dir = std::path::Path::new(REAL_FIXTURES);
     if !dir.is_dir() {
         if std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1") {

@@ -4,8 +4,9 @@
 //! `\n`) into a fresh file and make them reach the OS:
 //! - `bufwriter_baseline`: one thread, `serde_json::to_writer` of prebuilt `RolloutLine`s into
 //!   a `BufWriter<File>`, one flush at the end;
-//! - `recorder_one_item_per_call`: a [`RolloutRecorder`], one `record_items` call per item (the
-//!   worst case: one channel send per line), then `shutdown`;
+//! - `recorder_one_item_per_call`: a [`RolloutRecorder`] used from a task on a 2-worker
+//!   runtime (as a session uses it), one `record_items` call per item (the worst case: one
+//!   channel send per line), then `shutdown`;
 //! - `recorder_one_turn_per_call`: the same, ten items (one turn) per call;
 //! - `recorder_one_item_per_call_current_thread`: one item per call on a current-thread
 //!   runtime (no cross-thread wake-ups).
@@ -18,6 +19,7 @@ use std::fs::File;
 use std::hint::black_box;
 use std::io::{BufWriter, Write};
 use std::path::Path;
+use std::sync::Arc;
 
 use codex_protocol::rollout::{RolloutItem, RolloutLine};
 use codex_protocol::thread_id::ThreadId;
@@ -81,13 +83,28 @@ fn baseline(path: &Path, lines: &[RolloutLine]) {
     out.flush().expect("flush");
 }
 
+/// Runs [`recorder`] as a task on a worker of `runtime`, the way a session (itself a task)
+/// records, rather than from the thread that calls `block_on`.
+fn on_worker(
+    runtime: &tokio::runtime::Runtime,
+    path: &Path,
+    items: &Arc<Vec<RolloutItem>>,
+    per_call: usize,
+) {
+    let path = path.to_path_buf();
+    let items = Arc::clone(items);
+    runtime
+        .block_on(tokio::spawn(async move {
+            recorder(&path, &items, per_call).await
+        }))
+        .expect("join");
+}
+
 async fn recorder(path: &Path, items: &[RolloutItem], per_call: usize) {
     let _ = std::fs::remove_file(path);
-    let recorder = RolloutRecorder::create_at(
-        path,
-        new_session_meta(ThreadId::new(), "/bench", "bench"),
-    )
-    .expect("recorder");
+    let recorder =
+        RolloutRecorder::create_at(path, new_session_meta(ThreadId::new(), "/bench", "bench"))
+            .expect("recorder");
     recorder.persist().await.expect("persist");
     for chunk in items.chunks(per_call) {
         recorder.record_items(chunk).await.expect("record");
@@ -111,6 +128,7 @@ fn bench_recorder(c: &mut Criterion) {
                 .unwrap_or(0)
         })
         .sum();
+    let shared = Arc::new(items.clone());
     let tmp = tempfile::tempdir().expect("tempdir");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -127,11 +145,11 @@ fn bench_recorder(c: &mut Criterion) {
     });
     let path = tmp.path().join("recorder-1.jsonl");
     group.bench_function("recorder_one_item_per_call", |b| {
-        b.iter(|| runtime.block_on(recorder(&path, black_box(&items), 1)))
+        b.iter(|| on_worker(&runtime, &path, black_box(&shared), 1))
     });
     let path = tmp.path().join("recorder-10.jsonl");
     group.bench_function("recorder_one_turn_per_call", |b| {
-        b.iter(|| runtime.block_on(recorder(&path, black_box(&items), 10)))
+        b.iter(|| on_worker(&runtime, &path, black_box(&shared), 10))
     });
     // The same on a current-thread runtime: no cross-thread wake-ups, so this isolates the
     // recorder's own CPU cost from scheduling on a busy machine.

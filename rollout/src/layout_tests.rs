@@ -21,7 +21,10 @@ fn home_prefers_explicit_then_codex_home_then_dot_codex() -> Result<(), RolloutE
     let env = env_of(&[("CODEX_HOME", "/ch"), ("HOME", "/h")]);
     let explicit = CodexHome::resolve_with(Some(PathBuf::from("/x")), &env)?;
     assert_eq!(explicit.root(), Path::new("/x"));
-    assert_eq!(CodexHome::resolve_with(None, &env)?.root(), Path::new("/ch"));
+    assert_eq!(
+        CodexHome::resolve_with(None, &env)?.root(),
+        Path::new("/ch")
+    );
     let no_codex_home = env_of(&[("CODEX_HOME", ""), ("HOME", "/h")]);
     assert_eq!(
         CodexHome::resolve_with(None, no_codex_home)?.root(),

@@ -22,5 +22,10 @@ pub mod timestamp;
 mod writer;
 
 pub use error::RolloutError;
+pub use fork::user_message_positions_in_rollout;
 pub use layout::CodexHome;
+pub use list::{SessionsPage, list_sessions};
+pub use load::{get_rollout_history, load_rollout_items};
+pub use policy::{is_persisted_rollout_item, persisted_rollout_items};
+pub use reconstruct::reconstruct_history_from_rollout;
 pub use recorder::RolloutRecorder;

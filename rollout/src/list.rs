@@ -238,7 +238,7 @@ fn dated_folders(sessions: &Path) -> Result<Vec<DayFolder>> {
             }
         }
     }
-    days.sort_by(|a, b| b.date.cmp(&a.date));
+    days.sort_by_key(|day| std::cmp::Reverse(day.date));
     Ok(days)
 }
 
@@ -286,7 +286,7 @@ fn day_files(day: &Path, anchor: Option<RolloutFileName>) -> Vec<(RolloutFileNam
         })
         .filter(|(name, _)| anchor.is_none_or(|anchor| *name < anchor))
         .collect();
-    files.sort_by(|a, b| b.0.cmp(&a.0));
+    files.sort_by_key(|(name, _)| std::cmp::Reverse(*name));
     files
 }
 
@@ -303,7 +303,10 @@ fn next_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<bo
 
 /// Parses a head line, ignoring lines that do not parse (a head summary is best effort).
 fn parse_head_line(line: &[u8]) -> Option<codex_protocol::rollout::RolloutItem> {
-    parse_rollout_line(line).ok()?.into_line().map(|line| line.item)
+    parse_rollout_line(line)
+        .ok()?
+        .into_line()
+        .map(|line| line.item)
 }
 
 #[cfg(test)]

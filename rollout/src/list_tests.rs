@@ -7,8 +7,16 @@ fn cursor_round_trips_and_rejects_other_text() -> Result<(), Box<dyn std::error:
     let text = "2025-09-24T19:22:20Z|0199a213-81c0-7800-8aa1-bbab2a035a53";
     let cursor: Cursor = text.parse()?;
     assert_eq!(cursor.to_string(), text);
-    for bad in ["", "2025-09-24T19:22:20Z", "x|0199a213-81c0-7800-8aa1-bbab2a035a53", "2025-09-24T19:22:20Z|x"] {
-        assert!(matches!(bad.parse::<Cursor>(), Err(RolloutError::InvalidCursor(_))), "{bad}");
+    for bad in [
+        "",
+        "2025-09-24T19:22:20Z",
+        "x|0199a213-81c0-7800-8aa1-bbab2a035a53",
+        "2025-09-24T19:22:20Z|x",
+    ] {
+        assert!(
+            matches!(bad.parse::<Cursor>(), Err(RolloutError::InvalidCursor(_))),
+            "{bad}"
+        );
     }
     Ok(())
 }

@@ -1,9 +1,12 @@
 //! Loading a session file back into rollout items.
 //!
 //! Rules (see `docs/rollout.md`, "Loading"):
-//! - every line is read on its own; a blank, malformed, truncated or mismatched line is
-//!   skipped and reported as a [`LineProblem`] with its 1-based line number, never fatal;
-//! - a line of a kind the model does not know is kept (as an unknown item) and reported;
+//! - every line is read on its own; a blank, malformed (not a JSON object, no envelope) or
+//!   truncated line is skipped and reported as a [`LineProblem`] with its 1-based line
+//!   number, never fatal;
+//! - a line of a kind the model does not know is kept (as an unknown item) and reported; a
+//!   line of a known kind whose payload does not fit the model is kept as an opaque line
+//!   (no item; forks copy it) and reported;
 //! - every good line is kept, with its original bytes ([`LoadedRollout::raw_line`]) so a
 //!   fork copies it byte for byte;
 //! - the thread id is the id of the *first* `session_meta` line; later ones are history a fork
@@ -21,12 +24,12 @@ mod problem;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use codex_protocol::rollout::{InitialHistory, RolloutItem};
 use codex_protocol::rollout::ResumedHistory;
+use codex_protocol::rollout::{InitialHistory, RolloutItem};
 use codex_protocol::thread_id::ThreadId;
 use tracing::debug;
 
-pub use contents::{LineEntry, RolloutContents};
+pub use contents::{EntryContent, LineEntry, RolloutContents};
 pub use problem::{LineProblem, ProblemKind};
 
 /// Why a rollout could not be loaded as a session. Content problems of single lines are never

@@ -14,7 +14,9 @@ fn line(item: RolloutItem) -> Result<String, serde_json::Error> {
 }
 
 fn meta_line(id: ThreadId) -> Result<String, serde_json::Error> {
-    line(RolloutItem::SessionMeta(new_session_meta(id, "/tmp", "test")))
+    line(RolloutItem::SessionMeta(new_session_meta(
+        id, "/tmp", "test",
+    )))
 }
 
 fn kinds(problems: &[LineProblem]) -> Vec<(usize, &'static str)> {
@@ -112,7 +114,10 @@ fn empty_and_meta_less_files_are_errors_naming_the_file() -> TestResult {
     let err = load_rollout_bytes(text.into_bytes(), "/x/no-meta.jsonl")
         .err()
         .ok_or("a file without meta must not load")?;
-    assert!(matches!(err, LoadError::MissingSessionMeta { lines: 1, .. }), "{err}");
+    assert!(
+        matches!(err, LoadError::MissingSessionMeta { lines: 1, .. }),
+        "{err}"
+    );
     assert!(err.to_string().contains("/x/no-meta.jsonl"), "{err}");
     Ok(())
 }
@@ -146,7 +151,10 @@ fn legacy_pre_envelope_file_loads() -> TestResult {
     assert!(loaded.contents().has_legacy_lines());
     assert_eq!(loaded.contents().entries().len(), 3);
     assert_eq!(loaded.items().len(), 2);
-    assert_eq!(loaded.contents().entries()[1].item, None);
+    assert_eq!(
+        loaded.contents().entries()[1].content,
+        EntryContent::LegacyMarker
+    );
     Ok(())
 }
 

@@ -26,20 +26,44 @@ fn event_catalogue() -> Vec<(&'static str, Value)> {
         ("error", json!({"type": "error", "message": "m"})),
         ("warning", json!({"type": "warning", "message": "m"})),
         ("context_compacted", json!({"type": "context_compacted"})),
-        ("thread_rolled_back", json!({"type": "thread_rolled_back", "num_turns": 1})),
+        (
+            "thread_rolled_back",
+            json!({"type": "thread_rolled_back", "num_turns": 1}),
+        ),
         ("task_started", json!({"type": "task_started"})),
         ("task_complete", json!({"type": "task_complete"})),
         ("token_count", json!({"type": "token_count"})),
-        ("agent_message", json!({"type": "agent_message", "message": "m"})),
-        ("user_message", json!({"type": "user_message", "message": "m"})),
-        ("agent_reasoning", json!({"type": "agent_reasoning", "text": "t"})),
-        ("agent_reasoning_raw_content", json!({"type": "agent_reasoning_raw_content", "text": "t"})),
-        ("agent_reasoning_section_break", json!({"type": "agent_reasoning_section_break"})),
+        (
+            "agent_message",
+            json!({"type": "agent_message", "message": "m"}),
+        ),
+        (
+            "user_message",
+            json!({"type": "user_message", "message": "m"}),
+        ),
+        (
+            "agent_reasoning",
+            json!({"type": "agent_reasoning", "text": "t"}),
+        ),
+        (
+            "agent_reasoning_raw_content",
+            json!({"type": "agent_reasoning_raw_content", "text": "t"}),
+        ),
+        (
+            "agent_reasoning_section_break",
+            json!({"type": "agent_reasoning_section_break"}),
+        ),
         (
             "session_configured",
             json!({"type": "session_configured", "session_id": THREAD, "model": "m", "cwd": "/"}),
         ),
-        ("mcp_tool_call_begin", with(&with(&call, invocation.clone()), json!({"type": "mcp_tool_call_begin"}))),
+        (
+            "mcp_tool_call_begin",
+            with(
+                &with(&call, invocation.clone()),
+                json!({"type": "mcp_tool_call_begin"}),
+            ),
+        ),
         (
             "mcp_tool_call_end",
             with(
@@ -47,20 +71,38 @@ fn event_catalogue() -> Vec<(&'static str, Value)> {
                 json!({"type": "mcp_tool_call_end", "duration": {"secs": 0, "nanos": 0}, "result": {"Ok": {"content": []}}}),
             ),
         ),
-        ("web_search_begin", with(&call, json!({"type": "web_search_begin"}))),
-        ("web_search_end", with(&call, json!({"type": "web_search_end"}))),
-        ("image_generation_begin", with(&call, json!({"type": "image_generation_begin"}))),
+        (
+            "web_search_begin",
+            with(&call, json!({"type": "web_search_begin"})),
+        ),
+        (
+            "web_search_end",
+            with(&call, json!({"type": "web_search_end"})),
+        ),
+        (
+            "image_generation_begin",
+            with(&call, json!({"type": "image_generation_begin"})),
+        ),
         (
             "image_generation_end",
-            with(&call, json!({"type": "image_generation_end", "status": "completed", "result": ""})),
+            with(
+                &call,
+                json!({"type": "image_generation_end", "status": "completed", "result": ""}),
+            ),
         ),
         (
             "exec_command_begin",
-            with(&call, json!({"type": "exec_command_begin", "command": [], "cwd": "/"})),
+            with(
+                &call,
+                json!({"type": "exec_command_begin", "command": [], "cwd": "/"}),
+            ),
         ),
         (
             "exec_command_output_delta",
-            with(&call, json!({"type": "exec_command_output_delta", "stream": "stdout", "chunk": ""})),
+            with(
+                &call,
+                json!({"type": "exec_command_output_delta", "stream": "stdout", "chunk": ""}),
+            ),
         ),
         (
             "exec_command_end",
@@ -70,26 +112,56 @@ fn event_catalogue() -> Vec<(&'static str, Value)> {
                        "duration": {"secs": 0, "nanos": 0}}),
             ),
         ),
-        ("view_image_tool_call", with(&call, json!({"type": "view_image_tool_call", "path": "/i.png"}))),
+        (
+            "view_image_tool_call",
+            with(
+                &call,
+                json!({"type": "view_image_tool_call", "path": "/i.png"}),
+            ),
+        ),
         (
             "exec_approval_request",
-            with(&call, json!({"type": "exec_approval_request", "command": [], "cwd": "/"})),
+            with(
+                &call,
+                json!({"type": "exec_approval_request", "command": [], "cwd": "/"}),
+            ),
         ),
         (
             "apply_patch_approval_request",
-            with(&call, json!({"type": "apply_patch_approval_request", "changes": {}})),
+            with(
+                &call,
+                json!({"type": "apply_patch_approval_request", "changes": {}}),
+            ),
         ),
-        ("stream_error", json!({"type": "stream_error", "message": "m"})),
-        ("patch_apply_begin", with(&call, json!({"type": "patch_apply_begin", "changes": {}}))),
+        (
+            "stream_error",
+            json!({"type": "stream_error", "message": "m"}),
+        ),
+        (
+            "patch_apply_begin",
+            with(&call, json!({"type": "patch_apply_begin", "changes": {}})),
+        ),
         (
             "patch_apply_end",
-            with(&call, json!({"type": "patch_apply_end", "stdout": "", "stderr": "", "success": true})),
+            with(
+                &call,
+                json!({"type": "patch_apply_end", "stdout": "", "stderr": "", "success": true}),
+            ),
         ),
-        ("turn_diff", json!({"type": "turn_diff", "unified_diff": ""})),
+        (
+            "turn_diff",
+            json!({"type": "turn_diff", "unified_diff": ""}),
+        ),
         ("plan_update", json!({"type": "plan_update", "plan": []})),
-        ("turn_aborted", json!({"type": "turn_aborted", "reason": "interrupted"})),
+        (
+            "turn_aborted",
+            json!({"type": "turn_aborted", "reason": "interrupted"}),
+        ),
         ("shutdown_complete", json!({"type": "shutdown_complete"})),
-        ("entered_review_mode", json!({"type": "entered_review_mode"})),
+        (
+            "entered_review_mode",
+            json!({"type": "entered_review_mode"}),
+        ),
         ("exited_review_mode", json!({"type": "exited_review_mode"})),
         (
             "raw_response_item",
@@ -110,11 +182,20 @@ fn event_catalogue() -> Vec<(&'static str, Value)> {
             json!({"type": "item_completed", "thread_id": THREAD, "turn_id": "t",
                    "item": {"type": "AgentMessage", "id": "a", "content": []}}),
         ),
-        ("agent_message_content_delta", delta("agent_message_content_delta")),
+        (
+            "agent_message_content_delta",
+            delta("agent_message_content_delta"),
+        ),
         ("plan_delta", delta("plan_delta")),
         ("reasoning_content_delta", delta("reasoning_content_delta")),
-        ("reasoning_raw_content_delta", delta("reasoning_raw_content_delta")),
-        ("other (unmodelled tag)", json!({"type": "thread_name_updated", "name": "n"})),
+        (
+            "reasoning_raw_content_delta",
+            delta("reasoning_raw_content_delta"),
+        ),
+        (
+            "other (unmodelled tag)",
+            json!({"type": "thread_name_updated", "name": "n"}),
+        ),
     ]
 }
 
@@ -151,7 +232,8 @@ fn event_policy_table() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 #[test]
-fn the_issue_list_is_durable_and_deltas_begins_approvals_raw_are_not() -> Result<(), Box<dyn std::error::Error>> {
+fn the_issue_list_is_durable_and_deltas_begins_approvals_raw_are_not()
+-> Result<(), Box<dyn std::error::Error>> {
     let catalogue: BTreeMap<_, _> = event_catalogue().into_iter().collect();
     let decide = |name: &str| -> Result<Durability, Box<dyn std::error::Error>> {
         let payload = catalogue.get(name).ok_or(format!("no {name}"))?;
@@ -186,7 +268,8 @@ fn the_issue_list_is_durable_and_deltas_begins_approvals_raw_are_not() -> Result
 }
 
 #[test]
-fn response_items_are_durable_except_compaction_trigger_and_other() -> Result<(), Box<dyn std::error::Error>> {
+fn response_items_are_durable_except_compaction_trigger_and_other()
+-> Result<(), Box<dyn std::error::Error>> {
     let durable = [
         json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}),
         json!({"type": "reasoning", "summary": [], "encrypted_content": null}),
@@ -198,7 +281,11 @@ fn response_items_are_durable_except_compaction_trigger_and_other() -> Result<()
     ];
     for value in durable {
         let item: ResponseItem = serde_json::from_value(value.clone())?;
-        assert_eq!(response_item_durability(&item), Durability::Durable, "{value}");
+        assert_eq!(
+            response_item_durability(&item),
+            Durability::Durable,
+            "{value}"
+        );
         assert!(is_persisted_rollout_item(&RolloutItem::ResponseItem(item)));
     }
     let trigger: ResponseItem = serde_json::from_value(json!({"type": "compaction_trigger"}))?;
@@ -210,7 +297,8 @@ fn response_items_are_durable_except_compaction_trigger_and_other() -> Result<()
 }
 
 #[test]
-fn unknown_line_kinds_are_kept_and_filtering_keeps_order() -> Result<(), Box<dyn std::error::Error>> {
+fn unknown_line_kinds_are_kept_and_filtering_keeps_order() -> Result<(), Box<dyn std::error::Error>>
+{
     let unknown = RolloutItem::Unknown(UnknownRolloutItem {
         tag: "world_state".to_string(),
         payload: None,
@@ -227,7 +315,11 @@ fn unknown_line_kinds_are_kept_and_filtering_keeps_order() -> Result<(), Box<dyn
     ];
     assert_eq!(
         persisted_rollout_items(&items),
-        vec![RolloutItem::EventMsg(user), unknown, RolloutItem::EventMsg(done)]
+        vec![
+            RolloutItem::EventMsg(user),
+            unknown,
+            RolloutItem::EventMsg(done)
+        ]
     );
     Ok(())
 }

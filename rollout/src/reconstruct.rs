@@ -1,1 +1,268 @@
-//! Reconstruction: written by H8b.
+//! Rebuilding a thread's model history from its rollout (resume, fork, rollback).
+//!
+//! Two phases (see `docs/rollout.md`, "Reconstruction and fork"):
+//! 1. [`scan`]: from the newest item back, find the newest compaction that survives the
+//!    recorded rollbacks (its replacement history is the base), the previous turn settings and
+//!    the reference context item, stopping as soon as all three are known;
+//! 2. [`replay`]: replay the items after the base forward into a [`ContextManager`] with
+//!    core's own operations, applying rollbacks where they were recorded.
+//!
+//! Turn decisions are core's (`is_user_turn_boundary`, `parse_turn_item`,
+//! `drop_last_n_user_turns`); nothing here re-decides what a turn is.
+
+mod legacy_compaction;
+mod replay;
+mod scan;
+
+use codex_core::context_manager::{ContextManager, TruncationPolicy};
+use codex_protocol::event::{EventMsg, TokenUsageInfo};
+use codex_protocol::rollout::{CompactedItem, RolloutItem, TurnContextItem};
+use uuid::Uuid;
+
+pub use legacy_compaction::{
+    COMPACT_USER_MESSAGE_MAX_TOKENS, SUMMARY_PREFIX, build_legacy_compacted_history,
+};
+
+/// The settings of the previous user turn that a resumed session compares against (a model
+/// change is announced to the model).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreviousTurnSettings {
+    /// The model the turn ran with.
+    pub model: String,
+    /// Hash of the compiled context, when the writer recorded one.
+    pub comp_hash: Option<String>,
+    /// Whether a realtime conversation was active.
+    pub realtime_active: Option<bool>,
+}
+
+impl PreviousTurnSettings {
+    fn from_context(context: &TurnContextItem) -> Self {
+        Self {
+            model: context.model.clone(),
+            comp_hash: context.comp_hash.clone(),
+            realtime_active: context.realtime_active,
+        }
+    }
+}
+
+/// The context window a thread is in: numbered from 0, advanced by each compaction.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ContextWindow {
+    /// 0 for the first window.
+    pub window_number: u64,
+    /// Id of the thread's first window (a UUID v7), when known.
+    pub first_window_id: Option<String>,
+    /// Id of the window before this one, when known.
+    pub previous_window_id: Option<String>,
+    /// Id of this window, when known.
+    pub window_id: Option<String>,
+}
+
+impl ContextWindow {
+    /// The window a compaction opened, when it recorded a number. Ids are kept only when they
+    /// are UUID v7 (legacy files stored other things there).
+    fn from_compacted(compacted: &CompactedItem) -> Option<Self> {
+        let (number, id) = compacted.window();
+        Some(Self {
+            window_number: number?,
+            first_window_id: uuid_v7(compacted.first_window_id.as_deref()),
+            previous_window_id: uuid_v7(compacted.previous_window_id.as_deref()),
+            window_id: uuid_v7(id),
+        })
+    }
+}
+
+fn uuid_v7(id: Option<&str>) -> Option<String> {
+    let id = id?;
+    Uuid::parse_str(id)
+        .ok()
+        .filter(|uuid| uuid.get_version_num() == 7)
+        .map(|_| id.to_string())
+}
+
+/// How to rebuild: the current model's tool-output budget (history re-truncates outputs with
+/// it; the rollout keeps them whole).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReconstructOptions {
+    /// Budget for tool outputs recorded into the rebuilt history.
+    pub truncation_policy: TruncationPolicy,
+}
+
+impl Default for ReconstructOptions {
+    /// The default model budget of core's `ModelSettings` (10 000 tokens).
+    fn default() -> Self {
+        Self {
+            truncation_policy: TruncationPolicy::Tokens(10_000),
+        }
+    }
+}
+
+/// How the history was rebuilt; for diagnostics, tests and benchmarks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReconstructionStats {
+    /// Index of the `compacted` item whose replacement history is the base, if any.
+    pub base_compaction: Option<usize>,
+    /// Index of the first replayed item.
+    pub replayed_from: usize,
+    /// Index of the oldest item the reverse scan looked at.
+    pub scanned_down_to: usize,
+    /// Rollback markers applied during replay.
+    pub rollbacks_applied: usize,
+    /// Compactions undone because a rollback removed the turn they happened in.
+    pub compactions_undone: usize,
+    /// A summary-only (legacy) compaction was rebuilt from its message.
+    pub legacy_compaction: bool,
+}
+
+/// A thread rebuilt from its rollout.
+#[derive(Debug, Clone)]
+pub struct ReconstructedHistory {
+    /// The model history, with the reference context item and token usage set.
+    pub history: ContextManager,
+    /// Settings of the newest surviving user turn.
+    pub previous_turn_settings: Option<PreviousTurnSettings>,
+    /// The turn settings the next turn's context is diffed against; `None` means the next
+    /// turn re-injects the full context (no turn yet, or a compaction since).
+    pub reference_context_item: Option<TurnContextItem>,
+    /// The context window the thread is in.
+    pub window: ContextWindow,
+    /// The last token usage the rollout recorded.
+    pub token_info: Option<TokenUsageInfo>,
+    /// How the history was rebuilt.
+    pub stats: ReconstructionStats,
+}
+
+/// Rebuilds the model history of `items` with the default options.
+pub fn reconstruct_history_from_rollout(items: &[RolloutItem]) -> ReconstructedHistory {
+    reconstruct_history_with(items, &ReconstructOptions::default())
+}
+
+/// Rebuilds the model history of `items`: reverse scan, then forward replay of the surviving
+/// suffix (see the module docs). Items history keeps are cloned.
+pub fn reconstruct_history_with(
+    items: &[RolloutItem],
+    options: &ReconstructOptions,
+) -> ReconstructedHistory {
+    let found = scan::scan_backwards(items);
+    let metadata = Metadata::of(items, &found);
+    let base = found.base.and_then(|index| match items.get(index) {
+        Some(RolloutItem::Compacted(compacted)) => compacted.replacement_history.clone(),
+        _ => None,
+    });
+    let suffix = items.get(metadata.replayed_from..).unwrap_or_default();
+    let replayed = replay::replay(base, suffix, options.truncation_policy);
+    metadata.finish(found, replayed)
+}
+
+/// [`reconstruct_history_with`] for owned items (a loaded rollout that is not needed any
+/// more): the items history keeps are moved into it instead of cloned.
+pub fn reconstruct_history_from_items(
+    mut items: Vec<RolloutItem>,
+    options: &ReconstructOptions,
+) -> ReconstructedHistory {
+    let found = scan::scan_backwards(&items);
+    let metadata = Metadata::of(&items, &found);
+    let base = found.base.and_then(|index| match items.get_mut(index) {
+        Some(RolloutItem::Compacted(compacted)) => compacted.replacement_history.take(),
+        _ => None,
+    });
+    let suffix = items.into_iter().skip(metadata.replayed_from);
+    let replayed = replay::replay(base, suffix, options.truncation_policy);
+    metadata.finish(found, replayed)
+}
+
+/// What reconstruction reads from the items besides the replay, taken before the replay may
+/// consume them.
+struct Metadata {
+    replayed_from: usize,
+    reference_context_item: Option<TurnContextItem>,
+    token_info: Option<TokenUsageInfo>,
+    initial_window: ContextWindow,
+}
+
+impl Metadata {
+    fn of(items: &[RolloutItem], found: &scan::ScanResult) -> Self {
+        Self {
+            replayed_from: found.base.map_or(0, |index| index + 1),
+            reference_context_item: scan::reference_item(items, found.reference),
+            token_info: latest_token_info(items),
+            initial_window: initial_window(items),
+        }
+    }
+
+    fn finish(self, found: scan::ScanResult, replayed: replay::Replay) -> ReconstructedHistory {
+        // A summary-only compaction dropped the context the reference describes.
+        let reference_context_item = if replayed.legacy_compaction {
+            None
+        } else {
+            self.reference_context_item
+        };
+        let mut history = replayed.history;
+        history.set_reference_context_item(reference_context_item.clone());
+        history.set_token_info(self.token_info);
+        ReconstructedHistory {
+            history,
+            previous_turn_settings: found.previous_turn_settings,
+            reference_context_item,
+            window: found.window.unwrap_or(self.initial_window),
+            token_info: self.token_info,
+            stats: ReconstructionStats {
+                base_compaction: found.base,
+                replayed_from: self.replayed_from,
+                scanned_down_to: found.scanned_down_to,
+                rollbacks_applied: replayed.rollbacks_applied,
+                compactions_undone: replayed.compactions_undone,
+                legacy_compaction: replayed.legacy_compaction,
+            },
+        }
+    }
+}
+
+/// The window when no surviving compaction names one: the session's initial window (number
+/// 0, from the first session meta) unless a legacy compaction without number exists; then the
+/// number of compactions, without ids.
+fn initial_window(items: &[RolloutItem]) -> ContextWindow {
+    let compactions = items
+        .iter()
+        .filter_map(|item| match item {
+            RolloutItem::Compacted(compacted) => Some(compacted),
+            _ => None,
+        })
+        .collect::<Vec<_>>();
+    if compactions
+        .iter()
+        .any(|compacted| compacted.window().0.is_none())
+    {
+        return ContextWindow {
+            window_number: u64::try_from(compactions.len()).unwrap_or(u64::MAX),
+            ..ContextWindow::default()
+        };
+    }
+    let session_window = items.iter().find_map(|item| match item {
+        RolloutItem::SessionMeta(meta) => Some(meta.meta.context_window.as_ref()),
+        _ => None,
+    });
+    let id = uuid_v7(
+        session_window
+            .flatten()
+            .map(|window| window.window_id.as_str()),
+    );
+    ContextWindow {
+        window_number: 0,
+        first_window_id: id.clone(),
+        previous_window_id: None,
+        window_id: id,
+    }
+}
+
+/// The newest token usage recorded by a `token_count` event.
+fn latest_token_info(items: &[RolloutItem]) -> Option<TokenUsageInfo> {
+    items.iter().rev().find_map(|item| match item {
+        RolloutItem::EventMsg(EventMsg::TokenCount(count)) => count.info,
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+#[path = "reconstruct_tests.rs"]
+mod tests;

@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use codex_core::session::{RolloutSink, SinkError, SinkFuture};
-use codex_protocol::rollout::{RolloutItem, RolloutLine, SessionMeta, SessionMetaLine};
+use codex_protocol::rollout::{RolloutItem, SessionMeta, SessionMetaLine};
 use codex_protocol::thread_id::ThreadId;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use tokio::sync::{mpsc, oneshot};
@@ -33,6 +33,9 @@ use crate::layout::CodexHome;
 use crate::policy::is_persisted_rollout_item;
 use crate::timestamp::now_line_timestamp;
 use crate::writer::{self, Command, WriterState};
+
+/// Bytes reserved per recorded item before serializing (a typical line; bigger ones grow).
+const LINE_CAPACITY_HINT: usize = 512;
 
 /// A handle on a session's rollout file. Clone it freely: clones feed the same writer, in
 /// the order their calls reach it.
@@ -66,10 +69,12 @@ impl RolloutRecorder {
     /// follow the dated layout). Deferred like [`RolloutRecorder::create`].
     pub fn create_at(path: impl Into<PathBuf>, meta: SessionMetaLine) -> Result<Self> {
         let path = path.into();
-        let header = serialize_line(&RolloutLine::new(
-            now_line_timestamp(),
-            RolloutItem::SessionMeta(meta),
-        ))?;
+        let mut header = Vec::new();
+        append_line(
+            &mut header,
+            &now_line_timestamp(),
+            &RolloutItem::SessionMeta(meta),
+        )?;
         Self::spawn(path.clone(), WriterState::deferred(path, header))
     }
 
@@ -83,8 +88,7 @@ impl RolloutRecorder {
     }
 
     fn spawn(path: PathBuf, state: WriterState) -> Result<Self> {
-        let runtime =
-            tokio::runtime::Handle::try_current().map_err(|_| RolloutError::NoRuntime)?;
+        let runtime = tokio::runtime::Handle::try_current().map_err(|_| RolloutError::NoRuntime)?;
         let (tx, rx) = mpsc::channel(writer::CHANNEL_CAPACITY);
         runtime.spawn(writer::run(state, rx));
         Ok(Self {
@@ -101,7 +105,7 @@ impl RolloutRecorder {
     /// here. `Ok` means accepted, not written: see the module docs.
     pub async fn record_items(&self, items: &[RolloutItem]) -> Result<()> {
         let timestamp = now_line_timestamp();
-        let mut bytes = Vec::new();
+        let mut bytes = Vec::with_capacity(LINE_CAPACITY_HINT * items.len());
         for item in items.iter().filter(|item| is_persisted_rollout_item(item)) {
             append_line(&mut bytes, &timestamp, item)?;
         }
@@ -112,7 +116,7 @@ impl RolloutRecorder {
     /// filtered, or copy lines from another file).
     pub async fn record_canonical_items(&self, items: &[RolloutItem]) -> Result<()> {
         let timestamp = now_line_timestamp();
-        let mut bytes = Vec::new();
+        let mut bytes = Vec::with_capacity(LINE_CAPACITY_HINT * items.len());
         for item in items {
             append_line(&mut bytes, &timestamp, item)?;
         }
@@ -202,12 +206,6 @@ fn append_line(out: &mut Vec<u8>, timestamp: &str, item: &RolloutItem) -> Result
     Ok(())
 }
 
-fn serialize_line(line: &RolloutLine) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
-    append_line(&mut out, &line.timestamp, &line.item)?;
-    Ok(out)
-}
-
 /// The envelope written by reference, so recording does not clone items.
 struct RolloutLineRef<'a> {
     timestamp: &'a str,
@@ -217,8 +215,8 @@ struct RolloutLineRef<'a> {
 impl serde::Serialize for RolloutLineRef<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        // `RolloutItem` serializes as a `{type, payload}` map; the envelope is that map with
-        // `timestamp` first. Write it through a flattening adapter over the item's own entries.
+        // The same keys, in the same order, as `RolloutLine`'s serializer (a unit test pins
+        // the bytes): `timestamp`, then the item's `type` and `payload`.
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("timestamp", self.timestamp)?;
         map.serialize_entry("type", self.item.tag())?;
@@ -294,7 +292,9 @@ fn to_sink_error(err: RolloutError) -> SinkError {
             SinkError::Io(std::io::Error::new(source.kind(), message))
         }
         RolloutError::Serialize { source, .. } => SinkError::Serialize(source),
-        RolloutError::NoRuntime | RolloutError::NoHome | RolloutError::InvalidCursor(_) => SinkError::Other(message),
+        RolloutError::NoRuntime | RolloutError::NoHome | RolloutError::InvalidCursor(_) => {
+            SinkError::Other(message)
+        }
     }
 }
 

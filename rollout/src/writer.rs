@@ -25,7 +25,7 @@ use crate::error::{Result, RolloutError};
 pub(crate) const CHANNEL_CAPACITY: usize = 256;
 /// Once this many bytes are buffered, the task writes even while more commands are queued, so
 /// memory stays bounded under a fast producer.
-const EAGER_WRITE_BYTES: usize = 1 << 20;
+const EAGER_WRITE_BYTES: usize = 64 * 1024;
 
 /// Acknowledgement of a barrier command.
 pub(crate) type Ack = oneshot::Sender<Result<()>>;
@@ -71,6 +71,9 @@ pub(crate) struct WriterState {
     pending: Vec<u8>,
     /// The last error message logged, so a failing disk logs once per distinct problem.
     last_logged_error: Option<String>,
+    /// A background write failed: wait for a barrier (which reports the error) instead of
+    /// retrying on every accepted line.
+    background_failed: bool,
 }
 
 impl WriterState {
@@ -83,6 +86,7 @@ impl WriterState {
             header: Some(header),
             pending: Vec::new(),
             last_logged_error: None,
+            background_failed: false,
         }
     }
 
@@ -95,32 +99,34 @@ impl WriterState {
             header: None,
             pending: Vec::new(),
             last_logged_error: None,
+            background_failed: false,
         }
     }
 }
 
 /// Runs the task until a successful shutdown or until every handle is gone.
-pub(crate) async fn run(state: WriterState, mut rx: mpsc::Receiver<Command>) {
+///
+/// Accepted lines are not written the moment they arrive: waking the blocking pool for every
+/// line would cost more than the line. They are written by the next barrier, in the
+/// background once [`EAGER_WRITE_BYTES`] have accumulated, and when every handle is gone.
+/// "Recorded" never promised more; "flushed" is the durability point.
+pub(crate) async fn run(mut state: WriterState, mut rx: mpsc::Receiver<Command>) {
     let path = state.path.clone();
-    let mut state = state;
     loop {
-        let cmd = match next_command(&mut rx, state).await {
-            (Some(current), Some(cmd)) => {
-                state = current;
-                cmd
-            }
-            (Some(current), None) => {
-                // Every handle is gone without a shutdown. Lines of a materialized file are
-                // still written; a deferred file stays uncreated (nobody asked for it).
-                let _ = background_write(current).await;
-                return;
-            }
-            (None, _) => return,
+        let Some(cmd) = rx.recv().await else {
+            // Every handle is gone without a shutdown. Lines of a materialized file are still
+            // written; a deferred file stays uncreated (nobody asked for it).
+            let _ = background_write(state).await;
+            return;
         };
         let (create, ack, stop_on_success) = match cmd {
             Command::Append(bytes) => {
-                state.pending.extend_from_slice(&bytes);
-                if state.pending.len() >= EAGER_WRITE_BYTES {
+                if state.pending.is_empty() {
+                    state.pending = bytes;
+                } else {
+                    state.pending.extend_from_slice(&bytes);
+                }
+                if state.pending.len() >= EAGER_WRITE_BYTES && !state.background_failed {
                     match background_write(state).await {
                         Some(current) => state = current,
                         None => return,
@@ -146,44 +152,16 @@ pub(crate) async fn run(state: WriterState, mut rx: mpsc::Receiver<Command>) {
     }
 }
 
-/// The next command, writing buffered lines in the background when the queue runs dry.
-///
-/// When nothing is queued the task first yields once (a producer in the middle of a burst
-/// usually sends again meanwhile, and one write then covers the whole burst), then writes
-/// what it holds, so an unexpected exit loses as little as possible, and then waits.
-/// Returns the state (`None` if the runtime is going away) and the command (`None` once
-/// every handle is gone).
-async fn next_command(
-    rx: &mut mpsc::Receiver<Command>,
-    state: WriterState,
-) -> (Option<WriterState>, Option<Command>) {
-    if let Ok(cmd) = rx.try_recv() {
-        return (Some(state), Some(cmd));
-    }
-    let mut state = state;
-    if state.materialized && !state.pending.is_empty() {
-        tokio::task::yield_now().await;
-        if let Ok(cmd) = rx.try_recv() {
-            return (Some(state), Some(cmd));
-        }
-        match background_write(state).await {
-            Some(current) => state = current,
-            None => return (None, None),
-        }
-    }
-    let cmd = rx.recv().await;
-    (Some(state), cmd)
-}
-
 /// A write that nobody waits for: failures are logged (once per message) and the bytes stay
 /// buffered for the next barrier, which retries and reports. `None` if the runtime is gone.
 async fn background_write(state: WriterState) -> Option<WriterState> {
     if !state.materialized || state.pending.is_empty() {
         return Some(state);
     }
-    let (state, result) = write_pass(state, Create::Never).await?;
+    let (mut state, result) = write_pass(state, Create::Never).await?;
     if let Err(err) = result {
         debug!(error = %err, "background rollout write failed; will retry at the next flush");
+        state.background_failed = true;
     }
     Some(state)
 }
@@ -218,17 +196,19 @@ impl WriterState {
         if !wanted {
             return Ok(());
         }
-        match self.write_once() {
+        let result = self.write_once().or_else(|first| {
+            self.log_once(&first);
+            self.file = None;
+            self.write_once()
+        });
+        match &result {
             Ok(()) => {
                 self.last_logged_error = None;
-                Ok(())
+                self.background_failed = false;
             }
-            Err(first) => {
-                self.log_once(&first);
-                self.file = None;
-                self.write_once().inspect_err(|second| self.log_once(second))
-            }
+            Err(second) => self.log_once(second),
         }
+        result
     }
 
     /// Opens the file if needed (writing the header first for a new file), then writes all
@@ -241,19 +221,7 @@ impl WriterState {
                 self.file.insert(file)
             }
         };
-        let mut written = 0;
-        let result = loop {
-            if written == self.pending.len() {
-                break Ok(());
-            }
-            match file.write(&self.pending[written..]) {
-                Ok(0) => break Err(std::io::Error::from(ErrorKind::WriteZero)),
-                Ok(n) => written += n,
-                Err(err) if err.kind() == ErrorKind::Interrupted => {}
-                Err(err) => break Err(err),
-            }
-        };
-        self.pending.drain(..written);
+        let result = drain_into(&mut self.pending, file);
         result.map_err(|err| RolloutError::io("write rollout file", &self.path, err))
     }
 
@@ -287,3 +255,26 @@ impl WriterState {
         }
     }
 }
+
+/// Writes `pending` into `out` and removes exactly the bytes `out` accepted, so after an error
+/// `pending` starts with the first byte not written (possibly in the middle of a line).
+fn drain_into(pending: &mut Vec<u8>, out: &mut impl Write) -> std::io::Result<()> {
+    let mut written = 0;
+    let result = loop {
+        if written == pending.len() {
+            break Ok(());
+        }
+        match out.write(&pending[written..]) {
+            Ok(0) => break Err(std::io::Error::from(ErrorKind::WriteZero)),
+            Ok(n) => written += n,
+            Err(err) if err.kind() == ErrorKind::Interrupted => {}
+            Err(err) => break Err(err),
+        }
+    };
+    pending.drain(..written);
+    result
+}
+
+#[cfg(test)]
+#[path = "writer_tests.rs"]
+mod tests;

@@ -68,7 +68,9 @@ fn crash_child() -> TestResult {
         let deadline = Instant::now() + Duration::from_secs(20);
         while Instant::now() < deadline {
             let batch = 1 + rng.below(8);
-            let items: Vec<RolloutItem> = (next..next + batch).map(|i| user(&expected_text(i))).collect();
+            let items: Vec<RolloutItem> = (next..next + batch)
+                .map(|i| user(&expected_text(i)))
+                .collect();
             recorder.record_items(&items).await?;
             next += batch;
             if rng.below(3) == 0 {
@@ -126,19 +128,38 @@ fn check_file(path: &Path, acked: u64) -> Result<(u64, bool), Box<dyn std::error
         None => (&bytes[..0], &bytes[..]),
     };
     let mut items = 0u64;
-    for (index, line) in complete.split(|b| *b == b'\n').filter(|l| !l.is_empty()).enumerate() {
-        let parsed = parse_rollout_line(line).map_err(|err| format!("line {}: {err}", index + 1))?;
+    for (index, line) in complete
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .enumerate()
+    {
+        let parsed =
+            parse_rollout_line(line).map_err(|err| format!("line {}: {err}", index + 1))?;
         let item = parsed.item().ok_or("marker line")?;
         if index == 0 {
-            assert!(matches!(item, RolloutItem::SessionMeta(_)), "first line is not the meta");
+            assert!(
+                matches!(item, RolloutItem::SessionMeta(_)),
+                "first line is not the meta"
+            );
             continue;
         }
-        assert_eq!(message_text(item), Some(expected_text(items).as_str()), "line {}", index + 1);
+        assert_eq!(
+            message_text(item),
+            Some(expected_text(items).as_str()),
+            "line {}",
+            index + 1
+        );
         items += 1;
     }
-    assert!(items >= acked, "lost acknowledged lines: {items} in file, {acked} acknowledged");
+    assert!(
+        items >= acked,
+        "lost acknowledged lines: {items} in file, {acked} acknowledged"
+    );
     if !torn.is_empty() {
-        assert!(parse_rollout_line(torn).is_err(), "a complete line without its newline");
+        assert!(
+            parse_rollout_line(torn).is_err(),
+            "a complete line without its newline"
+        );
     }
     Ok((items, !torn.is_empty()))
 }
@@ -164,14 +185,17 @@ fn acknowledged_lines_survive_sigkill() -> TestResult {
     for kill in 0..KILLS {
         let path = tmp.path().join(format!("kill-{kill}.jsonl"));
         let acked = run_and_kill(&path, &mut rng)?;
-        let (lines, torn) = check_file(&path, acked)
-            .map_err(|err| format!("kill {kill} (seed {seed}): {err}"))?;
+        let (lines, torn) =
+            check_file(&path, acked).map_err(|err| format!("kill {kill} (seed {seed}): {err}"))?;
         total_acked += acked;
         total_lines += lines;
         torn_tails += usize::from(torn);
     }
     // Guard against a vacuous pass (e.g. a child that fails at start and never writes).
-    assert!(total_acked > 0, "no child ever acknowledged a flush (seed {seed})");
+    assert!(
+        total_acked > 0,
+        "no child ever acknowledged a flush (seed {seed})"
+    );
     let mut stderr = std::io::stderr();
     writeln!(
         stderr,

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use codex_protocol::models::{ContentItem, ResponseItem};
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::list::{Cursor, list_sessions, list_sessions_async, find_session_path};
+use codex_rollout::list::{Cursor, find_session_path, list_sessions, list_sessions_async};
 use codex_rollout::recorder::new_session_meta;
 use codex_rollout::{CodexHome, RolloutRecorder};
 use common::{TestResult, event, user};
@@ -29,7 +29,10 @@ async fn write_session(
     recorder.record_items(items).await?;
     recorder.persist().await?;
     recorder.shutdown().await?;
-    Ok((recorder.rollout_path().to_path_buf(), Uuid::parse_str(&id.to_string())?))
+    Ok((
+        recorder.rollout_path().to_path_buf(),
+        Uuid::parse_str(&id.to_string())?,
+    ))
 }
 
 fn environment_context() -> RolloutItem {
@@ -45,14 +48,20 @@ async fn sessions_are_listed_newest_first_with_their_first_user_message() -> Tes
     let (oldest, _) = write_session(
         &home,
         "2025-01-01T08:00:00.000Z",
-        &[environment_context(), user("first question"), user("second question")],
+        &[
+            environment_context(),
+            user("first question"),
+            user("second question"),
+        ],
     )
     .await?;
     // Only the event spelling of the user message (as in files whose items were compacted).
     let (from_event, _) = write_session(
         &home,
         "2025-01-02T08:00:00.000Z",
-        &[event(json!({"type": "user_message", "message": "## My request for Codex:\nasked by event"}))?],
+        &[event(
+            json!({"type": "user_message", "message": "## My request for Codex:\nasked by event"}),
+        )?],
     )
     .await?;
     // Nobody spoke yet: not listed.
@@ -68,8 +77,11 @@ async fn sessions_are_listed_newest_first_with_their_first_user_message() -> Tes
     let (newest, _) = write_session(&home, "2025-02-01T23:59:59.000Z", &[image_only]).await?;
 
     let page = list_sessions(&home, 10, None)?;
-    let listed: Vec<(PathBuf, String)> =
-        page.items.iter().map(|s| (s.path.clone(), s.preview.clone())).collect();
+    let listed: Vec<(PathBuf, String)> = page
+        .items
+        .iter()
+        .map(|s| (s.path.clone(), s.preview.clone()))
+        .collect();
     assert_eq!(
         listed,
         vec![
@@ -129,7 +141,11 @@ async fn pagination_visits_every_session_once_including_same_second_ties() -> Te
 
     let async_page = list_sessions_async(home.clone(), 2, None).await?;
     assert_eq!(
-        async_page.items.iter().map(|s| s.path.clone()).collect::<Vec<_>>(),
+        async_page
+            .items
+            .iter()
+            .map(|s| s.path.clone())
+            .collect::<Vec<_>>(),
         expected[..2].to_vec()
     );
     Ok(())
@@ -159,5 +175,96 @@ async fn a_session_is_found_by_its_thread_id() -> TestResult {
     write_session(&home, "2025-06-07T06:06:06.000Z", &[user("y")]).await?;
     assert_eq!(find_session_path(&home, id)?, Some(path));
     assert_eq!(find_session_path(&home, Uuid::now_v7())?, None);
+    Ok(())
+}
+
+const REAL_FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
+
+/// Real Codex files, placed (in a temporary home, never in the project) under dated names,
+/// list with a preview taken from their first real user message.
+#[test]
+fn real_session_files_list_with_their_first_user_message() -> TestResult {
+    let folder = std::path::Path::new(REAL_FIXTURES);
+    if !folder.is_dir() {
+        if std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1") {
+            return Err(format!("real fixtures folder {REAL_FIXTURES} is missing").into());
+        }
+        let mut stderr = std::io::stderr();
+        writeln!(
+            stderr,
+            "SKIPPED: real fixtures folder {REAL_FIXTURES} is missing"
+        )?;
+        return Ok(());
+    }
+    let tmp = tempfile::tempdir()?;
+    let home = CodexHome::new(tmp.path());
+    let day = home.sessions_dir().join("2025").join("01").join("01");
+    std::fs::create_dir_all(&day)?;
+    let mut placed = Vec::new();
+    let mut sources: Vec<_> = std::fs::read_dir(folder)?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+        .collect();
+    sources.sort();
+    for (i, source) in sources.iter().enumerate() {
+        let id = Uuid::now_v7();
+        let name = format!("rollout-2025-01-01T00-00-{i:02}-{id}.jsonl");
+        std::fs::copy(source, day.join(&name))?;
+        placed.push((
+            name,
+            source.file_name().map(|n| n.to_string_lossy().to_string()),
+        ));
+    }
+    let page = list_sessions(&home, 100, None)?;
+    let mut report = Vec::new();
+    for summary in &page.items {
+        let file = summary
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string());
+        let source = placed
+            .iter()
+            .find(|(name, _)| Some(name) == file.as_ref())
+            .and_then(|(_, source)| source.clone())
+            .ok_or("listed a file that was not placed")?;
+        assert!(!summary.preview.is_empty());
+        assert!(
+            !summary.preview.starts_with("<environment_context>"),
+            "{source}: contextual fragment used as preview"
+        );
+        report.push(format!(
+            "{source}: {}",
+            summary.preview.chars().take(60).collect::<String>()
+        ));
+    }
+    let mut stderr = std::io::stderr();
+    writeln!(
+        stderr,
+        "listed {} of {} real files:\n{}",
+        page.items.len(),
+        placed.len(),
+        report.join("\n")
+    )?;
+    // Every real file that starts with a session meta and has a `user_message` event near
+    // its head is listed (the rule for files this test has never seen).
+    for (name, source) in &placed {
+        let text = std::fs::read(day.join(name))?;
+        let head: Vec<&[u8]> = text.split(|b| *b == b'\n').take(200).collect();
+        let starts_with_meta = head.first().is_some_and(|line| {
+            codex_protocol::rollout::parse_rollout_line(line)
+                .ok()
+                .and_then(|parsed| parsed.item().cloned())
+                .is_some_and(|item| matches!(item, RolloutItem::SessionMeta(_)))
+        });
+        let has_user_event = head
+            .iter()
+            .any(|line| line.windows(23).any(|w| w == br#""type":"user_message","#));
+        if starts_with_meta && has_user_event {
+            assert!(
+                page.items.iter().any(|s| s.path == day.join(name)),
+                "{source:?} not listed"
+            );
+        }
+    }
     Ok(())
 }

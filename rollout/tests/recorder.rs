@@ -31,9 +31,7 @@ async fn nothing_on_disk_before_the_first_persist() -> TestResult {
 
     // Flushing an empty deferred session creates nothing.
     recorder.flush().await?;
-    recorder
-        .record_items(&[user("a"), user("b")])
-        .await?;
+    recorder.record_items(&[user("a"), user("b")]).await?;
     // Give the writer every chance to (wrongly) write in the background.
     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     assert!(!home.root().exists(), "home created before persist");
@@ -138,9 +136,15 @@ async fn a_write_failure_is_reported_and_the_items_are_written_by_a_later_flush(
     let home_path = tmp.path().join("home");
     std::fs::write(&home_path, b"not a folder")?;
     let recorder = new_recorder(&CodexHome::new(&home_path))?;
-    recorder.record_items(&[user("kept-1"), user("kept-2")]).await?;
+    recorder
+        .record_items(&[user("kept-1"), user("kept-2")])
+        .await?;
 
-    let err = recorder.persist().await.err().ok_or("persist should fail")?;
+    let err = recorder
+        .persist()
+        .await
+        .err()
+        .ok_or("persist should fail")?;
     match &err {
         RolloutError::Io { action, path, .. } => {
             assert_eq!(*action, "create session directory");
@@ -158,7 +162,10 @@ async fn a_write_failure_is_reported_and_the_items_are_written_by_a_later_flush(
     std::fs::remove_file(&home_path)?;
     recorder.flush().await?;
     let path = recorder.rollout_path();
-    assert!(matches!(read_items(path)?.first(), Some(RolloutItem::SessionMeta(_))));
+    assert!(matches!(
+        read_items(path)?.first(),
+        Some(RolloutItem::SessionMeta(_))
+    ));
     assert_eq!(read_texts(path)?, vec!["kept-1", "kept-2", "kept-3"]);
     Ok(())
 }
@@ -193,9 +200,15 @@ async fn shutdown_drains_everything_then_refuses_more() -> TestResult {
         recorder.record_items(&[user("late")]).await,
         Err(RolloutError::Closed { .. })
     ));
-    assert!(matches!(recorder.flush().await, Err(RolloutError::Closed { .. })));
+    assert!(matches!(
+        recorder.flush().await,
+        Err(RolloutError::Closed { .. })
+    ));
     let as_sink: &dyn RolloutSink = &recorder;
-    assert!(matches!(as_sink.record(&[user("late")]).await, Err(SinkError::Closed)));
+    assert!(matches!(
+        as_sink.record(&[user("late")]).await,
+        Err(SinkError::Closed)
+    ));
     Ok(())
 }
 
@@ -207,8 +220,10 @@ async fn the_sink_applies_the_persistence_policy() -> TestResult {
     let thread = ThreadId::new().to_string();
     sink.record(&[
         event(json!({"type": "task_started", "turn_id": "t1"}))?,
-        event(json!({"type": "agent_message_content_delta", "thread_id": thread,
-                     "turn_id": "t1", "item_id": "i", "delta": "par"}))?,
+        event(
+            json!({"type": "agent_message_content_delta", "thread_id": thread,
+                     "turn_id": "t1", "item_id": "i", "delta": "par"}),
+        )?,
         user("kept"),
         event(json!({"type": "exec_approval_request", "call_id": "c", "command": [], "cwd": "/"}))?,
         event(json!({"type": "task_complete", "turn_id": "t1"}))?,
@@ -222,7 +237,15 @@ async fn the_sink_applies_the_persistence_policy() -> TestResult {
             other => other.tag().to_string(),
         })
         .collect();
-    assert_eq!(tags, vec!["session_meta", "task_started", "response_item", "task_complete"]);
+    assert_eq!(
+        tags,
+        vec![
+            "session_meta",
+            "task_started",
+            "response_item",
+            "task_complete"
+        ]
+    );
 
     // The unfiltered entry point writes what it is given.
     recorder
@@ -250,11 +273,17 @@ async fn resume_appends_after_terminating_a_torn_last_line() -> TestResult {
     resumed.flush().await?;
 
     let written = std::fs::read(&path)?;
-    assert!(written.starts_with(&bytes), "existing bytes are never rewritten");
+    assert!(
+        written.starts_with(&bytes),
+        "existing bytes are never rewritten"
+    );
     let rest = std::str::from_utf8(&written[bytes.len()..])?;
     assert!(rest.starts_with('\n'), "torn line terminated first");
-    let appended = codex_protocol::rollout::parse_rollout_line(rest[1..].as_bytes())?;
-    assert_eq!(appended.item().and_then(common::message_text), Some("after"));
+    let appended = codex_protocol::rollout::parse_rollout_line(&rest.as_bytes()[1..])?;
+    assert_eq!(
+        appended.item().and_then(common::message_text),
+        Some("after")
+    );
     // One session meta only: resume does not write a new one.
     let metas = written
         .split(|b| *b == b'\n')
@@ -294,5 +323,35 @@ async fn line_timestamps_are_utc_milliseconds() -> TestResult {
         assert!(timestamp.ends_with('Z'), "{timestamp}");
         chrono::DateTime::parse_from_rfc3339(timestamp)?;
     }
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropping_every_handle_writes_a_materialized_file_but_creates_no_deferred_one() -> TestResult
+{
+    let tmp = tempfile::tempdir()?;
+    let home = CodexHome::new(tmp.path());
+    let persisted = new_recorder(&home)?;
+    persisted.persist().await?;
+    persisted
+        .record_items(&[user("dropped-1"), user("dropped-2")])
+        .await?;
+    let path = persisted.rollout_path().to_path_buf();
+    drop(persisted);
+
+    let deferred = new_recorder(&home)?;
+    deferred
+        .record_items(&[user("never asked to exist")])
+        .await?;
+    let deferred_path = deferred.rollout_path().to_path_buf();
+    drop(deferred);
+
+    // The writer finishes on its own task; give it a moment.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while read_texts(&path)?.len() < 2 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(read_texts(&path)?, vec!["dropped-1", "dropped-2"]);
+    assert!(!deferred_path.exists());
     Ok(())
 }

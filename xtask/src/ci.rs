@@ -31,6 +31,10 @@ pub fn run() -> Result<()> {
         &["test", "--workspace", "--all-targets", "--locked"],
     )?;
     step(&root, "doc tests", "cargo", &["test", "--workspace", "--doc", "--locked"])?;
+    banner("generated schema drift: cargo xtask codegen --check");
+    crate::codegen::run(true)?;
+    banner("TypeScript client: npm ci, tsc --strict, node --test");
+    crate::ts_client::test()?;
     banner("all checks passed");
     Ok(())
 }

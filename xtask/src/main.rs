@@ -10,6 +10,8 @@
 //! the workspace.
 
 mod ci;
+mod codegen;
+mod ts_client;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -25,11 +27,18 @@ struct Cli {
 enum Command {
     /// Run every check CI runs: fmt, clippy, tests, schema drift, TypeScript client.
     Ci,
+    /// Regenerate `app-server-protocol/schema/` from the Rust types.
+    Codegen {
+        /// Do not write; fail with a diff when the committed files drift.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 fn main() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Ci => ci::run(),
+        Command::Codegen { check } => codegen::run(check),
     }
 }

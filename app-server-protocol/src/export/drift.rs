@@ -28,7 +28,7 @@ pub enum DriftKind {
     Changed(String),
 }
 
-/// What [`write`] did.
+/// What [`write()`] did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct WriteSummary {
     /// Files written because they were missing or different.
@@ -91,8 +91,7 @@ pub fn write(
             }
             DriftKind::Missing | DriftKind::Changed(_) => {
                 if let Some(parent) = full.parent() {
-                    fs::create_dir_all(parent)
-                        .map_err(|source| io("creating", parent, source))?;
+                    fs::create_dir_all(parent).map_err(|source| io("creating", parent, source))?;
                 }
                 let contents = generated.get(&drift.path).map_or("", String::as_str);
                 fs::write(&full, contents).map_err(|source| io("writing", &full, source))?;
@@ -110,8 +109,12 @@ pub fn render_drift(drifts: &[Drift]) -> String {
     let mut out = String::new();
     for drift in drifts {
         match &drift.kind {
-            DriftKind::Missing => out.push_str(&format!("missing (not committed): {}\n", drift.path)),
-            DriftKind::Stale => out.push_str(&format!("stale (no longer generated): {}\n", drift.path)),
+            DriftKind::Missing => {
+                out.push_str(&format!("missing (not committed): {}\n", drift.path))
+            }
+            DriftKind::Stale => {
+                out.push_str(&format!("stale (no longer generated): {}\n", drift.path))
+            }
             DriftKind::Changed(diff) => out.push_str(diff),
         }
     }

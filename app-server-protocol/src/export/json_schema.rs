@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use schemars::generate::{SchemaGenerator, SchemaSettings};
 use schemars::JsonSchema;
+use schemars::generate::{SchemaGenerator, SchemaSettings};
 use serde_json::{Map, Value};
 
 use super::ExportError;
@@ -47,7 +47,10 @@ fn settings() -> SchemaSettings {
 }
 
 fn standalone<T: JsonSchema>() -> Value {
-    settings().into_generator().into_root_schema_for::<T>().to_value()
+    settings()
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value()
 }
 
 /// Every `.json` file (path relative to the crate root) with its contents.
@@ -81,7 +84,14 @@ pub(crate) fn json_schema_files() -> Result<BTreeMap<String, String>, ExportErro
     let mut bundle = Map::new();
     bundle.insert(
         "$schema".to_owned(),
-        Value::String(generator.settings().meta_schema.as_deref().unwrap_or_default().to_owned()),
+        Value::String(
+            generator
+                .settings()
+                .meta_schema
+                .as_deref()
+                .unwrap_or_default()
+                .to_owned(),
+        ),
     );
     bundle.insert(
         "title".to_owned(),

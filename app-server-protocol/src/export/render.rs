@@ -23,8 +23,10 @@ pub fn render_compact(value: &Value) -> Result<String, ExportError> {
 pub fn sorted(value: &Value) -> Value {
     match value {
         Value::Object(map) => {
-            let ordered: BTreeMap<&String, Value> =
-                map.iter().map(|(key, value)| (key, sorted(value))).collect();
+            let ordered: BTreeMap<&String, Value> = map
+                .iter()
+                .map(|(key, value)| (key, sorted(value)))
+                .collect();
             let mut out = Map::new();
             for (key, value) in ordered {
                 out.insert(key.clone(), value);

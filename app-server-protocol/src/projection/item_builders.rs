@@ -15,8 +15,8 @@ use codex_protocol::items::ReviewOutputEvent;
 
 use crate::v2::{
     CommandAction, CommandExecutionStatus, McpAppContext, McpToolCallError, McpToolCallResult,
-    McpToolCallStatus, PatchApplyStatus, TextElement, ThreadItem, UserInput,
-    convert_patch_changes, duration_ms, review_output_text, shell_join,
+    McpToolCallStatus, PatchApplyStatus, TextElement, ThreadItem, UserInput, convert_patch_changes,
+    duration_ms, review_output_text, shell_join,
 };
 
 /// A command that has started: in progress, no output yet.

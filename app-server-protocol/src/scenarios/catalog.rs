@@ -21,7 +21,9 @@ pub fn all_scenarios() -> Vec<Scenario> {
 }
 
 fn thread_id(n: u128) -> ThreadId {
-    ThreadId::from(Uuid::from_u128(0x0197_7300_0000_7000_8000_0000_0000_0000 | n))
+    ThreadId::from(Uuid::from_u128(
+        0x0197_7300_0000_7000_8000_0000_0000_0000 | n,
+    ))
 }
 
 /// An answer streamed in deltas after streamed reasoning.
@@ -30,7 +32,10 @@ fn streamed_answer() -> Scenario {
     script.start_turn("turn-1");
     script.user_message("Explain how the project builds.");
     script.reasoning(&["Looking at ", "Cargo.toml ", "first."]);
-    script.agent_message(&["The build ", "uses cargo ", "workspaces."], MessagePhase::FinalAnswer);
+    script.agent_message(
+        &["The build ", "uses cargo ", "workspaces."],
+        MessagePhase::FinalAnswer,
+    );
     script.token_count(1200);
     script.complete_turn(Some("The build uses cargo workspaces."));
     Scenario {
@@ -55,7 +60,13 @@ fn command_with_output() -> Scenario {
     script.exec_command(
         &call,
         &["cargo", "test", "--all"],
-        &[b"running 2 tests\n", b"test a ... ok ", first, second, b"\n"],
+        &[
+            b"running 2 tests\n",
+            b"test a ... ok ",
+            first,
+            second,
+            b"\n",
+        ],
         0,
     );
     script.agent_message(&["All tests pass."], MessagePhase::FinalAnswer);
@@ -96,7 +107,12 @@ fn failed_turn() -> Scenario {
     script.reasoning(&["That is ", "a lot of files."]);
     let call = script.exec_approval(&["ls", "-R"]);
     script.client_answers(&call, serde_json::json!("acceptForSession"));
-    script.exec_command(&call, &["ls", "-R"], &[b"src\n", b"ls: cannot open 'x'\n"], 2);
+    script.exec_command(
+        &call,
+        &["ls", "-R"],
+        &[b"src\n", b"ls: cannot open 'x'\n"],
+        2,
+    );
     script.error(
         "Your input exceeds the context window of this model.",
         CodexErrorInfo::ContextWindowExceeded,

@@ -31,6 +31,8 @@ use crate::v2::{
 pub const CLIENT_FIXTURES_DIR: &str = "typescript-client/fixtures";
 
 /// One step of a scripted thread.
+// Nearly every step is a core event; boxing it would only add noise to the scripts.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
     /// The core emits an event.
@@ -126,7 +128,10 @@ impl Scenario {
                 }
                 Step::ClientAnswer { item_id, decision } => {
                     let Some(request_id) = projector.request_for_item(item_id).cloned() else {
-                        return Err(fixture_error(self.name, format!("no open approval for {item_id}")));
+                        return Err(fixture_error(
+                            self.name,
+                            format!("no open approval for {item_id}"),
+                        ));
                     };
                     out.push(TranscriptEntry {
                         from: Party::Client,
@@ -149,7 +154,9 @@ impl Scenario {
                             num_turns: *num_turns,
                         },
                     };
-                    let request = request.to_jsonrpc().map_err(|e| fixture_error(self.name, e))?;
+                    let request = request
+                        .to_jsonrpc()
+                        .map_err(|e| fixture_error(self.name, e))?;
                     out.push(TranscriptEntry {
                         from: Party::Client,
                         message: JSONRPCMessage::Request(request),
@@ -159,10 +166,14 @@ impl Scenario {
                     let response = ThreadRollbackResponse {
                         thread: self.thread(build_turns_from_rollout_items(&items)),
                     };
-                    let result = serde_json::to_value(response).map_err(|e| fixture_error(self.name, e))?;
+                    let result =
+                        serde_json::to_value(response).map_err(|e| fixture_error(self.name, e))?;
                     out.push(TranscriptEntry {
                         from: Party::Server,
-                        message: JSONRPCMessage::Response(JSONRPCResponse { id: request_id, result }),
+                        message: JSONRPCMessage::Response(JSONRPCResponse {
+                            id: request_id,
+                            result,
+                        }),
                     });
                 }
             }
@@ -192,7 +203,11 @@ impl Scenario {
     }
 }
 
-fn persisted_prefix(scenario: &Scenario, steps: usize, persistence: Persistence) -> Vec<RolloutItem> {
+fn persisted_prefix(
+    scenario: &Scenario,
+    steps: usize,
+    persistence: Persistence,
+) -> Vec<RolloutItem> {
     let meta = SessionMeta::new(
         scenario.thread_id,
         "2025-06-15T15:06:40.000Z",
@@ -200,7 +215,10 @@ fn persisted_prefix(scenario: &Scenario, steps: usize, persistence: Persistence)
         "codex_app_server_protocol_scenarios",
         "0.0.0-scripted",
     );
-    let mut items = vec![RolloutItem::SessionMeta(SessionMetaLine { meta, git: None })];
+    let mut items = vec![RolloutItem::SessionMeta(SessionMetaLine {
+        meta,
+        git: None,
+    })];
     for step in scenario.steps.iter().take(steps) {
         if let Step::Core(event) = step
             && is_persisted(event, persistence)
@@ -243,7 +261,9 @@ fn is_persisted(event: &EventMsg, persistence: Persistence) -> bool {
 fn server(name: &str, message: &ServerMessage) -> Result<TranscriptEntry, ExportError> {
     let message = match message {
         ServerMessage::Notification(notification) => JSONRPCMessage::Notification(
-            notification.to_jsonrpc().map_err(|e| fixture_error(name, e))?,
+            notification
+                .to_jsonrpc()
+                .map_err(|e| fixture_error(name, e))?,
         ),
         ServerMessage::Request(request) => {
             JSONRPCMessage::Request(request.to_jsonrpc().map_err(|e| fixture_error(name, e))?)
@@ -279,7 +299,10 @@ pub(crate) fn client_fixture_files() -> Result<BTreeMap<String, String>, ExportE
             transcript.push_str(&line);
             transcript.push('\n');
         }
-        files.insert(format!("{CLIENT_FIXTURES_DIR}/{}.live.jsonl", scenario.name), transcript);
+        files.insert(
+            format!("{CLIENT_FIXTURES_DIR}/{}.live.jsonl", scenario.name),
+            transcript,
+        );
         let turns = build_turns_from_rollout_items(&scenario.persisted(Persistence::ItemEvents));
         let replay = serde_json::json!({
             "scenario": scenario.name,
@@ -293,3 +316,7 @@ pub(crate) fn client_fixture_files() -> Result<BTreeMap<String, String>, ExportE
     }
     Ok(files)
 }
+
+#[cfg(test)]
+#[path = "scenarios_tests.rs"]
+mod tests;

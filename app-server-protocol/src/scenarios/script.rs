@@ -130,13 +130,15 @@ impl Script {
         };
         self.started(TurnItem::Reasoning(empty));
         for delta in deltas {
-            self.emit(EventMsg::ReasoningContentDelta(ReasoningContentDeltaEvent {
-                thread_id: self.thread_id.to_string(),
-                turn_id: self.turn_id.clone(),
-                item_id: id.clone(),
-                delta: (*delta).to_owned(),
-                summary_index: 0,
-            }));
+            self.emit(EventMsg::ReasoningContentDelta(
+                ReasoningContentDeltaEvent {
+                    thread_id: self.thread_id.to_string(),
+                    turn_id: self.turn_id.clone(),
+                    item_id: id.clone(),
+                    delta: (*delta).to_owned(),
+                    summary_index: 0,
+                },
+            ));
         }
         let item = ReasoningItem {
             id,
@@ -145,9 +147,11 @@ impl Script {
         };
         self.completed(TurnItem::Reasoning(item));
         self.emit(EventMsg::AgentReasoning(AgentReasoningEvent { text }));
-        self.emit(EventMsg::AgentReasoningRawContent(AgentReasoningRawContentEvent {
-            text: "raw thoughts".to_owned(),
-        }));
+        self.emit(EventMsg::AgentReasoningRawContent(
+            AgentReasoningRawContentEvent {
+                text: "raw thoughts".to_owned(),
+            },
+        ));
     }
 
     /// An agent message streamed in `deltas`.
@@ -158,12 +162,14 @@ impl Script {
         item.phase = Some(phase.clone());
         self.started(TurnItem::AgentMessage(item.clone()));
         for delta in deltas {
-            self.emit(EventMsg::AgentMessageContentDelta(AgentMessageContentDeltaEvent {
-                thread_id: self.thread_id.to_string(),
-                turn_id: self.turn_id.clone(),
-                item_id: id.clone(),
-                delta: (*delta).to_owned(),
-            }));
+            self.emit(EventMsg::AgentMessageContentDelta(
+                AgentMessageContentDeltaEvent {
+                    thread_id: self.thread_id.to_string(),
+                    turn_id: self.turn_id.clone(),
+                    item_id: id.clone(),
+                    delta: (*delta).to_owned(),
+                },
+            ));
         }
         item.content = vec![AgentMessageContent::Text { text: text.clone() }];
         self.completed(TurnItem::AgentMessage(item));
@@ -185,7 +191,9 @@ impl Script {
             cwd: "/workspace/demo".into(),
             reason: Some("needs to run tests".to_owned()),
             network_approval_context: None,
-            proposed_execpolicy_amendment: Some(vec![argv.first().copied().unwrap_or_default().to_owned()]),
+            proposed_execpolicy_amendment: Some(vec![
+                argv.first().copied().unwrap_or_default().to_owned(),
+            ]),
             proposed_network_policy_amendments: None,
             additional_permissions: None,
             available_decisions: None,
@@ -196,7 +204,13 @@ impl Script {
 
     /// A command (legacy exec events only, as cores before item events sent them), whose
     /// begin is sent twice and whose output arrives in `chunks` of raw bytes.
-    pub(crate) fn exec_command(&mut self, call_id: &str, argv: &[&str], chunks: &[&[u8]], exit_code: i32) {
+    pub(crate) fn exec_command(
+        &mut self,
+        call_id: &str,
+        argv: &[&str],
+        chunks: &[&[u8]],
+        exit_code: i32,
+    ) {
         let command: Vec<String> = argv.iter().map(|arg| (*arg).to_owned()).collect();
         let parsed_cmd = vec![ParsedCommand::Unknown {
             cmd: argv.join(" "),
@@ -219,11 +233,13 @@ impl Script {
         let mut output = Vec::new();
         for chunk in chunks {
             output.extend_from_slice(chunk);
-            self.emit(EventMsg::ExecCommandOutputDelta(ExecCommandOutputDeltaEvent {
-                call_id: call_id.to_owned(),
-                stream: ExecOutputStream::Stdout,
-                chunk: chunk.to_vec(),
-            }));
+            self.emit(EventMsg::ExecCommandOutputDelta(
+                ExecCommandOutputDeltaEvent {
+                    call_id: call_id.to_owned(),
+                    stream: ExecOutputStream::Stdout,
+                    chunk: chunk.to_vec(),
+                },
+            ));
         }
         let completed_at_ms = self.tick();
         self.emit(EventMsg::ExecCommandEnd(ExecCommandEndEvent {
@@ -255,24 +271,35 @@ impl Script {
     /// The core asks to apply a patch adding `path`; returns the call id.
     pub(crate) fn patch_approval(&mut self, path: &str) -> String {
         let call_id = self.id("patch");
-        self.emit(EventMsg::ApplyPatchApprovalRequest(ApplyPatchApprovalRequestEvent {
-            call_id: call_id.clone(),
-            turn_id: self.turn_id.clone(),
-            changes: [(path.to_owned(), FileChange::Add { content: "hello\n".to_owned() })]
+        self.emit(EventMsg::ApplyPatchApprovalRequest(
+            ApplyPatchApprovalRequestEvent {
+                call_id: call_id.clone(),
+                turn_id: self.turn_id.clone(),
+                changes: [(
+                    path.to_owned(),
+                    FileChange::Add {
+                        content: "hello\n".to_owned(),
+                    },
+                )]
                 .into_iter()
                 .collect(),
-            reason: None,
-            grant_root: None,
-        }));
+                reason: None,
+                grant_root: None,
+            },
+        ));
         call_id
     }
 
     /// A patch adding `path`, applied (or not, when `success` is false).
     pub(crate) fn patch_apply(&mut self, call_id: &str, path: &str, success: bool) {
-        let changes: std::collections::BTreeMap<String, FileChange> =
-            [(path.to_owned(), FileChange::Add { content: "hello\n".to_owned() })]
-                .into_iter()
-                .collect();
+        let changes: std::collections::BTreeMap<String, FileChange> = [(
+            path.to_owned(),
+            FileChange::Add {
+                content: "hello\n".to_owned(),
+            },
+        )]
+        .into_iter()
+        .collect();
         self.emit(EventMsg::PatchApplyBegin(PatchApplyBeginEvent {
             call_id: call_id.to_owned(),
             turn_id: self.turn_id.clone(),
@@ -358,6 +385,8 @@ impl Script {
     /// The client rolls back the last `num_turns` turns; the core records the rollback.
     pub(crate) fn client_rollback(&mut self, num_turns: u32) {
         self.steps.push(Step::ClientRollback { num_turns });
-        self.emit(EventMsg::ThreadRolledBack(ThreadRolledBackEvent { num_turns }));
+        self.emit(EventMsg::ThreadRolledBack(ThreadRolledBackEvent {
+            num_turns,
+        }));
     }
 }

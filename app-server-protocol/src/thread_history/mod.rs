@@ -111,7 +111,11 @@ impl ThreadHistoryBuilder {
             }
             EventMsg::AgentMessage(message) => {
                 let id = self.mint_item_id();
-                self.record(None, item_builders::agent_message_from_event(id, message), Origin::LegacyEvent);
+                self.record(
+                    None,
+                    item_builders::agent_message_from_event(id, message),
+                    Origin::LegacyEvent,
+                );
             }
             EventMsg::AgentReasoning(reasoning) => self.record_reasoning(&reasoning.text, false),
             EventMsg::AgentReasoningRawContent(reasoning) => {
@@ -128,11 +132,19 @@ impl ThreadHistoryBuilder {
                     self.record(Some(&completed.turn_id), item, Origin::Typed);
                 }
             }
-            EventMsg::ExecCommandEnd(end) if end.source != ExecCommandSource::UnifiedExecInteraction => {
-                self.record_legacy(Some(&end.turn_id), item_builders::command_execution_completed(end));
+            EventMsg::ExecCommandEnd(end)
+                if end.source != ExecCommandSource::UnifiedExecInteraction =>
+            {
+                self.record_legacy(
+                    Some(&end.turn_id),
+                    item_builders::command_execution_completed(end),
+                );
             }
             EventMsg::PatchApplyEnd(end) => {
-                self.record_legacy(Some(&end.turn_id), item_builders::file_change_completed(end));
+                self.record_legacy(
+                    Some(&end.turn_id),
+                    item_builders::file_change_completed(end),
+                );
             }
             EventMsg::WebSearchEnd(end) => {
                 self.record_legacy(None, item_builders::web_search_completed(end));
@@ -141,18 +153,27 @@ impl ThreadHistoryBuilder {
                 self.record_legacy(None, item_builders::image_generation_completed(end));
             }
             EventMsg::McpToolCallEnd(end) => {
-                self.record_legacy(Some(&end.turn_id), item_builders::mcp_tool_call_completed(end));
+                self.record_legacy(
+                    Some(&end.turn_id),
+                    item_builders::mcp_tool_call_completed(end),
+                );
             }
             EventMsg::ViewImageToolCall(view) => {
                 self.record_legacy(None, item_builders::image_view(view));
             }
             EventMsg::EnteredReviewMode(entered) => {
-                let id = entered.item_id.clone().unwrap_or_else(|| self.mint_item_id());
+                let id = entered
+                    .item_id
+                    .clone()
+                    .unwrap_or_else(|| self.mint_item_id());
                 let item = item_builders::entered_review_mode(id, entered);
                 self.record_legacy(entered.turn_id.as_deref(), item);
             }
             EventMsg::ExitedReviewMode(exited) => {
-                let id = exited.item_id.clone().unwrap_or_else(|| self.mint_item_id());
+                let id = exited
+                    .item_id
+                    .clone()
+                    .unwrap_or_else(|| self.mint_item_id());
                 let item = item_builders::exited_review_mode(id, exited.review_output.as_ref());
                 self.record_legacy(exited.turn_id.as_deref(), item);
             }
@@ -167,7 +188,10 @@ impl ThreadHistoryBuilder {
     /// The turns so far, closing the open one (see the module docs for its status).
     pub fn finish(mut self) -> Vec<Turn> {
         self.close_current();
-        self.closed.into_iter().map(PendingTurn::into_turn).collect()
+        self.closed
+            .into_iter()
+            .map(PendingTurn::into_turn)
+            .collect()
     }
 
     fn start_turn(&mut self, started: &codex_protocol::event::TurnStartedEvent) {
@@ -223,7 +247,8 @@ impl ThreadHistoryBuilder {
 
     fn record_reasoning(&mut self, text: &str, raw: bool) {
         let id = self.mint_item_id();
-        self.target(None).record_reasoning(text.to_owned(), raw, move || id);
+        self.target(None)
+            .record_reasoning(text.to_owned(), raw, move || id);
     }
 
     /// Where a record goes: the open turn when it names no other; a closed turn it names;

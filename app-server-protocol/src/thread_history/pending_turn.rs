@@ -8,7 +8,7 @@
 //! fingerprint joins it instead of adding an item. The typed item wins when both exist,
 //! because it carries the real item id, the one live clients saw.
 
-use crate::v2::{Turn, ThreadItem, TurnError, TurnItemsView, TurnStatus, UserInput};
+use crate::v2::{ThreadItem, Turn, TurnError, TurnItemsView, TurnStatus, UserInput};
 
 /// Which kind of persisted record produced an entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,7 +80,9 @@ impl PendingTurn {
     /// True when `item` would merge into an existing entry (same id, or the same fact seen
     /// through another kind of record) rather than add one.
     pub(crate) fn absorbs(&self, item: &ThreadItem, origin: Origin) -> bool {
-        self.entries.iter().any(|entry| entry.item.id() == item.id())
+        self.entries
+            .iter()
+            .any(|entry| entry.item.id() == item.id())
             || self.twin_position(item, origin).is_some()
     }
 
@@ -121,12 +123,24 @@ impl PendingTurn {
 
     /// Appends a legacy reasoning paragraph (summary, or raw content when `raw`) to the last
     /// item when it is a reasoning item built from legacy events; otherwise starts one.
-    pub(crate) fn record_reasoning(&mut self, text: String, raw: bool, new_id: impl FnOnce() -> String) {
+    ///
+    /// Legacy events carry no item boundary. A core writes an item's summaries before its raw
+    /// content, so a summary after raw content starts the next item; consecutive items
+    /// without raw content cannot be told apart and merge.
+    pub(crate) fn record_reasoning(
+        &mut self,
+        text: String,
+        raw: bool,
+        new_id: impl FnOnce() -> String,
+    ) {
         if let Some(Entry {
-            item: ThreadItem::Reasoning { summary, content, .. },
+            item: ThreadItem::Reasoning {
+                summary, content, ..
+            },
             origins,
         }) = self.entries.last_mut()
             && origins.as_slice() == [Origin::LegacyEvent]
+            && (raw || content.is_empty())
         {
             if raw {
                 content.push(text);
@@ -135,7 +149,11 @@ impl PendingTurn {
             }
             return;
         }
-        let (summary, content) = if raw { (Vec::new(), vec![text]) } else { (vec![text], Vec::new()) };
+        let (summary, content) = if raw {
+            (Vec::new(), vec![text])
+        } else {
+            (vec![text], Vec::new())
+        };
         self.entries.push(Entry {
             item: ThreadItem::Reasoning {
                 id: new_id(),

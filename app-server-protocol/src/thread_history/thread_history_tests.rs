@@ -1,0 +1,372 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use codex_protocol::event::{
+    AgentMessageEvent, AgentReasoningEvent, AgentReasoningRawContentEvent, CodexErrorInfo,
+    ContextCompactedEvent, ErrorEvent, EventMsg, ItemCompletedEvent, ThreadRolledBackEvent,
+    TurnAbortReason, TurnAbortedEvent, TurnCompleteEvent, TurnStartedEvent, UserMessageEvent,
+};
+use codex_protocol::items::{AgentMessageContent, AgentMessageItem, PlanItem, TurnItem};
+use codex_protocol::rollout::{CompactedItem, RolloutItem};
+use codex_protocol::thread_id::ThreadId;
+use pretty_assertions::assert_eq;
+
+use super::*;
+
+fn ev(event: EventMsg) -> RolloutItem {
+    RolloutItem::EventMsg(event)
+}
+
+fn user(text: &str) -> RolloutItem {
+    ev(EventMsg::UserMessage(UserMessageEvent {
+        message: text.to_owned(),
+        ..UserMessageEvent::default()
+    }))
+}
+
+fn agent(text: &str) -> RolloutItem {
+    ev(EventMsg::AgentMessage(AgentMessageEvent {
+        message: text.to_owned(),
+        ..AgentMessageEvent::default()
+    }))
+}
+
+fn typed_agent(turn_id: &str, id: &str, text: &str) -> RolloutItem {
+    ev(EventMsg::ItemCompleted(ItemCompletedEvent {
+        thread_id: ThreadId::new(),
+        turn_id: turn_id.to_owned(),
+        item: TurnItem::AgentMessage(AgentMessageItem::new(
+            id,
+            vec![AgentMessageContent::Text {
+                text: text.to_owned(),
+            }],
+        )),
+        started_at_ms: None,
+        completed_at_ms: 0,
+    }))
+}
+
+fn start(turn_id: &str) -> RolloutItem {
+    ev(EventMsg::TurnStarted(TurnStartedEvent {
+        turn_attribution: None,
+        turn_id: turn_id.to_owned(),
+        root_turn_id: None,
+        trace_id: None,
+        started_at: Some(7.into()),
+        model_context_window: None,
+        collaboration_mode_kind: String::new(),
+    }))
+}
+
+fn complete(turn_id: &str) -> RolloutItem {
+    ev(EventMsg::TurnComplete(TurnCompleteEvent {
+        root_turn_id: None,
+        turn_id: turn_id.to_owned(),
+        last_agent_message: None,
+        error: None,
+        started_at: None,
+        completed_at: Some(9.into()),
+        duration_ms: Some(2000),
+        time_to_first_token_ms: None,
+    }))
+}
+
+fn aborted() -> RolloutItem {
+    ev(EventMsg::TurnAborted(TurnAbortedEvent {
+        root_turn_id: None,
+        turn_id: None,
+        reason: TurnAbortReason::Interrupted,
+        error: None,
+        started_at: None,
+        completed_at: None,
+        duration_ms: None,
+    }))
+}
+
+fn rollback(num_turns: u32) -> RolloutItem {
+    ev(EventMsg::ThreadRolledBack(ThreadRolledBackEvent {
+        num_turns,
+    }))
+}
+
+fn kinds(turn: &Turn) -> Vec<&'static str> {
+    turn.items.iter().map(ThreadItem::kind).collect()
+}
+
+fn shape(turns: &[Turn]) -> Vec<(String, TurnStatus, Vec<&'static str>)> {
+    turns
+        .iter()
+        .map(|turn| (turn.id.clone(), turn.status, kinds(turn)))
+        .collect()
+}
+
+#[test]
+fn old_files_get_one_implicit_turn_per_user_message() {
+    let turns = build_turns_from_rollout_items(&[
+        user("a"),
+        agent("1"),
+        user("b"),
+        aborted(),
+        user("c"),
+        agent("3"),
+    ]);
+    assert_eq!(
+        shape(&turns),
+        vec![
+            (
+                "turn-1".to_owned(),
+                TurnStatus::Completed,
+                vec!["userMessage", "agentMessage"]
+            ),
+            (
+                "turn-2".to_owned(),
+                TurnStatus::Interrupted,
+                vec!["userMessage"]
+            ),
+            (
+                "turn-3".to_owned(),
+                TurnStatus::Completed,
+                vec!["userMessage", "agentMessage"]
+            ),
+        ]
+    );
+    assert_eq!(turns[0].items[0].id(), "item-1");
+}
+
+#[test]
+fn steering_messages_stay_in_their_explicit_turn() {
+    let turns = build_turns_from_rollout_items(&[
+        start("t1"),
+        user("a"),
+        user("more"),
+        agent("ok"),
+        complete("t1"),
+    ]);
+    assert_eq!(
+        shape(&turns),
+        vec![(
+            "t1".to_owned(),
+            TurnStatus::Completed,
+            vec!["userMessage", "userMessage", "agentMessage"]
+        )]
+    );
+    assert_eq!(
+        (
+            turns[0].started_at,
+            turns[0].completed_at,
+            turns[0].duration_ms
+        ),
+        (Some(7), Some(9), Some(2000))
+    );
+}
+
+#[test]
+fn task_started_after_the_user_message_adopts_its_turn() {
+    let turns =
+        build_turns_from_rollout_items(&[user("a"), start("t1"), agent("ok"), complete("t1")]);
+    assert_eq!(
+        shape(&turns),
+        vec![(
+            "t1".to_owned(),
+            TurnStatus::Completed,
+            vec!["userMessage", "agentMessage"]
+        )]
+    );
+}
+
+#[test]
+fn rollback_drops_the_last_turns() {
+    let turns = build_turns_from_rollout_items(&[
+        start("t1"),
+        user("a"),
+        complete("t1"),
+        start("t2"),
+        user("b"),
+        complete("t2"),
+        rollback(1),
+        start("t3"),
+        user("c"),
+        complete("t3"),
+        rollback(5),
+        user("d"),
+    ]);
+    assert_eq!(
+        shape(&turns),
+        vec![(
+            "turn-1".to_owned(),
+            TurnStatus::Completed,
+            vec!["userMessage"]
+        )]
+    );
+}
+
+#[test]
+fn a_failed_turn_carries_its_error_but_a_refused_rollback_does_not_fail() {
+    let failing = |info: CodexErrorInfo| {
+        build_turns_from_rollout_items(&[
+            start("t1"),
+            user("a"),
+            ev(EventMsg::Error(ErrorEvent {
+                message: "no".to_owned(),
+                codex_error_info: Some(info),
+            })),
+            complete("t1"),
+        ])
+    };
+    let failed = failing(CodexErrorInfo::ContextWindowExceeded);
+    assert_eq!(failed[0].status, TurnStatus::Failed);
+    assert_eq!(
+        failed[0].error.as_ref().map(|error| error.message.as_str()),
+        Some("no")
+    );
+    assert_eq!(
+        failing(CodexErrorInfo::ThreadRollbackFailed)[0].status,
+        TurnStatus::Completed
+    );
+}
+
+#[test]
+fn a_message_recorded_twice_shows_once_with_the_typed_id() {
+    for order in [
+        vec![
+            start("t1"),
+            user("a"),
+            typed_agent("t1", "msg_real", "done"),
+            agent("done"),
+            complete("t1"),
+        ],
+        vec![
+            start("t1"),
+            user("a"),
+            agent("done"),
+            typed_agent("t1", "msg_real", "done"),
+            complete("t1"),
+        ],
+    ] {
+        let turns = build_turns_from_rollout_items(&order);
+        assert_eq!(kinds(&turns[0]), vec!["userMessage", "agentMessage"]);
+        assert_eq!(turns[0].items[1].id(), "msg_real");
+    }
+    // Two different messages with the same text stay two.
+    let turns = build_turns_from_rollout_items(&[
+        start("t1"),
+        user("a"),
+        agent("same"),
+        agent("same"),
+        complete("t1"),
+    ]);
+    assert_eq!(
+        kinds(&turns[0]),
+        vec!["userMessage", "agentMessage", "agentMessage"]
+    );
+}
+
+#[test]
+fn a_compaction_line_and_its_event_are_one_item() {
+    let compacted = RolloutItem::Compacted(
+        serde_json::from_value::<CompactedItem>(serde_json::json!({"message": "summary"})).unwrap(),
+    );
+    let turns = build_turns_from_rollout_items(&[
+        start("t1"),
+        user("a"),
+        compacted,
+        ev(EventMsg::ContextCompacted(ContextCompactedEvent {})),
+        complete("t1"),
+    ]);
+    assert_eq!(kinds(&turns[0]), vec!["userMessage", "contextCompaction"]);
+}
+
+#[test]
+fn legacy_reasoning_paragraphs_merge_into_one_item() {
+    let turns = build_turns_from_rollout_items(&[
+        user("a"),
+        ev(EventMsg::AgentReasoning(AgentReasoningEvent {
+            text: "one".to_owned(),
+        })),
+        ev(EventMsg::AgentReasoning(AgentReasoningEvent {
+            text: "two".to_owned(),
+        })),
+        ev(EventMsg::AgentReasoningRawContent(
+            AgentReasoningRawContentEvent {
+                text: "raw".to_owned(),
+            },
+        )),
+        agent("answer"),
+        ev(EventMsg::AgentReasoning(AgentReasoningEvent {
+            text: "three".to_owned(),
+        })),
+    ]);
+    let ThreadItem::Reasoning {
+        summary, content, ..
+    } = &turns[0].items[1]
+    else {
+        panic!("{:?}", turns[0].items);
+    };
+    assert_eq!(
+        (summary.clone(), content.clone()),
+        (
+            vec!["one".to_owned(), "two".to_owned()],
+            vec!["raw".to_owned()]
+        )
+    );
+    assert_eq!(
+        kinds(&turns[0]),
+        vec!["userMessage", "reasoning", "agentMessage", "reasoning"]
+    );
+}
+
+#[test]
+fn late_records_join_the_turn_they_name_or_the_last_turn() {
+    let plan = |turn_id: &str| {
+        ev(EventMsg::ItemCompleted(ItemCompletedEvent {
+            thread_id: ThreadId::new(),
+            turn_id: turn_id.to_owned(),
+            item: TurnItem::Plan(PlanItem {
+                id: format!("plan-{turn_id}"),
+                text: "p".to_owned(),
+            }),
+            started_at_ms: None,
+            completed_at_ms: 0,
+        }))
+    };
+    let turns = build_turns_from_rollout_items(&[
+        start("t1"),
+        user("a"),
+        complete("t1"),
+        start("t2"),
+        user("b"),
+        plan("t1"),
+        complete("t2"),
+        agent("late"),
+    ]);
+    assert_eq!(
+        shape(&turns),
+        vec![
+            (
+                "t1".to_owned(),
+                TurnStatus::Completed,
+                vec!["userMessage", "plan"]
+            ),
+            (
+                "t2".to_owned(),
+                TurnStatus::Completed,
+                vec!["userMessage", "agentMessage"]
+            ),
+        ]
+    );
+}
+
+#[test]
+fn an_explicit_turn_cut_short_by_the_next_start_is_interrupted_and_the_last_open_one_runs() {
+    let turns = build_turns_from_rollout_items(&[start("t1"), user("a"), start("t2"), user("b")]);
+    assert_eq!(
+        shape(&turns),
+        vec![
+            (
+                "t1".to_owned(),
+                TurnStatus::Interrupted,
+                vec!["userMessage"]
+            ),
+            ("t2".to_owned(), TurnStatus::InProgress, vec!["userMessage"]),
+        ]
+    );
+}

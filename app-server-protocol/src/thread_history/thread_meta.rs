@@ -66,15 +66,21 @@ pub fn thread_from_rollout_items(items: &[RolloutItem]) -> Option<Thread> {
 }
 
 fn first_user_text(thread: &Thread) -> Option<String> {
-    thread.turns.iter().flat_map(|turn| &turn.items).find_map(|item| match item {
-        crate::v2::ThreadItem::UserMessage { content, .. } => content.iter().find_map(|input| {
-            match input {
-                UserInput::Text { text, .. } => Some(text.chars().take(PREVIEW_CHARS).collect()),
-                _ => None,
+    thread
+        .turns
+        .iter()
+        .flat_map(|turn| &turn.items)
+        .find_map(|item| match item {
+            crate::v2::ThreadItem::UserMessage { content, .. } => {
+                content.iter().find_map(|input| match input {
+                    UserInput::Text { text, .. } => {
+                        Some(text.chars().take(PREVIEW_CHARS).collect())
+                    }
+                    _ => None,
+                })
             }
-        }),
-        _ => None,
-    })
+            _ => None,
+        })
 }
 
 fn session_source(source: &CoreSessionSource) -> SessionSource {

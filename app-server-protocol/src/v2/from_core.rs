@@ -86,7 +86,9 @@ impl From<TurnItem> for ThreadItem {
             },
             TurnItem::FileChange(change) => file_change(change),
             TurnItem::McpToolCall(call) => mcp_tool_call(call),
-            TurnItem::ContextCompaction(compaction) => Self::ContextCompaction { id: compaction.id },
+            TurnItem::ContextCompaction(compaction) => {
+                Self::ContextCompaction { id: compaction.id }
+            }
         }
     }
 }
@@ -115,7 +117,9 @@ fn command_execution(command: CommandExecutionItem) -> ThreadItem {
             .into_iter()
             .map(CommandAction::from)
             .collect(),
-        aggregated_output: command.aggregated_output.filter(|output| !output.is_empty()),
+        aggregated_output: command
+            .aggregated_output
+            .filter(|output| !output.is_empty()),
         exit_code: command.exit_code,
         duration_ms: command.duration.and_then(duration_ms),
     }

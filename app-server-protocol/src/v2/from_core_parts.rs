@@ -11,8 +11,8 @@ use codex_protocol::event::{
     NetworkPolicyRuleAction as CoreRuleAction, StreamErrorEvent,
 };
 use codex_protocol::items::{
-    AgentStatus, CollabAgentTool as CoreCollabTool,
-    CollabAgentToolCallStatus as CoreCollabStatus, CommandExecutionStatus as CoreCommandStatus,
+    AgentStatus, CollabAgentTool as CoreCollabTool, CollabAgentToolCallStatus as CoreCollabStatus,
+    CommandExecutionStatus as CoreCommandStatus,
     DynamicToolCallOutputContentItem as CoreDynamicContent,
     DynamicToolCallStatus as CoreDynamicStatus, ExecCommandSource, FileChange,
     MemoryCitation as CoreMemoryCitation, ParsedCommand, PatchApplyStatus as CorePatchStatus,
@@ -24,11 +24,10 @@ use codex_protocol::user_input::{TextElement as CoreTextElement, UserInput as Co
 
 use super::approval::{NetworkPolicyAmendment, NetworkPolicyRuleAction};
 use super::item_parts::{
-    CollabAgentState, CollabAgentStatus, CollabAgentTool, CollabAgentToolCallStatus,
-    CommandAction, CommandExecutionSource, CommandExecutionStatus,
-    DynamicToolCallOutputContentItem, DynamicToolCallStatus, FileUpdateChange,
-    McpToolCallResult, MemoryCitation, MemoryCitationEntry, PatchApplyStatus, PatchChangeKind,
-    SubAgentActivityKind, WebSearchAction,
+    CollabAgentState, CollabAgentStatus, CollabAgentTool, CollabAgentToolCallStatus, CommandAction,
+    CommandExecutionSource, CommandExecutionStatus, DynamicToolCallOutputContentItem,
+    DynamicToolCallStatus, FileUpdateChange, McpToolCallResult, MemoryCitation,
+    MemoryCitationEntry, PatchApplyStatus, PatchChangeKind, SubAgentActivityKind, WebSearchAction,
 };
 use super::turn::{CodexErrorInfo, TurnError};
 use super::user_input::{ByteRange, TextElement, UserInput};

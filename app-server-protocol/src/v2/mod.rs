@@ -2,6 +2,7 @@
 //! params. Every type here exports to `schema/typescript/v2/` and `schema/json/v2/`.
 
 mod approval;
+mod decision_mapping;
 mod from_core;
 mod from_core_parts;
 mod item;

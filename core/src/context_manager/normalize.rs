@@ -17,12 +17,11 @@
 //! keeps duplicate outputs; we drop both, because the provider only accepts an output after
 //! its call and one answer per call.)
 //!
-//! Cost: one backward pass with a hash map of outputs still waiting for their call (it holds
-//! only the in-flight outputs, not the whole history), then one forward pass that moves (or,
-//! for a shared snapshot, clones) each kept item once. Upstream inserts synthesized outputs
-//! into the vector one at a time, which is quadratic in the number of missing outputs.
-
-use std::collections::HashMap;
+//! Cost: one backward pass with a small map of the outputs still waiting for their call (it
+//! holds only the in-flight outputs, not the whole history, so almost nothing is hashed), then
+//! one forward pass that moves (or, for a shared snapshot, clones) each kept item once.
+//! Upstream inserts synthesized outputs into the vector one at a time, which is quadratic in
+//! the number of missing outputs.
 
 use codex_protocol::call_pairing::CallSide;
 use codex_protocol::call_pairing::OutputChannel;
@@ -33,6 +32,7 @@ use codex_protocol::response_item_id::ResponseItemId;
 use uuid::Uuid;
 
 use super::modality::MediaFilter;
+use super::small_map::SmallMap;
 
 /// Namespace of the UUIDv5 ids given to synthesized outputs.
 ///
@@ -84,7 +84,7 @@ impl PairingPlan {
 /// for one call) and outputs nobody claims are dropped when they need a call.
 fn plan_pairing(items: &[ResponseItem]) -> PairingPlan {
     let mut fates = vec![Fate::Keep; items.len()];
-    let mut waiting: HashMap<PairKey<'_>, usize> = HashMap::new();
+    let mut waiting: SmallMap<PairKey<'_>, usize> = SmallMap::new();
     let mut synthesized = 0;
     let mut dropped = 0;
     let drop_unclaimed = |index: usize, fates: &mut [Fate], dropped: &mut usize| {
@@ -118,7 +118,7 @@ fn plan_pairing(items: &[ResponseItem]) -> PairingPlan {
             }
         }
     }
-    for (_, index) in waiting {
+    for index in waiting.into_values() {
         drop_unclaimed(index, &mut fates, &mut dropped);
     }
     PairingPlan {
@@ -128,41 +128,70 @@ fn plan_pairing(items: &[ResponseItem]) -> PairingPlan {
     }
 }
 
-/// Projects owned history items for the prompt (the snapshot was the only owner).
+/// Projects owned history items for the prompt (the snapshot was the only owner), in place:
+/// no second vector is allocated.
+///
+/// Drops alone are a `retain`. With synthesized outputs the vector grows by their number and
+/// items move towards the back, newest first, each output written right after its call; the
+/// slots left at the front (one per dropped item) are removed at the end.
 pub(crate) fn normalize_owned(
     mut items: Vec<ResponseItem>,
     media: MediaFilter,
 ) -> Vec<ResponseItem> {
     let plan = plan_pairing(&items);
-    if plan.is_identity() {
+    if plan.synthesized == 0 {
+        if plan.dropped > 0 {
+            let mut fates = plan.fates.iter();
+            items.retain(|item| {
+                let keep = fates.next() != Some(&Fate::Drop);
+                if !keep {
+                    log_dropped(item);
+                }
+                keep
+            });
+        }
         if !media.is_noop() {
             items.iter_mut().for_each(|item| media.apply(item));
         }
         return items;
     }
-    let mut out = Vec::with_capacity(items.len().saturating_sub(plan.dropped) + plan.synthesized);
-    for (mut item, fate) in items.into_iter().zip(plan.fates) {
-        match fate {
+    let len = items.len();
+    // Placeholders for the new slots: `Other` owns no heap memory.
+    items.resize_with(len + plan.synthesized, || ResponseItem::Other);
+    // Invariant: `write > index` whenever an item is written, so an unprocessed item is never
+    // overwritten (each processed item uses at most the slots reserved for it).
+    let mut write = items.len();
+    for index in (0..len).rev() {
+        let mut item = std::mem::replace(&mut items[index], ResponseItem::Other);
+        match plan.fates[index] {
             Fate::Drop => log_dropped(&item),
             Fate::Keep => {
                 media.apply(&mut item);
-                out.push(item);
+                write -= 1;
+                items[write] = item;
             }
             Fate::KeepAndAnswer => {
-                let answer = synthesized_output_for(&item);
+                if let Some(answer) = synthesized_output_for(&item) {
+                    write -= 1;
+                    items[write] = answer;
+                }
                 media.apply(&mut item);
-                out.push(item);
-                out.extend(answer);
+                write -= 1;
+                items[write] = item;
             }
         }
     }
-    out
+    items.drain(..write);
+    items
 }
 
 /// Projects history items that other snapshots still share: clones each kept item once,
 /// instead of copying the whole vector and then editing it.
 pub(crate) fn normalize_shared(items: &[ResponseItem], media: MediaFilter) -> Vec<ResponseItem> {
     let plan = plan_pairing(items);
+    if plan.is_identity() && media.is_noop() {
+        return items.to_vec();
+    }
     let mut out = Vec::with_capacity(items.len() + plan.synthesized);
     let push = |out: &mut Vec<ResponseItem>, item: &ResponseItem| {
         if media.affects(item) {

@@ -70,7 +70,8 @@ fn plan_trim(items: &[ResponseItem], count: usize) -> Vec<bool> {
         removed.fill(true);
         return removed;
     }
-    let mut chains = PartnerChains::build(items);
+    // Built only if some partner is not found close by (see `find_partner`).
+    let mut chains: Option<PartnerChains<'_>> = None;
     let mut head = 0;
     let mut steps = 0;
     while steps < count && head < len {
@@ -81,13 +82,46 @@ fn plan_trim(items: &[ResponseItem], count: usize) -> Vec<bool> {
         removed[head] = true;
         steps += 1;
         if let Some((side, key)) = partner_key(&items[head])
-            && let Some(partner) = chains.take_first_unremoved(side, key, &removed)
+            && let Some(partner) = find_partner(items, head, side, key, &removed, &mut chains)
         {
             removed[partner] = true;
         }
         head += 1;
     }
     removed
+}
+
+/// How far past the head a partner is looked for by plain scanning. A call's output nearly
+/// always follows within a few items, so most trims never hash a call id.
+const NEARBY_PARTNER_WINDOW: usize = 32;
+
+/// The first item after `head`, not yet removed, with `side` and `key`.
+///
+/// Scans the next few items first; past that window, falls back to per-key chains of
+/// positions (built once for the whole trim), so the worst case stays linear.
+fn find_partner<'a>(
+    items: &'a [ResponseItem],
+    head: usize,
+    side: CallSide,
+    key: PairKey<'a>,
+    removed: &[bool],
+    chains: &mut Option<PartnerChains<'a>>,
+) -> Option<usize> {
+    if chains.is_none() {
+        let window_end = items.len().min(head + 1 + NEARBY_PARTNER_WINDOW);
+        let nearby = (head + 1..window_end).find(|&index| {
+            !removed[index]
+                && items[index]
+                    .call_link()
+                    .is_some_and(|link| link.side == side && link.pair_key() == Some(key))
+        });
+        if nearby.is_some() || window_end == items.len() {
+            return nearby;
+        }
+    }
+    chains
+        .get_or_insert_with(|| PartnerChains::build(items))
+        .take_first_unremoved(side, key, removed)
 }
 
 /// Compacts `items`, keeping those not marked; returns how many were removed.

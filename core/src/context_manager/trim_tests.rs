@@ -78,3 +78,28 @@ fn trim_oldest_handles_reused_call_ids_in_order() {
     assert_eq!(items, expected);
     assert_eq!(items, vec![user("u")]);
 }
+
+#[test]
+fn trim_oldest_finds_partners_beyond_the_nearby_window() {
+    let mut items = vec![
+        function_call("first"),
+        function_output("first", "ok"),
+        function_call("far"),
+        custom_call("near"),
+    ];
+    items.extend((0..2 * NEARBY_PARTNER_WINDOW).map(|n| user(&format!("filler {n}"))));
+    items.push(custom_output("near", "ok"));
+    items.push(function_output("far", "ok"));
+    items.push(function_call("after"));
+    items.push(function_output("after", "ok"));
+    for count in 0..items.len() {
+        let mut expected = items.clone();
+        let mut removed = 0;
+        for _ in 0..count {
+            removed += remove_first_with_partner(&mut expected);
+        }
+        let mut trimmed = items.clone();
+        assert_eq!(trim_oldest(&mut trimmed, count), removed, "count {count}");
+        assert_eq!(trimmed, expected, "count {count}");
+    }
+}

@@ -93,3 +93,7 @@ pub fn build_hook_prompt_message(fragments: &[HookPromptFragment]) -> Option<Res
     message.set_id(Some(ResponseItemId::new(MESSAGE_ID_PREFIX)));
     Some(message)
 }
+
+#[cfg(test)]
+#[path = "hook_prompt_tests.rs"]
+mod tests;

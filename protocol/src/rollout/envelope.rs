@@ -16,6 +16,8 @@ use serde_json::value::RawValue;
 use super::item::{KnownTag, RolloutItem};
 
 /// The payload of a scanned line.
+// The decoded variant is the common case; boxing it would cost an allocation per line.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum ScannedPayload<'a> {
     /// The line has no `payload` key.
     Absent,
@@ -165,7 +167,10 @@ impl<'de> serde::Deserialize<'de> for Key<'de> {
                 f.write_str("an object key")
             }
 
-            fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+            fn visit_borrowed_str<E: serde::de::Error>(
+                self,
+                v: &'de str,
+            ) -> Result<Self::Value, E> {
                 Ok(Key(Cow::Borrowed(v)))
             }
 

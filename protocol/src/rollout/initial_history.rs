@@ -80,7 +80,8 @@ impl InitialHistory {
 
     /// The working directory the session was started in.
     pub fn session_cwd(&self) -> Option<&Path> {
-        self.first_session_meta().map(|meta| meta.meta.cwd.as_path())
+        self.first_session_meta()
+            .map(|meta| meta.meta.cwd.as_path())
     }
 
     /// The base instructions stored with the session, if any.

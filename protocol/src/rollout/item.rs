@@ -92,8 +92,12 @@ impl KnownTag {
         payload: D,
     ) -> Result<RolloutItem, D::Error> {
         Ok(match self {
-            KnownTag::SessionMeta => RolloutItem::SessionMeta(SessionMetaLine::deserialize(payload)?),
-            KnownTag::ResponseItem => RolloutItem::ResponseItem(ResponseItem::deserialize(payload)?),
+            KnownTag::SessionMeta => {
+                RolloutItem::SessionMeta(SessionMetaLine::deserialize(payload)?)
+            }
+            KnownTag::ResponseItem => {
+                RolloutItem::ResponseItem(ResponseItem::deserialize(payload)?)
+            }
             KnownTag::Compacted => RolloutItem::Compacted(CompactedItem::deserialize(payload)?),
             KnownTag::TurnContext => {
                 RolloutItem::TurnContext(TurnContextItem::deserialize(payload)?)
@@ -140,7 +144,10 @@ impl RolloutItem {
 
     /// Builds an item from a tag and a decoded payload (the slow, generic path used by
     /// `Deserialize`; the line parser decodes from the raw text instead).
-    pub fn from_tag_and_value(tag: &str, payload: Option<Value>) -> Result<Self, serde_json::Error> {
+    pub fn from_tag_and_value(
+        tag: &str,
+        payload: Option<Value>,
+    ) -> Result<Self, serde_json::Error> {
         match (KnownTag::from_tag(tag), payload) {
             (Some(known), Some(payload)) => known.decode(payload),
             (Some(known), None) => Err(serde_json::Error::custom(format!(

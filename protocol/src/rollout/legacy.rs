@@ -49,9 +49,9 @@ pub(crate) fn parse_legacy(
 ) -> Result<TypedLine, LineError> {
     let error = |message: String| LineError::Legacy {
         record: kind.as_str(),
-        payload_type: entries.get("type").and_then(|raw| {
-            serde_json::from_str::<String>(raw.get()).ok()
-        }),
+        payload_type: entries
+            .get("type")
+            .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok()),
         message,
     };
     let record = match kind {
@@ -64,9 +64,12 @@ pub(crate) fn parse_legacy(
             ParsedRecord::LegacyMarker { record_type }
         }
         LegacyRecord::ResponseItem => {
-            let item = serde_json::from_str::<ResponseItem>(text)
-                .map_err(|err| error(err.to_string()))?;
-            ParsedRecord::Line(RolloutLine::new(String::new(), RolloutItem::ResponseItem(item)))
+            let item =
+                serde_json::from_str::<ResponseItem>(text).map_err(|err| error(err.to_string()))?;
+            ParsedRecord::Line(RolloutLine::new(
+                String::new(),
+                RolloutItem::ResponseItem(item),
+            ))
         }
         LegacyRecord::SessionMeta => {
             let meta = serde_json::from_str::<SessionMetaLine>(text)
@@ -80,4 +83,3 @@ pub(crate) fn parse_legacy(
         format: LineFormat::Legacy(kind),
     })
 }
-

@@ -91,3 +91,7 @@ impl<'de> Deserialize<'de> for RolloutLine {
             .ok_or_else(|| D::Error::custom("a legacy state marker is not a rollout line"))
     }
 }
+
+#[cfg(test)]
+#[path = "line_tests.rs"]
+mod tests;

@@ -45,6 +45,9 @@ impl LegacyRecord {
 }
 
 /// What a line holds once read: a rollout line, or a legacy marker with no item.
+// `Line` is the common case (legacy markers are rare); boxing it would cost an allocation per
+// line for nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum ParsedRecord {
     /// A rollout line (enveloped, or a legacy meta or item mapped onto the envelope model).

@@ -223,15 +223,19 @@ impl<'de> Deserialize<'de> for SessionMetaLine {
         use serde::de::Error as _;
         let value = Value::deserialize(deserializer)?;
         let Value::Object(mut map) = value else {
-            return Err(D::Error::custom("session_meta payload must be a JSON object"));
+            return Err(D::Error::custom(
+                "session_meta payload must be a JSON object",
+            ));
         };
         let git = match map.remove("git") {
             None | Some(Value::Null) => None,
             Some(git) => Some(GitInfo::deserialize(git).map_err(D::Error::custom)?),
         };
-        if !map.contains_key("session_id")
-            && let Some(id) = map.get("id").cloned()
-        {
+        if !map.contains_key("session_id") {
+            let id = map
+                .get("id")
+                .cloned()
+                .ok_or_else(|| D::Error::missing_field("id"))?;
             map.insert("session_id".to_string(), id);
         }
         let meta = SessionMeta::deserialize(Value::Object(map)).map_err(D::Error::custom)?;

@@ -33,9 +33,7 @@ pub const FILES: &[FileExpectation] = &[
             ("response_item/ghost_snapshot", 1),
             ("session_meta", 1),
         ],
-        fallbacks: &[
-            ("response_item/ghost_snapshot", 1),
-        ],
+        fallbacks: &[("response_item/ghost_snapshot", 1)],
         errors: &[],
     },
     FileExpectation {
@@ -55,9 +53,7 @@ pub const FILES: &[FileExpectation] = &[
     FileExpectation {
         name: "bllshttng__footnote__rollout-codex-help.jsonl",
         lines: 1,
-        counts: &[
-            ("response_item/message", 1),
-        ],
+        counts: &[("response_item/message", 1)],
         fallbacks: &[],
         errors: &[],
     },
@@ -143,7 +139,6 @@ pub const FILES: &[FileExpectation] = &[
             ("response_item/ghost_snapshot", 1),
         ],
         errors: &[
-            ("compacted", 1),
             ("event_msg/exec_command_end", 3),
             ("event_msg/item_completed", 13),
             ("session_meta", 6),

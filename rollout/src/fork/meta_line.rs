@@ -69,8 +69,7 @@ fn rewrite_meta_entries(meta: &mut Entries, rewrite: &MetaRewrite) -> Result<(),
 }
 
 fn json_string(text: &str) -> Result<RawJson, MetaRewriteError> {
-    let encoded =
-        serde_json::to_string(text).map_err(|err| MetaRewriteError(err.to_string()))?;
+    let encoded = serde_json::to_string(text).map_err(|err| MetaRewriteError(err.to_string()))?;
     raw(&encoded)
 }
 
@@ -112,7 +111,8 @@ impl Entries {
             if index > 0 {
                 out.push(',');
             }
-            let key = serde_json::to_string(key).map_err(|err| MetaRewriteError(err.to_string()))?;
+            let key =
+                serde_json::to_string(key).map_err(|err| MetaRewriteError(err.to_string()))?;
             out.push_str(&key);
             out.push(':');
             out.push_str(value.get());

@@ -81,12 +81,16 @@ fn turn_start(items: &[RolloutItem], position: usize, floor: usize) -> usize {
         match &items[index] {
             RolloutItem::EventMsg(EventMsg::TurnStarted(_)) => return index,
             RolloutItem::EventMsg(
-                EventMsg::TurnComplete(_) | EventMsg::TurnAborted(_) | EventMsg::ThreadRolledBack(_),
+                EventMsg::TurnComplete(_)
+                | EventMsg::TurnAborted(_)
+                | EventMsg::ThreadRolledBack(_),
             ) => break,
             RolloutItem::EventMsg(_) | RolloutItem::TurnContext(_) | RolloutItem::Unknown(_) => {}
             RolloutItem::ResponseItem(ResponseItem::Message { role, .. })
                 if role != "assistant" => {}
-            RolloutItem::ResponseItem(_) | RolloutItem::Compacted(_) | RolloutItem::SessionMeta(_) => {
+            RolloutItem::ResponseItem(_)
+            | RolloutItem::Compacted(_)
+            | RolloutItem::SessionMeta(_) => {
                 break;
             }
         }

@@ -75,14 +75,20 @@ fn preview_of(item: &RolloutItem) -> Option<String> {
 }
 
 fn event_preview(event: &UserMessageEvent) -> Option<String> {
-    let has_images = event.images.as_ref().is_some_and(|images| !images.is_empty())
+    let has_images = event
+        .images
+        .as_ref()
+        .is_some_and(|images| !images.is_empty())
         || !event.local_images.is_empty();
     text_or_image(&event.message, has_images)
 }
 
 fn item_preview(message: &UserMessageItem) -> Option<String> {
     let has_images = message.content.iter().any(|input| {
-        matches!(input, UserInput::Image { .. } | UserInput::LocalImage { .. })
+        matches!(
+            input,
+            UserInput::Image { .. } | UserInput::LocalImage { .. }
+        )
     });
     text_or_image(&message.message(), has_images)
 }

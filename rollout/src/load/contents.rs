@@ -1,8 +1,9 @@
 //! [`RolloutContents`]: every line of a rollout read tolerantly, with the file's bytes kept.
 //!
 //! This is the layer below [`super::load_rollout_items`]: it accepts any bytes (a file without
-//! session meta, half a file, random garbage) and never fails. Each line either becomes an
-//! item (or a legacy marker) or a [`LineProblem`]; nothing panics and nothing good is dropped.
+//! session meta, half a file, random garbage) and never fails. Each line becomes an entry (an
+//! item, a legacy marker, or an opaque line the model cannot read) or a skipped
+//! [`LineProblem`]; nothing panics and no JSON object line is dropped.
 //!
 //! The whole input is kept as one buffer and every loaded line remembers its byte span, so a
 //! fork can copy kept lines byte for byte (line terminators and key order included) without
@@ -14,7 +15,8 @@ use std::ops::Range;
 use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::{
-    LineFormat, ParsedRecord, RolloutItem, parse_rollout_line, split_lines,
+    LegacyRecord, LineError, LineFormat, ParsedRecord, RolloutItem, TypedLine,
+    parse_rollout_line_typed, split_lines,
 };
 use codex_protocol::thread_id::ThreadId;
 
@@ -28,11 +30,33 @@ pub struct LineEntry {
     /// The line's bytes in [`RolloutContents::bytes`], without its `\n` (a `\r` before it, if
     /// any, is included: the span is exactly what the writer put on that line).
     pub span: Range<usize>,
-    /// Index into [`RolloutContents::items`]; `None` for a legacy `{"record_type": ...}`
-    /// marker, which carries no item.
-    pub item: Option<usize>,
+    /// What the line holds.
+    pub content: EntryContent,
     /// The format the line was written in.
     pub format: LineFormat,
+}
+
+/// What a loaded line holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryContent {
+    /// An item: the index into [`RolloutContents::items`].
+    Item(usize),
+    /// A legacy `{"record_type": ...}` marker, which carries no item.
+    LegacyMarker,
+    /// A JSON object of a known line kind whose payload the model cannot read (reported as
+    /// [`ProblemKind::Mismatch`]). It has no item, but the line is kept so that forks and
+    /// rewrites do not lose what a newer (or odder) writer put there.
+    Opaque,
+}
+
+impl LineEntry {
+    /// The item index, when the line holds an item.
+    pub fn item(&self) -> Option<usize> {
+        match self.content {
+            EntryContent::Item(index) => Some(index),
+            EntryContent::LegacyMarker | EntryContent::Opaque => None,
+        }
+    }
 }
 
 /// A rollout read line by line: the items of every good line, the problems of every other
@@ -61,28 +85,39 @@ impl RolloutContents {
             // `split_lines` yields sub-slices of `bytes`, so the offset is the pointer distance.
             let start = (line.as_ptr() as usize).saturating_sub(base);
             let span = start..start + line.len();
-            let parsed = match parse_rollout_line(line) {
+            // The typed reading only: the original bytes are kept here, in `bytes`, so the
+            // parser need not check or keep what the typed form would write back.
+            let parsed = match parse_rollout_line_typed(line) {
                 Ok(parsed) => parsed,
                 Err(error) => {
-                    problems.push(LineProblem::from_line_error(number, &error));
+                    let problem = LineProblem::from_line_error(number, &error);
+                    if problem.kind == ProblemKind::Mismatch {
+                        entries.push(LineEntry {
+                            number,
+                            span,
+                            content: EntryContent::Opaque,
+                            format: mismatch_format(&error),
+                        });
+                    }
+                    problems.push(problem);
                     continue;
                 }
             };
-            let format = parsed.format();
+            let format = parsed.format;
             let kept_problem = kept_item_problem(number, &parsed, line);
-            let item = match parsed.into_line() {
+            let content = match parsed.into_line() {
                 Some(line) => {
                     item_entries.push(entries.len());
                     items.push(line.item);
-                    Some(items.len() - 1)
+                    EntryContent::Item(items.len() - 1)
                 }
-                None => None,
+                None => EntryContent::LegacyMarker,
             };
             problems.extend(kept_problem);
             entries.push(LineEntry {
                 number,
                 span,
-                item,
+                content,
                 format,
             });
         }
@@ -175,15 +210,23 @@ impl RolloutContents {
     }
 }
 
+/// The format of a line whose payload did not fit the model.
+fn mismatch_format(error: &LineError) -> LineFormat {
+    match error {
+        LineError::Legacy {
+            record: "session_meta",
+            ..
+        } => LineFormat::Legacy(LegacyRecord::SessionMeta),
+        LineError::Legacy { .. } => LineFormat::Legacy(LegacyRecord::ResponseItem),
+        _ => LineFormat::Envelope,
+    }
+}
+
 /// The problem to report for a line that loaded but holds something the model does not know:
 /// an unknown line type, or an unknown event or response item type. Retired types that
 /// upstream drops silently (`ghost_snapshot`) are not reported.
-fn kept_item_problem(
-    number: usize,
-    parsed: &codex_protocol::rollout::ParsedLine,
-    raw: &[u8],
-) -> Option<LineProblem> {
-    let ParsedRecord::Line(line) = parsed.record() else {
+fn kept_item_problem(number: usize, parsed: &TypedLine, raw: &[u8]) -> Option<LineProblem> {
+    let ParsedRecord::Line(line) = &parsed.record else {
         return None;
     };
     match &line.item {
@@ -196,7 +239,8 @@ fn kept_item_problem(
             ),
         }),
         RolloutItem::ResponseItem(ResponseItem::Other) | RolloutItem::EventMsg(EventMsg::Other) => {
-            let payload_type = peek_payload_type(raw, parsed.is_legacy());
+            let legacy = matches!(parsed.format, LineFormat::Legacy(_));
+            let payload_type = peek_payload_type(raw, legacy);
             if payload_type.as_deref() == Some("ghost_snapshot") {
                 return None;
             }

@@ -23,7 +23,8 @@ pub enum ProblemKind {
     /// `payload`) or with envelope keys of the wrong kind. Skipped.
     Malformed,
     /// A line kind the model knows (`response_item`, `event_msg`, ...) whose payload does not
-    /// fit it. Skipped.
+    /// fit it. Kept as an opaque line (no item): forks and rewrites copy it, nothing
+    /// interprets it.
     Mismatch,
     /// A line `type` the model does not know (e.g. `world_state` of a newer writer). Kept as
     /// an unknown item: it survives a fork or a rewrite, and reconstruction ignores it.
@@ -47,12 +48,12 @@ impl ProblemKind {
         }
     }
 
-    /// True when the line was still loaded (kept as an item the model does not interpret);
-    /// false when it was skipped.
+    /// True when the line stays part of the loaded file (copied by forks and rewrites), as an
+    /// item the model does not interpret or as an opaque line; false when it was skipped.
     pub fn is_kept(self) -> bool {
         matches!(
             self,
-            ProblemKind::UnknownLineType | ProblemKind::UnknownPayloadType
+            ProblemKind::Mismatch | ProblemKind::UnknownLineType | ProblemKind::UnknownPayloadType
         )
     }
 
@@ -101,7 +102,11 @@ impl LineProblem {
 
 impl fmt::Display for LineProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let treatment = if self.kind.is_kept() { "kept" } else { "skipped" };
+        let treatment = if self.kind.is_kept() {
+            "kept"
+        } else {
+            "skipped"
+        };
         write!(
             f,
             "line {}: {} ({treatment}): {}",

@@ -16,7 +16,9 @@ pub fn user(text: &str) -> RolloutItem {
 
 /// An event item from its JSON.
 pub fn event(json: serde_json::Value) -> Result<RolloutItem, serde_json::Error> {
-    Ok(RolloutItem::EventMsg(serde_json::from_value::<EventMsg>(json)?))
+    Ok(RolloutItem::EventMsg(serde_json::from_value::<EventMsg>(
+        json,
+    )?))
 }
 
 /// The text of a one-text message item, if it is one.
@@ -37,7 +39,10 @@ pub fn message_text(item: &RolloutItem) -> Option<&str> {
 /// Every line of a rollout file, parsed; fails on any line that does not parse.
 pub fn read_items(path: &Path) -> Result<Vec<RolloutItem>, Box<dyn std::error::Error>> {
     let bytes = std::fs::read(path)?;
-    assert!(bytes.is_empty() || bytes.ends_with(b"\n"), "file ends mid-line");
+    assert!(
+        bytes.is_empty() || bytes.ends_with(b"\n"),
+        "file ends mid-line"
+    );
     let mut items = Vec::new();
     for (number, line) in split_lines(&bytes) {
         let parsed = parse_rollout_line(line).map_err(|err| format!("line {number}: {err}"))?;

@@ -150,30 +150,57 @@ fn prepare_item_media(
     }
 }
 
+/// A media slot borrowed from either kind of content part (message content or tool output
+/// content), so one function prepares both and the placeholder rules cannot drift apart.
+enum MediaSlot<'a> {
+    Image {
+        image_url: &'a mut String,
+        detail: &'a mut Option<codex_protocol::models::ImageDetail>,
+    },
+    Audio {
+        audio_url: &'a str,
+    },
+}
+
+/// Prepares one media slot; `Some(text)` is the placeholder that must replace the part.
+fn prepare_slot(
+    slot: MediaSlot<'_>,
+    origin: ImageOrigin<'_>,
+    settings: &MediaSettings,
+    metadata: &mut Vec<ImagePreparationMetadata>,
+) -> Option<String> {
+    match slot {
+        MediaSlot::Image { image_url, detail } => {
+            match image::prepare_image(image_url, detail, origin, settings) {
+                Ok(prepared) => {
+                    metadata.extend(prepared);
+                    None
+                }
+                Err(err) => Some(err.to_string()),
+            }
+        }
+        MediaSlot::Audio { audio_url } => audio::prepare_audio(audio_url, settings)
+            .err()
+            .map(|err| err.to_string()),
+    }
+}
+
 fn prepare_content_part(
     part: &mut ContentItem,
     origin: ImageOrigin<'_>,
     settings: &MediaSettings,
     metadata: &mut Vec<ImagePreparationMetadata>,
 ) {
-    let placeholder = match part {
+    let slot = match part {
         ContentItem::InputImage {
-            image_url: Some(url),
+            image_url: Some(image_url),
             detail,
             ..
-        } => match image::prepare_image(url, detail, origin, settings) {
-            Ok(prepared) => {
-                metadata.extend(prepared);
-                None
-            }
-            Err(err) => Some(err.to_string()),
-        },
-        ContentItem::InputAudio { audio_url } => audio::prepare_audio(audio_url, settings)
-            .err()
-            .map(|err| err.to_string()),
-        _ => None,
+        } => MediaSlot::Image { image_url, detail },
+        ContentItem::InputAudio { audio_url } => MediaSlot::Audio { audio_url },
+        _ => return,
     };
-    if let Some(text) = placeholder {
+    if let Some(text) = prepare_slot(slot, origin, settings, metadata) {
         tracing::warn!(placeholder = %text, "media replaced by a placeholder");
         *part = ContentItem::input_text(text);
     }
@@ -185,26 +212,16 @@ fn prepare_output_part(
     settings: &MediaSettings,
     metadata: &mut Vec<ImagePreparationMetadata>,
 ) {
-    let placeholder = match part {
+    let slot = match part {
         FunctionCallOutputContentItem::InputImage {
-            image_url: Some(url),
+            image_url: Some(image_url),
             detail,
             ..
-        } => match image::prepare_image(url, detail, origin, settings) {
-            Ok(prepared) => {
-                metadata.extend(prepared);
-                None
-            }
-            Err(err) => Some(err.to_string()),
-        },
-        FunctionCallOutputContentItem::InputAudio { audio_url } => {
-            audio::prepare_audio(audio_url, settings)
-                .err()
-                .map(|err| err.to_string())
-        }
-        _ => None,
+        } => MediaSlot::Image { image_url, detail },
+        FunctionCallOutputContentItem::InputAudio { audio_url } => MediaSlot::Audio { audio_url },
+        _ => return,
     };
-    if let Some(text) = placeholder {
+    if let Some(text) = prepare_slot(slot, origin, settings, metadata) {
         tracing::warn!(placeholder = %text, "tool output media replaced by a placeholder");
         *part = FunctionCallOutputContentItem::input_text(text);
     }

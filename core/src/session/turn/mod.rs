@@ -199,16 +199,12 @@ impl<'a> TurnRunner<'a> {
                 session
                     .send_event(
                         turn,
-                        EventMsg::TurnComplete(TurnCompleteEvent {
-                            root_turn_id: None,
-                            turn_id: turn.sub_id.clone(),
-                            last_agent_message: last_agent_message.clone(),
-                            error: None,
-                            started_at: Some(started_at.into()),
-                            completed_at: Some((super::events::now_unix_ms() / 1000).into()),
-                            duration_ms: None,
-                            time_to_first_token_ms: None,
-                        }),
+                        turn_complete_event(
+                            turn,
+                            last_agent_message.clone(),
+                            None,
+                            Some(started_at),
+                        ),
                     )
                     .await;
                 return Ok(TurnOutcome::Completed { last_agent_message });
@@ -279,23 +275,39 @@ impl<'a> TurnRunner<'a> {
         session
             .send_event(
                 turn,
-                EventMsg::TurnComplete(TurnCompleteEvent {
-                    root_turn_id: None,
-                    turn_id: turn.sub_id.clone(),
-                    last_agent_message: None,
-                    error: Some(ErrorEvent {
+                turn_complete_event(
+                    turn,
+                    None,
+                    Some(ErrorEvent {
                         message,
                         codex_error_info: None,
                     }),
-                    started_at: None,
-                    completed_at: None,
-                    duration_ms: None,
-                    time_to_first_token_ms: None,
-                }),
+                    None,
+                ),
             )
             .await;
         TurnError::Model(err)
     }
+}
+
+/// The `task_complete` event closing `turn`, successful or failed (`error`), so both endings
+/// have one shape. With `started_at` (Unix seconds) the event also carries the completion time.
+fn turn_complete_event(
+    turn: &TurnContext,
+    last_agent_message: Option<String>,
+    error: Option<ErrorEvent>,
+    started_at: Option<i64>,
+) -> EventMsg {
+    EventMsg::TurnComplete(TurnCompleteEvent {
+        root_turn_id: None,
+        turn_id: turn.sub_id.clone(),
+        last_agent_message,
+        error,
+        started_at: started_at.map(Into::into),
+        completed_at: started_at.map(|_| (super::events::now_unix_ms() / 1000).into()),
+        duration_ms: None,
+        time_to_first_token_ms: None,
+    })
 }
 
 fn error_event(message: &str) -> EventMsg {

@@ -16,10 +16,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
-use codex_protocol::event::{
-    ApplyPatchApprovalRequestEvent, EventMsg, ExecApprovalRequestEvent, ExecCommandBeginEvent,
-    ExecCommandEndEvent, ExecCommandOutputDeltaEvent, TokenCountEvent,
-};
+use codex_protocol::event::{EventMsg, TokenCountEvent};
 use codex_protocol::items::{ExecCommandSource, TurnItem};
 
 use super::event_mapping::item_event_to_server_notification;
@@ -28,12 +25,10 @@ use super::turn_status::{TurnOutcome, turn_error_for_status};
 use crate::common::{ServerNotification, ServerRequest};
 use crate::jsonrpc::RequestId;
 use crate::v2::{
-    CommandAction, CommandExecutionOutputDeltaNotification, CommandExecutionRequestApprovalParams,
-    ErrorNotification, FileChangeRequestApprovalParams, ItemCompletedNotification,
-    ItemStartedNotification, ServerRequestResolvedNotification, TerminalInteractionNotification,
-    ThreadItem, ThreadTokenUsage, ThreadTokenUsageUpdatedNotification, TokenUsageBreakdown, Turn,
+    ErrorNotification, ItemCompletedNotification, ItemStartedNotification, ThreadItem,
+    ThreadTokenUsage, ThreadTokenUsageUpdatedNotification, TokenUsageBreakdown, Turn,
     TurnCompletedNotification, TurnDiffUpdatedNotification, TurnError, TurnItemsView,
-    TurnStartedNotification, WarningNotification, shell_join,
+    TurnStartedNotification, WarningNotification,
 };
 
 /// A message from the server to a client: a notification, or a request awaiting an answer.
@@ -88,7 +83,10 @@ impl EventProjector {
     }
 
     /// A projector with an injected millisecond clock (for deterministic tests and replays).
-    pub fn with_clock(thread_id: impl Into<String>, clock: impl Fn() -> i64 + Send + 'static) -> Self {
+    pub fn with_clock(
+        thread_id: impl Into<String>,
+        clock: impl Fn() -> i64 + Send + 'static,
+    ) -> Self {
         Self {
             thread_id: thread_id.into(),
             turn: None,
@@ -125,7 +123,9 @@ impl EventProjector {
     /// The client answered (or the server cancelled) `request_id`: the notification that
     /// tells every client to close the prompt, or `None` when it was not open.
     pub fn resolve_request(&mut self, request_id: &RequestId) -> Option<ServerNotification> {
-        self.pending.remove(request_id).map(|_| self.resolved(request_id.clone()))
+        self.pending
+            .remove(request_id)
+            .map(|_| self.resolved(request_id.clone()))
     }
 
     /// The messages a client receives for one core event (often none, sometimes several).
@@ -140,22 +140,32 @@ impl EventProjector {
                     started_at,
                     ..TurnSummary::default()
                 });
-                out.push(notify(ServerNotification::TurnStarted(TurnStartedNotification {
-                    thread_id: self.thread_id.clone(),
-                    turn: Turn::in_progress(event.turn_id.clone(), started_at),
-                })));
+                out.push(notify(ServerNotification::TurnStarted(
+                    TurnStartedNotification {
+                        thread_id: self.thread_id.clone(),
+                        turn: Turn::in_progress(event.turn_id.clone(), started_at),
+                    },
+                )));
             }
             EventMsg::TurnComplete(event) => {
                 self.resolve_all(&mut out);
                 let summary = self.turn.take().unwrap_or_default();
                 let outcome = TurnOutcome::from_complete(event, summary.last_error);
-                out.push(self.turn_completed(turn_id_or(&event.turn_id, &summary.id), summary.started_at, outcome));
+                out.push(self.turn_completed(
+                    turn_id_or(&event.turn_id, &summary.id),
+                    summary.started_at,
+                    outcome,
+                ));
             }
             EventMsg::TurnAborted(event) => {
                 self.resolve_all(&mut out);
                 let summary = self.turn.take().unwrap_or_default();
                 let turn_id = event.turn_id.clone().unwrap_or_else(|| summary.id.clone());
-                out.push(self.turn_completed(turn_id, summary.started_at, TurnOutcome::from_aborted(event)));
+                out.push(self.turn_completed(
+                    turn_id,
+                    summary.started_at,
+                    TurnOutcome::from_aborted(event),
+                ));
             }
             EventMsg::Error(event) => {
                 let error = TurnError::from(event.clone());
@@ -217,7 +227,11 @@ impl EventProjector {
                 self.push_completed(item_builders::web_search_completed(event), "", &mut out);
             }
             EventMsg::ImageGenerationEnd(event) => {
-                self.push_completed(item_builders::image_generation_completed(event), "", &mut out);
+                self.push_completed(
+                    item_builders::image_generation_completed(event),
+                    "",
+                    &mut out,
+                );
             }
             EventMsg::ViewImageToolCall(event) => {
                 let item = item_builders::image_view(event);
@@ -232,11 +246,13 @@ impl EventProjector {
                 }
             }
             EventMsg::TurnDiff(event) => {
-                out.push(notify(ServerNotification::TurnDiffUpdated(TurnDiffUpdatedNotification {
-                    thread_id: self.thread_id.clone(),
-                    turn_id: self.turn_id().to_owned(),
-                    diff: event.unified_diff.clone(),
-                })));
+                out.push(notify(ServerNotification::TurnDiffUpdated(
+                    TurnDiffUpdatedNotification {
+                        thread_id: self.thread_id.clone(),
+                        turn_id: self.turn_id().to_owned(),
+                        diff: event.unified_diff.clone(),
+                    },
+                )));
             }
             other => {
                 if let Some(notification) =
@@ -276,181 +292,51 @@ impl EventProjector {
         if !self.first_start(item.id()) {
             return;
         }
-        out.push(notify(ServerNotification::ItemStarted(ItemStartedNotification {
-            item,
-            thread_id: self.thread_id.clone(),
-            turn_id: turn_id_or(turn_id, self.turn_id()),
-            started_at_ms: (self.clock)(),
-        })));
+        out.push(notify(ServerNotification::ItemStarted(
+            ItemStartedNotification {
+                item,
+                thread_id: self.thread_id.clone(),
+                turn_id: turn_id_or(turn_id, self.turn_id()),
+                started_at_ms: (self.clock)(),
+            },
+        )));
     }
 
     fn push_completed(&mut self, item: ThreadItem, turn_id: &str, out: &mut Vec<ServerMessage>) {
         if !self.first_completion(item.id()) {
             return;
         }
-        out.push(notify(ServerNotification::ItemCompleted(ItemCompletedNotification {
-            item,
-            thread_id: self.thread_id.clone(),
-            turn_id: turn_id_or(turn_id, self.turn_id()),
-            completed_at_ms: (self.clock)(),
-        })));
-    }
-
-    fn exec_begin(&mut self, event: &ExecCommandBeginEvent, out: &mut Vec<ServerMessage>) {
-        self.resolve_item(&event.call_id, out);
-        if event.source == ExecCommandSource::UnifiedExecInteraction {
-            // Input written into a running session: the session's own item is already shown;
-            // a second command item would render a duplicate waiting state.
-            if let (Some(process_id), Some(stdin)) = (&event.process_id, &event.interaction_input) {
-                out.push(notify(ServerNotification::TerminalInteraction(
-                    TerminalInteractionNotification {
-                        thread_id: self.thread_id.clone(),
-                        turn_id: turn_id_or(&event.turn_id, self.turn_id()),
-                        item_id: event.call_id.clone(),
-                        process_id: process_id.clone(),
-                        stdin: stdin.clone(),
-                    },
-                )));
-            }
-            return;
-        }
-        if !self.first_start(&event.call_id) {
-            return;
-        }
-        out.push(notify(ServerNotification::ItemStarted(ItemStartedNotification {
-            item: item_builders::command_execution_started(event),
-            thread_id: self.thread_id.clone(),
-            turn_id: turn_id_or(&event.turn_id, self.turn_id()),
-            started_at_ms: event.started_at_ms,
-        })));
-    }
-
-    fn exec_output(&mut self, event: &ExecCommandOutputDeltaEvent, out: &mut Vec<ServerMessage>) {
-        let tail = self.output_tails.entry(event.call_id.clone()).or_default();
-        let delta = decode_utf8_chunk(tail, &event.chunk);
-        if delta.is_empty() {
-            return;
-        }
-        out.push(notify(ServerNotification::CommandExecutionOutputDelta(
-            CommandExecutionOutputDeltaNotification {
+        out.push(notify(ServerNotification::ItemCompleted(
+            ItemCompletedNotification {
+                item,
                 thread_id: self.thread_id.clone(),
-                turn_id: self.turn_id().to_owned(),
-                item_id: event.call_id.clone(),
-                delta,
+                turn_id: turn_id_or(turn_id, self.turn_id()),
+                completed_at_ms: (self.clock)(),
             },
         )));
     }
 
-    fn exec_end(&mut self, event: &ExecCommandEndEvent, out: &mut Vec<ServerMessage>) {
-        self.output_tails.remove(&event.call_id);
-        self.resolve_item(&event.call_id, out);
-        if event.source == ExecCommandSource::UnifiedExecInteraction
-            || !self.first_completion(&event.call_id)
-        {
-            return;
-        }
-        out.push(notify(ServerNotification::ItemCompleted(ItemCompletedNotification {
-            item: item_builders::command_execution_completed(event),
-            thread_id: self.thread_id.clone(),
-            turn_id: turn_id_or(&event.turn_id, self.turn_id()),
-            completed_at_ms: event.completed_at_ms,
-        })));
-    }
-
-    fn exec_approval(&mut self, event: &ExecApprovalRequestEvent) -> ServerMessage {
-        let request_id = self.open_request(&event.call_id);
-        ServerMessage::Request(ServerRequest::CommandExecutionRequestApproval {
-            request_id,
-            params: CommandExecutionRequestApprovalParams {
+    fn turn_completed(
+        &self,
+        turn_id: String,
+        started_at: Option<i64>,
+        outcome: TurnOutcome,
+    ) -> ServerMessage {
+        notify(ServerNotification::TurnCompleted(
+            TurnCompletedNotification {
                 thread_id: self.thread_id.clone(),
-                turn_id: turn_id_or(&event.turn_id, self.turn_id()),
-                item_id: event.call_id.clone(),
-                started_at_ms: (self.clock)(),
-                approval_id: event.approval_id.clone(),
-                reason: event.reason.clone(),
-                command: Some(shell_join(&event.command)),
-                cwd: Some(event.cwd.display().to_string()),
-                command_actions: Some(
-                    event.parsed_cmd.iter().cloned().map(CommandAction::from).collect(),
-                ),
-                proposed_execpolicy_amendment: event.proposed_execpolicy_amendment.clone(),
-                proposed_network_policy_amendments: event
-                    .proposed_network_policy_amendments
-                    .clone()
-                    .map(|amendments| amendments.into_iter().map(Into::into).collect()),
+                turn: Turn {
+                    id: turn_id,
+                    items: Vec::new(),
+                    items_view: TurnItemsView::NotLoaded,
+                    status: outcome.status,
+                    error: outcome.error,
+                    started_at: outcome.started_at.or(started_at),
+                    completed_at: outcome.completed_at,
+                    duration_ms: outcome.duration_ms,
+                },
             },
-        })
-    }
-
-    fn patch_approval(&mut self, event: &ApplyPatchApprovalRequestEvent) -> ServerMessage {
-        let request_id = self.open_request(&event.call_id);
-        ServerMessage::Request(ServerRequest::FileChangeRequestApproval {
-            request_id,
-            params: FileChangeRequestApprovalParams {
-                thread_id: self.thread_id.clone(),
-                turn_id: turn_id_or(&event.turn_id, self.turn_id()),
-                item_id: event.call_id.clone(),
-                started_at_ms: (self.clock)(),
-                reason: event.reason.clone(),
-                grant_root: event.grant_root.as_ref().map(|root| root.display().to_string()),
-            },
-        })
-    }
-
-    fn open_request(&mut self, item_id: &str) -> RequestId {
-        let request_id = RequestId::Integer(self.next_request_id);
-        self.next_request_id += 1;
-        self.pending.insert(
-            request_id.clone(),
-            PendingRequest {
-                item_id: item_id.to_owned(),
-            },
-        );
-        request_id
-    }
-
-    /// The item went ahead or ended: its open approvals are settled.
-    fn resolve_item(&mut self, item_id: &str, out: &mut Vec<ServerMessage>) {
-        let settled: Vec<RequestId> = self
-            .pending
-            .iter()
-            .filter(|(_, pending)| pending.item_id == item_id)
-            .map(|(id, _)| id.clone())
-            .collect();
-        for request_id in settled {
-            self.pending.remove(&request_id);
-            out.push(notify(self.resolved(request_id)));
-        }
-    }
-
-    /// A turn boundary cancels every open approval.
-    fn resolve_all(&mut self, out: &mut Vec<ServerMessage>) {
-        for request_id in std::mem::take(&mut self.pending).into_keys() {
-            out.push(notify(self.resolved(request_id)));
-        }
-    }
-
-    fn resolved(&self, request_id: RequestId) -> ServerNotification {
-        ServerNotification::ServerRequestResolved(ServerRequestResolvedNotification {
-            thread_id: self.thread_id.clone(),
-            request_id,
-        })
-    }
-
-    fn turn_completed(&self, turn_id: String, started_at: Option<i64>, outcome: TurnOutcome) -> ServerMessage {
-        notify(ServerNotification::TurnCompleted(TurnCompletedNotification {
-            thread_id: self.thread_id.clone(),
-            turn: Turn {
-                id: turn_id,
-                items: Vec::new(),
-                items_view: TurnItemsView::NotLoaded,
-                status: outcome.status,
-                error: outcome.error,
-                started_at: outcome.started_at.or(started_at),
-                completed_at: outcome.completed_at,
-                duration_ms: outcome.duration_ms,
-            },
-        }))
+        ))
     }
 
     fn error_notification(&self, error: TurnError, will_retry: bool) -> ServerMessage {
@@ -504,44 +390,15 @@ fn is_interaction_item(item: &TurnItem) -> bool {
     matches!(item, TurnItem::CommandExecution(command) if command.source == ExecCommandSource::UnifiedExecInteraction)
 }
 
-/// Appends `chunk` to the undecoded `tail` and returns the text that is complete: invalid
-/// bytes become U+FFFD, an incomplete trailing sequence waits in `tail` for the next chunk.
-fn decode_utf8_chunk(tail: &mut Vec<u8>, chunk: &[u8]) -> String {
-    tail.extend_from_slice(chunk);
-    let mut out = String::new();
-    let mut start = 0;
-    while start < tail.len() {
-        match std::str::from_utf8(&tail[start..]) {
-            Ok(text) => {
-                out.push_str(text);
-                start = tail.len();
-            }
-            Err(error) => {
-                let valid_end = start + error.valid_up_to();
-                out.push_str(&String::from_utf8_lossy(&tail[start..valid_end]));
-                match error.error_len() {
-                    Some(len) => {
-                        out.push(char::REPLACEMENT_CHARACTER);
-                        start = valid_end + len;
-                    }
-                    None => {
-                        start = valid_end;
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    tail.drain(..start);
-    out
-}
-
 fn system_now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|elapsed| i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX))
         .unwrap_or_default()
 }
+
+mod approvals;
+mod command_output;
 
 #[cfg(test)]
 #[path = "projector_tests.rs"]

@@ -1,0 +1,61 @@
+// Live equals replay, from the TypeScript side: reducing each scripted live transcript
+// (validating every message against the generated schema) gives exactly the turns the Rust
+// history builder rebuilt from the persisted items.
+
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+
+import type { v2 } from "../../schema/typescript";
+import { ClientSession, fixturesDir, ProtocolSchemas } from "../src";
+
+interface Replay {
+  scenario: string;
+  description: string;
+  turns: v2.Turn[];
+}
+
+const schemas = new ProtocolSchemas();
+const scenarios = readdirSync(fixturesDir())
+  .filter((name) => name.endsWith(".live.jsonl"))
+  .map((name) => name.slice(0, -".live.jsonl".length))
+  .sort();
+
+test("the fixtures hold the five scripted scenarios", () => {
+  assert.deepEqual(scenarios, [
+    "command_with_output",
+    "failed_turn",
+    "interrupted_turn",
+    "rollback",
+    "streamed_answer",
+  ]);
+});
+
+for (const scenario of scenarios) {
+  test(`${scenario}: live stream reduces to the replayed history`, () => {
+    const session = new ClientSession(schemas);
+    session.handleJsonl(readFileSync(join(fixturesDir(), `${scenario}.live.jsonl`), "utf8"));
+    const replay = JSON.parse(
+      readFileSync(join(fixturesDir(), `${scenario}.replay.json`), "utf8"),
+    ) as Replay;
+    for (const turn of replay.turns) {
+      schemas.check<v2.Turn>("Turn", turn);
+    }
+    assert.ok(session.validated > 5, "every message is validated");
+    assert.deepEqual(session.state.turns, replay.turns);
+    assert.equal(session.state.pendingRequests.size, 0, "every approval was resolved");
+  });
+}
+
+test("turn statuses follow completion, interruption, failure and rollback", () => {
+  const statuses = (scenario: string): string[] => {
+    const session = new ClientSession(schemas);
+    session.handleJsonl(readFileSync(join(fixturesDir(), `${scenario}.live.jsonl`), "utf8"));
+    return session.state.turns.map((turn) => `${turn.id}:${turn.status}`);
+  };
+  assert.deepEqual(statuses("streamed_answer"), ["turn-1:completed"]);
+  assert.deepEqual(statuses("interrupted_turn"), ["turn-1:completed", "turn-2:interrupted"]);
+  assert.deepEqual(statuses("failed_turn"), ["turn-1:failed"]);
+  assert.deepEqual(statuses("rollback"), ["turn-1:completed", "turn-3:completed"]);
+});

@@ -1,0 +1,87 @@
+//! `codex-thread fork [FILE] --drop-turns N -o OUT`: a new session without the last N user
+//! turns.
+//!
+//! Turns are counted as [`crate::user_turns`] says (the same count `inspect` reports), and the
+//! cut is placed before the user message of the `N`-th last turn. codex-rollout does the
+//! rest (`fork_rollout_to_path`): the cut moves up to the start of that turn, kept lines are
+//! copied byte for byte, and only the session meta line changes (a new thread id,
+//! `forked_from_id`).
+//! The file is written under a temporary name and renamed, and an existing file is never
+//! overwritten.
+
+use std::path::Path;
+
+use codex_rollout::fork::{ForkError, fork_rollout_to_path};
+use serde::Serialize;
+
+use crate::error::{CommandResult, Failure, Status};
+use crate::input::{Source, load_session};
+use crate::output::Output;
+use crate::user_turns::{ForkPointError, fork_point_dropping, user_turn_count};
+
+/// What `fork --json` prints.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ForkReport {
+    pub source: String,
+    pub output: String,
+    pub thread_id: String,
+    pub forked_from_id: String,
+    pub user_turns_before: usize,
+    pub user_turns_after: usize,
+    pub lines_written: usize,
+    pub skipped_problem_lines: usize,
+}
+
+/// Runs `fork`.
+pub fn run(source: &Source, drop_turns: usize, output: &Path, out: &mut Output) -> CommandResult {
+    let session = load_session(source)?;
+    let name = session.name().to_string();
+    let loaded = session.into_loaded()?;
+    let turns = user_turn_count(loaded.contents());
+    let point = fork_point_dropping(loaded.contents(), drop_turns).map_err(|err| match err {
+        ForkPointError::TooFewTurns { turns } => Failure::Content(format!(
+            "{name} has {turns} user turn(s); cannot drop {drop_turns}"
+        )),
+        ForkPointError::NoMessageItem => Failure::Content(format!(
+            "{name}: the user message that starts turn {} is not in the file (only its \
+             event is), so there is no line to cut before",
+            turns - drop_turns + 1
+        )),
+    })?;
+    let forked = fork_rollout_to_path(&loaded, point, output).map_err(|err| match err {
+        ForkError::DestinationExists(path) => Failure::Content(format!(
+            "{} already exists; fork never overwrites a file",
+            path.display()
+        )),
+        other => Failure::Content(format!("cannot fork {name}: {other}")),
+    })?;
+    let report = ForkReport {
+        source: name,
+        output: forked.path.display().to_string(),
+        thread_id: forked.thread_id.to_string(),
+        forked_from_id: forked.forked_from_id.to_string(),
+        user_turns_before: turns,
+        user_turns_after: turns - drop_turns,
+        lines_written: forked.lines_written,
+        skipped_problem_lines: forked.skipped_problem_lines,
+    };
+    if out.is_json() {
+        out.json_line(&report)?;
+    } else {
+        out.line(&format!("forked {} -> {}", report.source, report.output))?;
+        out.line(&format!("  thread id     {}", report.thread_id))?;
+        out.line(&format!("  forked from   {}", report.forked_from_id))?;
+        out.line(&format!(
+            "  user turns    {} -> {}",
+            report.user_turns_before, report.user_turns_after
+        ))?;
+        out.line(&format!("  lines         {}", report.lines_written))?;
+        if report.skipped_problem_lines > 0 {
+            out.line(&format!(
+                "  not copied    {} unreadable line(s)",
+                report.skipped_problem_lines
+            ))?;
+        }
+    }
+    Ok(Status::Ok)
+}

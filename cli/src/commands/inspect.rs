@@ -1,0 +1,103 @@
+//! `codex-thread inspect [FILE]`: what a session file holds, at a glance.
+
+mod stats;
+
+use std::collections::BTreeMap;
+
+pub use stats::{Inspection, ProblemReport, Tokens, UnansweredCall, inspect, tool_name};
+
+use crate::error::{CommandResult, Status};
+use crate::input::{Source, load_session};
+use crate::output::{Output, one_line};
+
+/// Runs `inspect`.
+pub fn run(source: &Source, out: &mut Output) -> CommandResult {
+    let session = load_session(source)?;
+    let inspection = inspect(session.contents());
+    if out.is_json() {
+        out.json_line(&inspection)?;
+    } else {
+        render(session.name(), &inspection, out)?;
+    }
+    Ok(Status::Ok)
+}
+
+/// Widest label column, so values start at the same column.
+const LABEL: usize = 14;
+
+fn render(
+    name: &str,
+    inspection: &Inspection,
+    out: &mut Output,
+) -> Result<(), crate::error::Failure> {
+    out.line(&one_line(name, 78))?;
+    let field = |label: &str, value: String| format!("  {label:<LABEL$}{value}");
+    let unknown = || "(unknown)".to_string();
+    out.line(&field(
+        "thread id",
+        inspection.thread_id.clone().unwrap_or_else(unknown),
+    ))?;
+    out.line(&field(
+        "cli version",
+        inspection.cli_version.clone().unwrap_or_else(unknown),
+    ))?;
+    let problems = match inspection.problems.len() {
+        0 => "no problems".to_string(),
+        n => format!("{n} problem line(s)"),
+    };
+    out.line(&field("lines", format!("{}, {problems}", inspection.lines)))?;
+    out.line(&field("user turns", inspection.user_turns.to_string()))?;
+    let tokens = match &inspection.tokens {
+        Some(tokens) => format!(
+            "{} in ({} cached), {} out ({} reasoning), {} total",
+            tokens.input, tokens.cached_input, tokens.output, tokens.reasoning_output, tokens.total
+        ),
+        None => "(not recorded)".to_string(),
+    };
+    out.line(&field("tokens", tokens))?;
+    out.line(&field("compactions", inspection.compactions.to_string()))?;
+    out.line(&field("rollbacks", inspection.rollbacks.to_string()))?;
+
+    counts(out, "lines by type", &inspection.line_types)?;
+    let mut items = BTreeMap::new();
+    for (line_type, types) in &inspection.item_types {
+        for (item_type, count) in types {
+            items.insert(format!("{line_type}/{item_type}"), *count);
+        }
+    }
+    counts(out, "items by type", &items)?;
+    counts(out, "tool calls", &inspection.tool_calls)?;
+    if !inspection.unanswered_calls.is_empty() {
+        out.line("")?;
+        out.line("calls without output")?;
+        for call in &inspection.unanswered_calls {
+            let call_text = one_line(&format!("{}  {}", call.name, call.call_id), 64);
+            out.line(&format!("  line {:<8}{call_text}", call.line))?;
+        }
+    }
+    if !inspection.problems.is_empty() {
+        out.line("")?;
+        out.line("problems")?;
+        for problem in &inspection.problems {
+            let text = one_line(&format!("{}: {}", problem.kind, problem.message), 64);
+            out.line(&format!("  line {:<8}{text}", problem.line))?;
+        }
+    }
+    Ok(())
+}
+
+fn counts(
+    out: &mut Output,
+    title: &str,
+    counts: &BTreeMap<String, usize>,
+) -> Result<(), crate::error::Failure> {
+    if counts.is_empty() {
+        return Ok(());
+    }
+    out.line("")?;
+    out.line(title)?;
+    for (name, count) in counts {
+        out.line(&format!("  {:<64}{count:>8}", one_line(name, 63)))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,113 @@
+//! `codex-thread list [--home DIR] [--limit N] [--cursor C]`: sessions under a Codex home,
+//! newest first, with the first thing the person said, one page at a time.
+//!
+//! codex-rollout's listing does the work: the order comes from the dated file names, only the
+//! head of each file is read, sessions without a user message are not listed. The next page
+//! starts after the cursor printed at the end of this one.
+
+use std::path::PathBuf;
+
+use codex_rollout::CodexHome;
+use codex_rollout::list::{Cursor, SessionsPage, list_sessions};
+use serde::Serialize;
+
+use crate::error::{CommandResult, Failure, Status};
+use crate::output::{Output, note, one_line};
+
+/// One listed session, as `list --json` prints it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ListedSession {
+    pub path: String,
+    pub thread_id: String,
+    pub created_at: String,
+    pub updated_at: Option<String>,
+    pub cli_version: String,
+    pub cwd: String,
+    pub preview: String,
+}
+
+/// What `list --json` prints.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Listing {
+    pub home: String,
+    pub sessions: Vec<ListedSession>,
+    /// Pass to `--cursor` for the next page; `null` on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// Runs `list`.
+pub fn run(
+    home: Option<PathBuf>,
+    limit: usize,
+    cursor: Option<&str>,
+    out: &mut Output,
+) -> CommandResult {
+    let home = CodexHome::resolve(home).map_err(|err| {
+        Failure::Usage(format!(
+            "cannot find the Codex home ({err}); pass --home DIR"
+        ))
+    })?;
+    if !home.root().is_dir() {
+        return Err(Failure::Unreadable(format!(
+            "Codex home {} is not a directory",
+            home.root().display()
+        )));
+    }
+    let cursor = cursor
+        .map(|text| {
+            text.parse::<Cursor>().map_err(|_| {
+                Failure::Usage(format!(
+                    "invalid --cursor `{text}`: expected `<time>|<thread id>` as printed by list"
+                ))
+            })
+        })
+        .transpose()?;
+    let page = list_sessions(&home, limit, cursor.as_ref()).map_err(|err| {
+        Failure::Unreadable(format!("cannot list {}: {err}", home.root().display()))
+    })?;
+    let listing = listing(&home, page);
+    if out.is_json() {
+        out.json_line(&listing)?;
+        return Ok(Status::Ok);
+    }
+    if listing.sessions.is_empty() {
+        note(&format!(
+            "no sessions under {}",
+            home.sessions_dir().display()
+        ));
+    }
+    for session in &listing.sessions {
+        out.line(&format!(
+            "{}  {}  {}",
+            session.created_at, session.thread_id, session.cli_version
+        ))?;
+        out.line(&format!("    {}", one_line(&session.preview, 74)))?;
+    }
+    if let Some(cursor) = &listing.next_cursor {
+        out.line(&format!("more: codex-thread list --cursor '{cursor}'"))?;
+    }
+    Ok(Status::Ok)
+}
+
+fn listing(home: &CodexHome, page: SessionsPage) -> Listing {
+    let sessions = page
+        .items
+        .into_iter()
+        .map(|summary| ListedSession {
+            path: summary.path.display().to_string(),
+            thread_id: summary.name.thread_id.hyphenated().to_string(),
+            created_at: summary.name.created.format("%Y-%m-%d %H:%M").to_string(),
+            updated_at: summary
+                .updated_at
+                .map(|at| at.format("%Y-%m-%d %H:%M").to_string()),
+            cli_version: summary.session_meta.meta.cli_version.clone(),
+            cwd: summary.session_meta.meta.cwd.display().to_string(),
+            preview: summary.preview,
+        })
+        .collect();
+    Listing {
+        home: home.root().display().to_string(),
+        sessions,
+        next_cursor: page.next_cursor.map(|cursor| cursor.to_string()),
+    }
+}

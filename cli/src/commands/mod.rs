@@ -1,0 +1,58 @@
+//! One module per subcommand; [`run`] dispatches.
+
+pub mod export;
+pub mod fork;
+pub mod history;
+pub mod inspect;
+pub mod list;
+pub mod notifications;
+pub mod prompt;
+pub mod thread;
+pub mod validate;
+
+use crate::cli::Command;
+use crate::error::CommandResult;
+use crate::input::Source;
+use crate::output::Output;
+
+/// Runs `command` (default: `inspect` of the bundled sample), writing to `out`.
+pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
+    let command = command.unwrap_or(Command::Inspect { file: None });
+    match command {
+        Command::Inspect { file } => inspect::run(&Source::from_arg(file.as_deref()), out),
+        Command::Validate { files } => {
+            let sources: Vec<Source> = if files.is_empty() {
+                vec![Source::Sample]
+            } else {
+                files
+                    .iter()
+                    .map(|file| Source::from_arg(Some(file)))
+                    .collect()
+            };
+            validate::run(&sources, out)
+        }
+        Command::History { file } => history::run(&Source::from_arg(file.as_deref()), out),
+        Command::Prompt {
+            file,
+            lite,
+            modalities,
+        } => prompt::run(&Source::from_arg(file.as_deref()), lite, &modalities, out),
+        Command::Thread { file } => thread::run(&Source::from_arg(file.as_deref()), out),
+        Command::Notifications { file } => {
+            notifications::run(&Source::from_arg(file.as_deref()), out)
+        }
+        Command::Export { file, format } => {
+            export::run(&Source::from_arg(file.as_deref()), format, out)
+        }
+        Command::Fork {
+            file,
+            drop_turns,
+            output,
+        } => fork::run(&Source::from_arg(file.as_deref()), drop_turns, &output, out),
+        Command::List {
+            home,
+            limit,
+            cursor,
+        } => list::run(home, limit, cursor.as_deref(), out),
+    }
+}

@@ -1,0 +1,86 @@
+//! `codex-thread prompt [FILE] [--lite] [--modalities text,image]`: the request body the next
+//! sampling step of the resumed session would send.
+//!
+//! Built the way a resumed session builds it, from core's own pieces: the reconstructed
+//! history projected for the model (`ContextManager::for_prompt`: missing tool outputs
+//! answered with `aborted`, orphan outputs removed, media the model cannot read replaced), the
+//! base instructions restored from the session meta (`resolve_base_instructions`), the model
+//! and reasoning settings of the last turn, and the thread id as the prompt cache key; then
+//! encoded as normal Responses or Responses Lite (`encode_request`). Tools are not recorded in
+//! session files, so the request has none.
+
+use codex_core::context_manager::InputModality;
+use codex_core::prompt::{
+    Prompt, ProviderKind, RequestOptions, WireApi, encode_request, resolve_base_instructions,
+};
+use codex_protocol::models::BaseInstructions;
+use codex_protocol::rollout::{RolloutItem, TurnContextItem};
+
+use crate::cli::Modality;
+use crate::commands::history::reconstruct;
+use crate::error::{CommandResult, Status};
+use crate::input::{Source, load_session};
+use crate::output::Output;
+
+/// Model named when the file records none.
+const UNKNOWN_MODEL: &str = "unknown-model";
+
+/// Runs `prompt`.
+pub fn run(
+    source: &Source,
+    lite: bool,
+    modalities: &[Modality],
+    out: &mut Output,
+) -> CommandResult {
+    let session = load_session(source)?;
+    let rebuilt = reconstruct(&session);
+    let last_turn = session.items().iter().rev().find_map(|item| match item {
+        RolloutItem::TurnContext(context) => Some(context),
+        _ => None,
+    });
+    let settings: Option<&TurnContextItem> = rebuilt.reference_context_item.as_ref().or(last_turn);
+    let model = rebuilt
+        .previous_turn_settings
+        .as_ref()
+        .map(|previous| previous.model.clone())
+        .or_else(|| settings.map(|context| context.model.clone()))
+        .unwrap_or_else(|| UNKNOWN_MODEL.to_string());
+    let restored = session.session_meta().and_then(|meta| {
+        meta.meta
+            .base_instructions
+            .clone()
+            .or_else(|| meta.meta.instructions.clone().map(BaseInstructions::new))
+    });
+    let base_instructions = resolve_base_instructions(None, restored.as_ref(), &model, "");
+    let modalities: Vec<InputModality> = modalities
+        .iter()
+        .map(|modality| match modality {
+            Modality::Text => InputModality::Text,
+            Modality::Image => InputModality::Image,
+            Modality::Audio => InputModality::Audio,
+        })
+        .collect();
+    let prompt = Prompt {
+        base_instructions,
+        input: rebuilt.history.for_prompt(&modalities),
+        tools: Vec::new(),
+        parallel_tool_calls: true,
+        output_schema: None,
+    };
+    let options = RequestOptions {
+        model,
+        wire_api: if lite {
+            WireApi::ResponsesLite
+        } else {
+            WireApi::Responses
+        },
+        provider: ProviderKind::default(),
+        reasoning_effort: settings.and_then(|context| context.effort.clone()),
+        reasoning_summary: settings.and_then(|context| context.summary.clone()),
+        prompt_cache_key: session.thread_id().map(|id| id.to_string()),
+        output_schema_strict: true,
+    };
+    let request = encode_request(&prompt, &options);
+    out.json_document(&request.body)?;
+    Ok(Status::Ok)
+}

@@ -1,0 +1,155 @@
+//! `codex-thread validate FILE...`: every problem of every line, with file and line number.
+//!
+//! A line is a problem when it could not be read as a rollout line (blank, not UTF-8, not
+//! JSON, truncated, missing the envelope, a payload that does not fit its kind). Lines the
+//! loader keeps without understanding them (a line or payload type newer than this tool) are
+//! not problems: they are listed as notes, and so is a file without a session meta. Exit
+//! code: 0 when every line of every file was read, 1 when some line had a problem (or a file
+//! was empty), 2 when some file could not be read at all.
+
+use serde::Serialize;
+
+use crate::commands::inspect::ProblemReport;
+use crate::error::{CommandResult, Failure, Status};
+use crate::input::{Source, is_unreadable, read_source};
+use crate::output::{Output, one_line};
+use codex_rollout::load::RolloutContents;
+
+/// The report of one file, as `--json` prints it (one object per line).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FileReport {
+    /// The file as given (`<stdin>` for `-`).
+    pub file: String,
+    /// Lines in the file; `null` when it could not be read.
+    pub lines: Option<usize>,
+    /// Lines that could not be read, in order.
+    pub problems: Vec<ProblemReport>,
+    /// Lines kept without being understood, and file-level remarks (line 0).
+    pub notes: Vec<ProblemReport>,
+    /// Why the file could not be read, when it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl FileReport {
+    fn status(&self) -> Status {
+        if self.error.is_some() {
+            Status::Unreadable
+        } else if self.problems.is_empty() {
+            Status::Ok
+        } else {
+            Status::ContentProblems
+        }
+    }
+}
+
+/// Checks one source.
+pub fn validate_source(source: &Source) -> FileReport {
+    let file = source.name();
+    match read_source(source) {
+        Ok(bytes) => validate_bytes(file, bytes),
+        Err(err) => FileReport {
+            file,
+            lines: None,
+            problems: Vec::new(),
+            notes: Vec::new(),
+            error: Some(err.to_string()),
+        },
+    }
+}
+
+/// Checks the bytes of a file named `file`.
+pub fn validate_bytes(file: String, bytes: Vec<u8>) -> FileReport {
+    let contents = RolloutContents::parse(bytes);
+    let mut report = FileReport {
+        file,
+        lines: Some(contents.line_count()),
+        problems: Vec::new(),
+        notes: Vec::new(),
+        error: None,
+    };
+    if contents.is_blank() {
+        report.problems.push(ProblemReport {
+            line: 0,
+            kind: "empty",
+            message: "the file is empty: it holds no rollout lines".to_string(),
+        });
+        return report;
+    }
+    for problem in contents.problems() {
+        if is_unreadable(problem) {
+            report.problems.push(problem.into());
+        } else {
+            report.notes.push(problem.into());
+        }
+    }
+    if contents.thread_id().is_none() && !contents.items().is_empty() {
+        report.notes.push(ProblemReport {
+            line: 0,
+            kind: "no_session_meta",
+            message: "no session_meta line: the thread id is unknown, so the file cannot be \
+                      resumed or forked"
+                .to_string(),
+        });
+    }
+    report
+}
+
+/// Runs `validate` over `sources`; the worst status wins (unreadable over problems).
+pub fn run(sources: &[Source], out: &mut Output) -> CommandResult {
+    let mut status = Status::Ok;
+    let mut with_problems = 0;
+    for source in sources {
+        let report = validate_source(source);
+        status = worst(status, report.status());
+        if report.status() != Status::Ok {
+            with_problems += 1;
+        }
+        if out.is_json() {
+            out.json_line(&report)?;
+        } else {
+            render(&report, out)?;
+        }
+    }
+    if !out.is_json() && sources.len() > 1 {
+        out.line(&format!(
+            "{} file(s) checked, {with_problems} with problems",
+            sources.len()
+        ))?;
+    }
+    Ok(status)
+}
+
+fn worst(a: Status, b: Status) -> Status {
+    if a.exit_code() >= b.exit_code() { a } else { b }
+}
+
+fn render(report: &FileReport, out: &mut Output) -> Result<(), Failure> {
+    let file = &report.file;
+    if let Some(error) = &report.error {
+        return out.line(&format!("{file}: unreadable: {error}"));
+    }
+    for problem in &report.problems {
+        out.line(&one_line(&location(file, problem), 200))?;
+    }
+    for note in &report.notes {
+        out.line(&one_line(&format!("{} (note)", location(file, note)), 200))?;
+    }
+    let lines = report.lines.unwrap_or_default();
+    let verdict = match report.problems.len() {
+        0 => "every line read".to_string(),
+        n => format!("{n} problem(s)"),
+    };
+    out.line(&format!("{file}: {lines} line(s), {verdict}"))
+}
+
+fn location(file: &str, problem: &ProblemReport) -> String {
+    if problem.line == 0 {
+        format!("{file}: {}: {}", problem.kind, problem.message)
+    } else {
+        format!(
+            "{file}:{}: {}: {}",
+            problem.line, problem.kind, problem.message
+        )
+    }
+}

@@ -1,0 +1,212 @@
+//! Where a rollout comes from: a file path, standard input (`-`), or the bundled sample when
+//! no path is given; and loading it tolerantly into rollout items.
+//!
+//! Loading never stops at a bad line: each line is read on its own by codex-rollout's
+//! tolerant reader, bad lines are skipped and counted, and the command goes on with the rest
+//! (a warning on standard error says how many were skipped; `validate` lists them). Only three
+//! things stop a command: unreadable input (exit 2), an empty input, and an input of which no
+//! line could be read (both exit 1). The messages always name the input.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
+use codex_protocol::thread_id::ThreadId;
+use codex_rollout::load::{LineProblem, LoadedRollout, ProblemKind, RolloutContents};
+
+use crate::error::Failure;
+use crate::output::{note, warn};
+use crate::progress::{Progress, ProgressReader};
+use crate::sample::{SAMPLE_JSONL, SAMPLE_NAME};
+
+/// The argument that names standard input.
+pub const STDIN_ARG: &str = "-";
+/// What standard input is called in messages.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Where a command reads its rollout from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A file.
+    File(PathBuf),
+    /// Standard input (`-`).
+    Stdin,
+    /// The sample bundled in the binary (no path given).
+    Sample,
+}
+
+impl Source {
+    /// The source a `[FILE]` argument names.
+    pub fn from_arg(arg: Option<&Path>) -> Self {
+        match arg {
+            None => Source::Sample,
+            Some(path) if path.as_os_str() == STDIN_ARG => Source::Stdin,
+            Some(path) => Source::File(path.to_path_buf()),
+        }
+    }
+
+    /// How the source is named in messages and output.
+    pub fn name(&self) -> String {
+        match self {
+            Source::File(path) => path.display().to_string(),
+            Source::Stdin => STDIN_NAME.to_string(),
+            Source::Sample => SAMPLE_NAME.to_string(),
+        }
+    }
+}
+
+/// Reads all bytes of `source`. Announces the sample on standard error when it is used.
+pub fn read_source(source: &Source) -> Result<Vec<u8>, Failure> {
+    match source {
+        Source::Sample => {
+            note(
+                "no FILE given: using the bundled sample session (5 turns with tool calls, \
+                 an interrupted turn and a rollback)",
+            );
+            Ok(SAMPLE_JSONL.as_bytes().to_vec())
+        }
+        Source::Stdin => {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .lock()
+                .read_to_end(&mut bytes)
+                .map_err(|err| Failure::Unreadable(format!("cannot read {STDIN_NAME}: {err}")))?;
+            Ok(bytes)
+        }
+        Source::File(path) => read_file(path),
+    }
+}
+
+fn read_file(path: &Path) -> Result<Vec<u8>, Failure> {
+    let unreadable = |err: std::io::Error| {
+        Failure::Unreadable(format!(
+            "cannot read {}: {}",
+            path.display(),
+            describe(&err)
+        ))
+    };
+    let metadata = std::fs::metadata(path).map_err(unreadable)?;
+    if metadata.is_dir() {
+        return Err(Failure::Unreadable(format!(
+            "{} is a directory, not a rollout file",
+            path.display()
+        )));
+    }
+    let file = File::open(path).map_err(unreadable)?;
+    let progress = Progress::for_bytes(metadata.len(), "reading");
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    ProgressReader::new(file, &progress)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    Ok(bytes)
+}
+
+/// The operating system's message without the `(os error N)` suffix, lower-cased like the
+/// rest of our messages.
+fn describe(err: &std::io::Error) -> String {
+    match err.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => {
+            let text = err.to_string();
+            let text = text.split(" (os error").next().unwrap_or(&text).to_string();
+            text.to_lowercase()
+        }
+    }
+}
+
+/// True for a line that could not be read as what it claims to be: blank, not UTF-8, not
+/// JSON, truncated, without the envelope, or with a payload that does not fit its kind.
+/// Lines of a kind newer than this tool (unknown line or payload type) are read, just not
+/// understood: they are not unreadable.
+pub fn is_unreadable(problem: &LineProblem) -> bool {
+    !matches!(
+        problem.kind,
+        ProblemKind::UnknownLineType | ProblemKind::UnknownPayloadType
+    )
+}
+
+/// A rollout read tolerantly: every line that could be read, the problems of the others.
+#[derive(Debug)]
+pub struct Session {
+    name: String,
+    contents: RolloutContents,
+}
+
+/// Reads and parses `source`. Fails when it cannot be read, is empty, or has no readable
+/// rollout line; warns on standard error when some lines were skipped.
+pub fn load_session(source: &Source) -> Result<Session, Failure> {
+    let name = source.name();
+    let bytes = read_source(source)?;
+    let size = bytes.len() as u64;
+    let contents = {
+        let _spinner = Progress::spinner(size, "parsing");
+        RolloutContents::parse(bytes)
+    };
+    if contents.is_blank() {
+        return Err(Failure::Content(format!(
+            "{name} is empty: it holds no rollout lines"
+        )));
+    }
+    let skipped: Vec<&LineProblem> = contents
+        .problems()
+        .iter()
+        .filter(|problem| is_unreadable(problem))
+        .collect();
+    if contents.items().is_empty() {
+        let first = skipped
+            .first()
+            .map(|problem| format!("; first: {problem}"))
+            .unwrap_or_default();
+        return Err(Failure::Content(format!(
+            "{name}: no line could be read as a rollout line ({} line(s), {} problem(s){first})",
+            contents.line_count(),
+            skipped.len(),
+        )));
+    }
+    if let Some(first) = skipped.first() {
+        warn(&format!(
+            "{name}: {} unreadable line(s) ignored (first: {first}); `codex-thread validate` lists them",
+            skipped.len()
+        ));
+    }
+    Ok(Session { name, contents })
+}
+
+impl Session {
+    /// The input's name (path, `<stdin>` or `<bundled sample>`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Every line read, with problems and original bytes.
+    pub fn contents(&self) -> &RolloutContents {
+        &self.contents
+    }
+
+    /// The items of the lines that were read, in file order.
+    pub fn items(&self) -> &[RolloutItem] {
+        self.contents.items()
+    }
+
+    /// The thread the file records (its first session meta), if it has one.
+    pub fn thread_id(&self) -> Option<ThreadId> {
+        self.contents.thread_id()
+    }
+
+    /// The first session meta line, if any.
+    pub fn session_meta(&self) -> Option<&SessionMetaLine> {
+        self.items().iter().find_map(|item| match item {
+            RolloutItem::SessionMeta(meta) => Some(meta),
+            _ => None,
+        })
+    }
+
+    /// The session as codex-rollout's loaded rollout (needed to fork). Fails when the file
+    /// has no session meta: without a thread id there is nothing to fork from.
+    pub fn into_loaded(self) -> Result<LoadedRollout, Failure> {
+        LoadedRollout::from_contents(self.name.clone(), self.contents)
+            .map_err(|err| Failure::Content(err.to_string()))
+    }
+}

@@ -1,0 +1,62 @@
+//! `codex-thread`: read, check, replay and export Codex session files.
+//!
+//! The binary is a thin shell over this library, so tests and the sample generator use the
+//! same code. Layout: [`cli`] (arguments), [`input`] (where a rollout comes from and how it
+//! is loaded), [`output`] (JSON or human text, always terminal-safe), [`progress`] (a bar on
+//! standard error for large inputs), [`commands`] (one module per subcommand), [`error`]
+//! (exit codes), [`user_turns`] (what counts as a user turn) and [`sample`] (the bundled
+//! session and its generator).
+//!
+//! Layering: this crate only composes the others. Reading and writing session files is
+//! codex-rollout's, turn and history decisions are codex-core's, the client view is
+//! codex-app-server-protocol's; nothing here re-decides any of them.
+
+pub mod cli;
+pub mod commands;
+pub mod error;
+pub mod input;
+pub mod output;
+pub mod progress;
+pub mod sample;
+pub mod user_turns;
+
+use clap::Parser;
+
+use crate::error::Failure;
+
+/// Parses the process arguments, runs the command and returns the process exit code.
+pub fn main_exit_code() -> u8 {
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // Help and version go to stdout with exit 0; usage errors to stderr with exit 2.
+            let _ = err.print();
+            return u8::try_from(err.exit_code()).unwrap_or(error::EXIT_UNREADABLE);
+        }
+    };
+    init_tracing();
+    let mut out = output::Output::stdout(cli.json);
+    let result = commands::run(cli.command, &mut out).and_then(|status| {
+        out.finish()?;
+        Ok(status)
+    });
+    match result {
+        Ok(status) => status.exit_code(),
+        Err(Failure::BrokenPipe) => error::EXIT_OK,
+        Err(failure) => {
+            output::error(&failure.to_string());
+            failure.exit_code()
+        }
+    }
+}
+
+/// Library logs go to standard error, quiet unless `RUST_LOG` asks: the tool reports problems
+/// itself, and real files would otherwise flood the terminal with per-line warnings.
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("off"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}

@@ -1,0 +1,107 @@
+//! Making file contents safe to print on a terminal.
+//!
+//! Session files hold whatever a model, a tool or a person produced: command output with ANSI
+//! colour codes, a stray `ESC ] 52` that would write the clipboard, a carriage return that
+//! overwrites the line before it, a right-to-left override that reorders what a reader sees.
+//! Printed raw, any of these lets a file drive the reader's terminal. So every character a
+//! terminal may interpret is replaced by a visible escape before it is printed:
+//! - C0 controls except newline and tab, DEL, and C1 controls (U+0080 to U+009F, which some
+//!   terminals accept as 8-bit escape introducers);
+//! - the bidirectional formatting characters (U+202A to U+202E, U+2066 to U+2069).
+//!
+//! Human text gets Rust-like escapes (`\x1b`, `\u{202e}`); JSON text gets JSON escapes
+//! (`\u001b`), so it stays valid JSON that decodes to the original string.
+
+use std::borrow::Cow;
+
+/// True for a character a terminal may act on (see the module docs). Newline and tab are not.
+pub fn is_terminal_control(c: char) -> bool {
+    match c {
+        '\n' | '\t' => false,
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => true,
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => true,
+        _ => false,
+    }
+}
+
+/// `text` with every terminal control replaced by a visible escape (`\x1b`, `\r`,
+/// `\u{202e}`). Borrowed when nothing needed escaping.
+pub fn sanitize_text(text: &str) -> Cow<'_, str> {
+    escape_with(text, |c, out| match c {
+        '\r' => out.push_str("\\r"),
+        c if u32::from(c) <= 0xff => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+        c => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+    })
+}
+
+/// Serialized JSON with the terminal controls that JSON allows raw (DEL, C1, bidi) replaced
+/// by `\uXXXX` escapes; the C0 controls are escaped by every JSON serializer already. Only
+/// valid inside JSON text: these characters can only occur inside strings there.
+pub fn escape_json_text(json: &str) -> Cow<'_, str> {
+    escape_with(json, |c, out| {
+        out.push_str(&format!("\\u{:04x}", u32::from(c)));
+    })
+}
+
+fn escape_with(text: &str, escape: impl Fn(char, &mut String)) -> Cow<'_, str> {
+    if !text.chars().any(is_terminal_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if is_terminal_control(c) {
+            escape(c, &mut out);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// At most `max` characters of `text` on one line: newlines and tabs become spaces, and a cut
+/// text ends with `…`. For previews in 80-column listings.
+pub fn one_line(text: &str, max: usize) -> String {
+    let flat: String = text
+        .chars()
+        .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
+        .collect();
+    let flat = flat.trim();
+    if flat.chars().count() <= max {
+        return flat.to_string();
+    }
+    let mut cut: String = flat.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_text_escapes_controls_but_keeps_newlines_and_tabs() {
+        let text = "ok\tline\n\u{1b}[31mred\u{1b}[0m\r\u{7}\u{9b}x\u{202e}cba";
+        assert_eq!(
+            sanitize_text(text),
+            "ok\tline\n\\x1b[31mred\\x1b[0m\\r\\x07\\x9bx\\u{202e}cba"
+        );
+        assert!(matches!(sanitize_text("plain é ✓"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn json_escapes_stay_valid_json_and_decode_to_the_original() -> Result<(), serde_json::Error> {
+        let original = "a\u{1b}b\u{7f}c\u{85}d\u{2066}e";
+        let json = serde_json::to_string(original)?;
+        let escaped = escape_json_text(&json);
+        assert!(!escaped.chars().any(is_terminal_control), "{escaped}");
+        let decoded: String = serde_json::from_str(&escaped)?;
+        assert_eq!(decoded, original);
+        Ok(())
+    }
+
+    #[test]
+    fn one_line_flattens_and_cuts() {
+        assert_eq!(one_line("  a\nb\tc  ", 10), "a b c");
+        assert_eq!(one_line("abcdefghij", 5), "abcd…");
+    }
+}

@@ -1,0 +1,101 @@
+//! Progress on standard error for large inputs, and only when a person is watching.
+//!
+//! A bar is drawn only when standard error is a terminal and the input is large enough to
+//! take noticeable time ([`LARGE_INPUT_BYTES`]); in pipes, CI logs and tests nothing is drawn,
+//! so standard error stays clean for diagnostics. Standard output is never touched.
+
+use std::io::{IsTerminal, Read};
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Inputs at least this large get a progress bar (when standard error is a terminal).
+pub const LARGE_INPUT_BYTES: u64 = 4 * 1024 * 1024;
+
+/// A progress indicator that may be invisible. Dropping it clears what it drew.
+#[derive(Debug)]
+pub struct Progress {
+    bar: Option<ProgressBar>,
+}
+
+impl Progress {
+    /// An indicator that draws nothing.
+    pub fn hidden() -> Self {
+        Self { bar: None }
+    }
+
+    /// A byte-count bar for reading `total` bytes, shown only for a large input on a
+    /// terminal.
+    pub fn for_bytes(total: u64, label: &str) -> Self {
+        if total < LARGE_INPUT_BYTES || !std::io::stderr().is_terminal() {
+            return Self::hidden();
+        }
+        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+        let style = ProgressStyle::with_template(
+            "{msg:20!} [{bar:30}] {bytes:>9}/{total_bytes:9} {eta:>4}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ");
+        bar.set_style(style);
+        bar.set_message(label.to_string());
+        Self { bar: Some(bar) }
+    }
+
+    /// A spinner for a step without a known length (parsing, reconstruction) of a large
+    /// input, shown only on a terminal.
+    pub fn spinner(input_bytes: u64, label: &str) -> Self {
+        if input_bytes < LARGE_INPUT_BYTES || !std::io::stderr().is_terminal() {
+            return Self::hidden();
+        }
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        bar.set_message(label.to_string());
+        bar.enable_steady_tick(Duration::from_millis(120));
+        Self { bar: Some(bar) }
+    }
+
+    /// Advances the bar by `delta` units.
+    pub fn inc(&self, delta: u64) {
+        if let Some(bar) = &self.bar {
+            bar.inc(delta);
+        }
+    }
+
+    /// Whether anything is drawn.
+    pub fn is_visible(&self) -> bool {
+        self.bar.is_some()
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// A reader that advances a [`Progress`] by the bytes read.
+#[derive(Debug)]
+pub struct ProgressReader<'a, R> {
+    inner: R,
+    progress: &'a Progress,
+}
+
+impl<'a, R: Read> ProgressReader<'a, R> {
+    /// Wraps `inner`.
+    pub fn new(inner: R, progress: &'a Progress) -> Self {
+        Self { inner, progress }
+    }
+}
+
+impl<R: Read> Read for ProgressReader<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.inner.read(buf)?;
+        self.progress.inc(read as u64);
+        Ok(read)
+    }
+}

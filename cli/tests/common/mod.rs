@@ -1,0 +1,129 @@
+//! Helpers shared by the integration tests: running the binary, the real fixtures, the
+//! generated JSON Schema.
+
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+pub type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+/// The real session files folder (see `shared/fixtures/real/README.md`).
+pub const REAL_FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
+
+/// Files there that are shape catalogues with trimmed values, not captures.
+pub const SHAPE_CATALOGUES: &[&str] = &["jazzyalex__agent-sessions__small.jsonl"];
+
+/// The generated JSON Schema folder of the app-server protocol.
+pub const SCHEMA_DIR: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../app-server-protocol/schema/json"
+);
+
+/// The `codex-thread` binary, with a clean environment for logging.
+pub fn bin() -> Result<Command, Box<dyn std::error::Error>> {
+    let mut command = Command::cargo_bin("codex-thread")?;
+    command.env_remove("RUST_LOG").env_remove("CODEX_HOME");
+    Ok(command)
+}
+
+/// The real session files, or `None` (after saying so loudly) when the folder is absent and
+/// `CODEX_REQUIRE_REAL_FIXTURES=1` is not set.
+#[allow(clippy::print_stderr)]
+pub fn real_files() -> Result<Option<Vec<PathBuf>>, Box<dyn std::error::Error>> {
+    let dir = Path::new(REAL_FIXTURES);
+    if !dir.is_dir() {
+        if std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1") {
+            return Err(
+                format!("CODEX_REQUIRE_REAL_FIXTURES=1 but {REAL_FIXTURES} is missing").into(),
+            );
+        }
+        eprintln!("!!!!!!!! SKIPPED: real fixtures folder {REAL_FIXTURES} not found !!!!!!!!");
+        return Ok(None);
+    }
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("no .jsonl files in {REAL_FIXTURES}").into());
+    }
+    Ok(Some(files))
+}
+
+/// The file name of `path`, for messages.
+pub fn name(path: &Path) -> String {
+    path.file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Whether `path` is a shape catalogue rather than a capture.
+pub fn is_catalogue(path: &Path) -> bool {
+    SHAPE_CATALOGUES.contains(&name(path).as_str())
+}
+
+/// A validator for the committed schema file `file` (relative to the schema folder).
+pub fn schema(file: &str) -> Result<jsonschema::Validator, Box<dyn std::error::Error>> {
+    let path = Path::new(SCHEMA_DIR).join(file);
+    let value: serde_json::Value = serde_json::from_str(&fs::read_to_string(&path)?)?;
+    Ok(jsonschema::validator_for(&value)?)
+}
+
+/// The schema violations of `value`, at most five, as text.
+pub fn violations(validator: &jsonschema::Validator, value: &serde_json::Value) -> Vec<String> {
+    validator
+        .iter_errors(value)
+        .map(|error| format!("{error} at {}", error.instance_path()))
+        .take(5)
+        .collect()
+}
+
+/// Runs the binary with `args`, expects exit 0, and returns standard output.
+pub fn stdout_of(args: &[&str]) -> Result<String, Box<dyn std::error::Error>> {
+    let output = bin()?.args(args).output()?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() {
+        return Err(format!("codex-thread {args:?} failed ({}): {stderr}", output.status).into());
+    }
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    Ok(String::from_utf8(output.stdout)?)
+}
+
+/// Parses JSON Lines.
+pub fn json_lines(text: &str) -> Result<Vec<serde_json::Value>, serde_json::Error> {
+    text.lines().map(serde_json::from_str).collect()
+}
+
+/// Counts the `user_message` events of a file and the rollbacks, independently of the tool:
+/// each line parsed on its own as JSON.
+pub fn user_message_events(path: &Path) -> Result<Option<usize>, Box<dyn std::error::Error>> {
+    let text = fs::read_to_string(path)?;
+    let mut events: usize = 0;
+    let mut any_envelope = false;
+    for line in text.lines() {
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if value.get("payload").is_some() {
+            any_envelope = true;
+        }
+        if value.get("type").and_then(|t| t.as_str()) != Some("event_msg") {
+            continue;
+        }
+        let payload = &value["payload"];
+        match payload.get("type").and_then(|t| t.as_str()) {
+            Some("user_message") => events += 1,
+            Some("thread_rolled_back") => {
+                let turns = payload["num_turns"].as_u64().unwrap_or(0) as usize;
+                events = events.saturating_sub(turns);
+            }
+            _ => {}
+        }
+    }
+    Ok(any_envelope.then_some(events))
+}

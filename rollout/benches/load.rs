@@ -1,0 +1,193 @@
+//! Loading and reconstructing a large rollout, against the cheapest generic reading of the
+//! same lines.
+//!
+//! The input is built at start: the first real session meta, then the lines of the real
+//! fixtures (enveloped lines, without session metas and compactions so that replay covers the
+//! whole file) repeated until the file has more than 100 000 lines. Without the real folder,
+//! lines written by our own types are used instead.
+//!
+//! - `value_baseline`: every line parsed into a `serde_json::Value` (no typing, no checks);
+//! - `parse_lines_typed`: every line through the protocol's typed line parser alone (the
+//!   share of the cost that is the parser's);
+//! - `load`: [`load_rollout_bytes`] (typed items, problems, spans);
+//! - `load_and_reconstruct`: the above plus [`reconstruct_history_from_items`] (the path
+//!   resume takes: the loaded items are moved into history);
+//! - `reconstruct_borrowed`: reconstruction alone from borrowed items (clones what it keeps).
+//!
+//! Every variant drops what it built inside the timed section, as the baseline does.
+//!
+//! Target: `load_and_reconstruct` within 1.5x of `value_baseline`.
+
+#![allow(clippy::expect_used, clippy::print_stderr)]
+
+use std::hint::black_box;
+use std::path::Path;
+
+use codex_protocol::models::ResponseItem;
+use codex_protocol::rollout::{
+    RolloutItem, RolloutLine, parse_rollout_line, parse_rollout_line_typed,
+};
+use codex_protocol::thread_id::ThreadId;
+use codex_rollout::load::load_rollout_bytes;
+use codex_rollout::reconstruct::{
+    ReconstructOptions, reconstruct_history_from_items, reconstruct_history_from_rollout,
+};
+use codex_rollout::recorder::new_session_meta;
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+
+const REAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
+const MIN_LINES: usize = 100_000;
+
+/// The enveloped lines of the real fixtures, split into the first session meta and the rest.
+fn real_lines() -> Option<(Vec<u8>, Vec<Vec<u8>>)> {
+    let mut meta = None;
+    let mut body = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir(Path::new(REAL))
+        .ok()?
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        for line in bytes.split(|byte| *byte == b'\n').filter(|line| !line.is_empty()) {
+            let Ok(parsed) = parse_rollout_line(line) else {
+                continue;
+            };
+            if parsed.is_legacy() {
+                continue;
+            }
+            match parsed.item() {
+                Some(RolloutItem::SessionMeta(_)) => {
+                    meta.get_or_insert_with(|| line.to_vec());
+                }
+                Some(RolloutItem::Compacted(_)) | None => {}
+                Some(_) => body.push(line.to_vec()),
+            }
+        }
+    }
+    Some((meta?, body))
+}
+
+fn own_lines() -> (Vec<u8>, Vec<Vec<u8>>) {
+    let line = |item| {
+        RolloutLine::new("2025-01-01T00:00:00.000Z", item)
+            .to_json_line()
+            .expect("serialize")
+            .into_bytes()
+    };
+    let meta = line(RolloutItem::SessionMeta(new_session_meta(
+        ThreadId::new(),
+        "/repo",
+        "bench",
+    )));
+    let body = vec![
+        line(RolloutItem::ResponseItem(ResponseItem::user_text("please do the task"))),
+        line(RolloutItem::ResponseItem(ResponseItem::function_call(
+            "shell",
+            r#"{"command":["ls"]}"#,
+            "c1",
+        ))),
+        line(RolloutItem::ResponseItem(ResponseItem::function_call_output(
+            "c1",
+            "a.txt\nb.txt\n".repeat(50),
+        ))),
+        line(RolloutItem::ResponseItem(ResponseItem::assistant_text("Done.", None))),
+    ];
+    (meta, body)
+}
+
+/// A rollout of more than [`MIN_LINES`] lines.
+fn build_rollout() -> Vec<u8> {
+    let (meta, body) = real_lines().unwrap_or_else(|| {
+        eprintln!("!!! real fixtures folder {REAL} is missing: benchmarking our own lines !!!");
+        own_lines()
+    });
+    let mut bytes = meta;
+    bytes.push(b'\n');
+    let mut lines = 1;
+    while lines <= MIN_LINES {
+        for line in &body {
+            bytes.extend_from_slice(line);
+            bytes.push(b'\n');
+            lines += 1;
+        }
+    }
+    eprintln!(
+        "bench input: {lines} lines, {:.1} MiB",
+        bytes.len() as f64 / (1024.0 * 1024.0)
+    );
+    bytes
+}
+
+fn bench_load(c: &mut Criterion) {
+    let bytes = build_rollout();
+    let loaded = load_rollout_bytes(bytes.clone(), "bench.jsonl").expect("bench rollout loads");
+    assert!(
+        loaded.problems().iter().all(|problem| problem.kind.is_kept()),
+        "the bench input has skipped lines"
+    );
+    let rebuilt = reconstruct_history_from_rollout(loaded.items());
+    eprintln!(
+        "bench rollout: {} items, rebuilt history of {} items",
+        loaded.items().len(),
+        rebuilt.history.len()
+    );
+
+    // Every variant drops what it built inside the timed section, as the baseline does.
+    let mut group = c.benchmark_group("load_rollout");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    group.bench_function("value_baseline", |b| {
+        b.iter(|| {
+            let mut count = 0usize;
+            for line in bytes.split(|byte| *byte == b'\n').filter(|line| !line.is_empty()) {
+                let value: serde_json::Value = serde_json::from_slice(line).expect("json");
+                count += usize::from(value.is_object());
+            }
+            black_box(count)
+        });
+    });
+    group.bench_function("parse_lines_typed", |b| {
+        b.iter(|| {
+            let mut count = 0usize;
+            for line in bytes.split(|byte| *byte == b'\n').filter(|line| !line.is_empty()) {
+                let typed = parse_rollout_line_typed(line).expect("typed");
+                count += usize::from(typed.line().is_some());
+            }
+            black_box(count)
+        });
+    });
+    group.bench_function("load", |b| {
+        b.iter_batched(
+            || bytes.clone(),
+            |input| {
+                let loaded = load_rollout_bytes(input, "bench.jsonl").expect("loads");
+                black_box(loaded.items().len())
+            },
+            BatchSize::LargeInput,
+        );
+    });
+    group.bench_function("load_and_reconstruct", |b| {
+        b.iter_batched(
+            || bytes.clone(),
+            |input| {
+                let loaded = load_rollout_bytes(input, "bench.jsonl").expect("loads");
+                let rebuilt =
+                    reconstruct_history_from_items(loaded.into_items(), &ReconstructOptions::default());
+                black_box(rebuilt.history.len())
+            },
+            BatchSize::LargeInput,
+        );
+    });
+    group.bench_function("reconstruct_borrowed", |b| {
+        b.iter(|| black_box(reconstruct_history_from_rollout(loaded.items()).history.len()));
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_load);
+criterion_main!(benches);

@@ -1,0 +1,194 @@
+use codex_protocol::event::{EventMsg, ThreadRolledBackEvent, TurnCompleteEvent, TurnStartedEvent};
+use codex_protocol::models::ResponseItem;
+use codex_protocol::rollout::{RolloutItem, TurnContextItem};
+use codex_protocol::thread_id::ThreadId;
+use pretty_assertions::assert_eq;
+use serde_json::{Value, json};
+
+use super::meta_line::{MetaRewrite, rewrite_session_meta_line};
+use super::*;
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+fn user(text: &str) -> RolloutItem {
+    RolloutItem::ResponseItem(ResponseItem::user_text(text))
+}
+
+fn assistant(text: &str) -> RolloutItem {
+    RolloutItem::ResponseItem(ResponseItem::assistant_text(text, None))
+}
+
+fn env_context() -> RolloutItem {
+    user("<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>")
+}
+
+fn rollback(num_turns: u32) -> RolloutItem {
+    RolloutItem::EventMsg(EventMsg::ThreadRolledBack(ThreadRolledBackEvent {
+        num_turns,
+    }))
+}
+
+fn started(turn_id: &str) -> RolloutItem {
+    RolloutItem::EventMsg(EventMsg::TurnStarted(TurnStartedEvent {
+        turn_attribution: None,
+        turn_id: turn_id.to_string(),
+        root_turn_id: None,
+        trace_id: None,
+        started_at: None,
+        model_context_window: None,
+        collaboration_mode_kind: "default".to_string(),
+    }))
+}
+
+fn complete(turn_id: &str) -> RolloutItem {
+    RolloutItem::EventMsg(EventMsg::TurnComplete(TurnCompleteEvent {
+        root_turn_id: None,
+        turn_id: turn_id.to_string(),
+        last_agent_message: None,
+        error: None,
+        started_at: None,
+        completed_at: None,
+        duration_ms: None,
+        time_to_first_token_ms: None,
+    }))
+}
+
+fn turn_context() -> RolloutItem {
+    RolloutItem::TurnContext(TurnContextItem::new(
+        "/repo",
+        json!("never"),
+        json!({}),
+        "m",
+    ))
+}
+
+#[test]
+fn positions_count_only_visible_user_messages() {
+    let items = vec![
+        env_context(),
+        user("u1"),
+        assistant("a1"),
+        RolloutItem::ResponseItem(ResponseItem::developer_text("dev")),
+        user("u2"),
+    ];
+    assert_eq!(user_message_positions_in_rollout(&items), vec![1, 4]);
+}
+
+#[test]
+fn positions_apply_rollback_markers_saturating() {
+    let items = vec![
+        user("u1"),
+        user("u2"),
+        user("u3"),
+        rollback(1),
+        user("u4"),
+        rollback(0),
+    ];
+    assert_eq!(user_message_positions_in_rollout(&items), vec![0, 1, 4]);
+    let everything = vec![user("u1"), user("u2"), rollback(u32::MAX), user("u3")];
+    assert_eq!(user_message_positions_in_rollout(&everything), vec![3]);
+}
+
+#[test]
+fn truncates_rollout_from_start_before_nth_user_only() {
+    let items = vec![user("u1"), assistant("a1"), user("u2"), assistant("a2")];
+    assert_eq!(fork_cut(&items, ForkPoint::BeforeNthUserMessage(1)), 2);
+    assert_eq!(fork_cut(&items, ForkPoint::BeforeNthUserMessage(0)), 0);
+    assert_eq!(fork_cut(&items, ForkPoint::BeforeNthUserMessage(2)), 4);
+}
+
+#[test]
+fn truncation_max_keeps_full_rollout() {
+    let items = vec![user("u1"), assistant("a1")];
+    assert_eq!(
+        fork_cut(&items, ForkPoint::BeforeNthUserMessage(usize::MAX)),
+        2
+    );
+    assert_eq!(fork_cut(&items, ForkPoint::KeepAll), 2);
+    assert_eq!(fork_cut(&items, ForkPoint::BeforeNthLastUserMessage(0)), 2);
+}
+
+#[test]
+fn truncates_rollout_from_start_applies_thread_rollback_markers() {
+    // u2 was rolled back, so the effective user messages are u1, u3, u4.
+    let items = vec![user("u1"), user("u2"), rollback(1), user("u3"), user("u4")];
+    assert_eq!(fork_cut(&items, ForkPoint::BeforeNthUserMessage(1)), 3);
+    assert_eq!(fork_cut(&items, ForkPoint::BeforeNthLastUserMessage(1)), 4);
+    assert_eq!(fork_cut(&items, ForkPoint::BeforeNthLastUserMessage(2)), 3);
+}
+
+#[test]
+fn ignores_session_prefix_messages_when_truncating_rollout_from_start() {
+    let items = vec![
+        RolloutItem::ResponseItem(ResponseItem::developer_text("instructions")),
+        env_context(),
+        user("u1"),
+        assistant("a1"),
+    ];
+    assert_eq!(fork_cut(&items, ForkPoint::BeforeNthUserMessage(0)), 2);
+    // More turns than exist: keep only what precedes the first user message.
+    assert_eq!(fork_cut(&items, ForkPoint::BeforeNthLastUserMessage(9)), 2);
+}
+
+#[test]
+fn cut_moves_up_to_the_turn_start() {
+    let items = vec![
+        started("t1"),
+        user("u1"),
+        turn_context(),
+        assistant("a1"),
+        complete("t1"),
+        started("t2"),
+        env_context(),
+        user("u2"),
+        turn_context(),
+        assistant("a2"),
+        complete("t2"),
+    ];
+    assert_eq!(fork_cut(&items, ForkPoint::BeforeNthLastUserMessage(1)), 5);
+    assert_eq!(fork_cut(&items, ForkPoint::BeforeNthLastUserMessage(2)), 0);
+    // Without a task_started the cut stays at the message.
+    let legacy = vec![user("u1"), assistant("a1"), env_context(), user("u2")];
+    assert_eq!(fork_cut(&legacy, ForkPoint::BeforeNthLastUserMessage(1)), 3);
+}
+
+fn rewrite() -> MetaRewrite {
+    MetaRewrite {
+        thread_id: ThreadId::new(),
+        forked_from_id: ThreadId::new(),
+        timestamp: "2030-01-01T00:00:00.000Z".to_string(),
+    }
+}
+
+#[test]
+fn meta_rewrite_keeps_every_other_key_in_order() -> TestResult {
+    let rewrite = rewrite();
+    let line = r#"{"timestamp":"2025-01-01T00:00:00.000Z","type":"session_meta","payload":{"session_id":"s","id":"old","timestamp":"2025","cwd":"/r","zz_new_key":{"b":1.50,"a":[1]},"originator":"x"},"extra":true}"#;
+    let out = rewrite_session_meta_line(line, false, &rewrite)?;
+    let id = rewrite.thread_id.to_string();
+    let parent = rewrite.forked_from_id.to_string();
+    let expected = format!(
+        r#"{{"timestamp":"2030-01-01T00:00:00.000Z","type":"session_meta","payload":{{"session_id":"{id}","id":"{id}","forked_from_id":"{parent}","timestamp":"2030-01-01T00:00:00.000Z","cwd":"/r","zz_new_key":{{"b":1.50,"a":[1]}},"originator":"x"}},"extra":true}}"#
+    );
+    assert_eq!(out, expected);
+    Ok(())
+}
+
+#[test]
+fn meta_rewrite_of_classic_and_legacy_lines() -> TestResult {
+    let rewrite = rewrite();
+    let classic = r#"{"timestamp":"t","type":"session_meta","payload":{"id":"old","forked_from_id":"older","timestamp":"t","instructions":null}}"#;
+    let out: Value = serde_json::from_str(&rewrite_session_meta_line(classic, false, &rewrite)?)?;
+    assert_eq!(out["payload"]["id"], json!(rewrite.thread_id.to_string()));
+    assert_eq!(
+        out["payload"]["forked_from_id"],
+        json!(rewrite.forked_from_id.to_string())
+    );
+    assert_eq!(out["payload"].get("session_id"), None);
+    let legacy = r#"{"id":"old","timestamp":"t","instructions":null,"git":null}"#;
+    let out: Value = serde_json::from_str(&rewrite_session_meta_line(legacy, true, &rewrite)?)?;
+    assert_eq!(out["id"], json!(rewrite.thread_id.to_string()));
+    assert_eq!(out["git"], Value::Null);
+    assert_eq!(out.get("payload"), None);
+    Ok(())
+}
