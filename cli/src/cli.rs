@@ -6,11 +6,17 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 /// Read, check, replay and export Codex session files (rollout JSONL).
 ///
-/// Every command takes a rollout file, or `-` for standard input; without one it uses a sample
-/// session bundled in the binary. Exit codes: 0 done, 1 content problems, 2 unreadable input
-/// or bad usage.
+/// Every command takes a rollout file, or `-` for standard input; without one
+/// it uses a sample session bundled in the binary (and says so on stderr).
+/// Exit codes: 0 done, 1 content problems, 2 unreadable input or bad usage.
 #[derive(Debug, Parser)]
-#[command(name = "codex-thread", version, about, long_about)]
+#[command(
+    name = "codex-thread",
+    version,
+    about,
+    long_about,
+    verbatim_doc_comment
+)]
 pub struct Cli {
     /// Machine output: JSON (or JSON Lines for streams) instead of text.
     #[arg(long, global = true)]
@@ -24,24 +30,35 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Summary: thread id, version, lines, problems, counts by type, turns, tools, tokens.
+    /// Summary: ids, lines, problems, counts, turns, tools, tokens.
     Inspect {
         /// Rollout file, or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
     },
-    /// Check every line of one or more files; exit 0 when all lines read, 1 when some line
-    /// has a problem, 2 when a file cannot be read.
+    /// Check every line; list problems with file and line number
+    ///
+    /// Exit 0 when every line of every file was read, 1 when some line has a
+    /// problem, 2 when some file cannot be read at all.
+    #[command(verbatim_doc_comment)]
     Validate {
         /// Rollout files, or `-` for standard input (default: the bundled sample).
         files: Vec<PathBuf>,
     },
-    /// The model history reconstructed from the file (JSON Lines of ResponseItems), as a
-    /// resumed session would hold it.
+    /// The reconstructed model history (JSON Lines of ResponseItems)
+    ///
+    /// What a resumed session would hold: the last surviving compaction, then
+    /// the items after it, with rollbacks applied.
+    #[command(verbatim_doc_comment)]
     History {
         /// Rollout file, or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
     },
-    /// The request body of the next prompt: base instructions, normalized history, options.
+    /// The request body of the next prompt (normal or Responses Lite)
+    ///
+    /// Base instructions from the session meta, the history projected for the
+    /// model (missing outputs answered, unreadable media replaced), the last
+    /// turn's model and reasoning settings.
+    #[command(verbatim_doc_comment)]
     Prompt {
         /// Rollout file, or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
@@ -52,19 +69,25 @@ pub enum Command {
         #[arg(long, value_delimiter = ',', default_value = "text,image")]
         modalities: Vec<Modality>,
     },
-    /// The turns and their items as a client sees them on resume (app-server ThreadItems).
+    /// The turns and ThreadItems a client sees on resume.
     Thread {
         /// Rollout file, or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
     },
-    /// The JSON-RPC notifications a client would receive if the session were replayed live,
-    /// one per line.
+    /// The JSON-RPC messages of a live replay, one per line
+    ///
+    /// What an app-server client would receive if the session were replayed
+    /// live (streaming deltas are never persisted, so they are not replayed).
+    #[command(verbatim_doc_comment)]
     Notifications {
         /// Rollout file, or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
     },
-    /// A readable transcript: messages, tool calls with their outputs, reasoning summaries,
-    /// turn boundaries.
+    /// A readable transcript (Markdown; `--json` for structured)
+    ///
+    /// Messages, tool calls paired with their outputs, reasoning summaries and
+    /// turn boundaries; rolled-back turns are left out.
+    #[command(verbatim_doc_comment)]
     Export {
         /// Rollout file, or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
@@ -72,8 +95,11 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = ExportFormat::Markdown)]
         format: ExportFormat,
     },
-    /// Write a new session without the last N user turns (rollback-aware): kept lines are
-    /// copied byte for byte, the session meta gets a new thread id.
+    /// Write a new session without the last N user turns
+    ///
+    /// Turns are counted after rollbacks; kept lines are copied byte for byte
+    /// and only the session meta changes (a new thread id, `forked_from_id`).
+    #[command(verbatim_doc_comment)]
     Fork {
         /// Rollout file, or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
@@ -84,7 +110,7 @@ pub enum Command {
         #[arg(short = 'o', long = "output", value_name = "OUT")]
         output: PathBuf,
     },
-    /// Sessions under a Codex home, newest first, with their first message, a page at a time.
+    /// Sessions under a Codex home, newest first, a page at a time.
     List {
         /// Codex home (default: `$CODEX_HOME`, else `~/.codex`).
         #[arg(long, value_name = "DIR")]

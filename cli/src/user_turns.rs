@@ -86,3 +86,7 @@ pub fn fork_point_dropping(
         .map(ForkPoint::BeforeNthUserMessage)
         .ok_or(ForkPointError::NoMessageItem)
 }
+
+#[cfg(test)]
+#[path = "user_turns_tests.rs"]
+mod tests;

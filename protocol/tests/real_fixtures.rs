@@ -22,6 +22,9 @@ use serde_json::Value;
 
 type TestResult = Result<(), Box<dyn Error>>;
 
+/// A parser under timing: reads one line, says whether it accepted it.
+type LineParser = dyn Fn(&[u8]) -> bool;
+
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
 
 /// The fixtures folder, or `None` (with a loud message) when it is absent and not required.
@@ -385,7 +388,7 @@ fn parser_cost_relative_to_plain_value_parse() -> TestResult {
         lines.extend(split_lines(&bytes).map(|(_, line)| line.to_vec()));
     }
     let rounds = 5;
-    let parsers: [&dyn Fn(&[u8]) -> bool; 3] = [
+    let parsers: [&LineParser; 3] = [
         &|line| serde_json::from_slice::<Value>(line).is_ok(),
         &|line| parse_rollout_line(line).is_ok(),
         &|line| parse_rollout_line_typed(line).is_ok(),

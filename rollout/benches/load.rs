@@ -6,17 +6,24 @@
 //! whole file) repeated until the file has more than 100 000 lines. Without the real folder,
 //! lines written by our own types are used instead.
 //!
-//! - `value_baseline`: every line parsed into a `serde_json::Value` (no typing, no checks);
+//! - `value_baseline`: every line parsed into a `serde_json::Value` (no typing, no checks),
+//!   each dropped at once;
+//! - `value_collect`: the same, all values kept in a vector until the end (what a loader
+//!   that returns every line as a `Value` would do);
 //! - `parse_lines_typed`: every line through the protocol's typed line parser alone (the
 //!   share of the cost that is the parser's);
 //! - `load`: [`load_rollout_bytes`] (typed items, problems, spans);
 //! - `load_and_reconstruct`: the above plus [`reconstruct_history_from_items`] (the path
 //!   resume takes: the loaded items are moved into history);
+//! - `load_and_reconstruct_two_threads`: the same with the loader reading on two threads
+//!   (opt-in [`RolloutContents::parse_with_threads`]);
 //! - `reconstruct_borrowed`: reconstruction alone from borrowed items (clones what it keeps).
 //!
 //! Every variant drops what it built inside the timed section, as the baseline does.
 //!
-//! Target: `load_and_reconstruct` within 1.5x of `value_baseline`.
+//! Target: `load_and_reconstruct` within 1.5x of `value_baseline`. Before criterion runs, an
+//! interleaved measurement prints the ratios (median of 7 back-to-back rounds), which are
+//! robust to the load of a shared machine drifting during the run.
 
 #![allow(clippy::expect_used, clippy::print_stderr)]
 
@@ -28,12 +35,14 @@ use codex_protocol::rollout::{
     RolloutItem, RolloutLine, parse_rollout_line, parse_rollout_line_typed,
 };
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::load::load_rollout_bytes;
+use codex_rollout::load::{LoadedRollout, RolloutContents, load_rollout_bytes};
 use codex_rollout::reconstruct::{
     ReconstructOptions, reconstruct_history_from_items, reconstruct_history_from_rollout,
 };
 use codex_rollout::recorder::new_session_meta;
-use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use std::time::Instant;
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group};
 
 const REAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
 const MIN_LINES: usize = 100_000;
@@ -141,16 +150,8 @@ fn bench_load(c: &mut Criterion) {
     let mut group = c.benchmark_group("load_rollout");
     group.sample_size(10);
     group.throughput(Throughput::Bytes(bytes.len() as u64));
-    group.bench_function("value_baseline", |b| {
-        b.iter(|| {
-            let mut count = 0usize;
-            for line in bytes.split(|byte| *byte == b'\n').filter(|line| !line.is_empty()) {
-                let value: serde_json::Value = serde_json::from_slice(line).expect("json");
-                count += usize::from(value.is_object());
-            }
-            black_box(count)
-        });
-    });
+    group.bench_function("value_baseline", |b| b.iter(|| black_box(value_baseline(&bytes))));
+    group.bench_function("value_collect", |b| b.iter(|| black_box(value_collect(&bytes))));
     group.bench_function("parse_lines_typed", |b| {
         b.iter(|| {
             let mut count = 0usize;
@@ -174,12 +175,14 @@ fn bench_load(c: &mut Criterion) {
     group.bench_function("load_and_reconstruct", |b| {
         b.iter_batched(
             || bytes.clone(),
-            |input| {
-                let loaded = load_rollout_bytes(input, "bench.jsonl").expect("loads");
-                let rebuilt =
-                    reconstruct_history_from_items(loaded.into_items(), &ReconstructOptions::default());
-                black_box(rebuilt.history.len())
-            },
+            |input| black_box(load_and_reconstruct(input)),
+            BatchSize::LargeInput,
+        );
+    });
+    group.bench_function("load_and_reconstruct_two_threads", |b| {
+        b.iter_batched(
+            || bytes.clone(),
+            |input| black_box(load_and_reconstruct_two_threads(input)),
             BatchSize::LargeInput,
         );
     });
@@ -189,5 +192,86 @@ fn bench_load(c: &mut Criterion) {
     group.finish();
 }
 
+fn value_baseline(bytes: &[u8]) -> usize {
+    let mut count = 0usize;
+    for line in bytes.split(|byte| *byte == b'\n').filter(|line| !line.is_empty()) {
+        let value: serde_json::Value = serde_json::from_slice(line).expect("json");
+        count += usize::from(value.is_object());
+    }
+    count
+}
+
+fn value_collect(bytes: &[u8]) -> usize {
+    let values: Vec<serde_json::Value> = bytes
+        .split(|byte| *byte == b'\n')
+        .filter(|line| !line.is_empty())
+        .map(|line| serde_json::from_slice(line).expect("json"))
+        .collect();
+    values.len()
+}
+
+fn load_and_reconstruct(bytes: Vec<u8>) -> usize {
+    let loaded = load_rollout_bytes(bytes, "bench.jsonl").expect("loads");
+    let rebuilt = reconstruct_history_from_items(loaded.into_items(), &ReconstructOptions::default());
+    rebuilt.history.len()
+}
+
+/// The same with the loader reading on two threads.
+fn load_and_reconstruct_two_threads(bytes: Vec<u8>) -> usize {
+    let contents = RolloutContents::parse_with_threads(bytes, 2);
+    let loaded = LoadedRollout::from_contents("bench.jsonl", contents).expect("loads");
+    let rebuilt = reconstruct_history_from_items(loaded.into_items(), &ReconstructOptions::default());
+    rebuilt.history.len()
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// The machine is shared, so load drifts over a run: measure the variants back to back in
+/// each round and report the median of the per-round ratios, which drift affects least.
+fn interleaved_ratios() {
+    let bytes = build_rollout();
+    let time = |f: &mut dyn FnMut() -> usize| {
+        let start = Instant::now();
+        black_box(f());
+        start.elapsed().as_secs_f64()
+    };
+    let mut rounds = Vec::new();
+    for _ in 0..7 {
+        let baseline = time(&mut || value_baseline(&bytes));
+        let collect = time(&mut || value_collect(&bytes));
+        let mut input = Some(bytes.clone());
+        let ours = time(&mut || load_and_reconstruct(input.take().unwrap_or_default()));
+        let mut input = Some(bytes.clone());
+        let single =
+            time(&mut || load_and_reconstruct_two_threads(input.take().unwrap_or_default()));
+        rounds.push([baseline, collect, ours, single]);
+    }
+    let ratio = |over: usize, under: usize| {
+        median(rounds.iter().map(|round| round[over] / round[under]).collect())
+    };
+    let ms = |column: usize| median(rounds.iter().map(|round| round[column] * 1e3).collect());
+    eprintln!(
+        "interleaved, median of 7 rounds: value_baseline {:.0} ms, value_collect {:.0} ms, \
+         load_and_reconstruct {:.0} ms ({:.2}x baseline, {:.2}x collect), two threads {:.0} ms \
+         ({:.2}x baseline, {:.2}x collect)",
+        ms(0),
+        ms(1),
+        ms(2),
+        ratio(2, 0),
+        ratio(2, 1),
+        ms(3),
+        ratio(3, 0),
+        ratio(3, 1),
+    );
+}
+
 criterion_group!(benches, bench_load);
-criterion_main!(benches);
+
+fn main() {
+    interleaved_ratios();
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

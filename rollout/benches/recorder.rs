@@ -94,9 +94,7 @@ fn on_worker(
     let path = path.to_path_buf();
     let items = Arc::clone(items);
     runtime
-        .block_on(tokio::spawn(async move {
-            recorder(&path, &items, per_call).await
-        }))
+        .block_on(runtime.spawn(async move { recorder(&path, &items, per_call).await }))
         .expect("join");
 }
 

@@ -19,6 +19,7 @@
 //! files that are not sessions at all).
 
 mod contents;
+mod lines;
 mod problem;
 
 use std::io::Read;

@@ -176,3 +176,32 @@ fn reader_entry_and_initial_history() -> TestResult {
     assert_eq!(resumed.rollout_path.as_deref(), Some(Path::new("<stdin>")));
     Ok(())
 }
+
+#[test]
+fn reading_on_threads_gives_the_sequential_result() -> TestResult {
+    let mut text = meta_line(ThreadId::new())?;
+    for index in 0..50 {
+        text.push('\n');
+        match index % 5 {
+            0 => text.push_str("garbage"),
+            1 => {}
+            2 => text.push_str(r#"{"record_type":"state"}"#),
+            _ => text.push_str(&line(RolloutItem::ResponseItem(ResponseItem::user_text(
+                format!("message {index}"),
+            )))?),
+        }
+    }
+    for terminated in [false, true] {
+        let mut bytes = text.clone().into_bytes();
+        if terminated {
+            bytes.push(b'\n');
+        }
+        let sequential = RolloutContents::parse_with_threads(bytes.clone(), 1);
+        for threads in 2..9 {
+            let parallel = RolloutContents::parse_with_threads(bytes.clone(), threads);
+            assert_eq!(parallel, sequential, "{threads} threads");
+        }
+        assert_eq!(sequential.line_count(), 51);
+    }
+    Ok(())
+}

@@ -30,7 +30,8 @@ pub fn format_line_timestamp(at: DateTime<Utc>) -> String {
     out[19] = b'.';
     put_digits(&mut out[20..23], (at.nanosecond() / 1_000_000).min(999));
     out[23] = b'Z';
-    out.iter().map(|b| char::from(*b)).collect()
+    // Every byte written above is an ASCII digit or separator.
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The current time as a line timestamp.

@@ -64,7 +64,12 @@ fn own_lines() -> Vec<Vec<u8>> {
 
 /// Everything a loaded input goes through; panics are the failure mode under test.
 fn exercise(bytes: Vec<u8>) -> Result<(), TestCaseError> {
-    let contents = RolloutContents::parse(bytes.clone());
+    let contents = RolloutContents::parse_with_threads(bytes.clone(), 1);
+    // Reading on several threads gives exactly the sequential result.
+    prop_assert_eq!(
+        &RolloutContents::parse_with_threads(bytes.clone(), 3),
+        &contents
+    );
     let skipped = contents
         .problems()
         .iter()

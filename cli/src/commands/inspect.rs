@@ -47,14 +47,19 @@ fn render(
     };
     out.line(&field("lines", format!("{}, {problems}", inspection.lines)))?;
     out.line(&field("user turns", inspection.user_turns.to_string()))?;
-    let tokens = match &inspection.tokens {
-        Some(tokens) => format!(
-            "{} in ({} cached), {} out ({} reasoning), {} total",
-            tokens.input, tokens.cached_input, tokens.output, tokens.reasoning_output, tokens.total
-        ),
-        None => "(not recorded)".to_string(),
-    };
-    out.line(&field("tokens", tokens))?;
+    match &inspection.tokens {
+        Some(tokens) => {
+            out.line(&field("tokens", format!("{} total", tokens.total)))?;
+            out.line(&field(
+                "",
+                format!(
+                    "{} in ({} cached), {} out ({} reasoning)",
+                    tokens.input, tokens.cached_input, tokens.output, tokens.reasoning_output
+                ),
+            ))?;
+        }
+        None => out.line(&field("tokens", "(not recorded)".to_string()))?,
+    }
     out.line(&field("compactions", inspection.compactions.to_string()))?;
     out.line(&field("rollbacks", inspection.rollbacks.to_string()))?;
 

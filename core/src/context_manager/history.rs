@@ -336,3 +336,11 @@ impl ContextManager {
 #[cfg(test)]
 #[path = "history_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "history_rollback_tests.rs"]
+mod rollback_tests;
+
+#[cfg(test)]
+#[path = "history_token_tests.rs"]
+mod token_tests;

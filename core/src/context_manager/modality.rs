@@ -136,3 +136,7 @@ impl MediaFilter {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "modality_tests.rs"]
+mod tests;

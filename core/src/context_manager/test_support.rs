@@ -1,5 +1,6 @@
 //! Small item builders shared by the context manager's unit tests.
 
+use codex_protocol::event::TokenUsage;
 use codex_protocol::models::ContentItem;
 use codex_protocol::models::FunctionCallOutputPayload;
 use codex_protocol::models::InternalChatMessageMetadataPassthrough;
@@ -9,6 +10,12 @@ use codex_protocol::models::LocalShellStatus;
 use codex_protocol::models::ReasoningItemReasoningSummary;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::response_item_id::ResponseItemId;
+use codex_protocol::rollout::TurnContextItem;
+use serde_json::json;
+
+use super::ContextManager;
+use super::InputModality;
+use super::TruncationPolicy;
 
 pub(crate) fn user(text: &str) -> ResponseItem {
     ResponseItem::user_text(text)
@@ -85,7 +92,7 @@ pub(crate) fn tool_search_call(call_id: Option<&str>, execution: &str) -> Respon
         call_id: call_id.map(str::to_string),
         status: None,
         execution: execution.to_string(),
-        arguments: serde_json::json!({"query": "calendar"}),
+        arguments: json!({"query": "calendar"}),
         internal_chat_message_metadata_passthrough: None,
     }
 }
@@ -140,4 +147,56 @@ pub(crate) fn output_text(item: &ResponseItem) -> Option<&str> {
         | ResponseItem::CustomToolCallOutput { output, .. } => output.text_content(),
         _ => None,
     }
+}
+
+/// The policy most tests record with: large enough to keep test outputs whole.
+pub(crate) const POLICY: TruncationPolicy = TruncationPolicy::Tokens(10_000);
+
+/// A fresh history holding `items`, recorded with [`POLICY`].
+pub(crate) fn history_of(items: &[ResponseItem]) -> ContextManager {
+    let mut history = ContextManager::new();
+    history.record_items(items, POLICY);
+    history
+}
+
+/// A turn context to use as the reference context item.
+pub(crate) fn reference_item() -> TurnContextItem {
+    TurnContextItem::new(
+        "/repo",
+        json!("on-request"),
+        json!({"type": "read-only"}),
+        "gpt-test",
+    )
+}
+
+/// Usage of one response totalling `total` tokens.
+pub(crate) fn usage(total: i64) -> TokenUsage {
+    TokenUsage {
+        input_tokens: total / 2,
+        output_tokens: total - total / 2,
+        total_tokens: total,
+        ..TokenUsage::default()
+    }
+}
+
+/// Every input modality.
+pub(crate) const ALL: &[InputModality] = &[
+    InputModality::Text,
+    InputModality::Image,
+    InputModality::Audio,
+];
+/// A text-only model.
+pub(crate) const TEXT_ONLY: &[InputModality] = &[InputModality::Text];
+
+/// Projects `items` through a fresh history, both exclusively owned and shared, and checks
+/// that both paths agree.
+pub(crate) fn project(items: Vec<ResponseItem>, modalities: &[InputModality]) -> Vec<ResponseItem> {
+    let mut history = ContextManager::new();
+    history.replace(items);
+    let keep_alive = history.clone();
+    let shared = history.clone().for_prompt(modalities);
+    drop(keep_alive);
+    let owned = history.for_prompt(modalities);
+    assert_eq!(owned, shared, "owned and shared projections differ");
+    owned
 }

@@ -114,3 +114,11 @@ impl CompactedItem {
         }
     }
 }
+
+/// The classic reading of a compaction without replacement history: the summary becomes one
+/// assistant message holding the text, which replaces the compacted history.
+impl From<CompactedItem> for ResponseItem {
+    fn from(item: CompactedItem) -> Self {
+        ResponseItem::assistant_text(item.message, None)
+    }
+}

@@ -149,3 +149,14 @@ fn rollout_line_exports_json_schema_and_typescript() -> TestResult {
     assert!(declaration.contains("ordinal?: number"), "{declaration}");
     Ok(())
 }
+
+#[test]
+fn compaction_summary_converts_to_an_assistant_message() -> TestResult {
+    let item = crate::models::ResponseItem::from(CompactedItem::from_message("the summary"));
+    assert_eq!(
+        serde_json::to_value(&item)?,
+        json!({"type": "message", "role": "assistant",
+               "content": [{"type": "output_text", "text": "the summary"}]})
+    );
+    Ok(())
+}

@@ -206,3 +206,20 @@ fn truncated_payload_is_a_syntax_error_not_a_payload_error() {
     let text = r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"us"#;
     assert!(matches!(parse(text), Err(LineError::Truncated { .. })));
 }
+
+#[test]
+fn split_lines_numbers_lines_and_keeps_an_unterminated_tail() {
+    let lines: Vec<(usize, &[u8])> = crate::rollout::split_lines(b"a\n\nb\nc").collect();
+    assert_eq!(
+        lines,
+        vec![
+            (1, &b"a"[..]),
+            (2, &b""[..]),
+            (3, &b"b"[..]),
+            (4, &b"c"[..])
+        ]
+    );
+    assert_eq!(crate::rollout::split_lines(b"a\n").count(), 1);
+    assert_eq!(crate::rollout::split_lines(b"").count(), 0);
+    assert_eq!(crate::rollout::split_lines(b"\n").count(), 1);
+}

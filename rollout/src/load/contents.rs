@@ -12,15 +12,11 @@
 use std::io::Read;
 use std::ops::Range;
 
-use codex_protocol::event::EventMsg;
-use codex_protocol::models::ResponseItem;
-use codex_protocol::rollout::{
-    LegacyRecord, LineError, LineFormat, ParsedRecord, RolloutItem, TypedLine,
-    parse_rollout_line_typed, split_lines,
-};
+use codex_protocol::rollout::{LineFormat, RolloutItem};
 use codex_protocol::thread_id::ThreadId;
 
-use super::problem::{LineProblem, ProblemKind};
+use super::lines;
+use super::problem::LineProblem;
 
 /// One line that loaded: where it is and what it holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,7 +40,7 @@ pub enum EntryContent {
     /// A legacy `{"record_type": ...}` marker, which carries no item.
     LegacyMarker,
     /// A JSON object of a known line kind whose payload the model cannot read (reported as
-    /// [`ProblemKind::Mismatch`]). It has no item, but the line is kept so that forks and
+    /// [`super::ProblemKind::Mismatch`]). It has no item, but the line is kept so that forks and
     /// rewrites do not lose what a newer (or odder) writer put there.
     Opaque,
 }
@@ -61,7 +57,7 @@ impl LineEntry {
 
 /// A rollout read line by line: the items of every good line, the problems of every other
 /// line, and the original bytes.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct RolloutContents {
     bytes: Vec<u8>,
     entries: Vec<LineEntry>,
@@ -72,62 +68,25 @@ pub struct RolloutContents {
 }
 
 impl RolloutContents {
-    /// Reads every line of `bytes`. Never fails and never panics, whatever the bytes.
+    /// Reads every line of `bytes`, on the calling thread. Never fails and never panics,
+    /// whatever the bytes.
     pub fn parse(bytes: Vec<u8>) -> Self {
-        let mut entries = Vec::new();
-        let mut items = Vec::new();
-        let mut item_entries = Vec::new();
-        let mut problems = Vec::new();
-        let mut line_count = 0;
-        let base = bytes.as_ptr() as usize;
-        for (number, line) in split_lines(&bytes) {
-            line_count = number;
-            // `split_lines` yields sub-slices of `bytes`, so the offset is the pointer distance.
-            let start = (line.as_ptr() as usize).saturating_sub(base);
-            let span = start..start + line.len();
-            // The typed reading only: the original bytes are kept here, in `bytes`, so the
-            // parser need not check or keep what the typed form would write back.
-            let parsed = match parse_rollout_line_typed(line) {
-                Ok(parsed) => parsed,
-                Err(error) => {
-                    let problem = LineProblem::from_line_error(number, &error);
-                    if problem.kind == ProblemKind::Mismatch {
-                        entries.push(LineEntry {
-                            number,
-                            span,
-                            content: EntryContent::Opaque,
-                            format: mismatch_format(&error),
-                        });
-                    }
-                    problems.push(problem);
-                    continue;
-                }
-            };
-            let format = parsed.format;
-            let kept_problem = kept_item_problem(number, &parsed, line);
-            let content = match parsed.into_line() {
-                Some(line) => {
-                    item_entries.push(entries.len());
-                    items.push(line.item);
-                    EntryContent::Item(items.len() - 1)
-                }
-                None => EntryContent::LegacyMarker,
-            };
-            problems.extend(kept_problem);
-            entries.push(LineEntry {
-                number,
-                span,
-                content,
-                format,
-            });
-        }
+        Self::parse_with_threads(bytes, 1)
+    }
+
+    /// [`RolloutContents::parse`] on up to `threads` threads, each reading a run of whole
+    /// lines; the result is exactly the sequential one. Opt-in: it pays only on an idle
+    /// multi-core machine (on the shared 2-core build machine two threads measured slower
+    /// than one, see `benches/load.rs`).
+    pub fn parse_with_threads(bytes: Vec<u8>, threads: usize) -> Self {
+        let part = lines::read_lines(&bytes, threads);
         Self {
             bytes,
-            entries,
-            items,
-            item_entries,
-            problems,
-            line_count,
+            entries: part.entries,
+            items: part.items,
+            item_entries: part.item_entries,
+            problems: part.problems,
+            line_count: part.line_count,
         }
     }
 
@@ -207,72 +166,5 @@ impl RolloutContents {
         self.items
             .iter()
             .position(|item| matches!(item, RolloutItem::SessionMeta(_)))
-    }
-}
-
-/// The format of a line whose payload did not fit the model.
-fn mismatch_format(error: &LineError) -> LineFormat {
-    match error {
-        LineError::Legacy {
-            record: "session_meta",
-            ..
-        } => LineFormat::Legacy(LegacyRecord::SessionMeta),
-        LineError::Legacy { .. } => LineFormat::Legacy(LegacyRecord::ResponseItem),
-        _ => LineFormat::Envelope,
-    }
-}
-
-/// The problem to report for a line that loaded but holds something the model does not know:
-/// an unknown line type, or an unknown event or response item type. Retired types that
-/// upstream drops silently (`ghost_snapshot`) are not reported.
-fn kept_item_problem(number: usize, parsed: &TypedLine, raw: &[u8]) -> Option<LineProblem> {
-    let ParsedRecord::Line(line) = &parsed.record else {
-        return None;
-    };
-    match &line.item {
-        RolloutItem::Unknown(unknown) => Some(LineProblem {
-            line: number,
-            kind: ProblemKind::UnknownLineType,
-            message: format!(
-                "line type `{}` is not modelled; kept as written",
-                unknown.tag
-            ),
-        }),
-        RolloutItem::ResponseItem(ResponseItem::Other) | RolloutItem::EventMsg(EventMsg::Other) => {
-            let legacy = matches!(parsed.format, LineFormat::Legacy(_));
-            let payload_type = peek_payload_type(raw, legacy);
-            if payload_type.as_deref() == Some("ghost_snapshot") {
-                return None;
-            }
-            Some(LineProblem {
-                line: number,
-                kind: ProblemKind::UnknownPayloadType,
-                message: format!(
-                    "`{}` payload type {} is not modelled; kept as written",
-                    line.item.tag(),
-                    payload_type.map_or_else(|| "(none)".to_string(), |tag| format!("`{tag}`"))
-                ),
-            })
-        }
-        _ => None,
-    }
-}
-
-/// The payload's `type` (or, for a legacy bare item, the line's own `type`). Only called for
-/// the rare lines of unknown payload type, so it may parse the line again.
-fn peek_payload_type(raw: &[u8], legacy: bool) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct Tagged {
-        #[serde(rename = "type")]
-        tag: Option<String>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Enveloped {
-        payload: Option<Tagged>,
-    }
-    if legacy {
-        serde_json::from_slice::<Tagged>(raw).ok()?.tag
-    } else {
-        serde_json::from_slice::<Enveloped>(raw).ok()?.payload?.tag
     }
 }
