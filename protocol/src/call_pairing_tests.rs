@@ -1,3 +1,5 @@
+//! Unit tests of call/output pairing: kinds, channels, keys and the partner rules.
+
 use serde_json::json;
 
 use super::*;

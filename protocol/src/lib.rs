@@ -11,7 +11,9 @@
 //! - [`items`]: [`items::TurnItem`], the semantic projection a person sees;
 //! - [`user_input`]: what a person submits;
 //! - [`event`]: [`event::Event`] and [`event::EventMsg`], the event stream;
-//! - [`rollout`]: the JSONL line envelope of session files and its tolerant parser.
+//! - [`rollout`]: the JSONL line envelope of session files and its tolerant parser;
+//! - [`mcp`]: the MCP tool result as the model sees it, and its conversion into a tool output;
+//! - [`thread_id`]: the identifier of a thread (one conversation, one session file).
 //!
 //! Architecture invariant: this crate performs no IO and starts no async runtime. It is pure
 //! data plus the rules that belong to the data (serde spellings, id prefixes, pairing).

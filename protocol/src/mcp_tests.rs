@@ -1,3 +1,5 @@
+//! Unit tests of `CallToolResult` and its conversion into a function output payload.
+
 use pretty_assertions::assert_eq;
 use serde_json::json;
 

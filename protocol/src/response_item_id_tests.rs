@@ -1,3 +1,5 @@
+//! Unit tests of `ResponseItemId`: minted shape, deterministic suffixes, any string read.
+
 use super::*;
 
 #[test]

@@ -1,3 +1,5 @@
+//! Unit tests of `ThreadId`: UUID parsing, display and serde.
+
 use super::*;
 
 #[test]

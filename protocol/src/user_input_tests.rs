@@ -1,3 +1,5 @@
+//! Unit tests of `UserInput`: wire spellings and text-element handling.
+
 use std::path::PathBuf;
 
 use pretty_assertions::assert_eq;

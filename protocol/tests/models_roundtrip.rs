@@ -4,6 +4,7 @@
 //! read-back that must equal the value written.
 
 use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use codex_protocol::models::*;
@@ -125,6 +126,56 @@ fn base_instructions_wire_shape() -> TestResult {
     ];
     insta::assert_json_snapshot!("base_instructions", values);
     assert_round_trips(&values)
+}
+
+/// The `type` tags of every branch of an internally tagged enum's JSON schema. Read from the
+/// schema (not from a hand-written list) so a new variant shows up here by itself.
+fn schema_tags(schema: &Value) -> BTreeSet<String> {
+    schema["oneOf"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|branch| {
+            let tag = &branch["properties"]["type"];
+            tag["const"]
+                .as_str()
+                .or_else(|| tag["enum"].get(0).and_then(Value::as_str))
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+/// The snapshot families above cover every `ResponseItem` and `ResponseInputItem` variant:
+/// adding a variant without a snapshot case fails here.
+#[test]
+fn snapshot_families_cover_every_variant() -> TestResult {
+    let covered: BTreeSet<String> = [
+        message_family(),
+        reasoning_family(),
+        tool_family(),
+        provider_family(),
+        compaction_family(),
+    ]
+    .iter()
+    .flatten()
+    .map(|item| item.item_type().to_string())
+    .collect();
+    let declared = schema_tags(&serde_json::to_value(schemars::schema_for!(ResponseItem))?);
+    assert_eq!(declared.len(), 18, "{declared:?}");
+    assert_eq!(covered, declared);
+
+    let inputs: BTreeSet<String> = input_items()
+        .iter()
+        .map(|item| {
+            serde_json::to_value(item).map(|json| json["type"].as_str().unwrap_or("").to_string())
+        })
+        .collect::<Result<_, _>>()?;
+    let declared_inputs = schema_tags(&serde_json::to_value(schemars::schema_for!(
+        ResponseInputItem
+    ))?);
+    assert_eq!(declared_inputs.len(), 5, "{declared_inputs:?}");
+    assert_eq!(inputs, declared_inputs);
+    Ok(())
 }
 
 fn real_fixtures_dir() -> Option<&'static Path> {

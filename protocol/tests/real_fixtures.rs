@@ -5,6 +5,8 @@
 //! how many lines the typed model alone reproduces, and which upstream keys it does not model.
 #![allow(clippy::print_stderr)]
 
+#[path = "real_fixtures/classify.rs"]
+mod classify;
 #[path = "real_fixtures/expected.rs"]
 mod expected;
 #[path = "real_fixtures/json_diff.rs"]
@@ -14,9 +16,10 @@ use std::collections::BTreeMap;
 use std::error::Error;
 use std::path::{Path, PathBuf};
 
+use classify::{Outcome, raw_key, typed_key};
 use codex_protocol::rollout::{
-    LineError, LineFormat, ParsedLine, RolloutItem, RoundTrip, parse_rollout_line,
-    parse_rollout_line_typed, split_lines,
+    LineError, LineFormat, RolloutItem, RoundTrip, parse_rollout_line, parse_rollout_line_typed,
+    split_lines,
 };
 use serde_json::Value;
 
@@ -56,72 +59,6 @@ fn jsonl_files(dir: &Path) -> Result<Vec<PathBuf>, Box<dyn Error>> {
     }
     files.sort();
     Ok(files)
-}
-
-/// How one line was read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Outcome {
-    /// Parsed into the typed variant of its kind.
-    Typed,
-    /// A known line kind whose payload kind is unknown (`ResponseItem::Other`,
-    /// `EventMsg::Other`); the original text is kept.
-    Fallback,
-    /// An unknown line kind, kept as `RolloutItem::Unknown`.
-    UnknownKept,
-    /// A legacy `record_type` marker.
-    LegacyMarker,
-    /// Rejected with a typed error.
-    Error,
-}
-
-/// `line_type/payload_type` of a line as written (the same key the expectation table uses).
-fn raw_key(value: &Value) -> String {
-    let payload_type = |v: &Value| v.get("type").and_then(Value::as_str).map(str::to_string);
-    if let Some(payload) = value.get("payload") {
-        let line_type = value.get("type").and_then(Value::as_str).unwrap_or("?");
-        return match payload_type(payload) {
-            Some(kind) => format!("{line_type}/{kind}"),
-            None => line_type.to_string(),
-        };
-    }
-    if let Some(record_type) = value.get("record_type").and_then(Value::as_str) {
-        return format!("legacy/record_type:{record_type}");
-    }
-    match payload_type(value) {
-        Some(kind) => format!("legacy/{kind}"),
-        None => "legacy/session_meta".to_string(),
-    }
-}
-
-/// The key and outcome as the typed model sees the line.
-fn typed_key(parsed: &ParsedLine) -> Option<(String, Outcome)> {
-    let prefix = |tag: &str| match parsed.format() {
-        LineFormat::Envelope => tag.to_string(),
-        LineFormat::Legacy(_) => "legacy".to_string(),
-    };
-    let item = parsed.item()?;
-    Some(match item {
-        RolloutItem::ResponseItem(item) if item.item_type() == "other" => {
-            (String::new(), Outcome::Fallback)
-        }
-        RolloutItem::ResponseItem(item) => (
-            format!("{}/{}", prefix("response_item"), item.item_type()),
-            Outcome::Typed,
-        ),
-        RolloutItem::EventMsg(event) if event.type_name() == "other" => {
-            (String::new(), Outcome::Fallback)
-        }
-        RolloutItem::EventMsg(event) => {
-            (format!("event_msg/{}", event.type_name()), Outcome::Typed)
-        }
-        RolloutItem::SessionMeta(_) if parsed.is_legacy() => {
-            ("legacy/session_meta".to_string(), Outcome::Typed)
-        }
-        RolloutItem::SessionMeta(_) => ("session_meta".to_string(), Outcome::Typed),
-        RolloutItem::TurnContext(_) => ("turn_context".to_string(), Outcome::Typed),
-        RolloutItem::Compacted(_) => ("compacted".to_string(), Outcome::Typed),
-        RolloutItem::Unknown(unknown) => (unknown.tag.clone(), Outcome::UnknownKept),
-    })
 }
 
 /// Everything measured about one file.
@@ -302,6 +239,21 @@ fn every_line_of_every_real_file_is_read_typed_counted_and_kept() -> TestResult 
                 "lines the typed model rejects",
                 entries_for(&report, Outcome::Error),
                 sorted(expected.errors),
+            ),
+            (
+                "round trips through the typed model alone",
+                ["exact", "json_equal", "lossy"]
+                    .iter()
+                    .map(|label| {
+                        let count = report.round_trips.get(label).copied().unwrap_or(0);
+                        (label.to_string(), count)
+                    })
+                    .collect(),
+                ["exact", "json_equal", "lossy"]
+                    .iter()
+                    .zip(expected.round_trip)
+                    .map(|(label, count)| (label.to_string(), count))
+                    .collect(),
             ),
         ];
         for (what, actual, wanted) in checks {

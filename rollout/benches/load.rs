@@ -62,7 +62,10 @@ fn real_lines() -> Option<(Vec<u8>, Vec<Vec<u8>>)> {
         let Ok(bytes) = std::fs::read(&path) else {
             continue;
         };
-        for line in bytes.split(|byte| *byte == b'\n').filter(|line| !line.is_empty()) {
+        for line in bytes
+            .split(|byte| *byte == b'\n')
+            .filter(|line| !line.is_empty())
+        {
             let Ok(parsed) = parse_rollout_line(line) else {
                 continue;
             };
@@ -94,17 +97,20 @@ fn own_lines() -> (Vec<u8>, Vec<Vec<u8>>) {
         "bench",
     )));
     let body = vec![
-        line(RolloutItem::ResponseItem(ResponseItem::user_text("please do the task"))),
+        line(RolloutItem::ResponseItem(ResponseItem::user_text(
+            "please do the task",
+        ))),
         line(RolloutItem::ResponseItem(ResponseItem::function_call(
             "shell",
             r#"{"command":["ls"]}"#,
             "c1",
         ))),
-        line(RolloutItem::ResponseItem(ResponseItem::function_call_output(
-            "c1",
-            "a.txt\nb.txt\n".repeat(50),
+        line(RolloutItem::ResponseItem(
+            ResponseItem::function_call_output("c1", "a.txt\nb.txt\n".repeat(50)),
+        )),
+        line(RolloutItem::ResponseItem(ResponseItem::assistant_text(
+            "Done.", None,
         ))),
-        line(RolloutItem::ResponseItem(ResponseItem::assistant_text("Done.", None))),
     ];
     (meta, body)
 }
@@ -136,7 +142,10 @@ fn bench_load(c: &mut Criterion) {
     let bytes = build_rollout();
     let loaded = load_rollout_bytes(bytes.clone(), "bench.jsonl").expect("bench rollout loads");
     assert!(
-        loaded.problems().iter().all(|problem| problem.kind.is_kept()),
+        loaded
+            .problems()
+            .iter()
+            .all(|problem| problem.kind.is_kept()),
         "the bench input has skipped lines"
     );
     let rebuilt = reconstruct_history_from_rollout(loaded.items());
@@ -150,12 +159,19 @@ fn bench_load(c: &mut Criterion) {
     let mut group = c.benchmark_group("load_rollout");
     group.sample_size(10);
     group.throughput(Throughput::Bytes(bytes.len() as u64));
-    group.bench_function("value_baseline", |b| b.iter(|| black_box(value_baseline(&bytes))));
-    group.bench_function("value_collect", |b| b.iter(|| black_box(value_collect(&bytes))));
+    group.bench_function("value_baseline", |b| {
+        b.iter(|| black_box(value_baseline(&bytes)))
+    });
+    group.bench_function("value_collect", |b| {
+        b.iter(|| black_box(value_collect(&bytes)))
+    });
     group.bench_function("parse_lines_typed", |b| {
         b.iter(|| {
             let mut count = 0usize;
-            for line in bytes.split(|byte| *byte == b'\n').filter(|line| !line.is_empty()) {
+            for line in bytes
+                .split(|byte| *byte == b'\n')
+                .filter(|line| !line.is_empty())
+            {
                 let typed = parse_rollout_line_typed(line).expect("typed");
                 count += usize::from(typed.line().is_some());
             }
@@ -187,14 +203,23 @@ fn bench_load(c: &mut Criterion) {
         );
     });
     group.bench_function("reconstruct_borrowed", |b| {
-        b.iter(|| black_box(reconstruct_history_from_rollout(loaded.items()).history.len()));
+        b.iter(|| {
+            black_box(
+                reconstruct_history_from_rollout(loaded.items())
+                    .history
+                    .len(),
+            )
+        });
     });
     group.finish();
 }
 
 fn value_baseline(bytes: &[u8]) -> usize {
     let mut count = 0usize;
-    for line in bytes.split(|byte| *byte == b'\n').filter(|line| !line.is_empty()) {
+    for line in bytes
+        .split(|byte| *byte == b'\n')
+        .filter(|line| !line.is_empty())
+    {
         let value: serde_json::Value = serde_json::from_slice(line).expect("json");
         count += usize::from(value.is_object());
     }
@@ -212,7 +237,8 @@ fn value_collect(bytes: &[u8]) -> usize {
 
 fn load_and_reconstruct(bytes: Vec<u8>) -> usize {
     let loaded = load_rollout_bytes(bytes, "bench.jsonl").expect("loads");
-    let rebuilt = reconstruct_history_from_items(loaded.into_items(), &ReconstructOptions::default());
+    let rebuilt =
+        reconstruct_history_from_items(loaded.into_items(), &ReconstructOptions::default());
     rebuilt.history.len()
 }
 
@@ -220,7 +246,8 @@ fn load_and_reconstruct(bytes: Vec<u8>) -> usize {
 fn load_and_reconstruct_two_threads(bytes: Vec<u8>) -> usize {
     let contents = RolloutContents::parse_with_threads(bytes, 2);
     let loaded = LoadedRollout::from_contents("bench.jsonl", contents).expect("loads");
-    let rebuilt = reconstruct_history_from_items(loaded.into_items(), &ReconstructOptions::default());
+    let rebuilt =
+        reconstruct_history_from_items(loaded.into_items(), &ReconstructOptions::default());
     rebuilt.history.len()
 }
 
@@ -250,7 +277,12 @@ fn interleaved_ratios() {
         rounds.push([baseline, collect, ours, single]);
     }
     let ratio = |over: usize, under: usize| {
-        median(rounds.iter().map(|round| round[over] / round[under]).collect())
+        median(
+            rounds
+                .iter()
+                .map(|round| round[over] / round[under])
+                .collect(),
+        )
     };
     let ms = |column: usize| median(rounds.iter().map(|round| round[column] * 1e3).collect());
     eprintln!(

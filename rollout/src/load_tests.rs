@@ -205,3 +205,16 @@ fn reading_on_threads_gives_the_sequential_result() -> TestResult {
     }
     Ok(())
 }
+
+proptest::proptest! {
+    #[test]
+    fn line_ranges_follow_the_split_lines_rules(
+        bytes in proptest::collection::vec(proptest::sample::select(b"ab\n\r".to_vec()), 0..64)
+    ) {
+        let ours: Vec<(usize, &[u8])> = lines::line_ranges(&bytes)
+            .map(|(number, range)| (number, &bytes[range]))
+            .collect();
+        let protocol: Vec<(usize, &[u8])> = codex_protocol::rollout::split_lines(&bytes).collect();
+        proptest::prop_assert_eq!(ours, protocol);
+    }
+}

@@ -37,11 +37,20 @@ fn turn_lines(index: usize) -> Result<Vec<String>, serde_json::Error> {
     let mut context = TurnContextItem::new("/repo", json!("never"), json!({}), format!("m{index}"));
     context.turn_id = Some(turn_id.clone());
     Ok(vec![
-        line(event(json!({"type": "task_started", "turn_id": turn_id, "model_context_window": null}))?)?,
-        line(RolloutItem::ResponseItem(ResponseItem::user_text(format!("user {index}"))))?,
+        line(event(
+            json!({"type": "task_started", "turn_id": turn_id, "model_context_window": null}),
+        )?)?,
+        line(RolloutItem::ResponseItem(ResponseItem::user_text(format!(
+            "user {index}"
+        ))))?,
         line(RolloutItem::TurnContext(context))?,
-        line(RolloutItem::ResponseItem(ResponseItem::assistant_text(format!("reply {index}"), None)))?,
-        line(event(json!({"type": "task_complete", "turn_id": turn_id, "last_agent_message": null}))?)?,
+        line(RolloutItem::ResponseItem(ResponseItem::assistant_text(
+            format!("reply {index}"),
+            None,
+        )))?,
+        line(event(
+            json!({"type": "task_complete", "turn_id": turn_id, "last_agent_message": null}),
+        )?)?,
     ])
 }
 
@@ -115,7 +124,10 @@ fn fork_copies_kept_lines_byte_for_byte_with_a_new_thread_id() -> TestResult {
 
     let reloaded = load_rollout_items(&path)?;
     assert_eq!(reloaded.thread_id(), forked.thread_id);
-    assert_eq!(&reloaded.items()[1..], &source.items()[1..forked.kept_items]);
+    assert_eq!(
+        &reloaded.items()[1..],
+        &source.items()[1..forked.kept_items]
+    );
     Ok(())
 }
 
@@ -127,14 +139,21 @@ fn fork_rebuilds_like_a_rollback_of_the_same_turns() -> TestResult {
     let dir = tempfile::tempdir()?;
     for n in 0..=5u32 {
         let path = dir.path().join(format!("fork-{n}.jsonl"));
-        let forked =
-            fork_rollout_to_path(&source, ForkPoint::BeforeNthLastUserMessage(n as usize), &path)?;
+        let forked = fork_rollout_to_path(
+            &source,
+            ForkPoint::BeforeNthLastUserMessage(n as usize),
+            &path,
+        )?;
         let fork = reconstruct_history_from_rollout(load_rollout_items(&path)?.items());
 
         let rolled_back_text = format!("{text}{}\n", rollback_line(n)?);
         let rolled_back = load_rollout_bytes(rolled_back_text.into_bytes(), "rb.jsonl")?;
         let rollback = reconstruct_history_from_rollout(rolled_back.items());
-        assert_eq!(fork.history.raw_items(), rollback.history.raw_items(), "n = {n}");
+        assert_eq!(
+            fork.history.raw_items(),
+            rollback.history.raw_items(),
+            "n = {n}"
+        );
         assert_eq!(
             fork.previous_turn_settings, rollback.previous_turn_settings,
             "n = {n}"
@@ -194,7 +213,10 @@ fn fork_into_a_home_is_findable_and_never_overwrites() -> TestResult {
         Some(forked.path.clone())
     );
     let again = fork_rollout_to_path(&source, ForkPoint::KeepAll, &forked.path);
-    assert!(matches!(again, Err(ForkError::DestinationExists(_))), "{again:?}");
+    assert!(
+        matches!(again, Err(ForkError::DestinationExists(_))),
+        "{again:?}"
+    );
     // No temporary file is left behind.
     let siblings = std::fs::read_dir(forked.path.parent().ok_or("no parent")?)?.count();
     assert_eq!(siblings, 1);
@@ -242,7 +264,10 @@ fn check_real_fork(source: &LoadedRollout, point: ForkPoint, path: &Path) -> Tes
         if Some(contents.entries()[number].number) == meta_line {
             let meta = meta_payload(fork_line)?;
             assert_eq!(meta["id"], json!(forked.thread_id.to_string()));
-            assert_eq!(meta["forked_from_id"], json!(source.thread_id().to_string()));
+            assert_eq!(
+                meta["forked_from_id"],
+                json!(source.thread_id().to_string())
+            );
         } else {
             assert_eq!(fork_line, source_line, "line {}", number + 1);
         }

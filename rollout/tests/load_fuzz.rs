@@ -57,7 +57,11 @@ fn own_lines() -> Vec<Vec<u8>> {
     ];
     items
         .into_iter()
-        .filter_map(|item| RolloutLine::new("2025-01-01T00:00:00.000Z", item).to_json_line().ok())
+        .filter_map(|item| {
+            RolloutLine::new("2025-01-01T00:00:00.000Z", item)
+                .to_json_line()
+                .ok()
+        })
         .map(String::into_bytes)
         .collect()
 }
@@ -109,7 +113,10 @@ fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         any::<usize>().prop_map(Mutation::Truncate),
         (any::<usize>(), any::<u8>()).prop_map(|(at, bits)| Mutation::Flip(at, bits)),
-        (any::<usize>(), prop::sample::select(b"{}[]\":,\\ \n0aZ\xff".to_vec()))
+        (
+            any::<usize>(),
+            prop::sample::select(b"{}[]\":,\\ \n0aZ\xff".to_vec())
+        )
             .prop_map(|(at, byte)| Mutation::Insert(at, byte)),
         (any::<usize>(), 1usize..64).prop_map(|(at, len)| Mutation::Delete(at, len)),
         (any::<usize>(), any::<usize>()).prop_map(|(line, at)| Mutation::Splice(line, at)),
@@ -243,4 +250,3 @@ fn every_corpus_line_truncated_at_sixteen_points_never_panics() -> Result<(), Te
     eprintln!("fuzz: {inputs} truncated or whole corpus lines parsed without a panic");
     Ok(())
 }
-

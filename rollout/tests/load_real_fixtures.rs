@@ -153,7 +153,9 @@ fn legacy_pre_envelope_file_loads_every_line() -> TestResult {
         .filter(|item| {
             matches!(
                 item,
-                RolloutItem::ResponseItem(codex_protocol::models::ResponseItem::FunctionCall { .. })
+                RolloutItem::ResponseItem(
+                    codex_protocol::models::ResponseItem::FunctionCall { .. }
+                )
             )
         })
         .count();

@@ -41,14 +41,16 @@ const NO_TRUNCATION: ReconstructOptions = ReconstructOptions {
 };
 
 #[test]
-fn compacted_0104_session_reconstructs_from_replacement_history_plus_later_items() -> TestResult
-{
+fn compacted_0104_session_reconstructs_from_replacement_history_plus_later_items() -> TestResult {
     let path = Path::new(REAL).join(COMPACTED_0104);
     if !path.is_file() {
         if std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1") {
             return Err(format!("{} is missing", path.display()).into());
         }
-        eprintln!("!!! SKIPPED: real fixture {} is missing !!!", path.display());
+        eprintln!(
+            "!!! SKIPPED: real fixture {} is missing !!!",
+            path.display()
+        );
         return Ok(());
     }
     let loaded = load_rollout_items(&path)?;
@@ -83,7 +85,9 @@ fn compacted_0104_session_reconstructs_from_replacement_history_plus_later_items
     });
     assert_eq!(rebuilt.reference_context_item, last_context);
     assert_eq!(
-        rebuilt.previous_turn_settings.map(|settings| settings.model),
+        rebuilt
+            .previous_turn_settings
+            .map(|settings| settings.model),
         last_context.map(|context| context.model)
     );
     assert!(rebuilt.token_info.is_some());
@@ -102,8 +106,7 @@ fn usage(total: i64) -> TokenUsage {
 /// Two scripted turns recorded through our recorder, then a live rollback of the second: the
 /// file reloads into the history the live session held at each point.
 #[tokio::test]
-async fn scripted_session_written_by_the_recorder_reconstructs_to_the_live_history() -> TestResult
-{
+async fn scripted_session_written_by_the_recorder_reconstructs_to_the_live_history() -> TestResult {
     let dir = tempfile::tempdir()?;
     let path = dir.path().join("rollout-scripted.jsonl");
     let thread_id = ThreadId::new();
@@ -139,9 +142,17 @@ async fn scripted_session_written_by_the_recorder_reconstructs_to_the_live_histo
     for (turn_id, text) in [("turn-1", "list the files"), ("turn-2", "thanks")] {
         let turn = session.new_turn_context(turn_id).await;
         let outcome = runner
-            .run(&session, &turn, &[UserInput::text(text)], &TurnInterrupt::new())
+            .run(
+                &session,
+                &turn,
+                &[UserInput::text(text)],
+                &TurnInterrupt::new(),
+            )
             .await?;
-        assert!(matches!(outcome, TurnOutcome::Completed { .. }), "{outcome:?}");
+        assert!(
+            matches!(outcome, TurnOutcome::Completed { .. }),
+            "{outcome:?}"
+        );
     }
     recorder.flush().await?;
 
@@ -210,7 +221,9 @@ fn hand_written_rollback_fixture_reconstructs() -> TestResult {
         ]
     );
     assert_eq!(
-        rebuilt.previous_turn_settings.map(|settings| settings.model),
+        rebuilt
+            .previous_turn_settings
+            .map(|settings| settings.model),
         Some("model-one".to_string())
     );
     assert_eq!(
@@ -226,7 +239,10 @@ fn hand_written_rollback_fixture_reconstructs() -> TestResult {
 enum Step {
     /// A user turn with `calls` tool calls; `compact_after` compacts mid-turn after that many
     /// calls (when not larger than `calls`).
-    Turn { calls: usize, compact_after: Option<usize> },
+    Turn {
+        calls: usize,
+        compact_after: Option<usize>,
+    },
     /// A turn that only compacts (a manual `/compact`).
     CompactOnly,
     /// A rollback of `n` user turns.
@@ -285,13 +301,19 @@ impl Model {
 }
 
 fn turn_event(started: bool, turn_id: &str) -> Result<RolloutItem, serde_json::Error> {
-    let kind = if started { "task_started" } else { "task_complete" };
-    Ok(RolloutItem::EventMsg(serde_json::from_value(serde_json::json!({
-        "type": kind,
-        "turn_id": turn_id,
-        "model_context_window": null,
-        "last_agent_message": null,
-    }))?))
+    let kind = if started {
+        "task_started"
+    } else {
+        "task_complete"
+    };
+    Ok(RolloutItem::EventMsg(serde_json::from_value(
+        serde_json::json!({
+            "type": kind,
+            "turn_id": turn_id,
+            "model_context_window": null,
+            "last_agent_message": null,
+        }),
+    )?))
 }
 
 fn turn_context(turn_id: &str, model: &str) -> RolloutItem {
@@ -335,7 +357,10 @@ fn generate(steps: &[Step]) -> Result<(Vec<RolloutItem>, State), serde_json::Err
                         model.compact(&format!("{index}.{call}"), &mut items);
                     }
                     let call_id = format!("call_{index}_{call}");
-                    model.push(ResponseItem::function_call("shell", "{}", &call_id), &mut items);
+                    model.push(
+                        ResponseItem::function_call("shell", "{}", &call_id),
+                        &mut items,
+                    );
                     model.push(
                         ResponseItem::function_call_output(&call_id, format!("out {index}")),
                         &mut items,

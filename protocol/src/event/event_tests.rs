@@ -1,3 +1,5 @@
+//! Unit tests of `EventMsg` reading: tag aliases, legacy shapes and typed failures.
+
 use pretty_assertions::assert_eq;
 use serde_json::json;
 

@@ -1,3 +1,5 @@
+//! Unit tests of `TurnItem` and its item structs: wire spellings and helpers.
+
 use pretty_assertions::assert_eq;
 use serde_json::json;
 

@@ -1,3 +1,5 @@
+//! Unit tests of message content: phases, image detail, image forms, text accessors.
+
 use pretty_assertions::assert_eq;
 use serde_json::json;
 

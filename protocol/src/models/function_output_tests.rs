@@ -1,3 +1,5 @@
+//! Unit tests of `FunctionCallOutputPayload`: written body, every historical read form.
+
 use pretty_assertions::assert_eq;
 use serde_json::json;
 

@@ -1,3 +1,5 @@
+//! Unit tests of the harness metadata passthrough: read order, lenient and write-only keys.
+
 use pretty_assertions::assert_eq;
 use serde_json::json;
 

@@ -7,50 +7,114 @@ use super::metadata::InternalChatMessageMetadataPassthrough;
 use super::response_item::ResponseItem;
 use crate::response_item_id::ResponseItemId;
 
+/// Matches the variants that carry an `id` slot, binding it as `$slot` (by reference through
+/// match ergonomics, so it serves `&self` and `&mut self` alike). One list of variants instead
+/// of one per accessor: adding a variant means deciding here, once, whether it has an id.
+macro_rules! match_id_slot {
+    ($item:expr, $slot:ident => $with:expr, none => $without:expr) => {
+        match $item {
+            ResponseItem::AdditionalTools { id: $slot, .. }
+            | ResponseItem::Message { id: $slot, .. }
+            | ResponseItem::AgentMessage { id: $slot, .. }
+            | ResponseItem::Reasoning { id: $slot, .. }
+            | ResponseItem::LocalShellCall { id: $slot, .. }
+            | ResponseItem::FunctionCall { id: $slot, .. }
+            | ResponseItem::ToolSearchCall { id: $slot, .. }
+            | ResponseItem::FunctionCallOutput { id: $slot, .. }
+            | ResponseItem::CustomToolCall { id: $slot, .. }
+            | ResponseItem::CustomToolCallOutput { id: $slot, .. }
+            | ResponseItem::ToolSearchOutput { id: $slot, .. }
+            | ResponseItem::WebSearchCall { id: $slot, .. }
+            | ResponseItem::ImageGenerationCall { id: $slot, .. }
+            | ResponseItem::Compaction { id: $slot, .. }
+            | ResponseItem::ContextCompaction { id: $slot, .. } => $with,
+            ResponseItem::ConfigurationUpdate { .. }
+            | ResponseItem::CompactionTrigger {}
+            | ResponseItem::Other => $without,
+        }
+    };
+}
+
+/// Matches the variants that carry an `internal_chat_message_metadata_passthrough` slot,
+/// binding it as `$slot`; the single list behind [`ResponseItem::metadata`] and
+/// [`ResponseItem::metadata_mut`].
+macro_rules! match_metadata_slot {
+    ($item:expr, $slot:ident => $with:expr, none => $without:expr) => {
+        match $item {
+            ResponseItem::Message {
+                internal_chat_message_metadata_passthrough: $slot,
+                ..
+            }
+            | ResponseItem::AgentMessage {
+                internal_chat_message_metadata_passthrough: $slot,
+                ..
+            }
+            | ResponseItem::Reasoning {
+                internal_chat_message_metadata_passthrough: $slot,
+                ..
+            }
+            | ResponseItem::LocalShellCall {
+                internal_chat_message_metadata_passthrough: $slot,
+                ..
+            }
+            | ResponseItem::FunctionCall {
+                internal_chat_message_metadata_passthrough: $slot,
+                ..
+            }
+            | ResponseItem::ToolSearchCall {
+                internal_chat_message_metadata_passthrough: $slot,
+                ..
+            }
+            | ResponseItem::FunctionCallOutput {
+                internal_chat_message_metadata_passthrough: $slot,
+                ..
+            }
+            | ResponseItem::CustomToolCall {
+                internal_chat_message_metadata_passthrough: $slot,
+                ..
+            }
+            | ResponseItem::CustomToolCallOutput {
+                internal_chat_message_metadata_passthrough: $slot,
+                ..
+            }
+            | ResponseItem::ToolSearchOutput {
+                internal_chat_message_metadata_passthrough: $slot,
+                ..
+            }
+            | ResponseItem::WebSearchCall {
+                internal_chat_message_metadata_passthrough: $slot,
+                ..
+            }
+            | ResponseItem::ImageGenerationCall {
+                internal_chat_message_metadata_passthrough: $slot,
+                ..
+            }
+            | ResponseItem::Compaction {
+                internal_chat_message_metadata_passthrough: $slot,
+                ..
+            }
+            | ResponseItem::ContextCompaction {
+                internal_chat_message_metadata_passthrough: $slot,
+                ..
+            } => $with,
+            ResponseItem::AdditionalTools { .. }
+            | ResponseItem::ConfigurationUpdate { .. }
+            | ResponseItem::CompactionTrigger {}
+            | ResponseItem::Other => $without,
+        }
+    };
+}
+
 impl ResponseItem {
     /// The item id, for every variant that has one. `CompactionTrigger`,
     /// `ConfigurationUpdate` and `Other` have none.
     pub fn id(&self) -> Option<&ResponseItemId> {
-        match self {
-            Self::AdditionalTools { id, .. }
-            | Self::Message { id, .. }
-            | Self::AgentMessage { id, .. }
-            | Self::Reasoning { id, .. }
-            | Self::LocalShellCall { id, .. }
-            | Self::FunctionCall { id, .. }
-            | Self::ToolSearchCall { id, .. }
-            | Self::FunctionCallOutput { id, .. }
-            | Self::CustomToolCall { id, .. }
-            | Self::CustomToolCallOutput { id, .. }
-            | Self::ToolSearchOutput { id, .. }
-            | Self::WebSearchCall { id, .. }
-            | Self::ImageGenerationCall { id, .. }
-            | Self::Compaction { id, .. }
-            | Self::ContextCompaction { id, .. } => id.as_ref(),
-            Self::ConfigurationUpdate { .. } | Self::CompactionTrigger {} | Self::Other => None,
-        }
+        match_id_slot!(self, id => id.as_ref(), none => None)
     }
 
     /// Replaces the item id (`None` clears it). A no-op on variants without an id.
     pub fn set_id(&mut self, new_id: Option<ResponseItemId>) {
-        match self {
-            Self::AdditionalTools { id, .. }
-            | Self::Message { id, .. }
-            | Self::AgentMessage { id, .. }
-            | Self::Reasoning { id, .. }
-            | Self::LocalShellCall { id, .. }
-            | Self::FunctionCall { id, .. }
-            | Self::ToolSearchCall { id, .. }
-            | Self::FunctionCallOutput { id, .. }
-            | Self::CustomToolCall { id, .. }
-            | Self::CustomToolCallOutput { id, .. }
-            | Self::ToolSearchOutput { id, .. }
-            | Self::WebSearchCall { id, .. }
-            | Self::ImageGenerationCall { id, .. }
-            | Self::Compaction { id, .. }
-            | Self::ContextCompaction { id, .. } => *id = new_id,
-            Self::ConfigurationUpdate { .. } | Self::CompactionTrigger {} | Self::Other => {}
-        }
+        match_id_slot!(self, id => *id = new_id, none => {})
     }
 
     /// The prefix a freshly minted id of this variant gets (`msg`, `fc`, `fco`, ...), or `None`
@@ -107,136 +171,14 @@ impl ResponseItem {
 
     /// The harness metadata, when the variant has the slot and it is filled.
     pub fn metadata(&self) -> Option<&InternalChatMessageMetadataPassthrough> {
-        match self {
-            Self::Message {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::AgentMessage {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::Reasoning {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::LocalShellCall {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::FunctionCall {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::ToolSearchCall {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::FunctionCallOutput {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::CustomToolCall {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::CustomToolCallOutput {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::ToolSearchOutput {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::WebSearchCall {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::ImageGenerationCall {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::Compaction {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::ContextCompaction {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            } => meta.as_ref(),
-            Self::AdditionalTools { .. }
-            | Self::ConfigurationUpdate { .. }
-            | Self::CompactionTrigger {}
-            | Self::Other => None,
-        }
+        match_metadata_slot!(self, meta => meta.as_ref(), none => None)
     }
 
     /// The metadata slot itself, so a caller can fill, edit or clear it. `None` for variants
     /// that cannot carry metadata (`additional_tools`, `configuration_update`,
     /// `compaction_trigger`, unknown items).
     pub fn metadata_mut(&mut self) -> Option<&mut Option<InternalChatMessageMetadataPassthrough>> {
-        match self {
-            Self::Message {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::AgentMessage {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::Reasoning {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::LocalShellCall {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::FunctionCall {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::ToolSearchCall {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::FunctionCallOutput {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::CustomToolCall {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::CustomToolCallOutput {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::ToolSearchOutput {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::WebSearchCall {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::ImageGenerationCall {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::Compaction {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            }
-            | Self::ContextCompaction {
-                internal_chat_message_metadata_passthrough: meta,
-                ..
-            } => Some(meta),
-            Self::AdditionalTools { .. }
-            | Self::ConfigurationUpdate { .. }
-            | Self::CompactionTrigger {}
-            | Self::Other => None,
-        }
+        match_metadata_slot!(self, meta => Some(meta), none => None)
     }
 
     /// The non-empty turn id recorded in the metadata.

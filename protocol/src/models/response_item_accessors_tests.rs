@@ -1,3 +1,6 @@
+//! Unit tests of the `ResponseItem` accessors, including the seed test
+//! `response_item_id_getter_and_setter` and the never-overwrite stamping rules.
+
 use serde_json::Number;
 
 use super::super::test_support::fixed_id;

@@ -1,3 +1,5 @@
+//! Unit tests of `InitialHistory`: accessors per variant and serde round trip.
+
 use pretty_assertions::assert_eq;
 use serde_json::json;
 

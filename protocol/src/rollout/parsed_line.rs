@@ -59,6 +59,25 @@ pub enum ParsedRecord {
     },
 }
 
+impl ParsedRecord {
+    /// The rollout line, unless this is a legacy marker (the one place that unwraps a record;
+    /// [`TypedLine`] and [`ParsedLine`] delegate here).
+    pub fn line(&self) -> Option<&RolloutLine> {
+        match self {
+            ParsedRecord::Line(line) => Some(line),
+            ParsedRecord::LegacyMarker { .. } => None,
+        }
+    }
+
+    /// Takes the rollout line out, unless this is a legacy marker.
+    pub fn into_line(self) -> Option<RolloutLine> {
+        match self {
+            ParsedRecord::Line(line) => Some(line),
+            ParsedRecord::LegacyMarker { .. } => None,
+        }
+    }
+}
+
 /// How faithfully the typed model alone reproduces a line (see [`ParsedLine::round_trip`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RoundTrip {
@@ -83,18 +102,12 @@ pub struct TypedLine {
 impl TypedLine {
     /// The rollout line, unless this is a legacy marker.
     pub fn line(&self) -> Option<&RolloutLine> {
-        match &self.record {
-            ParsedRecord::Line(line) => Some(line),
-            ParsedRecord::LegacyMarker { .. } => None,
-        }
+        self.record.line()
     }
 
     /// Takes the rollout line out, unless this is a legacy marker.
     pub fn into_line(self) -> Option<RolloutLine> {
-        match self.record {
-            ParsedRecord::Line(line) => Some(line),
-            ParsedRecord::LegacyMarker { .. } => None,
-        }
+        self.record.into_line()
     }
 }
 
@@ -110,18 +123,12 @@ pub struct ParsedLine {
 impl ParsedLine {
     /// The rollout line, unless this is a legacy marker.
     pub fn line(&self) -> Option<&RolloutLine> {
-        match &self.record {
-            ParsedRecord::Line(line) => Some(line),
-            ParsedRecord::LegacyMarker { .. } => None,
-        }
+        self.record.line()
     }
 
     /// Takes the rollout line out, unless this is a legacy marker.
     pub fn into_line(self) -> Option<RolloutLine> {
-        match self.record {
-            ParsedRecord::Line(line) => Some(line),
-            ParsedRecord::LegacyMarker { .. } => None,
-        }
+        self.record.into_line()
     }
 
     /// The recorded item, unless this is a legacy marker.

@@ -1,3 +1,5 @@
+//! Unit tests of `SessionMeta`: classic and newest shapes, open enums, required keys.
+
 use pretty_assertions::assert_eq;
 use serde_json::json;
 

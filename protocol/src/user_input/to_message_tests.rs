@@ -1,3 +1,6 @@
+//! Unit tests of the `UserInput` -> user message conversion, including the seed test
+//! `serializes_image_user_input_without_tags`.
+
 use std::path::Path;
 use std::path::PathBuf;
 

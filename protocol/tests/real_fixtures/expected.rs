@@ -15,6 +15,10 @@ pub struct FileExpectation {
     pub fallbacks: &'static [(&'static str, usize)],
     /// Lines per key that the typed model rejects with an error (shape catalogue only).
     pub errors: &'static [(&'static str, usize)],
+    /// How the typed model alone reproduces the lines it reads: `[exact, json_equal, lossy]`
+    /// (see `RoundTrip`). Pinned so a model change that loses fidelity fails, and so the table
+    /// in `docs/protocol-compat.md` stays true; raise the numbers when the models grow.
+    pub round_trip: [usize; 3],
 }
 
 pub const FILES: &[FileExpectation] = &[
@@ -36,6 +40,7 @@ pub const FILES: &[FileExpectation] = &[
         ],
         fallbacks: &[("response_item/ghost_snapshot", 1)],
         errors: &[],
+        round_trip: [197, 0, 82],
     },
     FileExpectation {
         name: "AcidicSoil__codex-session-viewer__example.jsonl",
@@ -50,6 +55,7 @@ pub const FILES: &[FileExpectation] = &[
         ],
         fallbacks: &[],
         errors: &[],
+        round_trip: [0, 1369, 1],
     },
     FileExpectation {
         name: "bllshttng__footnote__rollout-codex-help.jsonl",
@@ -57,6 +63,7 @@ pub const FILES: &[FileExpectation] = &[
         counts: &[("response_item/message", 1)],
         fallbacks: &[],
         errors: &[],
+        round_trip: [1, 0, 0],
     },
     FileExpectation {
         name: "codemie-ai__codemie-code__rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl",
@@ -71,6 +78,7 @@ pub const FILES: &[FileExpectation] = &[
         ],
         fallbacks: &[],
         errors: &[],
+        round_trip: [95, 0, 4],
     },
     FileExpectation {
         // A shape catalogue, not a capture: values were replaced by "[trimmed for fixture]",
@@ -148,6 +156,7 @@ pub const FILES: &[FileExpectation] = &[
             ("event_msg/item_completed", 13),
             ("session_meta", 6),
         ],
+        round_trip: [33, 13, 50],
     },
     FileExpectation {
         name: "jnarowski__agentcmd__rollout-2025-09-24T19-22-20-01997e76-d124-7592-9cac-2ec05abbca08.jsonl",
@@ -167,6 +176,7 @@ pub const FILES: &[FileExpectation] = &[
         ],
         fallbacks: &[],
         errors: &[],
+        round_trip: [664, 0, 159],
     },
     FileExpectation {
         name: "jnarowski__agentcmd__rollout-2025-09-24T20-12-23-01997ea4-a70d-7da3-8c20-c736db82a7c5.jsonl",
@@ -185,6 +195,7 @@ pub const FILES: &[FileExpectation] = &[
         ],
         fallbacks: &[],
         errors: &[],
+        round_trip: [89, 0, 23],
     },
     FileExpectation {
         name: "madshn__localpush__rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl",
@@ -210,6 +221,7 @@ pub const FILES: &[FileExpectation] = &[
         ],
         fallbacks: &[],
         errors: &[],
+        round_trip: [1569, 286, 867],
     },
     FileExpectation {
         name: "madshn__localpush__rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl",
@@ -228,6 +240,7 @@ pub const FILES: &[FileExpectation] = &[
         ],
         fallbacks: &[],
         errors: &[],
+        round_trip: [13, 1, 5],
     },
     FileExpectation {
         name: "yoavf__ai-sessions__codex-pomodor-timer.jsonl",
@@ -248,5 +261,6 @@ pub const FILES: &[FileExpectation] = &[
         ],
         fallbacks: &[],
         errors: &[],
+        round_trip: [104, 0, 49],
     },
 ];

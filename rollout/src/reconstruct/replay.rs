@@ -132,7 +132,11 @@ fn action(item: &RolloutItem) -> Action {
 }
 
 /// Replays `suffix` on top of `base` (a replacement history, or nothing).
-pub(crate) fn replay<I>(base: Option<Vec<ResponseItem>>, suffix: I, policy: TruncationPolicy) -> Replay
+pub(crate) fn replay<I>(
+    base: Option<Vec<ResponseItem>>,
+    suffix: I,
+    policy: TruncationPolicy,
+) -> Replay
 where
     I: IntoIterator,
     I::Item: ReplayItem,
