@@ -293,7 +293,7 @@ fn rollback_past_a_completed_compacted_turn_restores_the_history_before_it() {
     assert_eq!(rebuilt.history.raw_items(), &[user("u1"), assistant("a1")]);
     assert_eq!(rebuilt.previous_turn_settings, settings("m1"));
     // A later rollback of one turn keeps the compaction.
-    let mut one = items.clone();
+    let mut one = items;
     one.pop();
     one.push(rollback(1));
     let rebuilt = reconstruct_history_from_rollout(&one);

@@ -30,7 +30,12 @@ pub fn run() -> Result<()> {
         "cargo",
         &["test", "--workspace", "--all-targets", "--locked"],
     )?;
-    step(&root, "doc tests", "cargo", &["test", "--workspace", "--doc", "--locked"])?;
+    step(
+        &root,
+        "doc tests",
+        "cargo",
+        &["test", "--workspace", "--doc", "--locked"],
+    )?;
     banner("generated schema drift: cargo xtask codegen --check");
     crate::codegen::run(true)?;
     banner("TypeScript client: npm ci, tsc --strict, node --test");

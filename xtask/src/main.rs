@@ -17,7 +17,10 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "xtask", about = "Project automation for the codex-thread workspace")]
+#[command(
+    name = "xtask",
+    about = "Project automation for the codex-thread workspace"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
