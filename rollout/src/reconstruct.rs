@@ -1,11 +1,13 @@
 //! Rebuilding a thread's model history from its rollout (resume, fork, rollback).
 //!
 //! Two phases (see `docs/rollout.md`, "Reconstruction and fork"):
-//! 1. [`scan`]: from the newest item back, find the newest compaction that survives the
-//!    recorded rollbacks (its replacement history is the base), the previous turn settings and
-//!    the reference context item, stopping as soon as all three are known;
-//! 2. [`replay`]: replay the items after the base forward into a [`ContextManager`] with
-//!    core's own operations, applying rollbacks where they were recorded.
+//! 1. the reverse scan (`scan.rs`): from the newest item back, find the newest compaction
+//!    that survives the recorded rollbacks (its replacement history is the base), the
+//!    previous turn settings and the reference context item, stopping as soon as all three
+//!    are known;
+//! 2. the replay (`replay.rs`): replay the items after the base forward into a
+//!    [`ContextManager`] with core's own operations, applying rollbacks where they were
+//!    recorded.
 //!
 //! Turn decisions are core's (`is_user_turn_boundary`, `parse_turn_item`,
 //! `drop_last_n_user_turns`); nothing here re-decides what a turn is.
