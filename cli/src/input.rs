@@ -198,7 +198,7 @@ impl Session {
     /// The first session meta line, if any.
     pub fn session_meta(&self) -> Option<&SessionMetaLine> {
         self.items().iter().find_map(|item| match item {
-            RolloutItem::SessionMeta(meta) => Some(meta),
+            RolloutItem::SessionMeta(meta) => Some(meta.as_ref()),
             _ => None,
         })
     }

@@ -4,12 +4,11 @@
 //! same code. Layout: [`cli`] (arguments), [`input`] (where a rollout comes from and how it
 //! is loaded), [`output`] (JSON or human text, always terminal-safe), [`progress`] (a bar on
 //! standard error for large inputs), [`commands`] (one module per subcommand), [`error`]
-//! (exit codes), [`user_turns`] (what counts as a user turn) and [`sample`] (the bundled
-//! session and its generator).
+//! (exit codes) and [`sample`] (the bundled session and its generator).
 //!
-//! Layering: this crate only composes the others. Reading and writing session files is
-//! codex-rollout's, turn and history decisions are codex-core's, the client view is
-//! codex-app-server-protocol's; nothing here re-decides any of them.
+//! Layering: this crate only composes the others. Reading and writing session files, user
+//! turns and fork points are codex-rollout's, turn and history decisions are codex-core's,
+//! the client view is codex-app-server-protocol's; nothing here re-decides any of them.
 
 pub mod cli;
 pub mod commands;
@@ -18,7 +17,6 @@ pub mod input;
 pub mod output;
 pub mod progress;
 pub mod sample;
-pub mod user_turns;
 
 use clap::Parser;
 

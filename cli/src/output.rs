@@ -6,6 +6,7 @@
 //! warnings) go to standard error through [`note`] and [`warn`], sanitized the same way.
 
 pub mod sanitize;
+pub mod wrap;
 
 use std::io::{self, Write};
 
@@ -13,6 +14,7 @@ use serde::Serialize;
 
 use crate::error::Failure;
 pub use sanitize::{escape_json_text, one_line, sanitize_text};
+pub use wrap::wrap;
 
 /// The output of one command run.
 pub struct Output {

@@ -302,4 +302,42 @@ proptest! {
             }
         }
     }
+
+    /// A snapshot that still shares its items (including one whose view a rollback shortened)
+    /// behaves exactly like an exclusive deep copy under any sequence of operations, and the
+    /// snapshot it shares with never changes.
+    #[test]
+    fn shared_snapshot_matches_exclusive_copy_under_any_operations(
+        items in history_items(),
+        ops in prop::collection::vec((0u8..6, history_items(), 0u32..4), 1..8),
+    ) {
+        let original = history_of(items);
+        let frozen = original.raw_items().to_vec();
+        let mut shared = original.clone();
+        let mut exclusive = ContextManager::new();
+        exclusive.replace(original.raw_items().to_vec());
+        for (op, extra, n) in ops {
+            for history in [&mut shared, &mut exclusive] {
+                match op {
+                    0 => history.record_owned_items(extra.clone(), POLICY),
+                    1 | 2 => history.drop_last_n_user_turns(n),
+                    3 => {
+                        history.remove_first_item();
+                    }
+                    4 => {
+                        history.trim_oldest(n as usize);
+                    }
+                    _ => {}
+                }
+            }
+            prop_assert_eq!(shared.raw_items(), exclusive.raw_items());
+            prop_assert_eq!(shared.len(), exclusive.len());
+            prop_assert_eq!(
+                shared.clone().for_prompt(ALL_MODALITIES),
+                exclusive.clone().for_prompt(ALL_MODALITIES)
+            );
+            prop_assert_eq!(shared.clone().into_raw_items(), exclusive.clone().into_raw_items());
+            prop_assert_eq!(original.raw_items(), frozen.as_slice());
+        }
+    }
 }

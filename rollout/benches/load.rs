@@ -91,11 +91,11 @@ fn own_lines() -> (Vec<u8>, Vec<Vec<u8>>) {
             .expect("serialize")
             .into_bytes()
     };
-    let meta = line(RolloutItem::SessionMeta(new_session_meta(
+    let meta = line(RolloutItem::SessionMeta(Box::new(new_session_meta(
         ThreadId::new(),
         "/repo",
         "bench",
-    )));
+    ))));
     let body = vec![
         line(RolloutItem::ResponseItem(ResponseItem::user_text(
             "please do the task",

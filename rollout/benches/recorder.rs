@@ -112,7 +112,11 @@ async fn recorder(path: &Path, items: &[RolloutItem], per_call: usize) {
 
 fn bench_recorder(c: &mut Criterion) {
     let items: Vec<RolloutItem> = (0..TURNS).flat_map(turn).collect();
-    let meta = RolloutItem::SessionMeta(new_session_meta(ThreadId::new(), "/bench", "bench"));
+    let meta = RolloutItem::SessionMeta(Box::new(new_session_meta(
+        ThreadId::new(),
+        "/bench",
+        "bench",
+    )));
     let lines: Vec<RolloutLine> = std::iter::once(&meta)
         .chain(&items)
         .map(|item| RolloutLine::new(now_line_timestamp(), item.clone()))

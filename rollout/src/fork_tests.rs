@@ -54,12 +54,12 @@ fn complete(turn_id: &str) -> RolloutItem {
 }
 
 fn turn_context() -> RolloutItem {
-    RolloutItem::TurnContext(TurnContextItem::new(
+    RolloutItem::TurnContext(Box::new(TurnContextItem::new(
         "/repo",
         json!("never"),
         json!({}),
         "m",
-    ))
+    )))
 }
 
 #[test]

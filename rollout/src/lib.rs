@@ -19,6 +19,7 @@ pub mod policy;
 pub mod reconstruct;
 pub mod recorder;
 pub mod timestamp;
+pub mod turns;
 mod writer;
 
 pub use error::RolloutError;

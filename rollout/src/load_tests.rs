@@ -14,9 +14,9 @@ fn line(item: RolloutItem) -> Result<String, serde_json::Error> {
 }
 
 fn meta_line(id: ThreadId) -> Result<String, serde_json::Error> {
-    line(RolloutItem::SessionMeta(new_session_meta(
+    line(RolloutItem::SessionMeta(Box::new(new_session_meta(
         id, "/tmp", "test",
-    )))
+    ))))
 }
 
 fn kinds(problems: &[LineProblem]) -> Vec<(usize, &'static str)> {

@@ -12,7 +12,6 @@
 //! Turn decisions are core's (`is_user_turn_boundary`, `parse_turn_item`,
 //! `drop_last_n_user_turns`); nothing here re-decides what a turn is.
 
-mod legacy_compaction;
 mod replay;
 mod scan;
 
@@ -21,7 +20,9 @@ use codex_protocol::event::{EventMsg, TokenUsageInfo};
 use codex_protocol::rollout::{CompactedItem, RolloutItem, TurnContextItem};
 use uuid::Uuid;
 
-pub use legacy_compaction::{
+/// Summary-only compactions (older files) are rebuilt with core's own rule, re-exported so
+/// callers of reconstruction see the same constants the replay used.
+pub use codex_core::context_manager::legacy_compaction::{
     COMPACT_USER_MESSAGE_MAX_TOKENS, SUMMARY_PREFIX, build_legacy_compacted_history,
 };
 

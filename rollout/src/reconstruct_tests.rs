@@ -73,7 +73,7 @@ fn rollback(num_turns: u32) -> RolloutItem {
 fn compacted(replacement: Option<Vec<ResponseItem>>, message: &str) -> RolloutItem {
     let mut item = CompactedItem::from_message(message);
     item.replacement_history = replacement;
-    RolloutItem::Compacted(item)
+    RolloutItem::Compacted(Box::new(item))
 }
 
 /// A complete user turn: started, the message and its event, the settings, a reply, complete.
@@ -82,7 +82,7 @@ fn turn(turn_id: &str, text: &str, reply: &str, model: &str) -> Vec<RolloutItem>
         started(turn_id),
         item(user(text)),
         user_event(text),
-        RolloutItem::TurnContext(context(turn_id, model)),
+        RolloutItem::TurnContext(Box::new(context(turn_id, model))),
         item(assistant(reply)),
         complete(turn_id),
     ]
@@ -126,7 +126,7 @@ fn reconstruct_history_rollback_keeps_history_and_metadata_in_sync_for_incomplet
             started("t2"),
             item(user("u2")),
             user_event("u2"),
-            RolloutItem::TurnContext(context("t2", "m2")),
+            RolloutItem::TurnContext(Box::new(context("t2", "m2"))),
             rollback(1),
         ],
     ]);
@@ -143,7 +143,7 @@ fn reconstruct_history_rollback_skips_non_user_turns_for_history_and_metadata() 
         turn("t2", "u2", "a2", "m2"),
         vec![
             started("t3"),
-            RolloutItem::TurnContext(context("t3", "m3")),
+            RolloutItem::TurnContext(Box::new(context("t3", "m3"))),
             item(assistant("standalone")),
             complete("t3"),
             rollback(1),
@@ -175,7 +175,7 @@ fn reconstruct_history_rollback_clears_history_and_metadata_when_exceeding_user_
 
 #[test]
 fn record_initial_history_resumed_bare_turn_context_does_not_hydrate_previous_turn_settings() {
-    let items = vec![RolloutItem::TurnContext(context("t1", "m1"))];
+    let items = vec![RolloutItem::TurnContext(Box::new(context("t1", "m1")))];
     let rebuilt = reconstruct_history_from_rollout(&items);
     assert_eq!(rebuilt.previous_turn_settings, None);
     assert_eq!(rebuilt.reference_context_item, None);
@@ -185,7 +185,7 @@ fn record_initial_history_resumed_bare_turn_context_does_not_hydrate_previous_tu
 #[test]
 fn record_initial_history_resumed_does_not_seed_reference_context_item_after_compaction() {
     let items = vec![
-        RolloutItem::TurnContext(context("t1", "m1")),
+        RolloutItem::TurnContext(Box::new(context("t1", "m1"))),
         compacted(Some(vec![user("summary")]), ""),
     ];
     let rebuilt = reconstruct_history_from_rollout(&items);
@@ -200,9 +200,9 @@ fn record_initial_history_resumed_turn_context_after_compaction_reestablishes_re
     let items = vec![
         started("t1"),
         item(user("u1")),
-        RolloutItem::TurnContext(context("t1", "m1")),
+        RolloutItem::TurnContext(Box::new(context("t1", "m1"))),
         compacted(Some(vec![user("u1"), user("summary")]), ""),
-        RolloutItem::TurnContext(context("t1", "m1b")),
+        RolloutItem::TurnContext(Box::new(context("t1", "m1b"))),
         item(assistant("a1")),
         complete("t1"),
     ];
@@ -227,7 +227,7 @@ fn reconstruct_history_uses_replacement_history_verbatim() {
         vec![
             started("t2"),
             item(user("u2")),
-            RolloutItem::TurnContext(context("t2", "m2")),
+            RolloutItem::TurnContext(Box::new(context("t2", "m2"))),
             compacted(Some(replacement.clone()), "summary"),
             item(assistant("a2")),
             complete("t2"),
@@ -253,7 +253,7 @@ fn rolled_back_compaction_does_not_hide_earlier_turns() {
             started("t2"),
             item(user("u2")),
             user_event("u2"),
-            RolloutItem::TurnContext(context("t2", "m2")),
+            RolloutItem::TurnContext(Box::new(context("t2", "m2"))),
             compacted(
                 Some(vec![user("u1"), user("u2"), user("summary")]),
                 "summary",
@@ -277,7 +277,7 @@ fn rollback_past_a_completed_compacted_turn_restores_the_history_before_it() {
             started("t2"),
             item(user("u2")),
             user_event("u2"),
-            RolloutItem::TurnContext(context("t2", "m2")),
+            RolloutItem::TurnContext(Box::new(context("t2", "m2"))),
             item(assistant("a2 before")),
             compacted(
                 Some(vec![user("u1"), user("u2"), user("summary")]),
@@ -315,10 +315,10 @@ fn reconstruct_history_legacy_compaction_without_replacement_history_does_not_in
     let items = vec![
         started("t1"),
         item(user("before compact")),
-        RolloutItem::TurnContext(context("t1", "m1")),
+        RolloutItem::TurnContext(Box::new(context("t1", "m1"))),
         item(assistant("reply")),
         compacted(None, "legacy summary"),
-        RolloutItem::TurnContext(context("t1", "m1")),
+        RolloutItem::TurnContext(Box::new(context("t1", "m1"))),
         complete("t1"),
     ];
     let rebuilt = reconstruct_history_from_rollout(&items);
@@ -332,31 +332,6 @@ fn reconstruct_history_legacy_compaction_without_replacement_history_does_not_in
 }
 
 #[test]
-fn legacy_compaction_keeps_newest_messages_within_budget_and_skips_summaries() {
-    let earlier_summary = format!("{SUMMARY_PREFIX}\nold summary");
-    let big = "x".repeat(8 * COMPACT_USER_MESSAGE_MAX_TOKENS);
-    let history = vec![
-        user("oldest"),
-        user(&big),
-        user(&earlier_summary),
-        user("newest"),
-    ];
-    let rebuilt = build_legacy_compacted_history(&history, "");
-    assert_eq!(rebuilt.len(), 3, "{rebuilt:?}");
-    assert_eq!(rebuilt[1], user("newest"));
-    assert_eq!(rebuilt[2], user("(no summary available)"));
-    let ResponseItem::Message { content, .. } = &rebuilt[0] else {
-        panic!("expected a message");
-    };
-    let text = content[0].text().unwrap_or_default();
-    assert!(
-        text.len() < big.len() && text.contains("truncated"),
-        "{}",
-        text.len()
-    );
-}
-
-#[test]
 fn reconstruct_history_restores_initial_window_from_session_meta() {
     let window_id = uuid::Uuid::now_v7().to_string();
     let mut meta = new_session_meta(ThreadId::new(), "/repo", "test");
@@ -364,7 +339,7 @@ fn reconstruct_history_restores_initial_window_from_session_meta() {
         window_id: window_id.clone(),
     });
     let items = concat(vec![
-        vec![RolloutItem::SessionMeta(meta)],
+        vec![RolloutItem::SessionMeta(Box::new(meta))],
         turn("t1", "u1", "a1", "m1"),
     ]);
     let rebuilt = reconstruct_history_from_rollout(&items);
@@ -396,9 +371,9 @@ fn reconstruct_history_prefers_compacted_window_over_session_meta() {
         second.clone(),
     ));
     let items = concat(vec![
-        vec![RolloutItem::SessionMeta(meta)],
+        vec![RolloutItem::SessionMeta(Box::new(meta))],
         turn("t1", "u1", "a1", "m1"),
-        vec![RolloutItem::Compacted(compaction)],
+        vec![RolloutItem::Compacted(Box::new(compaction))],
     ]);
     let rebuilt = reconstruct_history_from_rollout(&items);
     assert_eq!(

@@ -73,7 +73,7 @@ impl RolloutRecorder {
         append_line(
             &mut header,
             &now_line_timestamp(),
-            &RolloutItem::SessionMeta(meta),
+            &RolloutItem::SessionMeta(Box::new(meta)),
         )?;
         Self::spawn(path.clone(), WriterState::deferred(path, header))
     }

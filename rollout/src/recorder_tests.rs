@@ -12,7 +12,7 @@ use super::*;
 fn recorder_lines_match_the_protocol_envelope() -> Result<(), Box<dyn std::error::Error>> {
     let event: EventMsg = serde_json::from_str(r#"{"type":"user_message","message":"hi"}"#)?;
     let items = vec![
-        RolloutItem::SessionMeta(new_session_meta(ThreadId::new(), "/w", "tests")),
+        RolloutItem::SessionMeta(Box::new(new_session_meta(ThreadId::new(), "/w", "tests"))),
         RolloutItem::ResponseItem(ResponseItem::user_text("hello")),
         RolloutItem::EventMsg(event),
         RolloutItem::Unknown(UnknownRolloutItem {

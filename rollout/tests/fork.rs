@@ -16,6 +16,7 @@ use codex_rollout::list::find_session_path;
 use codex_rollout::load::{LoadedRollout, load_rollout_bytes, load_rollout_items};
 use codex_rollout::reconstruct::reconstruct_history_from_rollout;
 use codex_rollout::recorder::new_session_meta;
+use codex_rollout::turns::{fork_point_dropping_turns, user_turn_count, user_turns};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
@@ -43,7 +44,7 @@ fn turn_lines(index: usize) -> Result<Vec<String>, serde_json::Error> {
         line(RolloutItem::ResponseItem(ResponseItem::user_text(format!(
             "user {index}"
         ))))?,
-        line(RolloutItem::TurnContext(context))?,
+        line(RolloutItem::TurnContext(Box::new(context)))?,
         line(RolloutItem::ResponseItem(ResponseItem::assistant_text(
             format!("reply {index}"),
             None,
@@ -55,9 +56,9 @@ fn turn_lines(index: usize) -> Result<Vec<String>, serde_json::Error> {
 }
 
 fn session(turns: usize, thread_id: ThreadId) -> Result<Vec<String>, serde_json::Error> {
-    let mut lines = vec![line(RolloutItem::SessionMeta(new_session_meta(
+    let mut lines = vec![line(RolloutItem::SessionMeta(Box::new(new_session_meta(
         thread_id, "/repo", "test",
-    )))?];
+    ))))?];
     for index in 0..turns {
         lines.extend(turn_lines(index)?);
     }
@@ -307,5 +308,42 @@ fn every_real_session_forks_byte_for_byte() -> TestResult {
                 .map_err(|err| format!("{} {point:?}: {err}", path.display()))?;
         }
     }
+    Ok(())
+}
+
+/// Every real file forks without each number of its last user turns, and the fork has that
+/// many turns fewer; this includes a capture whose user message items were removed (only
+/// the `user_message` events are left), where the cut falls before the event.
+#[test]
+fn every_real_session_forks_without_its_last_user_turns() -> TestResult {
+    let Some(files) = real_files()? else {
+        return Ok(());
+    };
+    let dir = tempfile::tempdir()?;
+    let mut event_only_turns = 0;
+    for (index, path) in files.iter().enumerate() {
+        let Ok(source) = load_rollout_items(path) else {
+            continue;
+        };
+        let turns = user_turns(source.contents());
+        event_only_turns += turns.iter().filter(|turn| turn.message.is_none()).count();
+        for drop in 1..=turns.len() {
+            let point = fork_point_dropping_turns(&turns, drop)?;
+            let fork = dir.path().join(format!("drop-{index}-{drop}.jsonl"));
+            check_real_fork(&source, point, &fork)
+                .map_err(|err| format!("{} drop {drop}: {err}", path.display()))?;
+            let reloaded = load_rollout_items(&fork)?;
+            assert_eq!(
+                user_turn_count(reloaded.contents()),
+                turns.len() - drop,
+                "{} drop {drop}",
+                path.display()
+            );
+        }
+    }
+    assert!(
+        event_only_turns >= 3,
+        "the codemie capture's turns have no message item: {event_only_turns}"
+    );
     Ok(())
 }

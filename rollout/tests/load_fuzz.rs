@@ -49,7 +49,7 @@ static CORPUS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
 
 fn own_lines() -> Vec<Vec<u8>> {
     let items = [
-        RolloutItem::SessionMeta(new_session_meta(ThreadId::new(), "/repo", "fuzz")),
+        RolloutItem::SessionMeta(Box::new(new_session_meta(ThreadId::new(), "/repo", "fuzz"))),
         RolloutItem::ResponseItem(ResponseItem::user_text("hello")),
         RolloutItem::ResponseItem(ResponseItem::function_call("shell", r#"{"a":1}"#, "c1")),
         RolloutItem::ResponseItem(ResponseItem::function_call_output("c1", "out")),
@@ -211,7 +211,11 @@ fn mutated_real_lines_never_panic() -> Result<(), Box<dyn std::error::Error>> {
             // Make most inputs loadable as sessions so fork and reconstruction run too.
             let meta = RolloutLine::new(
                 "2025-01-01T00:00:00.000Z",
-                RolloutItem::SessionMeta(new_session_meta(ThreadId::new(), "/repo", "fuzz")),
+                RolloutItem::SessionMeta(Box::new(new_session_meta(
+                    ThreadId::new(),
+                    "/repo",
+                    "fuzz",
+                ))),
             );
             bytes.extend_from_slice(meta.to_json_line().unwrap_or_default().as_bytes());
             bytes.push(b'\n');

@@ -59,10 +59,10 @@ fn compacted_0104_session_reconstructs_from_replacement_history_plus_later_items
         .iter()
         .enumerate()
         .find_map(|(index, item)| match item {
-            RolloutItem::Compacted(CompactedItem {
-                replacement_history: Some(history),
-                ..
-            }) => Some((index, history.clone())),
+            RolloutItem::Compacted(compacted) => compacted
+                .replacement_history
+                .as_ref()
+                .map(|history| (index, history.clone())),
             _ => None,
         })
         .ok_or("the 0.104 session has a compaction with replacement history")?;
@@ -80,7 +80,7 @@ fn compacted_0104_session_reconstructs_from_replacement_history_plus_later_items
     // The reverse scan stopped inside the turns after the compaction.
     assert!(rebuilt.stats.scanned_down_to > 0, "{:?}", rebuilt.stats);
     let last_context = items.iter().rev().find_map(|item| match item {
-        RolloutItem::TurnContext(context) => Some(context.clone()),
+        RolloutItem::TurnContext(context) => Some(context.as_ref().clone()),
         _ => None,
     });
     assert_eq!(rebuilt.reference_context_item, last_context);
@@ -279,7 +279,7 @@ impl Model {
         let replacement = vec![ResponseItem::user_text(format!("summary {label}"))];
         let mut compacted = CompactedItem::from_message(format!("summary {label}"));
         compacted.replacement_history = Some(replacement.clone());
-        items.push(RolloutItem::Compacted(compacted));
+        items.push(RolloutItem::Compacted(Box::new(compacted)));
         self.state.history = replacement;
         self.state.reference = None;
     }
@@ -324,15 +324,15 @@ fn turn_context(turn_id: &str, model: &str) -> RolloutItem {
         model,
     );
     context.turn_id = Some(turn_id.to_string());
-    RolloutItem::TurnContext(context)
+    RolloutItem::TurnContext(Box::new(context))
 }
 
 fn generate(steps: &[Step]) -> Result<(Vec<RolloutItem>, State), serde_json::Error> {
-    let mut items = vec![RolloutItem::SessionMeta(new_session_meta(
+    let mut items = vec![RolloutItem::SessionMeta(Box::new(new_session_meta(
         ThreadId::new(),
         "/repo",
         "test",
-    ))];
+    )))];
     let mut model = Model::default();
     model.push(
         ResponseItem::developer_text("<permissions instructions>x</permissions instructions>"),

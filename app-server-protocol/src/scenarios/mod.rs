@@ -215,10 +215,10 @@ fn persisted_prefix(
         "codex_app_server_protocol_scenarios",
         "0.0.0-scripted",
     );
-    let mut items = vec![RolloutItem::SessionMeta(SessionMetaLine {
+    let mut items = vec![RolloutItem::SessionMeta(Box::new(SessionMetaLine {
         meta,
         git: None,
-    })];
+    }))];
     for step in scenario.steps.iter().take(steps) {
         if let Step::Core(event) = step
             && is_persisted(event, persistence)

@@ -262,9 +262,9 @@ fn a_message_recorded_twice_shows_once_with_the_typed_id() {
 
 #[test]
 fn a_compaction_line_and_its_event_are_one_item() {
-    let compacted = RolloutItem::Compacted(
+    let compacted = RolloutItem::Compacted(Box::new(
         serde_json::from_value::<CompactedItem>(serde_json::json!({"message": "summary"})).unwrap(),
-    );
+    ));
     let turns = build_turns_from_rollout_items(&[
         start("t1"),
         user("a"),

@@ -1,23 +1,23 @@
 //! `codex-thread fork [FILE] --drop-turns N -o OUT`: a new session without the last N user
 //! turns.
 //!
-//! Turns are counted as [`crate::user_turns`] says (the same count `inspect` reports), and the
-//! cut is placed before the user message of the `N`-th last turn. codex-rollout does the
-//! rest (`fork_rollout_to_path`): the cut moves up to the start of that turn, kept lines are
-//! copied byte for byte, and only the session meta line changes (a new thread id,
-//! `forked_from_id`).
+//! Everything is codex-rollout's: `turns` counts the user turns (the same count `inspect`
+//! reports) and gives the fork point before the first item of the `N`-th last turn (its user
+//! message item, or its `user_message` event when the file lacks the item), and
+//! `fork_rollout_to_path` moves the cut up to the start of that turn, copies kept lines byte
+//! for byte and changes only the session meta line (a new thread id, `forked_from_id`).
 //! The file is written under a temporary name and renamed, and an existing file is never
 //! overwritten.
 
 use std::path::Path;
 
 use codex_rollout::fork::{ForkError, fork_rollout_to_path};
+use codex_rollout::turns::{TooFewTurns, fork_point_dropping_turns, user_turns};
 use serde::Serialize;
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::{Source, load_session};
 use crate::output::Output;
-use crate::user_turns::{ForkPointError, fork_point_dropping, user_turn_count};
 
 /// What `fork --json` prints.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -37,17 +37,15 @@ pub fn run(source: &Source, drop_turns: usize, output: &Path, out: &mut Output) 
     let session = load_session(source)?;
     let name = session.name().to_string();
     let loaded = session.into_loaded()?;
-    let turns = user_turn_count(loaded.contents());
-    let point = fork_point_dropping(loaded.contents(), drop_turns).map_err(|err| match err {
-        ForkPointError::TooFewTurns { turns } => Failure::Content(format!(
-            "{name} has {turns} user turn(s); cannot drop {drop_turns}"
-        )),
-        ForkPointError::NoMessageItem => Failure::Content(format!(
-            "{name}: the user message that starts turn {} is not in the file (only its \
-             event is), so there is no line to cut before",
-            turns - drop_turns + 1
-        )),
-    })?;
+    let user_turns = user_turns(loaded.contents());
+    let turns = user_turns.len();
+    let point = fork_point_dropping_turns(&user_turns, drop_turns).map_err(
+        |TooFewTurns { turns, requested }| {
+            Failure::Content(format!(
+                "{name} has {turns} user turn(s); cannot drop {requested}"
+            ))
+        },
+    )?;
     let forked = fork_rollout_to_path(&loaded, point, output).map_err(|err| match err {
         ForkError::DestinationExists(path) => Failure::Content(format!(
             "{} already exists; fork never overwrites a file",

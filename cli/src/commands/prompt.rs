@@ -35,7 +35,7 @@ pub fn run(
     let session = load_session(source)?;
     let rebuilt = reconstruct(&session);
     let last_turn = session.items().iter().rev().find_map(|item| match item {
-        RolloutItem::TurnContext(context) => Some(context),
+        RolloutItem::TurnContext(context) => Some(context.as_ref()),
         _ => None,
     });
     let settings: Option<&TurnContextItem> = rebuilt.reference_context_item.as_ref().or(last_turn);

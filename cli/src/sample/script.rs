@@ -286,7 +286,7 @@ pub async fn record(path: &Path) -> anyhow::Result<()> {
         turn_settings.effort = Some("medium".to_string());
         turn_settings.summary = Some("auto".to_string());
         session
-            .persist_rollout_items(&[RolloutItem::TurnContext(turn_settings)])
+            .persist_rollout_items(&[RolloutItem::TurnContext(Box::new(turn_settings))])
             .await;
 
         let interrupt = TurnInterrupt::new();

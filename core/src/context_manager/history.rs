@@ -36,10 +36,16 @@ use super::world_state::WorldStateSnapshot;
 /// `clone()` is O(1): snapshots share the item vector until one of them mutates it
 /// (copy-on-write through [`Arc::make_mut`]), so read-only consumers (prompt building,
 /// reviewers, exports) take a consistent snapshot without holding the session lock or copying.
+/// A rollback of a shared snapshot copies nothing either: it shortens the snapshot's view, and
+/// the first later write copies just the kept prefix.
 #[derive(Debug, Clone, Default)]
 pub struct ContextManager {
     /// Oldest first. Shared between snapshots until one side writes.
-    items: Arc<Vec<ResponseItem>>,
+    shared: Arc<Vec<ResponseItem>>,
+    /// `Some(n)`: this snapshot holds only the first `n` shared items. A rollback of a shared
+    /// snapshot shortens the view instead of copying the kept prefix; the copy, if any, waits
+    /// for the next write ([`ContextManager::items_mut`]). `None`: the whole vector.
+    view_len: Option<usize>,
     /// Rewrite generation: bumped whenever indices into `items` stop meaning what they meant.
     history_version: u64,
     token_info: Option<TokenUsageInfo>,
@@ -71,7 +77,7 @@ impl ContextManager {
                 continue;
             }
             let stored = record::process_item(item, policy);
-            Arc::make_mut(&mut self.items).push(stored);
+            self.items_mut().push(stored);
         }
     }
 
@@ -85,7 +91,7 @@ impl ContextManager {
                 continue;
             }
             record::truncate_in_place(&mut item, policy);
-            Arc::make_mut(&mut self.items).push(item);
+            self.items_mut().push(item);
         }
     }
 
@@ -94,13 +100,19 @@ impl ContextManager {
     /// The stored items, as recorded: incomplete tool pairs and all media included. For
     /// consumers that must see the truth (counting turns, traces, transcripts).
     pub fn raw_items(&self) -> &[ResponseItem] {
-        &self.items
+        self.items()
     }
 
     /// Consumes the snapshot and returns its items unchanged; no copy when this snapshot was
     /// the only owner.
     pub fn into_raw_items(self) -> Vec<ResponseItem> {
-        Arc::unwrap_or_clone(self.items)
+        match Arc::try_unwrap(self.shared) {
+            Ok(mut items) => {
+                items.truncate(self.view_len.unwrap_or(usize::MAX));
+                items
+            }
+            Err(shared) => shared[..self.view_len.unwrap_or(shared.len())].to_vec(),
+        }
     }
 
     /// Consumes the snapshot and returns the items to send to the model: every call answered,
@@ -110,25 +122,31 @@ impl ContextManager {
     /// kept item once, an exclusive one by moving its items.
     pub fn for_prompt(self, input_modalities: &[InputModality]) -> Vec<ResponseItem> {
         let media = MediaFilter::for_modalities(input_modalities);
-        match Arc::try_unwrap(self.items) {
-            Ok(items) => normalize::normalize_owned(items, media),
-            Err(shared) => normalize::normalize_shared(&shared, media),
+        match Arc::try_unwrap(self.shared) {
+            Ok(mut items) => {
+                items.truncate(self.view_len.unwrap_or(usize::MAX));
+                normalize::normalize_owned(items, media)
+            }
+            Err(shared) => {
+                let len = self.view_len.unwrap_or(shared.len());
+                normalize::normalize_shared(&shared[..len], media)
+            }
         }
     }
 
     /// Number of stored items.
     pub fn len(&self) -> usize {
-        self.items.len()
+        self.items().len()
     }
 
     /// True when nothing is stored.
     pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
+        self.items().is_empty()
     }
 
     /// True when both snapshots share one item vector (nothing was copied between them).
     pub fn shares_items_with(&self, other: &ContextManager) -> bool {
-        Arc::ptr_eq(&self.items, &other.items)
+        Arc::ptr_eq(&self.shared, &other.shared)
     }
 
     // ----- rewrites -----------------------------------------------------------------------
@@ -138,7 +156,8 @@ impl ContextManager {
     /// Bumps the version (saturating) and clears the world-state baseline; token usage and
     /// the reference context item are left to the caller.
     pub fn replace(&mut self, items: Vec<ResponseItem>) {
-        self.items = Arc::new(items);
+        self.shared = Arc::new(items);
+        self.view_len = None;
         self.mark_rewritten();
     }
 
@@ -149,10 +168,10 @@ impl ContextManager {
     /// longer points at the same items. (Upstream leaves the version alone here; it only ever
     /// trims a throw-away snapshot, but a cursor must never say "delta" across a trim.)
     pub fn remove_first_item(&mut self) -> usize {
-        if self.items.is_empty() {
+        if self.items().is_empty() {
             return 0;
         }
-        let removed = trim::remove_first_with_partner(Arc::make_mut(&mut self.items));
+        let removed = trim::remove_first_with_partner(self.items_mut());
         self.mark_rewritten();
         removed
     }
@@ -160,18 +179,18 @@ impl ContextManager {
     /// Removes the `count` oldest items with their partners in one pass; the same result as
     /// `count` calls of [`ContextManager::remove_first_item`]. Returns how many items went.
     pub fn trim_oldest(&mut self, count: usize) -> usize {
-        if count == 0 || self.items.is_empty() {
+        if count == 0 || self.items().is_empty() {
             return 0;
         }
-        let before = self.items.len();
-        match Arc::get_mut(&mut self.items) {
-            Some(items) => {
-                trim::trim_oldest(items, count);
-            }
-            None => self.items = Arc::new(trim::trim_oldest_shared(&self.items, count)),
+        let before = self.items().len();
+        if self.is_exclusive() {
+            trim::trim_oldest(self.items_mut(), count);
+        } else {
+            self.shared = Arc::new(trim::trim_oldest_shared(self.items(), count));
+            self.view_len = None;
         }
         self.mark_rewritten();
-        before - self.items.len()
+        before - self.items().len()
     }
 
     /// Drops the last `num_turns` user turns (any `u32`; more than exist keeps the session
@@ -185,7 +204,7 @@ impl ContextManager {
         if num_turns == 0 {
             return;
         }
-        let Some(cut) = rollback::plan_rollback(&self.items, num_turns) else {
+        let Some(cut) = rollback::plan_rollback(self.items(), num_turns) else {
             self.mark_rewritten();
             return;
         };
@@ -193,14 +212,19 @@ impl ContextManager {
             self.reference_context_item = None;
         }
         let strip_turn_id = cut.first_turn_id.as_deref().filter(|turn_id| {
-            rollback::has_first_turn_model_switch(&self.items[..cut.keep], turn_id)
+            rollback::has_first_turn_model_switch(&self.items()[..cut.keep], turn_id)
         });
-        match Arc::get_mut(&mut self.items) {
-            Some(items) => items.truncate(cut.keep),
-            None => self.items = Arc::new(self.items[..cut.keep].to_vec()),
+        // An exclusive vector is cut in place; a shared one only shortens this snapshot's
+        // view, so rolling back a snapshot costs the boundary scan, not a copy of the prefix.
+        match Arc::get_mut(&mut self.shared) {
+            Some(items) => {
+                items.truncate(cut.keep);
+                self.view_len = None;
+            }
+            None => self.view_len = Some(cut.keep),
         }
         if let Some(turn_id) = strip_turn_id {
-            rollback::strip_first_turn_model_switch(Arc::make_mut(&mut self.items), turn_id);
+            rollback::strip_first_turn_model_switch(self.items_mut(), turn_id);
         }
         self.mark_rewritten();
     }
@@ -216,8 +240,33 @@ impl ContextManager {
     pub fn transcript_cursor(&self) -> TranscriptCursor {
         TranscriptCursor {
             history_version: self.history_version,
-            entry_count: self.items.len(),
+            entry_count: self.items().len(),
         }
+    }
+
+    /// This snapshot's items (the visible prefix of the shared vector).
+    fn items(&self) -> &[ResponseItem] {
+        match self.view_len {
+            Some(len) => &self.shared[..len],
+            None => &self.shared,
+        }
+    }
+
+    /// True when no other snapshot shares the vector, so writes need no copy.
+    fn is_exclusive(&self) -> bool {
+        Arc::strong_count(&self.shared) == 1 && Arc::weak_count(&self.shared) == 0
+    }
+
+    /// The items for writing. A shared vector is copied first (copy-on-write), and only the
+    /// visible prefix is copied; an exclusive one drops its hidden tail in place.
+    fn items_mut(&mut self) -> &mut Vec<ResponseItem> {
+        if let Some(len) = self.view_len.take() {
+            match Arc::get_mut(&mut self.shared) {
+                Some(items) => items.truncate(len),
+                None => self.shared = Arc::new(self.shared[..len].to_vec()),
+            }
+        }
+        Arc::make_mut(&mut self.shared)
     }
 
     fn mark_rewritten(&mut self) {
@@ -280,7 +329,7 @@ impl ContextManager {
     /// Estimated tokens of the next prompt: the base instructions plus every stored item.
     pub fn estimate_token_count(&self, base_instructions: &str) -> i64 {
         token_estimate::estimate_text_token_count(base_instructions).saturating_add(
-            token_estimate::estimate_items_token_count(self.items.iter()),
+            token_estimate::estimate_items_token_count(self.items().iter()),
         )
     }
 
@@ -288,11 +337,11 @@ impl ContextManager {
     /// usage report cannot include yet.
     pub fn estimated_tokens_after_last_model_generated_item(&self) -> i64 {
         let start = self
-            .items
+            .items()
             .iter()
             .rposition(token_estimate::is_model_generated_item)
-            .map_or(self.items.len(), |index| index + 1);
-        token_estimate::estimate_items_token_count(&self.items[start..])
+            .map_or(self.items().len(), |index| index + 1);
+        token_estimate::estimate_items_token_count(&self.items()[start..])
     }
 
     /// Best current estimate of the context in use: the last reported total, plus what was
@@ -315,21 +364,23 @@ impl ContextManager {
     /// Encrypted reasoning strictly before the last user turn (0 without a turn).
     fn non_last_reasoning_items_tokens(&self) -> i64 {
         let Some(last_turn) = self
-            .items
+            .items()
             .iter()
             .rposition(crate::turn_boundary::is_user_turn_boundary)
         else {
             return 0;
         };
-        token_estimate::estimate_items_token_count(self.items[..last_turn].iter().filter(|item| {
-            matches!(
-                item,
-                ResponseItem::Reasoning {
-                    encrypted_content: Some(_),
-                    ..
-                }
-            )
-        }))
+        token_estimate::estimate_items_token_count(self.items()[..last_turn].iter().filter(
+            |item| {
+                matches!(
+                    item,
+                    ResponseItem::Reasoning {
+                        encrypted_content: Some(_),
+                        ..
+                    }
+                )
+            },
+        ))
     }
 }
 

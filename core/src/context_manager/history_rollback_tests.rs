@@ -192,3 +192,70 @@ fn drop_last_n_user_turns_on_a_shared_snapshot_leaves_the_other_untouched() {
     assert_eq!(history.raw_items(), &items[..2]);
     assert_eq!(snapshot.raw_items(), items.as_slice());
 }
+
+/// A rollback of a shared snapshot only shortens its view: nothing is copied, the other
+/// snapshot keeps every item, and every view of the rolled-back snapshot stops at the cut.
+/// The first write then copies only the kept prefix.
+#[test]
+fn drop_last_n_user_turns_on_shared_snapshot_shortens_view_without_copying() {
+    let all = vec![
+        user("first"),
+        function_call("call_1"),
+        user("second"),
+        function_call("call_2"),
+        assistant("two"),
+    ];
+    let original = history_of(&all);
+    let mut rolled_back = original.clone();
+    let version = rolled_back.history_version();
+
+    rolled_back.drop_last_n_user_turns(1);
+    assert!(
+        rolled_back.shares_items_with(&original),
+        "no copy on rollback"
+    );
+    assert_eq!(rolled_back.raw_items(), &all[..2]);
+    assert_eq!(rolled_back.len(), 2);
+    assert_eq!(rolled_back.history_version(), version + 1);
+    assert_eq!(rolled_back.transcript_cursor().entry_count, 2);
+    assert_eq!(original.raw_items(), all.as_slice());
+
+    let prompt = rolled_back.clone().for_prompt(&[]);
+    assert_eq!(prompt.len(), 3, "call_1 answered, call_2 gone: {prompt:?}");
+    assert_eq!(rolled_back.clone().into_raw_items(), all[..2].to_vec());
+
+    // A second rollback on the still-shared view works on the view, not the whole vector.
+    let mut twice = rolled_back.clone();
+    twice.drop_last_n_user_turns(1);
+    assert_eq!(twice.raw_items(), &[] as &[ResponseItem]);
+
+    rolled_back.record_items([&user("third")], TruncationPolicy::Bytes(10_000));
+    assert!(!rolled_back.shares_items_with(&original));
+    assert_eq!(
+        rolled_back.raw_items(),
+        &[user("first"), function_call("call_1"), user("third")]
+    );
+    assert_eq!(original.raw_items(), all.as_slice());
+}
+
+/// When the other snapshot goes away, the hidden tail is cut in place by the next write, and
+/// the owned views drop it too.
+#[test]
+fn shortened_view_becomes_exclusive_when_the_other_snapshot_drops() {
+    let all = vec![user("first"), assistant("one"), user("second")];
+    let view = || {
+        let original = history_of(&all);
+        let mut rolled_back = original.clone();
+        rolled_back.drop_last_n_user_turns(1);
+        drop(original);
+        rolled_back
+    };
+
+    assert_eq!(view().into_raw_items(), all[..2].to_vec());
+    assert_eq!(view().for_prompt(&[]), all[..2].to_vec());
+    let mut rolled_back = view();
+    assert_eq!(rolled_back.remove_first_item(), 1);
+    assert_eq!(rolled_back.raw_items(), &[assistant("one")]);
+    rolled_back.record_items([&user("again")], TruncationPolicy::Bytes(10_000));
+    assert_eq!(rolled_back.raw_items(), &[assistant("one"), user("again")]);
+}

@@ -11,6 +11,8 @@
 //! - [`cursor`]: may a consumer read only the delta since it last looked?
 //! - [`token_usage`] and [`token_estimate`]: reported usage and estimates;
 //! - [`compaction`]: the compaction request loop that trims on context overflow;
+//! - [`legacy_compaction`]: the history an old summary-only compaction left (replayed by
+//!   the rollout crate when it rebuilds such a session);
 //! - [`world_state`]: the world-state baseline kept alongside history.
 //!
 //! Nothing here opens a file or talks to a provider.
@@ -18,6 +20,7 @@
 pub mod compaction;
 pub mod cursor;
 pub mod history;
+pub mod legacy_compaction;
 pub mod modality;
 pub mod normalize;
 pub mod record;

@@ -62,7 +62,7 @@ impl InitialHistory {
     /// The first `session_meta` item, which the other accessors read.
     pub fn first_session_meta(&self) -> Option<&SessionMetaLine> {
         self.rollout_items().iter().find_map(|item| match item {
-            RolloutItem::SessionMeta(meta) => Some(meta),
+            RolloutItem::SessionMeta(meta) => Some(meta.as_ref()),
             _ => None,
         })
     }

@@ -19,20 +19,20 @@ fn items() -> Result<Vec<RolloutItem>, Box<dyn std::error::Error>> {
     let mut later = SessionMeta::new(ThreadId::new(), "t", "/elsewhere", "o", "1");
     later.base_instructions = Some(BaseInstructions::new("ignored"));
     Ok(vec![
-        RolloutItem::SessionMeta(SessionMetaLine { meta, git: None }),
-        RolloutItem::TurnContext(TurnContextItem::new(
+        RolloutItem::SessionMeta(Box::new(SessionMetaLine { meta, git: None })),
+        RolloutItem::TurnContext(Box::new(TurnContextItem::new(
             "/repo",
             json!("never"),
             json!({"type": "danger-full-access"}),
             "gpt-5",
-        )),
+        ))),
         RolloutItem::EventMsg(serde_json::from_value(
             json!({"type": "context_compacted"}),
         )?),
-        RolloutItem::SessionMeta(SessionMetaLine {
+        RolloutItem::SessionMeta(Box::new(SessionMetaLine {
             meta: later,
             git: None,
-        }),
+        })),
     ])
 }
 

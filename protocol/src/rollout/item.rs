@@ -29,14 +29,15 @@ use crate::models::ResponseItem;
 #[serde(tag = "type", content = "payload", rename_all = "snake_case")]
 #[ts(tag = "type", content = "payload", rename_all = "snake_case")]
 pub enum RolloutItem {
-    /// Thread metadata; the first line of a file.
-    SessionMeta(SessionMetaLine),
+    /// Thread metadata; the first line of a file. Boxed, like the other large rare kinds, so
+    /// that every item (most are response items and events) stays small to move and store.
+    SessionMeta(Box<SessionMetaLine>),
     /// An item of model history.
     ResponseItem(ResponseItem),
     /// A compaction and its replacement history.
-    Compacted(CompactedItem),
+    Compacted(Box<CompactedItem>),
     /// Per-turn settings snapshot.
-    TurnContext(TurnContextItem),
+    TurnContext(Box<TurnContextItem>),
     /// A persisted event.
     EventMsg(EventMsg),
     /// A line kind this model does not know, kept verbatim.
@@ -93,14 +94,16 @@ impl KnownTag {
     ) -> Result<RolloutItem, D::Error> {
         Ok(match self {
             KnownTag::SessionMeta => {
-                RolloutItem::SessionMeta(SessionMetaLine::deserialize(payload)?)
+                RolloutItem::SessionMeta(Box::new(SessionMetaLine::deserialize(payload)?))
             }
             KnownTag::ResponseItem => {
                 RolloutItem::ResponseItem(ResponseItem::deserialize(payload)?)
             }
-            KnownTag::Compacted => RolloutItem::Compacted(CompactedItem::deserialize(payload)?),
+            KnownTag::Compacted => {
+                RolloutItem::Compacted(Box::new(CompactedItem::deserialize(payload)?))
+            }
             KnownTag::TurnContext => {
-                RolloutItem::TurnContext(TurnContextItem::deserialize(payload)?)
+                RolloutItem::TurnContext(Box::new(TurnContextItem::deserialize(payload)?))
             }
             KnownTag::EventMsg => RolloutItem::EventMsg(EventMsg::deserialize(payload)?),
         })

@@ -75,7 +75,10 @@ pub(crate) fn parse_legacy(
             let meta = serde_json::from_str::<SessionMetaLine>(text)
                 .map_err(|err| error(err.to_string()))?;
             let timestamp = meta.meta.timestamp.clone();
-            ParsedRecord::Line(RolloutLine::new(timestamp, RolloutItem::SessionMeta(meta)))
+            ParsedRecord::Line(RolloutLine::new(
+                timestamp,
+                RolloutItem::SessionMeta(Box::new(meta)),
+            ))
         }
     };
     Ok(TypedLine {

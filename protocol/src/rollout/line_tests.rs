@@ -49,18 +49,18 @@ fn lines() -> Result<Vec<RolloutLine>, Box<dyn std::error::Error>> {
     Ok(vec![
         RolloutLine::new(
             TS,
-            RolloutItem::SessionMeta(SessionMetaLine {
+            RolloutItem::SessionMeta(Box::new(SessionMetaLine {
                 meta,
                 git: Some(GitInfo {
                     commit_hash: Some("0f02".to_string()),
                     branch: Some("main".to_string()),
                     repository_url: None,
                 }),
-            }),
+            })),
         ),
-        RolloutLine::new(TS, RolloutItem::TurnContext(turn_context)),
+        RolloutLine::new(TS, RolloutItem::TurnContext(Box::new(turn_context))),
         with_ordinal,
-        RolloutLine::new(TS, RolloutItem::Compacted(compacted)),
+        RolloutLine::new(TS, RolloutItem::Compacted(Box::new(compacted))),
         RolloutLine::new(
             TS,
             RolloutItem::EventMsg(serde_json::from_value(

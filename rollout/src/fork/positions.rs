@@ -2,6 +2,7 @@
 //! rollbacks recorded in the file, and the cut before one of them.
 
 use codex_core::event_mapping::parse_turn_item;
+use codex_core::turn_boundary::is_user_turn_boundary;
 use codex_protocol::event::EventMsg;
 use codex_protocol::items::TurnItem;
 use codex_protocol::models::ResponseItem;
@@ -43,15 +44,27 @@ pub enum ForkPoint {
     /// Everything before the `n`-th surviving user message counted from the start, 0-based
     /// (upstream's `nth_user_message`). When there are not `n + 1` of them, everything.
     BeforeNthUserMessage(usize),
+    /// Everything before the item at this index (past the end: everything). The cut for a
+    /// turn whose user message item is missing from the file (only its `user_message` event
+    /// is there); see [`crate::turns`], which finds a turn's first item.
+    BeforeItem(usize),
 }
 
 /// The number of leading items a fork at `point` keeps.
 ///
-/// The cut is placed before the chosen user message, and then moved up to the
-/// `task_started` of that message's turn when only turn preamble (turn settings, context
-/// messages, non-terminal events) lies between them, so the fork does not end with a turn that
-/// started and never finished.
+/// The cut is placed before the chosen user message (or item), and then moved up to the
+/// `task_started` of that turn when only turn preamble (turn settings, context messages,
+/// non-terminal events) lies between them, so the fork does not end with a turn that started
+/// and never finished. The walk up never crosses a rollback, the end of a turn, another
+/// turn's user message (item or event) or any other model item.
 pub fn fork_cut(items: &[RolloutItem], point: ForkPoint) -> usize {
+    if let ForkPoint::BeforeItem(index) = point {
+        return if index >= items.len() {
+            items.len()
+        } else {
+            turn_start(items, index, 0)
+        };
+    }
     let positions = user_message_positions_in_rollout(items);
     let chosen = match point {
         ForkPoint::KeepAll => None,
@@ -61,6 +74,7 @@ pub fn fork_cut(items: &[RolloutItem], point: ForkPoint) -> usize {
             positions.get(from).map(|&position| (from, position))
         }
         ForkPoint::BeforeNthUserMessage(n) => positions.get(n).map(|&position| (n, position)),
+        ForkPoint::BeforeItem(_) => None,
     };
     let Some((rank, position)) = chosen else {
         return items.len();
@@ -72,8 +86,8 @@ pub fn fork_cut(items: &[RolloutItem], point: ForkPoint) -> usize {
     turn_start(items, position, floor)
 }
 
-/// Walks up from the user message at `position` (not above `floor`) over turn preamble; the
-/// index of the turn's `task_started` when one is reached, else `position`.
+/// Walks up from the item at `position` (not above `floor`) over turn preamble; the index of
+/// the turn's `task_started` when one is reached, else `position`.
 fn turn_start(items: &[RolloutItem], position: usize, floor: usize) -> usize {
     let mut index = position;
     while index > floor {
@@ -83,8 +97,10 @@ fn turn_start(items: &[RolloutItem], position: usize, floor: usize) -> usize {
             RolloutItem::EventMsg(
                 EventMsg::TurnComplete(_)
                 | EventMsg::TurnAborted(_)
-                | EventMsg::ThreadRolledBack(_),
+                | EventMsg::ThreadRolledBack(_)
+                | EventMsg::UserMessage(_),
             ) => break,
+            RolloutItem::ResponseItem(item) if is_user_turn_boundary(item) => break,
             RolloutItem::EventMsg(_) | RolloutItem::TurnContext(_) | RolloutItem::Unknown(_) => {}
             RolloutItem::ResponseItem(ResponseItem::Message { role, .. })
                 if role != "assistant" => {}

@@ -45,7 +45,7 @@ pub fn read_head_summary(path: &Path) -> std::io::Result<HeadSummary> {
         lines += 1;
         match parse_head_line(&buf) {
             Some(RolloutItem::SessionMeta(meta)) if head.session_meta.is_none() => {
-                head.session_meta = Some(meta);
+                head.session_meta = Some(*meta);
             }
             Some(item) if head.preview.is_none() => head.preview = preview_of(&item),
             _ => {}

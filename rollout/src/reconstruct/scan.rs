@@ -221,7 +221,7 @@ pub(crate) fn reference_item(
 ) -> Option<TurnContextItem> {
     match reference {
         Reference::Latest(index) => match items.get(index) {
-            Some(RolloutItem::TurnContext(context)) => Some(context.clone()),
+            Some(RolloutItem::TurnContext(context)) => Some(context.as_ref().clone()),
             _ => None,
         },
         Reference::NeverSet | Reference::Cleared => None,

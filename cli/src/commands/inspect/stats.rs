@@ -7,7 +7,7 @@
 //! - `item_types`: loaded items by payload `type`, under their line type
 //!   (`response_item`, `event_msg`);
 //! - `user_turns`: the messages a person sent that still count after rollbacks, as
-//!   [`crate::user_turns`] defines them (the same count `fork --drop-turns` works on);
+//!   `codex_rollout::turns` defines them (the same count `fork --drop-turns` works on);
 //! - `tool_calls`: calls by tool name; `unanswered_calls`: calls that need an output and have
 //!   none anywhere in the file (an interrupted or still-running tool);
 //! - `tokens`: the cumulative usage of the last `token_count` event that carried usage;
@@ -20,9 +20,8 @@ use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
 use codex_rollout::load::{EntryContent, LineProblem, RolloutContents};
+use codex_rollout::turns::user_turn_count;
 use serde::Serialize;
-
-use crate::user_turns::user_turn_count;
 
 /// A problem line, as every command reports it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
