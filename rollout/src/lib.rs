@@ -6,7 +6,10 @@
 //!   [`codex_core::session::RolloutSink`];
 //! - [`list`]: sessions under a home, newest first, paginated;
 //! - [`load`], [`reconstruct`], [`fork`]: reading files back into items, model history and
-//!   forks.
+//!   forks;
+//! - [`turns`]: what counts as a user turn in a file (events first, legacy files by core's
+//!   boundary rule), shared by `inspect` and `fork`;
+//! - [`replay`]: the event stream a live session emitted, rebuilt from a file.
 //!
 //! See `docs/rollout.md` for the file format and the guarantees.
 
@@ -18,6 +21,7 @@ pub mod load;
 pub mod policy;
 pub mod reconstruct;
 pub mod recorder;
+pub mod replay;
 pub mod timestamp;
 pub mod turns;
 mod writer;

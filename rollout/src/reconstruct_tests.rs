@@ -96,6 +96,14 @@ fn settings(model: &str) -> Option<PreviousTurnSettings> {
     })
 }
 
+/// The state after every turn but the first was rolled back: its items, settings and context.
+#[track_caller]
+fn assert_back_at_first_turn(rebuilt: &ReconstructedHistory) {
+    assert_eq!(rebuilt.history.raw_items(), &[user("u1"), assistant("a1")]);
+    assert_eq!(rebuilt.previous_turn_settings, settings("m1"));
+    assert_eq!(rebuilt.reference_context_item, Some(context("t1", "m1")));
+}
+
 fn concat(parts: Vec<Vec<RolloutItem>>) -> Vec<RolloutItem> {
     parts.into_iter().flatten().collect()
 }
@@ -108,9 +116,7 @@ fn reconstruct_history_rollback_keeps_history_and_metadata_in_sync_for_completed
         vec![rollback(1)],
     ]);
     let rebuilt = reconstruct_history_from_rollout(&items);
-    assert_eq!(rebuilt.history.raw_items(), &[user("u1"), assistant("a1")]);
-    assert_eq!(rebuilt.previous_turn_settings, settings("m1"));
-    assert_eq!(rebuilt.reference_context_item, Some(context("t1", "m1")));
+    assert_back_at_first_turn(&rebuilt);
     assert_eq!(
         rebuilt.history.reference_context_item(),
         Some(context("t1", "m1"))
@@ -131,9 +137,7 @@ fn reconstruct_history_rollback_keeps_history_and_metadata_in_sync_for_incomplet
         ],
     ]);
     let rebuilt = reconstruct_history_from_rollout(&items);
-    assert_eq!(rebuilt.history.raw_items(), &[user("u1"), assistant("a1")]);
-    assert_eq!(rebuilt.previous_turn_settings, settings("m1"));
-    assert_eq!(rebuilt.reference_context_item, Some(context("t1", "m1")));
+    assert_back_at_first_turn(&rebuilt);
 }
 
 #[test]
@@ -152,9 +156,7 @@ fn reconstruct_history_rollback_skips_non_user_turns_for_history_and_metadata() 
     let rebuilt = reconstruct_history_from_rollout(&items);
     // The assistant-only turn is not a user turn: the rollback removes turn 2 (and with it
     // everything after turn 2's message).
-    assert_eq!(rebuilt.history.raw_items(), &[user("u1"), assistant("a1")]);
-    assert_eq!(rebuilt.previous_turn_settings, settings("m1"));
-    assert_eq!(rebuilt.reference_context_item, Some(context("t1", "m1")));
+    assert_back_at_first_turn(&rebuilt);
 }
 
 #[test]
@@ -262,9 +264,7 @@ fn rolled_back_compaction_does_not_hide_earlier_turns() {
         ],
     ]);
     let rebuilt = reconstruct_history_from_rollout(&items);
-    assert_eq!(rebuilt.history.raw_items(), &[user("u1"), assistant("a1")]);
-    assert_eq!(rebuilt.previous_turn_settings, settings("m1"));
-    assert_eq!(rebuilt.reference_context_item, Some(context("t1", "m1")));
+    assert_back_at_first_turn(&rebuilt);
     assert_eq!(rebuilt.stats.base_compaction, None);
     assert_eq!(rebuilt.stats.compactions_undone, 1);
 }

@@ -29,8 +29,9 @@ use crate::models::ResponseItem;
 #[serde(tag = "type", content = "payload", rename_all = "snake_case")]
 #[ts(tag = "type", content = "payload", rename_all = "snake_case")]
 pub enum RolloutItem {
-    /// Thread metadata; the first line of a file. Boxed, like the other large rare kinds, so
-    /// that every item (most are response items and events) stays small to move and store.
+    // The large, rare kinds are boxed so that every item (nearly all are response items and
+    // events) stays small to move and store; doc comments here feed the generated schema.
+    /// Thread metadata; the first line of a file.
     SessionMeta(Box<SessionMetaLine>),
     /// An item of model history.
     ResponseItem(ResponseItem),

@@ -1,0 +1,225 @@
+//! Replaying a session file: the core events a live session emitted, rebuilt in order.
+//!
+//! Why here: a client that attaches to a recorded thread (the `codex-thread notifications`
+//! command, an app server resuming a thread) must see what it would have seen live, and
+//! working that out from a file is rollout knowledge (which lines are events, what writers
+//! dropped, how lines carry time), so it lives in the crate that reads files rather than in
+//! a binary. It stops at core's [`EventMsg`]s: turning them into client notifications is
+//! app-server-protocol's projection, which this crate must not depend on.
+//!
+//! What a replay holds, in file order:
+//! - every persisted event, as recorded;
+//! - for files that did not persist item events (`item_started` / `item_completed`: most
+//!   writers drop them), the pair core sent live for each recorded response item with a
+//!   client-visible form. Core emits that pair for exactly the items
+//!   [`parse_turn_item`] projects, so the replay rebuilds them with the same function. Each
+//!   rebuilt item keeps its recorded id, or gets `line-<N>` (its 1-based line) where core
+//!   would have minted a random one or left it empty, so replays are reproducible. Its turn
+//!   is the item's recorded turn id, else the turn running at that point of the file (from
+//!   `task_started` to `task_complete` / `turn_aborted`), else empty.
+//!
+//! Time follows the file: a rebuilt item starts and completes at its own line's timestamp
+//! (0 when that line has none, as the protocol reads old records), and every replayed event
+//! carries the replay clock ([`ReplayedEvent::at_ms`]) for consumers that stamp what they
+//! derive. Streaming deltas were never persisted, so a replay has none.
+
+use codex_core::event_mapping::parse_turn_item;
+use codex_protocol::event::{EventMsg, ItemCompletedEvent, ItemStartedEvent};
+use codex_protocol::items::TurnItem;
+use codex_protocol::models::ResponseItem;
+use codex_protocol::rollout::RolloutItem;
+use codex_protocol::thread_id::ThreadId;
+use uuid::Uuid;
+
+use crate::load::RolloutContents;
+
+/// A recorded session as the ordered events a live session emitted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replay {
+    /// The thread the file records (its first `session_meta`), or the nil id for a file
+    /// without one, so that a replay of the same bytes is always the same.
+    pub thread_id: ThreadId,
+    /// The events, in the order they were emitted.
+    pub events: Vec<ReplayedEvent>,
+}
+
+/// One event of a [`Replay`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplayedEvent {
+    /// The item (index into [`RolloutContents::items`]) the event was read or rebuilt from.
+    pub item_index: usize,
+    /// The replay clock when the event is emitted, in Unix milliseconds: the timestamp of the
+    /// event's line, else of the latest earlier line that has one; `None` before any.
+    pub at_ms: Option<i64>,
+    /// Whether the file recorded the event or the replay rebuilt it.
+    pub origin: EventOrigin,
+    /// The event.
+    pub msg: EventMsg,
+}
+
+/// Where a [`ReplayedEvent`] comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventOrigin {
+    /// An `event_msg` line of the file.
+    Recorded,
+    /// Rebuilt from a response item whose item events the writer did not persist.
+    Rebuilt,
+}
+
+impl Replay {
+    /// The bare events, in order.
+    pub fn into_messages(self) -> Vec<EventMsg> {
+        self.events.into_iter().map(|event| event.msg).collect()
+    }
+}
+
+/// Replays `contents`: its events, with the item events its writer dropped rebuilt (see the
+/// module docs). Never fails: lines that did not load simply contribute nothing.
+pub fn replay_rollout(contents: &RolloutContents) -> Replay {
+    let thread_id = contents
+        .thread_id()
+        .unwrap_or_else(|| ThreadId::from_uuid(Uuid::nil()));
+    let rebuild_items = !records_item_events(contents.items());
+    let mut events = Vec::new();
+    let mut clock_ms = None;
+    let mut running_turn: Option<String> = None;
+    for (index, item) in contents.items().iter().enumerate() {
+        let line_ms = line_time_ms(contents, index);
+        clock_ms = line_ms.or(clock_ms);
+        match item {
+            RolloutItem::EventMsg(msg) => {
+                track_turn(&mut running_turn, msg);
+                events.push(ReplayedEvent {
+                    item_index: index,
+                    at_ms: clock_ms,
+                    origin: EventOrigin::Recorded,
+                    msg: msg.clone(),
+                });
+            }
+            RolloutItem::ResponseItem(response) if rebuild_items => {
+                let Some(turn_item) = parse_turn_item(response) else {
+                    continue;
+                };
+                let line = contents
+                    .entry_of_item(index)
+                    .map_or(0, |entry| entry.number);
+                let turn_item = with_stable_id(turn_item, stable_id(response, line));
+                let turn_id = response
+                    .turn_id()
+                    .or(running_turn.as_deref())
+                    .unwrap_or_default()
+                    .to_string();
+                let [started, completed] =
+                    item_event_pair(thread_id, turn_id, turn_item, line_ms.unwrap_or_default());
+                for msg in [started, completed] {
+                    events.push(ReplayedEvent {
+                        item_index: index,
+                        at_ms: clock_ms,
+                        origin: EventOrigin::Rebuilt,
+                        msg,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    Replay { thread_id, events }
+}
+
+/// True when the file persisted item events itself; rebuilding them too would double them.
+fn records_item_events(items: &[RolloutItem]) -> bool {
+    items.iter().any(|item| {
+        matches!(
+            item,
+            RolloutItem::EventMsg(EventMsg::ItemStarted(_) | EventMsg::ItemCompleted(_))
+        )
+    })
+}
+
+/// Follows the running turn the way a live client sees it: from its start to its end.
+fn track_turn(running_turn: &mut Option<String>, msg: &EventMsg) {
+    match msg {
+        EventMsg::TurnStarted(event) => *running_turn = Some(event.turn_id.clone()),
+        EventMsg::TurnComplete(_) | EventMsg::TurnAborted(_) => *running_turn = None,
+        _ => {}
+    }
+}
+
+/// The id a rebuilt item gets: the recorded one, else one naming the line it came from.
+fn stable_id(response: &ResponseItem, line: usize) -> String {
+    match response.id() {
+        Some(id) if !id.is_empty() => id.to_string(),
+        _ => format!("line-{line}"),
+    }
+}
+
+/// The `item_started` / `item_completed` pair core sends for `item`, both at `at_ms`.
+fn item_event_pair(
+    thread_id: ThreadId,
+    turn_id: String,
+    item: TurnItem,
+    at_ms: i64,
+) -> [EventMsg; 2] {
+    let started = EventMsg::ItemStarted(ItemStartedEvent {
+        thread_id,
+        turn_id: turn_id.clone(),
+        item: item.clone(),
+        started_at_ms: at_ms,
+    });
+    let completed = EventMsg::ItemCompleted(ItemCompletedEvent {
+        thread_id,
+        turn_id,
+        item,
+        started_at_ms: Some(at_ms),
+        completed_at_ms: at_ms,
+    });
+    [started, completed]
+}
+
+/// `item` with its id replaced by `stable_id` where [`parse_turn_item`] minted a random one
+/// (user messages and hook prompts always, agent messages recorded without an id) or left it
+/// empty.
+fn with_stable_id(item: TurnItem, stable_id: String) -> TurnItem {
+    match item {
+        TurnItem::UserMessage(mut message) => {
+            message.id = stable_id;
+            TurnItem::UserMessage(message)
+        }
+        TurnItem::HookPrompt(mut prompt) => {
+            prompt.id = stable_id;
+            TurnItem::HookPrompt(prompt)
+        }
+        TurnItem::Reasoning(mut reasoning) if reasoning.id.is_empty() => {
+            reasoning.id = stable_id;
+            TurnItem::Reasoning(reasoning)
+        }
+        TurnItem::WebSearch(mut search) if search.id.is_empty() => {
+            search.id = stable_id;
+            TurnItem::WebSearch(search)
+        }
+        // Core mints a random id for an agent message recorded without one; a recorded id
+        // is kept (`stable_id` is that id).
+        TurnItem::AgentMessage(mut message) => {
+            message.id = stable_id;
+            TurnItem::AgentMessage(message)
+        }
+        other => other,
+    }
+}
+
+/// The `timestamp` of the line holding item `index`, in Unix milliseconds, when it has one
+/// that reads as RFC 3339.
+fn line_time_ms(contents: &RolloutContents, index: usize) -> Option<i64> {
+    #[derive(serde::Deserialize)]
+    struct Stamp {
+        timestamp: Option<String>,
+    }
+    let entry = contents.entry_of_item(index)?;
+    let stamp: Stamp = serde_json::from_slice(contents.raw_line(entry)).ok()?;
+    let at = chrono::DateTime::parse_from_rfc3339(&stamp.timestamp?).ok()?;
+    Some(at.timestamp_millis())
+}
+
+#[cfg(test)]
+#[path = "replay_tests.rs"]
+mod tests;

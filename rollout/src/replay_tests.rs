@@ -1,0 +1,399 @@
+use std::path::{Path, PathBuf};
+
+use codex_core::event_mapping::parse_turn_item;
+use codex_protocol::event::EventMsg;
+use codex_protocol::items::TurnItem;
+use codex_protocol::rollout::RolloutItem;
+use pretty_assertions::assert_eq;
+
+use super::*;
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../cli/sample/session.jsonl");
+const REAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
+const THREAD: &str = "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a99";
+
+fn meta_line() -> String {
+    format!(
+        r#"{{"timestamp":"2025-06-02T09:00:00.000Z","type":"session_meta","payload":{{"id":"{THREAD}","timestamp":"2025-06-02T09:00:00.000Z","cwd":"/w","originator":"test","cli_version":"0.1.0"}}}}"#
+    )
+}
+
+fn line(time: &str, kind: &str, payload: &str) -> String {
+    format!(r#"{{"timestamp":"{time}","type":"{kind}","payload":{payload}}}"#)
+}
+
+fn user_message(text: &str) -> String {
+    format!(
+        r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{text}"}}]}}"#
+    )
+}
+
+fn parse(lines: &[String]) -> Result<RolloutContents, Box<dyn std::error::Error>> {
+    let contents = RolloutContents::parse(lines.join("\n").into_bytes());
+    if !contents.problems().is_empty() {
+        return Err(format!("test lines did not load: {:?}", contents.problems()).into());
+    }
+    Ok(contents)
+}
+
+/// The rebuilt pairs of `replay` as (item id, turn id, started_at_ms) per pair.
+fn rebuilt_items(replay: &Replay) -> Vec<(String, String, i64)> {
+    replay
+        .events
+        .iter()
+        .filter_map(|event| match &event.msg {
+            EventMsg::ItemStarted(started) if event.origin == EventOrigin::Rebuilt => Some((
+                started.item.id().to_string(),
+                started.turn_id.clone(),
+                started.started_at_ms,
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What must hold of any replay: recorded events pass through in order, rebuilt events come
+/// as started/completed pairs of one item, exactly for the items core would have sent.
+fn check_replay(contents: &RolloutContents, replay: &Replay) -> TestResult {
+    let recorded: Vec<&EventMsg> = contents
+        .items()
+        .iter()
+        .filter_map(|item| match item {
+            RolloutItem::EventMsg(msg) => Some(msg),
+            _ => None,
+        })
+        .collect();
+    let replayed: Vec<&EventMsg> = replay
+        .events
+        .iter()
+        .filter(|event| event.origin == EventOrigin::Recorded)
+        .map(|event| &event.msg)
+        .collect();
+    assert_eq!(
+        replayed, recorded,
+        "recorded events must pass through in order"
+    );
+    assert_eq!(
+        &replay_rollout(contents),
+        replay,
+        "replays are reproducible"
+    );
+    if let Some(id) = contents.thread_id() {
+        assert_eq!(replay.thread_id, id);
+    }
+
+    let records_items = recorded
+        .iter()
+        .any(|msg| matches!(msg, EventMsg::ItemStarted(_) | EventMsg::ItemCompleted(_)));
+    let expected_pairs = if records_items {
+        0
+    } else {
+        contents
+            .items()
+            .iter()
+            .filter(|item| {
+                matches!(item, RolloutItem::ResponseItem(response) if parse_turn_item(response).is_some())
+            })
+            .count()
+    };
+
+    let mut pairs = 0;
+    let mut events = replay.events.iter().peekable();
+    let mut last_index = 0;
+    while let Some(event) = events.next() {
+        if event.item_index < last_index {
+            return Err(
+                format!("event of item {} after item {last_index}", event.item_index).into(),
+            );
+        }
+        last_index = event.item_index;
+        if event.origin == EventOrigin::Recorded {
+            continue;
+        }
+        let (EventMsg::ItemStarted(started), Some(next)) = (&event.msg, events.next()) else {
+            return Err(format!("rebuilt event without its pair: {:?}", event.msg).into());
+        };
+        let EventMsg::ItemCompleted(completed) = &next.msg else {
+            return Err(format!(
+                "item_started not followed by item_completed: {:?}",
+                next.msg
+            )
+            .into());
+        };
+        assert_eq!(next.origin, EventOrigin::Rebuilt);
+        assert_eq!(next.item_index, event.item_index);
+        assert_eq!(started.item, completed.item);
+        assert_eq!(started.turn_id, completed.turn_id);
+        assert_eq!(started.thread_id, replay.thread_id);
+        assert_eq!(completed.started_at_ms, Some(started.started_at_ms));
+        assert_eq!(completed.completed_at_ms, started.started_at_ms);
+        if started.item.id().is_empty() {
+            return Err(format!("rebuilt item without an id: {:?}", started.item).into());
+        }
+        pairs += 1;
+    }
+    assert_eq!(
+        pairs, expected_pairs,
+        "one rebuilt pair per client-visible item"
+    );
+    Ok(())
+}
+
+#[test]
+fn rebuilds_item_pairs_with_stable_ids_turns_and_line_times() -> TestResult {
+    let contents = parse(&[
+        meta_line(),
+        line(
+            "2025-06-02T09:00:01.000Z",
+            "event_msg",
+            r#"{"type":"task_started","turn_id":"turn-1"}"#,
+        ),
+        line(
+            "2025-06-02T09:00:02.500Z",
+            "response_item",
+            &user_message("hi"),
+        ),
+        line(
+            "2025-06-02T09:00:03.000Z",
+            "response_item",
+            r#"{"type":"function_call","name":"shell","arguments":"{}","call_id":"c1"}"#,
+        ),
+        line(
+            "2025-06-02T09:00:04.000Z",
+            "response_item",
+            r#"{"type":"message","id":"msg_9","role":"assistant","content":[{"type":"output_text","text":"hello"}]}"#,
+        ),
+        line(
+            "2025-06-02T09:00:05.000Z",
+            "event_msg",
+            r#"{"type":"task_complete","turn_id":"turn-1","last_agent_message":"hello"}"#,
+        ),
+    ])?;
+    let replay = replay_rollout(&contents);
+    check_replay(&contents, &replay)?;
+    assert_eq!(replay.thread_id.to_string(), THREAD);
+    assert_eq!(
+        rebuilt_items(&replay),
+        vec![
+            (
+                "line-3".to_string(),
+                "turn-1".to_string(),
+                1_748_854_802_500
+            ),
+            ("msg_9".to_string(), "turn-1".to_string(), 1_748_854_804_000),
+        ]
+    );
+    let kinds: Vec<&str> = replay
+        .events
+        .iter()
+        .map(|event| match &event.msg {
+            EventMsg::TurnStarted(_) => "task_started",
+            EventMsg::ItemStarted(_) => "item_started",
+            EventMsg::ItemCompleted(_) => "item_completed",
+            EventMsg::TurnComplete(_) => "task_complete",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "task_started",
+            "item_started",
+            "item_completed",
+            "item_started",
+            "item_completed",
+            "task_complete"
+        ]
+    );
+    Ok(())
+}
+
+#[test]
+fn recorded_turn_ids_win_and_items_outside_turns_get_none() -> TestResult {
+    let tagged = r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"x"}],"internal_chat_message_metadata_passthrough":{"turn_id":"turn-9"}}"#;
+    let contents = parse(&[
+        meta_line(),
+        line(
+            "2025-06-02T09:00:01.000Z",
+            "response_item",
+            &user_message("before"),
+        ),
+        line(
+            "2025-06-02T09:00:02.000Z",
+            "event_msg",
+            r#"{"type":"task_started","turn_id":"turn-1"}"#,
+        ),
+        line("2025-06-02T09:00:03.000Z", "response_item", tagged),
+        line(
+            "2025-06-02T09:00:04.000Z",
+            "event_msg",
+            r#"{"type":"turn_aborted","turn_id":"turn-1","reason":"interrupted"}"#,
+        ),
+        line(
+            "2025-06-02T09:00:05.000Z",
+            "response_item",
+            &user_message("after"),
+        ),
+    ])?;
+    let replay = replay_rollout(&contents);
+    check_replay(&contents, &replay)?;
+    let turns: Vec<String> = rebuilt_items(&replay)
+        .into_iter()
+        .map(|(_, turn, _)| turn)
+        .collect();
+    assert_eq!(turns, ["", "turn-9", ""]);
+    Ok(())
+}
+
+#[test]
+fn agent_messages_recorded_without_an_id_are_named_by_their_line() -> TestResult {
+    let contents = parse(&[
+        meta_line(),
+        line(
+            "2025-06-02T09:00:01.000Z",
+            "response_item",
+            r#"{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a"}]}"#,
+        ),
+        line(
+            "2025-06-02T09:00:02.000Z",
+            "response_item",
+            r#"{"type":"message","id":"","role":"assistant","content":[{"type":"output_text","text":"b"}]}"#,
+        ),
+    ])?;
+    let replay = replay_rollout(&contents);
+    check_replay(&contents, &replay)?;
+    let ids: Vec<String> = rebuilt_items(&replay)
+        .into_iter()
+        .map(|(id, _, _)| id)
+        .collect();
+    assert_eq!(ids, ["line-2", "line-3"]);
+    Ok(())
+}
+
+#[test]
+fn recorded_item_events_are_not_rebuilt() -> TestResult {
+    let contents = parse(&[
+        meta_line(),
+        line(
+            "2025-06-02T09:00:01.000Z",
+            "response_item",
+            &user_message("hi"),
+        ),
+        line(
+            "2025-06-02T09:00:01.000Z",
+            "event_msg",
+            &format!(
+                r#"{{"type":"item_completed","thread_id":"{THREAD}","turn_id":"t","item":{{"type":"UserMessage","id":"u1","content":[]}},"completed_at_ms":5}}"#
+            ),
+        ),
+    ])?;
+    let replay = replay_rollout(&contents);
+    check_replay(&contents, &replay)?;
+    assert!(
+        replay
+            .events
+            .iter()
+            .all(|event| event.origin == EventOrigin::Recorded)
+    );
+    assert_eq!(replay.into_messages().len(), 1);
+    Ok(())
+}
+
+#[test]
+fn clock_carries_over_lines_without_a_readable_time() -> TestResult {
+    let contents = parse(&[
+        meta_line(),
+        line("not a time", "response_item", &user_message("hi")),
+        line(
+            "later",
+            "event_msg",
+            r#"{"type":"task_started","turn_id":"turn-1"}"#,
+        ),
+    ])?;
+    let replay = replay_rollout(&contents);
+    check_replay(&contents, &replay)?;
+    let meta_ms = 1_748_854_800_000;
+    let clocks: Vec<Option<i64>> = replay.events.iter().map(|event| event.at_ms).collect();
+    assert_eq!(clocks, [Some(meta_ms); 3]);
+    // The rebuilt item has no time of its own: 0, as old records without one read.
+    assert_eq!(rebuilt_items(&replay)[0].2, 0);
+    Ok(())
+}
+
+#[test]
+fn file_without_session_meta_replays_under_the_nil_thread() -> TestResult {
+    let contents = parse(&[line(
+        "2025-06-02T09:00:01.000Z",
+        "response_item",
+        &user_message("hi"),
+    )])?;
+    let replay = replay_rollout(&contents);
+    check_replay(&contents, &replay)?;
+    assert!(replay.thread_id.as_uuid().is_nil());
+    Ok(())
+}
+
+#[test]
+fn bundled_sample_replays_every_event_in_order() -> TestResult {
+    let contents = RolloutContents::parse(std::fs::read(SAMPLE)?);
+    assert!(contents.problems().is_empty());
+    let replay = replay_rollout(&contents);
+    check_replay(&contents, &replay)?;
+    let rebuilt = rebuilt_items(&replay);
+    assert!(!rebuilt.is_empty(), "the sample records no item events");
+    // Every client-visible item of the sample belongs to a turn.
+    assert!(
+        rebuilt
+            .iter()
+            .all(|(_, turn, at)| !turn.is_empty() && *at > 0)
+    );
+    let user_messages = replay
+        .events
+        .iter()
+        .filter(|event| {
+            matches!(&event.msg, EventMsg::ItemStarted(started)
+                if matches!(started.item, TurnItem::UserMessage(_)))
+        })
+        .count();
+    assert!(user_messages >= 5, "5 turns, each opened by a user message");
+    Ok(())
+}
+
+/// The real files, or `None` after saying loudly that the folder is missing (a failure with
+/// `CODEX_REQUIRE_REAL_FIXTURES=1`).
+#[allow(clippy::print_stderr)]
+fn real_files() -> Result<Option<Vec<PathBuf>>, Box<dyn std::error::Error>> {
+    let dir = Path::new(REAL);
+    if !dir.is_dir() {
+        if std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1") {
+            return Err(format!("real fixtures folder {REAL} is missing").into());
+        }
+        eprintln!("!!! SKIPPED: real fixtures folder {REAL} is missing !!!");
+        return Ok(None);
+    }
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|ext| ext == "jsonl") && path.is_file() {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(Some(files))
+}
+
+#[test]
+fn real_files_replay_their_events_and_rebuild_item_pairs() -> TestResult {
+    let Some(files) = real_files()? else {
+        return Ok(());
+    };
+    assert!(!files.is_empty(), "no real fixture files in {REAL}");
+    for path in files {
+        let contents = RolloutContents::parse(std::fs::read(&path)?);
+        let replay = replay_rollout(&contents);
+        check_replay(&contents, &replay).map_err(|err| format!("{}: {err}", path.display()))?;
+    }
+    Ok(())
+}
