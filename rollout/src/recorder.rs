@@ -17,7 +17,7 @@
 //! Handles are cheap clones sharing one writer task.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use chrono::{DateTime, Utc};
 use codex_core::session::{RolloutSink, SinkError, SinkFuture};
@@ -31,11 +31,12 @@ use uuid::Uuid;
 use crate::error::{Result, RolloutError};
 use crate::layout::CodexHome;
 use crate::policy::is_persisted_rollout_item;
-use crate::timestamp::now_line_timestamp;
-use crate::writer::{self, Command, WriterState};
+use crate::timestamp::{LineTimestampCache, now_line_timestamp};
+use crate::writer::{self, Command, Staging, WriterState};
 
-/// Bytes reserved per recorded item before serializing (a typical line; bigger ones grow).
-const LINE_CAPACITY_HINT: usize = 512;
+/// A scratch buffer that grew past this (one huge item) is released after use instead of
+/// being kept for the session's lifetime.
+const SCRATCH_KEEP_BYTES: usize = 256 * 1024;
 
 /// A handle on a session's rollout file. Clone it freely: clones feed the same writer, in
 /// the order their calls reach it.
@@ -47,7 +48,19 @@ pub struct RolloutRecorder {
 #[derive(Debug)]
 struct Inner {
     tx: mpsc::Sender<Command>,
+    /// Accepted lines on their way to the writer task (see [`crate::writer`]).
+    staging: Arc<Staging>,
+    /// Where a call serializes its lines before staging them, so a call whose item fails to
+    /// serialize stages nothing, and the staging lock is held only for a copy. Reused across
+    /// calls (no allocation per call) together with the cached timestamp text.
+    scratch: Mutex<Scratch>,
     path: PathBuf,
+}
+
+#[derive(Debug, Default)]
+struct Scratch {
+    bytes: Vec<u8>,
+    clock: LineTimestampCache,
 }
 
 impl RolloutRecorder {
@@ -90,9 +103,15 @@ impl RolloutRecorder {
     fn spawn(path: PathBuf, state: WriterState) -> Result<Self> {
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| RolloutError::NoRuntime)?;
         let (tx, rx) = mpsc::channel(writer::CHANNEL_CAPACITY);
-        runtime.spawn(writer::run(state, rx));
+        let staging = Arc::new(Staging::default());
+        runtime.spawn(writer::run(state, Arc::clone(&staging), rx));
         Ok(Self {
-            inner: Arc::new(Inner { tx, path }),
+            inner: Arc::new(Inner {
+                tx,
+                staging,
+                scratch: Mutex::new(Scratch::default()),
+                path,
+            }),
         })
     }
 
@@ -104,34 +123,78 @@ impl RolloutRecorder {
     /// Records the durable subset of `items` (see [`crate::policy`]); the rest is dropped
     /// here. `Ok` means accepted, not written: see the module docs.
     pub async fn record_items(&self, items: &[RolloutItem]) -> Result<()> {
-        let timestamp = now_line_timestamp();
-        let mut bytes = Vec::with_capacity(LINE_CAPACITY_HINT * items.len());
-        for item in items.iter().filter(|item| is_persisted_rollout_item(item)) {
-            append_line(&mut bytes, &timestamp, item)?;
-        }
-        self.append(bytes).await
+        let signal =
+            self.stage_items(items.iter().filter(|item| is_persisted_rollout_item(item)))?;
+        self.signal(signal).await
     }
 
     /// Records `items` as they are, without the persistence policy (callers that already
     /// filtered, or copy lines from another file).
     pub async fn record_canonical_items(&self, items: &[RolloutItem]) -> Result<()> {
-        let timestamp = now_line_timestamp();
-        let mut bytes = Vec::with_capacity(LINE_CAPACITY_HINT * items.len());
-        for item in items {
-            append_line(&mut bytes, &timestamp, item)?;
-        }
-        self.append(bytes).await
+        let signal = self.stage_items(items.iter())?;
+        self.signal(signal).await
     }
 
-    async fn append(&self, bytes: Vec<u8>) -> Result<()> {
-        if bytes.is_empty() {
-            return Ok(());
+    /// Serializes `items` (one timestamp for the call) and stages them as one contiguous run
+    /// of lines; all or nothing. The task is signalled only when enough bytes are staged, and
+    /// the call waits only when the task has fallen [`writer::MAX_STAGED_BYTES`] behind.
+    fn stage_items<'a>(&self, items: impl Iterator<Item = &'a RolloutItem>) -> Result<Signal> {
+        let mut scratch = self
+            .inner
+            .scratch
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let Scratch { bytes, clock } = &mut *scratch;
+        bytes.clear();
+        let serialized = serialize_lines(bytes, clock, items);
+        let staged = match serialized {
+            Ok(()) if bytes.is_empty() => Ok(Signal::None),
+            Ok(()) => self.stage(bytes),
+            Err(err) => Err(err),
+        };
+        if bytes.capacity() > SCRATCH_KEEP_BYTES {
+            *bytes = Vec::new();
         }
-        self.inner
-            .tx
-            .send(Command::Append(bytes))
-            .await
-            .map_err(|_| self.closed())
+        staged
+    }
+
+    /// Tells the writer task what [`RolloutRecorder::stage_items`] asked for.
+    async fn signal(&self, signal: Signal) -> Result<()> {
+        match signal {
+            Signal::None => Ok(()),
+            Signal::Wake => match self.inner.tx.try_send(Command::Wake) {
+                // A full channel means commands are queued, and each takes the staged lines.
+                Ok(()) | Err(mpsc::error::TrySendError::Full(_)) => Ok(()),
+                Err(mpsc::error::TrySendError::Closed(_)) => Err(self.closed()),
+            },
+            Signal::Drain => {
+                let (ack, taken) = oneshot::channel();
+                self.inner
+                    .tx
+                    .send(Command::Drain(ack))
+                    .await
+                    .map_err(|_| self.closed())?;
+                taken.await.map_err(|_| self.closed())
+            }
+        }
+    }
+
+    /// Appends whole lines to the staging buffer and says whether the task must be told.
+    fn stage(&self, lines: &[u8]) -> Result<Signal> {
+        let mut staged = self.inner.staging.lock();
+        if staged.closed || self.inner.tx.is_closed() {
+            return Err(self.closed());
+        }
+        staged.bytes.extend_from_slice(lines);
+        let len = staged.bytes.len();
+        Ok(if len >= writer::MAX_STAGED_BYTES {
+            Signal::Drain
+        } else if len >= writer::EAGER_WRITE_BYTES && !staged.wake_sent {
+            staged.wake_sent = true;
+            Signal::Wake
+        } else {
+            Signal::None
+        })
     }
 
     /// Creates the file if it does not exist yet (session meta first) and writes everything
@@ -188,6 +251,29 @@ pub fn new_session_meta(
         ),
         git: None,
     }
+}
+
+/// What a recording call must tell the writer task after staging its lines.
+enum Signal {
+    /// Nothing: the lines wait for the next barrier or wake-up.
+    None,
+    /// Enough is staged to be worth a background write.
+    Wake,
+    /// The task is far behind: wait for it (back-pressure).
+    Drain,
+}
+
+/// Serializes every item as a line stamped with the current time onto `out`.
+fn serialize_lines<'a>(
+    out: &mut Vec<u8>,
+    clock: &mut LineTimestampCache,
+    items: impl Iterator<Item = &'a RolloutItem>,
+) -> Result<()> {
+    let timestamp = clock.now();
+    for item in items {
+        append_line(out, timestamp, item)?;
+    }
+    Ok(())
 }
 
 /// The UUID inside a thread id (its text form is always a UUID).

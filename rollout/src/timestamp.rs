@@ -14,6 +14,62 @@ pub const LINE_TIMESTAMP_LEN: usize = 24;
 /// (which no clock produces) are clamped into four digits rather than widening the field.
 pub fn format_line_timestamp(at: DateTime<Utc>) -> String {
     let mut out = [0u8; LINE_TIMESTAMP_LEN];
+    put_second_prefix(&mut out, at);
+    put_millis(&mut out, at);
+    // Every byte written above is an ASCII digit or separator.
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A line timestamp that is re-rendered only when the second changes.
+///
+/// A recorder stamps every call; sessions record many small calls within the same second,
+/// and rebuilding the whole 24-byte text (plus a `String`) for each showed as a per-call cost
+/// in the recorder benchmark. The cache keeps the text of the last second and rewrites only
+/// the three millisecond digits, borrowing the result instead of allocating.
+#[derive(Debug, Clone)]
+pub struct LineTimestampCache {
+    /// Unix second whose `YYYY-MM-DDThh:mm:ss.` prefix is in `text`; `None` before first use.
+    second: Option<i64>,
+    text: [u8; LINE_TIMESTAMP_LEN],
+}
+
+impl Default for LineTimestampCache {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LineTimestampCache {
+    /// An empty cache (the first call renders the full text).
+    pub const fn new() -> Self {
+        Self {
+            second: None,
+            text: [0u8; LINE_TIMESTAMP_LEN],
+        }
+    }
+
+    /// `at` as a line timestamp; byte-for-byte what [`format_line_timestamp`] returns.
+    pub fn format(&mut self, at: DateTime<Utc>) -> &str {
+        let second = at.timestamp();
+        if self.second != Some(second) {
+            put_second_prefix(&mut self.text, at);
+            self.text[LINE_TIMESTAMP_LEN - 1] = b'Z';
+            self.second = Some(second);
+        }
+        put_millis(&mut self.text, at);
+        // Only ASCII digits and separators are ever written, so this never fails; the
+        // fallback keeps the signature panic-free.
+        std::str::from_utf8(&self.text).unwrap_or("1970-01-01T00:00:00.000Z")
+    }
+
+    /// The current time as a line timestamp.
+    pub fn now(&mut self) -> &str {
+        self.format(Utc::now())
+    }
+}
+
+/// Writes `YYYY-MM-DDThh:mm:ss.` into the first 20 bytes and the closing `Z`.
+fn put_second_prefix(out: &mut [u8; LINE_TIMESTAMP_LEN], at: DateTime<Utc>) {
     let year = at.year().clamp(0, 9999) as u32;
     put_digits(&mut out[0..4], year);
     out[4] = b'-';
@@ -25,13 +81,15 @@ pub fn format_line_timestamp(at: DateTime<Utc>) -> String {
     out[13] = b':';
     put_digits(&mut out[14..16], at.minute());
     out[16] = b':';
-    // A leap second shows as second 60 in chrono's nanosecond field; keep it in 0..=999 ms.
     put_digits(&mut out[17..19], at.second());
     out[19] = b'.';
-    put_digits(&mut out[20..23], (at.nanosecond() / 1_000_000).min(999));
     out[23] = b'Z';
-    // Every byte written above is an ASCII digit or separator.
-    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Writes the millisecond digits. A leap second shows as a nanosecond field past one second
+/// in chrono; it is kept in 0..=999 ms.
+fn put_millis(out: &mut [u8; LINE_TIMESTAMP_LEN], at: DateTime<Utc>) {
+    put_digits(&mut out[20..23], (at.nanosecond() / 1_000_000).min(999));
 }
 
 /// The current time as a line timestamp.
@@ -79,6 +137,29 @@ mod tests {
                 at.to_rfc3339_opts(SecondsFormat::Millis, true)
             );
         }
+        Ok(())
+    }
+
+    /// The cache must give the uncached text whether calls stay within one second, cross a
+    /// second, a day or a year, or go backwards (a clock stepped back).
+    #[test]
+    fn cached_timestamp_agrees_with_the_uncached_one() -> Result<(), Box<dyn std::error::Error>> {
+        let start = Utc
+            .with_ymd_and_hms(1999, 12, 31, 23, 59, 58)
+            .single()
+            .ok_or("bad date")?;
+        let mut cache = LineTimestampCache::new();
+        for step in 0..5_000i64 {
+            // Mostly small forward steps (same second), with a jump back every 97 calls.
+            let offset = if step % 97 == 0 {
+                -1_500_000
+            } else {
+                step * 1_333
+            };
+            let at = start + chrono::Duration::microseconds(step * 400 + offset);
+            assert_eq!(cache.format(at), format_line_timestamp(at));
+        }
+        assert_eq!(cache.now().len(), LINE_TIMESTAMP_LEN);
         Ok(())
     }
 }

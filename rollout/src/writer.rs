@@ -1,10 +1,18 @@
 //! The writer task behind a [`crate::RolloutRecorder`]: the only code that touches a session
 //! file while the session is live.
 //!
-//! One task per session owns the file and a byte buffer of accepted-but-unwritten lines. It
-//! receives [`Command`]s over a bounded channel, in the order callers issued them, so the file
-//! order is the acceptance order. Lines arrive already serialized (the caller's task pays for
-//! serialization, in parallel with other sessions); the task only appends bytes.
+//! One task per session owns the file and a byte buffer of accepted-but-unwritten lines.
+//! Lines arrive already serialized (the caller's task pays for serialization, in parallel with
+//! other sessions) through a [`Staging`] buffer shared with the recorder handles: a caller
+//! appends its whole lines under a short lock, so the file order is the acceptance order
+//! across clones. Commands (barriers, wake-ups, back-pressure) travel over a bounded channel;
+//! every command first moves the staged bytes into the task's own buffer, so a barrier covers
+//! everything recorded before it was sent.
+//!
+//! Staging instead of one channel message per call is what makes recording cheap: a call is a
+//! lock and a `memcpy`, with no allocation handed across threads and no wake-up of the task.
+//! The task is woken only when [`EAGER_WRITE_BYTES`] have been staged, and a caller that finds
+//! [`MAX_STAGED_BYTES`] staged waits for the task to take them (back-pressure).
 //!
 //! Writing is byte-exact: a pass writes the buffer with plain `write` calls and drops exactly
 //! the bytes the OS accepted, so a failure in the middle of a line leaves the rest of that line
@@ -15,27 +23,91 @@
 use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind, Write};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, warn};
 
 use crate::error::{Result, RolloutError};
 
-/// Bound of the command channel: a producer that gets this far ahead of the disk waits.
+/// Bound of the command channel (barriers, wake-ups and back-pressure requests).
 pub(crate) const CHANNEL_CAPACITY: usize = 256;
-/// Once this many bytes are buffered, the task writes even while more commands are queued, so
-/// memory stays bounded under a fast producer.
-const EAGER_WRITE_BYTES: usize = 64 * 1024;
+/// Once this many bytes are staged the task is woken, and once this many are buffered it
+/// writes in the background, so a long turn reaches the OS before its flush.
+pub(crate) const EAGER_WRITE_BYTES: usize = 64 * 1024;
+/// A caller that finds this many bytes staged (the task has not kept up: a slow disk, or a
+/// runtime that did not schedule it) waits until the task has taken and written them, so a
+/// fast producer cannot run arbitrarily far ahead of the disk.
+pub(crate) const MAX_STAGED_BYTES: usize = 1024 * 1024;
 
 /// Acknowledgement of a barrier command.
 pub(crate) type Ack = oneshot::Sender<Result<()>>;
 
+/// Lines accepted from callers and not yet taken by the writer task, shared by every handle
+/// of one recorder and its task.
+#[derive(Debug, Default)]
+pub(crate) struct Staging {
+    inner: Mutex<Staged>,
+}
+
+/// The state behind [`Staging`]'s lock.
+#[derive(Debug, Default)]
+pub(crate) struct Staged {
+    /// Whole `\n`-terminated lines, in acceptance order.
+    pub(crate) bytes: Vec<u8>,
+    /// A [`Command::Wake`] is on its way; no need to send another until the task takes.
+    pub(crate) wake_sent: bool,
+    /// The task has stopped: nothing more is accepted.
+    pub(crate) closed: bool,
+}
+
+impl Staging {
+    /// Locks the staged state. A poisoned lock (a panic while holding it, which only an
+    /// allocation failure inside `extend_from_slice` could cause) still holds whole lines.
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Staged> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Moves everything staged behind `pending` (swapping buffers when `pending` is empty, so
+    /// capacity is recycled rather than reallocated) and clears the wake flag.
+    fn take_into(&self, pending: &mut Vec<u8>) {
+        let mut staged = self.lock();
+        staged.wake_sent = false;
+        if staged.bytes.is_empty() {
+            return;
+        }
+        if pending.is_empty() {
+            std::mem::swap(pending, &mut staged.bytes);
+        } else {
+            pending.extend_from_slice(&staged.bytes);
+            staged.bytes.clear();
+        }
+    }
+
+    /// Marks the task stopped if nothing is staged; otherwise leaves it open and says so.
+    fn close_if_empty(&self) -> bool {
+        let mut staged = self.lock();
+        if staged.bytes.is_empty() {
+            staged.closed = true;
+        }
+        staged.closed
+    }
+
+    fn close(&self) {
+        self.lock().closed = true;
+    }
+}
+
 /// What a recorder handle asks its writer task to do.
 #[derive(Debug)]
 pub(crate) enum Command {
-    /// Accept these bytes (whole `\n`-terminated lines). Not acknowledged: acceptance is the
-    /// successful channel send.
-    Append(Vec<u8>),
+    /// [`EAGER_WRITE_BYTES`] have been staged: take them and write in the background. Not
+    /// acknowledged.
+    Wake,
+    /// [`MAX_STAGED_BYTES`] have been staged: take them, write in the background, then
+    /// acknowledge, so the caller waits for the disk (back-pressure). A background failure is
+    /// not reported here (the next barrier reports it).
+    Drain(oneshot::Sender<()>),
     /// Create the file if needed and write everything accepted so far.
     Persist(Ack),
     /// Write everything accepted so far; creates a deferred file only if lines are pending.
@@ -110,27 +182,35 @@ impl WriterState {
 /// line would cost more than the line. They are written by the next barrier, in the
 /// background once [`EAGER_WRITE_BYTES`] have accumulated, and when every handle is gone.
 /// "Recorded" never promised more; "flushed" is the durability point.
-pub(crate) async fn run(mut state: WriterState, mut rx: mpsc::Receiver<Command>) {
+pub(crate) async fn run(
+    mut state: WriterState,
+    staging: Arc<Staging>,
+    mut rx: mpsc::Receiver<Command>,
+) {
     let path = state.path.clone();
     loop {
         let Some(cmd) = rx.recv().await else {
             // Every handle is gone without a shutdown. Lines of a materialized file are still
             // written; a deferred file stays uncreated (nobody asked for it).
+            staging.take_into(&mut state.pending);
             let _ = background_write(state).await;
+            staging.close();
             return;
         };
+        staging.take_into(&mut state.pending);
         let (create, ack, stop_on_success) = match cmd {
-            Command::Append(bytes) => {
-                if state.pending.is_empty() {
-                    state.pending = bytes;
-                } else {
-                    state.pending.extend_from_slice(&bytes);
-                }
+            Command::Wake | Command::Drain(_) => {
                 if state.pending.len() >= EAGER_WRITE_BYTES && !state.background_failed {
                     match background_write(state).await {
                         Some(current) => state = current,
-                        None => return,
+                        None => {
+                            staging.close();
+                            return;
+                        }
                     }
+                }
+                if let Command::Drain(ack) = cmd {
+                    let _ = ack.send(());
                 }
                 continue;
             }
@@ -138,17 +218,32 @@ pub(crate) async fn run(mut state: WriterState, mut rx: mpsc::Receiver<Command>)
             Command::Flush(ack) => (Create::IfPending, ack, false),
             Command::Shutdown(ack) => (Create::IfPending, ack, true),
         };
-        let Some((current, result)) = write_pass(state, create).await else {
+        let Some((current, mut result)) = write_pass(state, create).await else {
+            staging.close();
             let _ = ack.send(Err(RolloutError::Closed { path }));
             return;
         };
+        state = current;
+        if stop_on_success {
+            // Lines another handle staged while the drain ran are written too before the
+            // task stops: nothing accepted is dropped by a shutdown.
+            while result.is_ok() && !staging.close_if_empty() {
+                staging.take_into(&mut state.pending);
+                let Some((current, again)) = write_pass(state, create).await else {
+                    staging.close();
+                    let _ = ack.send(Err(RolloutError::Closed { path }));
+                    return;
+                };
+                state = current;
+                result = again;
+            }
+        }
         let stop = stop_on_success && result.is_ok();
         let _ = ack.send(result);
         if stop {
             debug!(path = %path.display(), "rollout writer shut down");
             return;
         }
-        state = current;
     }
 }
 
