@@ -5,8 +5,8 @@
 //! - `bufwriter_baseline`: one thread, `serde_json::to_writer` of prebuilt `RolloutLine`s into
 //!   a `BufWriter<File>`, one flush at the end;
 //! - `recorder_one_item_per_call`: a [`RolloutRecorder`] used from a task on a 2-worker
-//!   runtime (as a session uses it), one `record_items` call per item (the worst case: one
-//!   channel send per line), then `shutdown`;
+//!   runtime (as a session uses it), one `record_items` call per item (the worst case: the
+//!   per-call costs, lock, timestamp and staging, are paid per line), then `shutdown`;
 //! - `recorder_one_turn_per_call`: the same, ten items (one turn) per call;
 //! - `recorder_one_item_per_call_current_thread`: one item per call on a current-thread
 //!   runtime (no cross-thread wake-ups).

@@ -17,7 +17,7 @@
 //! Handles are cheap clones sharing one writer task.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use codex_core::session::{RolloutSink, SinkError, SinkFuture};
@@ -34,10 +34,6 @@ use crate::policy::is_persisted_rollout_item;
 use crate::timestamp::{LineTimestampCache, now_line_timestamp};
 use crate::writer::{self, Command, Staging, WriterState};
 
-/// A scratch buffer that grew past this (one huge item) is released after use instead of
-/// being kept for the session's lifetime.
-const SCRATCH_KEEP_BYTES: usize = 256 * 1024;
-
 /// A handle on a session's rollout file. Clone it freely: clones feed the same writer, in
 /// the order their calls reach it.
 #[derive(Debug, Clone)]
@@ -50,17 +46,7 @@ struct Inner {
     tx: mpsc::Sender<Command>,
     /// Accepted lines on their way to the writer task (see [`crate::writer`]).
     staging: Arc<Staging>,
-    /// Where a call serializes its lines before staging them, so a call whose item fails to
-    /// serialize stages nothing, and the staging lock is held only for a copy. Reused across
-    /// calls (no allocation per call) together with the cached timestamp text.
-    scratch: Mutex<Scratch>,
     path: PathBuf,
-}
-
-#[derive(Debug, Default)]
-struct Scratch {
-    bytes: Vec<u8>,
-    clock: LineTimestampCache,
 }
 
 impl RolloutRecorder {
@@ -106,12 +92,7 @@ impl RolloutRecorder {
         let staging = Arc::new(Staging::default());
         runtime.spawn(writer::run(state, Arc::clone(&staging), rx));
         Ok(Self {
-            inner: Arc::new(Inner {
-                tx,
-                staging,
-                scratch: Mutex::new(Scratch::default()),
-                path,
-            }),
+            inner: Arc::new(Inner { tx, staging, path }),
         })
     }
 
@@ -139,23 +120,30 @@ impl RolloutRecorder {
     /// of lines; all or nothing. The task is signalled only when enough bytes are staged, and
     /// the call waits only when the task has fallen [`writer::MAX_STAGED_BYTES`] behind.
     fn stage_items<'a>(&self, items: impl Iterator<Item = &'a RolloutItem>) -> Result<Signal> {
-        let mut scratch = self
-            .inner
-            .scratch
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        let Scratch { bytes, clock } = &mut *scratch;
-        bytes.clear();
-        let serialized = serialize_lines(bytes, clock, items);
-        let staged = match serialized {
-            Ok(()) if bytes.is_empty() => Ok(Signal::None),
-            Ok(()) => self.stage(bytes),
-            Err(err) => Err(err),
-        };
-        if bytes.capacity() > SCRATCH_KEEP_BYTES {
-            *bytes = Vec::new();
+        let mut staged = self.inner.staging.lock();
+        if staged.closed || self.inner.tx.is_closed() {
+            return Err(self.closed());
         }
-        staged
+        let writer::Staged {
+            bytes,
+            clock,
+            wake_sent,
+            ..
+        } = &mut *staged;
+        let before = bytes.len();
+        if let Err(err) = serialize_lines(bytes, clock, items) {
+            bytes.truncate(before);
+            return Err(err);
+        }
+        let len = bytes.len();
+        Ok(if len >= writer::MAX_STAGED_BYTES {
+            Signal::Drain
+        } else if len >= writer::EAGER_WRITE_BYTES && !*wake_sent {
+            *wake_sent = true;
+            Signal::Wake
+        } else {
+            Signal::None
+        })
     }
 
     /// Tells the writer task what [`RolloutRecorder::stage_items`] asked for.
@@ -177,24 +165,6 @@ impl RolloutRecorder {
                 taken.await.map_err(|_| self.closed())
             }
         }
-    }
-
-    /// Appends whole lines to the staging buffer and says whether the task must be told.
-    fn stage(&self, lines: &[u8]) -> Result<Signal> {
-        let mut staged = self.inner.staging.lock();
-        if staged.closed || self.inner.tx.is_closed() {
-            return Err(self.closed());
-        }
-        staged.bytes.extend_from_slice(lines);
-        let len = staged.bytes.len();
-        Ok(if len >= writer::MAX_STAGED_BYTES {
-            Signal::Drain
-        } else if len >= writer::EAGER_WRITE_BYTES && !staged.wake_sent {
-            staged.wake_sent = true;
-            Signal::Wake
-        } else {
-            Signal::None
-        })
     }
 
     /// Creates the file if it does not exist yet (session meta first) and writes everything
@@ -263,13 +233,18 @@ enum Signal {
     Drain,
 }
 
-/// Serializes every item as a line stamped with the current time onto `out`.
+/// Serializes every item as a line stamped with the current time onto `out` (the clock is
+/// read only if there is an item).
 fn serialize_lines<'a>(
     out: &mut Vec<u8>,
     clock: &mut LineTimestampCache,
-    items: impl Iterator<Item = &'a RolloutItem>,
+    mut items: impl Iterator<Item = &'a RolloutItem>,
 ) -> Result<()> {
+    let Some(first) = items.next() else {
+        return Ok(());
+    };
     let timestamp = clock.now();
+    append_line(out, timestamp, first)?;
     for item in items {
         append_line(out, timestamp, item)?;
     }

@@ -47,3 +47,82 @@ fn creating_outside_a_runtime_is_an_error_not_a_panic() {
     let made = RolloutRecorder::create_at("/nonexistent/rollout.jsonl", meta);
     assert!(matches!(made, Err(RolloutError::NoRuntime)));
 }
+
+/// One line per call, far more than the staging bound, on a runtime where the writer task
+/// only runs when the producer waits: every call returns with less than the bound staged
+/// (back-pressure), and the file then holds every line once, in order, after the meta.
+#[test]
+fn a_producer_far_ahead_of_the_writer_is_held_back_and_loses_nothing()
+-> Result<(), Box<dyn std::error::Error>> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let tmp = tempfile::tempdir()?;
+    let path = tmp.path().join("rollout.jsonl");
+    let pad = "y".repeat(1000);
+    let count = 3 * writer::MAX_STAGED_BYTES / 1000;
+    runtime.block_on(async {
+        let recorder =
+            RolloutRecorder::create_at(&path, new_session_meta(ThreadId::new(), "/w", "tests"))?;
+        recorder.persist().await?;
+        for i in 0..count {
+            let item = RolloutItem::ResponseItem(ResponseItem::user_text(format!("{i} {pad}")));
+            recorder.record_items(std::slice::from_ref(&item)).await?;
+            let staged = recorder.inner.staging.lock().bytes.len();
+            assert!(staged < writer::MAX_STAGED_BYTES, "{staged} bytes staged");
+        }
+        recorder.shutdown().await?;
+        Ok::<_, Box<dyn std::error::Error>>(())
+    })?;
+    let text = std::fs::read_to_string(&path)?;
+    let mut lines = text.lines();
+    let first = parse_rollout_line(lines.next().ok_or("empty file")?.as_bytes())?;
+    assert!(matches!(first.item(), Some(RolloutItem::SessionMeta(_))));
+    let mut seen = 0;
+    for (i, line) in lines.enumerate() {
+        let parsed = parse_rollout_line(line.as_bytes())?;
+        let expected = RolloutItem::ResponseItem(ResponseItem::user_text(format!("{i} {pad}")));
+        assert_eq!(parsed.item(), Some(&expected));
+        seen += 1;
+    }
+    assert_eq!(seen, count);
+    Ok(())
+}
+
+/// Lines recorded by another handle while a shutdown drains are written before the task
+/// stops, never silently dropped; recording after the shutdown is refused.
+#[test]
+fn lines_racing_a_shutdown_are_written_or_refused_never_dropped()
+-> Result<(), Box<dyn std::error::Error>> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let tmp = tempfile::tempdir()?;
+    let path = tmp.path().join("rollout.jsonl");
+    let accepted = runtime.block_on(async {
+        let recorder =
+            RolloutRecorder::create_at(&path, new_session_meta(ThreadId::new(), "/w", "tests"))?;
+        recorder.persist().await?;
+        let racer = recorder.clone();
+        let racing = tokio::spawn(async move {
+            let mut accepted = 0usize;
+            for i in 0..20_000 {
+                let item = RolloutItem::ResponseItem(ResponseItem::user_text(format!("{i}")));
+                if racer.record_items(&[item]).await.is_err() {
+                    break;
+                }
+                accepted += 1;
+                tokio::task::yield_now().await;
+            }
+            accepted
+        });
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        recorder.shutdown().await?;
+        let accepted = racing.await?;
+        Ok::<_, Box<dyn std::error::Error>>(accepted)
+    })?;
+    let written = std::fs::read_to_string(&path)?.lines().count() - 1;
+    assert_eq!(written, accepted);
+    Ok(())
+}

@@ -62,9 +62,18 @@ impl LineTimestampCache {
         std::str::from_utf8(&self.text).unwrap_or("1970-01-01T00:00:00.000Z")
     }
 
-    /// The current time as a line timestamp.
+    /// The current time as a line timestamp. Within a cached second this reads the clock and
+    /// writes three digits; the calendar conversion runs only when the second changes.
     pub fn now(&mut self) -> &str {
-        self.format(Utc::now())
+        let since_epoch = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+        match since_epoch {
+            Ok(elapsed) if self.second == i64::try_from(elapsed.as_secs()).ok() => {
+                put_digits(&mut self.text[20..23], elapsed.subsec_millis());
+                std::str::from_utf8(&self.text).unwrap_or("1970-01-01T00:00:00.000Z")
+            }
+            // A new second (or a clock before 1970): the full conversion.
+            _ => self.format(Utc::now()),
+        }
     }
 }
 

@@ -4,13 +4,14 @@
 //! One task per session owns the file and a byte buffer of accepted-but-unwritten lines.
 //! Lines arrive already serialized (the caller's task pays for serialization, in parallel with
 //! other sessions) through a [`Staging`] buffer shared with the recorder handles: a caller
-//! appends its whole lines under a short lock, so the file order is the acceptance order
-//! across clones. Commands (barriers, wake-ups, back-pressure) travel over a bounded channel;
+//! serializes its whole lines into it under the lock, so the file order is the acceptance
+//! order across clones. Commands (barriers, wake-ups, back-pressure) travel over a bounded channel;
 //! every command first moves the staged bytes into the task's own buffer, so a barrier covers
 //! everything recorded before it was sent.
 //!
 //! Staging instead of one channel message per call is what makes recording cheap: a call is a
-//! lock and a `memcpy`, with no allocation handed across threads and no wake-up of the task.
+//! lock and the serialization itself, with no allocation, no copy handed across threads and
+//! no wake-up of the task.
 //! The task is woken only when [`EAGER_WRITE_BYTES`] have been staged, and a caller that finds
 //! [`MAX_STAGED_BYTES`] staged waits for the task to take them (back-pressure).
 //!
@@ -29,6 +30,7 @@ use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, warn};
 
 use crate::error::{Result, RolloutError};
+use crate::timestamp::LineTimestampCache;
 
 /// Bound of the command channel (barriers, wake-ups and back-pressure requests).
 pub(crate) const CHANNEL_CAPACITY: usize = 256;
@@ -53,8 +55,11 @@ pub(crate) struct Staging {
 /// The state behind [`Staging`]'s lock.
 #[derive(Debug, Default)]
 pub(crate) struct Staged {
-    /// Whole `\n`-terminated lines, in acceptance order.
+    /// Whole `\n`-terminated lines, in acceptance order. Callers serialize straight into it
+    /// (no intermediate copy) and truncate back if an item fails to serialize.
     pub(crate) bytes: Vec<u8>,
+    /// The callers' line clock, here because every caller already holds this lock.
+    pub(crate) clock: LineTimestampCache,
     /// A [`Command::Wake`] is on its way; no need to send another until the task takes.
     pub(crate) wake_sent: bool,
     /// The task has stopped: nothing more is accepted.
