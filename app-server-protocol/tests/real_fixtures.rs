@@ -11,7 +11,7 @@
 #![allow(clippy::print_stderr)]
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use codex_app_server_protocol::build_turns_from_rollout_items;
 use codex_app_server_protocol::thread_history::thread_from_rollout_items;
@@ -19,35 +19,12 @@ use codex_app_server_protocol::v2::{ThreadItem, TurnStatus};
 use codex_protocol::event::EventMsg;
 use codex_protocol::items::TurnItem;
 use codex_protocol::rollout::{RolloutItem, parse_rollout_line, split_lines};
+use codex_test_support::{REAL_FIXTURES, real_jsonl_files};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 /// Files that are shape catalogues with trimmed values, not captures (see the README there).
 const SHAPE_CATALOGUES: &[&str] = &["jazzyalex__agent-sessions__small.jsonl"];
-
-const REAL_FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
-
-/// The real session files, or `None` (after saying so) when the folder is absent and not
-/// required.
-fn real_files() -> Result<Option<Vec<PathBuf>>, Box<dyn std::error::Error>> {
-    let dir = Path::new(REAL_FIXTURES);
-    if !dir.is_dir() {
-        if std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1") {
-            return Err(
-                format!("CODEX_REQUIRE_REAL_FIXTURES=1 but {REAL_FIXTURES} is missing").into(),
-            );
-        }
-        eprintln!("!!!!!!!! SKIPPED: real fixtures folder {REAL_FIXTURES} not found !!!!!!!!");
-        return Ok(None);
-    }
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)?
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-        .collect();
-    files.sort();
-    Ok(Some(files))
-}
 
 /// Every rollout item of a file, one line at a time; lines the parser rejects are counted,
 /// not fatal (the catalogue file trims values on purpose).
@@ -134,7 +111,7 @@ fn thread_schema() -> Result<jsonschema::Validator, Box<dyn std::error::Error>> 
 
 #[test]
 fn real_files_rebuild_one_turn_per_user_turn_and_validate() -> TestResult {
-    let Some(files) = real_files()? else {
+    let Some(files) = real_jsonl_files()? else {
         return Ok(());
     };
     assert!(!files.is_empty(), "no .jsonl files in {REAL_FIXTURES}");

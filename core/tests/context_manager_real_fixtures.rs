@@ -8,7 +8,6 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::path::PathBuf;
 
 use codex_core::context_manager::ContextManager;
 use codex_core::context_manager::InputModality;
@@ -19,8 +18,9 @@ use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::rollout::parse_rollout_line;
 use codex_protocol::rollout::split_lines;
+use codex_test_support::REAL_FIXTURES as FIXTURES;
+use codex_test_support::real_jsonl_files;
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
 const ALL_MODALITIES: &[InputModality] = &[
     InputModality::Text,
     InputModality::Image,
@@ -30,29 +30,6 @@ const IN_PROGRESS_SESSION: &str = "madshn__localpush__rollout-2026-02-23T13-19-3
 const SHAPE_CATALOGUE: &str = "jazzyalex__agent-sessions__small.jsonl";
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-/// The fixture files, or `None` (after saying so loudly) when the folder is missing and the
-/// environment does not require it.
-fn fixture_files() -> Result<Option<Vec<PathBuf>>, Box<dyn std::error::Error>> {
-    let dir = Path::new(FIXTURES);
-    if !dir.is_dir() {
-        if std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1") {
-            return Err(format!("real fixtures required but missing at {FIXTURES}").into());
-        }
-        #[allow(clippy::print_stderr)]
-        {
-            eprintln!("!!! SKIPPED: real fixtures folder not found at {FIXTURES} !!!");
-        }
-        return Ok(None);
-    }
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-        .collect();
-    files.sort();
-    Ok(Some(files))
-}
 
 /// Replays a session file into a history the simple way: response items are recorded, a
 /// compaction with a replacement history replaces everything before it.
@@ -160,7 +137,7 @@ fn pairing_violation(items: &[ResponseItem]) -> Option<String> {
 
 #[test]
 fn real_sessions_project_without_orphans_or_missing_outputs() -> TestResult {
-    let Some(files) = fixture_files()? else {
+    let Some(files) = real_jsonl_files()? else {
         return Ok(());
     };
     assert!(!files.is_empty(), "no .jsonl files in {FIXTURES}");
@@ -228,7 +205,7 @@ fn real_sessions_project_without_orphans_or_missing_outputs() -> TestResult {
 
 #[test]
 fn real_sessions_survive_repeated_head_trimming() -> TestResult {
-    let Some(files) = fixture_files()? else {
+    let Some(files) = real_jsonl_files()? else {
         return Ok(());
     };
     for path in &files {

@@ -9,18 +9,17 @@
 #![allow(clippy::print_stderr)]
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use codex_core::event_mapping::parse_turn_item;
 use codex_core::turn_boundary::is_user_turn_boundary;
 use codex_protocol::items::{TurnItem, UserMessageItem};
 use codex_protocol::models::ResponseItem;
 use codex_protocol::user_input::UserInput;
+use codex_test_support::{REAL_FIXTURES as FIXTURES, real_jsonl_files};
 use serde_json::Value;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
 
 /// Why a known file is allowed to differ from the one-event-per-message rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -248,27 +247,9 @@ fn record_unpaired(tally: &mut Tally, line_number: usize, message: &UserMessageI
     }
 }
 
-fn fixture_files() -> Result<Option<Vec<PathBuf>>, Box<dyn std::error::Error>> {
-    let dir = Path::new(FIXTURES);
-    if !dir.is_dir() {
-        if std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1") {
-            return Err(format!("real fixtures are required but {FIXTURES} is missing").into());
-        }
-        eprintln!("!!!!!! SKIPPED: real fixtures folder {FIXTURES} is missing !!!!!!");
-        return Ok(None);
-    }
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-        .collect();
-    files.sort();
-    Ok(Some(files))
-}
-
 #[test]
 fn user_message_events_match_user_message_mappings_per_file() -> TestResult {
-    let Some(files) = fixture_files()? else {
+    let Some(files) = real_jsonl_files()? else {
         return Ok(());
     };
     assert!(!files.is_empty(), "no .jsonl files in {FIXTURES}");
@@ -348,7 +329,7 @@ fn user_message_events_match_user_message_mappings_per_file() -> TestResult {
 
 #[test]
 fn every_real_response_item_projects_without_panicking() -> TestResult {
-    let Some(files) = fixture_files()? else {
+    let Some(files) = real_jsonl_files()? else {
         return Ok(());
     };
     for path in &files {

@@ -370,36 +370,19 @@ async fn a_failing_model_ends_the_turn_with_an_error() -> TestResult {
     Ok(())
 }
 
-const REAL_FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
-
 /// One real session file: its name and the response items it records.
 type RealFile = (String, Vec<ResponseItem>);
 
 /// The response items of every real session file, per file (`None` when the folder is missing
 /// and real fixtures are not required).
 fn real_response_items() -> Result<Option<Vec<RealFile>>, Box<dyn std::error::Error>> {
-    let dir = std::path::Path::new(REAL_FIXTURES);
-    if !dir.is_dir() {
-        if std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1") {
-            return Err(format!("real fixtures required but missing: {REAL_FIXTURES}").into());
-        }
-        #[allow(clippy::print_stderr)]
-        {
-            eprintln!("SKIPPED: real fixtures folder {REAL_FIXTURES} is missing");
-        }
+    let Some(paths) = codex_test_support::real_jsonl_files()? else {
         return Ok(None);
-    }
+    };
     let mut files = Vec::new();
-    let mut paths: Vec<_> = std::fs::read_dir(dir)?
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-        .collect();
-    paths.sort();
     for path in paths {
-        let text = std::fs::read(&path)?;
-        let items: Vec<ResponseItem> = text
-            .split(|byte| *byte == b'\n')
+        let items: Vec<ResponseItem> = codex_test_support::non_empty_lines(&path)?
+            .iter()
             .filter_map(|line| codex_protocol::rollout::parse_rollout_line(line).ok())
             .filter_map(|parsed| match parsed.item() {
                 Some(RolloutItem::ResponseItem(item)) => Some(item.clone()),

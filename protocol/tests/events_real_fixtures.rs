@@ -9,9 +9,9 @@
 use std::collections::BTreeMap;
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::path::PathBuf;
 
 use codex_protocol::event::EventMsg;
+use codex_test_support::{jsonl_files_in, real_fixtures_dir};
 use serde_json::Value;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
@@ -63,30 +63,6 @@ const CATALOGUE_EXPECTED_FAILURES: &[(&str, &str, usize)] = &[
         4,
     ),
 ];
-
-fn fixtures_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/fixtures/real"
-    ));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    let required = std::env::var("CODEX_REQUIRE_REAL_FIXTURES").is_ok_and(|value| value == "1");
-    assert!(
-        !required,
-        "CODEX_REQUIRE_REAL_FIXTURES=1 but the real fixtures folder {} is missing",
-        dir.display()
-    );
-    #[allow(clippy::print_stderr)]
-    {
-        eprintln!(
-            "!!!!!!!! SKIPPED: real fixtures folder {} not found; events_real_fixtures did not run !!!!!!!!",
-            dir.display()
-        );
-    }
-    None
-}
 
 #[derive(Default, Debug)]
 struct FileReport {
@@ -186,15 +162,10 @@ fn check_file(path: &Path) -> Result<FileReport, Box<dyn std::error::Error>> {
 
 #[test]
 fn every_real_event_line_parses_to_a_typed_variant() -> TestResult {
-    let Some(dir) = fixtures_dir() else {
+    let Some(dir) = real_fixtures_dir() else {
         return Ok(());
     };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)?
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-        .collect();
-    files.sort();
+    let files = jsonl_files_in(&dir)?;
     assert!(!files.is_empty(), "no .jsonl files in {}", dir.display());
 
     let unmodelled: BTreeSet<&str> = UNMODELLED_TAGS.iter().copied().collect();

@@ -5,9 +5,9 @@
 
 use std::collections::BTreeMap;
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use codex_protocol::models::*;
+use codex_test_support::{jsonl_files_in, real_fixtures_dir};
 use pretty_assertions::assert_eq;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -178,26 +178,6 @@ fn snapshot_families_cover_every_variant() -> TestResult {
     Ok(())
 }
 
-fn real_fixtures_dir() -> Option<&'static Path> {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/fixtures/real"
-    ));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() != Ok("1"),
-        "CODEX_REQUIRE_REAL_FIXTURES=1 but {} is missing",
-        dir.display()
-    );
-    #[allow(clippy::print_stderr)]
-    {
-        eprintln!("SKIPPED: real fixtures folder {} is missing", dir.display());
-    }
-    None
-}
-
 /// Every response item in every real file (enveloped `response_item` payloads, the items of
 /// `compacted.replacement_history`, and bare items of the legacy format) parses, and only the
 /// retired `ghost_snapshot` falls back to `Other`.
@@ -209,11 +189,7 @@ fn real_response_items_parse_into_known_variants() -> TestResult {
     let mut parsed_by_type: BTreeMap<String, usize> = BTreeMap::new();
     let mut exact = 0usize;
     let mut total = 0usize;
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.extension().and_then(|e| e.to_str()) != Some("jsonl") {
-            continue;
-        }
+    for path in jsonl_files_in(&dir)? {
         let bytes = std::fs::read(&path)?;
         for line in String::from_utf8_lossy(&bytes).lines() {
             let Ok(value) = serde_json::from_str::<Value>(line) else {

@@ -14,52 +14,20 @@ mod json_diff;
 
 use std::collections::BTreeMap;
 use std::error::Error;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use classify::{Outcome, raw_key, typed_key};
 use codex_protocol::rollout::{
     LineError, LineFormat, RolloutItem, RoundTrip, parse_rollout_line, parse_rollout_line_typed,
     split_lines,
 };
+use codex_test_support::{jsonl_files_in, real_fixtures_dir};
 use serde_json::Value;
 
 type TestResult = Result<(), Box<dyn Error>>;
 
 /// A parser under timing: reads one line, says whether it accepted it.
 type LineParser = dyn Fn(&[u8]) -> bool;
-
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
-
-/// The fixtures folder, or `None` (with a loud message) when it is absent and not required.
-fn fixtures_dir() -> Result<Option<PathBuf>, Box<dyn Error>> {
-    let dir = PathBuf::from(FIXTURES);
-    if dir.is_dir() {
-        return Ok(Some(dir));
-    }
-    if std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1") {
-        return Err(format!("real fixtures required but missing: {}", dir.display()).into());
-    }
-    eprintln!("==================================================================");
-    eprintln!(
-        "SKIPPED: real fixtures folder not found at {}",
-        dir.display()
-    );
-    eprintln!("         (set CODEX_REQUIRE_REAL_FIXTURES=1 to make this a failure)");
-    eprintln!("==================================================================");
-    Ok(None)
-}
-
-fn jsonl_files(dir: &Path) -> Result<Vec<PathBuf>, Box<dyn Error>> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|ext| ext == "jsonl") {
-            files.push(path);
-        }
-    }
-    files.sort();
-    Ok(files)
-}
 
 /// Everything measured about one file.
 #[derive(Default)]
@@ -171,10 +139,10 @@ fn sorted(entries: &[(&str, usize)]) -> Vec<(String, usize)> {
 
 #[test]
 fn every_line_of_every_real_file_is_read_typed_counted_and_kept() -> TestResult {
-    let Some(dir) = fixtures_dir()? else {
+    let Some(dir) = real_fixtures_dir() else {
         return Ok(());
     };
-    let files = jsonl_files(&dir)?;
+    let files = jsonl_files_in(&dir)?;
     assert!(!files.is_empty(), "no .jsonl file in {}", dir.display());
     let mut unmodelled = json_diff::PathCounts::default();
     let mut mismatches = Vec::new();
@@ -281,7 +249,7 @@ fn every_line_of_every_real_file_is_read_typed_counted_and_kept() -> TestResult 
 
 #[test]
 fn legacy_file_is_recognised_as_legacy_and_its_items_read() -> TestResult {
-    let Some(dir) = fixtures_dir()? else {
+    let Some(dir) = real_fixtures_dir() else {
         return Ok(());
     };
     let bytes = std::fs::read(dir.join("AcidicSoil__codex-session-viewer__example.jsonl"))?;
@@ -331,11 +299,11 @@ fn legacy_file_is_recognised_as_legacy_and_its_items_read() -> TestResult {
 #[test]
 #[ignore = "timing; run in release mode"]
 fn parser_cost_relative_to_plain_value_parse() -> TestResult {
-    let Some(dir) = fixtures_dir()? else {
+    let Some(dir) = real_fixtures_dir() else {
         return Ok(());
     };
     let mut lines = Vec::new();
-    for path in jsonl_files(&dir)? {
+    for path in jsonl_files_in(&dir)? {
         let bytes = std::fs::read(&path)?;
         lines.extend(split_lines(&bytes).map(|(_, line)| line.to_vec()));
     }

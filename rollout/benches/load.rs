@@ -28,7 +28,6 @@
 #![allow(clippy::expect_used, clippy::print_stderr)]
 
 use std::hint::black_box;
-use std::path::Path;
 
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::{
@@ -42,30 +41,20 @@ use codex_rollout::reconstruct::{
 use codex_rollout::recorder::new_session_meta;
 use std::time::Instant;
 
+use codex_test_support::{REAL_FIXTURES, non_empty_lines, real_jsonl_files};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group};
 
-const REAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
 const MIN_LINES: usize = 100_000;
 
 /// The enveloped lines of the real fixtures, split into the first session meta and the rest.
 fn real_lines() -> Option<(Vec<u8>, Vec<Vec<u8>>)> {
     let mut meta = None;
     let mut body = Vec::new();
-    let mut paths: Vec<_> = std::fs::read_dir(Path::new(REAL))
-        .ok()?
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-        .collect();
-    paths.sort();
-    for path in paths {
-        let Ok(bytes) = std::fs::read(&path) else {
+    for path in real_jsonl_files().ok()?? {
+        let Ok(lines) = non_empty_lines(&path) else {
             continue;
         };
-        for line in bytes
-            .split(|byte| *byte == b'\n')
-            .filter(|line| !line.is_empty())
-        {
+        for line in &lines {
             let Ok(parsed) = parse_rollout_line(line) else {
                 continue;
             };
@@ -74,10 +63,10 @@ fn real_lines() -> Option<(Vec<u8>, Vec<Vec<u8>>)> {
             }
             match parsed.item() {
                 Some(RolloutItem::SessionMeta(_)) => {
-                    meta.get_or_insert_with(|| line.to_vec());
+                    meta.get_or_insert_with(|| line.clone());
                 }
                 Some(RolloutItem::Compacted(_)) | None => {}
-                Some(_) => body.push(line.to_vec()),
+                Some(_) => body.push(line.clone()),
             }
         }
     }
@@ -118,7 +107,7 @@ fn own_lines() -> (Vec<u8>, Vec<Vec<u8>>) {
 /// A rollout of more than [`MIN_LINES`] lines.
 fn build_rollout() -> Vec<u8> {
     let (meta, body) = real_lines().unwrap_or_else(|| {
-        eprintln!("!!! real fixtures folder {REAL} is missing: benchmarking our own lines !!!");
+        eprintln!("!!! no real fixture lines in {REAL_FIXTURES}: benchmarking our own lines !!!");
         own_lines()
     });
     let mut bytes = meta;

@@ -1,9 +1,8 @@
-use std::path::{Path, PathBuf};
-
 use codex_core::event_mapping::parse_turn_item;
 use codex_protocol::event::EventMsg;
 use codex_protocol::items::TurnItem;
 use codex_protocol::rollout::RolloutItem;
+use codex_test_support::{REAL_FIXTURES, real_jsonl_files};
 use pretty_assertions::assert_eq;
 
 use super::*;
@@ -11,7 +10,6 @@ use super::*;
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../cli/sample/session.jsonl");
-const REAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
 const THREAD: &str = "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a99";
 
 fn meta_line() -> String {
@@ -361,35 +359,15 @@ fn bundled_sample_replays_every_event_in_order() -> TestResult {
     Ok(())
 }
 
-/// The real files, or `None` after saying loudly that the folder is missing (a failure with
-/// `CODEX_REQUIRE_REAL_FIXTURES=1`).
-#[allow(clippy::print_stderr)]
-fn real_files() -> Result<Option<Vec<PathBuf>>, Box<dyn std::error::Error>> {
-    let dir = Path::new(REAL);
-    if !dir.is_dir() {
-        if std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1") {
-            return Err(format!("real fixtures folder {REAL} is missing").into());
-        }
-        eprintln!("!!! SKIPPED: real fixtures folder {REAL} is missing !!!");
-        return Ok(None);
-    }
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|ext| ext == "jsonl") && path.is_file() {
-            files.push(path);
-        }
-    }
-    files.sort();
-    Ok(Some(files))
-}
-
 #[test]
 fn real_files_replay_their_events_and_rebuild_item_pairs() -> TestResult {
-    let Some(files) = real_files()? else {
+    let Some(files) = real_jsonl_files()? else {
         return Ok(());
     };
-    assert!(!files.is_empty(), "no real fixture files in {REAL}");
+    assert!(
+        !files.is_empty(),
+        "no real fixture files in {REAL_FIXTURES}"
+    );
     for path in files {
         let contents = RolloutContents::parse(std::fs::read(&path)?);
         let replay = replay_rollout(&contents);

@@ -2,7 +2,7 @@
 //! is rollback-aware; a fork rebuilds to the same history as rolling back the same turns.
 #![allow(clippy::print_stderr)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use codex_protocol::event::{EventMsg, ThreadRolledBackEvent};
 use codex_protocol::models::ResponseItem;
@@ -17,12 +17,11 @@ use codex_rollout::load::{LoadedRollout, load_rollout_bytes, load_rollout_items}
 use codex_rollout::reconstruct::reconstruct_history_from_rollout;
 use codex_rollout::recorder::new_session_meta;
 use codex_rollout::turns::{fork_point_dropping_turns, user_turn_count, user_turns};
+use codex_test_support::real_jsonl_files;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-const REAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
 
 fn line(item: RolloutItem) -> Result<String, serde_json::Error> {
     RolloutLine::new("2025-10-01T10:00:00.000Z", item).to_json_line()
@@ -224,26 +223,6 @@ fn fork_into_a_home_is_findable_and_never_overwrites() -> TestResult {
     Ok(())
 }
 
-fn real_files() -> Result<Option<Vec<PathBuf>>, Box<dyn std::error::Error>> {
-    let dir = Path::new(REAL);
-    if !dir.is_dir() {
-        if std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1") {
-            return Err(format!("real fixtures folder {REAL} is missing").into());
-        }
-        eprintln!("!!! SKIPPED: real fixtures folder {REAL} is missing !!!");
-        return Ok(None);
-    }
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|ext| ext == "jsonl") && path.is_file() {
-            files.push(path);
-        }
-    }
-    files.sort();
-    Ok(Some(files))
-}
-
 /// Checks one fork of a real file: its lines are the source's first lines (the meta line
 /// aside), and it loads back to the source's items up to the cut.
 fn check_real_fork(source: &LoadedRollout, point: ForkPoint, path: &Path) -> TestResult {
@@ -285,7 +264,7 @@ fn check_real_fork(source: &LoadedRollout, point: ForkPoint, path: &Path) -> Tes
 
 #[test]
 fn every_real_session_forks_byte_for_byte() -> TestResult {
-    let Some(files) = real_files()? else {
+    let Some(files) = real_jsonl_files()? else {
         return Ok(());
     };
     let dir = tempfile::tempdir()?;
@@ -316,7 +295,7 @@ fn every_real_session_forks_byte_for_byte() -> TestResult {
 /// the `user_message` events are left), where the cut falls before the event.
 #[test]
 fn every_real_session_forks_without_its_last_user_turns() -> TestResult {
-    let Some(files) = real_files()? else {
+    let Some(files) = real_jsonl_files()? else {
         return Ok(());
     };
     let dir = tempfile::tempdir()?;

@@ -178,34 +178,18 @@ async fn a_session_is_found_by_its_thread_id() -> TestResult {
     Ok(())
 }
 
-const REAL_FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
-
 /// Real Codex files, placed (in a temporary home, never in the project) under dated names,
 /// list with a preview taken from their first real user message.
 #[test]
 fn real_session_files_list_with_their_first_user_message() -> TestResult {
-    let folder = std::path::Path::new(REAL_FIXTURES);
-    if !folder.is_dir() {
-        if std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1") {
-            return Err(format!("real fixtures folder {REAL_FIXTURES} is missing").into());
-        }
-        let mut stderr = std::io::stderr();
-        writeln!(
-            stderr,
-            "SKIPPED: real fixtures folder {REAL_FIXTURES} is missing"
-        )?;
+    let Some(sources) = codex_test_support::real_jsonl_files()? else {
         return Ok(());
-    }
+    };
     let tmp = tempfile::tempdir()?;
     let home = CodexHome::new(tmp.path());
     let day = home.sessions_dir().join("2025").join("01").join("01");
     std::fs::create_dir_all(&day)?;
     let mut placed = Vec::new();
-    let mut sources: Vec<_> = std::fs::read_dir(folder)?
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-        .collect();
-    sources.sort();
     for (i, source) in sources.iter().enumerate() {
         let id = Uuid::now_v7();
         let name = format!("rollout-2025-01-01T00-00-{i:02}-{id}.jsonl");

@@ -4,7 +4,6 @@
 //! without panicking. Each test prints how many inputs it ran.
 #![allow(clippy::print_stderr)]
 
-use std::path::Path;
 use std::sync::LazyLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -15,33 +14,23 @@ use codex_rollout::fork::{ForkPoint, fork_bytes};
 use codex_rollout::load::{RolloutContents, load_rollout_bytes};
 use codex_rollout::reconstruct::reconstruct_history_from_rollout;
 use codex_rollout::recorder::new_session_meta;
+use codex_test_support::{REAL_FIXTURES, non_empty_lines, real_jsonl_files};
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
-
-const REAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
 
 /// Lines to mutate: every line of the real files (capped in length so a case stays fast), or
 /// lines of our own when the real folder is absent.
 static CORPUS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
     let mut lines = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(Path::new(REAL)) {
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.extension().is_none_or(|ext| ext != "jsonl") {
-                continue;
-            }
-            if let Ok(bytes) = std::fs::read(&path) {
-                lines.extend(
-                    bytes
-                        .split(|byte| *byte == b'\n')
-                        .filter(|line| !line.is_empty() && line.len() <= 8_192)
-                        .map(<[u8]>::to_vec),
-                );
+    if let Ok(Some(files)) = real_jsonl_files() {
+        for path in files {
+            if let Ok(file_lines) = non_empty_lines(&path) {
+                lines.extend(file_lines.into_iter().filter(|line| line.len() <= 8_192));
             }
         }
     }
     if lines.is_empty() {
-        eprintln!("!!! real fixtures folder {REAL} is missing: fuzzing our own lines only !!!");
+        eprintln!("!!! no real fixture lines in {REAL_FIXTURES}: fuzzing our own lines only !!!");
         lines = own_lines();
     }
     lines

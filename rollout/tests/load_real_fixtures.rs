@@ -5,52 +5,19 @@
 #![allow(clippy::print_stderr)]
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use codex_core::turn_boundary::is_user_turn_boundary;
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{LineFormat, RolloutItem};
 use codex_rollout::load::{LoadError, ProblemKind, RolloutContents, load_rollout_items};
 use codex_rollout::reconstruct::reconstruct_history_from_rollout;
+use codex_test_support::{REAL_FIXTURES as REAL, real_file, real_jsonl_files};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
-const REAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
-
 /// The placeholder the shape-catalogue fixture uses for every value.
 const PLACEHOLDER: &str = "[trimmed for fixture]";
-
-/// The real files, or `None` (after saying so loudly) when the folder is absent. With
-/// `CODEX_REQUIRE_REAL_FIXTURES=1` an absent folder is a failure.
-fn real_files() -> Result<Option<Vec<PathBuf>>, Box<dyn std::error::Error>> {
-    let dir = Path::new(REAL);
-    if !dir.is_dir() {
-        if std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1") {
-            return Err(format!("real fixtures folder {REAL} is missing").into());
-        }
-        eprintln!("!!! SKIPPED: real fixtures folder {REAL} is missing !!!");
-        return Ok(None);
-    }
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|ext| ext == "jsonl") && path.is_file() {
-            files.push(path);
-        }
-    }
-    files.sort();
-    Ok(Some(files))
-}
-
-fn real_file(prefix: &str) -> Result<Option<PathBuf>, Box<dyn std::error::Error>> {
-    Ok(real_files()?.and_then(|files| {
-        files.into_iter().find(|path| {
-            path.file_name()
-                .and_then(|name| name.to_str())
-                .is_some_and(|name| name.starts_with(prefix))
-        })
-    }))
-}
 
 fn name(path: &Path) -> String {
     path.file_name()
@@ -60,7 +27,7 @@ fn name(path: &Path) -> String {
 
 #[test]
 fn every_real_file_loads_with_its_problems_listed() -> TestResult {
-    let Some(files) = real_files()? else {
+    let Some(files) = real_jsonl_files()? else {
         return Ok(());
     };
     assert!(!files.is_empty(), "no *.jsonl in {REAL}");
@@ -189,7 +156,7 @@ fn recorded_user_turns(items: &[RolloutItem]) -> usize {
 
 #[test]
 fn reconstruction_counts_the_user_turns_the_events_record() -> TestResult {
-    let Some(files) = real_files()? else {
+    let Some(files) = real_jsonl_files()? else {
         return Ok(());
     };
     for path in &files {

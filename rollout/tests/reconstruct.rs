@@ -4,7 +4,6 @@
 //! before the rolled-back turns started.
 #![allow(clippy::print_stderr)]
 
-use std::path::Path;
 use std::sync::Arc;
 
 use codex_core::context_manager::{ContextManager, TruncationPolicy, is_api_message};
@@ -26,12 +25,12 @@ use codex_rollout::reconstruct::{
     reconstruct_history_with,
 };
 use codex_rollout::recorder::new_session_meta;
+use codex_test_support::real_fixtures_dir;
 use pretty_assertions::assert_eq;
 use proptest::prelude::*;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
-const REAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
 const COMPACTED_0104: &str =
     "madshn__localpush__rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl";
 
@@ -42,17 +41,10 @@ const NO_TRUNCATION: ReconstructOptions = ReconstructOptions {
 
 #[test]
 fn compacted_0104_session_reconstructs_from_replacement_history_plus_later_items() -> TestResult {
-    let path = Path::new(REAL).join(COMPACTED_0104);
-    if !path.is_file() {
-        if std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1") {
-            return Err(format!("{} is missing", path.display()).into());
-        }
-        eprintln!(
-            "!!! SKIPPED: real fixture {} is missing !!!",
-            path.display()
-        );
+    let Some(dir) = real_fixtures_dir() else {
         return Ok(());
-    }
+    };
+    let path = dir.join(COMPACTED_0104);
     let loaded = load_rollout_items(&path)?;
     let items = loaded.items();
     let (index, replacement) = items

@@ -11,7 +11,7 @@ use assert_cmd::Command;
 pub type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 /// The real session files folder (see `shared/fixtures/real/README.md`).
-pub const REAL_FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/fixtures/real");
+pub use codex_test_support::REAL_FIXTURES;
 
 /// Files there that are shape catalogues with trimmed values, not captures.
 pub const SHAPE_CATALOGUES: &[&str] = &["jazzyalex__agent-sessions__small.jsonl"];
@@ -30,25 +30,11 @@ pub fn bin() -> Result<Command, Box<dyn std::error::Error>> {
 }
 
 /// The real session files, or `None` (after saying so loudly) when the folder is absent and
-/// `CODEX_REQUIRE_REAL_FIXTURES=1` is not set.
-#[allow(clippy::print_stderr)]
+/// `CODEX_REQUIRE_REAL_FIXTURES=1` is not set; an empty folder is an error here.
 pub fn real_files() -> Result<Option<Vec<PathBuf>>, Box<dyn std::error::Error>> {
-    let dir = Path::new(REAL_FIXTURES);
-    if !dir.is_dir() {
-        if std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1") {
-            return Err(
-                format!("CODEX_REQUIRE_REAL_FIXTURES=1 but {REAL_FIXTURES} is missing").into(),
-            );
-        }
-        eprintln!("!!!!!!!! SKIPPED: real fixtures folder {REAL_FIXTURES} not found !!!!!!!!");
+    let Some(files) = codex_test_support::real_jsonl_files()? else {
         return Ok(None);
-    }
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)?
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
-        .collect();
-    files.sort();
+    };
     if files.is_empty() {
         return Err(format!("no .jsonl files in {REAL_FIXTURES}").into());
     }
