@@ -30,27 +30,13 @@ fn rollback(num_turns: u32) -> RolloutItem {
 
 fn started(turn_id: &str) -> RolloutItem {
     RolloutItem::EventMsg(EventMsg::TurnStarted(TurnStartedEvent {
-        turn_attribution: None,
-        turn_id: turn_id.to_string(),
-        root_turn_id: None,
-        trace_id: None,
-        started_at: None,
-        model_context_window: None,
         collaboration_mode_kind: "default".to_string(),
+        ..TurnStartedEvent::new(turn_id)
     }))
 }
 
 fn complete(turn_id: &str) -> RolloutItem {
-    RolloutItem::EventMsg(EventMsg::TurnComplete(TurnCompleteEvent {
-        root_turn_id: None,
-        turn_id: turn_id.to_string(),
-        last_agent_message: None,
-        error: None,
-        started_at: None,
-        completed_at: None,
-        duration_ms: None,
-        time_to_first_token_ms: None,
-    }))
+    RolloutItem::EventMsg(EventMsg::TurnComplete(TurnCompleteEvent::new(turn_id)))
 }
 
 fn turn_context() -> RolloutItem {

@@ -94,13 +94,9 @@ impl Script {
         self.seconds += 10;
         self.turn_started_at = self.seconds;
         self.emit(EventMsg::TurnStarted(TurnStartedEvent {
-            turn_attribution: None,
-            turn_id: turn_id.to_owned(),
-            root_turn_id: None,
-            trace_id: None,
             started_at: Some(EventTimestamp::UnixSeconds(self.seconds)),
             model_context_window: Some(200_000),
-            collaboration_mode_kind: String::new(),
+            ..TurnStartedEvent::new(turn_id)
         }));
     }
 
@@ -349,14 +345,11 @@ impl Script {
     pub(crate) fn complete_turn(&mut self, last_agent_message: Option<&str>) {
         self.seconds += 2;
         self.emit(EventMsg::TurnComplete(TurnCompleteEvent {
-            root_turn_id: None,
-            turn_id: self.turn_id.clone(),
             last_agent_message: last_agent_message.map(str::to_owned),
-            error: None,
             started_at: Some(EventTimestamp::UnixSeconds(self.turn_started_at)),
             completed_at: Some(EventTimestamp::UnixSeconds(self.seconds)),
             duration_ms: Some((self.seconds - self.turn_started_at) * 1000),
-            time_to_first_token_ms: None,
+            ..TurnCompleteEvent::new(self.turn_id.clone())
         }));
     }
 

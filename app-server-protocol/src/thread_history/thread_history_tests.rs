@@ -47,26 +47,16 @@ fn typed_agent(turn_id: &str, id: &str, text: &str) -> RolloutItem {
 
 fn start(turn_id: &str) -> RolloutItem {
     ev(EventMsg::TurnStarted(TurnStartedEvent {
-        turn_attribution: None,
-        turn_id: turn_id.to_owned(),
-        root_turn_id: None,
-        trace_id: None,
         started_at: Some(7.into()),
-        model_context_window: None,
-        collaboration_mode_kind: String::new(),
+        ..TurnStartedEvent::new(turn_id)
     }))
 }
 
 fn complete(turn_id: &str) -> RolloutItem {
     ev(EventMsg::TurnComplete(TurnCompleteEvent {
-        root_turn_id: None,
-        turn_id: turn_id.to_owned(),
-        last_agent_message: None,
-        error: None,
-        started_at: None,
         completed_at: Some(9.into()),
         duration_ms: Some(2000),
-        time_to_first_token_ms: None,
+        ..TurnCompleteEvent::new(turn_id)
     }))
 }
 

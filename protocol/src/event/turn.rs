@@ -62,6 +62,40 @@ pub struct TurnCompleteEvent {
     pub time_to_first_token_ms: Option<i64>,
 }
 
+impl TurnStartedEvent {
+    /// A start event for `turn_id` with every optional field absent, so producers and tests
+    /// name only what they know (`TurnStartedEvent { started_at, ..TurnStartedEvent::new(id) }`)
+    /// and a field added upstream is defaulted here once.
+    pub fn new(turn_id: impl Into<String>) -> Self {
+        Self {
+            turn_attribution: None,
+            turn_id: turn_id.into(),
+            root_turn_id: None,
+            trace_id: None,
+            started_at: None,
+            model_context_window: None,
+            collaboration_mode_kind: String::new(),
+        }
+    }
+}
+
+impl TurnCompleteEvent {
+    /// A completion event for `turn_id` with every optional field absent (no last message, no
+    /// error, no timings); see [`TurnStartedEvent::new`] for why.
+    pub fn new(turn_id: impl Into<String>) -> Self {
+        Self {
+            root_turn_id: None,
+            turn_id: turn_id.into(),
+            last_agent_message: None,
+            error: None,
+            started_at: None,
+            completed_at: None,
+            duration_ms: None,
+            time_to_first_token_ms: None,
+        }
+    }
+}
+
 /// A turn stopped before completing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct TurnAbortedEvent {

@@ -23,26 +23,16 @@ fn projector() -> EventProjector {
 
 fn started(turn_id: &str) -> EventMsg {
     EventMsg::TurnStarted(TurnStartedEvent {
-        turn_attribution: None,
-        turn_id: turn_id.to_owned(),
-        root_turn_id: None,
-        trace_id: None,
         started_at: Some(100.into()),
-        model_context_window: None,
-        collaboration_mode_kind: String::new(),
+        ..TurnStartedEvent::new(turn_id)
     })
 }
 
 fn complete(turn_id: &str) -> EventMsg {
     EventMsg::TurnComplete(TurnCompleteEvent {
-        root_turn_id: None,
-        turn_id: turn_id.to_owned(),
-        last_agent_message: None,
-        error: None,
-        started_at: None,
         completed_at: Some(110.into()),
         duration_ms: Some(10_000),
-        time_to_first_token_ms: None,
+        ..TurnCompleteEvent::new(turn_id)
     })
 }
 

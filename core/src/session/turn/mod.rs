@@ -137,14 +137,10 @@ impl<'a> TurnRunner<'a> {
             .send_event(
                 turn,
                 EventMsg::TurnStarted(TurnStartedEvent {
-                    turn_attribution: None,
-                    turn_id: turn.sub_id.clone(),
-                    root_turn_id: None,
-                    trace_id: None,
                     started_at: Some(started_at.into()),
-                    model_context_window: None,
                     collaboration_mode_kind: if turn.plan_mode { "plan" } else { "default" }
                         .to_string(),
+                    ..TurnStartedEvent::new(turn.sub_id.clone())
                 }),
             )
             .await;
@@ -299,14 +295,11 @@ fn turn_complete_event(
     started_at: Option<i64>,
 ) -> EventMsg {
     EventMsg::TurnComplete(TurnCompleteEvent {
-        root_turn_id: None,
-        turn_id: turn.sub_id.clone(),
         last_agent_message,
         error,
         started_at: started_at.map(Into::into),
         completed_at: started_at.map(|_| (super::events::now_unix_ms() / 1000).into()),
-        duration_ms: None,
-        time_to_first_token_ms: None,
+        ..TurnCompleteEvent::new(turn.sub_id.clone())
     })
 }
 
