@@ -16,7 +16,7 @@ mod common;
 use std::path::Path;
 
 use common::{
-    TestResult, bin, is_catalogue, json_lines, name, real_files, schema, stdout_of,
+    MessageSchemas, TestResult, bin, is_catalogue, json_lines, name, real_files, schema, stdout_of,
     user_message_events, violations,
 };
 
@@ -188,17 +188,11 @@ fn notifications_of_real_files_validate_against_the_schema() -> TestResult {
     let Some(files) = real_files()? else {
         return Ok(());
     };
-    let notification = schema("ServerNotification.json")?;
-    let request = schema("ServerRequest.json")?;
+    let schemas = MessageSchemas::load()?;
     for file in &files {
         let lines = json_lines(&stdout_of(&["notifications", &path_arg(file)])?)?;
         for line in &lines {
-            let validator = if line.get("id").is_some() {
-                &request
-            } else {
-                &notification
-            };
-            let errors = violations(validator, line);
+            let errors = schemas.violations(line);
             assert!(errors.is_empty(), "{}: {line}: {errors:#?}", name(file));
         }
         if !is_catalogue(file) && user_message_events(file)?.is_some_and(|events| events > 0) {

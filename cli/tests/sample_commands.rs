@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use codex_protocol::models::ResponseItem;
 use codex_thread::sample::SAMPLE_THREAD_ID;
-use common::{TestResult, bin, json_lines, schema, stdout_of, violations};
+use common::{MessageSchemas, TestResult, bin, json_lines, schema, stdout_of, violations};
 use predicates::prelude::*;
 
 const SAMPLE_NOTE: &str = "using the bundled sample session";
@@ -181,18 +181,12 @@ fn thread_json_is_a_schema_valid_thread_with_four_turns() -> TestResult {
 
 #[test]
 fn notifications_validate_against_the_generated_schema() -> TestResult {
-    let notification = schema("ServerNotification.json")?;
-    let request = schema("ServerRequest.json")?;
+    let schemas = MessageSchemas::load()?;
     let lines = json_lines(&stdout_of(&["notifications"])?)?;
     assert_eq!(lines[0]["method"], "thread/started");
     let mut methods = BTreeSet::new();
     for line in &lines {
-        let validator = if line.get("id").is_some() {
-            &request
-        } else {
-            &notification
-        };
-        let errors = violations(validator, line);
+        let errors = schemas.violations(line);
         assert!(errors.is_empty(), "{line}: {errors:#?}");
         methods.insert(line["method"].as_str().unwrap_or_default().to_string());
     }

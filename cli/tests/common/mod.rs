@@ -60,6 +60,32 @@ pub fn schema(file: &str) -> Result<jsonschema::Validator, Box<dyn std::error::E
     Ok(jsonschema::validator_for(&value)?)
 }
 
+/// The two schemas a line of `codex-thread notifications` must satisfy: a server request
+/// when it carries an `id`, a notification otherwise.
+pub struct MessageSchemas {
+    notification: jsonschema::Validator,
+    request: jsonschema::Validator,
+}
+
+impl MessageSchemas {
+    pub fn load() -> Result<Self, Box<dyn std::error::Error>> {
+        Ok(Self {
+            notification: schema("ServerNotification.json")?,
+            request: schema("ServerRequest.json")?,
+        })
+    }
+
+    /// The violations of one JSON-RPC message against the schema its shape calls for.
+    pub fn violations(&self, message: &serde_json::Value) -> Vec<String> {
+        let validator = if message.get("id").is_some() {
+            &self.request
+        } else {
+            &self.notification
+        };
+        violations(validator, message)
+    }
+}
+
 /// The schema violations of `value`, at most five, as text.
 pub fn violations(validator: &jsonschema::Validator, value: &serde_json::Value) -> Vec<String> {
     validator
