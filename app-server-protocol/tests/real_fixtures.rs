@@ -103,6 +103,35 @@ fn count_user_turns(items: &[RolloutItem]) -> usize {
     closed.into_iter().filter(|has_user| *has_user).count()
 }
 
+/// Turns that ended without completing: one per `turn_aborted`, plus one per `task_started`
+/// that arrives while an earlier turn is still open (a child's copy of its parent's turn
+/// stops where the child was spawned; a crash leaves a turn open).
+fn cut_off_turns(items: &[RolloutItem]) -> usize {
+    let mut open = false;
+    let mut cut_off = 0;
+    for item in items {
+        match item {
+            RolloutItem::EventMsg(EventMsg::TurnStarted(_)) => {
+                cut_off += usize::from(open);
+                open = true;
+            }
+            RolloutItem::EventMsg(EventMsg::TurnAborted(_)) => {
+                cut_off += 1;
+                open = false;
+            }
+            RolloutItem::EventMsg(EventMsg::TurnComplete(_)) => open = false,
+            _ => {}
+        }
+    }
+    cut_off
+}
+
+fn has_user_message(turn: &codex_app_server_protocol::v2::Turn) -> bool {
+    turn.items
+        .iter()
+        .any(|item| matches!(item, ThreadItem::UserMessage { .. }))
+}
+
 fn thread_schema() -> Result<jsonschema::Validator, Box<dyn std::error::Error>> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/schema/json/v2/Thread.json");
     let schema: serde_json::Value = serde_json::from_str(&fs::read_to_string(path)?)?;
@@ -147,30 +176,34 @@ fn real_files_rebuild_one_turn_per_user_turn_and_validate() -> TestResult {
             assert!(turns.is_empty(), "{name}: turns without any event");
             eprintln!("  {name} records no events: thread history is empty by design");
         } else {
-            assert_eq!(turns.len(), user_turns, "{name}: turns vs user turns");
-            let aborts = items
-                .iter()
-                .filter(|item| matches!(item, RolloutItem::EventMsg(EventMsg::TurnAborted(_))))
-                .count();
+            // Turns may hold no user message: one another agent started (its task arrives
+            // as an agent message), or one the harness started itself (a 0.145 capture has
+            // one between two resumes). Every user turn is in exactly one turn.
+            let with_user = turns.iter().filter(|turn| has_user_message(turn)).count();
+            assert_eq!(
+                with_user, user_turns,
+                "{name}: turns with a user message vs user turns"
+            );
+            if with_user < turns.len() {
+                eprintln!(
+                    "  {} turn(s) without a user message",
+                    turns.len() - with_user
+                );
+            }
             let interrupted = turns
                 .iter()
                 .filter(|turn| turn.status == TurnStatus::Interrupted)
                 .count();
             assert_eq!(
-                interrupted, aborts,
-                "{name}: interrupted turns vs turn_aborted events"
+                interrupted,
+                cut_off_turns(&items),
+                "{name}: interrupted turns vs turn_aborted events and turns cut off"
             );
         }
         for turn in turns
             .iter()
             .filter(|_| !SHAPE_CATALOGUES.contains(&name.as_str()))
         {
-            let users = turn
-                .items
-                .iter()
-                .filter(|item| matches!(item, ThreadItem::UserMessage { .. }))
-                .count();
-            assert!(users >= 1, "{name}: turn {} has no user message", turn.id);
             if turn.status == TurnStatus::Failed {
                 assert!(
                     turn.error.is_some(),

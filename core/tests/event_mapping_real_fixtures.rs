@@ -1,9 +1,10 @@
 //! `parse_turn_item` over real Codex session files.
 //!
 //! Codex writes two records for every real user input: the `response_item` message the model
-//! sees and a `user_message` event for clients. So, per file, the number of response-item
-//! messages that `parse_turn_item` maps to `UserMessage` must equal the number of
-//! `user_message` events, and each event must follow its own message. Injected context
+//! sees and a record for clients: a `user_message` event in legacy files, an `item_completed`
+//! carrying a `UserMessage` in paginated ones (0.151 and later). So, per file, the number of
+//! response-item messages that `parse_turn_item` maps to `UserMessage` must equal the number
+//! of those records ("events" below), and each must follow its own message. Injected context
 //! (AGENTS.md, environment, skills...) also travels as user messages but has no event: it
 //! must map to `None`. Where a real file breaks the rule, the table below says why.
 #![allow(clippy::print_stderr)]
@@ -74,9 +75,10 @@ const KNOWN: &[Known] = &[
         deviation: Deviation::LinesRemoved,
     },
     Known {
-        // One user message (text + image) and three events with trimmed values.
+        // One user message (text + image); three events and one completed UserMessage item,
+        // with trimmed values.
         file_prefix: "jazzyalex__agent-sessions__",
-        user_message_events: 3,
+        user_message_events: 4,
         user_message_mappings: 1,
         deviation: Deviation::Catalogue,
     },
@@ -110,6 +112,23 @@ const KNOWN: &[Known] = &[
         user_message_events: 1,
         user_message_mappings: 4,
         deviation: Deviation::RedactedContext,
+    },
+    Known {
+        // Paginated, every text replaced by `[redacted]`: the four user messages are the
+        // context bundle of the first turn (line 6) and the three inputs, whose
+        // `item_completed` records follow them.
+        file_prefix: "vedntzz__The-Session__",
+        user_message_events: 3,
+        user_message_mappings: 4,
+        deviation: Deviation::RedactedContext,
+    },
+    Known {
+        // `codex exec` 0.158, filtered by its author: the two inputs are there, their
+        // `item_completed` records are not.
+        file_prefix: "woven-reviews__session-log-extractors__",
+        user_message_events: 0,
+        user_message_mappings: 2,
+        deviation: Deviation::LinesRemoved,
     },
     Known {
         file_prefix: "yoavf__ai-sessions__",
@@ -146,15 +165,28 @@ fn response_item_payload(line: &Value) -> Option<&Value> {
     }
 }
 
+/// The text of a client's record of a user input: a `user_message` event, or an
+/// `item_completed` whose item is a `UserMessage` (its first text part).
 fn user_message_event(line: &Value) -> Option<&str> {
     let payload = line.get("payload")?;
-    (line.get("type")?.as_str()? == "event_msg" && payload.get("type")?.as_str()? == "user_message")
-        .then(|| {
+    if line.get("type")?.as_str()? != "event_msg" {
+        return None;
+    }
+    match payload.get("type")?.as_str()? {
+        "user_message" => Some(
             payload
                 .get("message")
                 .and_then(Value::as_str)
-                .unwrap_or_default()
-        })
+                .unwrap_or_default(),
+        ),
+        "item_completed" if payload["item"]["type"] == "UserMessage" => Some(
+            payload["item"]["content"]
+                .as_array()
+                .and_then(|parts| parts.iter().find_map(|part| part["text"].as_str()))
+                .unwrap_or_default(),
+        ),
+        _ => None,
+    }
 }
 
 fn first_text(message: &UserMessageItem) -> &str {
@@ -171,6 +203,10 @@ fn first_text(message: &UserMessageItem) -> &str {
 /// `len=.. sha=..` of a redacted text, which the author kept equal between a message and
 /// its event.
 fn redaction_fingerprint(text: &str) -> Option<&str> {
+    // A bare placeholder carries no fingerprint: every redacted text looks the same.
+    if text == "[redacted]" {
+        return Some("");
+    }
     let rest = text.strip_prefix("[REDACTED_")?;
     let start = rest.find("len=")?;
     rest.get(start..)?.strip_suffix(']')

@@ -15,6 +15,8 @@ use ts_rs::TS;
 
 #[path = "events_roundtrip/event_samples.rs"]
 mod event_samples;
+#[path = "events_roundtrip/thread_event_samples.rs"]
+mod thread_event_samples;
 #[path = "events_roundtrip/tool_event_samples.rs"]
 mod tool_event_samples;
 #[path = "events_roundtrip/turn_item_samples.rs"]
@@ -107,6 +109,24 @@ const MODELLED_TAGS: &[&str] = &[
     "plan_delta",
     "reasoning_content_delta",
     "reasoning_raw_content_delta",
+    "thread_settings_applied",
+    "thread_name_updated",
+    "thread_goal_updated",
+    "guardian_assessment",
+    "sub_agent_activity",
+    "collab_agent_spawn_begin",
+    "collab_agent_spawn_end",
+    "collab_agent_interaction_begin",
+    "collab_agent_interaction_end",
+    "collab_waiting_begin",
+    "collab_waiting_end",
+    "collab_close_begin",
+    "collab_close_end",
+    "collab_resume_begin",
+    "collab_resume_end",
+    "auth_recovery_started",
+    "auth_recovery_completed",
+    "elicitation_abandoned",
 ];
 
 #[test]
@@ -116,6 +136,10 @@ fn every_event_variant_round_trips() -> TestResult {
         ("events_items", event_samples::item_events()),
         ("events_messages", event_samples::message_events()),
         ("events_tools", tool_event_samples::tool_events()),
+        (
+            "events_threads_and_agents",
+            thread_event_samples::thread_and_agent_events()?,
+        ),
     ];
     let mut covered = BTreeSet::new();
     for (snapshot, cases) in groups {

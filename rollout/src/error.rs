@@ -24,7 +24,7 @@ pub enum RolloutError {
     #[error("serialize rollout line ({line_type}): {source}")]
     Serialize {
         /// The line `type` that failed.
-        line_type: &'static str,
+        line_type: String,
         /// serde_json's explanation.
         #[source]
         source: serde_json::Error,

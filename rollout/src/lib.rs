@@ -22,6 +22,7 @@ pub mod policy;
 pub mod reconstruct;
 pub mod recorder;
 pub mod replay;
+mod resume_point;
 pub mod timestamp;
 pub mod turns;
 mod writer;

@@ -37,7 +37,7 @@ fn bad_lines_are_reported_with_numbers_and_skipped() -> TestResult {
         "[1,2]".to_string(),
         r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":7}}"#
             .to_string(),
-        r#"{"timestamp":"t","type":"world_state","payload":{"a":1}}"#.to_string(),
+        r#"{"timestamp":"t","type":"brand_new_line","payload":{"a":1}}"#.to_string(),
         r#"{"timestamp":"t","type":"event_msg","payload":{"type":"brand_new_event"}}"#.to_string(),
         r#"{"timestamp":"t","type":"response_item","payload":{"type":"ghost_snapshot"}}"#
             .to_string(),
@@ -58,7 +58,7 @@ fn bad_lines_are_reported_with_numbers_and_skipped() -> TestResult {
             (10, "truncated"),
         ]
     );
-    // Meta, user message, world_state, unknown event, ghost snapshot.
+    // Meta, user message, the unknown line, unknown event, ghost snapshot.
     assert_eq!(loaded.items().len(), 5);
     assert!(loaded.items()[2].is_unknown());
     assert_eq!(loaded.contents().line_count(), 10);

@@ -193,8 +193,92 @@ fn event_catalogue() -> Vec<(&'static str, Value)> {
             delta("reasoning_raw_content_delta"),
         ),
         (
+            "item_completed(UserMessage)",
+            json!({"type": "item_completed", "thread_id": THREAD, "turn_id": "t",
+                   "item": {"type": "UserMessage", "id": "u", "content": []}}),
+        ),
+        (
+            "item_completed(SubAgentActivity completed)",
+            json!({"type": "item_completed", "thread_id": THREAD, "turn_id": "t",
+                   "item": {"type": "SubAgentActivity", "id": "s", "kind": "completed",
+                            "agent_thread_id": THREAD, "agent_path": "/root/a"}}),
+        ),
+        (
+            "thread_settings_applied",
+            json!({"type": "thread_settings_applied", "thread_settings": {"model": "m"}}),
+        ),
+        (
+            "thread_name_updated",
+            json!({"type": "thread_name_updated", "thread_id": THREAD, "thread_name": "n"}),
+        ),
+        (
+            "thread_goal_updated",
+            json!({"type": "thread_goal_updated", "threadId": THREAD, "goal": {}}),
+        ),
+        (
+            "guardian_assessment",
+            json!({"type": "guardian_assessment", "id": "g", "status": "in_progress"}),
+        ),
+        (
+            "sub_agent_activity",
+            json!({"type": "sub_agent_activity", "event_id": "e", "agent_thread_id": THREAD,
+                   "agent_path": "/root/a", "kind": "started"}),
+        ),
+        (
+            "collab_agent_spawn_begin",
+            json!({"type": "collab_agent_spawn_begin", "call_id": "c"}),
+        ),
+        (
+            "collab_agent_spawn_end",
+            json!({"type": "collab_agent_spawn_end", "call_id": "c"}),
+        ),
+        (
+            "collab_agent_interaction_begin",
+            json!({"type": "collab_agent_interaction_begin", "call_id": "c"}),
+        ),
+        (
+            "collab_agent_interaction_end",
+            json!({"type": "collab_agent_interaction_end", "call_id": "c"}),
+        ),
+        (
+            "collab_waiting_begin",
+            json!({"type": "collab_waiting_begin", "call_id": "c"}),
+        ),
+        (
+            "collab_waiting_end",
+            json!({"type": "collab_waiting_end", "call_id": "c"}),
+        ),
+        (
+            "collab_close_begin",
+            json!({"type": "collab_close_begin", "call_id": "c"}),
+        ),
+        (
+            "collab_close_end",
+            json!({"type": "collab_close_end", "call_id": "c"}),
+        ),
+        (
+            "collab_resume_begin",
+            json!({"type": "collab_resume_begin", "call_id": "c"}),
+        ),
+        (
+            "collab_resume_end",
+            json!({"type": "collab_resume_end", "call_id": "c"}),
+        ),
+        (
+            "auth_recovery_started",
+            json!({"type": "auth_recovery_started"}),
+        ),
+        (
+            "auth_recovery_completed",
+            json!({"type": "auth_recovery_completed"}),
+        ),
+        (
+            "elicitation_abandoned",
+            json!({"type": "elicitation_abandoned"}),
+        ),
+        (
             "other (unmodelled tag)",
-            json!({"type": "thread_name_updated", "name": "n"}),
+            json!({"type": "brand_new_event", "name": "n"}),
         ),
     ]
 }
@@ -210,6 +294,15 @@ fn label(durability: Durability) -> &'static str {
     }
 }
 
+/// One row of the table as the snapshot shows it: `legacy / paginated`.
+fn row(event: &EventMsg) -> String {
+    let row = event_persistence(event);
+    format!("{} / {}", label(row.legacy), label(row.paginated))
+}
+
+const LEGACY: HistoryMode = HistoryMode::Legacy;
+const PAGINATED: HistoryMode = HistoryMode::Paginated;
+
 #[test]
 fn event_policy_table() -> Result<(), Box<dyn std::error::Error>> {
     let mut table = BTreeMap::new();
@@ -223,10 +316,10 @@ fn event_policy_table() -> Result<(), Box<dyn std::error::Error>> {
             assert_eq!(Some(event.type_name()), payload["type"].as_str(), "{name}");
         }
         tags_seen.insert(event.type_name());
-        table.insert(name, label(event_durability(&event)));
+        table.insert(name, row(&event));
     }
-    // Every variant of EventMsg is in the catalogue (41 modelled tags + `other`).
-    assert_eq!(tags_seen.len(), 42, "{tags_seen:?}");
+    // Every variant of EventMsg is in the catalogue (59 modelled tags + `other`).
+    assert_eq!(tags_seen.len(), 60, "{tags_seen:?}");
     insta::assert_json_snapshot!("event_policy_table", table);
     Ok(())
 }
@@ -237,7 +330,10 @@ fn the_issue_list_is_durable_and_deltas_begins_approvals_raw_are_not()
     let catalogue: BTreeMap<_, _> = event_catalogue().into_iter().collect();
     let decide = |name: &str| -> Result<Durability, Box<dyn std::error::Error>> {
         let payload = catalogue.get(name).ok_or(format!("no {name}"))?;
-        Ok(event_durability(&serde_json::from_value(payload.clone())?))
+        Ok(event_durability(
+            &serde_json::from_value(payload.clone())?,
+            &LEGACY,
+        ))
     };
     for durable in [
         "user_message",
@@ -286,7 +382,9 @@ fn response_items_are_durable_except_compaction_trigger_and_other()
             Durability::Durable,
             "{value}"
         );
-        assert!(is_persisted_rollout_item(&RolloutItem::ResponseItem(item)));
+        let item = RolloutItem::ResponseItem(item);
+        assert!(is_persisted_rollout_item(&item, &LEGACY));
+        assert!(is_persisted_rollout_item(&item, &PAGINATED));
     }
     let trigger: ResponseItem = serde_json::from_value(json!({"type": "compaction_trigger"}))?;
     assert_eq!(response_item_durability(&trigger), Durability::Transient);
@@ -300,10 +398,11 @@ fn response_items_are_durable_except_compaction_trigger_and_other()
 fn unknown_line_kinds_are_kept_and_filtering_keeps_order() -> Result<(), Box<dyn std::error::Error>>
 {
     let unknown = RolloutItem::Unknown(UnknownRolloutItem {
-        tag: "world_state".to_string(),
+        tag: "brand_new_kind".to_string(),
         payload: None,
     });
-    assert!(is_persisted_rollout_item(&unknown));
+    assert!(is_persisted_rollout_item(&unknown, &LEGACY));
+    assert!(is_persisted_rollout_item(&unknown, &PAGINATED));
     let user: EventMsg = serde_json::from_value(json!({"type": "user_message", "message": "a"}))?;
     let delta: EventMsg = serde_json::from_value(delta("agent_message_content_delta"))?;
     let done: EventMsg = serde_json::from_value(json!({"type": "task_complete"}))?;
@@ -314,12 +413,122 @@ fn unknown_line_kinds_are_kept_and_filtering_keeps_order() -> Result<(), Box<dyn
         RolloutItem::EventMsg(done.clone()),
     ];
     assert_eq!(
-        persisted_rollout_items(&items),
+        persisted_rollout_items(&items, &LEGACY),
         vec![
             RolloutItem::EventMsg(user),
             unknown,
             RolloutItem::EventMsg(done)
         ]
     );
+    Ok(())
+}
+
+#[test]
+fn the_two_modes_follow_the_current_format_lists() -> Result<(), Box<dyn std::error::Error>> {
+    let catalogue: BTreeMap<_, _> = event_catalogue().into_iter().collect();
+    let decide = |name: &str| -> Result<Persistence, Box<dyn std::error::Error>> {
+        let payload = catalogue.get(name).ok_or(format!("no {name}"))?;
+        Ok(event_persistence(&serde_json::from_value(payload.clone())?))
+    };
+    let both = Persistence {
+        legacy: Durability::Durable,
+        paginated: Durability::Durable,
+    };
+    let legacy_only = Persistence {
+        legacy: Durability::Durable,
+        paginated: Durability::Transient,
+    };
+    let paginated_only = Persistence {
+        legacy: Durability::Transient,
+        paginated: Durability::Durable,
+    };
+    for name in [
+        "token_count",
+        "thread_goal_updated",
+        "thread_rolled_back",
+        "turn_aborted",
+        "task_started",
+        "task_complete",
+        "thread_settings_applied",
+        "item_completed(Plan)",
+        "item_completed(SubAgentActivity completed)",
+    ] {
+        assert_eq!(decide(name)?, both, "{name}");
+    }
+    for name in [
+        "user_message",
+        "agent_message",
+        "agent_reasoning",
+        "agent_reasoning_raw_content",
+        "entered_review_mode",
+        "exited_review_mode",
+        "patch_apply_end",
+        "context_compacted",
+        "mcp_tool_call_end",
+        "web_search_end",
+        "image_generation_end",
+        "sub_agent_activity",
+    ] {
+        assert_eq!(decide(name)?, legacy_only, "{name}");
+    }
+    for name in [
+        "item_completed(AgentMessage)",
+        "item_completed(UserMessage)",
+    ] {
+        assert_eq!(decide(name)?, paginated_only, "{name}");
+    }
+    for name in [
+        "exec_command_end",
+        "error",
+        "warning",
+        "item_started",
+        "session_configured",
+    ] {
+        assert_eq!(decide(name)?.legacy, Durability::Transient, "{name}");
+        assert_eq!(decide(name)?.paginated, Durability::Transient, "{name}");
+    }
+    Ok(())
+}
+
+#[test]
+fn realtime_items_are_paginated_only_and_other_new_lines_are_kept_in_both() {
+    let raw = || codex_protocol::rollout::RawJson::from_text("{}");
+    let Ok(realtime) = raw().map(RolloutItem::RealtimeItem) else {
+        panic!("raw json");
+    };
+    assert!(!is_persisted_rollout_item(&realtime, &LEGACY));
+    assert!(is_persisted_rollout_item(&realtime, &PAGINATED));
+    let Ok(retained) = raw().map(RolloutItem::RetainedContext) else {
+        panic!("raw json");
+    };
+    assert!(is_persisted_rollout_item(&retained, &LEGACY));
+    assert!(is_persisted_rollout_item(&retained, &PAGINATED));
+}
+
+#[test]
+fn paginated_command_output_is_cut_to_64_kib_and_legacy_is_untouched()
+-> Result<(), Box<dyn std::error::Error>> {
+    let output = "o".repeat(200_000);
+    let event: EventMsg = serde_json::from_value(json!({
+        "type": "item_completed", "thread_id": THREAD, "turn_id": "t",
+        "item": {"type": "CommandExecution", "id": "c", "command": ["ls"], "cwd": "/",
+                 "parsed_cmd": [], "status": "completed", "aggregated_output": output},
+        "completed_at_ms": 1,
+    }))?;
+    let item = RolloutItem::EventMsg(event);
+    assert!(matches!(
+        prepare_for_persistence(&item, &LEGACY),
+        std::borrow::Cow::Borrowed(_)
+    ));
+    let written = prepare_for_persistence(&item, &PAGINATED).into_owned();
+    let RolloutItem::EventMsg(EventMsg::ItemCompleted(done)) = written else {
+        return Err("not an item_completed".into());
+    };
+    let codex_protocol::items::TurnItem::CommandExecution(command) = done.item else {
+        return Err("not a command".into());
+    };
+    let capped = command.aggregated_output.unwrap_or_default();
+    assert!(capped.len() <= PERSISTED_OUTPUT_LIMIT);
+    assert!(capped.contains(PERSISTENCE_TRUNCATION_MARKER));
     Ok(())
 }

@@ -14,6 +14,10 @@
 //! - A failing write is reported to the caller of the barrier (persist, flush, shutdown);
 //!   the unwritten lines stay queued and the next barrier retries them.
 //!
+//! - The file's history mode (the meta's `history_mode`; absent means legacy) decides what is
+//!   durable ([`crate::policy`]); a paginated file numbers every line with `ordinal` (0 for the
+//!   session meta), and a resumed paginated file continues after its last ordinal.
+//!
 //! Handles are cheap clones sharing one writer task.
 
 use std::path::{Path, PathBuf};
@@ -21,7 +25,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use codex_core::session::{RolloutSink, SinkError, SinkFuture};
-use codex_protocol::rollout::{RolloutItem, SessionMeta, SessionMetaLine};
+use codex_protocol::rollout::{HistoryMode, RolloutItem, SessionMeta, SessionMetaLine};
 use codex_protocol::thread_id::ThreadId;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use tokio::sync::{mpsc, oneshot};
@@ -30,7 +34,8 @@ use uuid::Uuid;
 
 use crate::error::{Result, RolloutError};
 use crate::layout::CodexHome;
-use crate::policy::is_persisted_rollout_item;
+use crate::policy::{is_persisted_rollout_item, prepare_for_persistence};
+use crate::resume_point::read_resume_point;
 use crate::timestamp::{LineTimestampCache, now_line_timestamp};
 use crate::writer::{self, Command, Staging, WriterState};
 
@@ -47,6 +52,8 @@ struct Inner {
     /// Accepted lines on their way to the writer task (see [`crate::writer`]).
     staging: Arc<Staging>,
     path: PathBuf,
+    /// The file's history mode: what is durable, and whether lines carry ordinals.
+    mode: HistoryMode,
 }
 
 impl RolloutRecorder {
@@ -68,32 +75,65 @@ impl RolloutRecorder {
     /// follow the dated layout). Deferred like [`RolloutRecorder::create`].
     pub fn create_at(path: impl Into<PathBuf>, meta: SessionMetaLine) -> Result<Self> {
         let path = path.into();
+        let mode = meta.meta.effective_history_mode();
+        let mut ordinal = matches!(mode, HistoryMode::Paginated).then_some(0);
         let mut header = Vec::new();
         append_line(
             &mut header,
             &now_line_timestamp(),
+            &mut ordinal,
             &RolloutItem::SessionMeta(Box::new(meta)),
         )?;
-        Self::spawn(path.clone(), WriterState::deferred(path, header))
+        Self::spawn(
+            path.clone(),
+            WriterState::deferred(path, header),
+            mode,
+            ordinal,
+        )
     }
 
     /// Resumes recording into an existing session file: opens it for append now (no new
     /// session meta is written) and, when its last line lacks a newline (a writer killed
     /// mid-line), writes one first so the next line starts on a line of its own.
+    ///
+    /// The file's first session meta gives its history mode; a paginated file's new lines
+    /// continue after the last `ordinal` found in it.
     pub async fn resume(path: impl Into<PathBuf>) -> Result<Self> {
         let path = path.into();
         let file = open_for_append(&path).await?;
-        Self::spawn(path.clone(), WriterState::resumed(path, file))
+        let point = read_resume_point(&path)?;
+        Self::spawn(
+            path.clone(),
+            WriterState::resumed(path, file),
+            point.mode,
+            point.next_ordinal,
+        )
     }
 
-    fn spawn(path: PathBuf, state: WriterState) -> Result<Self> {
+    fn spawn(
+        path: PathBuf,
+        state: WriterState,
+        mode: HistoryMode,
+        next_ordinal: Option<u64>,
+    ) -> Result<Self> {
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| RolloutError::NoRuntime)?;
         let (tx, rx) = mpsc::channel(writer::CHANNEL_CAPACITY);
         let staging = Arc::new(Staging::default());
+        staging.lock().next_ordinal = next_ordinal;
         runtime.spawn(writer::run(state, Arc::clone(&staging), rx));
         Ok(Self {
-            inner: Arc::new(Inner { tx, staging, path }),
+            inner: Arc::new(Inner {
+                tx,
+                staging,
+                path,
+                mode,
+            }),
         })
+    }
+
+    /// The history mode the file is written in.
+    pub fn history_mode(&self) -> &HistoryMode {
+        &self.inner.mode
     }
 
     /// The session file's path (known before the file exists).
@@ -104,22 +144,29 @@ impl RolloutRecorder {
     /// Records the durable subset of `items` (see [`crate::policy`]); the rest is dropped
     /// here. `Ok` means accepted, not written: see the module docs.
     pub async fn record_items(&self, items: &[RolloutItem]) -> Result<()> {
-        let signal =
-            self.stage_items(items.iter().filter(|item| is_persisted_rollout_item(item)))?;
+        let mode = &self.inner.mode;
+        let durable = items
+            .iter()
+            .filter(|item| is_persisted_rollout_item(item, mode))
+            .map(|item| prepare_for_persistence(item, mode));
+        let signal = self.stage_items(durable)?;
         self.signal(signal).await
     }
 
     /// Records `items` as they are, without the persistence policy (callers that already
     /// filtered, or copy lines from another file).
     pub async fn record_canonical_items(&self, items: &[RolloutItem]) -> Result<()> {
-        let signal = self.stage_items(items.iter())?;
+        let signal = self.stage_items(items.iter().map(std::borrow::Cow::Borrowed))?;
         self.signal(signal).await
     }
 
     /// Serializes `items` (one timestamp for the call) and stages them as one contiguous run
     /// of lines; all or nothing. The task is signalled only when enough bytes are staged, and
     /// the call waits only when the task has fallen [`writer::MAX_STAGED_BYTES`] behind.
-    fn stage_items<'a>(&self, items: impl Iterator<Item = &'a RolloutItem>) -> Result<Signal> {
+    fn stage_items<'a>(
+        &self,
+        items: impl Iterator<Item = std::borrow::Cow<'a, RolloutItem>>,
+    ) -> Result<Signal> {
         let mut staged = self.inner.staging.lock();
         if staged.closed || self.inner.tx.is_closed() {
             return Err(self.closed());
@@ -128,11 +175,14 @@ impl RolloutRecorder {
             bytes,
             clock,
             wake_sent,
+            next_ordinal,
             ..
         } = &mut *staged;
         let before = bytes.len();
-        if let Err(err) = serialize_lines(bytes, clock, items) {
+        let ordinal_before = *next_ordinal;
+        if let Err(err) = serialize_lines(bytes, clock, next_ordinal, items) {
             bytes.truncate(before);
+            *next_ordinal = ordinal_before;
             return Err(err);
         }
         let len = bytes.len();
@@ -238,15 +288,16 @@ enum Signal {
 fn serialize_lines<'a>(
     out: &mut Vec<u8>,
     clock: &mut LineTimestampCache,
-    mut items: impl Iterator<Item = &'a RolloutItem>,
+    ordinal: &mut Option<u64>,
+    mut items: impl Iterator<Item = std::borrow::Cow<'a, RolloutItem>>,
 ) -> Result<()> {
     let Some(first) = items.next() else {
         return Ok(());
     };
     let timestamp = clock.now();
-    append_line(out, timestamp, first)?;
+    append_line(out, timestamp, ordinal, &first)?;
     for item in items {
-        append_line(out, timestamp, item)?;
+        append_line(out, timestamp, ordinal, &item)?;
     }
     Ok(())
 }
@@ -256,20 +307,34 @@ fn thread_uuid(id: &ThreadId) -> Uuid {
     Uuid::parse_str(&id.to_string()).unwrap_or_else(|_| Uuid::nil())
 }
 
-/// Serializes one line and its `\n` onto `out`.
-fn append_line(out: &mut Vec<u8>, timestamp: &str, item: &RolloutItem) -> Result<()> {
-    let line = RolloutLineRef { timestamp, item };
+/// Serializes one line and its `\n` onto `out`; in a paginated file (`ordinal` is `Some`)
+/// the line takes the next ordinal.
+fn append_line(
+    out: &mut Vec<u8>,
+    timestamp: &str,
+    ordinal: &mut Option<u64>,
+    item: &RolloutItem,
+) -> Result<()> {
+    let line = RolloutLineRef {
+        timestamp,
+        ordinal: *ordinal,
+        item,
+    };
     serde_json::to_writer(&mut *out, &line).map_err(|source| RolloutError::Serialize {
-        line_type: static_tag(item),
+        line_type: item.tag().to_string(),
         source,
     })?;
     out.push(b'\n');
+    if let Some(next) = ordinal.as_mut() {
+        *next += 1;
+    }
     Ok(())
 }
 
 /// The envelope written by reference, so recording does not clone items.
 struct RolloutLineRef<'a> {
     timestamp: &'a str,
+    ordinal: Option<u64>,
     item: &'a RolloutItem,
 }
 
@@ -280,6 +345,9 @@ impl serde::Serialize for RolloutLineRef<'_> {
         // the bytes): `timestamp`, then the item's `type` and `payload`.
         let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("timestamp", self.timestamp)?;
+        if let Some(ordinal) = self.ordinal {
+            map.serialize_entry("ordinal", &ordinal)?;
+        }
         map.serialize_entry("type", self.item.tag())?;
         match self.item {
             RolloutItem::SessionMeta(meta) => map.serialize_entry("payload", meta)?,
@@ -287,6 +355,15 @@ impl serde::Serialize for RolloutLineRef<'_> {
             RolloutItem::Compacted(item) => map.serialize_entry("payload", item)?,
             RolloutItem::TurnContext(item) => map.serialize_entry("payload", item)?,
             RolloutItem::EventMsg(event) => map.serialize_entry("payload", event)?,
+            RolloutItem::InterAgentCommunication(item) => map.serialize_entry("payload", item)?,
+            RolloutItem::InterAgentCommunicationMetadata(item) => {
+                map.serialize_entry("payload", item)?
+            }
+            RolloutItem::TokenUsageRecord(item) => map.serialize_entry("payload", item)?,
+            RolloutItem::WorldState(item) => map.serialize_entry("payload", item)?,
+            RolloutItem::RetainedContext(raw)
+            | RolloutItem::SecurityRiskScore(raw)
+            | RolloutItem::RealtimeItem(raw) => map.serialize_entry("payload", raw)?,
             RolloutItem::Unknown(unknown) => {
                 if let Some(payload) = &unknown.payload {
                     map.serialize_entry("payload", payload)?;
@@ -294,18 +371,6 @@ impl serde::Serialize for RolloutLineRef<'_> {
             }
         }
         map.end()
-    }
-}
-
-/// A `'static` name of the item kind for error messages.
-fn static_tag(item: &RolloutItem) -> &'static str {
-    match item {
-        RolloutItem::SessionMeta(_) => "session_meta",
-        RolloutItem::ResponseItem(_) => "response_item",
-        RolloutItem::Compacted(_) => "compacted",
-        RolloutItem::TurnContext(_) => "turn_context",
-        RolloutItem::EventMsg(_) => "event_msg",
-        RolloutItem::Unknown(_) => "unknown",
     }
 }
 

@@ -16,18 +16,29 @@ fn recorder_lines_match_the_protocol_envelope() -> Result<(), Box<dyn std::error
         RolloutItem::ResponseItem(ResponseItem::user_text("hello")),
         RolloutItem::EventMsg(event),
         RolloutItem::Unknown(UnknownRolloutItem {
-            tag: "world_state".to_string(),
+            tag: "brand_new_line".to_string(),
             payload: None,
         }),
+        RolloutItem::InterAgentCommunicationMetadata(
+            codex_protocol::rollout::InterAgentCommunicationMetadata { trigger_turn: true },
+        ),
     ];
     let timestamp = "2025-09-24T19:22:20.123Z";
     for item in items {
         let mut ours = Vec::new();
-        append_line(&mut ours, timestamp, &item)?;
+        append_line(&mut ours, timestamp, &mut None, &item)?;
         let expected = RolloutLine::new(timestamp, item.clone()).to_json_line()? + "\n";
         assert_eq!(String::from_utf8(ours.clone())?, expected);
         let parsed = parse_rollout_line(&ours)?;
         assert_eq!(parsed.item(), Some(&item));
+        // A paginated line carries the next ordinal, which then advances.
+        let mut numbered = Vec::new();
+        let mut ordinal = Some(41);
+        append_line(&mut numbered, timestamp, &mut ordinal, &item)?;
+        assert_eq!(ordinal, Some(42));
+        let mut line = RolloutLine::new(timestamp, item.clone());
+        line.ordinal = Some(41);
+        assert_eq!(String::from_utf8(numbered)?, line.to_json_line()? + "\n");
     }
     Ok(())
 }

@@ -160,8 +160,9 @@ fn item_event_pair(
     item: TurnItem,
     at_ms: i64,
 ) -> [EventMsg; 2] {
+    let thread_id = thread_id.to_string();
     let started = EventMsg::ItemStarted(ItemStartedEvent {
-        thread_id,
+        thread_id: thread_id.clone(),
         turn_id: turn_id.clone(),
         item: item.clone(),
         started_at_ms: at_ms,

@@ -124,7 +124,7 @@ fn check_replay(contents: &RolloutContents, replay: &Replay) -> TestResult {
         assert_eq!(next.item_index, event.item_index);
         assert_eq!(started.item, completed.item);
         assert_eq!(started.turn_id, completed.turn_id);
-        assert_eq!(started.thread_id, replay.thread_id);
+        assert_eq!(started.thread_id, replay.thread_id.to_string());
         assert_eq!(completed.started_at_ms, Some(started.started_at_ms));
         assert_eq!(completed.completed_at_ms, started.started_at_ms);
         if started.item.id().is_empty() {

@@ -1,27 +1,41 @@
-//! The user turns of a rollout: which turns a file holds after its rollbacks, and where each
-//! one starts, for counting (`inspect`) and for forking without the last turns.
+//! The user turns of a rollout: which turns a file holds after its rollbacks, where each
+//! one starts, and which lines a forked or sub-agent child copied from its parent. Counting
+//! (`inspect`), forking, export and the tests that compare every view all ask this module.
 //!
-//! The authority is the `user_message` event: core emits exactly one for each message a person
-//! sends, and every writer since 2025 persists it. Counting user messages among the response
-//! items instead is wrong on real files in both directions: files whose text was redacted hide
-//! which user messages were injected context (they look typed), and files from which lines
-//! were removed may lack the response item altogether. So:
-//! - a file in the `{timestamp, type, payload}` envelope format has one user turn per
-//!   `user_message` event;
-//! - a file in the pre-envelope legacy format, which never had events, has one user turn per
-//!   response item core's [`is_user_turn_boundary`] says starts one;
+//! The authority is what the file itself records for each message a person sent:
+//! - a legacy file in the `{timestamp, type, payload}` envelope has one `user_message` event
+//!   per turn (core emits exactly one per message, and every legacy writer persists it);
+//! - a paginated file (0.151 and later) writes no `user_message` events but one
+//!   `item_completed` with a `UserMessage` item per turn;
+//! - a file in the pre-envelope legacy format has one user turn per response item core's
+//!   [`is_user_turn_boundary`] says starts one; so has an enveloped file that holds neither
+//!   record (filtered by hand), counting only items inside a turn (after a `task_started`).
 //!
-//! and in both, a `thread_rolled_back {num_turns}` marker removes the last `num_turns` turns
+//! The first of these a file holds is used ([`TurnRecords::of`]); counting user messages
+//! among the response items when events exist is wrong on real files in both directions
+//! (redacted text hides which messages were injected context; edited files lack items). In
+//! all three, a `thread_rolled_back {num_turns}` marker removes the last `num_turns` turns
 //! recorded before it (saturating), as core's rollback does to history.
 //!
 //! A turn's first line is its user message item when the file has it (the recorder writes the
 //! item, then its event), else its event; a fork cuts before that line
 //! ([`ForkPoint::BeforeItem`]), which codex-rollout then moves up to the turn's `task_started`.
+//!
+//! Copied parent prefix ([`ParentPrefix`]): a child's file starts with its own
+//! `session_meta`, then may replay its parent's meta (another thread id) followed by the
+//! parent's items up to the fork. Those lines are the parent's: they end at the child's own
+//! first `task_started`, recognised by its turn id being minted after the child thread
+//! (both are UUID v7, which sort by creation time). A repeated meta of the file's own thread
+//! (a resume) changes nothing.
 
 use codex_core::turn_boundary::is_user_turn_boundary;
+use std::ops::Range;
+
 use codex_protocol::event::EventMsg;
-use codex_protocol::models::ResponseItem;
+use codex_protocol::items::TurnItem;
 use codex_protocol::rollout::RolloutItem;
+use codex_protocol::thread_id::ThreadId;
+use uuid::Uuid;
 
 use crate::fork::ForkPoint;
 use crate::load::RolloutContents;
@@ -29,19 +43,57 @@ use crate::load::RolloutContents;
 /// Which records a file's user turns are counted from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TurnRecords {
-    /// `user_message` events (envelope files).
+    /// `user_message` events (legacy envelope files).
     UserMessageEvents,
-    /// Turn-starting response items (legacy files, which have no events).
+    /// `item_completed` events carrying a `UserMessage` (paginated files).
+    CompletedUserMessages,
+    /// Turn-starting response items (pre-envelope files, which have no events).
     BoundaryItems,
+    /// Turn-starting response items inside a turn (after a `task_started`): enveloped files
+    /// that hold neither record, such as files filtered by hand. Items before any turn are
+    /// the context a fork kept before its first turn, not turns.
+    BoundaryItemsInTurns,
 }
 
 impl TurnRecords {
-    /// The records that count for `contents`: legacy files have no events.
+    /// The records that count for `contents` (see the module docs).
     pub fn of(contents: &RolloutContents) -> Self {
         if contents.has_legacy_lines() {
             Self::BoundaryItems
         } else {
-            Self::UserMessageEvents
+            Self::of_items(contents.items())
+        }
+    }
+
+    /// The records that count for an enveloped file holding `items`.
+    pub fn of_items(items: &[RolloutItem]) -> Self {
+        let mut completed = false;
+        for item in items {
+            match item {
+                RolloutItem::EventMsg(EventMsg::UserMessage(_)) => {
+                    return Self::UserMessageEvents;
+                }
+                RolloutItem::EventMsg(EventMsg::ItemCompleted(done)) => {
+                    completed |= matches!(done.item, TurnItem::UserMessage(_));
+                }
+                _ => {}
+            }
+        }
+        if completed {
+            Self::CompletedUserMessages
+        } else {
+            Self::BoundaryItemsInTurns
+        }
+    }
+
+    /// Whether `item` is the record of one user turn under this rule.
+    fn is_record(self, item: &RolloutItem) -> bool {
+        match (self, item) {
+            (Self::UserMessageEvents, RolloutItem::EventMsg(EventMsg::UserMessage(_))) => true,
+            (Self::CompletedUserMessages, RolloutItem::EventMsg(EventMsg::ItemCompleted(done))) => {
+                matches!(done.item, TurnItem::UserMessage(_))
+            }
+            _ => false,
         }
     }
 }
@@ -49,15 +101,23 @@ impl TurnRecords {
 /// One user turn that survives the file's rollbacks, by item index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UserTurn {
-    /// The turn's `user_message` event (always present when counting events).
+    /// The turn's record event (`user_message` or the completed `UserMessage`), when turns
+    /// are counted from events.
     pub event: Option<usize>,
     /// The response item that carries the message, when the file has it.
     pub message: Option<usize>,
+    /// The turn's first line: its `task_started` when one opens it (only turn preamble such
+    /// as settings and injected context lies between), else its first record.
+    pub start: usize,
 }
 
 impl UserTurn {
-    /// The turn's first recorded item: a fork without this turn keeps only what precedes it.
+    /// The turn's first item: a fork without this turn keeps only what precedes it.
     pub fn first_item(&self) -> usize {
+        self.start
+    }
+
+    fn first_record(&self) -> usize {
         match (self.message, self.event) {
             (Some(message), Some(event)) => message.min(event),
             (Some(index), None) | (None, Some(index)) => index,
@@ -66,27 +126,62 @@ impl UserTurn {
     }
 }
 
+/// The index of the `task_started` that opens the turn whose first record is at `record`,
+/// looking no further up than `floor` and never across the end of a turn or a rollback;
+/// `record` when there is none.
+fn turn_start(items: &[RolloutItem], record: usize, floor: usize) -> usize {
+    for index in (floor..record).rev() {
+        match &items[index] {
+            RolloutItem::EventMsg(EventMsg::TurnStarted(_)) => return index,
+            RolloutItem::EventMsg(
+                EventMsg::TurnComplete(_)
+                | EventMsg::TurnAborted(_)
+                | EventMsg::ThreadRolledBack(_),
+            )
+            | RolloutItem::Compacted(_)
+            | RolloutItem::SessionMeta(_) => break,
+            _ => {}
+        }
+    }
+    record
+}
+
 /// The user turns of `items` counted from `records`, rolled-back turns removed.
 pub fn user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) -> Vec<UserTurn> {
     let mut turns: Vec<UserTurn> = Vec::new();
     // The latest turn-starting message item not yet claimed by an event.
     let mut pending_message = None;
+    let mut in_turns = false;
+    // Where the next turn's preamble may begin: after the previous turn's first record.
+    let mut floor = 0;
+    let mut push = |turns: &mut Vec<UserTurn>, event: Option<usize>, message: Option<usize>| {
+        let mut turn = UserTurn {
+            event,
+            message,
+            start: 0,
+        };
+        let record = turn.first_record();
+        turn.start = turn_start(items, record, floor);
+        floor = record + 1;
+        turns.push(turn);
+    };
     for (index, item) in items.iter().enumerate() {
         match item {
-            RolloutItem::ResponseItem(response) if starts_turn(response) => match records {
-                TurnRecords::BoundaryItems => turns.push(UserTurn {
-                    event: None,
-                    message: Some(index),
-                }),
-                TurnRecords::UserMessageEvents => pending_message = Some(index),
-            },
-            RolloutItem::EventMsg(EventMsg::UserMessage(_))
-                if records == TurnRecords::UserMessageEvents =>
+            RolloutItem::EventMsg(EventMsg::TurnStarted(_)) => in_turns = true,
+            RolloutItem::ResponseItem(response) if is_user_turn_boundary(response) => match records
             {
-                turns.push(UserTurn {
-                    event: Some(index),
-                    message: pending_message.take(),
-                });
+                TurnRecords::BoundaryItems => push(&mut turns, None, Some(index)),
+                TurnRecords::BoundaryItemsInTurns if in_turns => {
+                    push(&mut turns, None, Some(index));
+                }
+                TurnRecords::BoundaryItemsInTurns => {}
+                TurnRecords::UserMessageEvents | TurnRecords::CompletedUserMessages => {
+                    pending_message = Some(index);
+                }
+            },
+            _ if records.is_record(item) => {
+                let message = pending_message.take();
+                push(&mut turns, Some(index), message);
             }
             RolloutItem::EventMsg(EventMsg::ThreadRolledBack(rollback)) => {
                 let num_turns = usize::try_from(rollback.num_turns).unwrap_or(usize::MAX);
@@ -106,12 +201,6 @@ pub fn user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) -> Vec
     turns
 }
 
-/// Whether a recorded response item starts a user turn (core decides; a box or a plain item
-/// both coerce here).
-fn starts_turn(item: &ResponseItem) -> bool {
-    is_user_turn_boundary(item)
-}
-
 /// The user turns of a loaded file (see the module docs).
 pub fn user_turns(contents: &RolloutContents) -> Vec<UserTurn> {
     user_turns_in_rollout(contents.items(), TurnRecords::of(contents))
@@ -120,6 +209,63 @@ pub fn user_turns(contents: &RolloutContents) -> Vec<UserTurn> {
 /// The number of user turns of a loaded file: what `inspect` reports and `fork` drops from.
 pub fn user_turn_count(contents: &RolloutContents) -> usize {
     user_turns(contents).len()
+}
+
+/// The lines a child's file copied from its parent: the parent's replayed `session_meta` and
+/// the items after it, up to the child's own first turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParentPrefix {
+    /// The thread the lines came from (the replayed meta's id).
+    pub parent_thread_id: ThreadId,
+    /// Item indices of the copied lines (the replayed meta first).
+    pub items: Range<usize>,
+}
+
+/// The copied parent prefix of a file whose first `session_meta` is its own, if it has one.
+pub fn parent_prefix(items: &[RolloutItem]) -> Option<ParentPrefix> {
+    let mut metas = items
+        .iter()
+        .enumerate()
+        .filter_map(|(index, item)| match item {
+            RolloutItem::SessionMeta(meta) => Some((index, meta.meta.id)),
+            _ => None,
+        });
+    let (_, own) = metas.next()?;
+    let (start, parent_thread_id) = metas.find(|(_, id)| *id != own)?;
+    let own_created = uuid_v7_millis(own.as_uuid());
+    let end = items[start + 1..]
+        .iter()
+        .position(|item| match item {
+            RolloutItem::EventMsg(EventMsg::TurnStarted(started)) => {
+                minted_after(&started.turn_id, own_created)
+            }
+            RolloutItem::SessionMeta(meta) => meta.meta.id == own,
+            _ => false,
+        })
+        .map_or(items.len(), |offset| start + 1 + offset);
+    Some(ParentPrefix {
+        parent_thread_id,
+        items: start..end,
+    })
+}
+
+/// Whether the UUID v7 `turn_id` was minted at or after `created` (Unix ms). A turn id that
+/// is not a v7 UUID, or a thread id that is not one, cannot be placed in time: such a turn is
+/// taken as the child's own, so at worst the copied prefix is reported shorter than it is.
+fn minted_after(turn_id: &str, created: Option<u64>) -> bool {
+    let Some(created) = created else {
+        return true;
+    };
+    Uuid::parse_str(turn_id)
+        .ok()
+        .and_then(|uuid| uuid_v7_millis(&uuid))
+        .is_none_or(|minted| minted >= created)
+}
+
+/// The creation time (Unix ms) a UUID v7 carries.
+fn uuid_v7_millis(uuid: &Uuid) -> Option<u64> {
+    let (seconds, nanos) = uuid.get_timestamp()?.to_unix();
+    Some(seconds * 1000 + u64::from(nanos / 1_000_000))
 }
 
 /// More turns were asked to be dropped than the file has.

@@ -58,8 +58,16 @@ fn rollback(turns: u32) -> String {
     )
 }
 
-fn turn(message: Option<usize>, event: Option<usize>) -> UserTurn {
-    UserTurn { event, message }
+/// A turn's records as `(message, event)`; its start is checked by the fork-point tests.
+fn turn(message: Option<usize>, event: Option<usize>) -> (Option<usize>, Option<usize>) {
+    (message, event)
+}
+
+fn records(turns: &[UserTurn]) -> Vec<(Option<usize>, Option<usize>)> {
+    turns
+        .iter()
+        .map(|turn| (turn.message, turn.event))
+        .collect()
 }
 
 #[test]
@@ -77,7 +85,10 @@ fn events_count_and_rollbacks_subtract() {
         user_event("d"),
     ]);
     let turns = user_turns(&contents);
-    assert_eq!(turns, vec![turn(Some(1), Some(2)), turn(Some(8), Some(9))]);
+    assert_eq!(
+        records(&turns),
+        vec![turn(Some(1), Some(2)), turn(Some(8), Some(9))]
+    );
     assert_eq!(user_turn_count(&contents), 2);
     assert_eq!(
         fork_point_dropping_turns(&turns, 1),
@@ -107,7 +118,10 @@ fn injected_context_that_looks_typed_does_not_count_when_events_exist() {
         user_item("the question"),
         user_event("the question"),
     ]);
-    assert_eq!(user_turns(&contents), vec![turn(Some(3), Some(4))]);
+    assert_eq!(
+        records(&user_turns(&contents)),
+        vec![turn(Some(3), Some(4))]
+    );
 }
 
 #[test]
@@ -123,7 +137,10 @@ fn a_turn_whose_message_item_is_missing_starts_at_its_event() {
         assistant_item("answer"),
     ]);
     let turns = user_turns(&contents);
-    assert_eq!(turns, vec![turn(None, Some(1)), turn(None, Some(5))]);
+    assert_eq!(
+        records(&turns),
+        vec![turn(None, Some(1)), turn(None, Some(5))]
+    );
     let point = fork_point_dropping_turns(&turns, 1);
     assert_eq!(point, Ok(ForkPoint::BeforeItem(5)));
     assert_eq!(
@@ -146,7 +163,9 @@ fn the_cut_moves_up_to_the_turns_task_started() -> Result<(), TooFewTurns> {
     let turns = user_turns(&contents);
     assert_eq!(turns.len(), 2);
     let point = fork_point_dropping_turns(&turns, 1)?;
-    assert_eq!(point, ForkPoint::BeforeItem(6));
+    // The turn index knows the turn opens at its `task_started`.
+    assert_eq!(turns[1].start, 5);
+    assert_eq!(point, ForkPoint::BeforeItem(5));
     assert_eq!(crate::fork::fork_cut(contents.items(), point), 5);
     Ok(())
 }
@@ -162,7 +181,10 @@ fn legacy_files_count_turn_boundaries() {
     assert!(contents.has_legacy_lines());
     assert_eq!(TurnRecords::of(&contents), TurnRecords::BoundaryItems);
     let turns = user_turns(&contents);
-    assert_eq!(turns, vec![turn(Some(1), None), turn(Some(2), None)]);
+    assert_eq!(
+        records(&turns),
+        vec![turn(Some(1), None), turn(Some(2), None)]
+    );
     assert_eq!(
         fork_point_dropping_turns(&turns, 1),
         Ok(ForkPoint::BeforeItem(2))
@@ -170,8 +192,114 @@ fn legacy_files_count_turn_boundaries() {
 }
 
 #[test]
-fn an_envelope_file_without_events_has_no_turns() {
-    // A fork that kept no event: the message item alone is not a recorded turn.
+fn an_envelope_file_without_records_counts_message_items_inside_turns_only() {
+    // A fork cut before its first turn keeps context that may look typed: not a turn.
     let contents = contents(&[META.to_string(), user_item("typed?")]);
     assert_eq!(user_turn_count(&contents), 0);
+    // A file filtered by hand keeps its turns but no record of them: the items decide.
+    let contents = contents_with_turn();
+    assert_eq!(user_turn_count(&contents), 1);
+}
+
+fn contents_with_turn() -> RolloutContents {
+    contents(&[
+        META.to_string(),
+        user_item("typed?"),
+        task_started("t1"),
+        user_item("hi"),
+    ])
+}
+
+fn completed_user(turn: &str, text: &str) -> String {
+    line(
+        "event_msg",
+        &format!(
+            r#"{{"type":"item_completed","thread_id":"[redacted]","turn_id":"{turn}","item":{{"type":"UserMessage","id":"u-{turn}","content":[{{"type":"text","text":"{text}","text_elements":[]}}]}},"completed_at_ms":1}}"#
+        ),
+    )
+}
+
+#[test]
+fn paginated_files_count_completed_user_messages_less_rollbacks() {
+    let lines = vec![
+        META.replace(
+            r#""cli_version":"0.1.0""#,
+            r#""cli_version":"0.152.1","history_mode":"paginated""#,
+        ),
+        task_started("t1"),
+        user_item("<environment_context>x</environment_context>"),
+        user_item("[redacted]"),
+        user_item("hello"),
+        completed_user("t1", "hello"),
+        task_complete("t1"),
+        task_started("t2"),
+        user_item("again"),
+        completed_user("t2", "again"),
+        task_complete("t2"),
+        rollback(1),
+        task_started("t3"),
+        user_item("third"),
+        completed_user("t3", "third"),
+    ];
+    let contents = contents(&lines);
+    assert_eq!(
+        TurnRecords::of(&contents),
+        TurnRecords::CompletedUserMessages
+    );
+    // The redacted context message looks typed, but the completed items decide.
+    assert_eq!(
+        records(&user_turns(&contents)),
+        vec![turn(Some(4), Some(5)), turn(Some(13), Some(14))]
+    );
+}
+
+#[test]
+fn files_without_either_record_count_boundary_items() {
+    let lines = vec![
+        META.to_string(),
+        task_started("t1"),
+        user_item("hi"),
+        assistant_item("hello"),
+        task_complete("t1"),
+    ];
+    let contents = contents(&lines);
+    assert_eq!(
+        TurnRecords::of(&contents),
+        TurnRecords::BoundaryItemsInTurns
+    );
+    assert_eq!(records(&user_turns(&contents)), vec![turn(Some(2), None)]);
+}
+
+const CHILD: &str = "019f4efd-0137-7790-9622-c175e1415048";
+const PARENT: &str = "019f4efb-ae76-7e30-b44e-3fa464c16193";
+
+fn meta_of(id: &str) -> String {
+    META.replace("0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55", id)
+}
+
+#[test]
+fn a_child_knows_the_prefix_it_copied_and_a_resumed_meta_is_not_one() {
+    let lines = vec![
+        meta_of(CHILD),
+        meta_of(PARENT),
+        // The parent's turn, minted before the child thread existed.
+        task_started("019f4efc-d953-72a2-9d0b-c2ba8afdfec6"),
+        user_item("parent task"),
+        user_event("parent task"),
+        // The child's own first turn.
+        task_started("019f4efd-28c2-7b90-b56e-c9a325f3739e"),
+        assistant_item("working"),
+        task_complete("019f4efd-28c2-7b90-b56e-c9a325f3739e"),
+    ];
+    let child = contents(&lines);
+    let prefix = parent_prefix(child.items());
+    assert_eq!(
+        prefix,
+        Some(ParentPrefix {
+            parent_thread_id: ThreadId::from_string(PARENT).unwrap_or_default(),
+            items: 1..5,
+        })
+    );
+    let resumed = vec![meta_of(CHILD), task_started("t"), meta_of(CHILD)];
+    assert_eq!(parent_prefix(contents(&resumed).items()), None);
 }

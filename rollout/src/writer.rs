@@ -64,6 +64,9 @@ pub(crate) struct Staged {
     pub(crate) wake_sent: bool,
     /// The task has stopped: nothing more is accepted.
     pub(crate) closed: bool,
+    /// The `ordinal` of the next line in a paginated file; `None` in a legacy file, whose
+    /// lines carry none.
+    pub(crate) next_ordinal: Option<u64>,
 }
 
 impl Staging {

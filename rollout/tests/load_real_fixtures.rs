@@ -146,12 +146,35 @@ fn file_without_session_meta_is_a_clear_error() -> TestResult {
     Ok(())
 }
 
-/// The user turns a file's events record: `user_message` events.
+/// The turns of model history a file's own records imply, counted independently of the turn
+/// index: one per `user_message` event (or, in a paginated file without them, per completed
+/// `UserMessage` item) and one per message from another agent (a `response_item`
+/// `agent_message` starts a history turn too), the last `num_turns` forgotten at each
+/// `thread_rolled_back`.
 fn recorded_user_turns(items: &[RolloutItem]) -> usize {
-    items
+    let has_events = items
         .iter()
-        .filter(|item| matches!(item, RolloutItem::EventMsg(EventMsg::UserMessage(_))))
-        .count()
+        .any(|item| matches!(item, RolloutItem::EventMsg(EventMsg::UserMessage(_))));
+    let mut turns = 0usize;
+    for item in items {
+        match item {
+            RolloutItem::EventMsg(EventMsg::UserMessage(_)) => turns += 1,
+            RolloutItem::EventMsg(EventMsg::ItemCompleted(done))
+                if !has_events
+                    && matches!(done.item, codex_protocol::items::TurnItem::UserMessage(_)) =>
+            {
+                turns += 1;
+            }
+            RolloutItem::ResponseItem(codex_protocol::models::ResponseItem::AgentMessage {
+                ..
+            }) => turns += 1,
+            RolloutItem::EventMsg(EventMsg::ThreadRolledBack(rollback)) => {
+                turns = turns.saturating_sub(rollback.num_turns as usize);
+            }
+            _ => {}
+        }
+    }
+    turns
 }
 
 #[test]
@@ -203,6 +226,12 @@ fn known_discrepancy(file: &str) -> Option<&'static str> {
         return Some(
             "its author redacted every text, including the <environment_context> and AGENTS.md \
              markers, so injected context reads as user turns",
+        );
+    }
+    if file.starts_with("vedntzz__The-Session") {
+        return Some(
+            "its author replaced every text with \"[redacted]\", so the injected context message \
+             of its first turn reads as a user turn",
         );
     }
     None

@@ -70,7 +70,7 @@ impl Script {
     fn started(&mut self, item: TurnItem) {
         let started_at_ms = self.tick();
         self.emit(EventMsg::ItemStarted(ItemStartedEvent {
-            thread_id: self.thread_id,
+            thread_id: self.thread_id.to_string(),
             turn_id: self.turn_id.clone(),
             item,
             started_at_ms,
@@ -80,7 +80,7 @@ impl Script {
     fn completed(&mut self, item: TurnItem) {
         let completed_at_ms = self.tick();
         self.emit(EventMsg::ItemCompleted(ItemCompletedEvent {
-            thread_id: self.thread_id,
+            thread_id: self.thread_id.to_string(),
             turn_id: self.turn_id.clone(),
             item,
             started_at_ms: None,

@@ -62,9 +62,17 @@ impl ThreadHistoryBuilder {
                 self.target(None)
                     .record(ThreadItem::ContextCompaction { id }, Origin::CompactionLine);
             }
+            // Model memory and bookkeeping lines: a client sees none of them.
             RolloutItem::SessionMeta(_)
             | RolloutItem::ResponseItem(_)
             | RolloutItem::TurnContext(_)
+            | RolloutItem::InterAgentCommunication(_)
+            | RolloutItem::InterAgentCommunicationMetadata(_)
+            | RolloutItem::TokenUsageRecord(_)
+            | RolloutItem::WorldState(_)
+            | RolloutItem::RetainedContext(_)
+            | RolloutItem::SecurityRiskScore(_)
+            | RolloutItem::RealtimeItem(_)
             | RolloutItem::Unknown(_) => {}
         }
     }

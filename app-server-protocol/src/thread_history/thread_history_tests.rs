@@ -32,7 +32,7 @@ fn agent(text: &str) -> RolloutItem {
 
 fn typed_agent(turn_id: &str, id: &str, text: &str) -> RolloutItem {
     ev(EventMsg::ItemCompleted(ItemCompletedEvent {
-        thread_id: ThreadId::new(),
+        thread_id: ThreadId::new().to_string(),
         turn_id: turn_id.to_owned(),
         item: TurnItem::AgentMessage(AgentMessageItem::new(
             id,
@@ -308,7 +308,7 @@ fn legacy_reasoning_paragraphs_merge_into_one_item() {
 fn late_records_join_the_turn_they_name_or_the_last_turn() {
     let plan = |turn_id: &str| {
         ev(EventMsg::ItemCompleted(ItemCompletedEvent {
-            thread_id: ThreadId::new(),
+            thread_id: ThreadId::new().to_string(),
             turn_id: turn_id.to_owned(),
             item: TurnItem::Plan(PlanItem {
                 id: format!("plan-{turn_id}"),

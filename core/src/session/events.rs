@@ -69,7 +69,7 @@ impl Session {
     pub async fn emit_turn_item_started(&self, turn: &TurnContext, item: &TurnItem) -> i64 {
         let started_at_ms = now_unix_ms();
         let msg = EventMsg::ItemStarted(ItemStartedEvent {
-            thread_id: self.thread_id(),
+            thread_id: self.thread_id().to_string(),
             turn_id: turn.sub_id.clone(),
             item: item.clone(),
             started_at_ms,
@@ -89,7 +89,7 @@ impl Session {
         let completed_at_ms = now_unix_ms();
         let legacy = legacy_events_for_completed_item(&item, turn.show_raw_reasoning);
         let msg = EventMsg::ItemCompleted(ItemCompletedEvent {
-            thread_id: self.thread_id(),
+            thread_id: self.thread_id().to_string(),
             turn_id: turn.sub_id.clone(),
             item,
             started_at_ms: Some(started_at_ms.unwrap_or(completed_at_ms)),

@@ -174,7 +174,7 @@ async fn assistant_message_emits_item_events_and_legacy_agent_message_with_match
     else {
         panic!("item events expected");
     };
-    assert_eq!(started.thread_id, h.session.thread_id());
+    assert_eq!(started.thread_id, h.session.thread_id().to_string());
     assert_eq!(completed.turn_id, "turn-1");
     assert_eq!(completed.started_at_ms, Some(started.started_at_ms));
     assert!(completed.completed_at_ms >= started.started_at_ms);

@@ -8,12 +8,13 @@ use ts_rs::TS;
 
 use crate::items::TurnItem;
 use crate::models::ResponseItem;
-use crate::thread_id::ThreadId;
 
 /// A turn item began (a command started, a message started streaming...).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ItemStartedEvent {
-    pub thread_id: ThreadId,
+    /// The thread, as written: a UUID from every live writer, but kept as text because real
+    /// files carry redacted placeholders here and the item must still be read.
+    pub thread_id: String,
     pub turn_id: String,
     pub item: TurnItem,
     /// Milliseconds since the Unix epoch. Older writers omitted it (read as 0).
@@ -25,7 +26,8 @@ pub struct ItemStartedEvent {
 /// A turn item finished; `item` is its final state. This is the event that persists items.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ItemCompletedEvent {
-    pub thread_id: ThreadId,
+    /// The thread, as written (see [`ItemStartedEvent::thread_id`]).
+    pub thread_id: String,
     pub turn_id: String,
     pub item: TurnItem,
     #[serde(default, skip_serializing_if = "Option::is_none")]

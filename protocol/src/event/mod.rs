@@ -15,6 +15,7 @@ use serde::Deserialize;
 use serde::Serialize;
 use ts_rs::TS;
 
+mod agents;
 mod approvals;
 mod errors;
 mod exec;
@@ -25,10 +26,17 @@ mod plan;
 mod review;
 pub(crate) mod serde_helpers;
 mod session;
+mod thread_state;
 mod token_usage;
 mod tools;
 mod turn;
 
+pub use agents::AuthRecoveryEvent;
+pub use agents::CollabToolBeginEvent;
+pub use agents::CollabToolEndEvent;
+pub use agents::ElicitationAbandonedEvent;
+pub use agents::GuardianAssessmentEvent;
+pub use agents::SubAgentActivityEvent;
 pub use approvals::ApplyPatchApprovalRequestEvent;
 pub use approvals::ExecApprovalRequestEvent;
 pub use approvals::NetworkApprovalContext;
@@ -69,6 +77,10 @@ pub use plan::UpdatePlanArgs;
 pub use review::EnteredReviewModeEvent;
 pub use review::ExitedReviewModeEvent;
 pub use session::SessionConfiguredEvent;
+pub use thread_state::ThreadGoalUpdatedEvent;
+pub use thread_state::ThreadNameUpdatedEvent;
+pub use thread_state::ThreadSettings;
+pub use thread_state::ThreadSettingsAppliedEvent;
 pub use token_usage::CreditsSnapshot;
 pub use token_usage::RateLimitSnapshot;
 pub use token_usage::RateLimitWindow;
@@ -176,6 +188,32 @@ pub enum EventMsg {
     ReasoningContentDelta(ReasoningContentDeltaEvent),
     /// Streaming raw reasoning text.
     ReasoningRawContentDelta(ReasoningRawContentDeltaEvent),
+    /// The thread's settings changed (model, effort, permissions).
+    ThreadSettingsApplied(ThreadSettingsAppliedEvent),
+    /// The thread was named.
+    ThreadNameUpdated(ThreadNameUpdatedEvent),
+    /// The thread's goal changed.
+    ThreadGoalUpdated(ThreadGoalUpdatedEvent),
+    /// A guardian assessed an action (auto-review).
+    GuardianAssessment(GuardianAssessmentEvent),
+    /// A sub-agent's activity, as its parent records it.
+    SubAgentActivity(SubAgentActivityEvent),
+    CollabAgentSpawnBegin(CollabToolBeginEvent),
+    CollabAgentSpawnEnd(CollabToolEndEvent),
+    CollabAgentInteractionBegin(CollabToolBeginEvent),
+    CollabAgentInteractionEnd(CollabToolEndEvent),
+    CollabWaitingBegin(CollabToolBeginEvent),
+    CollabWaitingEnd(CollabToolEndEvent),
+    CollabCloseBegin(CollabToolBeginEvent),
+    CollabCloseEnd(CollabToolEndEvent),
+    CollabResumeBegin(CollabToolBeginEvent),
+    CollabResumeEnd(CollabToolEndEvent),
+    /// Credential recovery began.
+    AuthRecoveryStarted(AuthRecoveryEvent),
+    /// Credential recovery finished.
+    AuthRecoveryCompleted(AuthRecoveryEvent),
+    /// An MCP elicitation was abandoned.
+    ElicitationAbandoned(ElicitationAbandonedEvent),
     /// An event type this crate does not model (written back as `{"type":"other"}`).
     #[serde(other)]
     Other,
@@ -227,6 +265,24 @@ impl EventMsg {
             Self::PlanDelta(_) => "plan_delta",
             Self::ReasoningContentDelta(_) => "reasoning_content_delta",
             Self::ReasoningRawContentDelta(_) => "reasoning_raw_content_delta",
+            Self::ThreadSettingsApplied(_) => "thread_settings_applied",
+            Self::ThreadNameUpdated(_) => "thread_name_updated",
+            Self::ThreadGoalUpdated(_) => "thread_goal_updated",
+            Self::GuardianAssessment(_) => "guardian_assessment",
+            Self::SubAgentActivity(_) => "sub_agent_activity",
+            Self::CollabAgentSpawnBegin(_) => "collab_agent_spawn_begin",
+            Self::CollabAgentSpawnEnd(_) => "collab_agent_spawn_end",
+            Self::CollabAgentInteractionBegin(_) => "collab_agent_interaction_begin",
+            Self::CollabAgentInteractionEnd(_) => "collab_agent_interaction_end",
+            Self::CollabWaitingBegin(_) => "collab_waiting_begin",
+            Self::CollabWaitingEnd(_) => "collab_waiting_end",
+            Self::CollabCloseBegin(_) => "collab_close_begin",
+            Self::CollabCloseEnd(_) => "collab_close_end",
+            Self::CollabResumeBegin(_) => "collab_resume_begin",
+            Self::CollabResumeEnd(_) => "collab_resume_end",
+            Self::AuthRecoveryStarted(_) => "auth_recovery_started",
+            Self::AuthRecoveryCompleted(_) => "auth_recovery_completed",
+            Self::ElicitationAbandoned(_) => "elicitation_abandoned",
             Self::Other => "other",
         }
     }

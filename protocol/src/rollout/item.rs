@@ -1,10 +1,12 @@
 //! [`RolloutItem`]: what one rollout line records, selected by the line's `type`.
 //!
-//! Five kinds are modelled (`session_meta`, `response_item`, `compacted`, `turn_context`,
-//! `event_msg`). Newer Codex versions write more kinds (`world_state`,
-//! `inter_agent_communication_metadata`, ...); those are kept as
-//! [`RolloutItem::Unknown`] with their tag and exact payload text, never dropped, so a file
-//! loaded and written back still holds them.
+//! Every kind of the newest upstream is known: the five classic ones (`session_meta`,
+//! `response_item`, `compacted`, `turn_context`, `event_msg`), the typed newer ones
+//! (`token_usage_record`, `world_state`, `inter_agent_communication`,
+//! `inter_agent_communication_metadata`) and three whose shape upstream does not pin down
+//! (`retained_context`, `security_risk_score`, `realtime_item`), which are kept as their exact
+//! payload text. A kind newer than all of these is kept as [`RolloutItem::Unknown`] with its
+//! tag and exact payload text, never dropped, so a file loaded and written back still holds it.
 
 use schemars::JsonSchema;
 use serde::de::Error as _;
@@ -14,9 +16,12 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use super::compacted::CompactedItem;
+use super::inter_agent::{InterAgentCommunication, InterAgentCommunicationMetadata};
 use super::raw_json::RawJson;
 use super::session_meta::SessionMetaLine;
+use super::token_usage_record::TokenUsageRecord;
 use super::turn_context::TurnContextItem;
+use super::world_state::WorldStateItem;
 use crate::event::EventMsg;
 use crate::models::ResponseItem;
 
@@ -41,13 +46,40 @@ pub enum RolloutItem {
     TurnContext(Box<TurnContextItem>),
     /// A persisted event.
     EventMsg(EventMsg),
+    /// A message between agents of a multi-agent thread.
+    InterAgentCommunication(Box<InterAgentCommunication>),
+    /// Whether the agent message on the next line starts a turn of its recipient.
+    InterAgentCommunicationMetadata(InterAgentCommunicationMetadata),
+    /// The usage of one model response.
+    TokenUsageRecord(Box<TokenUsageRecord>),
+    /// The environment the model is told about, whole or as a delta.
+    WorldState(Box<WorldStateItem>),
+    /// Context retained for the model across history changes (shape not pinned; kept as
+    /// written).
+    RetainedContext(
+        #[schemars(with = "Value")]
+        #[ts(type = "unknown")]
+        RawJson,
+    ),
+    /// A security risk assessment (shape not pinned; kept as written).
+    SecurityRiskScore(
+        #[schemars(with = "Value")]
+        #[ts(type = "unknown")]
+        RawJson,
+    ),
+    /// A model-invisible fact of a realtime session (shape not pinned; kept as written).
+    RealtimeItem(
+        #[schemars(with = "Value")]
+        #[ts(type = "unknown")]
+        RawJson,
+    ),
     /// A line kind this model does not know, kept verbatim.
     #[serde(skip)]
     #[ts(skip)]
     Unknown(UnknownRolloutItem),
 }
 
-/// A rollout line of a kind the model does not know (e.g. `world_state`).
+/// A rollout line of a kind the model does not know (newer than every kind above).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownRolloutItem {
     /// The line's `type`.
@@ -64,6 +96,13 @@ pub(crate) enum KnownTag {
     Compacted,
     TurnContext,
     EventMsg,
+    InterAgentCommunication,
+    InterAgentCommunicationMetadata,
+    TokenUsageRecord,
+    WorldState,
+    RetainedContext,
+    SecurityRiskScore,
+    RealtimeItem,
 }
 
 impl KnownTag {
@@ -74,6 +113,13 @@ impl KnownTag {
             "compacted" => KnownTag::Compacted,
             "turn_context" => KnownTag::TurnContext,
             "event_msg" => KnownTag::EventMsg,
+            "inter_agent_communication" => KnownTag::InterAgentCommunication,
+            "inter_agent_communication_metadata" => KnownTag::InterAgentCommunicationMetadata,
+            "token_usage_record" => KnownTag::TokenUsageRecord,
+            "world_state" => KnownTag::WorldState,
+            "retained_context" => KnownTag::RetainedContext,
+            "security_risk_score" => KnownTag::SecurityRiskScore,
+            "realtime_item" => KnownTag::RealtimeItem,
             _ => return None,
         })
     }
@@ -85,6 +131,13 @@ impl KnownTag {
             KnownTag::Compacted => "compacted",
             KnownTag::TurnContext => "turn_context",
             KnownTag::EventMsg => "event_msg",
+            KnownTag::InterAgentCommunication => "inter_agent_communication",
+            KnownTag::InterAgentCommunicationMetadata => "inter_agent_communication_metadata",
+            KnownTag::TokenUsageRecord => "token_usage_record",
+            KnownTag::WorldState => "world_state",
+            KnownTag::RetainedContext => "retained_context",
+            KnownTag::SecurityRiskScore => "security_risk_score",
+            KnownTag::RealtimeItem => "realtime_item",
         }
     }
 
@@ -107,6 +160,45 @@ impl KnownTag {
                 RolloutItem::TurnContext(Box::new(TurnContextItem::deserialize(payload)?))
             }
             KnownTag::EventMsg => RolloutItem::EventMsg(EventMsg::deserialize(payload)?),
+            KnownTag::InterAgentCommunication => RolloutItem::InterAgentCommunication(Box::new(
+                InterAgentCommunication::deserialize(payload)?,
+            )),
+            KnownTag::InterAgentCommunicationMetadata => {
+                RolloutItem::InterAgentCommunicationMetadata(
+                    InterAgentCommunicationMetadata::deserialize(payload)?,
+                )
+            }
+            KnownTag::TokenUsageRecord => {
+                RolloutItem::TokenUsageRecord(Box::new(TokenUsageRecord::deserialize(payload)?))
+            }
+            KnownTag::WorldState => {
+                RolloutItem::WorldState(Box::new(WorldStateItem::deserialize(payload)?))
+            }
+            KnownTag::RetainedContext => {
+                RolloutItem::RetainedContext(RawJson::deserialize(payload)?)
+            }
+            KnownTag::SecurityRiskScore => {
+                RolloutItem::SecurityRiskScore(RawJson::deserialize(payload)?)
+            }
+            KnownTag::RealtimeItem => RolloutItem::RealtimeItem(RawJson::deserialize(payload)?),
+        })
+    }
+
+    /// Whether the payload of this kind is kept as its raw text (no typed model).
+    fn is_opaque(self) -> bool {
+        matches!(
+            self,
+            KnownTag::RetainedContext | KnownTag::SecurityRiskScore | KnownTag::RealtimeItem
+        )
+    }
+
+    /// The item of an opaque kind holding `payload` verbatim.
+    fn opaque(self, payload: RawJson) -> Option<RolloutItem> {
+        Some(match self {
+            KnownTag::RetainedContext => RolloutItem::RetainedContext(payload),
+            KnownTag::SecurityRiskScore => RolloutItem::SecurityRiskScore(payload),
+            KnownTag::RealtimeItem => RolloutItem::RealtimeItem(payload),
+            _ => return None,
         })
     }
 }
@@ -120,6 +212,15 @@ impl RolloutItem {
             RolloutItem::Compacted(_) => KnownTag::Compacted.as_str(),
             RolloutItem::TurnContext(_) => KnownTag::TurnContext.as_str(),
             RolloutItem::EventMsg(_) => KnownTag::EventMsg.as_str(),
+            RolloutItem::InterAgentCommunication(_) => KnownTag::InterAgentCommunication.as_str(),
+            RolloutItem::InterAgentCommunicationMetadata(_) => {
+                KnownTag::InterAgentCommunicationMetadata.as_str()
+            }
+            RolloutItem::TokenUsageRecord(_) => KnownTag::TokenUsageRecord.as_str(),
+            RolloutItem::WorldState(_) => KnownTag::WorldState.as_str(),
+            RolloutItem::RetainedContext(_) => KnownTag::RetainedContext.as_str(),
+            RolloutItem::SecurityRiskScore(_) => KnownTag::SecurityRiskScore.as_str(),
+            RolloutItem::RealtimeItem(_) => KnownTag::RealtimeItem.as_str(),
             RolloutItem::Unknown(unknown) => &unknown.tag,
         }
     }
@@ -139,6 +240,15 @@ impl RolloutItem {
             RolloutItem::Compacted(item) => map.serialize_entry("payload", item),
             RolloutItem::TurnContext(item) => map.serialize_entry("payload", item),
             RolloutItem::EventMsg(event) => map.serialize_entry("payload", event),
+            RolloutItem::InterAgentCommunication(item) => map.serialize_entry("payload", item),
+            RolloutItem::InterAgentCommunicationMetadata(item) => {
+                map.serialize_entry("payload", item)
+            }
+            RolloutItem::TokenUsageRecord(item) => map.serialize_entry("payload", item),
+            RolloutItem::WorldState(item) => map.serialize_entry("payload", item),
+            RolloutItem::RetainedContext(raw)
+            | RolloutItem::SecurityRiskScore(raw)
+            | RolloutItem::RealtimeItem(raw) => map.serialize_entry("payload", raw),
             RolloutItem::Unknown(unknown) => match &unknown.payload {
                 Some(payload) => map.serialize_entry("payload", payload),
                 None => Ok(()),
@@ -153,6 +263,10 @@ impl RolloutItem {
         payload: Option<Value>,
     ) -> Result<Self, serde_json::Error> {
         match (KnownTag::from_tag(tag), payload) {
+            // A `Value` cannot be deserialized into raw text; encode it instead.
+            (Some(known), Some(payload)) if known.is_opaque() => known
+                .opaque(RawJson::from_value(&payload)?)
+                .ok_or_else(|| serde_json::Error::custom("opaque kind without raw form")),
             (Some(known), Some(payload)) => known.decode(payload),
             (Some(known), None) => Err(serde_json::Error::custom(format!(
                 "`{}` item has no payload",

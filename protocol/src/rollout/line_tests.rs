@@ -69,9 +69,44 @@ fn lines() -> Result<Vec<RolloutLine>, Box<dyn std::error::Error>> {
         ),
         RolloutLine::new(
             TS,
+            RolloutItem::InterAgentCommunicationMetadata(
+                crate::rollout::InterAgentCommunicationMetadata {
+                    trigger_turn: false,
+                },
+            ),
+        ),
+        RolloutLine::new(
+            TS,
+            RolloutItem::WorldState(Box::new(crate::rollout::WorldStateItem {
+                full: false,
+                state: json!({"model": "gpt-5"}),
+            })),
+        ),
+        RolloutLine::new(
+            TS,
+            RolloutItem::TokenUsageRecord(Box::new(serde_json::from_value(json!({
+                "turn_id": "t1",
+                "response_id": "resp_1",
+                "usage": {"input_tokens": 10, "cached_input_tokens": 2, "output_tokens": 3,
+                          "reasoning_output_tokens": 1, "total_tokens": 13},
+            }))?)),
+        ),
+        RolloutLine::new(
+            TS,
+            RolloutItem::InterAgentCommunication(Box::new(serde_json::from_value(json!({
+                "author": "/root", "recipient": "/root/worker", "content": "go",
+                "trigger_turn": true,
+            }))?)),
+        ),
+        RolloutLine::new(
+            TS,
+            RolloutItem::RealtimeItem(RawJson::from_text(r#"{"b":1,"kind":"fact"}"#)?),
+        ),
+        RolloutLine::new(
+            TS,
             RolloutItem::Unknown(crate::rollout::UnknownRolloutItem {
-                tag: "inter_agent_communication_metadata".to_string(),
-                payload: Some(RawJson::from_text(r#"{"trigger_turn":false}"#)?),
+                tag: "brand_new_line".to_string(),
+                payload: Some(RawJson::from_text(r#"{"x":false}"#)?),
             }),
         ),
     ])

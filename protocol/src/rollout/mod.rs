@@ -18,6 +18,7 @@ mod compacted;
 mod envelope;
 mod error;
 mod initial_history;
+mod inter_agent;
 mod item;
 mod legacy;
 mod line;
@@ -26,11 +27,14 @@ mod parsed_line;
 mod raw_json;
 mod session_meta;
 mod session_source;
+mod token_usage_record;
 mod turn_context;
+mod world_state;
 
 pub use compacted::{CompactedItem, CompactionWindowId};
 pub use error::LineError;
 pub use initial_history::{InitialHistory, ResumedHistory};
+pub use inter_agent::{InterAgentCommunication, InterAgentCommunicationMetadata};
 pub use item::{RolloutItem, UnknownRolloutItem};
 pub use line::RolloutLine;
 pub use parse::{parse_rollout_line, parse_rollout_line_typed};
@@ -40,7 +44,9 @@ pub use session_meta::{
     BaseInstructions, GitInfo, SessionContextWindow, SessionMeta, SessionMetaLine,
 };
 pub use session_source::{HistoryMode, SessionSource};
+pub use token_usage_record::TokenUsageRecord;
 pub use turn_context::TurnContextItem;
+pub use world_state::WorldStateItem;
 
 /// Splits the bytes of a JSONL file into numbered lines (1-based), each without its `\n`.
 ///

@@ -58,12 +58,12 @@ fn ordinal_and_sibling_metadata_are_kept_in_place() -> TestResult {
 
 #[test]
 fn unknown_line_type_is_kept_with_its_tag_and_exact_payload() -> TestResult {
-    let text = r#"{"timestamp":"t","type":"world_state","payload":{"full":true,"state":{"b":1,"a":2.50}}}"#;
+    let text = r#"{"timestamp":"t","type":"brand_new_line","payload":{"full":true,"state":{"b":1,"a":2.50}}}"#;
     let parsed = parse(text)?;
     let Some(RolloutItem::Unknown(unknown)) = parsed.item() else {
         return Err("expected an unknown item".into());
     };
-    assert_eq!(unknown.tag, "world_state");
+    assert_eq!(unknown.tag, "brand_new_line");
     assert_eq!(
         unknown.payload.as_ref().map(RawJson::get),
         Some(r#"{"full":true,"state":{"b":1,"a":2.50}}"#)
@@ -222,4 +222,29 @@ fn split_lines_numbers_lines_and_keeps_an_unterminated_tail() {
     assert_eq!(crate::rollout::split_lines(b"a\n").count(), 1);
     assert_eq!(crate::rollout::split_lines(b"").count(), 0);
     assert_eq!(crate::rollout::split_lines(b"\n").count(), 1);
+}
+
+#[test]
+fn newer_line_kinds_are_typed_and_opaque_ones_keep_their_text() -> TestResult {
+    let world = r#"{"timestamp":"t","ordinal":6,"type":"world_state","payload":{"full":true,"state":{"b":1,"a":2.50}}}"#;
+    let parsed = parse(world)?;
+    let Some(RolloutItem::WorldState(state)) = parsed.item() else {
+        return Err("expected a world_state item".into());
+    };
+    assert!(state.full);
+    assert_eq!(parsed.to_json_line()?, world);
+    let retained = r#"{"timestamp":"t","type":"retained_context","payload":{"z":1,"a":[1.0]}}"#;
+    let parsed = parse(retained)?;
+    let Some(RolloutItem::RetainedContext(raw)) = parsed.item() else {
+        return Err("expected a retained_context item".into());
+    };
+    assert_eq!(raw.get(), r#"{"z":1,"a":[1.0]}"#);
+    assert!(!parsed.is_original_kept());
+    // A known kind whose payload does not fit is a payload error naming the kind.
+    let bad = r#"{"timestamp":"t","type":"token_usage_record","payload":{"usage":7}}"#;
+    let Err(LineError::Payload { line_type, .. }) = parse_rollout_line(bad.as_bytes()) else {
+        return Err("expected a payload error".into());
+    };
+    assert_eq!(line_type, "token_usage_record");
+    Ok(())
 }

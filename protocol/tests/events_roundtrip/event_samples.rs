@@ -16,7 +16,7 @@ use super::turn_item_samples::*;
 
 fn item_completed(item: TurnItem) -> EventMsg {
     EventMsg::ItemCompleted(ItemCompletedEvent {
-        thread_id: thread(THREAD),
+        thread_id: THREAD.to_string(),
         turn_id: text("turn-1"),
         item,
         started_at_ms: Some(1_763_000_000_000),
@@ -149,7 +149,7 @@ pub(crate) fn item_events() -> Vec<(&'static str, EventMsg)> {
         (
             "item_started",
             EventMsg::ItemStarted(ItemStartedEvent {
-                thread_id: thread(THREAD),
+                thread_id: THREAD.to_string(),
                 turn_id: text("turn-1"),
                 item: agent_message.clone(),
                 started_at_ms: 1_763_000_000_000,

@@ -66,7 +66,14 @@ pub fn typed_key(parsed: &ParsedLine) -> Option<(String, Outcome)> {
         }
         RolloutItem::SessionMeta(_) => ("session_meta".to_string(), Outcome::Typed),
         RolloutItem::TurnContext(_) => ("turn_context".to_string(), Outcome::Typed),
-        RolloutItem::Compacted(_) => ("compacted".to_string(), Outcome::Typed),
+        RolloutItem::Compacted(_)
+        | RolloutItem::InterAgentCommunication(_)
+        | RolloutItem::InterAgentCommunicationMetadata(_)
+        | RolloutItem::TokenUsageRecord(_)
+        | RolloutItem::WorldState(_)
+        | RolloutItem::RetainedContext(_)
+        | RolloutItem::SecurityRiskScore(_)
+        | RolloutItem::RealtimeItem(_) => (item.tag().to_string(), Outcome::Typed),
         RolloutItem::Unknown(unknown) => (unknown.tag.clone(), Outcome::UnknownKept),
     })
 }

@@ -101,10 +101,19 @@ fn turn_start(items: &[RolloutItem], position: usize, floor: usize) -> usize {
                 | EventMsg::UserMessage(_),
             ) => break,
             RolloutItem::ResponseItem(item) if is_user_turn_boundary(item) => break,
-            RolloutItem::EventMsg(_) | RolloutItem::TurnContext(_) | RolloutItem::Unknown(_) => {}
+            RolloutItem::EventMsg(_)
+            | RolloutItem::TurnContext(_)
+            | RolloutItem::WorldState(_)
+            | RolloutItem::TokenUsageRecord(_)
+            | RolloutItem::InterAgentCommunicationMetadata(_)
+            | RolloutItem::RetainedContext(_)
+            | RolloutItem::SecurityRiskScore(_)
+            | RolloutItem::RealtimeItem(_)
+            | RolloutItem::Unknown(_) => {}
             RolloutItem::ResponseItem(ResponseItem::Message { role, .. })
                 if role != "assistant" => {}
             RolloutItem::ResponseItem(_)
+            | RolloutItem::InterAgentCommunication(_)
             | RolloutItem::Compacted(_)
             | RolloutItem::SessionMeta(_) => {
                 break;

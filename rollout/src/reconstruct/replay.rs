@@ -17,7 +17,6 @@ use codex_core::turn_boundary::is_user_turn_boundary;
 use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
-use tracing::debug;
 
 /// What the replay produced.
 #[derive(Debug, Default)]
@@ -100,6 +99,7 @@ impl ReplayItem for &RolloutItem {
 /// What replay does with one item, decided before the item is consumed.
 enum Action {
     Record { boundary: bool },
+    RecordInterAgent,
     Compact,
     LegacyCompact,
     RollBack(usize),
@@ -118,14 +118,19 @@ fn action(item: &RolloutItem) -> Action {
         RolloutItem::EventMsg(EventMsg::ThreadRolledBack(rollback)) => {
             Action::RollBack(usize::try_from(rollback.num_turns).unwrap_or(usize::MAX))
         }
-        RolloutItem::Unknown(unknown) if unknown.tag == "inter_agent_communication" => {
-            debug!("inter-agent communication items are not modelled; not replayed");
-            Action::Skip
-        }
+        // An older writer's plain inter-agent line: the recipient's model saw it as the agent
+        // message it converts to (newer writers record that message as a response item).
+        RolloutItem::InterAgentCommunication(_) => Action::RecordInterAgent,
         RolloutItem::ResponseItem(_)
         | RolloutItem::SessionMeta(_)
         | RolloutItem::TurnContext(_)
         | RolloutItem::EventMsg(_)
+        | RolloutItem::InterAgentCommunicationMetadata(_)
+        | RolloutItem::TokenUsageRecord(_)
+        | RolloutItem::WorldState(_)
+        | RolloutItem::RetainedContext(_)
+        | RolloutItem::SecurityRiskScore(_)
+        | RolloutItem::RealtimeItem(_)
         | RolloutItem::Unknown(_) => Action::Skip,
     }
 }
@@ -181,6 +186,14 @@ impl Replayer {
                         &compacted.message,
                     );
                     self.compact(replacement);
+                }
+            }
+            Action::RecordInterAgent => {
+                if let RolloutItem::InterAgentCommunication(message) = item.item() {
+                    let response = message.to_model_input_item();
+                    self.replay
+                        .history
+                        .record_owned_items(std::iter::once(response), self.policy);
                 }
             }
             Action::RollBack(num_turns) => self.roll_back(num_turns),

@@ -16,6 +16,7 @@
 
 use codex_core::turn_boundary::is_user_turn_boundary;
 use codex_protocol::event::EventMsg;
+use codex_protocol::items::TurnItem;
 use codex_protocol::rollout::{RolloutItem, TurnContextItem};
 
 use super::{ContextWindow, PreviousTurnSettings};
@@ -159,13 +160,24 @@ impl Scan {
                 let segment = self.segment();
                 segment.counts_as_user_turn |= boundary;
             }
-            RolloutItem::Unknown(unknown) => {
-                let segment = self.segment();
-                if unknown.tag == "inter_agent_communication" {
-                    segment.counts_as_user_turn = true;
-                }
+            // A paginated file's user turn: the completed UserMessage item.
+            RolloutItem::EventMsg(EventMsg::ItemCompleted(done))
+                if matches!(done.item, TurnItem::UserMessage(_)) =>
+            {
+                self.segment().counts_as_user_turn = true;
             }
-            RolloutItem::SessionMeta(_) | RolloutItem::EventMsg(_) => {}
+            RolloutItem::InterAgentCommunication(_) => {
+                self.segment().counts_as_user_turn = true;
+            }
+            RolloutItem::SessionMeta(_)
+            | RolloutItem::EventMsg(_)
+            | RolloutItem::InterAgentCommunicationMetadata(_)
+            | RolloutItem::TokenUsageRecord(_)
+            | RolloutItem::WorldState(_)
+            | RolloutItem::RetainedContext(_)
+            | RolloutItem::SecurityRiskScore(_)
+            | RolloutItem::RealtimeItem(_)
+            | RolloutItem::Unknown(_) => {}
         }
     }
 

@@ -198,7 +198,7 @@ fn a_command_is_started_once_even_when_begin_repeats() {
             .is_empty()
     );
     let item_started = EventMsg::ItemStarted(ItemStartedEvent {
-        thread_id: ThreadId::new(),
+        thread_id: ThreadId::new().to_string(),
         turn_id: "turn-1".to_owned(),
         item: TurnItem::CommandExecution(CommandExecutionItem {
             id: "call-1".to_owned(),

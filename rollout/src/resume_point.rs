@@ -1,0 +1,108 @@
+//! Where a resumed recording continues: the file's history mode (from its first session
+//! meta) and, for a paginated file, the ordinal after the last one it holds.
+//!
+//! Only the first line and the end of the file are read: the ordinal is found by scanning
+//! complete lines backwards from the end (a torn or unparsable last line is skipped, as
+//! loading skips it), so resuming a large file costs about one line, not the file.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
+
+use codex_protocol::rollout::{HistoryMode, ParsedRecord, RolloutItem, parse_rollout_line_typed};
+use serde::Deserialize;
+
+use crate::error::{Result, RolloutError};
+
+/// How many bytes are read per step of the backward scan.
+const CHUNK: usize = 64 * 1024;
+
+/// What a resumed recorder needs to know about the file it appends to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ResumePoint {
+    /// The file's history mode (legacy when its first line is no session meta or says none).
+    pub(crate) mode: HistoryMode,
+    /// The next line's ordinal: `Some` exactly when the file is paginated.
+    pub(crate) next_ordinal: Option<u64>,
+}
+
+/// Reads the resume point of the rollout at `path`.
+pub(crate) fn read_resume_point(path: &Path) -> Result<ResumePoint> {
+    let io = |what: &'static str| move |err| RolloutError::io(what, path, err);
+    let mut file = File::open(path).map_err(io("open rollout file for resume"))?;
+    let mode = first_line_mode(&mut file).map_err(io("read rollout file"))?;
+    if !matches!(mode, HistoryMode::Paginated) {
+        return Ok(ResumePoint {
+            mode,
+            next_ordinal: None,
+        });
+    }
+    let last = last_ordinal(&mut file).map_err(io("read rollout file"))?;
+    Ok(ResumePoint {
+        mode,
+        next_ordinal: Some(last.map_or(0, |ordinal| ordinal.saturating_add(1))),
+    })
+}
+
+/// The history mode the first line's session meta declares.
+fn first_line_mode(file: &mut File) -> std::io::Result<HistoryMode> {
+    file.seek(SeekFrom::Start(0))?;
+    let mut line = Vec::new();
+    BufReader::new(&mut *file).read_until(b'\n', &mut line)?;
+    Ok(
+        match parse_rollout_line_typed(&line).map(|typed| typed.record) {
+            Ok(ParsedRecord::Line(line)) => match line.item {
+                RolloutItem::SessionMeta(meta) => meta.meta.effective_history_mode(),
+                _ => HistoryMode::Legacy,
+            },
+            _ => HistoryMode::Legacy,
+        },
+    )
+}
+
+/// The envelope key the scan looks for; every other key is skipped by serde.
+#[derive(Deserialize)]
+struct OrdinalOnly {
+    ordinal: Option<u64>,
+}
+
+/// The `ordinal` of the last complete line that has one.
+fn last_ordinal(file: &mut File) -> std::io::Result<Option<u64>> {
+    let mut end = file.seek(SeekFrom::End(0))?;
+    // Bytes of the file from `end` on that are not yet examined (always starts a line or is
+    // the partial line the next chunk completes).
+    let mut pending: Vec<u8> = Vec::new();
+    while end > 0 {
+        let start = end.saturating_sub(CHUNK as u64);
+        let mut chunk = vec![0; usize::try_from(end - start).unwrap_or(CHUNK)];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(&mut chunk)?;
+        chunk.extend_from_slice(&pending);
+        pending = chunk;
+        end = start;
+        // Examine every line whose start is known, last first.
+        while let Some(newline) = pending[..pending.len().saturating_sub(1)]
+            .iter()
+            .rposition(|byte| *byte == b'\n')
+        {
+            let line = pending.split_off(newline + 1);
+            if let Some(ordinal) = ordinal_of(&line) {
+                return Ok(Some(ordinal));
+            }
+        }
+        if end == 0 {
+            return Ok(ordinal_of(&pending));
+        }
+    }
+    Ok(ordinal_of(&pending))
+}
+
+fn ordinal_of(line: &[u8]) -> Option<u64> {
+    serde_json::from_slice::<OrdinalOnly>(line.trim_ascii())
+        .ok()
+        .and_then(|line| line.ordinal)
+}
+
+#[cfg(test)]
+#[path = "resume_point_tests.rs"]
+mod tests;
