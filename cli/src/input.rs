@@ -3,17 +3,22 @@
 //!
 //! Loading never stops at a bad line: each line is read on its own by codex-rollout's
 //! tolerant reader, bad lines are skipped and counted, and the command goes on with the rest
-//! (a warning on standard error says how many were skipped; `validate` lists them). Only three
-//! things stop a command: unreadable input (exit 2), an empty input, and an input of which no
-//! line could be read (both exit 1). The messages always name the input.
+//! (a warning on standard error says how many were skipped; `validate` lists them). Only four
+//! things stop a command: unreadable input (exit 2), an empty input, an input of which no
+//! line could be read, and a compressed input whose stream is damaged (all three exit 1). The
+//! messages always name the input.
+//!
+//! A compressed rollout (`.jsonl.zst`, on a path or on standard input) is read exactly as the
+//! plain one: codex-rollout's [`codex_rollout::source::read_rollout`] makes that decision, by
+//! the zstd magic number, for this tool as for every other reader.
 
 use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::load::{LineProblem, LoadedRollout, ProblemKind, RolloutContents};
+use codex_rollout::source::{Compression, DecodedRollout, read_rollout};
 
 use crate::error::Failure;
 use crate::output::{note, warn};
@@ -56,29 +61,29 @@ impl Source {
     }
 }
 
-/// Reads all bytes of `source`. Announces the sample on standard error when it is used.
-pub fn read_source(source: &Source) -> Result<Vec<u8>, Failure> {
+/// Reads all of `source`, decoded when it is compressed (a damaged compressed stream gives the
+/// bytes before the damage, and the damage). Announces the sample on standard error when it
+/// is used.
+pub fn read_source(source: &Source) -> Result<DecodedRollout, Failure> {
     match source {
         Source::Sample => {
             note(
                 "no FILE given: using the bundled sample session (5 turns with tool calls, \
                  an interrupted turn and a rollback)",
             );
-            Ok(SAMPLE_JSONL.as_bytes().to_vec())
+            Ok(DecodedRollout {
+                bytes: SAMPLE_JSONL.as_bytes().to_vec(),
+                compression: Compression::Plain,
+                damage: None,
+            })
         }
-        Source::Stdin => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .lock()
-                .read_to_end(&mut bytes)
-                .map_err(|err| Failure::Unreadable(format!("cannot read {STDIN_NAME}: {err}")))?;
-            Ok(bytes)
-        }
+        Source::Stdin => read_rollout(std::io::stdin().lock())
+            .map_err(|err| Failure::Unreadable(format!("cannot read {STDIN_NAME}: {err}"))),
         Source::File(path) => read_file(path),
     }
 }
 
-fn read_file(path: &Path) -> Result<Vec<u8>, Failure> {
+fn read_file(path: &Path) -> Result<DecodedRollout, Failure> {
     let unreadable = |err: std::io::Error| {
         Failure::Unreadable(format!(
             "cannot read {}: {}",
@@ -94,12 +99,9 @@ fn read_file(path: &Path) -> Result<Vec<u8>, Failure> {
         )));
     }
     let file = File::open(path).map_err(unreadable)?;
+    // The bar counts the bytes of the file (compressed ones for a `.zst`).
     let progress = Progress::for_bytes(metadata.len(), "reading");
-    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
-    ProgressReader::new(file, &progress)
-        .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
-    Ok(bytes)
+    read_rollout(ProgressReader::new(file, &progress)).map_err(unreadable)
 }
 
 /// The operating system's message without the `(os error N)` suffix, lower-cased like the
@@ -134,16 +136,24 @@ pub struct Session {
     contents: RolloutContents,
 }
 
-/// Reads and parses `source`. Fails when it cannot be read, is empty, or has no readable
-/// rollout line; warns on standard error when some lines were skipped.
+/// Reads and parses `source`. Fails when it cannot be read, its compressed stream is
+/// damaged, it is empty, or it has no readable rollout line; warns on standard error when
+/// some lines were skipped.
 pub fn load_session(source: &Source) -> Result<Session, Failure> {
     let name = source.name();
-    let bytes = read_source(source)?;
-    let size = bytes.len() as u64;
+    let decoded = read_source(source)?;
+    let size = decoded.bytes.len() as u64;
     let contents = {
         let _spinner = Progress::spinner(size, "parsing");
-        RolloutContents::parse(bytes)
+        RolloutContents::from_decoded(decoded)
     };
+    if let Some(damage) = contents.damage() {
+        return Err(Failure::Content(format!(
+            "{name} is damaged: {damage}; the {} complete line(s) before the damage were \
+             read, the rest is lost (`codex-thread validate` lists the lines' problems)",
+            contents.line_count()
+        )));
+    }
     if contents.is_blank() {
         return Err(Failure::Content(format!(
             "{name} is empty: it holds no rollout lines"

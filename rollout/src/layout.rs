@@ -5,6 +5,11 @@
 //! time to name files but parses names as UTC; we write what we read, so the listing order and
 //! the cursor never depend on the machine's time zone). The time uses `-` instead of `:` so
 //! the name is valid on filesystems that forbid colons.
+//!
+//! Upstream also writes, and this crate reads: `<home>/archived_sessions/` (the same names,
+//! flat, not dated), revert copies `rollout-<time>-<thread uuid>_<rollout uuid>.jsonl` (a
+//! `thread/revert` keeps the thread id and writes a new file), and compressed files with a
+//! `.zst` suffix after `.jsonl` (see [`crate::source`]).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -13,12 +18,15 @@ use chrono::{DateTime, Datelike, NaiveDateTime, Utc};
 use uuid::Uuid;
 
 use crate::error::{Result, RolloutError};
+use crate::source::Compression;
 
 /// Folder under the home that holds live sessions.
 pub const SESSIONS_SUBDIR: &str = "sessions";
-/// Folder under the home that holds archived sessions (flat, not dated). Reserved: this crate
-/// does not archive yet, but the name is part of the layout other tools expect.
+/// Folder under the home that holds archived sessions (flat, not dated). This crate lists and
+/// finds them but does not archive yet.
 pub const ARCHIVED_SESSIONS_SUBDIR: &str = "archived_sessions";
+/// What upstream appends to `.jsonl` when it compresses a rollout with zstd.
+pub const COMPRESSED_SUFFIX: &str = ".zst";
 /// Environment variable that overrides the default home.
 pub const CODEX_HOME_ENV: &str = "CODEX_HOME";
 
@@ -77,6 +85,11 @@ impl CodexHome {
         self.root.join(SESSIONS_SUBDIR)
     }
 
+    /// `<home>/archived_sessions`.
+    pub fn archived_sessions_dir(&self) -> PathBuf {
+        self.root.join(ARCHIVED_SESSIONS_SUBDIR)
+    }
+
     /// The file a session created at `created` with thread id `thread_id` is written to.
     pub fn rollout_path(&self, created: DateTime<Utc>, thread_id: Uuid) -> PathBuf {
         self.sessions_dir()
@@ -97,26 +110,48 @@ pub fn rollout_file_name(created: DateTime<Utc>, thread_id: Uuid) -> String {
 }
 
 /// What a session file's name says about it, without opening it.
+///
+/// The derived order is by creation time, then thread id, then rollout id, then compression;
+/// listings walk it in reverse (newest first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct RolloutFileName {
     /// Creation time, to the second (the name has no finer precision).
     pub created: DateTime<Utc>,
     /// The thread id in the name.
     pub thread_id: Uuid,
+    /// The rollout id of a revert copy (`…-<thread uuid>_<rollout uuid>.jsonl`): the file
+    /// upstream's `thread/revert` writes keeps the thread id and names the new physical
+    /// rollout by this id. `None` for an ordinary file, whose rollout is the thread itself.
+    pub rollout_id: Option<Uuid>,
+    /// [`Compression::Zstd`] for a `.jsonl.zst` name. The name only suggests it: readers
+    /// decide by the file's first bytes.
+    pub compression: Compression,
 }
 
-/// Parses `rollout-<time>-<uuid>.jsonl` (also `..-<uuid>_<rollout id>.jsonl`, the name
-/// upstream gives to revert copies). `None` for anything else: listing skips such files.
+/// Parses `rollout-<time>-<uuid>.jsonl`, `rollout-<time>-<uuid>_<rollout uuid>.jsonl` (a
+/// revert copy), and either with `.zst` appended (compressed). `None` for anything else:
+/// listing skips such files.
 pub fn parse_rollout_file_name(name: &str) -> Option<RolloutFileName> {
+    let (name, compression) = match name.strip_suffix(COMPRESSED_SUFFIX) {
+        Some(plain) => (plain, Compression::Zstd),
+        None => (name, Compression::Plain),
+    };
     let core = name.strip_prefix(FILE_PREFIX)?.strip_suffix(FILE_SUFFIX)?;
     let time = core.get(..FILE_TIME_LEN)?;
-    let rest = core.get(FILE_TIME_LEN..)?.strip_prefix('-')?;
-    let uuid_text = rest.split('_').next().unwrap_or(rest);
-    let thread_id = Uuid::parse_str(uuid_text).ok()?;
+    let ids = core.get(FILE_TIME_LEN..)?.strip_prefix('-')?;
+    let (thread_id, rollout_id) = match ids.split_once('_') {
+        Some((thread, rollout)) => (
+            Uuid::parse_str(thread).ok()?,
+            Some(Uuid::parse_str(rollout).ok()?),
+        ),
+        None => (Uuid::parse_str(ids).ok()?, None),
+    };
     let naive = NaiveDateTime::parse_from_str(time, FILE_TIME_FORMAT).ok()?;
     Some(RolloutFileName {
         created: naive.and_utc(),
         thread_id,
+        rollout_id,
+        compression,
     })
 }
 

@@ -58,22 +58,60 @@ fn rollout_path_is_dated_and_named_by_time_and_thread() -> Result<(), Box<dyn st
         parse_rollout_file_name(name),
         Some(RolloutFileName {
             created,
-            thread_id: id
+            thread_id: id,
+            rollout_id: None,
+            compression: Compression::Plain,
         })
     );
     Ok(())
 }
 
 #[test]
-fn file_name_parser_accepts_revert_copies_and_rejects_others() {
-    let good = "rollout-2025-09-24T19-22-20-0199a213-81c0-7800-8aa1-bbab2a035a53_abc.jsonl";
-    assert!(parse_rollout_file_name(good).is_some());
+fn file_name_parser_reads_revert_copies_and_compressed_names() -> Result<(), uuid::Error> {
+    let thread = Uuid::parse_str("0199a213-81c0-7800-8aa1-bbab2a035a53")?;
+    let rollout = Uuid::parse_str("019f4efd-0137-7790-9622-c175e1415048")?;
+    let base = "rollout-2025-09-24T19-22-20-0199a213-81c0-7800-8aa1-bbab2a035a53";
+    let revert = format!("{base}_019f4efd-0137-7790-9622-c175e1415048");
+    for (name, rollout_id, compression) in [
+        (format!("{base}.jsonl"), None, Compression::Plain),
+        (format!("{base}.jsonl.zst"), None, Compression::Zstd),
+        (format!("{revert}.jsonl"), Some(rollout), Compression::Plain),
+        (
+            format!("{revert}.jsonl.zst"),
+            Some(rollout),
+            Compression::Zstd,
+        ),
+    ] {
+        let parsed = parse_rollout_file_name(&name);
+        assert_eq!(
+            parsed.map(|p| (p.thread_id, p.rollout_id, p.compression)),
+            Some((thread, rollout_id, compression)),
+            "{name}"
+        );
+        assert_eq!(
+            parsed.map(|p| p.created.to_rfc3339()),
+            Some("2025-09-24T19:22:20+00:00".to_string())
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn file_name_parser_rejects_other_names() {
+    let base = "rollout-2025-09-24T19-22-20-0199a213-81c0-7800-8aa1-bbab2a035a53";
     for bad in [
         "rollout-2025-09-24T19-22-20.jsonl",
         "rollout-2025-09-24T19-22-20-nope.jsonl",
         "rollout-2025-13-24T19-22-20-0199a213-81c0-7800-8aa1-bbab2a035a53.jsonl",
         "session-2025-09-24T19-22-20-0199a213-81c0-7800-8aa1-bbab2a035a53.jsonl",
         "rollout-2025-09-24T19-22-20-0199a213-81c0-7800-8aa1-bbab2a035a53.json",
+        // The rollout id of a revert copy is an id too.
+        &format!("{base}_abc.jsonl"),
+        &format!("{base}_.jsonl"),
+        // Other compressions, a doubled suffix, a compressed suffix alone.
+        &format!("{base}.jsonl.gz"),
+        &format!("{base}.jsonl.zst.zst"),
+        &format!("{base}.zst"),
         "rollout-é",
         "",
     ] {

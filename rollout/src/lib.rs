@@ -5,6 +5,8 @@
 //! - [`recorder`]: [`RolloutRecorder`], the per-session writer and core's
 //!   [`codex_core::session::RolloutSink`];
 //! - [`list`]: sessions under a home, newest first, paginated;
+//! - [`source`]: opening a file plain or zstd-compressed (`.jsonl.zst`), decided once by the
+//!   magic number, for every reader;
 //! - [`load`], [`reconstruct`], [`fork`]: reading files back into items, model history and
 //!   forks;
 //! - [`turns`]: what counts as a user turn in a file (events first, legacy files by core's
@@ -23,6 +25,7 @@ pub mod reconstruct;
 pub mod recorder;
 pub mod replay;
 mod resume_point;
+pub mod source;
 pub mod timestamp;
 pub mod turns;
 mod writer;

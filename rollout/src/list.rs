@@ -10,9 +10,17 @@
 //! spoke in yet is not worth resuming (the upstream rule). Files that cannot be read are
 //! skipped with a warning; one bad file never fails the listing.
 //!
-//! The cursor is the last listed file's `<creation time>|<thread id>`; the next page holds
-//! files strictly after it in the order. Because the thread id is part of the key, sessions
-//! created in the same second are neither repeated nor skipped across pages.
+//! The cursor is the last listed file's `<creation time>|<thread id>` (with `_<rollout id>` for
+//! a revert copy); the next page holds files strictly after it in the order. Because the ids
+//! are part of the key, sessions created in the same second are neither repeated nor skipped
+//! across pages.
+//!
+//! Live sessions (`sessions/YYYY/MM/DD/`, [`list_sessions`]) and archived ones
+//! (`archived_sessions/`, flat, [`list_archived_sessions`]) are listed separately, as upstream
+//! does. Compressed files (`.jsonl.zst`) are listed like plain ones; when a folder holds both
+//! `X.jsonl` and `X.jsonl.zst`, the plain file is the one listed (upstream's rule: it is the
+//! newer copy while a file is being compressed or written back). Revert copies
+//! (`…_<rollout id>.jsonl`) are rollouts of their own and are listed as such.
 
 use std::fmt;
 use std::fs::File;
@@ -22,11 +30,13 @@ use std::str::FromStr;
 
 use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
 use codex_protocol::rollout::{SessionMetaLine, parse_rollout_line};
+use codex_protocol::thread_id::ThreadId;
 use tracing::warn;
 use uuid::Uuid;
 
 use crate::error::{Result, RolloutError};
 use crate::layout::{CodexHome, RolloutFileName, parse_rollout_file_name};
+use crate::source::{RolloutReader, open_rollout};
 
 mod preview;
 
@@ -41,22 +51,22 @@ pub const MAX_SCAN_FILES: usize = 10_000;
 pub struct Cursor {
     created: DateTime<Utc>,
     thread_id: Uuid,
+    rollout_id: Option<Uuid>,
 }
 
 impl Cursor {
     /// The cursor just after the file `name` in the listing order.
     pub fn after(name: RolloutFileName) -> Self {
+        let (created, thread_id, rollout_id) = order_key(&name);
         Self {
-            created: name.created,
-            thread_id: name.thread_id,
+            created,
+            thread_id,
+            rollout_id,
         }
     }
 
-    fn key(&self) -> RolloutFileName {
-        RolloutFileName {
-            created: self.created,
-            thread_id: self.thread_id,
-        }
+    fn key(&self) -> OrderKey {
+        (self.created, self.thread_id, self.rollout_id)
     }
 }
 
@@ -67,22 +77,37 @@ impl fmt::Display for Cursor {
             "{}|{}",
             self.created.to_rfc3339_opts(SecondsFormat::Secs, true),
             self.thread_id.hyphenated()
-        )
+        )?;
+        match self.rollout_id {
+            Some(rollout_id) => write!(f, "_{}", rollout_id.hyphenated()),
+            None => Ok(()),
+        }
     }
 }
 
 impl FromStr for Cursor {
     type Err = RolloutError;
 
-    /// Parses the `<RFC 3339 time>|<uuid>` form [`Cursor`] displays as.
+    /// Parses the `<RFC 3339 time>|<uuid>[_<rollout uuid>]` form [`Cursor`] displays as.
     fn from_str(text: &str) -> Result<Self> {
         let invalid = || RolloutError::InvalidCursor(text.to_string());
-        let (time, id) = text.split_once('|').ok_or_else(invalid)?;
+        let (time, ids) = text.split_once('|').ok_or_else(invalid)?;
         let created = DateTime::parse_from_rfc3339(time)
             .map_err(|_| invalid())?
             .with_timezone(&Utc);
-        let thread_id = Uuid::parse_str(id).map_err(|_| invalid())?;
-        Ok(Self { created, thread_id })
+        let (thread, rollout) = match ids.split_once('_') {
+            Some((thread, rollout)) => (thread, Some(rollout)),
+            None => (ids, None),
+        };
+        let thread_id = Uuid::parse_str(thread).map_err(|_| invalid())?;
+        let rollout_id = rollout
+            .map(|rollout| Uuid::parse_str(rollout).map_err(|_| invalid()))
+            .transpose()?;
+        Ok(Self {
+            created,
+            thread_id,
+            rollout_id,
+        })
     }
 }
 
@@ -91,8 +116,10 @@ impl FromStr for Cursor {
 pub struct SessionSummary {
     /// The rollout file.
     pub path: PathBuf,
-    /// Creation time and thread id, from the file name.
+    /// Creation time, thread id, rollout id and compression, from the file name.
     pub name: RolloutFileName,
+    /// Whether the file is under `archived_sessions/`.
+    pub archived: bool,
     /// When the file was last written (its modification time), if the filesystem says.
     pub updated_at: Option<DateTime<Utc>>,
     /// The first thing the person said, as one line of text (`[Image]` for an image-only
@@ -115,7 +142,8 @@ pub struct SessionsPage {
     pub reached_scan_cap: bool,
 }
 
-/// Lists up to `page_size` sessions under `home`, newest first, strictly after `cursor`.
+/// Lists up to `page_size` live sessions (`<home>/sessions`) under `home`, newest first,
+/// strictly after `cursor`.
 ///
 /// Blocking (it reads folders and file heads); from async code use [`list_sessions_async`].
 pub fn list_sessions(
@@ -123,43 +151,17 @@ pub fn list_sessions(
     page_size: usize,
     cursor: Option<&Cursor>,
 ) -> Result<SessionsPage> {
-    let mut page = SessionsPage {
-        items: Vec::new(),
-        next_cursor: None,
-        num_scanned_files: 0,
-        reached_scan_cap: false,
-    };
-    if page_size == 0 {
-        return Ok(page);
-    }
-    let anchor = cursor.map(Cursor::key);
-    let mut last_scanned = None;
-    for day in dated_folders(&home.sessions_dir())? {
-        if let Some(anchor) = anchor
-            && day.date > anchor.created.date_naive()
-        {
-            continue;
-        }
-        for (name, path) in day_files(&day.path, anchor) {
-            if page.num_scanned_files == MAX_SCAN_FILES {
-                page.reached_scan_cap = true;
-                page.next_cursor = last_scanned.map(Cursor::after);
-                return Ok(page);
-            }
-            page.num_scanned_files += 1;
-            last_scanned = Some(name);
-            let Some(summary) = summarize(&path, name) else {
-                continue;
-            };
-            if page.items.len() == page_size {
-                // The look-ahead found one more listable session: there is a next page.
-                page.next_cursor = page.items.last().map(|item| Cursor::after(item.name));
-                return Ok(page);
-            }
-            page.items.push(summary);
-        }
-    }
-    Ok(page)
+    list_in(home, SessionsFolder::Live, page_size, cursor)
+}
+
+/// Lists up to `page_size` archived sessions (`<home>/archived_sessions`, flat) under `home`,
+/// newest first, strictly after `cursor`. Blocking, like [`list_sessions`].
+pub fn list_archived_sessions(
+    home: &CodexHome,
+    page_size: usize,
+    cursor: Option<&Cursor>,
+) -> Result<SessionsPage> {
+    list_in(home, SessionsFolder::Archived, page_size, cursor)
 }
 
 /// [`list_sessions`] on tokio's blocking pool.
@@ -174,20 +176,89 @@ pub async fn list_sessions_async(
 }
 
 /// The rollout file of thread `thread_id` under `home`, found by file name (no file is
-/// opened). Newest first if several files carry the id.
-pub fn find_session_path(home: &CodexHome, thread_id: Uuid) -> Result<Option<PathBuf>> {
-    for day in dated_folders(&home.sessions_dir())? {
-        if let Some((_, path)) = day_files(&day.path, None)
-            .into_iter()
-            .find(|(name, _)| name.thread_id == thread_id)
-        {
-            return Ok(Some(path));
+/// opened): live sessions first, then archived ones; the newest if several files carry the id
+/// (a revert copy is newer than the file it reverts); the plain file when both `X.jsonl` and
+/// `X.jsonl.zst` exist.
+pub fn find_rollout_by_thread_id(home: &CodexHome, thread_id: ThreadId) -> Result<Option<PathBuf>> {
+    let thread_id = *thread_id.as_uuid();
+    for folder in [SessionsFolder::Live, SessionsFolder::Archived] {
+        for dir in folder.file_folders(home, None)? {
+            if let Some((_, path)) = folder_files(&dir, None)
+                .into_iter()
+                .find(|(name, _)| name.thread_id == thread_id)
+            {
+                return Ok(Some(path));
+            }
         }
     }
     Ok(None)
 }
 
-fn summarize(path: &Path, name: RolloutFileName) -> Option<SessionSummary> {
+/// Which folder of the home a listing walks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SessionsFolder {
+    /// `sessions/YYYY/MM/DD/`.
+    Live,
+    /// `archived_sessions/`, flat.
+    Archived,
+}
+
+impl SessionsFolder {
+    /// The folders that hold this kind's files, newest first, skipping days after `anchor`.
+    fn file_folders(self, home: &CodexHome, anchor: Option<OrderKey>) -> Result<Vec<PathBuf>> {
+        Ok(match self {
+            SessionsFolder::Live => dated_folders(&home.sessions_dir())?
+                .into_iter()
+                .filter(|day| anchor.is_none_or(|(created, ..)| day.date <= created.date_naive()))
+                .map(|day| day.path)
+                .collect(),
+            SessionsFolder::Archived => vec![home.archived_sessions_dir()],
+        })
+    }
+}
+
+fn list_in(
+    home: &CodexHome,
+    folder: SessionsFolder,
+    page_size: usize,
+    cursor: Option<&Cursor>,
+) -> Result<SessionsPage> {
+    let mut page = SessionsPage {
+        items: Vec::new(),
+        next_cursor: None,
+        num_scanned_files: 0,
+        reached_scan_cap: false,
+    };
+    if page_size == 0 {
+        return Ok(page);
+    }
+    let anchor = cursor.map(Cursor::key);
+    let mut last_scanned = None;
+    for dir in folder.file_folders(home, anchor)? {
+        for (name, path) in folder_files(&dir, anchor) {
+            if page.num_scanned_files == MAX_SCAN_FILES {
+                page.reached_scan_cap = true;
+                page.next_cursor = last_scanned.map(Cursor::after);
+                return Ok(page);
+            }
+            page.num_scanned_files += 1;
+            last_scanned = Some(name);
+            let archived = folder == SessionsFolder::Archived;
+            let Some(summary) = summarize(&path, name, archived) else {
+                continue;
+            };
+            if page.items.len() == page_size {
+                // The look-ahead found one more listable session: there is a next page.
+                page.next_cursor = page.items.last().map(|item| Cursor::after(item.name));
+                return Ok(page);
+            }
+            page.items.push(summary);
+        }
+    }
+    Ok(page)
+}
+
+fn summarize(path: &Path, name: RolloutFileName, archived: bool) -> Option<SessionSummary> {
     let head = match read_head_summary(path) {
         Ok(head) => head,
         Err(err) => {
@@ -205,6 +276,7 @@ fn summarize(path: &Path, name: RolloutFileName) -> Option<SessionSummary> {
     Some(SessionSummary {
         path: path.to_path_buf(),
         name,
+        archived,
         updated_at,
         preview,
         session_meta,
@@ -269,12 +341,22 @@ fn numeric_children(dir: &Path, width: usize) -> std::io::Result<Vec<(u32, PathB
     Ok(out)
 }
 
-/// The rollout files of one day folder strictly before `anchor`, newest first.
-fn day_files(day: &Path, anchor: Option<RolloutFileName>) -> Vec<(RolloutFileName, PathBuf)> {
-    let entries = match std::fs::read_dir(day) {
+/// Where a file sits in the listing order: creation time, thread id, rollout id. A plain file
+/// and its compressed sibling have the same key.
+type OrderKey = (DateTime<Utc>, Uuid, Option<Uuid>);
+
+fn order_key(name: &RolloutFileName) -> OrderKey {
+    (name.created, name.thread_id, name.rollout_id)
+}
+
+/// The rollout files of one folder strictly before `anchor`, newest first, each key once:
+/// of `X.jsonl` and `X.jsonl.zst`, only the plain file. A missing folder has none.
+fn folder_files(dir: &Path, anchor: Option<OrderKey>) -> Vec<(RolloutFileName, PathBuf)> {
+    let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
         Err(err) => {
-            warn!(path = %day.display(), error = %err, "skipping unreadable session folder");
+            warn!(path = %dir.display(), error = %err, "skipping unreadable session folder");
             return Vec::new();
         }
     };
@@ -284,15 +366,21 @@ fn day_files(day: &Path, anchor: Option<RolloutFileName>) -> Vec<(RolloutFileNam
             let name = parse_rollout_file_name(entry.file_name().to_str()?)?;
             Some((name, entry.path()))
         })
-        .filter(|(name, _)| anchor.is_none_or(|anchor| *name < anchor))
+        .filter(|(name, _)| anchor.is_none_or(|anchor| order_key(name) < anchor))
         .collect();
-    files.sort_by_key(|(name, _)| std::cmp::Reverse(*name));
+    // Newest first; for one key the plain file first (`Compression::Plain` sorts first).
+    files.sort_by(|(a, _), (b, _)| {
+        order_key(b)
+            .cmp(&order_key(a))
+            .then(a.compression.cmp(&b.compression))
+    });
+    files.dedup_by_key(|(name, _)| order_key(name));
     files
 }
 
-/// Opens a file for head reading (shared with [`preview`]).
-fn open_head(path: &Path) -> std::io::Result<BufReader<File>> {
-    File::open(path).map(BufReader::new)
+/// Opens a file for head reading, plain or compressed (shared with [`preview`]).
+fn open_head(path: &Path) -> std::io::Result<BufReader<RolloutReader<File>>> {
+    open_rollout(path).map(BufReader::new)
 }
 
 /// Reads the next line (without its terminator) into `buf`; `false` at end of file.

@@ -13,7 +13,11 @@
 //!   copied in;
 //! - the pre-envelope legacy format loads like any other;
 //! - an empty file, or one without any `session_meta`, is an error that names the file:
-//!   without a thread id nothing can be resumed.
+//!   without a thread id nothing can be resumed;
+//! - a compressed file (`.jsonl.zst`, zstd, one or several frames; recognised by its magic
+//!   number, see [`crate::source`]) loads exactly as the plain one. A damaged compressed
+//!   stream is an error ([`LoadError::Damaged`]) because an unknown part of the session is
+//!   lost, but the error carries every complete line decoded before the damage.
 //!
 //! [`RolloutContents`] is the tolerant layer underneath, usable on any bytes (validators read
 //! files that are not sessions at all).
@@ -29,6 +33,8 @@ use codex_protocol::rollout::ResumedHistory;
 use codex_protocol::rollout::{InitialHistory, RolloutItem};
 use codex_protocol::thread_id::ThreadId;
 use tracing::debug;
+
+use crate::source::{self, StreamDamage};
 
 pub use contents::{EntryContent, LineEntry, RolloutContents};
 pub use problem::{LineProblem, ProblemKind};
@@ -65,6 +71,24 @@ pub enum LoadError {
         lines: usize,
         /// Lines reported as problems.
         problems: usize,
+    },
+    /// The file is compressed and its compressed stream is damaged (truncated or corrupt), so
+    /// the end of the session is lost. `partial` holds every complete line decoded before the
+    /// damage, with their problems; the last problem is the damage
+    /// ([`ProblemKind::Damaged`]).
+    #[error(
+        "rollout {} is damaged: {damage} ({} complete line(s) before the damage were read)",
+        .path.display(),
+        .partial.line_count()
+    )]
+    Damaged {
+        /// The file (or the name given to a reader).
+        path: PathBuf,
+        /// Where and why decoding stopped.
+        #[source]
+        damage: StreamDamage,
+        /// The lines read before the damage.
+        partial: Box<RolloutContents>,
     },
 }
 
@@ -127,12 +151,20 @@ impl LoadedRollout {
         })
     }
 
-    /// Checks that tolerant `contents` make a session (non-empty, with a session meta).
+    /// Checks that tolerant `contents` make a session (not damaged, non-empty, with a session
+    /// meta).
     pub fn from_contents(
         path: impl Into<PathBuf>,
         contents: RolloutContents,
     ) -> Result<Self, LoadError> {
         let path = path.into();
+        if let Some(damage) = contents.damage().cloned() {
+            return Err(LoadError::Damaged {
+                path,
+                damage,
+                partial: Box::new(contents),
+            });
+        }
         if contents.is_blank() {
             return Err(LoadError::Empty { path });
         }
@@ -158,18 +190,19 @@ impl LoadedRollout {
     }
 }
 
-/// Loads the session file at `path`: its items, its thread id and the problems found.
+/// Loads the session file at `path` (plain or zstd): its items, its thread id and the
+/// problems found.
 pub fn load_rollout_items(path: impl AsRef<Path>) -> Result<LoadedRollout, LoadError> {
     let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+    let decoded = source::read_rollout_file(path).map_err(|source| LoadError::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    LoadedRollout::from_contents(path, RolloutContents::parse(bytes))
+    LoadedRollout::from_contents(path, RolloutContents::from_decoded(decoded))
 }
 
-/// Loads a session from any reader (the CLI reads stdin); `name` stands for the file in
-/// errors and in [`LoadedRollout::path`].
+/// Loads a session from any reader, plain or zstd (the CLI reads stdin); `name` stands for
+/// the file in errors and in [`LoadedRollout::path`].
 pub fn load_rollout_from_reader(
     reader: impl Read,
     name: impl Into<PathBuf>,
@@ -181,7 +214,7 @@ pub fn load_rollout_from_reader(
     }
 }
 
-/// Loads a session from bytes already in memory.
+/// Loads a session from bytes already in memory (plain or zstd).
 pub fn load_rollout_bytes(
     bytes: Vec<u8>,
     name: impl Into<PathBuf>,

@@ -206,6 +206,126 @@ fn reading_on_threads_gives_the_sequential_result() -> TestResult {
     Ok(())
 }
 
+/// A small session: meta, three messages, a torn last line.
+fn session_text(id: ThreadId) -> Result<String, serde_json::Error> {
+    let mut text = meta_line(id)?;
+    for message in ["one", "two", "three"] {
+        text.push('\n');
+        text.push_str(&line(RolloutItem::ResponseItem(ResponseItem::user_text(
+            message,
+        )))?);
+    }
+    text.push_str("\n{\"timestamp\":\"t\",\"ty");
+    Ok(text)
+}
+
+/// `text` split at `cuts`, each part compressed as a frame of its own.
+fn zstd_frames(text: &[u8], cuts: &[usize]) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for end in cuts.iter().copied().chain([text.len()]) {
+        out.extend(zstd::encode_all(&text[start..end], 3)?);
+        start = end;
+    }
+    Ok(out)
+}
+
+#[test]
+fn compressed_files_load_exactly_as_plain_ones() -> TestResult {
+    let text = session_text(ThreadId::new())?.into_bytes();
+    let plain = load_rollout_bytes(text.clone(), "s.jsonl")?;
+    let dir = tempfile::tempdir()?;
+    // One frame, and frames cut mid-line and mid-character of JSON.
+    for (index, cuts) in [vec![], vec![10, 200, 201]].into_iter().enumerate() {
+        let compressed = zstd_frames(&text, &cuts)?;
+        let path = dir.path().join(format!("s{index}.jsonl.zst"));
+        std::fs::write(&path, &compressed)?;
+        for loaded in [
+            load_rollout_bytes(compressed.clone(), "s.jsonl.zst")?,
+            load_rollout_from_reader(&compressed[..], "<stdin>")?,
+            load_rollout_items(&path)?,
+        ] {
+            assert_eq!(loaded.contents().bytes(), plain.contents().bytes());
+            assert_eq!(loaded.items(), plain.items());
+            assert_eq!(loaded.problems(), plain.problems());
+            assert_eq!(loaded.contents().entries(), plain.contents().entries());
+            assert_eq!(loaded.contents().damage(), None);
+        }
+    }
+    assert_eq!(kinds(plain.problems()), vec![(5, "truncated")]);
+    Ok(())
+}
+
+#[test]
+fn a_damaged_stream_is_an_error_that_keeps_the_complete_lines_before_it() -> TestResult {
+    let id = ThreadId::new();
+    let text = session_text(id)?.into_bytes();
+    let newlines: Vec<usize> = memchr::memchr_iter(b'\n', &text).collect();
+    // Three frames: line 1, the first 5 bytes of line 2, the rest of line 2 cut inside its
+    // frame header. Line 1 and 5 bytes of line 2 are decoded; line 2 is the damage.
+    let first = newlines[0] + 1;
+    let mut compressed = zstd_frames(&text[..first + 5], &[first])?;
+    let rest_of_line = zstd::encode_all(&text[first + 5..newlines[1] + 1], 3)?;
+    compressed.extend_from_slice(&rest_of_line[..5]);
+    let err = load_rollout_bytes(compressed, "/x/cut.jsonl.zst")
+        .err()
+        .ok_or("a damaged file must not load")?;
+    let message = err.to_string();
+    assert!(
+        message.starts_with("rollout /x/cut.jsonl.zst is damaged: "),
+        "{message}"
+    );
+    assert!(
+        message.contains("(1 complete line(s) before the damage were read)"),
+        "{message}"
+    );
+    let LoadError::Damaged {
+        path,
+        damage,
+        partial,
+    } = err
+    else {
+        return Err(format!("not a damage: {message}").into());
+    };
+    assert_eq!(path, Path::new("/x/cut.jsonl.zst"));
+    assert_eq!(damage.decoded_bytes, first as u64 + 5);
+    assert_eq!(partial.bytes(), &text[..first]);
+    assert_eq!(partial.thread_id(), Some(id));
+    assert_eq!(partial.line_count(), 1);
+    assert_eq!(kinds(partial.problems()), vec![(2, "damaged")]);
+    assert_eq!(partial.damage(), Some(&damage));
+    let problem = partial.problems().first().ok_or("no problem")?;
+    assert!(
+        problem
+            .to_string()
+            .starts_with("line 2: damaged (skipped): the zstd stream is damaged after"),
+        "{problem}"
+    );
+    assert!(
+        problem
+            .message
+            .contains("the 5 byte(s) decoded of this line were dropped")
+    );
+
+    // Damage right after a complete line loses no part of a line; nothing decoded at all is
+    // a damage too, not an empty file.
+    let mut after_line = zstd_frames(&text[..first], &[])?;
+    after_line.extend_from_slice(b"garbage");
+    let contents = RolloutContents::parse(after_line);
+    assert_eq!(contents.bytes(), &text[..first]);
+    assert!(
+        contents.problems()[0]
+            .message
+            .contains("the line that starts here is lost")
+    );
+    let cut_at_start = zstd_frames(&text, &[])?[..6].to_vec();
+    assert!(matches!(
+        load_rollout_bytes(cut_at_start, "x"),
+        Err(LoadError::Damaged { partial, .. }) if partial.line_count() == 0
+    ));
+    Ok(())
+}
+
 proptest::proptest! {
     #[test]
     fn line_ranges_follow_the_split_lines_rules(

@@ -1,15 +1,20 @@
-//! Listing over sessions written by our own recorder into a temporary home.
+//! Listing over sessions written by our own recorder into a temporary home: live and archived
+//! folders, compressed files (and a plain sibling preferred), revert copies, lookup by id.
 
 mod common;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use codex_protocol::models::{ContentItem, ResponseItem};
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::list::{Cursor, find_session_path, list_sessions, list_sessions_async};
+use codex_rollout::list::{
+    Cursor, SessionsPage, find_rollout_by_thread_id, list_archived_sessions, list_sessions,
+    list_sessions_async,
+};
 use codex_rollout::recorder::new_session_meta;
+use codex_rollout::source::Compression;
 use codex_rollout::{CodexHome, RolloutRecorder};
 use common::{TestResult, event, user};
 use pretty_assertions::assert_eq;
@@ -173,8 +178,8 @@ async fn a_session_is_found_by_its_thread_id() -> TestResult {
     let home = CodexHome::new(tmp.path());
     let (path, id) = write_session(&home, "2025-06-06T06:06:06.000Z", &[user("x")]).await?;
     write_session(&home, "2025-06-07T06:06:06.000Z", &[user("y")]).await?;
-    assert_eq!(find_session_path(&home, id)?, Some(path));
-    assert_eq!(find_session_path(&home, Uuid::now_v7())?, None);
+    assert_eq!(find_rollout_by_thread_id(&home, id.into())?, Some(path));
+    assert_eq!(find_rollout_by_thread_id(&home, ThreadId::new())?, None);
     Ok(())
 }
 
@@ -250,5 +255,194 @@ fn real_session_files_list_with_their_first_user_message() -> TestResult {
             );
         }
     }
+    Ok(())
+}
+
+/// Writes `path` compressed next to it (`<path>.zst`, three frames) and returns that path;
+/// the plain file is removed unless `keep_plain`.
+fn compress(path: &Path, keep_plain: bool) -> Result<PathBuf, Box<dyn std::error::Error>> {
+    let bytes = std::fs::read(path)?;
+    let mut compressed = Vec::new();
+    for part in bytes.chunks(bytes.len().div_ceil(3).max(1)) {
+        compressed.extend(zstd::encode_all(part, 3)?);
+    }
+    let mut name = path.as_os_str().to_os_string();
+    name.push(".zst");
+    let target = PathBuf::from(name);
+    std::fs::write(&target, compressed)?;
+    if !keep_plain {
+        std::fs::remove_file(path)?;
+    }
+    Ok(target)
+}
+
+/// `path` moved to `<dir>/<new name>`, created if needed.
+fn move_to(path: &Path, dir: &Path, name: &str) -> Result<PathBuf, Box<dyn std::error::Error>> {
+    std::fs::create_dir_all(dir)?;
+    let target = dir.join(name);
+    std::fs::rename(path, &target)?;
+    Ok(target)
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn paths(page: &SessionsPage) -> Vec<PathBuf> {
+    page.items.iter().map(|s| s.path.clone()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compressed_files_are_listed_and_a_plain_sibling_is_preferred() -> TestResult {
+    let tmp = tempfile::tempdir()?;
+    let home = CodexHome::new(tmp.path());
+    let (only_zst, _) = write_session(&home, "2025-07-01T10:00:00.000Z", &[user("zst")]).await?;
+    let only_zst = compress(&only_zst, false)?;
+    let (both, both_id) = write_session(&home, "2025-07-02T10:00:00.000Z", &[user("both")]).await?;
+    let both_zst = compress(&both, true)?;
+    let (plain, _) = write_session(&home, "2025-07-03T10:00:00.000Z", &[user("plain")]).await?;
+
+    let page = list_sessions(&home, 10, None)?;
+    assert_eq!(paths(&page), vec![plain, both.clone(), only_zst.clone()]);
+    let previews: Vec<&str> = page.items.iter().map(|s| s.preview.as_str()).collect();
+    assert_eq!(previews, vec!["plain", "both", "zst"]);
+    let compression: Vec<Compression> = page.items.iter().map(|s| s.name.compression).collect();
+    assert_eq!(
+        compression,
+        vec![Compression::Plain, Compression::Plain, Compression::Zstd]
+    );
+    // The hidden compressed sibling is not even opened.
+    assert_eq!(page.num_scanned_files, 3);
+    assert!(page.items.iter().all(|s| !s.archived));
+
+    // Pages of one: the pair is one position in the order, never repeated or skipped.
+    let mut seen = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = list_sessions(&home, 1, cursor.as_ref())?;
+        seen.extend(paths(&page));
+        match page.next_cursor {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(seen, paths(&list_sessions(&home, 10, None)?));
+
+    // Lookup by id: the plain file while it exists, else the compressed one.
+    assert_eq!(
+        find_rollout_by_thread_id(&home, both_id.into())?,
+        Some(both.clone())
+    );
+    std::fs::remove_file(&both)?;
+    assert_eq!(
+        find_rollout_by_thread_id(&home, both_id.into())?,
+        Some(both_zst.clone())
+    );
+    assert_eq!(paths(&list_sessions(&home, 10, None)?)[1], both_zst);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn archived_sessions_are_listed_apart_and_found_by_id() -> TestResult {
+    let tmp = tempfile::tempdir()?;
+    let home = CodexHome::new(tmp.path());
+    assert!(list_archived_sessions(&home, 10, None)?.items.is_empty());
+    let (live, _) = write_session(&home, "2025-08-01T10:00:00.000Z", &[user("live")]).await?;
+    let mut archived = Vec::new();
+    let mut archived_ids = Vec::new();
+    for (created, text) in [
+        ("2025-06-01T10:00:00.000Z", "old archived"),
+        ("2025-06-03T10:00:00.000Z", "new archived"),
+        ("2025-06-02T10:00:00.000Z", "compressed archived"),
+    ] {
+        let (path, id) = write_session(&home, created, &[user(text)]).await?;
+        let moved = move_to(&path, &home.archived_sessions_dir(), &file_name(&path))?;
+        let moved = if text.starts_with("compressed") {
+            compress(&moved, false)?
+        } else {
+            moved
+        };
+        archived.push(moved);
+        archived_ids.push(id);
+    }
+    // Stray entries in the flat folder are ignored.
+    std::fs::write(home.archived_sessions_dir().join("notes.txt"), "x")?;
+    std::fs::create_dir_all(home.archived_sessions_dir().join("2025"))?;
+
+    assert_eq!(paths(&list_sessions(&home, 10, None)?), vec![live.clone()]);
+    let page = list_archived_sessions(&home, 10, None)?;
+    assert_eq!(
+        paths(&page),
+        vec![
+            archived[1].clone(),
+            archived[2].clone(),
+            archived[0].clone()
+        ]
+    );
+    assert!(page.items.iter().all(|s| s.archived));
+    assert_eq!(page.items[1].preview, "compressed archived");
+    let first = list_archived_sessions(&home, 2, None)?;
+    let cursor = first.next_cursor.ok_or("no second page")?;
+    let rest = list_archived_sessions(&home, 2, Some(&cursor))?;
+    assert_eq!(paths(&rest), vec![archived[0].clone()]);
+    assert_eq!(rest.next_cursor, None);
+
+    for (id, path) in archived_ids.iter().zip(&archived) {
+        assert_eq!(
+            find_rollout_by_thread_id(&home, (*id).into())?,
+            Some(path.clone())
+        );
+    }
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn revert_copies_are_listed_with_their_rollout_id() -> TestResult {
+    let tmp = tempfile::tempdir()?;
+    let home = CodexHome::new(tmp.path());
+    let (original, id) =
+        write_session(&home, "2025-09-01T10:00:00.000Z", &[user("before")]).await?;
+    // A revert keeps the thread id and writes a new file, named by a new rollout id; two
+    // reverts in the same second differ only by it.
+    let day = original.parent().ok_or("no folder")?.to_path_buf();
+    let mut reverts = Vec::new();
+    for (second, text) in [
+        ("10-00-05", "reverted once"),
+        ("10-00-05", "reverted twice"),
+    ] {
+        let (copy, _) = write_session(&home, "2025-09-01T10:00:00.000Z", &[user(text)]).await?;
+        let rollout_id = Uuid::now_v7();
+        let name = format!("rollout-2025-09-01T{second}-{id}_{rollout_id}.jsonl");
+        reverts.push((move_to(&copy, &day, &name)?, rollout_id, text));
+    }
+    let page = list_sessions(&home, 10, None)?;
+    // Newest first: both reverts (ordered by rollout id, descending), then the original.
+    reverts.sort_by_key(|(_, rollout_id, _)| std::cmp::Reverse(*rollout_id));
+    let mut expected: Vec<PathBuf> = reverts.iter().map(|(path, ..)| path.clone()).collect();
+    expected.push(original.clone());
+    assert_eq!(paths(&page), expected);
+    for (summary, (_, rollout_id, text)) in page.items.iter().zip(&reverts) {
+        assert_eq!(summary.name.thread_id, id);
+        assert_eq!(summary.name.rollout_id, Some(*rollout_id));
+        assert_eq!(summary.preview, *text);
+    }
+    assert_eq!(page.items[2].name.rollout_id, None);
+
+    // A cursor after a revert copy carries its rollout id, survives text, and the next page
+    // neither repeats nor skips the other copy of the same second.
+    let first = list_sessions(&home, 1, None)?;
+    let cursor = first.next_cursor.ok_or("no next page")?;
+    let text = cursor.to_string();
+    assert!(text.ends_with(&format!("_{}", reverts[0].1)), "{text}");
+    let second = list_sessions(&home, 1, Some(&text.parse()?))?;
+    assert_eq!(paths(&second), vec![reverts[1].0.clone()]);
+
+    // The newest file of the thread is the one found by id.
+    assert_eq!(
+        find_rollout_by_thread_id(&home, id.into())?,
+        Some(reverts[0].0.clone())
+    );
     Ok(())
 }

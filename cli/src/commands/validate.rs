@@ -3,9 +3,11 @@
 //! A line is a problem when it could not be read as a rollout line (blank, not UTF-8, not
 //! JSON, truncated, missing the envelope, a payload that does not fit its kind). Lines the
 //! loader keeps without understanding them (a line or payload type newer than this tool) are
-//! not problems: they are listed as notes, and so is a file without a session meta. Exit
-//! code: 0 when every line of every file was read, 1 when some line had a problem (or a file
-//! was empty), 2 when some file could not be read at all.
+//! not problems: they are listed as notes, and so is a file without a session meta. A
+//! compressed file (`.jsonl.zst`) is checked as the plain one; when its compressed stream is
+//! damaged, the lines before the damage are checked and the damage is the last problem
+//! (`damaged`). Exit code: 0 when every line of every file was read, 1 when some line had a
+//! problem (or a file was empty or damaged), 2 when some file could not be read at all.
 
 use serde::Serialize;
 
@@ -14,6 +16,7 @@ use crate::error::{CommandResult, Failure, Status};
 use crate::input::{Source, is_unreadable, read_source};
 use crate::output::{Output, sanitize_text, wrap};
 use codex_rollout::load::RolloutContents;
+use codex_rollout::source::DecodedRollout;
 
 /// The report of one file, as `--json` prints it (one object per line).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -47,7 +50,7 @@ impl FileReport {
 pub fn validate_source(source: &Source) -> FileReport {
     let file = source.name();
     match read_source(source) {
-        Ok(bytes) => validate_bytes(file, bytes),
+        Ok(decoded) => validate_decoded(file, decoded),
         Err(err) => FileReport {
             file,
             lines: None,
@@ -58,9 +61,9 @@ pub fn validate_source(source: &Source) -> FileReport {
     }
 }
 
-/// Checks the bytes of a file named `file`.
-pub fn validate_bytes(file: String, bytes: Vec<u8>) -> FileReport {
-    let contents = RolloutContents::parse(bytes);
+/// Checks a file named `file`, as codex-rollout's reader decoded it.
+pub fn validate_decoded(file: String, decoded: DecodedRollout) -> FileReport {
+    let contents = RolloutContents::from_decoded(decoded);
     let mut report = FileReport {
         file,
         lines: Some(contents.line_count()),
@@ -68,7 +71,7 @@ pub fn validate_bytes(file: String, bytes: Vec<u8>) -> FileReport {
         notes: Vec::new(),
         error: None,
     };
-    if contents.is_blank() {
+    if contents.is_blank() && contents.damage().is_none() {
         report.problems.push(ProblemReport {
             line: 0,
             kind: "empty",

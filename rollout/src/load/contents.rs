@@ -8,6 +8,12 @@
 //! The whole input is kept as one buffer and every loaded line remembers its byte span, so a
 //! fork can copy kept lines byte for byte (line terminators and key order included) without
 //! the parser having to keep a second copy of any text.
+//!
+//! A compressed input (zstd, see [`crate::source`]) is decoded first and the buffer holds the
+//! plain lines. When its compressed stream is damaged, the complete lines decoded before the
+//! damage are read as usual, the partial line at the damage is dropped, and the damage is
+//! reported as one last [`super::ProblemKind::Damaged`] problem (and by
+//! [`RolloutContents::damage`]).
 
 use std::io::Read;
 use std::ops::Range;
@@ -16,7 +22,8 @@ use codex_protocol::rollout::{LineFormat, RolloutItem};
 use codex_protocol::thread_id::ThreadId;
 
 use super::lines;
-use super::problem::LineProblem;
+use super::problem::{LineProblem, ProblemKind};
+use crate::source::{self, DecodedRollout, StreamDamage};
 
 /// One line that loaded: where it is and what it holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,11 +72,12 @@ pub struct RolloutContents {
     item_entries: Vec<usize>,
     problems: Vec<LineProblem>,
     line_count: usize,
+    damage: Option<StreamDamage>,
 }
 
 impl RolloutContents {
-    /// Reads every line of `bytes`, on the calling thread. Never fails and never panics,
-    /// whatever the bytes.
+    /// Reads every line of `bytes`, on the calling thread (bytes that start with the zstd
+    /// magic number are decoded first). Never fails and never panics, whatever the bytes.
     pub fn parse(bytes: Vec<u8>) -> Self {
         Self::parse_with_threads(bytes, 1)
     }
@@ -79,6 +87,44 @@ impl RolloutContents {
     /// multi-core machine (on the shared 2-core build machine two threads measured slower
     /// than one, see `benches/load.rs`).
     pub fn parse_with_threads(bytes: Vec<u8>, threads: usize) -> Self {
+        Self::from_decoded_with_threads(source::decode_in_memory(bytes), threads)
+    }
+
+    /// Reads every line of a decoded rollout ([`crate::source::read_rollout`]). When its
+    /// compressed stream was damaged, the lines before the damage are read, the partial line
+    /// at the damage is dropped, and a [`ProblemKind::Damaged`] problem is reported after
+    /// the last line kept.
+    pub fn from_decoded(decoded: DecodedRollout) -> Self {
+        Self::from_decoded_with_threads(decoded, 1)
+    }
+
+    fn from_decoded_with_threads(decoded: DecodedRollout, threads: usize) -> Self {
+        let DecodedRollout {
+            mut bytes, damage, ..
+        } = decoded;
+        let Some(damage) = damage else {
+            return Self::parse_plain(bytes, threads);
+        };
+        let complete = memchr::memrchr(b'\n', &bytes).map_or(0, |newline| newline + 1);
+        let dropped = bytes.len() - complete;
+        bytes.truncate(complete);
+        let mut contents = Self::parse_plain(bytes, threads);
+        contents.problems.push(LineProblem {
+            line: contents.line_count + 1,
+            kind: ProblemKind::Damaged,
+            message: format!(
+                "{damage}; {} and nothing after it can be read",
+                match dropped {
+                    0 => "the line that starts here is lost".to_string(),
+                    _ => format!("the {dropped} byte(s) decoded of this line were dropped"),
+                }
+            ),
+        });
+        contents.damage = Some(damage);
+        contents
+    }
+
+    fn parse_plain(bytes: Vec<u8>, threads: usize) -> Self {
         let part = lines::read_lines(&bytes, threads);
         Self {
             bytes,
@@ -87,15 +133,21 @@ impl RolloutContents {
             item_entries: part.item_entries,
             problems: part.problems,
             line_count: part.line_count,
+            damage: None,
         }
     }
 
-    /// Reads everything from `reader` (a file, stdin, a socket) and parses it. Fails only when
-    /// reading fails.
-    pub fn read(mut reader: impl Read) -> std::io::Result<Self> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        Ok(Self::parse(bytes))
+    /// Reads everything from `reader` (a file, stdin, a socket; plain or zstd) and parses it.
+    /// Fails only when reading fails: a damaged compressed stream is a
+    /// [`RolloutContents::damage`], not an error.
+    pub fn read(reader: impl Read) -> std::io::Result<Self> {
+        source::read_rollout(reader).map(Self::from_decoded)
+    }
+
+    /// Why decoding a compressed input stopped before its end, if it did: then the contents
+    /// are the complete lines before the damage (also reported as the last problem).
+    pub fn damage(&self) -> Option<&StreamDamage> {
+        self.damage.as_ref()
     }
 
     /// The items of the loaded lines, in file order (legacy markers have none).
@@ -123,7 +175,8 @@ impl RolloutContents {
         &self.problems
     }
 
-    /// The input, exactly as read.
+    /// The input, exactly as read (decoded when it was compressed; without the partial line at
+    /// a damage).
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
     }

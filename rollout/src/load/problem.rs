@@ -32,6 +32,10 @@ pub enum ProblemKind {
     /// A known line kind whose payload `type` the model does not know (an unknown event or
     /// response item). Kept as written; reconstruction ignores it.
     UnknownPayloadType,
+    /// The compressed (zstd) stream is damaged here: truncated, corrupt, or followed by
+    /// bytes that are not a frame. The partial line at the damage is dropped and nothing after
+    /// it can be read; always the last problem of a file.
+    Damaged,
 }
 
 impl ProblemKind {
@@ -45,6 +49,7 @@ impl ProblemKind {
             ProblemKind::Mismatch => "mismatch",
             ProblemKind::UnknownLineType => "unknown_line_type",
             ProblemKind::UnknownPayloadType => "unknown_payload_type",
+            ProblemKind::Damaged => "damaged",
         }
     }
 
