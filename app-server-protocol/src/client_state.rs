@@ -94,6 +94,7 @@ impl ThreadState {
                         phase: None,
                         memory_citation: None,
                         delivery: None,
+                        questions: None,
                     }
                 });
                 if let ThreadItem::AgentMessage { text, .. } = item {

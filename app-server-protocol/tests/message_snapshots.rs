@@ -12,7 +12,7 @@ use codex_app_server_protocol::v2::{
     ReasoningSummaryTextDeltaNotification, ReasoningTextDeltaNotification,
     ServerRequestResolvedNotification, SessionSource, TerminalInteractionNotification, Thread,
     ThreadItem, ThreadNameUpdatedNotification, ThreadReadParams, ThreadResumeParams,
-    ThreadRollbackParams, ThreadStartParams, ThreadStartedNotification, ThreadStatus,
+    ThreadRollbackParams, ThreadSource, ThreadStartParams, ThreadStartedNotification, ThreadStatus,
     ThreadStatusChangedNotification, ThreadTokenUsage, ThreadTokenUsageUpdatedNotification,
     TokenUsageBreakdown, Turn, TurnCompletedNotification, TurnDiffUpdatedNotification, TurnError,
     TurnInterruptParams, TurnStartParams, TurnStartedNotification, TurnStatus, UserInput,
@@ -36,7 +36,10 @@ fn ids() -> (String, String) {
 fn thread() -> Thread {
     Thread {
         id: THREAD.to_owned(),
+        session_id: THREAD.to_owned(),
+        project_id: None,
         forked_from_id: None,
+        parent_thread_id: None,
         preview: "Explain the build".to_owned(),
         ephemeral: false,
         model_provider: "openai".to_owned(),
@@ -49,6 +52,9 @@ fn thread() -> Thread {
         cwd: "/repo".to_owned(),
         cli_version: "0.1.0".to_owned(),
         source: SessionSource::VsCode,
+        thread_source: Some(ThreadSource::User),
+        agent_nickname: None,
+        agent_role: None,
         git_info: None,
         name: None,
         turns: Vec::new(),
@@ -90,6 +96,7 @@ fn every_notification() -> Vec<ServerNotification> {
         phase: None,
         memory_citation: None,
         delivery: None,
+        questions: None,
     };
     let notifications = vec![
         ServerNotification::Error(ErrorNotification {
@@ -104,7 +111,9 @@ fn every_notification() -> Vec<ServerNotification> {
             thread_id: t.clone(),
             turn_id: u.clone(),
         }),
-        ServerNotification::ThreadStarted(ThreadStartedNotification { thread: thread() }),
+        ServerNotification::ThreadStarted(ThreadStartedNotification {
+            thread: Box::new(thread()),
+        }),
         ServerNotification::ThreadStatusChanged(ThreadStatusChangedNotification {
             thread_id: t.clone(),
             status: ThreadStatus::Idle,

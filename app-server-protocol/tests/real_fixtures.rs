@@ -2,7 +2,8 @@
 //!
 //! For every file in `../shared/fixtures/real/`: the rebuilt thread has as many turns as the
 //! file has user turns (counted independently below, with `turn_aborted` and rollbacks taken
-//! into account), and its JSON validates against the committed JSON Schema of `Thread`.
+//! into account), and its JSON validates against the committed JSON Schema of `Thread`. The
+//! real multi-agent pair also checks a thread's session and sub-agent fields.
 //!
 //! The folder is absent outside this project's CI machines: the test then says loudly that it
 //! skipped, unless `CODEX_REQUIRE_REAL_FIXTURES=1`, where a missing folder fails.
@@ -15,11 +16,11 @@ use std::path::Path;
 
 use codex_app_server_protocol::build_turns_from_rollout_items;
 use codex_app_server_protocol::thread_history::thread_from_rollout_items;
-use codex_app_server_protocol::v2::{ThreadItem, TurnStatus};
+use codex_app_server_protocol::v2::{Thread, ThreadItem, ThreadSource, TurnStatus};
 use codex_protocol::event::EventMsg;
 use codex_protocol::items::TurnItem;
 use codex_protocol::rollout::{RolloutItem, parse_rollout_line, split_lines};
-use codex_test_support::{REAL_FIXTURES, real_jsonl_files};
+use codex_test_support::{REAL_FIXTURES, real_file, real_jsonl_files};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -263,5 +264,38 @@ fn user_turn_counter_respects_aborts_and_rollbacks() -> TestResult {
         statuses,
         vec![TurnStatus::Interrupted, TurnStatus::Completed]
     );
+    Ok(())
+}
+
+/// The real 0.144 multi-agent pair: the child's thread names the parent's session and the
+/// parent thread, with the nickname its meta gives (its role is `null` there); the parent is
+/// its own session. Neither knows a project.
+#[test]
+fn sub_agent_threads_name_their_session_and_parent() -> TestResult {
+    const PARENT: &str = "019f4efb-ae76-7e30-b44e-3fa464c16193";
+    let (Some(parent), Some(child)) = (
+        real_file("doudouqie66__CommonTools__rollout-2026-07-11T10-22-29")?,
+        real_file("doudouqie66__CommonTools__rollout-2026-07-11T10-23-56")?,
+    ) else {
+        return Ok(());
+    };
+    let thread_of = |path: &Path| -> Result<Thread, Box<dyn std::error::Error>> {
+        let (items, _) = rollout_items(path)?;
+        thread_from_rollout_items(&items).ok_or_else(|| "no session meta".into())
+    };
+    let parent = thread_of(&parent)?;
+    assert_eq!(parent.id, PARENT);
+    assert_eq!(parent.session_id, PARENT);
+    assert_eq!(parent.parent_thread_id, None);
+    assert_eq!(parent.project_id, None);
+
+    let child = thread_of(&child)?;
+    assert_eq!(child.id, "019f4efd-0137-7790-9622-c175e1415048");
+    assert_eq!(child.session_id, PARENT);
+    assert_eq!(child.parent_thread_id.as_deref(), Some(PARENT));
+    assert_eq!(child.thread_source, Some(ThreadSource::Subagent));
+    assert_eq!(child.agent_nickname.as_deref(), Some("Noether"));
+    assert_eq!(child.agent_role, None);
+    assert_eq!(child.project_id, None);
     Ok(())
 }

@@ -8,18 +8,22 @@ use codex_app_server_protocol::projection::item_builders;
 use codex_app_server_protocol::v2::{ThreadItem, Turn, TurnError, TurnItemsView, TurnStatus};
 use codex_protocol::event::{ExecCommandEndEvent, UserMessageEvent};
 use codex_protocol::items::{
-    AgentMessageContent, AgentMessageItem, AgentStatus, CollabAgentTool, CollabAgentToolCallItem,
-    CollabAgentToolCallStatus, CommandExecutionItem, CommandExecutionStatus, ContextCompactionItem,
-    DynamicToolCallItem, DynamicToolCallOutputContentItem, DynamicToolCallStatus,
-    EnteredReviewModeItem, ExecCommandSource, ExitedReviewModeItem, ExtensionItem, FileChange,
-    FileChangeItem, HookPromptFragment, HookPromptItem, ImageGenerationItem, ImageViewItem,
+    AgentMessageContent, AgentMessageDelivery, AgentMessageItem, AgentStatus,
+    AsyncUserInputQuestion, CollabAgentTool, CollabAgentToolCallItem, CollabAgentToolCallStatus,
+    CommandExecutionItem, CommandExecutionStatus, ContextCompactionItem, DynamicToolCallItem,
+    DynamicToolCallOutputContentItem, DynamicToolCallStatus, EnteredReviewModeItem,
+    ExecCommandSource, ExitedReviewModeItem, ExtensionItem, FileChange, FileChangeItem,
+    FunctionCallOutputItem, HookPromptFragment, HookPromptItem, ImageGenerationItem, ImageViewItem,
     McpToolCallItem, McpToolCallStatus, MemoryCitation, MemoryCitationEntry, ParsedCommand,
     PlanItem, ReasoningItem, ReviewCodeLocation, ReviewFinding, ReviewLineRange, ReviewOutputEvent,
     ReviewTarget, SubAgentActivityItem, SubAgentActivityKind, TurnItem, UserMessageItem,
     WebSearchItem,
 };
 use codex_protocol::mcp::CallToolResult;
-use codex_protocol::models::{MessagePhase, WebSearchAction};
+use codex_protocol::models::{
+    FunctionCallOutputBody, FunctionCallOutputContentItem, ImageDetail, MessagePhase,
+    WebSearchAction,
+};
 use codex_protocol::thread_id::ThreadId;
 use codex_protocol::user_input::{ByteRange, TextElement, UserInput};
 use insta::assert_json_snapshot;
@@ -121,6 +125,95 @@ fn agent_message_joins_its_parts_snapshot() {
 }
 
 #[test]
+fn agent_message_with_questions_snapshot() {
+    let mut message = AgentMessageItem::new(
+        "msg-2",
+        vec![AgentMessageContent::Text {
+            text: "Two questions before I go on.".to_owned(),
+        }],
+    );
+    message.phase = Some(MessagePhase::PartialAnswer);
+    message.delivery = Some(AgentMessageDelivery::Async);
+    message.questions = Some(vec![
+        AsyncUserInputQuestion {
+            title: "Which database?".to_owned(),
+            options: Some(vec!["sqlite".to_owned(), "postgres".to_owned()]),
+        },
+        AsyncUserInputQuestion {
+            title: "Anything to avoid?".to_owned(),
+            options: None,
+        },
+    ]);
+    assert_json_snapshot!(item(TurnItem::AgentMessage(message)));
+}
+
+#[test]
+fn function_call_output_snapshot() {
+    assert_json_snapshot!(item(TurnItem::FunctionCallOutput(FunctionCallOutputItem {
+        id: "output-1".to_owned(),
+        name: "screenshot".to_owned(),
+        namespace: Some("browser".to_owned()),
+        output: FunctionCallOutputBody::ContentItems(vec![
+            FunctionCallOutputContentItem::input_text("the page"),
+            FunctionCallOutputContentItem::input_image_url(
+                "data:image/png;base64,iVBO",
+                Some(ImageDetail::High),
+            ),
+            FunctionCallOutputContentItem::InputImage {
+                image_url: None,
+                file_id: Some("file_123".to_owned()),
+                detail: None,
+            },
+        ]),
+    })));
+}
+
+#[test]
+fn the_newest_item_shapes_read_back_unchanged() -> Result<(), serde_json::Error> {
+    let mut message = AgentMessageItem::new("msg-3", Vec::new());
+    message.questions = Some(vec![AsyncUserInputQuestion {
+        title: "Go?".to_owned(),
+        options: None,
+    }]);
+    let items = [
+        item(TurnItem::AgentMessage(message)),
+        item(TurnItem::FunctionCallOutput(FunctionCallOutputItem {
+            id: "output-3".to_owned(),
+            name: "tool".to_owned(),
+            namespace: None,
+            output: FunctionCallOutputBody::ContentItems(vec![
+                FunctionCallOutputContentItem::EncryptedContent {
+                    encrypted_content: "enc".to_owned(),
+                },
+            ]),
+        })),
+        item(TurnItem::SubAgentActivity(SubAgentActivityItem {
+            model: None,
+            reasoning_effort: Some("low".to_owned()),
+            id: "sub-2".to_owned(),
+            kind: SubAgentActivityKind::Completed,
+            agent_thread_id: thread(3),
+            agent_path: "/root/a".to_owned(),
+        })),
+    ];
+    for original in items {
+        let json = serde_json::to_value(&original)?;
+        assert_eq!(serde_json::from_value::<ThreadItem>(json)?, original);
+    }
+    Ok(())
+}
+
+#[test]
+fn function_call_output_text_without_namespace_snapshot() {
+    assert_json_snapshot!(item(TurnItem::FunctionCallOutput(FunctionCallOutputItem {
+        id: "output-2".to_owned(),
+        name: "clock_now".to_owned(),
+        namespace: None,
+        output: FunctionCallOutputBody::Text("12:00".to_owned()),
+    })));
+}
+
+#[test]
 fn plan_snapshot() {
     assert_json_snapshot!(item(TurnItem::Plan(PlanItem {
         id: "plan-1".to_owned(),
@@ -160,9 +253,6 @@ fn command_item(status: CommandExecutionStatus) -> CommandExecutionItem {
         aggregated_output: Some("hello\n".to_owned()),
         exit_code: Some(0),
         duration: Some(Duration::from_millis(42)),
-        stdout: None,
-        stderr: None,
-        formatted_output: None,
     }
 }
 
@@ -254,8 +344,8 @@ fn collab_agent_tool_call_snapshot() {
 #[test]
 fn sub_agent_activity_snapshot() {
     assert_json_snapshot!(item(TurnItem::SubAgentActivity(SubAgentActivityItem {
-        model: None,
-        reasoning_effort: None,
+        model: Some("gpt-5.5".to_owned()),
+        reasoning_effort: Some("high".to_owned()),
         id: "sub-1".to_owned(),
         kind: SubAgentActivityKind::Started,
         agent_thread_id: thread(2),

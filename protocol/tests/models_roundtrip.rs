@@ -13,6 +13,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+#[path = "models_roundtrip/newest_shapes.rs"]
+mod newest_shapes;
 #[path = "models_roundtrip/samples.rs"]
 mod samples;
 

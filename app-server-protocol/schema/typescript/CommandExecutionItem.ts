@@ -7,6 +7,11 @@ import type { ParsedCommand } from "./ParsedCommand";
 
 /**
  * A shell command run during the turn, with its result once finished.
+ *
+ * Older writers also wrote `stdout`, `stderr` and `formatted_output` (the output split, and
+ * formatted for the model); upstream dropped them, and so does this item: they are accepted
+ * and ignored on read (the rollout reader keeps such a line's original text), and never
+ * written. `aggregated_output` is the output.
  */
 export type CommandExecutionItem = { id: string, plugin_id?: string, script_path?: string, 
 /**
@@ -24,16 +29,4 @@ parsed_cmd: Array<ParsedCommand>, source: ExecCommandSource,
 /**
  * Text written to an interactive process, when that is what this item is.
  */
-interaction_input?: string, status: CommandExecutionStatus, aggregated_output?: string, exit_code?: number, duration?: { secs: number, nanos: number }, 
-/**
- * Older writers split the output; kept when present.
- */
-stdout?: string, 
-/**
- * Older writers split the output; kept when present.
- */
-stderr?: string, 
-/**
- * Older writers stored the output formatted for the model; kept when present.
- */
-formatted_output?: string, };
+interaction_input?: string, status: CommandExecutionStatus, aggregated_output?: string, exit_code?: number, duration?: { secs: number, nanos: number }, };

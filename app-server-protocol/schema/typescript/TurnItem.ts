@@ -10,6 +10,7 @@ import type { EnteredReviewModeItem } from "./EnteredReviewModeItem";
 import type { ExitedReviewModeItem } from "./ExitedReviewModeItem";
 import type { ExtensionItem } from "./ExtensionItem";
 import type { FileChangeItem } from "./FileChangeItem";
+import type { FunctionCallOutputItem } from "./FunctionCallOutputItem";
 import type { HookPromptItem } from "./HookPromptItem";
 import type { ImageGenerationItem } from "./ImageGenerationItem";
 import type { ImageViewItem } from "./ImageViewItem";
@@ -23,4 +24,4 @@ import type { WebSearchItem } from "./WebSearchItem";
 /**
  * One semantic item of a turn, as a client shows it. See the module docs for the wire shape.
  */
-export type TurnItem = { "type": "UserMessage" } & UserMessageItem | { "type": "HookPrompt" } & HookPromptItem | { "type": "AgentMessage" } & AgentMessageItem | { "type": "Plan" } & PlanItem | { "type": "Reasoning" } & ReasoningItem | { "type": "CommandExecution" } & CommandExecutionItem | { "type": "DynamicToolCall" } & DynamicToolCallItem | { "type": "CollabAgentToolCall" } & CollabAgentToolCallItem | { "type": "SubAgentActivity" } & SubAgentActivityItem | { "type": "WebSearch" } & WebSearchItem | { "type": "ImageView" } & ImageViewItem | { "type": "Extension" } & ExtensionItem | { "type": "ImageGeneration" } & ImageGenerationItem | { "type": "EnteredReviewMode" } & EnteredReviewModeItem | { "type": "ExitedReviewMode" } & ExitedReviewModeItem | { "type": "FileChange" } & FileChangeItem | { "type": "McpToolCall" } & McpToolCallItem | { "type": "ContextCompaction" } & ContextCompactionItem;
+export type TurnItem = { "type": "UserMessage" } & UserMessageItem | { "type": "FunctionCallOutput" } & FunctionCallOutputItem | { "type": "HookPrompt" } & HookPromptItem | { "type": "AgentMessage" } & AgentMessageItem | { "type": "Plan" } & PlanItem | { "type": "Reasoning" } & ReasoningItem | { "type": "CommandExecution" } & CommandExecutionItem | { "type": "DynamicToolCall" } & DynamicToolCallItem | { "type": "CollabAgentToolCall" } & CollabAgentToolCallItem | { "type": "SubAgentActivity" } & SubAgentActivityItem | { "type": "WebSearch" } & WebSearchItem | { "type": "ImageView" } & ImageViewItem | { "type": "Extension" } & ExtensionItem | { "type": "ImageGeneration" } & ImageGenerationItem | { "type": "EnteredReviewMode" } & EnteredReviewModeItem | { "type": "ExitedReviewMode" } & ExitedReviewModeItem | { "type": "FileChange" } & FileChangeItem | { "type": "McpToolCall" } & McpToolCallItem | { "type": "ContextCompaction" } & ContextCompactionItem;

@@ -53,6 +53,7 @@ export type { FileChange } from "./FileChange";
 export type { FileChangeItem } from "./FileChangeItem";
 export type { FunctionCallOutputBody } from "./FunctionCallOutputBody";
 export type { FunctionCallOutputContentItem } from "./FunctionCallOutputContentItem";
+export type { FunctionCallOutputItem } from "./FunctionCallOutputItem";
 export type { GitInfo } from "./GitInfo";
 export type { HookPromptFragment } from "./HookPromptFragment";
 export type { HookPromptItem } from "./HookPromptItem";

@@ -23,6 +23,8 @@ use crate::v2::{
 pub fn command_execution_started(begin: &ExecCommandBeginEvent) -> ThreadItem {
     ThreadItem::CommandExecution {
         id: begin.call_id.clone(),
+        plugin_id: begin.plugin_id.clone(),
+        script_path: begin.script_path.clone(),
         command: shell_join(&begin.command),
         cwd: begin.cwd.clone(),
         process_id: begin.process_id.clone(),
@@ -47,6 +49,8 @@ pub fn command_execution_completed(end: &ExecCommandEndEvent) -> ThreadItem {
     };
     ThreadItem::CommandExecution {
         id: end.call_id.clone(),
+        plugin_id: end.plugin_id.clone(),
+        script_path: end.script_path.clone(),
         command: shell_join(&end.command),
         cwd: end.cwd.clone(),
         process_id: end.process_id.clone(),
@@ -241,6 +245,7 @@ pub fn agent_message_from_event(id: String, event: &AgentMessageEvent) -> Thread
         phase: event.phase.clone(),
         memory_citation: event.memory_citation.clone().map(Into::into),
         delivery: event.delivery,
+        questions: event.questions.clone(),
     }
 }
 

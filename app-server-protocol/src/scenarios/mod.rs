@@ -185,7 +185,10 @@ impl Scenario {
     pub fn thread(&self, turns: Vec<Turn>) -> Thread {
         Thread {
             id: self.thread_id.to_string(),
+            session_id: self.thread_id.to_string(),
+            project_id: None,
             forked_from_id: None,
+            parent_thread_id: None,
             preview: String::new(),
             ephemeral: false,
             model_provider: "openai".to_owned(),
@@ -196,6 +199,9 @@ impl Scenario {
             cwd: "/workspace/demo".to_owned(),
             cli_version: "0.0.0-scripted".to_owned(),
             source: SessionSource::AppServer,
+            thread_source: None,
+            agent_nickname: None,
+            agent_role: None,
             git_info: None,
             name: None,
             turns,

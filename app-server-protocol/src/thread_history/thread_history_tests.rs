@@ -360,3 +360,34 @@ fn an_explicit_turn_cut_short_by_the_next_start_is_interrupted_and_the_last_open
         ]
     );
 }
+
+#[test]
+fn a_persisted_function_call_output_item_shows_in_its_turn() {
+    let output = ev(EventMsg::ItemCompleted(ItemCompletedEvent {
+        thread_id: ThreadId::new(),
+        turn_id: "t1".to_owned(),
+        item: TurnItem::FunctionCallOutput(codex_protocol::items::FunctionCallOutputItem {
+            id: "out-1".to_owned(),
+            name: "view_image".to_owned(),
+            namespace: None,
+            output: codex_protocol::models::FunctionCallOutputBody::Text("seen".to_owned()),
+        }),
+        started_at_ms: None,
+        completed_at_ms: 0,
+    }));
+    let turns = build_turns_from_rollout_items(&[
+        start("t1"),
+        user("look"),
+        output,
+        agent("ok"),
+        complete("t1"),
+    ]);
+    assert_eq!(
+        shape(&turns),
+        vec![(
+            "t1".to_owned(),
+            TurnStatus::Completed,
+            vec!["userMessage", "functionCallOutput", "agentMessage"]
+        )]
+    );
+}

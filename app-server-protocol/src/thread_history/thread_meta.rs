@@ -5,20 +5,32 @@ use codex_protocol::event::{EventMsg, EventTimestamp};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine, SessionSource as CoreSessionSource};
 
 use super::build_turns_from_rollout_items;
-use crate::v2::{GitInfo, SessionSource, Thread, ThreadStatus, UserInput};
+use crate::v2::{GitInfo, SessionSource, Thread, ThreadSource, ThreadStatus, UserInput};
 
 /// Longest preview kept, in characters.
 const PREVIEW_CHARS: usize = 200;
 
 /// A thread with no turns, described by its session meta line. Not loaded: a resume loads it.
+///
+/// `sessionId` is the meta's `session_id` (which the line reader fills with the thread id when
+/// a classic file lacks it); the project is never known from a session file, so `projectId` is
+/// null. A sub-agent's parent, nickname and role come from the meta's own keys, else from the
+/// `thread_spawn` detail of its `source`.
 pub fn thread_from_session_meta(line: &SessionMetaLine) -> Thread {
     let meta = &line.meta;
     let created_at = EventTimestamp::Rfc3339(meta.timestamp.clone())
         .unix_seconds()
         .unwrap_or_default();
+    let spawn = thread_spawn(&meta.source);
     Thread {
         id: meta.id.to_string(),
+        session_id: meta.session_id.to_string(),
+        project_id: None,
         forked_from_id: meta.forked_from_id.map(|id| id.to_string()),
+        parent_thread_id: meta
+            .parent_thread_id
+            .map(|id| id.to_string())
+            .or_else(|| spawn_field(spawn, "parent_thread_id")),
         preview: String::new(),
         ephemeral: false,
         model_provider: meta.model_provider.clone().unwrap_or_default(),
@@ -29,6 +41,18 @@ pub fn thread_from_session_meta(line: &SessionMetaLine) -> Thread {
         cwd: meta.cwd.display().to_string(),
         cli_version: meta.cli_version.clone(),
         source: session_source(&meta.source),
+        thread_source: meta
+            .thread_source
+            .as_deref()
+            .and_then(ThreadSource::from_wire),
+        agent_nickname: meta
+            .agent_nickname
+            .clone()
+            .or_else(|| spawn_field(spawn, "agent_nickname")),
+        agent_role: meta
+            .agent_role
+            .clone()
+            .or_else(|| spawn_field(spawn, "agent_role")),
         git_info: line.git.as_ref().map(|git| GitInfo {
             sha: git.commit_hash.clone(),
             branch: git.branch.clone(),
@@ -83,6 +107,19 @@ fn first_user_text(thread: &Thread) -> Option<String> {
         })
 }
 
+/// The `{"thread_spawn": {...}}` detail of a sub-agent source, when the source is one.
+fn thread_spawn(source: &CoreSessionSource) -> Option<&serde_json::Value> {
+    match source {
+        CoreSessionSource::SubAgent(detail) => detail.get("thread_spawn"),
+        _ => None,
+    }
+}
+
+/// A string field of the `thread_spawn` detail.
+fn spawn_field(spawn: Option<&serde_json::Value>, key: &str) -> Option<String> {
+    spawn?.get(key)?.as_str().map(str::to_string)
+}
+
 fn session_source(source: &CoreSessionSource) -> SessionSource {
     match source {
         CoreSessionSource::Cli => SessionSource::Cli,
@@ -94,3 +131,7 @@ fn session_source(source: &CoreSessionSource) -> SessionSource {
         CoreSessionSource::Internal(_) | CoreSessionSource::Unknown(_) => SessionSource::Unknown,
     }
 }
+
+#[cfg(test)]
+#[path = "thread_meta_tests.rs"]
+mod tests;

@@ -29,6 +29,12 @@ impl From<TurnItem> for ThreadItem {
                 client_id: user.client_id,
                 content: user.content.into_iter().map(Into::into).collect(),
             },
+            TurnItem::FunctionCallOutput(output) => Self::FunctionCallOutput {
+                id: output.id,
+                name: output.name,
+                namespace: output.namespace,
+                output: output.output,
+            },
             TurnItem::HookPrompt(hook) => Self::HookPrompt {
                 id: hook.id,
                 fragments: hook
@@ -58,6 +64,8 @@ impl From<TurnItem> for ThreadItem {
                 kind: activity.kind.into(),
                 agent_thread_id: activity.agent_thread_id.to_string(),
                 agent_path: activity.agent_path,
+                model: activity.model,
+                reasoning_effort: activity.reasoning_effort,
             },
             TurnItem::WebSearch(search) => Self::WebSearch {
                 id: search.id,
@@ -101,12 +109,15 @@ fn agent_message(agent: AgentMessageItem) -> ThreadItem {
         phase: agent.phase,
         memory_citation: agent.memory_citation.map(Into::into),
         delivery: agent.delivery,
+        questions: agent.questions,
     }
 }
 
 fn command_execution(command: CommandExecutionItem) -> ThreadItem {
     ThreadItem::CommandExecution {
         id: command.id,
+        plugin_id: command.plugin_id,
+        script_path: command.script_path,
         command: shell_join(&command.command),
         cwd: command.cwd,
         process_id: command.process_id,

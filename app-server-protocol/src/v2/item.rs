@@ -4,8 +4,8 @@
 //! are joined into one `text`, a command is one string plus compact actions, statuses are
 //! camelCase. Tags and fields are camelCase, as upstream clients expect.
 
-use codex_protocol::items::AgentMessageDelivery;
-use codex_protocol::models::MessagePhase;
+use codex_protocol::items::{AgentMessageDelivery, AsyncUserInputQuestion};
+use codex_protocol::models::{FunctionCallOutputBody, MessagePhase};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -59,6 +59,22 @@ pub enum ThreadItem {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         delivery: Option<AgentMessageDelivery>,
+        /// Questions the agent asks the person to answer later; absent when it asks none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        questions: Option<Vec<AsyncUserInputQuestion>>,
+    },
+    /// A tool output shown on its own: one that answers no call of the turn.
+    #[serde(rename_all = "camelCase")]
+    FunctionCallOutput {
+        /// Item id.
+        id: String,
+        /// The tool that produced it.
+        name: String,
+        /// The tool's namespace; null when it has none.
+        namespace: Option<String>,
+        /// The output: a string, or a list of text, image, audio and encrypted parts.
+        output: FunctionCallOutputBody,
     },
     /// A plan the agent wrote. The completed item is authoritative over plan deltas.
     #[serde(rename_all = "camelCase")]
@@ -85,6 +101,10 @@ pub enum ThreadItem {
     CommandExecution {
         /// Item id (the call id of the tool call).
         id: String,
+        /// The plugin whose script this command runs, when it runs one.
+        plugin_id: Option<String>,
+        /// The plugin script run, when the command runs one.
+        script_path: Option<String>,
         /// The command as one shell-quoted string.
         command: String,
         /// Working directory.
@@ -199,6 +219,10 @@ pub enum ThreadItem {
         agent_thread_id: String,
         /// The sub-agent's path in the agent tree.
         agent_path: String,
+        /// The sub-agent's model, when known.
+        model: Option<String>,
+        /// The sub-agent's reasoning effort, when known.
+        reasoning_effort: Option<String>,
     },
     /// A web search the model ran.
     #[serde(rename_all = "camelCase")]
@@ -285,6 +309,7 @@ impl ThreadItem {
             Self::UserMessage { id, .. }
             | Self::HookPrompt { id, .. }
             | Self::AgentMessage { id, .. }
+            | Self::FunctionCallOutput { id, .. }
             | Self::Plan { id, .. }
             | Self::Reasoning { id, .. }
             | Self::CommandExecution { id, .. }
@@ -310,6 +335,7 @@ impl ThreadItem {
             Self::UserMessage { id, .. }
             | Self::HookPrompt { id, .. }
             | Self::AgentMessage { id, .. }
+            | Self::FunctionCallOutput { id, .. }
             | Self::Plan { id, .. }
             | Self::Reasoning { id, .. }
             | Self::CommandExecution { id, .. }
@@ -335,6 +361,7 @@ impl ThreadItem {
             Self::UserMessage { .. } => "userMessage",
             Self::HookPrompt { .. } => "hookPrompt",
             Self::AgentMessage { .. } => "agentMessage",
+            Self::FunctionCallOutput { .. } => "functionCallOutput",
             Self::Plan { .. } => "plan",
             Self::Reasoning { .. } => "reasoning",
             Self::CommandExecution { .. } => "commandExecution",

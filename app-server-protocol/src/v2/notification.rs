@@ -34,7 +34,8 @@ pub struct ErrorNotification {
 #[ts(export_to = "v2/")]
 pub struct ThreadStartedNotification {
     /// The thread (turns empty).
-    pub thread: Thread,
+    // Boxed: a thread is several times larger than any other notification payload.
+    pub thread: Box<Thread>,
 }
 
 /// `thread/status/changed`: a thread became idle, active, or waits on the person.

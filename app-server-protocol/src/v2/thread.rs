@@ -13,8 +13,17 @@ use super::turn::Turn;
 pub struct Thread {
     /// Thread id.
     pub id: String,
+    /// The session the thread belongs to: shared by every thread of one session tree (a
+    /// root thread and the sub-agents it spawned). The root thread's id, for a root thread.
+    pub session_id: String,
+    /// The project the thread belongs to; null when it belongs to none (or it is not known).
+    pub project_id: Option<String>,
     /// The thread this one was forked from, when it was.
     pub forked_from_id: Option<String>,
+    /// The thread that spawned this one (sub-agents); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub parent_thread_id: Option<String>,
     /// A short preview (usually the first user message), for lists.
     pub preview: String,
     /// True for threads that are never written to disk.
@@ -37,6 +46,18 @@ pub struct Thread {
     pub cli_version: String,
     /// Which kind of client started it.
     pub source: SessionSource,
+    /// What started the thread (a person, a parent agent, a memory job); absent when unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub thread_source: Option<ThreadSource>,
+    /// Display nickname of a sub-agent thread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub agent_nickname: Option<String>,
+    /// Role of a sub-agent thread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub agent_role: Option<String>,
     /// Git state of `cwd` when the thread started, when known.
     pub git_info: Option<GitInfo>,
     /// Name the person gave the thread, if any.
@@ -44,6 +65,32 @@ pub struct Thread {
     /// The turns. Populated only by resume, read (with turns), fork and rollback; empty
     /// elsewhere.
     pub turns: Vec<Turn>,
+}
+
+/// What started a thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export_to = "v2/")]
+pub enum ThreadSource {
+    /// A person.
+    User,
+    /// A parent agent spawned it.
+    Subagent,
+    /// A background memory-consolidation job.
+    MemoryConsolidation,
+}
+
+impl ThreadSource {
+    /// The source a session meta names (`thread_source`), or `None` for a spelling this
+    /// version does not know.
+    pub(crate) fn from_wire(value: &str) -> Option<Self> {
+        match value {
+            "user" => Some(Self::User),
+            "subagent" => Some(Self::Subagent),
+            "memory_consolidation" => Some(Self::MemoryConsolidation),
+            _ => None,
+        }
+    }
 }
 
 /// Whether a thread is loaded in the server and what it is doing.

@@ -108,6 +108,71 @@ test("invalid messages are refused with the schema's reasons", () => {
   );
 });
 
+test("the newest item and thread shapes validate and reduce", () => {
+  const output: v2.ThreadItem = {
+    type: "functionCallOutput",
+    id: "o1",
+    name: "screenshot",
+    namespace: null,
+    output: [
+      { type: "input_text", text: "the page" },
+      { type: "input_image", file_id: "file_123" },
+      { type: "input_image", image_url: "data:image/png;base64,AA", detail: "high" },
+    ],
+  };
+  const question: v2.ThreadItem = {
+    type: "agentMessage",
+    id: "m2",
+    text: "Which one?",
+    phase: "partial_answer",
+    memoryCitation: null,
+    questions: [{ title: "Which one?", options: ["a", "b"] }],
+  };
+  const activity: v2.ThreadItem = {
+    type: "subAgentActivity",
+    id: "s1",
+    kind: "completed",
+    agentThreadId: threadId,
+    agentPath: "/root/worker",
+    model: "gpt-5.5",
+    reasoningEffort: null,
+  };
+  const state = new ThreadState();
+  for (const item of [output, question, activity]) {
+    state.applyNotification(notify({ method: "item/completed", params: { item, threadId, turnId: "t1", completedAtMs: 3 } }));
+  }
+  assert.deepEqual(state.turns[0]?.items, [output, question, activity]);
+
+  const thread: v2.Thread = {
+    id: threadId,
+    sessionId: "01977300-0000-7000-8000-000000000001",
+    projectId: null,
+    forkedFromId: null,
+    parentThreadId: "01977300-0000-7000-8000-000000000001",
+    preview: "",
+    ephemeral: false,
+    modelProvider: "openai",
+    createdAt: 0,
+    updatedAt: 0,
+    status: { type: "notLoaded" },
+    path: null,
+    cwd: "/repo",
+    cliVersion: "0.155.0",
+    source: "subAgent",
+    threadSource: "subagent",
+    agentNickname: "Scout",
+    agentRole: "explorer",
+    gitInfo: null,
+    name: null,
+    turns: [],
+  };
+  notify({ method: "thread/started", params: { thread } });
+  // `sessionId` is required. (`projectId` is always written, possibly as null; like every
+  // nullable key, the schema's reading contract also accepts it missing.)
+  const { sessionId: _session, ...withoutSession } = thread;
+  assert.throws(() => notify({ method: "thread/started", params: { thread: withoutSession } }), SchemaError);
+});
+
 test("approval decisions are checked against the answer schema", () => {
   schemas.check("CommandExecutionApprovalDecision", "acceptForSession");
   schemas.check("CommandExecutionApprovalDecision", {

@@ -36,7 +36,7 @@ pub fn replay(session: &Session) -> Vec<ServerMessage> {
     if let Some(meta) = session.session_meta() {
         messages.push(ServerMessage::Notification(
             ServerNotification::ThreadStarted(ThreadStartedNotification {
-                thread: thread_from_session_meta(meta),
+                thread: Box::new(thread_from_session_meta(meta)),
             }),
         ));
     }

@@ -9,6 +9,11 @@ use serde::Serialize;
 use ts_rs::TS;
 
 /// A shell command run during the turn, with its result once finished.
+///
+/// Older writers also wrote `stdout`, `stderr` and `formatted_output` (the output split, and
+/// formatted for the model); upstream dropped them, and so does this item: they are accepted
+/// and ignored on read (the rollout reader keeps such a line's original text), and never
+/// written. `aggregated_output` is the output.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct CommandExecutionItem {
     pub id: String,
@@ -44,18 +49,6 @@ pub struct CommandExecutionItem {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "{ secs: number, nanos: number }")]
     pub duration: Option<Duration>,
-    /// Older writers split the output; kept when present.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub stdout: Option<String>,
-    /// Older writers split the output; kept when present.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub stderr: Option<String>,
-    /// Older writers stored the output formatted for the model; kept when present.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub formatted_output: Option<String>,
 }
 
 /// Where a command execution stands.

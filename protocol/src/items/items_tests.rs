@@ -4,6 +4,7 @@ use pretty_assertions::assert_eq;
 use serde_json::json;
 
 use super::*;
+use crate::models::FunctionCallOutputBody;
 use crate::models::MessagePhase;
 use crate::user_input::UserInput;
 
@@ -177,19 +178,145 @@ fn extension_item_keeps_every_field() -> TestResult {
 }
 
 #[test]
-fn command_execution_reads_older_split_output_and_defaults_source() -> TestResult {
+fn command_execution_accepts_older_split_output_and_never_writes_it() -> TestResult {
     let item: TurnItem = serde_json::from_value(json!({
         "type": "CommandExecution", "id": "c", "command": ["ls"], "cwd": "/repo",
         "parsed_cmd": [{"type": "list_files", "cmd": "ls", "path": null}],
-        "status": "completed", "stdout": "a\n", "stderr": "", "exit_code": 0,
-        "duration": {"secs": 1, "nanos": 500}
+        "status": "completed", "stdout": "a\n", "stderr": "", "aggregated_output": "a\n",
+        "exit_code": 0, "duration": {"secs": 1, "nanos": 500}, "formatted_output": "a\n"
     }))?;
-    let TurnItem::CommandExecution(command) = item else {
+    let TurnItem::CommandExecution(command) = &item else {
         return Err("not a command".into());
     };
     assert_eq!(command.source, ExecCommandSource::Agent);
-    assert_eq!(command.stdout.as_deref(), Some("a\n"));
+    assert_eq!(command.aggregated_output.as_deref(), Some("a\n"));
     assert_eq!(command.duration, Some(std::time::Duration::new(1, 500)));
+    let written = serde_json::to_value(&item)?;
+    for dropped in ["stdout", "stderr", "formatted_output"] {
+        assert_eq!(written.get(dropped), None, "{dropped} is no longer written");
+    }
+    Ok(())
+}
+
+#[test]
+fn function_call_output_item_wire_shape() -> TestResult {
+    let text = TurnItem::FunctionCallOutput(FunctionCallOutputItem {
+        id: "fco-1".to_string(),
+        name: "view_image".to_string(),
+        namespace: None,
+        output: FunctionCallOutputBody::Text("done".to_string()),
+    });
+    let json = serde_json::to_value(&text)?;
+    assert_eq!(
+        json,
+        json!({"type": "FunctionCallOutput", "id": "fco-1", "name": "view_image", "output": "done"})
+    );
+    assert_eq!(serde_json::from_value::<TurnItem>(json)?, text);
+
+    let parts = json!({
+        "type": "FunctionCallOutput", "id": "fco-2", "name": "screenshot", "namespace": "ext",
+        "output": [
+            {"type": "input_text", "text": "caption"},
+            {"type": "input_image", "file_id": "file_123", "detail": "low"},
+            {"type": "input_image", "image_url": "data:image/png;base64,AA"}
+        ]
+    });
+    let item: TurnItem = serde_json::from_value(parts.clone())?;
+    let TurnItem::FunctionCallOutput(output) = &item else {
+        return Err("not a function call output".into());
+    };
+    assert_eq!(output.namespace.as_deref(), Some("ext"));
+    assert_eq!(item.type_name(), "FunctionCallOutput");
+    assert_eq!(serde_json::to_value(&item)?, parts);
+    Ok(())
+}
+
+#[test]
+fn function_call_output_item_reads_outputs_tolerantly() -> TestResult {
+    let single: TurnItem = serde_json::from_value(json!({
+        "type": "FunctionCallOutput", "id": "f", "name": "n",
+        "output": {"type": "input_text", "text": "one"}
+    }))?;
+    let TurnItem::FunctionCallOutput(single) = single else {
+        return Err("not a function call output".into());
+    };
+    assert_eq!(
+        single.output,
+        FunctionCallOutputBody::ContentItems(vec![
+            crate::models::FunctionCallOutputContentItem::input_text("one")
+        ])
+    );
+    let parts = json!([{"type": "hologram", "data": 1}]);
+    let unknown: TurnItem = serde_json::from_value(json!({
+        "type": "FunctionCallOutput", "id": "f", "name": "n", "output": parts
+    }))?;
+    let TurnItem::FunctionCallOutput(unknown) = unknown else {
+        return Err("not a function call output".into());
+    };
+    assert_eq!(
+        unknown.output,
+        FunctionCallOutputBody::Text(parts.to_string()),
+        "unknown content kinds are kept as text"
+    );
+    Ok(())
+}
+
+#[test]
+fn agent_message_questions_are_camel_case_and_skipped_when_absent() -> TestResult {
+    let mut message = AgentMessageItem::new("m", Vec::new());
+    message.questions = Some(vec![
+        AsyncUserInputQuestion {
+            title: "Which branch?".to_string(),
+            options: Some(vec!["main".to_string(), "dev".to_string()]),
+        },
+        AsyncUserInputQuestion {
+            title: "Anything else?".to_string(),
+            options: None,
+        },
+    ]);
+    let item = TurnItem::AgentMessage(message);
+    let json = serde_json::to_value(&item)?;
+    assert_eq!(
+        json["questions"],
+        json!([
+            {"title": "Which branch?", "options": ["main", "dev"]},
+            {"title": "Anything else?", "options": null}
+        ])
+    );
+    assert_eq!(serde_json::from_value::<TurnItem>(json)?, item);
+    let unknown_key = serde_json::from_value::<TurnItem>(json!({
+        "type": "AgentMessage", "id": "m", "content": [],
+        "questions": [{"title": "t", "options": null, "extra": 1}]
+    }));
+    assert!(unknown_key.is_err(), "questions deny unknown fields");
+    Ok(())
+}
+
+#[test]
+fn sub_agent_activity_writes_model_and_effort_even_when_null() -> TestResult {
+    let thread = crate::thread_id::ThreadId::new();
+    let item = TurnItem::SubAgentActivity(SubAgentActivityItem {
+        model: Some("gpt-5.5".to_string()),
+        reasoning_effort: Some("high".to_string()),
+        id: "a".to_string(),
+        kind: SubAgentActivityKind::Completed,
+        agent_thread_id: thread,
+        agent_path: "/root/worker".to_string(),
+    });
+    let json = serde_json::to_value(&item)?;
+    assert_eq!(
+        json,
+        json!({"type": "SubAgentActivity", "model": "gpt-5.5", "reasoning_effort": "high",
+               "id": "a", "kind": "completed", "agent_thread_id": thread.to_string(),
+               "agent_path": "/root/worker"})
+    );
+    let older: TurnItem = serde_json::from_value(json!({
+        "type": "SubAgentActivity", "id": "a", "kind": "started",
+        "agent_thread_id": thread.to_string(), "agent_path": "/root/worker"
+    }))?;
+    let written = serde_json::to_value(&older)?;
+    assert_eq!(written["model"], json!(null));
+    assert_eq!(written["reasoning_effort"], json!(null));
     Ok(())
 }
 
@@ -244,6 +371,12 @@ pub(crate) fn one_of_each() -> Vec<TurnItem> {
             client_id: None,
             content: vec![UserInput::text("hi")],
         }),
+        TurnItem::FunctionCallOutput(FunctionCallOutputItem {
+            id: id("FunctionCallOutput"),
+            name: "tool".to_string(),
+            namespace: None,
+            output: FunctionCallOutputBody::Text("ok".to_string()),
+        }),
         TurnItem::HookPrompt(HookPromptItem {
             id: id("HookPrompt"),
             fragments: Vec::new(),
@@ -272,9 +405,6 @@ pub(crate) fn one_of_each() -> Vec<TurnItem> {
             aggregated_output: None,
             exit_code: None,
             duration: None,
-            stdout: None,
-            stderr: None,
-            formatted_output: None,
         }),
         TurnItem::DynamicToolCall(DynamicToolCallItem {
             id: id("DynamicToolCall"),
@@ -372,10 +502,10 @@ pub(crate) fn one_of_each() -> Vec<TurnItem> {
 }
 
 #[test]
-fn one_of_each_covers_all_eighteen_variants() -> TestResult {
+fn one_of_each_covers_all_nineteen_variants() -> TestResult {
     let items = one_of_each();
     let names: std::collections::BTreeSet<&str> = items.iter().map(TurnItem::type_name).collect();
-    assert_eq!(names.len(), 18);
+    assert_eq!(names.len(), 19);
     for item in items {
         let json = serde_json::to_value(&item)?;
         assert_eq!(json["type"], json!(item.type_name()));

@@ -62,6 +62,7 @@ pub use review::ReviewTarget;
 pub use tool_calls::DynamicToolCallItem;
 pub use tool_calls::DynamicToolCallOutputContentItem;
 pub use tool_calls::DynamicToolCallStatus;
+pub use tool_calls::FunctionCallOutputItem;
 pub use tool_calls::McpAppUi;
 pub use tool_calls::McpAppUiDisplayMode;
 pub use tool_calls::McpToolCallError;
@@ -84,6 +85,8 @@ pub fn new_item_id() -> String {
 pub enum TurnItem {
     /// What the person submitted (without injected context).
     UserMessage(UserMessageItem),
+    /// A tool output shown on its own (one that answers no call of the turn).
+    FunctionCallOutput(FunctionCallOutputItem),
     /// Text a hook injected as if the person had typed it.
     HookPrompt(HookPromptItem),
     /// What the agent said.
@@ -125,6 +128,7 @@ impl TurnItem {
     pub fn id(&self) -> &str {
         match self {
             Self::UserMessage(item) => &item.id,
+            Self::FunctionCallOutput(item) => &item.id,
             Self::HookPrompt(item) => &item.id,
             Self::AgentMessage(item) => &item.id,
             Self::Plan(item) => &item.id,
@@ -149,6 +153,7 @@ impl TurnItem {
     pub fn type_name(&self) -> &'static str {
         match self {
             Self::UserMessage(_) => "UserMessage",
+            Self::FunctionCallOutput(_) => "FunctionCallOutput",
             Self::HookPrompt(_) => "HookPrompt",
             Self::AgentMessage(_) => "AgentMessage",
             Self::Plan(_) => "Plan",

@@ -1,4 +1,5 @@
-//! Calls to tools that are not shell commands: client-registered (dynamic) tools and MCP tools.
+//! Calls to tools that are not shell commands: client-registered (dynamic) tools, MCP tools,
+//! and tool outputs shown on their own.
 
 use std::time::Duration;
 
@@ -8,6 +9,25 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use crate::mcp::CallToolResult;
+use crate::models::FunctionCallOutputBody;
+
+/// A tool output shown as an item of its own: an output that answers no call of this turn
+/// (a named, standalone `function_call_output`), persisted even in legacy history.
+///
+/// `output` is the wire body (a string or a list of content parts); it reads with the same
+/// tolerant rules as the output of a `function_call_output` response item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct FunctionCallOutputItem {
+    pub id: String,
+    /// The tool that produced the output.
+    pub name: String,
+    /// The tool's namespace, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub namespace: Option<String>,
+    #[serde(deserialize_with = "crate::models::read_output_body")]
+    pub output: FunctionCallOutputBody,
+}
 
 /// A call to a tool the client registered at runtime; the client runs it and answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]

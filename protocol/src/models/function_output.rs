@@ -249,6 +249,15 @@ fn json_kind(value: &Value) -> &'static str {
     }
 }
 
+/// Reads a tool output body with the tolerant rules of [`FunctionCallOutputPayload`] (a
+/// single content item, the older object form, unknown content kinds kept as text), for
+/// fields that hold only the body.
+pub(crate) fn read_output_body<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<FunctionCallOutputBody, D::Error> {
+    FunctionCallOutputPayload::deserialize(deserializer).map(|payload| payload.body)
+}
+
 impl Serialize for FunctionCallOutputPayload {
     /// Writes only the body: a JSON string or a JSON array.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -40,6 +40,8 @@ pub use reasoning::ReasoningItemReasoningSummary;
 pub use response_item::ResponseItem;
 pub use web_search::WebSearchAction;
 
+pub(crate) use function_output::read_output_body;
+
 #[cfg(test)]
 mod roundtrip_props_tests;
 #[cfg(test)]

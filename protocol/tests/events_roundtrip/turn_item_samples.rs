@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use codex_protocol::items::*;
 use codex_protocol::mcp::CallToolResult;
+use codex_protocol::models::FunctionCallOutputBody;
+use codex_protocol::models::FunctionCallOutputContentItem;
 use codex_protocol::models::ImageDetail;
 use codex_protocol::models::MessagePhase;
 use codex_protocol::models::WebSearchAction;
@@ -128,6 +130,35 @@ pub(crate) fn turn_items() -> Vec<(&'static str, TurnItem)> {
             }),
         ),
         (
+            "FunctionCallOutput",
+            TurnItem::FunctionCallOutput(FunctionCallOutputItem {
+                id: text("item-output"),
+                name: text("screenshot"),
+                namespace: Some(text("browser")),
+                output: FunctionCallOutputBody::ContentItems(vec![
+                    FunctionCallOutputContentItem::input_text("the page"),
+                    FunctionCallOutputContentItem::input_image_url(
+                        "data:image/png;base64,iVBO",
+                        Some(ImageDetail::High),
+                    ),
+                    FunctionCallOutputContentItem::InputImage {
+                        image_url: None,
+                        file_id: Some(text("file_123")),
+                        detail: None,
+                    },
+                ]),
+            }),
+        ),
+        (
+            "FunctionCallOutput_text",
+            TurnItem::FunctionCallOutput(FunctionCallOutputItem {
+                id: text("item-output-2"),
+                name: text("clock.now"),
+                namespace: None,
+                output: FunctionCallOutputBody::Text(text("12:00")),
+            }),
+        ),
+        (
             "HookPrompt",
             TurnItem::HookPrompt(HookPromptItem {
                 id: text("item-hook"),
@@ -217,9 +248,6 @@ pub(crate) fn turn_items() -> Vec<(&'static str, TurnItem)> {
                 aggregated_output: Some(text("a.rs:1:TODO\n")),
                 exit_code: Some(0),
                 duration: Some(Duration::from_millis(1250)),
-                stdout: None,
-                stderr: None,
-                formatted_output: None,
             }),
         ),
         (

@@ -54,6 +54,23 @@ pub fn message_family() -> Vec<ResponseItem> {
             phase: Some(MessagePhase::FinalAnswer),
             internal_chat_message_metadata_passthrough: None,
         },
+        ResponseItem::Message {
+            encrypted_content: None,
+            status: Some("in_progress".to_string()),
+            id: id("msg"),
+            role: "assistant".to_string(),
+            content: vec![ContentItem::OutputText {
+                text: "So far: two".to_string(),
+                annotations: Some(vec![json!({"type": "url_citation", "url": "https://a.b"})]),
+                logprobs: Some(vec![json!({"token": "So", "logprob": -0.01})]),
+            }],
+            phase: Some(MessagePhase::PartialAnswer),
+            internal_chat_message_metadata_passthrough: None,
+        },
+        ResponseItem::assistant_text(
+            "[redacted phase]",
+            Some(MessagePhase::Unknown("[redacted]".to_string())),
+        ),
         ResponseItem::assistant_text("Looking at the files.", Some(MessagePhase::Commentary)),
         ResponseItem::developer_text("<permissions instructions>"),
         ResponseItem::AgentMessage {
@@ -104,7 +121,7 @@ pub fn reasoning_family() -> Vec<ResponseItem> {
 pub fn tool_family() -> Vec<ResponseItem> {
     vec![
         ResponseItem::FunctionCall {
-            encrypted_content: None,
+            encrypted_content: Some("enc_fc".to_string()),
             status: Some("completed".to_string()),
             id: id("fc"),
             name: "exec_command".to_string(),
@@ -126,6 +143,11 @@ pub fn tool_family() -> Vec<ResponseItem> {
                     "data:image/png;base64,AA",
                     Some(ImageDetail::Auto),
                 ),
+                FunctionCallOutputContentItem::InputImage {
+                    image_url: None,
+                    file_id: Some("file_456".to_string()),
+                    detail: None,
+                },
                 FunctionCallOutputContentItem::InputAudio {
                     audio_url: "data:audio/wav;base64,BB".to_string(),
                 },
@@ -137,8 +159,31 @@ pub fn tool_family() -> Vec<ResponseItem> {
         },
         ResponseItem::custom_tool_call("apply_patch", "*** Begin Patch\n*** End Patch", "call_2"),
         ResponseItem::custom_tool_call_output("call_2", "Success."),
+        ResponseItem::CustomToolCall {
+            encrypted_content: Some("enc_ctc".to_string()),
+            id: id("ctc"),
+            status: Some("completed".to_string()),
+            call_id: "call_5".to_string(),
+            name: "js".to_string(),
+            namespace: Some("mcp__node_repl__".to_string()),
+            input: "1 + 1".to_string(),
+            internal_chat_message_metadata_passthrough: meta("turn-1"),
+        },
+        ResponseItem::CustomToolCallOutput {
+            id: None,
+            call_id: "call_5".to_string(),
+            name: Some("js".to_string()),
+            output: FunctionCallOutputPayload::from_content_items(vec![
+                FunctionCallOutputContentItem::input_text("2"),
+                FunctionCallOutputContentItem::input_image_url(
+                    "data:image/png;base64,CC",
+                    Some(ImageDetail::High),
+                ),
+            ]),
+            internal_chat_message_metadata_passthrough: None,
+        },
         ResponseItem::LocalShellCall {
-            encrypted_content: None,
+            encrypted_content: Some("enc_lsh".to_string()),
             id: id("lsh"),
             call_id: Some("call_3".to_string()),
             status: LocalShellStatus::InProgress,
@@ -152,7 +197,7 @@ pub fn tool_family() -> Vec<ResponseItem> {
             internal_chat_message_metadata_passthrough: None,
         },
         ResponseItem::ToolSearchCall {
-            encrypted_content: None,
+            encrypted_content: Some("enc_tsc".to_string()),
             id: id("tsc"),
             call_id: None,
             status: Some("completed".to_string()),
@@ -174,7 +219,7 @@ pub fn tool_family() -> Vec<ResponseItem> {
 pub fn provider_family() -> Vec<ResponseItem> {
     vec![
         ResponseItem::WebSearchCall {
-            encrypted_content: None,
+            encrypted_content: Some("enc_ws".to_string()),
             id: id("ws"),
             status: Some("completed".to_string()),
             action: Some(WebSearchAction::Search {
@@ -203,7 +248,7 @@ pub fn provider_family() -> Vec<ResponseItem> {
             internal_chat_message_metadata_passthrough: None,
         },
         ResponseItem::ImageGenerationCall {
-            encrypted_content: None,
+            encrypted_content: Some("enc_ig".to_string()),
             id: id("ig"),
             status: "completed".to_string(),
             revised_prompt: Some("a cat".to_string()),

@@ -214,9 +214,6 @@ fn a_command_is_started_once_even_when_begin_repeats() {
             aggregated_output: None,
             exit_code: None,
             duration: None,
-            stdout: None,
-            stderr: None,
-            formatted_output: None,
         }),
         started_at_ms: 5,
     });

@@ -1,0 +1,101 @@
+//! The `Thread` a session meta line describes: its session, project and sub-agent fields.
+
+use codex_protocol::rollout::{RolloutItem, SessionMetaLine, parse_rollout_line};
+use pretty_assertions::assert_eq;
+use serde_json::{Value, json};
+
+use super::*;
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+const ROOT: &str = "019a93b9-f380-7600-98ff-940e6b99603c";
+const CHILD: &str = "019a93b9-f380-7600-98ff-940e6b99603d";
+
+/// The meta of a one-line session file whose `session_meta` payload is `payload`.
+fn meta(payload: Value) -> Result<SessionMetaLine, Box<dyn std::error::Error>> {
+    let line = json!({"timestamp": "2026-09-01T10:00:00.000Z", "type": "session_meta",
+        "payload": payload});
+    let parsed = parse_rollout_line(line.to_string().as_bytes())?;
+    match parsed.item() {
+        Some(RolloutItem::SessionMeta(meta)) => Ok(SessionMetaLine::clone(meta)),
+        other => Err(format!("not a session meta: {other:?}").into()),
+    }
+}
+
+#[test]
+fn a_classic_meta_gives_its_own_id_as_session_and_no_project() -> TestResult {
+    let thread = thread_from_session_meta(&meta(json!({
+        "id": ROOT, "timestamp": "2026-09-01T10:00:00.000Z", "cwd": "/repo",
+        "originator": "codex_cli_rs", "cli_version": "0.40.0"
+    }))?);
+    let json = serde_json::to_value(&thread)?;
+    assert_eq!(json["sessionId"], json!(ROOT));
+    assert_eq!(
+        json["projectId"],
+        Value::Null,
+        "projectId is written as null"
+    );
+    for absent in [
+        "parentThreadId",
+        "threadSource",
+        "agentNickname",
+        "agentRole",
+    ] {
+        assert_eq!(json.get(absent), None, "{absent} is omitted when unknown");
+    }
+    Ok(())
+}
+
+#[test]
+fn a_sub_agent_meta_names_its_session_parent_and_role() -> TestResult {
+    let thread = thread_from_session_meta(&meta(json!({
+        "session_id": ROOT, "id": CHILD, "parent_thread_id": ROOT,
+        "timestamp": "2026-09-01T10:00:00.000Z", "cwd": "/repo", "originator": "codex_cli_rs",
+        "cli_version": "0.152.1", "source": {"subagent": {"thread_spawn": {
+            "parent_thread_id": ROOT, "depth": 1, "agent_path": "/root/scout"}}},
+        "thread_source": "subagent", "agent_nickname": "Scout", "agent_role": "explorer"
+    }))?);
+    assert_eq!(thread.id, CHILD);
+    assert_eq!(thread.session_id, ROOT);
+    assert_eq!(thread.parent_thread_id.as_deref(), Some(ROOT));
+    assert_eq!(thread.thread_source, Some(ThreadSource::Subagent));
+    assert_eq!(thread.agent_nickname.as_deref(), Some("Scout"));
+    assert_eq!(thread.agent_role.as_deref(), Some("explorer"));
+    let json = serde_json::to_value(&thread)?;
+    assert_eq!(json["threadSource"], json!("subagent"));
+    Ok(())
+}
+
+#[test]
+fn sub_agent_fields_fall_back_to_the_thread_spawn_source() -> TestResult {
+    let thread = thread_from_session_meta(&meta(json!({
+        "session_id": ROOT, "id": CHILD, "timestamp": "2026-09-01T10:00:00.000Z",
+        "cwd": "/repo", "originator": "codex_cli_rs", "cli_version": "0.144.0",
+        "source": {"subagent": {"thread_spawn": {"parent_thread_id": ROOT, "depth": 1,
+            "agent_path": "/root/worker", "agent_nickname": "Worker", "agent_role": "coder"}}}
+    }))?);
+    assert_eq!(thread.parent_thread_id.as_deref(), Some(ROOT));
+    assert_eq!(thread.agent_nickname.as_deref(), Some("Worker"));
+    assert_eq!(thread.agent_role.as_deref(), Some("coder"));
+    assert_eq!(thread.thread_source, None, "not inferred from the source");
+    Ok(())
+}
+
+#[test]
+fn thread_source_spellings_and_unknown_values() -> TestResult {
+    for (wire, expected) in [
+        ("user", Some(ThreadSource::User)),
+        ("subagent", Some(ThreadSource::Subagent)),
+        (
+            "memory_consolidation",
+            Some(ThreadSource::MemoryConsolidation),
+        ),
+        ("[redacted]", None),
+    ] {
+        assert_eq!(ThreadSource::from_wire(wire), expected, "{wire}");
+        if let Some(source) = expected {
+            assert_eq!(serde_json::to_value(source)?, json!(wire));
+        }
+    }
+    Ok(())
+}
