@@ -230,7 +230,7 @@ pub fn event_persistence(event: &EventMsg) -> Persistence {
 /// durable event carries.
 fn item_completed_persistence(done: &ItemCompletedEvent) -> Persistence {
     match &done.item {
-        TurnItem::Plan(_) => Persistence::BOTH,
+        TurnItem::Plan(_) | TurnItem::FunctionCallOutput(_) => Persistence::BOTH,
         TurnItem::SubAgentActivity(activity)
             if activity.kind == SubAgentActivityKind::Completed =>
         {

@@ -193,6 +193,12 @@ fn event_catalogue() -> Vec<(&'static str, Value)> {
             delta("reasoning_raw_content_delta"),
         ),
         (
+            "item_completed(FunctionCallOutput)",
+            json!({"type": "item_completed", "thread_id": THREAD, "turn_id": "t",
+                   "item": {"type": "FunctionCallOutput", "id": "f", "name": "view_image",
+                            "output": "ok"}}),
+        ),
+        (
             "item_completed(UserMessage)",
             json!({"type": "item_completed", "thread_id": THREAD, "turn_id": "t",
                    "item": {"type": "UserMessage", "id": "u", "content": []}}),
@@ -451,6 +457,7 @@ fn the_two_modes_follow_the_current_format_lists() -> Result<(), Box<dyn std::er
         "task_complete",
         "thread_settings_applied",
         "item_completed(Plan)",
+        "item_completed(FunctionCallOutput)",
         "item_completed(SubAgentActivity completed)",
     ] {
         assert_eq!(decide(name)?, both, "{name}");

@@ -364,7 +364,7 @@ fn an_explicit_turn_cut_short_by_the_next_start_is_interrupted_and_the_last_open
 #[test]
 fn a_persisted_function_call_output_item_shows_in_its_turn() {
     let output = ev(EventMsg::ItemCompleted(ItemCompletedEvent {
-        thread_id: ThreadId::new(),
+        thread_id: ThreadId::new().to_string(),
         turn_id: "t1".to_owned(),
         item: TurnItem::FunctionCallOutput(codex_protocol::items::FunctionCallOutputItem {
             id: "out-1".to_owned(),
