@@ -253,3 +253,39 @@ fn history_prompt_thread_and_export_work_on_every_real_file() -> TestResult {
     }
     Ok(())
 }
+
+/// The 0.144 sub-agent child names the parent whose meta and items it replayed, and the
+/// lines it copied (its own meta is line 1; the parent's meta and first turn follow up to the
+/// child's own first `task_started` on line 14); the parent copied nothing.
+#[test]
+fn inspect_names_the_parent_a_child_copied_from() -> TestResult {
+    let Some(files) = real_files()? else {
+        return Ok(());
+    };
+    let find = |prefix: &str| files.iter().find(|file| name(file).starts_with(prefix));
+    let (Some(child), Some(parent)) = (
+        find("doudouqie66__CommonTools__rollout-2026-07-11T10-23-56"),
+        find("doudouqie66__CommonTools__rollout-2026-07-11T10-22-29"),
+    ) else {
+        return Err("the 0.144 parent/child pair is missing from the fixtures".into());
+    };
+    let inspect = |file: &Path| -> Result<serde_json::Value, Box<dyn std::error::Error>> {
+        Ok(serde_json::from_str(&stdout_of(&[
+            "inspect",
+            "--json",
+            &path_arg(file),
+        ])?)?)
+    };
+    let child = inspect(child)?;
+    assert_eq!(
+        child["copied_from_parent"],
+        serde_json::json!({"thread_id": "019f4efb-ae76-7e30-b44e-3fa464c16193", "lines": [2, 13]})
+    );
+    assert_eq!(child["history_mode"], "legacy");
+    // The parent repeats its own meta on resume (line 250): that is no copy.
+    assert_eq!(
+        inspect(parent)?["copied_from_parent"],
+        serde_json::Value::Null
+    );
+    Ok(())
+}

@@ -44,6 +44,8 @@ fn inspect_json_has_exactly_the_documented_keys() -> TestResult {
         "tokens",
         "compactions",
         "rollbacks",
+        "history_mode",
+        "copied_from_parent",
     ]
     .into_iter()
     .collect();

@@ -9,10 +9,15 @@
 //!
 //! What a replay holds, in file order:
 //! - every persisted event, as recorded;
-//! - for files that did not persist item events (`item_started` / `item_completed`: most
-//!   writers drop them), the pair core sent live for each recorded response item with a
-//!   client-visible form. Core emits that pair for exactly the items
-//!   [`parse_turn_item`] projects, so the replay rebuilds them with the same function. Each
+//! - for files that did not persist their items as `item_completed` (legacy files keep only
+//!   plans and a few others; pre-envelope and hand-filtered files none), the pair core sent
+//!   live for each recorded response item with a client-visible form. Core emits that pair
+//!   for exactly the items [`parse_turn_item`] projects, so the replay rebuilds them with the
+//!   same function. A person's message is rebuilt only where the turn index
+//!   ([`crate::turns`]) has a user turn, every turn the file ever held (a live client saw the
+//!   turns a later rollback removed): from its message item, or from its record event when
+//!   the file lost the item. Other user-role items are injected context (the redaction of
+//!   some real files makes them look typed) and are not shown. Each
 //!   rebuilt item keeps its recorded id, or gets `line-<N>` (its 1-based line) where core
 //!   would have minted a random one or left it empty, so replays are reproducible. Its turn
 //!   is the item's recorded turn id, else the turn running at that point of the file (from
@@ -32,6 +37,11 @@ use codex_protocol::thread_id::ThreadId;
 use uuid::Uuid;
 
 use crate::load::RolloutContents;
+use crate::turns::{TurnRecords, all_user_turns_in_rollout};
+use codex_protocol::event::UserMessageEvent;
+use codex_protocol::items::UserMessageItem;
+use codex_protocol::user_input::UserInput;
+use std::collections::HashSet;
 
 /// A recorded session as the ordered events a live session emitted.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,7 +89,16 @@ pub fn replay_rollout(contents: &RolloutContents) -> Replay {
     let thread_id = contents
         .thread_id()
         .unwrap_or_else(|| ThreadId::from_uuid(Uuid::nil()));
-    let rebuild_items = !records_item_events(contents.items());
+    let records = TurnRecords::of(contents);
+    // A paginated file records its items itself; rebuilding them too would double them.
+    let rebuild_items = records != TurnRecords::CompletedUserMessages;
+    let turns = all_user_turns_in_rollout(contents.items(), records);
+    let turn_messages: HashSet<usize> = turns.iter().filter_map(|turn| turn.message).collect();
+    let event_only_turns: HashSet<usize> = turns
+        .iter()
+        .filter(|turn| turn.message.is_none())
+        .filter_map(|turn| turn.event)
+        .collect();
     let mut events = Vec::new();
     let mut clock_ms = None;
     let mut running_turn: Option<String> = None;
@@ -95,11 +114,39 @@ pub fn replay_rollout(contents: &RolloutContents) -> Replay {
                     origin: EventOrigin::Recorded,
                     msg: msg.clone(),
                 });
+                // A turn whose message item the file lost: its item pair from the record.
+                if let EventMsg::UserMessage(event) = msg
+                    && rebuild_items
+                    && event_only_turns.contains(&index)
+                {
+                    let line = contents
+                        .entry_of_item(index)
+                        .map_or(0, |entry| entry.number);
+                    let item = TurnItem::UserMessage(user_message_from_event(
+                        event,
+                        format!("line-{line}"),
+                    ));
+                    let turn_id = running_turn.clone().unwrap_or_default();
+                    for msg in
+                        item_event_pair(thread_id, turn_id, item, line_ms.unwrap_or_default())
+                    {
+                        events.push(ReplayedEvent {
+                            item_index: index,
+                            at_ms: clock_ms,
+                            origin: EventOrigin::Rebuilt,
+                            msg,
+                        });
+                    }
+                }
             }
             RolloutItem::ResponseItem(response) if rebuild_items => {
                 let Some(turn_item) = parse_turn_item(response) else {
                     continue;
                 };
+                if matches!(turn_item, TurnItem::UserMessage(_)) && !turn_messages.contains(&index)
+                {
+                    continue;
+                }
                 let line = contents
                     .entry_of_item(index)
                     .map_or(0, |entry| entry.number);
@@ -126,14 +173,59 @@ pub fn replay_rollout(contents: &RolloutContents) -> Replay {
     Replay { thread_id, events }
 }
 
-/// True when the file persisted item events itself; rebuilding them too would double them.
-fn records_item_events(items: &[RolloutItem]) -> bool {
-    items.iter().any(|item| {
-        matches!(
-            item,
-            RolloutItem::EventMsg(EventMsg::ItemStarted(_) | EventMsg::ItemCompleted(_))
-        )
-    })
+/// The rollout items a client's resume view of `contents` is built from.
+///
+/// A file that records its turns for clients (`user_message` events, or completed
+/// `UserMessage` items) gives its items as they are. A file that does not (the pre-envelope
+/// format, files filtered by hand) would show a client no turns at all, although people
+/// typed in it: its items come with the item events the replay rebuilds, each right after
+/// the item it was rebuilt from, so the resume view and the replayed notifications show the
+/// same turns.
+pub fn client_view_items(contents: &RolloutContents) -> std::borrow::Cow<'_, [RolloutItem]> {
+    let items = contents.items();
+    match TurnRecords::of(contents) {
+        TurnRecords::UserMessageEvents | TurnRecords::CompletedUserMessages => {
+            std::borrow::Cow::Borrowed(items)
+        }
+        TurnRecords::BoundaryItems | TurnRecords::BoundaryItemsInTurns => {
+            let replay = replay_rollout(contents);
+            let mut rebuilt = replay
+                .events
+                .into_iter()
+                .filter(|event| event.origin == EventOrigin::Rebuilt)
+                .peekable();
+            let mut out = Vec::with_capacity(items.len());
+            for (index, item) in items.iter().enumerate() {
+                out.push(item.clone());
+                while let Some(event) = rebuilt.next_if(|event| event.item_index == index) {
+                    out.push(RolloutItem::EventMsg(event.msg));
+                }
+            }
+            std::borrow::Cow::Owned(out)
+        }
+    }
+}
+
+/// The user message a `user_message` event describes (text, then images by URL, then
+/// local images), for a turn whose message item the file does not hold.
+fn user_message_from_event(event: &UserMessageEvent, id: String) -> UserMessageItem {
+    let mut content = vec![UserInput::Text {
+        text: event.message.clone(),
+        text_elements: Vec::new(),
+    }];
+    content.extend(event.images.iter().flatten().map(|url| UserInput::Image {
+        image_url: url.clone(),
+        detail: None,
+    }));
+    content.extend(event.local_images.iter().map(|path| UserInput::LocalImage {
+        path: path.clone(),
+        detail: None,
+    }));
+    UserMessageItem {
+        id,
+        client_id: event.client_id.clone(),
+        content,
+    }
 }
 
 /// Follows the running turn the way a live client sees it: from its start to its end.

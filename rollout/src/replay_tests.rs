@@ -28,6 +28,12 @@ fn user_message(text: &str) -> String {
     )
 }
 
+fn assistant_message(text: &str) -> String {
+    format!(
+        r#"{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"{text}"}}]}}"#
+    )
+}
+
 fn parse(lines: &[String]) -> Result<RolloutContents, Box<dyn std::error::Error>> {
     let contents = RolloutContents::parse(lines.join("\n").into_bytes());
     if !contents.problems().is_empty() {
@@ -82,19 +88,35 @@ fn check_replay(contents: &RolloutContents, replay: &Replay) -> TestResult {
         assert_eq!(replay.thread_id, id);
     }
 
-    let records_items = recorded
-        .iter()
-        .any(|msg| matches!(msg, EventMsg::ItemStarted(_) | EventMsg::ItemCompleted(_)));
-    let expected_pairs = if records_items {
+    // Core sends a pair for every item `parse_turn_item` projects; a person's message is
+    // one only where the turn index has a user turn (else it is injected context), and a turn
+    // whose message item the file lost gets its pair from its event. Paginated files record
+    // their items themselves.
+    let records = TurnRecords::of(contents);
+    let turns = all_user_turns_in_rollout(contents.items(), records);
+    let expected_pairs = if records == TurnRecords::CompletedUserMessages {
         0
     } else {
-        contents
+        let projected = contents
             .items()
             .iter()
-            .filter(|item| {
-                matches!(item, RolloutItem::ResponseItem(response) if parse_turn_item(response).is_some())
+            .enumerate()
+            .filter(|(index, item)| match item {
+                RolloutItem::ResponseItem(response) => match parse_turn_item(response) {
+                    Some(TurnItem::UserMessage(_)) => {
+                        turns.iter().any(|turn| turn.message == Some(*index))
+                    }
+                    Some(_) => true,
+                    None => false,
+                },
+                _ => false,
             })
-            .count()
+            .count();
+        let event_only = turns
+            .iter()
+            .filter(|turn| turn.message.is_none() && turn.event.is_some())
+            .count();
+        projected + event_only
     };
 
     let mut pairs = 0;
@@ -216,7 +238,7 @@ fn recorded_turn_ids_win_and_items_outside_turns_get_none() -> TestResult {
         line(
             "2025-06-02T09:00:01.000Z",
             "response_item",
-            &user_message("before"),
+            &assistant_message("before"),
         ),
         line(
             "2025-06-02T09:00:02.000Z",
@@ -232,7 +254,7 @@ fn recorded_turn_ids_win_and_items_outside_turns_get_none() -> TestResult {
         line(
             "2025-06-02T09:00:05.000Z",
             "response_item",
-            &user_message("after"),
+            &assistant_message("after"),
         ),
     ])?;
     let replay = replay_rollout(&contents);
@@ -303,7 +325,7 @@ fn recorded_item_events_are_not_rebuilt() -> TestResult {
 fn clock_carries_over_lines_without_a_readable_time() -> TestResult {
     let contents = parse(&[
         meta_line(),
-        line("not a time", "response_item", &user_message("hi")),
+        line("not a time", "response_item", &assistant_message("hi")),
         line(
             "later",
             "event_msg",
@@ -373,5 +395,64 @@ fn real_files_replay_their_events_and_rebuild_item_pairs() -> TestResult {
         let replay = replay_rollout(&contents);
         check_replay(&contents, &replay).map_err(|err| format!("{}: {err}", path.display()))?;
     }
+    Ok(())
+}
+
+#[test]
+fn only_the_turn_indexs_messages_are_shown_and_a_lost_item_comes_from_its_event() -> TestResult {
+    let contents = parse(&[
+        meta_line(),
+        line(
+            "2025-06-02T09:00:01.000Z",
+            "event_msg",
+            r#"{"type":"task_started","turn_id":"turn-1"}"#,
+        ),
+        // Context that redaction made look typed: no event follows it.
+        line(
+            "2025-06-02T09:00:01.500Z",
+            "response_item",
+            &user_message("[redacted]"),
+        ),
+        line(
+            "2025-06-02T09:00:01.600Z",
+            "response_item",
+            &assistant_message("working"),
+        ),
+        line(
+            "2025-06-02T09:00:02.000Z",
+            "response_item",
+            &user_message("typed"),
+        ),
+        line(
+            "2025-06-02T09:00:02.000Z",
+            "event_msg",
+            r#"{"type":"user_message","message":"typed"}"#,
+        ),
+        // A turn whose message item its author removed.
+        line(
+            "2025-06-02T09:00:03.000Z",
+            "event_msg",
+            r#"{"type":"user_message","message":"lost","images":["data:image/png;base64,AA=="]}"#,
+        ),
+    ])?;
+    let replay = replay_rollout(&contents);
+    check_replay(&contents, &replay)?;
+    let users: Vec<Vec<UserInput>> = replay
+        .events
+        .iter()
+        .filter_map(|event| match &event.msg {
+            EventMsg::ItemCompleted(done) => match &done.item {
+                TurnItem::UserMessage(message) => Some(message.content.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(users.len(), 2, "{users:?}");
+    assert!(matches!(&users[0][..], [UserInput::Text { text, .. }] if text == "typed"));
+    assert!(matches!(
+        &users[1][..],
+        [UserInput::Text { text, .. }, UserInput::Image { .. }] if text == "lost"
+    ));
     Ok(())
 }

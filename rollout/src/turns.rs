@@ -109,6 +109,9 @@ pub struct UserTurn {
     /// The turn's first line: its `task_started` when one opens it (only turn preamble such
     /// as settings and injected context lies between), else its first record.
     pub start: usize,
+    /// A later `thread_rolled_back` removed the turn (only [`all_user_turns_in_rollout`]
+    /// returns such turns).
+    pub rolled_back: bool,
 }
 
 impl UserTurn {
@@ -148,7 +151,18 @@ fn turn_start(items: &[RolloutItem], record: usize, floor: usize) -> usize {
 
 /// The user turns of `items` counted from `records`, rolled-back turns removed.
 pub fn user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) -> Vec<UserTurn> {
+    let mut turns = all_user_turns_in_rollout(items, records);
+    turns.retain(|turn| !turn.rolled_back);
+    turns
+}
+
+/// Every user turn of `items` counted from `records`, in file order, the ones a later
+/// rollback removed included and marked ([`UserTurn::rolled_back`]): what a transcript that
+/// shows rolled-back turns walks.
+pub fn all_user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) -> Vec<UserTurn> {
     let mut turns: Vec<UserTurn> = Vec::new();
+    // Indices into `turns` of the turns no rollback has removed yet, oldest first.
+    let mut alive: Vec<usize> = Vec::new();
     // The latest turn-starting message item not yet claimed by an event.
     let mut pending_message = None;
     let mut in_turns = false;
@@ -159,6 +173,7 @@ pub fn user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) -> Vec
             event,
             message,
             start: 0,
+            rolled_back: false,
         };
         let record = turn.first_record();
         turn.start = turn_start(items, record, floor);
@@ -170,8 +185,12 @@ pub fn user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) -> Vec
             RolloutItem::EventMsg(EventMsg::TurnStarted(_)) => in_turns = true,
             RolloutItem::ResponseItem(response) if is_user_turn_boundary(response) => match records
             {
-                TurnRecords::BoundaryItems => push(&mut turns, None, Some(index)),
+                TurnRecords::BoundaryItems => {
+                    alive.push(turns.len());
+                    push(&mut turns, None, Some(index));
+                }
                 TurnRecords::BoundaryItemsInTurns if in_turns => {
+                    alive.push(turns.len());
                     push(&mut turns, None, Some(index));
                 }
                 TurnRecords::BoundaryItemsInTurns => {}
@@ -181,11 +200,15 @@ pub fn user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) -> Vec
             },
             _ if records.is_record(item) => {
                 let message = pending_message.take();
+                alive.push(turns.len());
                 push(&mut turns, Some(index), message);
             }
             RolloutItem::EventMsg(EventMsg::ThreadRolledBack(rollback)) => {
                 let num_turns = usize::try_from(rollback.num_turns).unwrap_or(usize::MAX);
-                turns.truncate(turns.len().saturating_sub(num_turns));
+                let keep = alive.len().saturating_sub(num_turns);
+                for removed in alive.drain(keep..) {
+                    turns[removed].rolled_back = true;
+                }
                 pending_message = None;
             }
             // The recorder writes a message item right before its event; anything the model

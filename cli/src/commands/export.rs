@@ -15,7 +15,7 @@ use crate::output::Output;
 /// Runs `export`.
 pub fn run(source: &Source, format: ExportFormat, out: &mut Output) -> CommandResult {
     let session = load_session(source)?;
-    let transcript = build(session.items());
+    let transcript = build(session.contents());
     if out.is_json() {
         out.json_line(&transcript)?;
         return Ok(Status::Ok);

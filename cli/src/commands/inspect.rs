@@ -47,6 +47,18 @@ fn render(
     };
     out.line(&field("lines", format!("{}, {problems}", inspection.lines)))?;
     out.line(&field("user turns", inspection.user_turns.to_string()))?;
+    if let Some(mode) = &inspection.history_mode {
+        out.line(&field("history mode", mode.clone()))?;
+    }
+    if let Some(copied) = &inspection.copied_from_parent {
+        out.line(&field(
+            "copied",
+            format!(
+                "lines {}-{} of parent {}",
+                copied.lines[0], copied.lines[1], copied.thread_id
+            ),
+        ))?;
+    }
     match &inspection.tokens {
         Some(tokens) => {
             out.line(&field("tokens", format!("{} total", tokens.total)))?;

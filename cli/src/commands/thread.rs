@@ -2,12 +2,15 @@
 //!
 //! The thread is app-server-protocol's own reconstruction from the rollout items
 //! (`thread_from_rollout_items`): identity from the session meta, turns from the persisted
-//! events. With `--json` it is the `Thread` object of the protocol (validating against the
+//! events. The items are codex-rollout's `client_view_items`: for a file that recorded no
+//! client view of its turns (the pre-envelope format, files filtered by hand) they include
+//! the item events a replay rebuilds, so `thread` shows the turns `notifications` does. With `--json` it is the `Thread` object of the protocol (validating against the
 //! generated schema); a file without session meta gives `{"turns": [...]}` only.
 
 use codex_app_server_protocol::build_turns_from_rollout_items;
 use codex_app_server_protocol::thread_history::thread_from_rollout_items;
 use codex_app_server_protocol::v2::{ThreadItem, Turn};
+use codex_rollout::replay::client_view_items;
 use serde_json::Value;
 
 use crate::error::{CommandResult, Failure, Status};
@@ -17,10 +20,11 @@ use crate::output::{Output, one_line};
 /// Runs `thread`.
 pub fn run(source: &Source, out: &mut Output) -> CommandResult {
     let session = load_session(source)?;
-    let thread = thread_from_rollout_items(session.items());
+    let items = client_view_items(session.contents());
+    let thread = thread_from_rollout_items(&items);
     let turns = match &thread {
         Some(thread) => thread.turns.clone(),
-        None => build_turns_from_rollout_items(session.items()),
+        None => build_turns_from_rollout_items(&items),
     };
     if out.is_json() {
         match &thread {

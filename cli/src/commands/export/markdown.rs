@@ -38,6 +38,10 @@ pub fn render(transcript: &Transcript) -> String {
     if transcript.rolled_back_turns > 0 {
         let _ = writeln!(md, "- Rolled back turns: {}", transcript.rolled_back_turns);
     }
+    if !transcript.preamble.is_empty() {
+        let _ = writeln!(md, "\n---\n\n## Before the first turn\n");
+        render_entries(&mut md, &transcript.preamble);
+    }
     for (index, turn) in transcript.turns.iter().enumerate() {
         render_turn(&mut md, index + 1, turn);
     }
@@ -46,7 +50,18 @@ pub fn render(transcript: &Transcript) -> String {
 
 fn render_turn(md: &mut String, number: usize, turn: &TranscriptTurn) {
     let _ = writeln!(md, "\n---\n\n## Turn {number}\n");
-    for entry in &turn.entries {
+    render_entries(md, &turn.entries);
+    let ending = match turn.status {
+        "completed" => "Turn completed.",
+        "interrupted" => "Turn interrupted.",
+        "failed" => "Turn failed.",
+        _ => "Turn end not recorded.",
+    };
+    let _ = writeln!(md, "_{ending}_");
+}
+
+fn render_entries(md: &mut String, entries: &[Entry]) {
+    for entry in entries {
         match entry {
             Entry::User { text, images } => {
                 let _ = writeln!(md, "**User**\n");
@@ -89,13 +104,6 @@ fn render_turn(md: &mut String, number: usize, turn: &TranscriptTurn) {
             }
         }
     }
-    let ending = match turn.status {
-        "completed" => "Turn completed.",
-        "interrupted" => "Turn interrupted.",
-        "failed" => "Turn failed.",
-        _ => "Turn end not recorded.",
-    };
-    let _ = writeln!(md, "_{ending}_");
 }
 
 fn render_call(

@@ -1,13 +1,15 @@
 //! The transcript model `export` renders: turns of entries, built from rollout items.
 //!
 //! What a reader of a conversation wants, from the file alone:
-//! - a turn starts at each message the person typed (core's `parse_turn_item` decides: injected
-//!   context and interruption notes are not the person's words and are left out);
+//! - one turn per user turn of codex-rollout's turn index (the same turns `inspect`, `fork`
+//!   and every other command see), opening with the person's message: its response item when
+//!   the file has it (core's `parse_turn_item` renders it), else the turn's record event;
+//!   what comes before the first turn is the preamble; other user-role items are injected
+//!   context and are left out;
 //! - assistant messages, reasoning summaries and web searches as the model produced them;
 //! - each tool call with its output next to it, paired by call id whatever came in between;
 //! - how each turn ended (`task_complete`, `turn_aborted`), compactions where they happened;
-//! - rolled-back turns removed (`thread_rolled_back {num_turns}` drops the last turns), with a
-//!   note where they were.
+//! - rolled-back turns left out (the index marks them), with a note where they were.
 
 use std::collections::HashMap;
 
@@ -18,6 +20,8 @@ use codex_protocol::items::{AgentMessageContent, TurnItem};
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::user_input::UserInput;
+use codex_rollout::load::RolloutContents;
+use codex_rollout::turns::{TurnRecords, UserTurn, all_user_turns_in_rollout};
 use serde::Serialize;
 
 use crate::commands::inspect::tool_name;
@@ -29,6 +33,8 @@ pub struct Transcript {
     pub cli_version: Option<String>,
     pub cwd: Option<String>,
     pub started_at: Option<String>,
+    /// What the file holds before its first user turn (injected context aside).
+    pub preamble: Vec<Entry>,
     pub turns: Vec<TranscriptTurn>,
     /// Turns removed by rollbacks.
     pub rolled_back_turns: usize,
@@ -73,22 +79,21 @@ pub enum Entry {
     },
 }
 
+/// Where an entry lives: the preamble or a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Preamble(usize),
+    Turn(usize, usize),
+}
+
 #[derive(Default)]
 struct Builder {
     transcript: Transcript,
-    /// Where each call's entry is: (turn index, entry index), by pairing key.
-    calls: HashMap<(OutputChannel, String), (usize, usize)>,
+    /// Where each call's entry is, by pairing key.
+    calls: HashMap<(OutputChannel, String), Slot>,
 }
 
 impl Builder {
-    fn turn(&mut self) -> &mut TranscriptTurn {
-        if self.transcript.turns.is_empty() {
-            self.start_turn();
-        }
-        let last = self.transcript.turns.len() - 1;
-        &mut self.transcript.turns[last]
-    }
-
     fn start_turn(&mut self) {
         self.transcript.turns.push(TranscriptTurn {
             status: "unfinished",
@@ -96,33 +101,63 @@ impl Builder {
         });
     }
 
-    fn push(&mut self, entry: Entry) -> (usize, usize) {
-        let turn = self.turn();
-        turn.entries.push(entry);
-        let entry = turn.entries.len() - 1;
-        (self.transcript.turns.len() - 1, entry)
+    fn push(&mut self, entry: Entry) -> Slot {
+        let turns = self.transcript.turns.len();
+        match self.transcript.turns.last_mut() {
+            Some(turn) => {
+                turn.entries.push(entry);
+                Slot::Turn(turns - 1, turn.entries.len() - 1)
+            }
+            None => {
+                self.transcript.preamble.push(entry);
+                Slot::Preamble(self.transcript.preamble.len() - 1)
+            }
+        }
+    }
+
+    fn entry_mut(&mut self, slot: Slot) -> Option<&mut Entry> {
+        match slot {
+            Slot::Preamble(entry) => self.transcript.preamble.get_mut(entry),
+            Slot::Turn(turn, entry) => self
+                .transcript
+                .turns
+                .get_mut(turn)
+                .and_then(|turn| turn.entries.get_mut(entry)),
+        }
+    }
+
+    /// The person's message that opens a turn: its response item, else its record event.
+    fn open_turn(&mut self, items: &[RolloutItem], turn: &UserTurn) {
+        self.start_turn();
+        let from_item = turn.message.and_then(|index| match items.get(index) {
+            Some(RolloutItem::ResponseItem(item)) => match parse_turn_item(item) {
+                Some(TurnItem::UserMessage(message)) => Some(user_entry(&message.content)),
+                _ => None,
+            },
+            _ => None,
+        });
+        let entry = from_item.or_else(|| {
+            turn.event.and_then(|index| match items.get(index) {
+                Some(RolloutItem::EventMsg(EventMsg::UserMessage(event))) => Some(Entry::User {
+                    text: event.message.clone(),
+                    images: event.images.as_ref().map_or(0, Vec::len) + event.local_images.len(),
+                }),
+                Some(RolloutItem::EventMsg(EventMsg::ItemCompleted(done))) => match &done.item {
+                    TurnItem::UserMessage(message) => Some(user_entry(&message.content)),
+                    _ => None,
+                },
+                _ => None,
+            })
+        });
+        if let Some(entry) = entry {
+            self.push(entry);
+        }
     }
 
     fn response_item(&mut self, item: &ResponseItem) {
         match parse_turn_item(item) {
-            Some(TurnItem::UserMessage(message)) => {
-                self.start_turn();
-                let images = message
-                    .content
-                    .iter()
-                    .filter(|part| part.is_image())
-                    .count();
-                let text = message
-                    .content
-                    .iter()
-                    .filter_map(|part| match part {
-                        UserInput::Text { text, .. } => Some(text.as_str()),
-                        _ => None,
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n");
-                self.push(Entry::User { text, images });
-            }
+            // The turn's own message opened it; any other is injected context.
+            Some(TurnItem::UserMessage(_)) => {}
             Some(TurnItem::AgentMessage(message)) => {
                 let text = message
                     .content
@@ -176,12 +211,7 @@ impl Builder {
         }
         let text = output_text(item);
         let found = key.and_then(|key| self.calls.get(&key).copied());
-        let slot = found.and_then(|(turn, entry)| {
-            self.transcript
-                .turns
-                .get_mut(turn)
-                .and_then(|turn| turn.entries.get_mut(entry))
-        });
+        let slot = found.and_then(|slot| self.entry_mut(slot));
         match slot {
             Some(Entry::ToolCall { output, .. }) => *output = Some(text),
             _ => {
@@ -211,42 +241,27 @@ impl Builder {
                     turn.status = "interrupted";
                 }
             }
-            EventMsg::ThreadRolledBack(rollback) => {
-                let requested = usize::try_from(rollback.num_turns).unwrap_or(usize::MAX);
-                let removed = requested.min(self.user_turns());
-                for _ in 0..removed {
-                    self.drop_last_user_turn();
-                }
-                self.transcript.rolled_back_turns += removed;
-                if let Some(turn) = self.transcript.turns.last_mut() {
-                    turn.entries.push(Entry::Note {
-                        text: format!("{removed} later turn(s) were rolled back here"),
-                    });
-                }
+            EventMsg::ThreadRolledBack(rollback) if rollback.num_turns > 0 => {
+                let text = format!("{} later turn(s) were rolled back here", rollback.num_turns);
+                self.push(Entry::Note { text });
             }
             _ => {}
         }
     }
-
-    fn user_turns(&self) -> usize {
-        self.transcript
-            .turns
-            .iter()
-            .filter(|turn| has_user_message(turn))
-            .count()
-    }
-
-    /// Removes the last turn that starts with a person's message (and anything after it).
-    fn drop_last_user_turn(&mut self) {
-        if let Some(index) = self.transcript.turns.iter().rposition(has_user_message) {
-            self.transcript.turns.truncate(index);
-            self.calls.retain(|_, (turn, _)| *turn < index);
-        }
-    }
 }
 
-fn has_user_message(turn: &TranscriptTurn) -> bool {
-    matches!(turn.entries.first(), Some(Entry::User { .. }))
+/// A person's message as an entry: its text parts joined, its images counted.
+fn user_entry(content: &[UserInput]) -> Entry {
+    let images = content.iter().filter(|part| part.is_image()).count();
+    let text = content
+        .iter()
+        .filter_map(|part| match part {
+            UserInput::Text { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    Entry::User { text, images }
 }
 
 /// What a call was asked to do: its arguments (pretty-printed when they are JSON), its
@@ -297,10 +312,29 @@ fn output_text(item: &ResponseItem) -> String {
     }
 }
 
-/// Builds the transcript of a rollout's items.
-pub fn build(items: &[RolloutItem]) -> Transcript {
+/// Builds the transcript of a loaded rollout, turn by turn as the turn index has them.
+pub fn build(contents: &RolloutContents) -> Transcript {
+    let items = contents.items();
+    let turns = all_user_turns_in_rollout(items, TurnRecords::of(contents));
     let mut builder = Builder::default();
-    for item in items {
+    let mut next = 0;
+    // The turn the current item belongs to; `None` before the first.
+    let mut current: Option<&UserTurn> = None;
+    for (index, item) in items.iter().enumerate() {
+        while let Some(turn) = turns.get(next).filter(|turn| turn.start <= index) {
+            next += 1;
+            current = Some(turn);
+            if turn.rolled_back {
+                builder.transcript.rolled_back_turns += 1;
+            } else {
+                builder.open_turn(items, turn);
+            }
+        }
+        if current.is_some_and(|turn| turn.rolled_back) {
+            continue;
+        }
+        let is_record =
+            current.is_some_and(|turn| turn.message == Some(index) || turn.event == Some(index));
         match item {
             RolloutItem::SessionMeta(meta) if builder.transcript.thread_id.is_none() => {
                 builder.transcript.thread_id = Some(meta.meta.id.to_string());
@@ -308,6 +342,7 @@ pub fn build(items: &[RolloutItem]) -> Transcript {
                 builder.transcript.cwd = Some(meta.meta.cwd.display().to_string());
                 builder.transcript.started_at = Some(meta.meta.timestamp.clone());
             }
+            _ if is_record => {}
             RolloutItem::ResponseItem(response) => builder.response_item(response),
             RolloutItem::EventMsg(event) => builder.event(event),
             RolloutItem::Compacted(_) => {

@@ -11,7 +11,12 @@
 //! - `tool_calls`: calls by tool name; `unanswered_calls`: calls that need an output and have
 //!   none anywhere in the file (an interrupted or still-running tool);
 //! - `tokens`: the cumulative usage of the last `token_count` event that carried usage;
-//! - `compactions`: `compacted` lines; `rollbacks`: `thread_rolled_back` events.
+//! - `compactions`: `compacted` lines; `rollbacks`: `thread_rolled_back` events;
+//! - `history_mode`: the first session meta's `history_mode` (`legacy` when absent, any other
+//!   spelling as written; `null` without a meta);
+//! - `copied_from_parent`: for a forked or sub-agent child, the thread its replayed parent
+//!   meta names and the 1-based first and last line it copied (`codex_rollout::turns`
+//!   finds them), else `null`.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -20,7 +25,7 @@ use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
 use codex_rollout::load::{EntryContent, LineProblem, RolloutContents};
-use codex_rollout::turns::user_turn_count;
+use codex_rollout::turns::{parent_prefix, user_turn_count};
 use serde::Serialize;
 
 /// A problem line, as every command reports it.
@@ -82,6 +87,33 @@ pub struct Inspection {
     pub tokens: Option<Tokens>,
     pub compactions: usize,
     pub rollbacks: usize,
+    pub history_mode: Option<String>,
+    pub copied_from_parent: Option<CopiedPrefix>,
+}
+
+/// The lines a child copied from its parent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CopiedPrefix {
+    pub thread_id: String,
+    /// First and last copied line, 1-based.
+    pub lines: [usize; 2],
+}
+
+/// The copied parent prefix of `contents`, by line numbers.
+fn copied_prefix(contents: &RolloutContents) -> Option<CopiedPrefix> {
+    let prefix = parent_prefix(contents.items())?;
+    let line = |index: usize| contents.entry_of_item(index).map(|entry| entry.number);
+    let first = line(prefix.items.start)?;
+    let last = prefix
+        .items
+        .end
+        .checked_sub(1)
+        .and_then(line)
+        .unwrap_or(first);
+    Some(CopiedPrefix {
+        thread_id: prefix.parent_thread_id.to_string(),
+        lines: [first, last],
+    })
 }
 
 /// Computes the inspection of `contents`.
@@ -108,6 +140,13 @@ pub fn inspect(contents: &RolloutContents) -> Inspection {
         tokens: None,
         compactions: 0,
         rollbacks: 0,
+        history_mode: items.iter().find_map(|item| match item {
+            RolloutItem::SessionMeta(meta) => {
+                Some(meta.meta.effective_history_mode().as_str().to_string())
+            }
+            _ => None,
+        }),
+        copied_from_parent: copied_prefix(contents),
     };
     for entry in contents.entries() {
         let item = match entry.content {

@@ -1,0 +1,229 @@
+//! Every command sees the same user turns, on every real Codex session file and on our own
+//! recorder's sample, and they are the file's own record of them.
+//!
+//! The record, counted here line by line and independently of the libraries: the
+//! `user_message` events of a legacy file, or, in a paginated file (0.151 and later), the
+//! `item_completed` events carrying a `UserMessage`, less the turns each `thread_rolled_back`
+//! removed. Files with neither record (the pre-envelope format, files filtered by hand) have
+//! no record to compare with; all views must still agree.
+//!
+//! Compared, per file: `inspect --json` `user_turns`; the `userMessage` items of
+//! `thread --json`; the `userMessage` items completed in `notifications`, less the rolled-back
+//! turns (a live client saw those messages and learned of the rollback from its own
+//! `thread/rollback` reply, which is no notification); the turns of `export --json`; and the
+//! user turns a fork can drop (`fork --drop-turns N` succeeds for N = the count, fails past
+//! it). The table is printed.
+
+// Printing the table is this test's job.
+#![allow(clippy::print_stderr)]
+
+mod common;
+
+use std::path::Path;
+
+use common::{TestResult, bin, is_catalogue, json_lines, name, real_files};
+
+/// The file's own record of its user turns, and the turns its rollbacks removed.
+#[derive(Debug, Default)]
+struct Record {
+    events: usize,
+    completed: usize,
+    rolled_back: usize,
+    /// Each rollback's request applied to what was recorded before it (saturating), for
+    /// events and completed items separately.
+    events_alive: usize,
+    completed_alive: usize,
+}
+
+impl Record {
+    fn of(path: &Path) -> Result<Record, Box<dyn std::error::Error>> {
+        let mut record = Record::default();
+        for line in std::fs::read_to_string(path)?.lines() {
+            let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
+                continue;
+            };
+            if value["type"] != "event_msg" {
+                continue;
+            }
+            let payload = &value["payload"];
+            match payload["type"].as_str() {
+                Some("user_message") => {
+                    record.events += 1;
+                    record.events_alive += 1;
+                }
+                Some("item_completed") if payload["item"]["type"] == "UserMessage" => {
+                    record.completed += 1;
+                    record.completed_alive += 1;
+                }
+                Some("thread_rolled_back") => {
+                    let turns = usize::try_from(payload["num_turns"].as_u64().unwrap_or(0))?;
+                    let alive = if record.events > 0 {
+                        &mut record.events_alive
+                    } else {
+                        &mut record.completed_alive
+                    };
+                    let removed = turns.min(*alive);
+                    *alive -= removed;
+                    record.rolled_back += removed;
+                }
+                _ => {}
+            }
+        }
+        Ok(record)
+    }
+
+    /// The user turns the record says survive, if the file has a record.
+    fn user_turns(&self) -> Option<usize> {
+        if self.events > 0 {
+            Some(self.events_alive)
+        } else if self.completed > 0 {
+            Some(self.completed_alive)
+        } else {
+            None
+        }
+    }
+}
+
+/// The user turns each command reports for `file` (`None`: the bundled sample).
+#[derive(Debug, PartialEq, Eq)]
+struct Views {
+    inspect: usize,
+    thread: usize,
+    notifications: usize,
+    export: usize,
+}
+
+fn run(args: &[&str], file: Option<&Path>) -> Result<String, Box<dyn std::error::Error>> {
+    let mut command = bin()?;
+    command.args(args);
+    if let Some(file) = file {
+        command.arg(file);
+    }
+    let output = command.output()?;
+    assert!(
+        output.status.success(),
+        "{args:?} {file:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Ok(String::from_utf8(output.stdout)?)
+}
+
+fn count_user_messages(items: &serde_json::Value) -> usize {
+    items.as_array().map_or(0, |items| {
+        items
+            .iter()
+            .filter(|item| item["type"] == "userMessage")
+            .count()
+    })
+}
+
+fn views(file: Option<&Path>, rolled_back: usize) -> Result<Views, Box<dyn std::error::Error>> {
+    let inspect: serde_json::Value = serde_json::from_str(&run(&["--json", "inspect"], file)?)?;
+    let thread: serde_json::Value = serde_json::from_str(&run(&["--json", "thread"], file)?)?;
+    let export: serde_json::Value = serde_json::from_str(&run(&["--json", "export"], file)?)?;
+    let notifications = json_lines(&run(&["notifications"], file)?)?;
+    let completed_user_messages = notifications
+        .iter()
+        .filter(|message| {
+            message["method"] == "item/completed"
+                && message["params"]["item"]["type"] == "userMessage"
+        })
+        .count();
+    Ok(Views {
+        inspect: usize::try_from(inspect["user_turns"].as_u64().ok_or("no user_turns")?)?,
+        thread: thread["turns"]
+            .as_array()
+            .ok_or("no turns")?
+            .iter()
+            .map(|turn| count_user_messages(&turn["items"]))
+            .sum(),
+        notifications: completed_user_messages.saturating_sub(rolled_back),
+        export: export["turns"].as_array().ok_or("no turns")?.len(),
+    })
+}
+
+/// Whether some line of `file` is a `session_meta` (a fork needs the thread it forks).
+fn has_session_meta(file: &Path) -> Result<bool, Box<dyn std::error::Error>> {
+    Ok(std::fs::read_to_string(file)?.lines().any(|line| {
+        serde_json::from_str::<serde_json::Value>(line)
+            .is_ok_and(|value| value["type"] == "session_meta")
+    }))
+}
+
+/// `fork --drop-turns n` works for every n up to `turns` and is refused past it.
+fn fork_drops(file: &Path, turns: usize) -> TestResult {
+    let dir = tempfile::tempdir()?;
+    for drop in [turns, turns + 1] {
+        let out = dir.path().join(format!("fork-{drop}.jsonl"));
+        let output = bin()?
+            .args(["fork", "--drop-turns", &drop.to_string(), "-o"])
+            .arg(&out)
+            .arg(file)
+            .output()?;
+        assert_eq!(
+            output.status.success(),
+            drop <= turns,
+            "{}: fork --drop-turns {drop} of {turns}: {}",
+            name(file),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn every_view_sees_the_files_own_user_turns() -> TestResult {
+    let sample = views(None, 1)?;
+    eprintln!(
+        "{:<52} {:>6} {:>7} {:>6} {:>6} {:>6}",
+        "file", "record", "inspect", "thread", "notif", "export"
+    );
+    eprintln!(
+        "{:<52} {:>6} {:>7} {:>6} {:>6} {:>6}",
+        "(bundled sample)", "-", sample.inspect, sample.thread, sample.notifications, sample.export
+    );
+    assert_eq!(sample.inspect, sample.thread);
+    assert_eq!(sample.inspect, sample.notifications);
+    assert_eq!(sample.inspect, sample.export);
+    let Some(files) = real_files()? else {
+        return Ok(());
+    };
+    for file in &files {
+        let record = Record::of(file)?;
+        let views = views(Some(file), record.rolled_back)?;
+        let expected = record
+            .user_turns()
+            .map_or_else(|| "-".to_string(), |turns| turns.to_string());
+        eprintln!(
+            "{:<52} {expected:>6} {:>7} {:>6} {:>6} {:>6}",
+            name(file).chars().take(52).collect::<String>(),
+            views.inspect,
+            views.thread,
+            views.notifications,
+            views.export
+        );
+        if is_catalogue(file) {
+            // Values trimmed on purpose: some records do not parse, so views may differ.
+            continue;
+        }
+        let agreed = Views {
+            inspect: views.inspect,
+            thread: views.inspect,
+            notifications: views.inspect,
+            export: views.inspect,
+        };
+        assert_eq!(views, agreed, "{}: views disagree", name(file));
+        if let Some(turns) = record.user_turns() {
+            assert_eq!(
+                views.inspect,
+                turns,
+                "{}: views vs the file's record",
+                name(file)
+            );
+        }
+        if has_session_meta(file)? {
+            fork_drops(file, views.inspect)?;
+        }
+    }
+    Ok(())
+}
