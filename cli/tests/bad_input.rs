@@ -191,7 +191,7 @@ fn a_file_with_some_bad_lines_still_works_and_warns() -> TestResult {
         .iter()
         .filter_map(|problem| problem["line"].as_u64())
         .collect();
-    assert_eq!(problem_lines, [1, 70]);
+    assert_eq!(problem_lines, [1, 71]);
     bin()?.args(["validate", &path]).assert().code(1);
     Ok(())
 }

@@ -209,6 +209,10 @@ async fn one_turn_against_a_scripted_model_records_history_rollout_and_events_in
             "item_completed",
             "agent_reasoning",
             "raw_response_item", // function call, before the tool runs
+            "item_started",      // CommandExecution, in progress
+            "exec_command_begin",
+            "item_completed", // CommandExecution, completed with its output
+            "exec_command_end",
             "raw_response_item", // function call output
             "raw_response_item", // assistant answer
             "item_started",
@@ -287,9 +291,17 @@ async fn interrupting_the_turn_during_a_tool_makes_the_next_prompt_carry_an_abor
         .map(|e| e.msg.type_name())
         .collect();
     assert_eq!(
-        kinds[kinds.len() - 3..],
-        ["raw_response_item", "raw_response_item", "turn_aborted"],
-        "call recorded, then the interruption note, then turn_aborted: {kinds:?}"
+        kinds[kinds.len() - 7..],
+        [
+            "raw_response_item", // the call
+            "item_started",      // its command, in progress
+            "exec_command_begin",
+            "item_completed", // the command, failed: the turn was interrupted
+            "exec_command_end",
+            "raw_response_item", // the interruption note
+            "turn_aborted",
+        ],
+        "call recorded, its command failed, then the note and turn_aborted: {kinds:?}"
     );
     let history = f.session.clone_history().await;
     let labels: Vec<String> = history.raw_items().iter().map(label).collect();

@@ -17,6 +17,8 @@ use codex_protocol::rollout::RolloutItem;
 
 use super::config::TurnContext;
 use super::legacy_events::legacy_events_for_completed_item;
+use super::legacy_tool_events::legacy_begin_event;
+use super::legacy_tool_events::legacy_end_event;
 use super::state::Session;
 
 /// Milliseconds since the Unix epoch, the unit of item event timestamps.
@@ -65,9 +67,12 @@ impl Session {
         }
     }
 
-    /// Emits `item_started` for `item`; returns its start time for the completion.
+    /// Emits `item_started` for `item`, then its legacy begin event when it is a tool item
+    /// (`exec_command_begin`, `patch_apply_begin`, `mcp_tool_call_begin`); returns its start
+    /// time for the completion.
     pub async fn emit_turn_item_started(&self, turn: &TurnContext, item: &TurnItem) -> i64 {
         let started_at_ms = now_unix_ms();
+        let begin = legacy_begin_event(item, &turn.sub_id, started_at_ms);
         let msg = EventMsg::ItemStarted(ItemStartedEvent {
             thread_id: self.thread_id().to_string(),
             turn_id: turn.sub_id.clone(),
@@ -75,11 +80,14 @@ impl Session {
             started_at_ms,
         });
         self.send_event(turn, msg).await;
+        if let Some(begin) = begin {
+            self.send_event(turn, begin).await;
+        }
         started_at_ms
     }
 
-    /// Emits `item_completed` for `item`, then its legacy events. Without a recorded start the
-    /// start time is the completion time.
+    /// Emits `item_completed` for `item`, then its legacy events (for a tool item, its end
+    /// event). Without a recorded start the start time is the completion time.
     pub async fn emit_turn_item_completed(
         &self,
         turn: &TurnContext,
@@ -87,7 +95,8 @@ impl Session {
         started_at_ms: Option<i64>,
     ) {
         let completed_at_ms = now_unix_ms();
-        let legacy = legacy_events_for_completed_item(&item, turn.show_raw_reasoning);
+        let mut legacy = legacy_events_for_completed_item(&item, turn.show_raw_reasoning);
+        legacy.extend(legacy_end_event(&item, &turn.sub_id, completed_at_ms));
         let msg = EventMsg::ItemCompleted(ItemCompletedEvent {
             thread_id: self.thread_id().to_string(),
             turn_id: turn.sub_id.clone(),

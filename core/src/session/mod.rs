@@ -12,7 +12,8 @@
 //! - [`sink`]: the [`RolloutSink`] / [`EventSink`] contract with `codex-rollout` and clients;
 //! - [`media`], [`prepare`]: the history boundary;
 //! - [`state`]: [`Session`], its lock and snapshots; [`config`]: configuration and turn context;
-//! - [`record`], [`events`], [`legacy_events`]: recording and emission;
+//! - [`record`], [`events`], [`legacy_events`], [`legacy_tool_events`]: recording and
+//!   emission;
 //! - [`initial_context`]: compiling context fragments by slot;
 //! - [`user_input`]: a person's submission as one user message;
 //! - [`mailbox`]: the phase tri-state consumer;
@@ -22,6 +23,7 @@ pub mod config;
 pub mod events;
 pub mod initial_context;
 pub mod legacy_events;
+pub mod legacy_tool_events;
 pub mod mailbox;
 pub mod media;
 pub mod prepare;

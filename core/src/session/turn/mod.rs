@@ -8,20 +8,30 @@
 //! 4. sampling: the prompt (session base instructions + history projection + tools) is
 //!    encoded for the model's wire format and sent; every completed output item is recorded
 //!    in provider order. A tool call is recorded *before* its tool runs;
-//! 5. the calls run one by one; each output is recorded; if there were calls, sample again
+//! 5. the calls run one by one; a command, a patch or an MCP call is announced as a turn item
+//!    around its run (`item_started` and its begin event, the run, `item_completed` and its
+//!    end event: `tool_items.rs`); each output is recorded; if there were calls, sample again
 //!    (the follow-up), else the turn ends;
 //! 6. `task_complete` with the last agent message.
 //!
-//! Every model call and tool run races the [`TurnInterrupt`]. On interruption the turn records
-//! a `<turn_aborted>` context note and emits `turn_aborted`; the call whose tool was running
-//! stays in history without an output, so the next prompt answers it with a synthesized
-//! `aborted` output (prompt normalization) and the model learns what happened.
+//! Every model call and tool run races the [`TurnInterrupt`]. On interruption the running
+//! tool's item completes as failed, the turn records a `<turn_aborted>` context note and emits
+//! `turn_aborted`; the call whose tool was running stays in history without an output, so the
+//! next prompt answers it with a synthesized `aborted` output (prompt normalization) and the
+//! model learns what happened.
+//!
+//! Every turn item the driver produces (user message, agent message, reasoning, tool items)
+//! gets an `item_completed`, so a file that keeps those events (paginated history) holds the
+//! whole client view.
 //!
 //! The driver is library code so that other crates can produce realistic sessions with a
 //! scripted model ([`ScriptedModel`], [`ScriptedTools`]) and a real rollout recorder.
 
+mod invocation;
 pub mod model;
+mod patch;
 pub mod scripted;
+mod tool_items;
 
 use codex_protocol::event::ErrorEvent;
 use codex_protocol::event::EventMsg;
@@ -42,11 +52,13 @@ use crate::contextual::fragments::ContextFragment;
 use crate::prompt::ToolSpec;
 use crate::prompt::encode_request;
 
+pub use invocation::ToolInvocation;
 pub use model::BoxFuture;
 pub use model::ModelClient;
 pub use model::ModelError;
 pub use model::ModelResponse;
 pub use model::ToolExecutor;
+pub use model::ToolRun;
 pub use model::TurnInterrupt;
 pub use scripted::ScriptedModel;
 pub use scripted::ScriptedTools;
@@ -82,6 +94,7 @@ pub struct TurnRunner<'a> {
     files: &'a dyn MediaFiles,
     initial_context: InitialContextInputs,
     max_sampling_requests: usize,
+    cwd: String,
 }
 
 static NO_FILES: std::sync::LazyLock<InMemoryMediaFiles> =
@@ -97,7 +110,16 @@ impl<'a> TurnRunner<'a> {
             files: &*NO_FILES,
             initial_context: InitialContextInputs::default(),
             max_sampling_requests: DEFAULT_MAX_SAMPLING_REQUESTS,
+            cwd: String::new(),
         }
+    }
+
+    /// The turn's working directory: where a command whose call names none runs, and what a
+    /// patch's relative paths are relative to. Empty by default (such a command then shows an
+    /// empty directory and patch paths stay as the patch writes them).
+    pub fn with_cwd(mut self, cwd: impl Into<String>) -> Self {
+        self.cwd = cwd.into();
+        self
     }
 
     /// The tools offered to the model.
@@ -206,9 +228,8 @@ impl<'a> TurnRunner<'a> {
                 return Ok(TurnOutcome::Completed { last_agent_message });
             }
             for call in &calls {
-                let output = tokio::select! {
-                    output = self.tools.execute(call) => output,
-                    () = interrupt.wait() => return Ok(self.abort(session, turn).await),
+                let Some(output) = self.run_tool(session, turn, call, interrupt).await else {
+                    return Ok(self.abort(session, turn).await);
                 };
                 session.record_conversation_items(turn, &[output]).await;
             }

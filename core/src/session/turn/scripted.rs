@@ -17,6 +17,7 @@ use super::model::ModelClient;
 use super::model::ModelError;
 use super::model::ModelResponse;
 use super::model::ToolExecutor;
+use super::model::ToolRun;
 use super::model::TurnInterrupt;
 use crate::prompt::EncodedRequest;
 
@@ -70,12 +71,13 @@ impl ModelClient for ScriptedModel {
     }
 }
 
-/// A [`ToolExecutor`] that answers calls by tool name with fixed text, optionally interrupting
-/// the turn when a given tool runs (the run then never finishes, like a long command the person
-/// gave up on).
+/// A [`ToolExecutor`] that answers calls by tool name with fixed text (and, when scripted, an
+/// exit code), optionally interrupting the turn when a given tool runs (the run then never
+/// finishes, like a long command the person gave up on).
 #[derive(Debug, Default)]
 pub struct ScriptedTools {
     outputs: HashMap<String, String>,
+    exit_codes: HashMap<String, i32>,
     interrupt_on: Option<(String, TurnInterrupt)>,
 }
 
@@ -88,6 +90,13 @@ impl ScriptedTools {
     /// Calls of `tool` answer `output`.
     pub fn with_output(mut self, tool: impl Into<String>, output: impl Into<String>) -> Self {
         self.outputs.insert(tool.into(), output.into());
+        self
+    }
+
+    /// Calls of `tool` exit with `exit_code` (a failed command when it is not 0; the output
+    /// item then says `success: false`). Without one, a run reports no exit code.
+    pub fn with_exit_code(mut self, tool: impl Into<String>, exit_code: i32) -> Self {
+        self.exit_codes.insert(tool.into(), exit_code);
         self
     }
 
@@ -130,6 +139,10 @@ pub fn output_for_call(call: &ResponseItem, text: &str) -> ResponseItem {
 
 impl ToolExecutor for ScriptedTools {
     fn execute<'a>(&'a self, call: &'a ResponseItem) -> BoxFuture<'a, ResponseItem> {
+        Box::pin(async move { self.run(call).await.output })
+    }
+
+    fn run<'a>(&'a self, call: &'a ResponseItem) -> BoxFuture<'a, ToolRun> {
         Box::pin(async move {
             let name = tool_name(call);
             if let Some((tool, interrupt)) = &self.interrupt_on
@@ -143,7 +156,19 @@ impl ToolExecutor for ScriptedTools {
                 .get(name)
                 .cloned()
                 .unwrap_or_else(|| format!("unknown tool: {name}"));
-            output_for_call(call, &text)
+            let mut output = output_for_call(call, &text);
+            let Some(&exit_code) = self.exit_codes.get(name) else {
+                return ToolRun::new(output);
+            };
+            if exit_code != 0
+                && let ResponseItem::FunctionCallOutput { output, .. }
+                | ResponseItem::CustomToolCallOutput { output, .. } = &mut output
+            {
+                output.success = Some(false);
+            }
+            ToolRun::new(output)
+                .with_exit_code(exit_code)
+                .with_stdout(text)
         })
     }
 }

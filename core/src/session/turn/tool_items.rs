@@ -1,0 +1,306 @@
+//! The item a client sees for a tool call, and the run of one call with it.
+//!
+//! Upstream's tool runtime announces commands, patches and MCP calls as turn items around
+//! their run. [`TurnRunner`] does the same, for each call in order:
+//!
+//! 1. `item_started` with the call's item in progress (`CommandExecution`, `FileChange` or
+//!    `McpToolCall`, its id the call id), then its legacy begin event (`exec_command_begin`,
+//!    `patch_apply_begin`, `mcp_tool_call_begin`);
+//! 2. the tool runs, raced against the interrupt;
+//! 3. `item_completed` with the item completed or failed (output, exit code, duration; a
+//!    patch's stdout and stderr; an MCP server's result), then its legacy end event;
+//! 4. the output item is recorded (`raw_response_item`).
+//!
+//! When the interrupt wins, step 3 still happens, with the item failed (no exit code, no
+//! output), so no item a client saw start stays in progress; no output is recorded. Other
+//! calls skip steps 1 and 3. Both events go through the session's sinks like any other; what
+//! a session file keeps of them is the recorder's decision.
+
+use std::path::Path;
+use std::path::PathBuf;
+use std::time::Duration;
+use std::time::Instant;
+
+use codex_protocol::items::CommandExecutionItem;
+use codex_protocol::items::CommandExecutionStatus;
+use codex_protocol::items::FileChange;
+use codex_protocol::items::FileChangeItem;
+use codex_protocol::items::McpToolCallError;
+use codex_protocol::items::McpToolCallItem;
+use codex_protocol::items::McpToolCallStatus;
+use codex_protocol::items::PatchApplyStatus;
+use codex_protocol::items::TurnItem;
+use codex_protocol::items::new_item_id;
+use codex_protocol::mcp::CallToolResult;
+use codex_protocol::models::FunctionCallOutputBody;
+use codex_protocol::models::FunctionCallOutputContentItem;
+use codex_protocol::models::FunctionCallOutputPayload;
+use codex_protocol::models::ResponseItem;
+
+use super::TurnRunner;
+use super::invocation::ToolInvocation;
+use super::model::ToolRun;
+use super::model::TurnInterrupt;
+use crate::session::config::TurnContext;
+use crate::session::state::Session;
+
+/// The error of an MCP call whose turn was interrupted while it ran.
+pub(crate) const INTERRUPTED_MCP_CALL: &str = "the turn was interrupted";
+
+impl TurnRunner<'_> {
+    /// Runs one recorded call with its item (see the module docs). Returns the output item,
+    /// or `None` when the interrupt won.
+    pub(super) async fn run_tool(
+        &self,
+        session: &Session,
+        turn: &TurnContext,
+        call: &ResponseItem,
+        interrupt: &TurnInterrupt,
+    ) -> Option<ResponseItem> {
+        let invocation = self.tools.invocation(call);
+        let item = started_tool_item(call, &invocation, &self.cwd);
+        let started_at_ms = match &item {
+            Some(item) => Some(session.emit_turn_item_started(turn, item).await),
+            None => None,
+        };
+        let clock = Instant::now();
+        let run = tokio::select! {
+            run = self.tools.run(call) => Some(run),
+            () = interrupt.wait() => None,
+        };
+        if let Some(item) = item {
+            let completed = completed_tool_item(item, run.as_ref(), clock.elapsed());
+            session
+                .emit_turn_item_completed(turn, completed, started_at_ms)
+                .await;
+        }
+        run.map(|run| run.output)
+    }
+}
+
+/// The in-progress item of `call`, or `None` for a tool without one. Its id is the call id
+/// (the item id when a local shell call has none), so the item and its legacy events name
+/// the same thing. A command without a directory of its own runs in `turn_cwd`, and a patch's
+/// relative paths are relative to it (when it is not empty), as the tool applies them.
+pub(crate) fn started_tool_item(
+    call: &ResponseItem,
+    invocation: &ToolInvocation,
+    turn_cwd: &str,
+) -> Option<TurnItem> {
+    let id = call
+        .call_id()
+        .or_else(|| call.id().map(|id| id.as_str()))
+        .filter(|id| !id.is_empty())
+        .map_or_else(new_item_id, str::to_string);
+    match invocation {
+        ToolInvocation::Command {
+            command,
+            cwd,
+            source,
+        } => Some(TurnItem::CommandExecution(CommandExecutionItem {
+            id,
+            plugin_id: None,
+            script_path: None,
+            process_id: None,
+            command: command.clone(),
+            cwd: cwd.clone().unwrap_or_else(|| turn_cwd.to_string()),
+            parsed_cmd: Vec::new(),
+            source: *source,
+            interaction_input: None,
+            status: CommandExecutionStatus::InProgress,
+            aggregated_output: None,
+            exit_code: None,
+            duration: None,
+        })),
+        ToolInvocation::ApplyPatch { changes } => Some(TurnItem::FileChange(FileChangeItem {
+            id,
+            changes: changes
+                .iter()
+                .map(|(path, change)| (resolve(turn_cwd, path), resolve_change(turn_cwd, change)))
+                .collect(),
+            status: None,
+            auto_approved: None,
+            stdout: None,
+            stderr: None,
+        })),
+        ToolInvocation::Mcp {
+            server,
+            tool,
+            arguments,
+        } => Some(TurnItem::McpToolCall(McpToolCallItem {
+            id,
+            server: server.clone(),
+            tool: tool.clone(),
+            arguments: arguments.clone(),
+            connector_id: None,
+            mcp_app_resource_uri: None,
+            mcp_app_ui: None,
+            link_id: None,
+            app_name: None,
+            action_name: None,
+            plugin_id: None,
+            read_only_hint: None,
+            template_id: None,
+            status: McpToolCallStatus::InProgress,
+            result: None,
+            error: None,
+            duration: None,
+        })),
+        ToolInvocation::Other => None,
+    }
+}
+
+/// `started` once its tool finished (`run`) or was interrupted (`None`), `measured` being the
+/// time the driver saw it run. Facts the run does not report are derived as [`ToolRun`]'s
+/// fields say.
+pub(crate) fn completed_tool_item(
+    started: TurnItem,
+    run: Option<&ToolRun>,
+    measured: Duration,
+) -> TurnItem {
+    let duration = run.and_then(|run| run.duration).unwrap_or(measured);
+    match started {
+        TurnItem::CommandExecution(mut command) => {
+            command.duration = Some(duration);
+            command.status = CommandExecutionStatus::Failed;
+            if let Some(run) = run {
+                let exit_code = exit_code(run);
+                command.exit_code = Some(exit_code);
+                command.aggregated_output = Some(
+                    run.stdout
+                        .clone()
+                        .unwrap_or_else(|| output_text(&run.output)),
+                );
+                if exit_code == 0 {
+                    command.status = CommandExecutionStatus::Completed;
+                }
+            }
+            TurnItem::CommandExecution(command)
+        }
+        TurnItem::FileChange(mut change) => {
+            change.status = Some(PatchApplyStatus::Failed);
+            if let Some(run) = run {
+                let succeeded = exit_code(run) == 0;
+                let text = output_text(&run.output);
+                let (stdout, stderr) = match (&run.stdout, &run.stderr) {
+                    (None, None) if succeeded => (text, String::new()),
+                    (None, None) => (String::new(), text),
+                    (stdout, stderr) => (
+                        stdout.clone().unwrap_or_default(),
+                        stderr.clone().unwrap_or_default(),
+                    ),
+                };
+                change.stdout = Some(stdout);
+                change.stderr = Some(stderr);
+                if succeeded {
+                    change.status = Some(PatchApplyStatus::Completed);
+                }
+            }
+            TurnItem::FileChange(change)
+        }
+        TurnItem::McpToolCall(mut call) => {
+            call.duration = Some(duration);
+            let result = match run {
+                Some(run) => run
+                    .mcp_result
+                    .clone()
+                    .unwrap_or_else(|| Ok(call_tool_result(&run.output))),
+                None => Err(INTERRUPTED_MCP_CALL.to_string()),
+            };
+            match result {
+                Ok(result) => {
+                    call.status = if result.success() {
+                        McpToolCallStatus::Completed
+                    } else {
+                        McpToolCallStatus::Failed
+                    };
+                    call.result = Some(result);
+                }
+                Err(message) => {
+                    call.status = McpToolCallStatus::Failed;
+                    call.error = Some(McpToolCallError { message });
+                }
+            }
+            TurnItem::McpToolCall(call)
+        }
+        other => other,
+    }
+}
+
+/// `path` resolved against `cwd`: unchanged when it is absolute or `cwd` is empty.
+fn resolve(cwd: &str, path: &str) -> String {
+    if cwd.is_empty() || Path::new(path).is_absolute() {
+        return path.to_string();
+    }
+    Path::new(cwd).join(path).display().to_string()
+}
+
+/// `change` with its move destination resolved against `cwd`.
+fn resolve_change(cwd: &str, change: &FileChange) -> FileChange {
+    match change {
+        FileChange::Update {
+            unified_diff,
+            move_path: Some(target),
+        } => FileChange::Update {
+            unified_diff: unified_diff.clone(),
+            move_path: Some(PathBuf::from(resolve(cwd, &target.display().to_string()))),
+        },
+        other => other.clone(),
+    }
+}
+
+/// The run's exit code, else 1 when its output says it failed, else 0.
+fn exit_code(run: &ToolRun) -> i32 {
+    run.exit_code
+        .unwrap_or_else(|| match output_payload(&run.output) {
+            Some(payload) if payload.success == Some(false) => 1,
+            _ => 0,
+        })
+}
+
+fn output_payload(output: &ResponseItem) -> Option<&FunctionCallOutputPayload> {
+    match output {
+        ResponseItem::FunctionCallOutput { output, .. }
+        | ResponseItem::CustomToolCallOutput { output, .. } => Some(output),
+        _ => None,
+    }
+}
+
+/// The text of an output item (its text parts joined), empty when it has none.
+fn output_text(output: &ResponseItem) -> String {
+    output_payload(output)
+        .and_then(|payload| payload.body.to_text())
+        .unwrap_or_default()
+}
+
+/// An MCP result holding the output item's text parts as text blocks, an error when the
+/// output says it failed.
+fn call_tool_result(output: &ResponseItem) -> CallToolResult {
+    let payload = output_payload(output);
+    let texts: Vec<String> = match payload.map(|payload| &payload.body) {
+        Some(FunctionCallOutputBody::Text(text)) => vec![text.clone()],
+        Some(FunctionCallOutputBody::ContentItems(items)) => items
+            .iter()
+            .filter_map(|item| match item {
+                FunctionCallOutputContentItem::InputText { text } => Some(text.clone()),
+                _ => None,
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    CallToolResult {
+        content: texts
+            .into_iter()
+            .map(|text| serde_json::json!({ "type": "text", "text": text }))
+            .collect(),
+        structured_content: None,
+        is_error: payload
+            .is_some_and(|payload| payload.success == Some(false))
+            .then_some(true),
+        meta: None,
+    }
+}
+
+#[cfg(test)]
+#[path = "tool_items_tests.rs"]
+mod tests;
