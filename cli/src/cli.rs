@@ -47,11 +47,16 @@ pub enum Command {
     /// The reconstructed model history (JSON Lines of ResponseItems)
     ///
     /// What a resumed session would hold: the last surviving compaction, then
-    /// the items after it, with rollbacks applied.
+    /// the items after it, with rollbacks applied. A fork by reference starts
+    /// with its parent's prefix, found by thread id under the Codex home.
     #[command(verbatim_doc_comment)]
     History {
         /// Rollout file, or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
+        /// Codex home the parents of a fork by reference are found in (default:
+        /// `$CODEX_HOME`, else `~/.codex`).
+        #[arg(long, value_name = "DIR")]
+        home: Option<PathBuf>,
     },
     /// The request body of the next prompt (normal or Responses Lite)
     ///
@@ -68,6 +73,10 @@ pub enum Command {
         /// What the model reads; other media become placeholder text.
         #[arg(long, value_delimiter = ',', default_value = "text,image")]
         modalities: Vec<Modality>,
+        /// Codex home the parents of a fork by reference are found in (default:
+        /// `$CODEX_HOME`, else `~/.codex`).
+        #[arg(long, value_name = "DIR")]
+        home: Option<PathBuf>,
     },
     /// The turns and ThreadItems a client sees on resume.
     Thread {
@@ -99,6 +108,9 @@ pub enum Command {
     ///
     /// Turns are counted after rollbacks; kept lines are copied byte for byte
     /// and only the session meta changes (a new thread id, `forked_from_id`).
+    /// With --by-reference nothing is copied: the fork is one session meta line
+    /// whose `history_base` names the kept prefix of FILE, which must then stay
+    /// findable by its thread id under the Codex home.
     #[command(verbatim_doc_comment)]
     Fork {
         /// Rollout file, or `-` for standard input (default: the bundled sample).
@@ -109,6 +121,13 @@ pub enum Command {
         /// Where to write the fork (must not exist).
         #[arg(short = 'o', long = "output", value_name = "OUT")]
         output: PathBuf,
+        /// Refer to the kept prefix of FILE (`history_base`) instead of copying it.
+        #[arg(long)]
+        by_reference: bool,
+        /// Codex home FILE must be found in for --by-reference (default:
+        /// `$CODEX_HOME`, else `~/.codex`); only read, never written.
+        #[arg(long, value_name = "DIR", requires = "by_reference")]
+        home: Option<PathBuf>,
     },
     /// Sessions under a Codex home, newest first, a page at a time.
     List {

@@ -7,6 +7,15 @@
 //! lines of unknown kinds are. The file is written under a temporary name and renamed into
 //! place, so a listing never sees half a fork.
 //!
+//! A fork *by reference* ([`ForkMode::ByReference`]) copies nothing: it is that rewritten
+//! meta line alone, with a `history_base` naming the kept prefix of the source (its thread
+//! id, the prefix's length in the source's uncompressed bytes, and for a paginated source the
+//! ordinal of the first line not kept). [`crate::history_base`] resolves it back into the same
+//! history a copied fork holds, as long as the source stays findable under the home.
+//!
+//! A fork of a rollout that is itself a fork by reference cuts its own lines only: a copied
+//! fork keeps its `history_base`, a fork by reference names it as the next link of a chain.
+//!
 //! Positions are rollback-aware ([`user_message_positions_in_rollout`]): a turn a
 //! `thread_rolled_back` marker removed is not a turn a fork can be taken before.
 
@@ -17,11 +26,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use chrono::Utc;
-use codex_protocol::rollout::LineFormat;
+use codex_protocol::rollout::{HistoryBase, LineFormat};
 use codex_protocol::thread_id::ThreadId;
 
+use crate::history_base::{ordinal_at, prefix_end};
 use crate::layout::CodexHome;
-use crate::load::LoadedRollout;
+use crate::load::{LineEntry, LoadedRollout};
 use crate::timestamp::format_line_timestamp;
 
 pub use meta_line::MetaRewriteError;
@@ -49,6 +59,27 @@ pub enum ForkError {
     /// The source's session meta line could not be rewritten.
     #[error(transparent)]
     Meta(#[from] MetaRewriteError),
+    /// A fork by reference would name a prefix the source's own lines contradict (its
+    /// ordinals do not grow along the file); this is checked before anything is written.
+    #[error("cannot fork {} by reference: {problem}", .path.display())]
+    Prefix {
+        /// The source.
+        path: PathBuf,
+        /// What the check found.
+        #[source]
+        problem: crate::history_base::PrefixProblem,
+    },
+}
+
+/// How a fork holds the history it keeps.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ForkMode {
+    /// The kept lines are copied into the fork, which every reader can use alone.
+    #[default]
+    Copy,
+    /// Only a new session meta is written, whose `history_base` names the kept prefix of the
+    /// source; readers resolve it through the home the source is in.
+    ByReference,
 }
 
 /// What a fork wrote.
@@ -64,55 +95,94 @@ pub struct ForkedRollout {
     pub kept_items: usize,
     /// Number of lines written (items, legacy markers, the rewritten meta).
     pub lines_written: usize,
-    /// Problem lines of the kept part that were not copied.
+    /// Problem lines of the kept part that were not copied (nor will be resolved, for a fork
+    /// by reference).
     pub skipped_problem_lines: usize,
+    /// The base a fork by reference names; `None` for a copied fork.
+    pub history_base: Option<HistoryBase>,
 }
 
 /// Forks `source` at `point` into a new session under `home` (dated now, named by a new
-/// thread id).
+/// thread id), copying the kept lines.
 pub fn fork_rollout(
     source: &LoadedRollout,
     point: ForkPoint,
     home: &CodexHome,
 ) -> Result<ForkedRollout, ForkError> {
-    let thread_id = ThreadId::new();
-    let path = home.rollout_path(Utc::now(), *thread_id.as_uuid());
-    write_fork(source, point, &path, thread_id)
+    fork_rollout_with(source, point, home, ForkMode::Copy)
 }
 
-/// Forks `source` at `point` into the file `path` (which must not exist yet).
+/// [`fork_rollout`] in either [`ForkMode`].
+pub fn fork_rollout_with(
+    source: &LoadedRollout,
+    point: ForkPoint,
+    home: &CodexHome,
+    mode: ForkMode,
+) -> Result<ForkedRollout, ForkError> {
+    let thread_id = ThreadId::new();
+    let path = home.rollout_path(Utc::now(), *thread_id.as_uuid());
+    write_fork(source, point, &path, thread_id, mode)
+}
+
+/// Forks `source` at `point` into the file `path` (which must not exist yet), copying the
+/// kept lines.
 pub fn fork_rollout_to_path(
     source: &LoadedRollout,
     point: ForkPoint,
     path: impl AsRef<Path>,
 ) -> Result<ForkedRollout, ForkError> {
-    write_fork(source, point, path.as_ref(), ThreadId::new())
+    fork_rollout_to_path_with(source, point, path, ForkMode::Copy)
 }
 
-/// The bytes of a fork of `source` at `point` for thread `thread_id`, and how many lines they
-/// hold; the part of forking that touches no file.
+/// [`fork_rollout_to_path`] in either [`ForkMode`].
+pub fn fork_rollout_to_path_with(
+    source: &LoadedRollout,
+    point: ForkPoint,
+    path: impl AsRef<Path>,
+    mode: ForkMode,
+) -> Result<ForkedRollout, ForkError> {
+    write_fork(source, point, path.as_ref(), ThreadId::new(), mode)
+}
+
+/// The bytes of a copied fork of `source` at `point` for thread `thread_id`, and how many
+/// lines they hold; the part of forking that touches no file.
 pub fn fork_bytes(
     source: &LoadedRollout,
     point: ForkPoint,
     thread_id: ThreadId,
 ) -> Result<(Vec<u8>, ForkedRollout), ForkError> {
+    fork_bytes_with(source, point, thread_id, ForkMode::Copy)
+}
+
+/// [`fork_bytes`] in either [`ForkMode`]. By reference, the bytes are the one rewritten meta
+/// line, and the base is checked against the source's lines before it is returned.
+pub fn fork_bytes_with(
+    source: &LoadedRollout,
+    point: ForkPoint,
+    thread_id: ThreadId,
+    mode: ForkMode,
+) -> Result<(Vec<u8>, ForkedRollout), ForkError> {
     let contents = source.contents();
     let kept_items = fork_cut(source.items(), point);
-    let end_line = contents
-        .entry_of_item(kept_items)
-        .map_or(usize::MAX, |entry| entry.number);
+    let cut_entry = contents.entry_of_item(kept_items);
+    let end_line = cut_entry.map_or(usize::MAX, |entry| entry.number);
+    let history_base = match mode {
+        ForkMode::Copy => None,
+        ForkMode::ByReference => {
+            let end = cut_entry.map_or(contents.bytes().len(), |entry| entry.span.start);
+            Some(base_for_prefix(source, end)?)
+        }
+    };
     let meta_index = contents.first_session_meta_index();
     let rewrite = MetaRewrite {
         thread_id,
         forked_from_id: source.thread_id(),
         timestamp: format_line_timestamp(Utc::now()),
+        history_base: history_base.clone(),
     };
-    let mut out = Vec::with_capacity(contents.bytes().len());
+    let mut out = Vec::new();
     let mut lines_written = 0;
-    for entry in contents.entries() {
-        if entry.number >= end_line {
-            break;
-        }
+    let mut write_line = |entry: &LineEntry, out: &mut Vec<u8>| -> Result<(), ForkError> {
         let raw = contents.raw_line(entry);
         if entry.item().is_some() && entry.item() == meta_index {
             let text = String::from_utf8_lossy(raw);
@@ -123,6 +193,23 @@ pub fn fork_bytes(
         }
         out.push(b'\n');
         lines_written += 1;
+        Ok(())
+    };
+    match mode {
+        ForkMode::Copy => {
+            out.reserve(contents.bytes().len());
+            for entry in contents.entries() {
+                if entry.number >= end_line {
+                    break;
+                }
+                write_line(entry, &mut out)?;
+            }
+        }
+        ForkMode::ByReference => {
+            if let Some(entry) = meta_index.and_then(|index| contents.entry_of_item(index)) {
+                write_line(entry, &mut out)?;
+            }
+        }
     }
     let skipped_problem_lines = contents
         .problems()
@@ -136,8 +223,26 @@ pub fn fork_bytes(
         kept_items,
         lines_written,
         skipped_problem_lines,
+        history_base,
     };
     Ok((out, summary))
+}
+
+/// The base naming the first `end` bytes of `source`: its thread, the byte offset, and the
+/// ordinal at the cut when the source's lines carry ordinals. Checked the way a reader will
+/// check it; a source whose ordinals contradict the cut is refused.
+fn base_for_prefix(source: &LoadedRollout, end: usize) -> Result<HistoryBase, ForkError> {
+    let contents = source.contents();
+    let base = HistoryBase {
+        thread_id: source.thread_id(),
+        end_ordinal_exclusive: ordinal_at(contents, end),
+        end_byte_offset: Some(u64::try_from(end).unwrap_or(u64::MAX)),
+    };
+    prefix_end(contents, &base).map_err(|problem| ForkError::Prefix {
+        path: source.path().to_path_buf(),
+        problem,
+    })?;
+    Ok(base)
 }
 
 fn write_fork(
@@ -145,8 +250,9 @@ fn write_fork(
     point: ForkPoint,
     path: &Path,
     thread_id: ThreadId,
+    mode: ForkMode,
 ) -> Result<ForkedRollout, ForkError> {
-    let (bytes, mut summary) = fork_bytes(source, point, thread_id)?;
+    let (bytes, mut summary) = fork_bytes_with(source, point, thread_id, mode)?;
     if path.exists() {
         return Err(ForkError::DestinationExists(path.to_path_buf()));
     }

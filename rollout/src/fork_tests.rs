@@ -143,6 +143,7 @@ fn rewrite() -> MetaRewrite {
         thread_id: ThreadId::new(),
         forked_from_id: ThreadId::new(),
         timestamp: "2030-01-01T00:00:00.000Z".to_string(),
+        history_base: None,
     }
 }
 
@@ -176,5 +177,129 @@ fn meta_rewrite_of_classic_and_legacy_lines() -> TestResult {
     assert_eq!(out["id"], json!(rewrite.thread_id.to_string()));
     assert_eq!(out["git"], Value::Null);
     assert_eq!(out.get("payload"), None);
+    Ok(())
+}
+
+#[test]
+fn meta_rewrite_by_reference_sets_the_base_after_history_mode() -> TestResult {
+    let mut rewrite = rewrite();
+    let parent = rewrite.forked_from_id;
+    rewrite.history_base = Some(HistoryBase {
+        thread_id: parent,
+        end_ordinal_exclusive: Some(7),
+        end_byte_offset: Some(1234),
+    });
+    let line = r#"{"timestamp":"t","ordinal":0,"type":"session_meta","payload":{"id":"old","timestamp":"t","history_mode":"paginated","history_base":{"thread_id":"x"},"context_window":{"window_id":"w"}}}"#;
+    let out = rewrite_session_meta_line(line, false, &rewrite)?;
+    let base = format!(
+        r#""history_base":{{"thread_id":"{parent}","end_ordinal_exclusive":7,"end_byte_offset":1234}}"#
+    );
+    assert!(
+        out.contains(&format!(
+            r#""history_mode":"paginated",{base},"context_window""#
+        )),
+        "{out}"
+    );
+    assert!(out.starts_with(r#"{"timestamp":"2030-01-01T00:00:00.000Z","ordinal":0,"#));
+    let without_mode =
+        r#"{"timestamp":"t","type":"session_meta","payload":{"id":"old","timestamp":"t"}}"#;
+    let out = rewrite_session_meta_line(without_mode, false, &rewrite)?;
+    assert!(out.ends_with(&format!("{base}}}}}")), "{out}");
+    Ok(())
+}
+
+/// A paginated (`ordinals`) or legacy session: meta, then two turns.
+fn session_bytes(source: ThreadId, ordinals: bool) -> Result<Vec<u8>, serde_json::Error> {
+    let items = [
+        RolloutItem::SessionMeta(Box::new(crate::recorder::new_session_meta(
+            source, "/repo", "test",
+        ))),
+        started("t1"),
+        user("u1"),
+        assistant("a1"),
+        complete("t1"),
+        started("t2"),
+        user("u2"),
+        assistant("a2"),
+        complete("t2"),
+    ];
+    let mut bytes = Vec::new();
+    for (ordinal, item) in items.into_iter().enumerate() {
+        let mut line = codex_protocol::rollout::RolloutLine::new("2025-01-01T00:00:00.000Z", item);
+        line.ordinal = ordinals.then_some(ordinal as u64 + 10);
+        bytes.extend(line.to_json_line()?.into_bytes());
+        bytes.push(b'\n');
+    }
+    Ok(bytes)
+}
+
+#[test]
+fn a_fork_by_reference_is_one_meta_line_naming_the_kept_prefix() -> TestResult {
+    for ordinals in [true, false] {
+        let source_id = ThreadId::new();
+        let bytes = session_bytes(source_id, ordinals)?;
+        let source = crate::load::load_rollout_bytes(bytes.clone(), "source.jsonl")?;
+        let fork_id = ThreadId::new();
+        let point = ForkPoint::BeforeNthLastUserMessage(1);
+        let (out, summary) = fork_bytes_with(&source, point, fork_id, ForkMode::ByReference)?;
+        // The cut is before the second turn's task_started, the sixth line.
+        let prefix: usize = bytes
+            .split_inclusive(|byte| *byte == b'\n')
+            .take(5)
+            .map(<[u8]>::len)
+            .sum();
+        let expected = HistoryBase {
+            thread_id: source_id,
+            end_ordinal_exclusive: ordinals.then_some(15),
+            end_byte_offset: Some(prefix as u64),
+        };
+        assert_eq!(summary.history_base.as_ref(), Some(&expected));
+        assert_eq!((summary.lines_written, summary.kept_items), (1, 5));
+        let fork = crate::load::load_rollout_bytes(out.clone(), "fork.jsonl")?;
+        assert_eq!(fork.thread_id(), fork_id);
+        assert_eq!(fork.items().len(), 1);
+        let Some(RolloutItem::SessionMeta(meta)) = fork.items().first() else {
+            return Err("no meta".into());
+        };
+        assert_eq!(meta.meta.history_base.as_ref(), Some(&expected));
+        assert_eq!(meta.meta.forked_from_id, Some(source_id));
+        // Keeping everything names the whole file, and the ordinal after the last.
+        let (_, all) =
+            fork_bytes_with(&source, ForkPoint::KeepAll, fork_id, ForkMode::ByReference)?;
+        let all = all.history_base.ok_or("no base")?;
+        assert_eq!(all.end_byte_offset, Some(bytes.len() as u64));
+        assert_eq!(all.end_ordinal_exclusive, ordinals.then_some(19));
+        // A copied fork of the same point writes no base.
+        let (copied, summary) = fork_bytes_with(&source, point, fork_id, ForkMode::Copy)?;
+        assert_eq!(summary.history_base, None);
+        assert_eq!(summary.lines_written, 5);
+        let copied = crate::load::load_rollout_bytes(copied, "copy.jsonl")?;
+        let Some(RolloutItem::SessionMeta(meta)) = copied.items().first() else {
+            return Err("no meta".into());
+        };
+        assert_eq!(meta.meta.history_base, None);
+    }
+    Ok(())
+}
+
+#[test]
+fn a_source_whose_ordinals_go_back_is_not_forked_by_reference() -> TestResult {
+    let source_id = ThreadId::new();
+    let text = String::from_utf8(session_bytes(source_id, true)?)?;
+    // The fifth line's ordinal (14) becomes larger than the sixth's (15), where the fork cuts.
+    let text = text.replacen(r#""ordinal":14"#, r#""ordinal":99"#, 1);
+    let source = crate::load::load_rollout_bytes(text.into_bytes(), "source.jsonl")?;
+    let point = ForkPoint::BeforeNthLastUserMessage(1);
+    let result = fork_bytes_with(&source, point, ThreadId::new(), ForkMode::ByReference);
+    assert!(
+        matches!(
+            &result,
+            Err(ForkError::Prefix {
+                problem: crate::history_base::PrefixProblem::Disagree { .. },
+                ..
+            })
+        ),
+        "{result:?}"
+    );
     Ok(())
 }

@@ -8,7 +8,9 @@
 //! - [`source`]: opening a file plain or zstd-compressed (`.jsonl.zst`), decided once by the
 //!   magic number, for every reader;
 //! - [`load`], [`reconstruct`], [`fork`]: reading files back into items, model history and
-//!   forks;
+//!   forks (copied, or by reference);
+//! - [`history_base`]: forks by reference resolved, a rollout continuing a prefix of its
+//!   parent's file found under the same home;
 //! - [`turns`]: what counts as a user turn in a file (events first, legacy files by core's
 //!   boundary rule), shared by `inspect` and `fork`;
 //! - [`replay`]: the event stream a live session emitted, rebuilt from a file.
@@ -17,6 +19,7 @@
 
 pub mod error;
 pub mod fork;
+pub mod history_base;
 pub mod layout;
 pub mod list;
 pub mod load;

@@ -9,16 +9,25 @@
 //!    [`ContextManager`] with core's own operations, applying rollbacks where they were
 //!    recorded.
 //!
+//! The functions here take items. A session file that is a fork by reference holds only
+//! the end of its history; [`reconstruct_rollout_file`] (or
+//! [`crate::history_base::load_rollout_with_base`] first) puts its parent's prefix in front.
+//!
 //! Turn decisions are core's (`is_user_turn_boundary`, `parse_turn_item`,
 //! `drop_last_n_user_turns`); nothing here re-decides what a turn is.
 
 mod replay;
 mod scan;
 
+use std::path::Path;
+
 use codex_core::context_manager::{ContextManager, TruncationPolicy};
 use codex_protocol::event::{EventMsg, TokenUsageInfo};
 use codex_protocol::rollout::{CompactedItem, RolloutItem, TurnContextItem};
 use uuid::Uuid;
+
+use crate::history_base::{HistoryBaseError, load_rollout_with_base};
+use crate::layout::CodexHome;
 
 /// Summary-only compactions (older files) are rebuilt with core's own rule, re-exported so
 /// callers of reconstruction see the same constants the replay used.
@@ -172,6 +181,21 @@ pub fn reconstruct_history_from_items(
     let suffix = items.into_iter().skip(metadata.replayed_from);
     let replayed = replay::replay(base, suffix, options.truncation_policy);
     metadata.finish(found, replayed)
+}
+
+/// Rebuilds the model history of the session file at `path` (plain or zstd). A fork by
+/// reference is resolved through `home` first, so its history starts with its parent's
+/// prefix; a missing or unfit parent is an error, never a shorter history.
+pub fn reconstruct_rollout_file(
+    home: &CodexHome,
+    path: impl AsRef<Path>,
+    options: &ReconstructOptions,
+) -> Result<ReconstructedHistory, HistoryBaseError> {
+    let resolved = load_rollout_with_base(home, path)?;
+    Ok(reconstruct_history_from_items(
+        resolved.into_items(),
+        options,
+    ))
 }
 
 /// What reconstruction reads from the items besides the replay, taken before the replay may

@@ -60,6 +60,7 @@ export type { FunctionCallOutputContentItem } from "./FunctionCallOutputContentI
 export type { FunctionCallOutputItem } from "./FunctionCallOutputItem";
 export type { GitInfo } from "./GitInfo";
 export type { GuardianAssessmentEvent } from "./GuardianAssessmentEvent";
+export type { HistoryBase } from "./HistoryBase";
 export type { HookPromptFragment } from "./HookPromptFragment";
 export type { HookPromptItem } from "./HookPromptItem";
 export type { ImageDetail } from "./ImageDetail";

@@ -1,23 +1,36 @@
-//! `codex-thread fork [FILE] --drop-turns N -o OUT`: a new session without the last N user
-//! turns.
+//! `codex-thread fork [FILE] --drop-turns N -o OUT [--by-reference [--home DIR]]`: a new
+//! session without the last N user turns.
 //!
 //! Everything is codex-rollout's: `turns` counts the user turns (the same count `inspect`
 //! reports) and gives the fork point before the first item of the `N`-th last turn (its user
 //! message item, or its `user_message` event when the file lacks the item), and
-//! `fork_rollout_to_path` moves the cut up to the start of that turn, copies kept lines byte
-//! for byte and changes only the session meta line (a new thread id, `forked_from_id`).
+//! `fork_rollout_to_path_with` moves the cut up to the start of that turn, copies kept lines
+//! byte for byte and changes only the session meta line (a new thread id, `forked_from_id`).
 //! The file is written under a temporary name and renamed, and an existing file is never
 //! overwritten.
+//!
+//! With `--by-reference` nothing is copied: the fork is the rewritten meta line alone, whose
+//! `history_base` names the kept prefix of FILE (its thread id, the prefix's length in FILE's
+//! uncompressed bytes, and for a paginated FILE the ordinal after it). Readers find FILE again
+//! by its thread id under the Codex home, so before writing, the command checks that FILE's
+//! thread is there (`--home`, else `$CODEX_HOME`, else `~/.codex`; only read), and after
+//! writing it resolves the fork once and warns if that fails. Turns are those of FILE's own
+//! lines: a FILE that is itself a fork by reference forks within its own lines.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use codex_rollout::fork::{ForkError, fork_rollout_to_path};
+use codex_protocol::rollout::HistoryBase;
+use codex_rollout::CodexHome;
+use codex_rollout::fork::{ForkError, ForkMode, fork_rollout_to_path_with};
+use codex_rollout::history_base::load_rollout_with_base;
+use codex_rollout::list::find_rollout_by_thread_id;
+use codex_rollout::load::LoadedRollout;
 use codex_rollout::turns::{TooFewTurns, fork_point_dropping_turns, user_turns};
 use serde::Serialize;
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::{Source, load_session};
-use crate::output::Output;
+use crate::output::{Output, warn};
 
 /// What `fork --json` prints.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -30,10 +43,33 @@ pub struct ForkReport {
     pub user_turns_after: usize,
     pub lines_written: usize,
     pub skipped_problem_lines: usize,
+    /// The prefix of the source a fork by reference names (absent for a copied fork).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history_base: Option<HistoryBase>,
 }
 
-/// Runs `fork`.
-pub fn run(source: &Source, drop_turns: usize, output: &Path, out: &mut Output) -> CommandResult {
+/// `--by-reference` and the home the source must be found in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ByReferenceOptions {
+    /// `--home`, when given.
+    pub home: Option<PathBuf>,
+}
+
+/// Runs `fork`; `by_reference` is `Some` for `--by-reference`.
+pub fn run(
+    source: &Source,
+    drop_turns: usize,
+    output: &Path,
+    by_reference: Option<ByReferenceOptions>,
+    out: &mut Output,
+) -> CommandResult {
+    if by_reference.is_some() && !matches!(source, Source::File(_)) {
+        return Err(Failure::Usage(format!(
+            "--by-reference needs a FILE under the Codex home, not {}: the fork names it by \
+             its thread id",
+            source.name()
+        )));
+    }
     let session = load_session(source)?;
     let name = session.name().to_string();
     let loaded = session.into_loaded()?;
@@ -46,13 +82,29 @@ pub fn run(source: &Source, drop_turns: usize, output: &Path, out: &mut Output) 
             ))
         },
     )?;
-    let forked = fork_rollout_to_path(&loaded, point, output).map_err(|err| match err {
-        ForkError::DestinationExists(path) => Failure::Content(format!(
-            "{} already exists; fork never overwrites a file",
-            path.display()
-        )),
-        other => Failure::Content(format!("cannot fork {name}: {other}")),
-    })?;
+    let home = match &by_reference {
+        Some(by_reference) => Some(home_holding(&loaded, by_reference.home.clone())?),
+        None => None,
+    };
+    let mode = match home {
+        Some(_) => ForkMode::ByReference,
+        None => ForkMode::Copy,
+    };
+    let forked =
+        fork_rollout_to_path_with(&loaded, point, output, mode).map_err(|err| match err {
+            ForkError::DestinationExists(path) => Failure::Content(format!(
+                "{} already exists; fork never overwrites a file",
+                path.display()
+            )),
+            other => Failure::Content(format!("cannot fork {name}: {other}")),
+        })?;
+    if let Some(home) = &home
+        && let Err(err) = load_rollout_with_base(home, &forked.path)
+    {
+        warn(&format!(
+            "the fork was written, but does not resolve: {err}"
+        ));
+    }
     let report = ForkReport {
         source: name,
         output: forked.path.display().to_string(),
@@ -62,24 +114,77 @@ pub fn run(source: &Source, drop_turns: usize, output: &Path, out: &mut Output) 
         user_turns_after: turns - drop_turns,
         lines_written: forked.lines_written,
         skipped_problem_lines: forked.skipped_problem_lines,
+        history_base: forked.history_base,
     };
     if out.is_json() {
         out.json_line(&report)?;
     } else {
-        out.line(&format!("forked {} -> {}", report.source, report.output))?;
-        out.line(&format!("  thread id     {}", report.thread_id))?;
-        out.line(&format!("  forked from   {}", report.forked_from_id))?;
-        out.line(&format!(
-            "  user turns    {} -> {}",
-            report.user_turns_before, report.user_turns_after
-        ))?;
-        out.line(&format!("  lines         {}", report.lines_written))?;
-        if report.skipped_problem_lines > 0 {
-            out.line(&format!(
-                "  not copied    {} unreadable line(s)",
-                report.skipped_problem_lines
-            ))?;
-        }
+        print_report(&report, out)?;
     }
     Ok(Status::Ok)
+}
+
+/// The home a fork by reference of `source` resolves through: it must hold the source's
+/// thread, else the fork could never be read back.
+fn home_holding(source: &LoadedRollout, home: Option<PathBuf>) -> Result<CodexHome, Failure> {
+    let home = CodexHome::resolve(home).map_err(|err| {
+        Failure::Usage(format!(
+            "cannot find the Codex home ({err}); pass --home DIR"
+        ))
+    })?;
+    let thread_id = source.thread_id();
+    let found = find_rollout_by_thread_id(&home, thread_id).map_err(|err| {
+        Failure::Unreadable(format!(
+            "cannot look for thread {thread_id} under {}: {err}",
+            home.root().display()
+        ))
+    })?;
+    let Some(found) = found else {
+        return Err(Failure::Content(format!(
+            "{} records thread {thread_id}, which has no rollout under {}, so a fork by \
+             reference to it could not be read back; pass --home DIR, or fork without \
+             --by-reference",
+            source.path().display(),
+            home.root().display()
+        )));
+    };
+    let same = |path: &Path| std::fs::canonicalize(path).ok();
+    if same(&found) != same(source.path()) {
+        warn(&format!(
+            "the fork will refer to {}, the rollout of thread {thread_id} under {}, not to {}",
+            found.display(),
+            home.root().display(),
+            source.path().display()
+        ));
+    }
+    Ok(home)
+}
+
+fn print_report(report: &ForkReport, out: &mut Output) -> Result<(), Failure> {
+    out.line(&format!("forked {} -> {}", report.source, report.output))?;
+    out.line(&format!("  thread id     {}", report.thread_id))?;
+    out.line(&format!("  forked from   {}", report.forked_from_id))?;
+    out.line(&format!(
+        "  user turns    {} -> {}",
+        report.user_turns_before, report.user_turns_after
+    ))?;
+    out.line(&format!("  lines         {}", report.lines_written))?;
+    if let Some(base) = &report.history_base {
+        let ordinal = base
+            .end_ordinal_exclusive
+            .map(|ordinal| format!(", before ordinal {ordinal}"))
+            .unwrap_or_default();
+        out.line(&format!(
+            "  by reference  {} bytes of thread {}{ordinal}",
+            base.end_byte_offset.unwrap_or_default(),
+            base.thread_id
+        ))?;
+    }
+    if report.skipped_problem_lines > 0 {
+        out.line(&format!(
+            "  not copied    {} unreadable line(s)",
+            report.skipped_problem_lines
+        ))?;
+    }
+    Ok(())
 }

@@ -31,12 +31,21 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             };
             validate::run(&sources, out)
         }
-        Command::History { file } => history::run(&Source::from_arg(file.as_deref()), out),
+        Command::History { file, home } => {
+            history::run(&Source::from_arg(file.as_deref()), home, out)
+        }
         Command::Prompt {
             file,
             lite,
             modalities,
-        } => prompt::run(&Source::from_arg(file.as_deref()), lite, &modalities, out),
+            home,
+        } => prompt::run(
+            &Source::from_arg(file.as_deref()),
+            lite,
+            &modalities,
+            home,
+            out,
+        ),
         Command::Thread { file } => thread::run(&Source::from_arg(file.as_deref()), out),
         Command::Notifications { file } => {
             notifications::run(&Source::from_arg(file.as_deref()), out)
@@ -48,7 +57,18 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             file,
             drop_turns,
             output,
-        } => fork::run(&Source::from_arg(file.as_deref()), drop_turns, &output, out),
+            by_reference,
+            home,
+        } => {
+            let mode = by_reference.then_some(fork::ByReferenceOptions { home });
+            fork::run(
+                &Source::from_arg(file.as_deref()),
+                drop_turns,
+                &output,
+                mode,
+                out,
+            )
+        }
         Command::List {
             home,
             limit,

@@ -7,19 +7,22 @@
 //! base instructions restored from the session meta (`resolve_base_instructions`), the model
 //! and reasoning settings of the last turn, and the thread id as the prompt cache key; then
 //! encoded as normal Responses or Responses Lite (`encode_request`). Tools are not recorded in
-//! session files, so the request has none.
+//! session files, so the request has none. A fork by reference is resolved first, through the
+//! Codex home, as `history` does.
 
 use codex_core::context_manager::InputModality;
 use codex_core::prompt::{
     Prompt, ProviderKind, RequestOptions, WireApi, encode_request, resolve_base_instructions,
 };
 use codex_protocol::models::BaseInstructions;
+use std::path::PathBuf;
+
 use codex_protocol::rollout::{RolloutItem, TurnContextItem};
 
 use crate::cli::Modality;
-use crate::commands::history::reconstruct;
+use crate::commands::history::{SessionHistory, reconstruct};
 use crate::error::{CommandResult, Status};
-use crate::input::{Source, load_session};
+use crate::input::Source;
 use crate::output::Output;
 
 /// Model named when the file records none.
@@ -30,9 +33,10 @@ pub fn run(
     source: &Source,
     lite: bool,
     modalities: &[Modality],
+    home: Option<PathBuf>,
     out: &mut Output,
 ) -> CommandResult {
-    let session = load_session(source)?;
+    let session = SessionHistory::load(source, home)?;
     let rebuilt = reconstruct(&session);
     let last_turn = session.items().iter().rev().find_map(|item| match item {
         RolloutItem::TurnContext(context) => Some(context.as_ref()),

@@ -41,7 +41,7 @@ pub use parse::{parse_rollout_line, parse_rollout_line_typed};
 pub use parsed_line::{LegacyRecord, LineFormat, ParsedLine, ParsedRecord, RoundTrip, TypedLine};
 pub use raw_json::RawJson;
 pub use session_meta::{
-    BaseInstructions, GitInfo, SessionContextWindow, SessionMeta, SessionMetaLine,
+    BaseInstructions, GitInfo, HistoryBase, SessionContextWindow, SessionMeta, SessionMetaLine,
 };
 pub use session_source::{HistoryMode, SessionSource};
 pub use token_usage_record::TokenUsageRecord;

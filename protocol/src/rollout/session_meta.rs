@@ -40,6 +40,40 @@ pub struct SessionContextWindow {
     pub window_id: String,
 }
 
+/// Where a rollout's history starts: a prefix of another thread's rollout, which the rollout
+/// continues instead of copying it (a *fork by reference*).
+///
+/// The prefix is measured in the parent's own terms: its first `end_byte_offset` bytes of
+/// uncompressed JSONL (a line boundary) and/or its lines whose `ordinal` is below
+/// `end_ordinal_exclusive` (paginated parents). When both are given they must name the same
+/// lines. The parent is found by `thread_id` under the same Codex home; `codex-rollout`
+/// resolves it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct HistoryBase {
+    /// The thread whose rollout holds the prefix.
+    pub thread_id: ThreadId,
+    /// The prefix is the parent's lines with an `ordinal` below this one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub end_ordinal_exclusive: Option<u64>,
+    /// The prefix is the parent's first this many bytes (uncompressed), ending at a line
+    /// boundary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub end_byte_offset: Option<u64>,
+}
+
+impl HistoryBase {
+    /// A base with neither end set: the caller chooses how the prefix is measured.
+    pub fn new(thread_id: ThreadId) -> Self {
+        Self {
+            thread_id,
+            end_ordinal_exclusive: None,
+            end_byte_offset: None,
+        }
+    }
+}
+
 /// Metadata of one thread, as written in the `session_meta` line.
 ///
 /// Field order is the wire order of recent upstream versions, so a line written by them
@@ -138,10 +172,11 @@ pub struct SessionMeta {
     #[schemars(with = "Option<String>")]
     #[ts(optional, type = "string")]
     pub history_mode: Option<HistoryMode>,
-    /// Where a paginated history continues from (kept as JSON).
+    /// The prefix of another rollout this one continues instead of copying it (a fork by
+    /// reference).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "unknown")]
-    pub history_base: Option<Value>,
+    #[ts(optional)]
+    pub history_base: Option<HistoryBase>,
     /// First ordinal of a sub-agent's own history.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]

@@ -142,3 +142,65 @@ fn meta_without_id_is_an_error() {
     let result = serde_json::from_value::<SessionMetaLine>(json!({"timestamp": "t"}));
     assert!(result.is_err_and(|err| err.to_string().contains("id")));
 }
+
+#[test]
+fn history_base_reads_and_writes_back_every_key() -> TestResult {
+    let wire = json!({
+        "session_id": ID, "id": ID, "timestamp": "t", "cwd": "/", "originator": "o",
+        "cli_version": "0.152.0", "source": "cli", "model_provider": null,
+        "base_instructions": null, "history_mode": "paginated",
+        "history_base": {"thread_id": ROOT, "end_ordinal_exclusive": 42, "end_byte_offset": 9000}
+    });
+    let line: SessionMetaLine = serde_json::from_value(wire.clone())?;
+    let base = line.meta.history_base.clone().ok_or("no history_base")?;
+    assert_eq!(base.thread_id.to_string(), ROOT);
+    assert_eq!(base.end_ordinal_exclusive, Some(42));
+    assert_eq!(base.end_byte_offset, Some(9000));
+    assert_eq!(serde_json::to_value(&line)?, wire);
+    Ok(())
+}
+
+#[test]
+fn history_base_omits_missing_ends() -> TestResult {
+    let mut base = HistoryBase::new(ThreadId::from_string(ROOT)?);
+    assert_eq!(serde_json::to_value(&base)?, json!({"thread_id": ROOT}));
+    base.end_byte_offset = Some(7);
+    assert_eq!(
+        serde_json::to_string(&base)?,
+        format!(r#"{{"thread_id":"{ROOT}","end_byte_offset":7}}"#)
+    );
+    let read: HistoryBase =
+        serde_json::from_value(json!({"thread_id": ROOT, "end_byte_offset": 7}))?;
+    assert_eq!(read, base);
+    Ok(())
+}
+
+#[test]
+fn history_base_line_writes_back_byte_for_byte() -> TestResult {
+    let line = format!(
+        r#"{{"timestamp":"2026-09-02T21:58:23.736Z","ordinal":0,"type":"session_meta","payload":{{"session_id":"{ID}","id":"{ID}","forked_from_id":"{ROOT}","timestamp":"2026-09-02T21:58:23.736Z","cwd":"/w","originator":"codex_cli_rs","cli_version":"0.152.1","source":"cli","model_provider":"openai","base_instructions":null,"history_mode":"paginated","history_base":{{"thread_id":"{ROOT}","end_ordinal_exclusive":12,"end_byte_offset":3456}}}}}}"#
+    );
+    let parsed = crate::rollout::parse_rollout_line(line.as_bytes())?;
+    assert!(
+        !parsed.is_original_kept(),
+        "the typed line writes back these bytes"
+    );
+    assert_eq!(parsed.to_json_line()?, line.as_str());
+    let Some(crate::rollout::RolloutItem::SessionMeta(meta)) = parsed.item() else {
+        return Err("not a session meta".into());
+    };
+    assert_eq!(
+        meta.meta
+            .history_base
+            .as_ref()
+            .map(|base| base.end_byte_offset),
+        Some(Some(3456))
+    );
+    Ok(())
+}
+
+#[test]
+fn history_base_with_a_bad_thread_id_is_an_error() {
+    let result = serde_json::from_value::<HistoryBase>(json!({"thread_id": "not-a-uuid"}));
+    assert!(result.is_err_and(|err| err.to_string().contains("not-a-uuid")));
+}

@@ -1,12 +1,13 @@
-//! Rewriting the `session_meta` line of a fork: new thread id, lineage, start time; every
-//! other key of the line kept exactly as written and in its order.
+//! Rewriting the `session_meta` line of a fork: new thread id, lineage, start time and, for a
+//! fork by reference, the `history_base`; every other key of the line kept exactly as written
+//! and in its order.
 //!
 //! The typed [`codex_protocol::rollout::SessionMetaLine`] does not know every key every Codex
 //! version writes, so re-serializing it would drop some. Instead the line is split into its
 //! top-level entries as raw JSON text, the few keys a fork must change are replaced, and the
 //! entries are joined again.
 
-use codex_protocol::rollout::RawJson;
+use codex_protocol::rollout::{HistoryBase, RawJson};
 use codex_protocol::thread_id::ThreadId;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 
@@ -19,6 +20,8 @@ pub(crate) struct MetaRewrite {
     pub(crate) forked_from_id: ThreadId,
     /// When the fork was made (line timestamp format).
     pub(crate) timestamp: String,
+    /// The prefix a fork by reference continues (replacing any base the source had).
+    pub(crate) history_base: Option<HistoryBase>,
 }
 
 /// Why the meta line could not be rewritten (it loaded, so this means a bug or a line whose
@@ -65,6 +68,11 @@ fn rewrite_meta_entries(meta: &mut Entries, rewrite: &MetaRewrite) -> Result<(),
         Some("id"),
     );
     meta.set("timestamp", json_string(&rewrite.timestamp)?, None);
+    if let Some(base) = &rewrite.history_base {
+        let base = serde_json::to_string(base).map_err(|err| MetaRewriteError(err.to_string()))?;
+        // Upstream writes it right after `history_mode`.
+        meta.set("history_base", raw(&base)?, Some("history_mode"));
+    }
     Ok(())
 }
 
