@@ -140,6 +140,9 @@ pub enum Command {
         /// Continue after this cursor (printed at the end of the previous page).
         #[arg(long, value_name = "CURSOR")]
         cursor: Option<String>,
+        /// List the archived sessions (`archived_sessions/`) instead of the live ones.
+        #[arg(long)]
+        archived: bool,
     },
 }
 

@@ -106,6 +106,18 @@ fn history_and_prompt_of_a_fork_by_reference_equal_the_copied_fork() -> TestResu
     let (home, parent) = place(dir.path(), SAMPLE_JSONL.as_bytes())?.ok_or("sample")?;
     let (by_reference, copied) = fork_both(dir.path(), &home, &parent, 2)?;
     assert_eq!(std::fs::read_to_string(&by_reference)?.lines().count(), 1);
+    // `inspect` says which thread the fork continues, and where its prefix ends.
+    let inspect: serde_json::Value =
+        serde_json::from_str(&stdout_of(&["inspect", "--json", &arg(&by_reference)])?)?;
+    let sample: serde_json::Value =
+        serde_json::from_str(&stdout_of(&["inspect", "--json", &arg(&parent)])?)?;
+    assert_eq!(inspect["history_base"]["thread_id"], sample["thread_id"]);
+    assert!(
+        inspect["history_base"]["end_byte_offset"]
+            .as_u64()
+            .is_some()
+    );
+    assert_eq!(sample["history_base"], serde_json::Value::Null);
     let expected = stdout_of(&["history", &arg(&copied)])?;
     assert!(!expected.is_empty());
     assert_eq!(

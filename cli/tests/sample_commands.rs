@@ -46,6 +46,7 @@ fn inspect_json_has_exactly_the_documented_keys() -> TestResult {
         "rollbacks",
         "history_mode",
         "copied_from_parent",
+        "history_base",
     ]
     .into_iter()
     .collect();
@@ -326,5 +327,34 @@ fn list_pages_through_a_home_newest_first() -> TestResult {
     assert!(second["next_cursor"].is_null());
     let human = stdout_of(&["list", "--home", &home_text])?;
     assert!(human.contains(SAMPLE_THREAD_ID));
+    Ok(())
+}
+
+#[test]
+fn list_archived_shows_the_archived_sessions_and_compressed_ones() -> TestResult {
+    let home = tempfile::tempdir()?;
+    let archived = home.path().join("archived_sessions");
+    std::fs::create_dir_all(&archived)?;
+    let name = format!("rollout-2025-06-02T09-00-00-{SAMPLE_THREAD_ID}.jsonl.zst");
+    std::fs::write(
+        archived.join(name),
+        zstd::encode_all(codex_thread::sample::SAMPLE_JSONL.as_bytes(), 3)?,
+    )?;
+    let home_text = home.path().to_string_lossy().into_owned();
+    let live: serde_json::Value =
+        serde_json::from_str(&stdout_of(&["list", "--home", &home_text, "--json"])?)?;
+    assert_eq!(live["sessions"], serde_json::json!([]));
+    let listed: serde_json::Value = serde_json::from_str(&stdout_of(&[
+        "list",
+        "--archived",
+        "--home",
+        &home_text,
+        "--json",
+    ])?)?;
+    assert_eq!(listed["sessions"][0]["thread_id"], SAMPLE_THREAD_ID);
+    assert_eq!(
+        listed["sessions"][0]["preview"],
+        "What does this project build with? List the files first."
+    );
     Ok(())
 }

@@ -50,6 +50,17 @@ fn render(
     if let Some(mode) = &inspection.history_mode {
         out.line(&field("history mode", mode.clone()))?;
     }
+    if let Some(base) = &inspection.history_base {
+        let end = match (base.end_byte_offset, base.end_ordinal_exclusive) {
+            (Some(bytes), _) => format!("its first {bytes} bytes"),
+            (None, Some(ordinal)) => format!("ordinals below {ordinal}"),
+            (None, None) => "(no end given)".to_string(),
+        };
+        out.line(&one_line(
+            &field("based on", format!("{} ({end})", base.thread_id)),
+            78,
+        ))?;
+    }
     if let Some(copied) = &inspection.copied_from_parent {
         out.line(&field(
             "copied",

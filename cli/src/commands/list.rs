@@ -1,5 +1,6 @@
-//! `codex-thread list [--home DIR] [--limit N] [--cursor C]`: sessions under a Codex home,
-//! newest first, with the first thing the person said, one page at a time.
+//! `codex-thread list [--home DIR] [--limit N] [--cursor C] [--archived]`: sessions under a
+//! Codex home (`sessions/`, or `archived_sessions/` with `--archived`), newest first, with the
+//! first thing the person said, one page at a time.
 //!
 //! codex-rollout's listing does the work: the order comes from the dated file names, only the
 //! head of each file is read, sessions without a user message are not listed. The next page
@@ -8,7 +9,7 @@
 use std::path::PathBuf;
 
 use codex_rollout::CodexHome;
-use codex_rollout::list::{Cursor, SessionsPage, list_sessions};
+use codex_rollout::list::{Cursor, SessionsPage, list_archived_sessions, list_sessions};
 use serde::Serialize;
 
 use crate::error::{CommandResult, Failure, Status};
@@ -40,6 +41,7 @@ pub fn run(
     home: Option<PathBuf>,
     limit: usize,
     cursor: Option<&str>,
+    archived: bool,
     out: &mut Output,
 ) -> CommandResult {
     let home = CodexHome::resolve(home).map_err(|err| {
@@ -62,7 +64,12 @@ pub fn run(
             })
         })
         .transpose()?;
-    let page = list_sessions(&home, limit, cursor.as_ref()).map_err(|err| {
+    let list = if archived {
+        list_archived_sessions
+    } else {
+        list_sessions
+    };
+    let page = list(&home, limit, cursor.as_ref()).map_err(|err| {
         Failure::Unreadable(format!("cannot list {}: {err}", home.root().display()))
     })?;
     let listing = listing(&home, page);
@@ -71,10 +78,12 @@ pub fn run(
         return Ok(Status::Ok);
     }
     if listing.sessions.is_empty() {
-        note(&format!(
-            "no sessions under {}",
-            home.sessions_dir().display()
-        ));
+        let folder = if archived {
+            home.archived_sessions_dir()
+        } else {
+            home.sessions_dir()
+        };
+        note(&format!("no sessions under {}", folder.display()));
     }
     for session in &listing.sessions {
         out.line(&format!(
@@ -84,7 +93,10 @@ pub fn run(
         out.line(&format!("    {}", one_line(&session.preview, 74)))?;
     }
     if let Some(cursor) = &listing.next_cursor {
-        out.line(&format!("more: codex-thread list --cursor '{cursor}'"))?;
+        let flag = if archived { " --archived" } else { "" };
+        out.line(&format!(
+            "more: codex-thread list{flag} --cursor '{cursor}'"
+        ))?;
     }
     Ok(Status::Ok)
 }

@@ -73,6 +73,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             home,
             limit,
             cursor,
-        } => list::run(home, limit, cursor.as_deref(), out),
+            archived,
+        } => list::run(home, limit, cursor.as_deref(), archived, out),
     }
 }

@@ -16,14 +16,17 @@
 //!   spelling as written; `null` without a meta);
 //! - `copied_from_parent`: for a forked or sub-agent child, the thread its replayed parent
 //!   meta names and the 1-based first and last line it copied (`codex_rollout::turns`
-//!   finds them), else `null`.
+//!   finds them), else `null`;
+//! - `history_base`: for a fork by reference, the first meta's `history_base` (the parent
+//!   thread and where its prefix ends), else `null`; the counts above are of this file's own
+//!   lines.
 
 use std::collections::{BTreeMap, HashSet};
 
 use codex_protocol::call_pairing::OutputChannel;
 use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
-use codex_protocol::rollout::RolloutItem;
+use codex_protocol::rollout::{HistoryBase, RolloutItem};
 use codex_rollout::load::{EntryContent, LineProblem, RolloutContents};
 use codex_rollout::turns::{parent_prefix, user_turn_count};
 use serde::Serialize;
@@ -89,6 +92,7 @@ pub struct Inspection {
     pub rollbacks: usize,
     pub history_mode: Option<String>,
     pub copied_from_parent: Option<CopiedPrefix>,
+    pub history_base: Option<HistoryBase>,
 }
 
 /// The lines a child copied from its parent.
@@ -147,6 +151,13 @@ pub fn inspect(contents: &RolloutContents) -> Inspection {
             _ => None,
         }),
         copied_from_parent: copied_prefix(contents),
+        history_base: items
+            .iter()
+            .find_map(|item| match item {
+                RolloutItem::SessionMeta(meta) => Some(meta.meta.history_base.clone()),
+                _ => None,
+            })
+            .flatten(),
     };
     for entry in contents.entries() {
         let item = match entry.content {
