@@ -210,3 +210,31 @@ fn usage_errors_exit_with_2() -> TestResult {
         .code(2);
     Ok(())
 }
+
+/// `validate` lists each problem as `FILE:LINE: kind: message`, the form `grep -n`, compilers
+/// and editors use, one line per problem however long, then the verdict.
+#[test]
+fn validate_prints_file_colon_line_problems() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("two-bad.jsonl");
+    let meta = codex_thread::sample::SAMPLE_JSONL
+        .lines()
+        .next()
+        .ok_or("empty sample")?;
+    std::fs::write(&path, format!("{meta}\nnot json\n\n"))?;
+    let file = path.to_string_lossy().into_owned();
+    let output = bin()?.args(["validate", &file]).output()?;
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = String::from_utf8(output.stdout)?;
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[0].starts_with(&format!("{file}:2: malformed: ")),
+        "{stdout}"
+    );
+    assert!(
+        lines[1].starts_with(&format!("{file}:3: blank: ")),
+        "{stdout}"
+    );
+    assert_eq!(lines[2], format!("{file}: 3 line(s), 2 problem(s)"));
+    Ok(())
+}

@@ -263,8 +263,18 @@ fn fork_drops_turns_and_the_fork_loads_with_fewer_turns() -> TestResult {
     bin()?
         .args(["fork", "--drop-turns", "1", "-o", &out_text])
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains("already exists"));
+    // A destination that cannot be created (its folder is a file) is exit 2, naming it.
+    let blocked = format!("{out_text}/inside.jsonl");
+    bin()?
+        .args(["fork", "--drop-turns", "1", "-o", &blocked])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("inside.jsonl")
+                .or(predicate::str::contains(out_text.as_str())),
+        );
     Ok(())
 }
 
@@ -356,5 +366,42 @@ fn list_archived_shows_the_archived_sessions_and_compressed_ones() -> TestResult
         listed["sessions"][0]["preview"],
         "What does this project build with? List the files first."
     );
+    Ok(())
+}
+
+#[test]
+fn list_refuses_a_zero_limit_and_its_hint_continues_the_same_listing() -> TestResult {
+    let home = tempfile::tempdir()?;
+    let day = home.path().join("sessions/2025/06/02");
+    std::fs::create_dir_all(&day)?;
+    for (time, thread) in [
+        ("09-00-00", SAMPLE_THREAD_ID),
+        ("09-30-00", "0197a2c4-5e00-7000-8000-0000000000ff"),
+    ] {
+        std::fs::write(
+            day.join(format!("rollout-2025-06-02T{time}-{thread}.jsonl")),
+            codex_thread::sample::SAMPLE_JSONL,
+        )?;
+    }
+    let home_text = home.path().to_string_lossy().into_owned();
+    bin()?
+        .args(["list", "--home", &home_text, "--limit", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--limit must be at least 1"));
+    let human = stdout_of(&["list", "--home", &home_text, "--limit", "1"])?;
+    let hint = human
+        .lines()
+        .find_map(|line| line.strip_prefix("more: "))
+        .ok_or("no hint")?;
+    assert!(hint.contains(&format!("--home '{home_text}'")), "{hint}");
+    assert!(hint.contains("--limit 1"), "{hint}");
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout_of(&["list", "--home", &home_text, "--json"])?)?;
+    let created = json["sessions"][0]["created_at"]
+        .as_str()
+        .ok_or("no time")?;
+    assert_eq!(created, "2025-06-02T09:30:00.000Z");
+    assert!(chrono::DateTime::parse_from_rfc3339(created).is_ok());
     Ok(())
 }

@@ -4,8 +4,10 @@
 //! [`fork_cut`]), copied byte for byte, except the first `session_meta` line, which gets the
 //! fork's own thread id, `forked_from_id` = the source thread and the fork time (every other
 //! key of that line is kept as written). Lines the loader skipped as problems are not copied;
-//! lines of unknown kinds are. The file is written under a temporary name and renamed into
-//! place, so a listing never sees half a fork.
+//! lines of unknown kinds are. The file is written (and synced) under a temporary name, then
+//! hard-linked into place, which fails if the destination exists by then: a listing never
+//! sees half a fork, and no existing file is ever replaced, even one created during the
+//! write.
 //!
 //! A fork *by reference* ([`ForkMode::ByReference`]) copies nothing: it is that rewritten
 //! meta line alone, with a `history_base` naming the kept prefix of the source (its thread
@@ -276,9 +278,16 @@ fn write_fork(
         let _ = std::fs::remove_file(&temp);
         return Err(err);
     }
-    if let Err(err) = std::fs::rename(&temp, path) {
-        let _ = std::fs::remove_file(&temp);
-        return Err(io("move fork into place", path)(err));
+    // A hard link, unlike a rename, fails when the destination exists, so a file created
+    // there after the check above is never replaced: the fork appears whole or not at all.
+    let linked = std::fs::hard_link(&temp, path);
+    let _ = std::fs::remove_file(&temp);
+    match linked {
+        Ok(()) => {}
+        Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
+            return Err(ForkError::DestinationExists(path.to_path_buf()));
+        }
+        Err(err) => return Err(io("move fork into place", path)(err)),
     }
     summary.path = path.to_path_buf();
     Ok(summary)

@@ -6,8 +6,8 @@
 //! message item, or its `user_message` event when the file lacks the item), and
 //! `fork_rollout_to_path_with` moves the cut up to the start of that turn, copies kept lines
 //! byte for byte and changes only the session meta line (a new thread id, `forked_from_id`).
-//! The file is written under a temporary name and renamed, and an existing file is never
-//! overwritten.
+//! The file is written under a temporary name and linked into place, and an existing file is
+//! never overwritten (exit 2, as for a destination that cannot be written).
 //!
 //! With `--by-reference` nothing is copied: the fork is the rewritten meta line alone, whose
 //! `history_base` names the kept prefix of FILE (its thread id, the prefix's length in FILE's
@@ -92,10 +92,12 @@ pub fn run(
     };
     let forked =
         fork_rollout_to_path_with(&loaded, point, output, mode).map_err(|err| match err {
-            ForkError::DestinationExists(path) => Failure::Content(format!(
+            ForkError::DestinationExists(path) => Failure::Usage(format!(
                 "{} already exists; fork never overwrites a file",
                 path.display()
             )),
+            // The destination cannot be written: like unreadable input, exit 2.
+            err @ ForkError::Io { .. } => Failure::Unreadable(format!("cannot fork {name}: {err}")),
             other => Failure::Content(format!("cannot fork {name}: {other}")),
         })?;
     if let Some(home) = &home

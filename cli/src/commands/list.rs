@@ -15,7 +15,8 @@ use serde::Serialize;
 use crate::error::{CommandResult, Failure, Status};
 use crate::output::{Output, note, one_line};
 
-/// One listed session, as `list --json` prints it.
+/// One listed session, as `list --json` prints it. Times are RFC 3339 UTC with
+/// milliseconds (`2025-06-02T09:00:00.000Z`), as session files write them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ListedSession {
     pub path: String,
@@ -44,6 +45,12 @@ pub fn run(
     archived: bool,
     out: &mut Output,
 ) -> CommandResult {
+    if limit == 0 {
+        return Err(Failure::Usage(
+            "--limit must be at least 1 (sessions per page)".to_string(),
+        ));
+    }
+    let home_arg = home.clone();
     let home = CodexHome::resolve(home).map_err(|err| {
         Failure::Usage(format!(
             "cannot find the Codex home ({err}); pass --home DIR"
@@ -86,17 +93,27 @@ pub fn run(
         note(&format!("no sessions under {}", folder.display()));
     }
     for session in &listing.sessions {
+        // The minute is enough for a person; `--json` has the whole time.
+        let created = session.created_at.get(..16).unwrap_or(&session.created_at);
         out.line(&format!(
             "{}  {}  {}",
-            session.created_at, session.thread_id, session.cli_version
+            created.replace('T', " "),
+            session.thread_id,
+            session.cli_version
         ))?;
         out.line(&format!("    {}", one_line(&session.preview, 74)))?;
     }
     if let Some(cursor) = &listing.next_cursor {
-        let flag = if archived { " --archived" } else { "" };
-        out.line(&format!(
-            "more: codex-thread list{flag} --cursor '{cursor}'"
-        ))?;
+        // The hint repeats what chose this page, so pasting it continues the same listing.
+        let mut again = String::from("codex-thread list");
+        if let Some(home) = &home_arg {
+            again.push_str(&format!(" --home '{}'", home.display()));
+        }
+        if archived {
+            again.push_str(" --archived");
+        }
+        again.push_str(&format!(" --limit {limit} --cursor '{cursor}'"));
+        out.line(&format!("more: {again}"))?;
     }
     Ok(Status::Ok)
 }
@@ -108,10 +125,8 @@ fn listing(home: &CodexHome, page: SessionsPage) -> Listing {
         .map(|summary| ListedSession {
             path: summary.path.display().to_string(),
             thread_id: summary.name.thread_id.hyphenated().to_string(),
-            created_at: summary.name.created.format("%Y-%m-%d %H:%M").to_string(),
-            updated_at: summary
-                .updated_at
-                .map(|at| at.format("%Y-%m-%d %H:%M").to_string()),
+            created_at: rfc3339_millis(summary.name.created),
+            updated_at: summary.updated_at.map(rfc3339_millis),
             cli_version: summary.session_meta.meta.cli_version.clone(),
             cwd: summary.session_meta.meta.cwd.display().to_string(),
             preview: summary.preview,
@@ -122,4 +137,9 @@ fn listing(home: &CodexHome, page: SessionsPage) -> Listing {
         sessions,
         next_cursor: page.next_cursor.map(|cursor| cursor.to_string()),
     }
+}
+
+/// `2025-06-02T09:00:00.000Z`.
+fn rfc3339_millis(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }

@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::commands::inspect::ProblemReport;
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::{Source, is_unreadable, read_source};
-use crate::output::{Output, sanitize_text, wrap};
+use crate::output::{Output, sanitize_text};
 use codex_rollout::load::RolloutContents;
 use codex_rollout::source::DecodedRollout;
 
@@ -127,31 +127,27 @@ fn worst(a: Status, b: Status) -> Status {
     if a.exit_code() >= b.exit_code() { a } else { b }
 }
 
-/// Human report of one file: the file, then each problem and note with its line number and
-/// whole cause, wrapped to 80 columns under a hanging indent, then the verdict.
+/// Human report of one file: each problem and note as one `FILE:LINE: kind: message` line
+/// (the form editors, `grep -n` users and compilers share, so it is never wrapped; a problem
+/// of the whole file has no line number), then the file's verdict.
 fn render(report: &FileReport, out: &mut Output) -> Result<(), Failure> {
     let file = &report.file;
     if let Some(error) = &report.error {
         return out.line(&format!("{file}: unreadable: {error}"));
+    }
+    let notes = report.notes.iter().map(|note| (note, "note: "));
+    for (problem, prefix) in report.problems.iter().map(|p| (p, "")).chain(notes) {
+        let at = match problem.line {
+            0 => file.clone(),
+            line => format!("{file}:{line}"),
+        };
+        let cause = format!("{prefix}{}: {}", problem.kind, problem.message);
+        out.line(&sanitize_text(&format!("{at}: {cause}")))?;
     }
     let lines = report.lines.unwrap_or_default();
     let verdict = match report.problems.len() {
         0 => "every line read".to_string(),
         n => format!("{n} problem(s)"),
     };
-    out.line(&format!("{file}: {lines} line(s), {verdict}"))?;
-    let notes = report.notes.iter().map(|note| (note, "note: "));
-    for (problem, prefix) in report.problems.iter().map(|p| (p, "")).chain(notes) {
-        let at = match problem.line {
-            0 => "  file".to_string(),
-            line => format!("  line {line}"),
-        };
-        // Escaped before wrapping, so an escape's width is counted.
-        let cause =
-            sanitize_text(&format!("{prefix}{}: {}", problem.kind, problem.message)).into_owned();
-        for text in wrap(&format!("{at:<13}"), &cause, 13, 80) {
-            out.line(&text)?;
-        }
-    }
-    Ok(())
+    out.line(&format!("{file}: {lines} line(s), {verdict}"))
 }

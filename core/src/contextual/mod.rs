@@ -64,7 +64,9 @@ pub fn is_contextual_dev_message_content(content: &[ContentItem]) -> bool {
 }
 
 /// Whether a developer message also carries something that is not registered context (any
-/// part does not match, media included). Such a "mixed" bundle is kept by rollback.
+/// part does not match, media included). Rollback removes such a "mixed" bundle with the
+/// turn it precedes, like any contextual developer message, and then clears the reference
+/// context item, since what the bundle set up is gone with it.
 pub fn has_non_contextual_dev_message_content(content: &[ContentItem]) -> bool {
     content.iter().any(|part| !is_contextual_dev_fragment(part))
 }
