@@ -20,7 +20,7 @@ use codex_core::session::turn::{
 use codex_core::session::{
     InMemoryEventSink, InitialContextInputs, ModelSettings, Session, SessionConfiguration,
 };
-use codex_protocol::event::{EventMsg, ThreadRolledBackEvent, TokenUsage};
+use codex_protocol::event::TokenUsage;
 use codex_protocol::models::{
     BaseInstructions, MessagePhase, ReasoningItemReasoningSummary, ResponseItem,
 };
@@ -312,15 +312,7 @@ pub async fn record(path: &Path) -> anyhow::Result<()> {
             .await?;
 
         if turn.id == ROLLED_BACK_TURN {
-            let mut history = session.clone_history().await;
-            history.drop_last_n_user_turns(1);
-            session.replace_history(history).await;
-            session
-                .send_event_with_id(
-                    turn.id,
-                    EventMsg::ThreadRolledBack(ThreadRolledBackEvent { num_turns: 1 }),
-                )
-                .await;
+            session.rollback(turn.id, 1).await;
         }
     }
     session.flush_rollout().await?;

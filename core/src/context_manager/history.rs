@@ -269,6 +269,13 @@ impl ContextManager {
         Arc::make_mut(&mut self.shared)
     }
 
+    /// Makes this history's version greater than `previous`, the version of the history it
+    /// replaces, so no cursor taken on that lineage reads this one as a delta (a replacement
+    /// built from a fresh `ContextManager` would otherwise start again at a low version).
+    pub(crate) fn succeed_version(&mut self, previous: u64) {
+        self.history_version = self.history_version.max(previous.saturating_add(1));
+    }
+
     fn mark_rewritten(&mut self) {
         self.history_version = self.history_version.saturating_add(1);
         self.world_state_baseline = None;

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use codex_protocol::event::{EventMsg, ThreadRolledBackEvent};
 use codex_protocol::thread_id::ThreadId;
 use tokio::sync::Mutex;
 
@@ -65,9 +66,29 @@ impl Session {
         self.state.lock().await.history.clone()
     }
 
-    /// Replaces the whole history (resume, fork, compaction). Bumps its version.
-    pub async fn replace_history(&self, history: ContextManager) {
-        self.state.lock().await.history = history;
+    /// Replaces the whole history (resume, fork, compaction). The new history's version is
+    /// made greater than the old one's, so the version only ever increases and a cursor taken
+    /// before never reads the new lineage as a delta.
+    pub async fn replace_history(&self, mut history: ContextManager) {
+        let mut state = self.state.lock().await;
+        history.succeed_version(state.history.history_version());
+        state.history = history;
+    }
+
+    /// Rolls back the last `num_turns` user turns: drops them from history
+    /// ([`ContextManager::drop_last_n_user_turns`]), records the `thread_rolled_back` marker
+    /// that replays the rollback on resume, and emits it, all under the state lock so no turn
+    /// records in between (the marker's place in the file is exactly where history changed).
+    /// Rolling back no turns changes nothing and records nothing.
+    pub async fn rollback(&self, id: &str, num_turns: u32) {
+        if num_turns == 0 {
+            return;
+        }
+        let mut state = self.state.lock().await;
+        state.history.drop_last_n_user_turns(num_turns);
+        let msg = EventMsg::ThreadRolledBack(ThreadRolledBackEvent { num_turns });
+        self.send_event_with_id(id, msg).await;
+        drop(state);
     }
 
     /// A copy of the configuration.
