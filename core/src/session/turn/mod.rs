@@ -234,9 +234,24 @@ impl<'a> TurnRunner<'a> {
                 session.record_conversation_items(turn, &[output]).await;
             }
         }
+        // The limit ends the turn as failed: an error, then a `task_complete` carrying it,
+        // as for a model failure, so the turn is closed for every client and on resume.
         let err = TurnError::TooManySamplingRequests(self.max_sampling_requests);
+        let message = err.to_string();
+        session.send_event(turn, error_event(&message)).await;
         session
-            .send_event(turn, error_event(&err.to_string()))
+            .send_event(
+                turn,
+                turn_complete_event(
+                    turn,
+                    last_agent_message,
+                    Some(ErrorEvent {
+                        message,
+                        codex_error_info: None,
+                    }),
+                    Some(started_at),
+                ),
+            )
             .await;
         Err(err)
     }
