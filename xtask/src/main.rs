@@ -5,12 +5,15 @@
 //!   drift check, and the TypeScript client's tests.
 //! - `cargo xtask codegen [--check]`: regenerate the committed JSON Schema and TypeScript
 //!   under `app-server-protocol/schema/`, or fail with a diff when they drift.
+//! - `cargo xtask tidy`: the architecture invariants checked from the source (also a test,
+//!   so `cargo test` and CI run it).
 //!
 //! Written in Rust rather than shell so that it runs the same on every machine that can build
 //! the workspace.
 
 mod ci;
 mod codegen;
+mod tidy;
 mod ts_client;
 
 use anyhow::Result;
@@ -36,6 +39,8 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Check the architecture invariants that can be read from the source.
+    Tidy,
 }
 
 fn main() -> Result<()> {
@@ -43,5 +48,29 @@ fn main() -> Result<()> {
     match cli.command {
         Command::Ci => ci::run(),
         Command::Codegen { check } => codegen::run(check),
+        Command::Tidy => tidy_run(),
     }
+}
+
+/// `cargo xtask tidy`: lists every broken invariant; fails when there is one.
+fn tidy_run() -> Result<()> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let violations = tidy::check(&root)?;
+    for violation in &violations {
+        report(violation);
+    }
+    anyhow::ensure!(
+        violations.is_empty(),
+        "{} architecture invariant(s) broken",
+        violations.len()
+    );
+    Ok(())
+}
+
+#[allow(clippy::print_stderr)] // xtask is a command-line tool; stderr is its log.
+fn report(violation: &tidy::Violation) {
+    eprintln!(
+        "{}: {} ({})",
+        violation.file, violation.rule, violation.detail
+    );
 }

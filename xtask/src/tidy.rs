@@ -1,0 +1,173 @@
+//! Architecture invariants of `docs/architecture.md` that can be checked by reading the
+//! source, checked on every `cargo test` (as rust-analyzer's tidy tests do), so they cannot
+//! silently become false.
+//!
+//! Each rule names the files it covers and the text those files must not contain (outside
+//! comments). A rule may list files that still break it, each with the reason it is
+//! tolerated; an allowance that is no longer needed is itself a failure, so the list only
+//! shrinks.
+
+use std::path::{Path, PathBuf};
+
+/// One invariant.
+pub(crate) struct Rule {
+    /// What `docs/architecture.md` says, in short.
+    pub(crate) name: &'static str,
+    /// The folder (relative to the workspace root) whose `.rs` files the rule covers; test
+    /// files (`*_tests.rs`, `tests/`, `test_support`) are not covered.
+    pub(crate) folder: &'static str,
+    /// Text a covered file must not contain outside comments.
+    pub(crate) forbidden: &'static [&'static str],
+    /// Files (relative to the root) that still break the rule, and why.
+    pub(crate) tolerated: &'static [(&'static str, &'static str)],
+}
+
+/// The rules of this workspace.
+pub(crate) const RULES: &[Rule] = &[
+    Rule {
+        name: "codex-protocol does no IO and has no async runtime",
+        folder: "protocol/src",
+        forbidden: &[
+            "std::fs",
+            "std::net",
+            "std::process",
+            "tokio",
+            "OpenOptions",
+        ],
+        tolerated: &[],
+    },
+    Rule {
+        name: "codex-core opens no files",
+        folder: "core/src",
+        forbidden: &[
+            "std::fs",
+            "tokio::fs",
+            "File::open",
+            "File::create",
+            "OpenOptions",
+        ],
+        tolerated: &[],
+    },
+    Rule {
+        name: "cli/src decides no turns (it asks codex-rollout's turn index)",
+        folder: "cli/src",
+        forbidden: &[
+            "is_user_turn_boundary",
+            "user_message_positions_in_rollout",
+            "drop_last_n_user_turns",
+        ],
+        tolerated: &[],
+    },
+    Rule {
+        name: "cli/src matches no calls to outputs",
+        folder: "cli/src",
+        forbidden: &["pair_key"],
+        tolerated: &[
+            (
+                "cli/src/commands/inspect/stats.rs",
+                "unanswered-call count; to ask codex-protocol's call matcher (issue 12)",
+            ),
+            (
+                "cli/src/commands/export/transcript.rs",
+                "each output next to its call; to ask codex-protocol's call matcher (issue 12)",
+            ),
+        ],
+    },
+];
+
+/// Most lines a hand-written source file may have.
+pub(crate) const MAX_LINES: usize = 600;
+
+/// Folders whose files are generated or vendored, not written by hand.
+const GENERATED: &[&str] = &["target", "node_modules", "schema", ".git"];
+
+/// A broken invariant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Violation {
+    pub(crate) rule: String,
+    pub(crate) file: String,
+    pub(crate) detail: String,
+}
+
+/// Every violation under `root` (a workspace checkout).
+pub(crate) fn check(root: &Path) -> std::io::Result<Vec<Violation>> {
+    let mut violations = Vec::new();
+    let files = source_files(root)?;
+    for rule in RULES {
+        let mut broken = Vec::new();
+        for file in files.iter().filter(|file| covered(rule, file)) {
+            let text = std::fs::read_to_string(root.join(file))?;
+            if let Some(found) = find_forbidden(&text, rule.forbidden) {
+                broken.push(file.clone());
+                if !rule.tolerated.iter().any(|(name, _)| *name == file) {
+                    violations.push(Violation {
+                        rule: rule.name.to_string(),
+                        file: file.clone(),
+                        detail: format!("contains `{found}`"),
+                    });
+                }
+            }
+        }
+        for (name, reason) in rule.tolerated {
+            if !broken.iter().any(|file| file == name) {
+                violations.push(Violation {
+                    rule: rule.name.to_string(),
+                    file: (*name).to_string(),
+                    detail: format!("tolerated ({reason}) but no longer breaks it: remove it"),
+                });
+            }
+        }
+    }
+    for file in &files {
+        let lines = std::fs::read_to_string(root.join(file))?.lines().count();
+        if lines > MAX_LINES {
+            violations.push(Violation {
+                rule: format!("no hand-written source file over {MAX_LINES} lines"),
+                file: file.clone(),
+                detail: format!("{lines} lines"),
+            });
+        }
+    }
+    Ok(violations)
+}
+
+fn covered(rule: &Rule, file: &str) -> bool {
+    file.starts_with(rule.folder)
+        && !file.ends_with("_tests.rs")
+        && !file.contains("/tests/")
+        && !file.contains("test_support")
+}
+
+/// The first forbidden text found on a line that is not a comment.
+fn find_forbidden(text: &str, forbidden: &[&'static str]) -> Option<&'static str> {
+    text.lines()
+        .map(str::trim_start)
+        .filter(|line| !line.starts_with("//"))
+        .find_map(|line| forbidden.iter().copied().find(|word| line.contains(word)))
+}
+
+/// The hand-written `.rs` and `.ts` files under `root`, relative, with `/` separators.
+fn source_files(root: &Path) -> std::io::Result<Vec<String>> {
+    let mut found = Vec::new();
+    let mut pending = vec![PathBuf::new()];
+    while let Some(relative) = pending.pop() {
+        for entry in std::fs::read_dir(root.join(&relative))? {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = relative.join(&name);
+            if entry.file_type()?.is_dir() {
+                if !GENERATED.contains(&name.as_str()) {
+                    pending.push(path);
+                }
+            } else if name.ends_with(".rs") || (name.ends_with(".ts") && !name.ends_with(".d.ts")) {
+                found.push(path.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+#[cfg(test)]
+#[path = "tidy_tests.rs"]
+mod tests;

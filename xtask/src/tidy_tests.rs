@@ -1,0 +1,128 @@
+use std::path::Path;
+
+use super::*;
+
+fn write(root: &Path, file: &str, text: &str) -> std::io::Result<()> {
+    let path = root.join(file);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(path, text)
+}
+
+/// A tree that keeps every rule: the files each rule tolerates break it as they do here.
+fn clean_tree(root: &Path) -> std::io::Result<()> {
+    write(root, "protocol/src/lib.rs", "pub struct Item;\n")?;
+    write(
+        root,
+        "core/src/lib.rs",
+        "// std::fs is mentioned in a comment only\n",
+    )?;
+    write(root, "cli/src/main.rs", "fn main() {}\n")?;
+    for rule in RULES {
+        for (file, _) in rule.tolerated {
+            write(root, file, &format!("let _ = {};\n", rule.forbidden[0]))?;
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn the_workspace_keeps_its_architecture_invariants() -> std::io::Result<()> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let violations = check(&root)?;
+    assert!(violations.is_empty(), "{violations:#?}");
+    Ok(())
+}
+
+#[test]
+fn a_clean_tree_passes() -> std::io::Result<()> {
+    let dir = tempfile::tempdir()?;
+    clean_tree(dir.path())?;
+    assert_eq!(check(dir.path())?, Vec::new());
+    Ok(())
+}
+
+/// The test of the test: each rule, broken once, is reported, naming the file.
+#[test]
+fn each_broken_rule_is_reported() -> std::io::Result<()> {
+    let cases = [
+        (
+            "protocol/src/io.rs",
+            "use std::fs::File;\n",
+            "codex-protocol does no IO",
+        ),
+        (
+            "core/src/open.rs",
+            "let f = File::open(path);\n",
+            "codex-core opens no files",
+        ),
+        (
+            "cli/src/turns.rs",
+            "if is_user_turn_boundary(item) {}\n",
+            "cli/src decides no turns",
+        ),
+        (
+            "cli/src/calls.rs",
+            "let key = link.pair_key();\n",
+            "cli/src matches no calls",
+        ),
+    ];
+    for (file, text, rule) in cases {
+        let dir = tempfile::tempdir()?;
+        clean_tree(dir.path())?;
+        write(dir.path(), file, text)?;
+        let violations = check(dir.path())?;
+        assert_eq!(violations.len(), 1, "{file}: {violations:#?}");
+        assert!(violations[0].rule.starts_with(rule), "{violations:#?}");
+        assert_eq!(violations[0].file, file);
+    }
+    // Tests may do what the crates may not.
+    let dir = tempfile::tempdir()?;
+    clean_tree(dir.path())?;
+    write(dir.path(), "core/src/open_tests.rs", "std::fs::read(p);\n")?;
+    write(dir.path(), "core/tests/real.rs", "std::fs::read(p);\n")?;
+    assert_eq!(check(dir.path())?, Vec::new());
+    Ok(())
+}
+
+#[test]
+fn a_long_file_and_a_stale_allowance_are_reported() -> std::io::Result<()> {
+    let dir = tempfile::tempdir()?;
+    clean_tree(dir.path())?;
+    write(
+        dir.path(),
+        "core/src/big.rs",
+        &"// line\n".repeat(MAX_LINES + 1),
+    )?;
+    // Generated files may be long.
+    write(
+        dir.path(),
+        "schema/typescript/Big.ts",
+        &"x;\n".repeat(MAX_LINES + 1),
+    )?;
+    let stale = RULES
+        .iter()
+        .flat_map(|rule| rule.tolerated.iter())
+        .map(|(file, _)| *file)
+        .next();
+    if let Some(stale) = stale {
+        write(dir.path(), stale, "fn fixed() {}\n")?;
+    }
+    let violations = check(dir.path())?;
+    assert!(
+        violations.iter().any(
+            |v| v.file == "core/src/big.rs" && v.detail.contains(&format!("{}", MAX_LINES + 1))
+        )
+    );
+    assert!(!violations.iter().any(|v| v.file.contains("schema")));
+    if let Some(stale) = stale {
+        assert!(
+            violations
+                .iter()
+                .any(|v| v.file == stale && v.detail.contains("no longer breaks it")),
+            "{violations:#?}"
+        );
+    }
+    Ok(())
+}
