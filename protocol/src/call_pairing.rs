@@ -1,9 +1,8 @@
 //! Which items are tool calls, which are tool outputs, and which output answers which call.
 //!
 //! This is the one place that knows the pairing rules (what a call is, what answers it, by
-//! which key). Normalization, trimming, `inspect` and `export` ask it for each item's link;
-//! each still matches the links itself (a set, a map, a positional pass), a second copy of
-//! the matching that a shared matcher here should replace:
+//! which key); [`crate::call_matching`] applies them to a whole list, for prompt
+//! normalization, `inspect` and `export` alike:
 //!
 //! | call item | answered by | pairing key |
 //! |---|---|---|

@@ -18,6 +18,7 @@
 //! Architecture invariant: this crate performs no IO and starts no async runtime. It is pure
 //! data plus the rules that belong to the data (serde spellings, id prefixes, pairing).
 
+pub mod call_matching;
 pub mod call_pairing;
 pub mod event;
 pub mod items;
@@ -25,5 +26,6 @@ pub mod mcp;
 pub mod models;
 pub mod response_item_id;
 pub mod rollout;
+pub(crate) mod small_map;
 pub mod thread_id;
 pub mod user_input;

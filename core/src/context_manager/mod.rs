@@ -25,7 +25,6 @@ pub mod modality;
 pub mod normalize;
 pub mod record;
 pub mod rollback;
-mod small_map;
 pub mod token_estimate;
 pub mod token_usage;
 pub mod trim;

@@ -17,22 +17,20 @@
 //! keeps duplicate outputs; we drop both, because the provider only accepts an output after
 //! its call and one answer per call.)
 //!
-//! Cost: one backward pass with a small map of the outputs still waiting for their call (it
-//! holds only the in-flight outputs, not the whole history, so almost nothing is hashed), then
+//! Cost: one matching pass (codex-protocol's `match_calls`: backwards, with a small map of the
+//! outputs still waiting for their call, so almost nothing is hashed), then
 //! one forward pass that moves (or, for a shared snapshot, clones) each kept item once.
 //! Upstream inserts synthesized outputs into the vector one at a time, which is quadratic in
 //! the number of missing outputs.
 
-use codex_protocol::call_pairing::CallSide;
+use codex_protocol::call_matching::match_calls;
 use codex_protocol::call_pairing::OutputChannel;
-use codex_protocol::call_pairing::PairKey;
 use codex_protocol::models::FunctionCallOutputPayload;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::response_item_id::ResponseItemId;
 use uuid::Uuid;
 
 use super::modality::MediaFilter;
-use super::small_map::SmallMap;
 
 /// Namespace of the UUIDv5 ids given to synthesized outputs.
 ///
@@ -77,54 +75,23 @@ impl PairingPlan {
     }
 }
 
-/// Decides, for each item, whether it is kept, dropped or answered.
-///
-/// Walks from the newest item to the oldest: an output waits in `waiting` until the first call
-/// with its key claims it. An output displaced by an older one with the same key (two outputs
-/// for one call) and outputs nobody claims are dropped when they need a call.
+/// Decides, for each item, whether it is kept, dropped or answered: codex-protocol's one
+/// matching rule ([`match_calls`]) says which calls are unanswered (they get a synthesized
+/// output) and which outputs are orphans (before their call, a second output for one call, or
+/// no call at all: they are left out).
 fn plan_pairing(items: &[ResponseItem]) -> PairingPlan {
     let mut fates = vec![Fate::Keep; items.len()];
-    let mut waiting: SmallMap<PairKey<'_>, usize> = SmallMap::new();
-    let mut synthesized = 0;
-    let mut dropped = 0;
-    let drop_unclaimed = |index: usize, fates: &mut [Fate], dropped: &mut usize| {
-        let needs_call = items[index]
-            .call_link()
-            .is_some_and(|link| link.requires_partner());
-        if needs_call {
-            fates[index] = Fate::Drop;
-            *dropped += 1;
-        }
-    };
-    for (index, item) in items.iter().enumerate().rev() {
-        let Some(link) = item.call_link() else {
-            continue;
-        };
-        let Some(key) = link.pair_key() else {
-            // No call id: nothing can pair with it, and it expects nothing.
-            continue;
-        };
-        match link.side {
-            CallSide::Output => {
-                if let Some(later) = waiting.insert(key, index) {
-                    drop_unclaimed(later, &mut fates, &mut dropped);
-                }
-            }
-            CallSide::Call => {
-                if waiting.remove(&key).is_none() && link.requires_partner() {
-                    fates[index] = Fate::KeepAndAnswer;
-                    synthesized += 1;
-                }
-            }
-        }
+    let matches = match_calls(items.iter().enumerate());
+    for &index in &matches.unanswered {
+        fates[index] = Fate::KeepAndAnswer;
     }
-    for index in waiting.into_values() {
-        drop_unclaimed(index, &mut fates, &mut dropped);
+    for &index in &matches.orphans {
+        fates[index] = Fate::Drop;
     }
     PairingPlan {
         fates,
-        synthesized,
-        dropped,
+        synthesized: matches.unanswered.len(),
+        dropped: matches.orphans.len(),
     }
 }
 

@@ -7,14 +7,15 @@
 //!   what comes before the first turn is the preamble; other user-role items are injected
 //!   context and are left out;
 //! - assistant messages, reasoning summaries and web searches as the model produced them;
-//! - each tool call with its output next to it, paired by call id whatever came in between;
+//! - each tool call with its output next to it, paired by codex-protocol's `match_calls`
+//!   whatever came in between (an output before its call, or a second one, stands alone);
 //! - how each turn ended (`task_complete`, `turn_aborted`), compactions where they happened;
 //! - rolled-back turns left out (the index marks them), with a note where they were.
 
 use std::collections::HashMap;
 
 use codex_core::event_mapping::parse_turn_item;
-use codex_protocol::call_pairing::OutputChannel;
+use codex_protocol::call_matching::match_calls;
 use codex_protocol::event::EventMsg;
 use codex_protocol::items::{AgentMessageContent, TurnItem};
 use codex_protocol::models::ResponseItem;
@@ -89,8 +90,10 @@ enum Slot {
 #[derive(Default)]
 struct Builder {
     transcript: Transcript,
-    /// Where each call's entry is, by pairing key.
-    calls: HashMap<(OutputChannel, String), Slot>,
+    /// The call each output answers, by item index (codex-protocol's matching rule).
+    answers: HashMap<usize, usize>,
+    /// Where each call's entry is, by the call's item index.
+    calls: HashMap<usize, Slot>,
 }
 
 impl Builder {
@@ -154,7 +157,7 @@ impl Builder {
         }
     }
 
-    fn response_item(&mut self, item: &ResponseItem) {
+    fn response_item(&mut self, index: usize, item: &ResponseItem) {
         match parse_turn_item(item) {
             // The turn's own message opened it; any other is injected context.
             Some(TurnItem::UserMessage(_)) => {}
@@ -185,17 +188,14 @@ impl Builder {
                     text: "a hook added a prompt".to_string(),
                 });
             }
-            _ => self.tool_item(item),
+            _ => self.tool_item(index, item),
         }
     }
 
-    fn tool_item(&mut self, item: &ResponseItem) {
+    fn tool_item(&mut self, index: usize, item: &ResponseItem) {
         let Some(link) = item.call_link() else {
             return;
         };
-        let key = link
-            .pair_key()
-            .map(|key| (key.channel, key.call_id.to_string()));
         if link.is_call() {
             let entry = Entry::ToolCall {
                 name: tool_name(item).unwrap_or_else(|| item.item_type().to_string()),
@@ -204,19 +204,21 @@ impl Builder {
                 output: None,
             };
             let at = self.push(entry);
-            if let Some(key) = key {
-                self.calls.insert(key, at);
-            }
+            self.calls.insert(index, at);
             return;
         }
         let text = output_text(item);
-        let found = key.and_then(|key| self.calls.get(&key).copied());
+        let found = self
+            .answers
+            .get(&index)
+            .and_then(|call| self.calls.get(call).copied());
         let slot = found.and_then(|slot| self.entry_mut(slot));
         match slot {
             Some(Entry::ToolCall { output, .. }) => *output = Some(text),
             _ => {
+                // Before its call, a second output for one call, or its call is not shown.
                 self.push(Entry::ToolCall {
-                    name: "(call not in file)".to_string(),
+                    name: "(no call for this output)".to_string(),
                     call_id: link.call_id.map(str::to_string),
                     input: String::new(),
                     output: Some(text),
@@ -317,6 +319,18 @@ pub fn build(contents: &RolloutContents) -> Transcript {
     let items = contents.items();
     let turns = all_user_turns_in_rollout(items, TurnRecords::of(contents));
     let mut builder = Builder::default();
+    let responses = items
+        .iter()
+        .enumerate()
+        .filter_map(|(index, item)| match item {
+            RolloutItem::ResponseItem(response) => Some((index, response)),
+            _ => None,
+        });
+    builder.answers = match_calls(responses.collect::<Vec<_>>())
+        .pairs
+        .into_iter()
+        .map(|pair| (pair.output, pair.call))
+        .collect();
     let mut next = 0;
     // The turn the current item belongs to; `None` before the first.
     let mut current: Option<&UserTurn> = None;
@@ -343,7 +357,7 @@ pub fn build(contents: &RolloutContents) -> Transcript {
                 builder.transcript.started_at = Some(meta.meta.timestamp.clone());
             }
             _ if is_record => {}
-            RolloutItem::ResponseItem(response) => builder.response_item(response),
+            RolloutItem::ResponseItem(response) => builder.response_item(index, response),
             RolloutItem::EventMsg(event) => builder.event(event),
             RolloutItem::Compacted(_) => {
                 builder.push(Entry::Compaction);

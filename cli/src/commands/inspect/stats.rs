@@ -21,9 +21,9 @@
 //!   thread and where its prefix ends), else `null`; the counts above are of this file's own
 //!   lines.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
-use codex_protocol::call_pairing::OutputChannel;
+use codex_protocol::call_matching::match_calls;
 use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::{HistoryBase, RolloutItem};
@@ -219,41 +219,34 @@ pub fn inspect(contents: &RolloutContents) -> Inspection {
     inspection
 }
 
-/// Tool calls by name, and the calls without an output.
+/// Tool calls by name, and the calls without an output (codex-protocol's matching rule: an
+/// output before its call, or a second one, answers nothing).
 fn count_calls(contents: &RolloutContents, inspection: &mut Inspection) {
     let items = contents.items();
-    let answered: HashSet<(OutputChannel, &str)> = items
+    let responses: Vec<(usize, &ResponseItem)> = items
         .iter()
-        .filter_map(|item| match item {
-            RolloutItem::ResponseItem(response) if response.is_tool_output() => {
-                response.pair_key().map(|key| (key.channel, key.call_id))
-            }
+        .enumerate()
+        .filter_map(|(index, item)| match item {
+            RolloutItem::ResponseItem(response) => Some((index, response)),
             _ => None,
         })
         .collect();
-    for (index, item) in items.iter().enumerate() {
-        let RolloutItem::ResponseItem(response) = item else {
-            continue;
-        };
-        let Some(name) = tool_name(response) else {
-            continue;
-        };
-        *inspection.tool_calls.entry(name.clone()).or_default() += 1;
-        let Some(link) = response.call_link().filter(|link| link.requires_partner()) else {
-            continue;
-        };
-        let Some(key) = link.pair_key() else {
-            continue;
-        };
-        if !answered.contains(&(key.channel, key.call_id)) {
-            inspection.unanswered_calls.push(UnansweredCall {
-                line: contents
-                    .entry_of_item(index)
-                    .map_or(0, |entry| entry.number),
-                call_id: key.call_id.to_string(),
-                name,
-            });
+    for (_, response) in &responses {
+        if let Some(name) = tool_name(response) {
+            *inspection.tool_calls.entry(name).or_default() += 1;
         }
+    }
+    for index in match_calls(responses.iter().copied()).unanswered {
+        let Some(RolloutItem::ResponseItem(call)) = items.get(index) else {
+            continue;
+        };
+        inspection.unanswered_calls.push(UnansweredCall {
+            line: contents
+                .entry_of_item(index)
+                .map_or(0, |entry| entry.number),
+            call_id: call.call_id().unwrap_or_default().to_string(),
+            name: tool_name(call).unwrap_or_else(|| call.item_type().to_string()),
+        });
     }
 }
 
