@@ -21,6 +21,8 @@ fn reads_gif_size() {
     let mut bytes = b"GIF89a".to_vec();
     bytes.extend_from_slice(&300u16.to_le_bytes());
     bytes.extend_from_slice(&200u16.to_le_bytes());
+    // The rest of the logical screen descriptor: packed fields, background, aspect ratio.
+    bytes.extend_from_slice(&[0x00, 0x00, 0x00]);
     let info = read_image_info(&bytes);
     assert_eq!(
         info.map(|i| (i.format, i.width, i.height)),
