@@ -58,12 +58,6 @@ impl Durability {
     }
 }
 
-/// Whether `mode` is the paginated history mode; any other spelling reads as legacy, the
-/// mode every file without `history_mode` was written in.
-fn is_paginated(mode: &HistoryMode) -> bool {
-    matches!(mode, HistoryMode::Paginated)
-}
-
 /// The decision for one rollout item in a file of history mode `mode`.
 pub fn rollout_item_durability(item: &RolloutItem, mode: &HistoryMode) -> Durability {
     match item {
@@ -77,7 +71,7 @@ pub fn rollout_item_durability(item: &RolloutItem, mode: &HistoryMode) -> Durabi
         | RolloutItem::RetainedContext(_)
         | RolloutItem::SecurityRiskScore(_) => Durability::Durable,
         // Sparse facts of realtime sessions: upstream writes them in paginated files only.
-        RolloutItem::RealtimeItem(_) => Durability::from_bool(is_paginated(mode)),
+        RolloutItem::RealtimeItem(_) => Durability::from_bool(mode.is_paginated()),
         RolloutItem::ResponseItem(item) => response_item_durability(item),
         RolloutItem::EventMsg(event) => event_durability(event, mode),
         // A line kind we do not model came from a file whose writer found it durable; we keep
@@ -135,7 +129,7 @@ impl Persistence {
 
     /// The column of `mode`.
     pub fn in_mode(self, mode: &HistoryMode) -> Durability {
-        if is_paginated(mode) {
+        if mode.is_paginated() {
             self.paginated
         } else {
             self.legacy
@@ -264,7 +258,7 @@ pub fn prepare_for_persistence<'a>(
     item: &'a RolloutItem,
     mode: &HistoryMode,
 ) -> Cow<'a, RolloutItem> {
-    if !is_paginated(mode) {
+    if !mode.is_paginated() {
         return Cow::Borrowed(item);
     }
     let RolloutItem::EventMsg(EventMsg::ItemCompleted(done)) = item else {

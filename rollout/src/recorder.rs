@@ -25,7 +25,9 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use codex_core::session::{RolloutSink, SinkError, SinkFuture};
-use codex_protocol::rollout::{HistoryMode, RolloutItem, SessionMeta, SessionMetaLine};
+use codex_protocol::rollout::{
+    HistoryMode, RolloutItem, RolloutLineRef, SessionMeta, SessionMetaLine,
+};
 use codex_protocol::thread_id::ThreadId;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use tokio::sync::{mpsc, oneshot};
@@ -76,7 +78,7 @@ impl RolloutRecorder {
     pub fn create_at(path: impl Into<PathBuf>, meta: SessionMetaLine) -> Result<Self> {
         let path = path.into();
         let mode = meta.meta.effective_history_mode();
-        let mut ordinal = matches!(mode, HistoryMode::Paginated).then_some(0);
+        let mut ordinal = mode.is_paginated().then_some(0);
         let mut header = Vec::new();
         append_line(
             &mut header,
@@ -329,49 +331,6 @@ fn append_line(
         *next += 1;
     }
     Ok(())
-}
-
-/// The envelope written by reference, so recording does not clone items.
-struct RolloutLineRef<'a> {
-    timestamp: &'a str,
-    ordinal: Option<u64>,
-    item: &'a RolloutItem,
-}
-
-impl serde::Serialize for RolloutLineRef<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        // The same keys, in the same order, as `RolloutLine`'s serializer (a unit test pins
-        // the bytes): `timestamp`, then the item's `type` and `payload`.
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("timestamp", self.timestamp)?;
-        if let Some(ordinal) = self.ordinal {
-            map.serialize_entry("ordinal", &ordinal)?;
-        }
-        map.serialize_entry("type", self.item.tag())?;
-        match self.item {
-            RolloutItem::SessionMeta(meta) => map.serialize_entry("payload", meta)?,
-            RolloutItem::ResponseItem(item) => map.serialize_entry("payload", item)?,
-            RolloutItem::Compacted(item) => map.serialize_entry("payload", item)?,
-            RolloutItem::TurnContext(item) => map.serialize_entry("payload", item)?,
-            RolloutItem::EventMsg(event) => map.serialize_entry("payload", event)?,
-            RolloutItem::InterAgentCommunication(item) => map.serialize_entry("payload", item)?,
-            RolloutItem::InterAgentCommunicationMetadata(item) => {
-                map.serialize_entry("payload", item)?
-            }
-            RolloutItem::TokenUsageRecord(item) => map.serialize_entry("payload", item)?,
-            RolloutItem::WorldState(item) => map.serialize_entry("payload", item)?,
-            RolloutItem::RetainedContext(raw)
-            | RolloutItem::SecurityRiskScore(raw)
-            | RolloutItem::RealtimeItem(raw) => map.serialize_entry("payload", raw)?,
-            RolloutItem::Unknown(unknown) => {
-                if let Some(payload) = &unknown.payload {
-                    map.serialize_entry("payload", payload)?;
-                }
-            }
-        }
-        map.end()
-    }
 }
 
 /// Opens an existing rollout for append, terminating a torn last line first.

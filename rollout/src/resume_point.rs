@@ -31,7 +31,7 @@ pub(crate) fn read_resume_point(path: &Path) -> Result<ResumePoint> {
     let io = |what: &'static str| move |err| RolloutError::io(what, path, err);
     let mut file = File::open(path).map_err(io("open rollout file for resume"))?;
     let mode = first_line_mode(&mut file).map_err(io("read rollout file"))?;
-    if !matches!(mode, HistoryMode::Paginated) {
+    if !mode.is_paginated() {
         return Ok(ResumePoint {
             mode,
             next_ordinal: None,

@@ -67,23 +67,10 @@ impl TurnRecords {
 
     /// The records that count for an enveloped file holding `items`.
     pub fn of_items(items: &[RolloutItem]) -> Self {
-        let mut completed = false;
-        for item in items {
-            match item {
-                RolloutItem::EventMsg(EventMsg::UserMessage(_)) => {
-                    return Self::UserMessageEvents;
-                }
-                RolloutItem::EventMsg(EventMsg::ItemCompleted(done)) => {
-                    completed |= matches!(done.item, TurnItem::UserMessage(_));
-                }
-                _ => {}
-            }
-        }
-        if completed {
-            Self::CompletedUserMessages
-        } else {
-            Self::BoundaryItemsInTurns
-        }
+        [Self::UserMessageEvents, Self::CompletedUserMessages]
+            .into_iter()
+            .find(|records| items.iter().any(|item| records.is_record(item)))
+            .unwrap_or(Self::BoundaryItemsInTurns)
     }
 
     /// Whether `item` is the record of one user turn under this rule.

@@ -66,16 +66,48 @@ impl RolloutLine {
 impl Serialize for RolloutLine {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("timestamp", &self.timestamp)?;
-        if let Some(ordinal) = self.ordinal {
-            map.serialize_entry("ordinal", &ordinal)?;
-        }
-        self.item.serialize_entries(&mut map)?;
+        serialize_head(&mut map, &self.timestamp, self.ordinal, &self.item)?;
         for (key, value) in &self.extra {
             map.serialize_entry(key, value)?;
         }
         map.end()
     }
+}
+
+/// A line to write, borrowing its item: what a recorder serializes so that recording never
+/// clones items. It writes exactly the bytes [`RolloutLine`] writes for the same timestamp,
+/// ordinal and item (no sibling keys).
+#[derive(Debug, Clone, Copy)]
+pub struct RolloutLineRef<'a> {
+    /// When the line is written (see [`RolloutLine::timestamp`]).
+    pub timestamp: &'a str,
+    /// The line's position in a paginated history.
+    pub ordinal: Option<u64>,
+    /// What the line records.
+    pub item: &'a RolloutItem,
+}
+
+impl Serialize for RolloutLineRef<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        serialize_head(&mut map, self.timestamp, self.ordinal, self.item)?;
+        map.end()
+    }
+}
+
+/// The keys every line starts with, in the order Codex writes them: `timestamp`, `ordinal`
+/// (paginated files), then the item's `type` and `payload`.
+fn serialize_head<M: SerializeMap>(
+    map: &mut M,
+    timestamp: &str,
+    ordinal: Option<u64>,
+    item: &RolloutItem,
+) -> Result<(), M::Error> {
+    map.serialize_entry("timestamp", timestamp)?;
+    if let Some(ordinal) = ordinal {
+        map.serialize_entry("ordinal", &ordinal)?;
+    }
+    item.serialize_entries(map)
 }
 
 /// Reads a line through the tolerant parser (so unknown kinds and siblings are kept and the

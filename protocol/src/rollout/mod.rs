@@ -36,7 +36,7 @@ pub use error::LineError;
 pub use initial_history::{InitialHistory, ResumedHistory};
 pub use inter_agent::{InterAgentCommunication, InterAgentCommunicationMetadata};
 pub use item::{RolloutItem, UnknownRolloutItem};
-pub use line::RolloutLine;
+pub use line::{RolloutLine, RolloutLineRef};
 pub use parse::{parse_rollout_line, parse_rollout_line_typed};
 pub use parsed_line::{LegacyRecord, LineFormat, ParsedLine, ParsedRecord, RoundTrip, TypedLine};
 pub use raw_json::RawJson;

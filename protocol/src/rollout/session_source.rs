@@ -118,6 +118,13 @@ pub enum HistoryMode {
 }
 
 impl HistoryMode {
+    /// Whether this is the paginated mode (ordinals on every line, the client view kept as
+    /// completed items). Any other spelling reads as legacy, the mode every file without
+    /// `history_mode` was written in.
+    pub fn is_paginated(&self) -> bool {
+        matches!(self, HistoryMode::Paginated)
+    }
+
     /// The wire spelling.
     pub fn as_str(&self) -> &str {
         match self {

@@ -123,13 +123,14 @@ fn copied_prefix(contents: &RolloutContents) -> Option<CopiedPrefix> {
 /// Computes the inspection of `contents`.
 pub fn inspect(contents: &RolloutContents) -> Inspection {
     let items = contents.items();
-    let cli_version = items.iter().find_map(|item| match item {
-        RolloutItem::SessionMeta(meta) => Some(meta.meta.cli_version.clone()),
+    // The file's own meta: the first one (later ones are resumes or a parent's, replayed).
+    let meta = items.iter().find_map(|item| match item {
+        RolloutItem::SessionMeta(meta) => Some(&meta.meta),
         _ => None,
     });
     let mut inspection = Inspection {
         thread_id: contents.thread_id().map(|id| id.to_string()),
-        cli_version,
+        cli_version: meta.map(|meta| meta.cli_version.clone()),
         lines: contents.line_count(),
         problems: contents
             .problems()
@@ -144,20 +145,9 @@ pub fn inspect(contents: &RolloutContents) -> Inspection {
         tokens: None,
         compactions: 0,
         rollbacks: 0,
-        history_mode: items.iter().find_map(|item| match item {
-            RolloutItem::SessionMeta(meta) => {
-                Some(meta.meta.effective_history_mode().as_str().to_string())
-            }
-            _ => None,
-        }),
+        history_mode: meta.map(|meta| meta.effective_history_mode().as_str().to_string()),
         copied_from_parent: copied_prefix(contents),
-        history_base: items
-            .iter()
-            .find_map(|item| match item {
-                RolloutItem::SessionMeta(meta) => Some(meta.meta.history_base.clone()),
-                _ => None,
-            })
-            .flatten(),
+        history_base: meta.and_then(|meta| meta.history_base.clone()),
     };
     for entry in contents.entries() {
         let item = match entry.content {
