@@ -14,6 +14,7 @@ pub mod cli;
 pub mod commands;
 pub mod error;
 pub mod input;
+pub mod inputs;
 pub mod output;
 pub mod progress;
 pub mod sample;

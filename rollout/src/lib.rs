@@ -29,6 +29,7 @@ pub mod recorder;
 pub mod replay;
 mod resume_point;
 pub mod source;
+pub mod stream;
 pub mod timestamp;
 pub mod turns;
 mod writer;

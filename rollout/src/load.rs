@@ -23,7 +23,7 @@
 //! files that are not sessions at all).
 
 mod contents;
-mod lines;
+pub(crate) mod lines;
 mod problem;
 
 use std::io::Read;

@@ -22,7 +22,7 @@ use codex_protocol::rollout::{LineFormat, RolloutItem};
 use codex_protocol::thread_id::ThreadId;
 
 use super::lines;
-use super::problem::{LineProblem, ProblemKind};
+use super::problem::LineProblem;
 use crate::source::{self, DecodedRollout, StreamDamage};
 
 /// One line that loaded: where it is and what it holds.
@@ -109,17 +109,10 @@ impl RolloutContents {
         let dropped = bytes.len() - complete;
         bytes.truncate(complete);
         let mut contents = Self::parse_plain(bytes, threads);
-        contents.problems.push(LineProblem {
-            line: contents.line_count + 1,
-            kind: ProblemKind::Damaged,
-            message: format!(
-                "{damage}; {} and nothing after it can be read",
-                match dropped {
-                    0 => "the line that starts here is lost".to_string(),
-                    _ => format!("the {dropped} byte(s) decoded of this line were dropped"),
-                }
-            ),
-        });
+        let line = contents.line_count + 1;
+        contents
+            .problems
+            .push(LineProblem::of_damage(line, &damage, dropped));
         contents.damage = Some(damage);
         contents
     }

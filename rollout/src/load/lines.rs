@@ -7,7 +7,7 @@ use std::ops::Range;
 use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::{
-    LegacyRecord, LineError, LineFormat, ParsedRecord, RolloutItem, TypedLine,
+    LegacyRecord, LineError, LineFormat, ParsedRecord, RolloutItem, RolloutLine, TypedLine,
     parse_rollout_line_typed,
 };
 
@@ -143,35 +143,18 @@ fn read_run(bytes: &[u8], range: Range<usize>, lines_before: usize) -> Part {
         part.line_count = number;
         let line = run.get(local.clone()).unwrap_or_default();
         let span = offset + local.start..offset + local.end;
-        // The typed reading only: the caller keeps the original bytes, so the parser need not
-        // check or keep what the typed form would write back.
-        let parsed = match parse_rollout_line_typed(line) {
-            Ok(parsed) => parsed,
-            Err(error) => {
-                let problem = LineProblem::from_line_error(number, &error);
-                if problem.kind == ProblemKind::Mismatch {
-                    part.entries.push(LineEntry {
-                        number,
-                        span,
-                        content: EntryContent::Opaque,
-                        format: mismatch_format(&error),
-                    });
-                }
-                part.problems.push(problem);
-                continue;
-            }
-        };
-        let format = parsed.format;
-        let kept_problem = kept_item_problem(number, &parsed, line);
-        let content = match parsed.into_line() {
-            Some(line) => {
+        let read = read_line(number, line);
+        part.problems.extend(read.problem);
+        let (content, format) = match read.outcome {
+            LineOutcome::Line(line, format) => {
                 part.item_entries.push(part.entries.len());
                 part.items.push(line.item);
-                EntryContent::Item(part.items.len() - 1)
+                (EntryContent::Item(part.items.len() - 1), format)
             }
-            None => EntryContent::LegacyMarker,
+            LineOutcome::LegacyMarker(format) => (EntryContent::LegacyMarker, format),
+            LineOutcome::Opaque(format) => (EntryContent::Opaque, format),
+            LineOutcome::Skipped => continue,
         };
-        part.problems.extend(kept_problem);
         part.entries.push(LineEntry {
             number,
             span,
@@ -180,6 +163,61 @@ fn read_run(bytes: &[u8], range: Range<usize>, lines_before: usize) -> Part {
         });
     }
     part
+}
+
+/// What one line of a rollout holds, as every reader (the whole-file loader and the stream)
+/// classifies it: the one place that decides which lines are items, markers, opaque or
+/// skipped, and which problem each reports.
+#[derive(Debug)]
+pub(crate) struct LineRead {
+    pub(crate) outcome: LineOutcome,
+    /// The problem the line reports: a skipped or opaque line always has one; an item line
+    /// has one when it holds a type the model does not know.
+    pub(crate) problem: Option<LineProblem>,
+}
+
+/// What a line becomes.
+// The item is moved out at once by every caller; boxing it would cost an allocation per
+// line of every file read.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub(crate) enum LineOutcome {
+    /// A rollout line with its item.
+    Line(RolloutLine, LineFormat),
+    /// A legacy `{"record_type": ...}` marker.
+    LegacyMarker(LineFormat),
+    /// A known line kind whose payload the model cannot read: kept, no item.
+    Opaque(LineFormat),
+    /// Not a usable line (blank, not UTF-8, truncated, malformed).
+    Skipped,
+}
+
+/// Reads line `number` (1-based), its bytes without the `\n`.
+pub(crate) fn read_line(number: usize, line: &[u8]) -> LineRead {
+    // The typed reading only: the caller keeps the original bytes, so the parser need not
+    // check or keep what the typed form would write back.
+    let parsed = match parse_rollout_line_typed(line) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            let problem = LineProblem::from_line_error(number, &error);
+            let outcome = if problem.kind == ProblemKind::Mismatch {
+                LineOutcome::Opaque(mismatch_format(&error))
+            } else {
+                LineOutcome::Skipped
+            };
+            return LineRead {
+                outcome,
+                problem: Some(problem),
+            };
+        }
+    };
+    let format = parsed.format;
+    let problem = kept_item_problem(number, &parsed, line);
+    let outcome = match parsed.into_line() {
+        Some(line) => LineOutcome::Line(line, format),
+        None => LineOutcome::LegacyMarker(format),
+    };
+    LineRead { outcome, problem }
 }
 
 /// The format of a line whose payload did not fit the model.

@@ -9,6 +9,8 @@ use std::fmt;
 
 use codex_protocol::rollout::LineError;
 
+use crate::source::StreamDamage;
+
 /// How a problem line was treated, and why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ProblemKind {
@@ -101,6 +103,24 @@ impl LineProblem {
             line,
             kind: ProblemKind::of_line_error(error),
             message: error.to_string(),
+        }
+    }
+}
+
+impl LineProblem {
+    /// The problem a damaged compressed stream reports at line `line`, after `dropped` bytes
+    /// of that line were decoded (and dropped). One wording for every reader.
+    pub(crate) fn of_damage(line: usize, damage: &StreamDamage, dropped: usize) -> Self {
+        Self {
+            line,
+            kind: ProblemKind::Damaged,
+            message: format!(
+                "{damage}; {} and nothing after it can be read",
+                match dropped {
+                    0 => "the line that starts here is lost".to_string(),
+                    _ => format!("the {dropped} byte(s) decoded of this line were dropped"),
+                }
+            ),
         }
     }
 }

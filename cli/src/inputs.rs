@@ -1,0 +1,117 @@
+//! The inputs of a command that works over many sessions (`validate`, `inspect`, `list`,
+//! `du`, `compress`, `usage`, `search`): any mix of files, folders and `-`, or a whole Codex
+//! home, expanded into one list of [`Source`]s in one place.
+//!
+//! - a file is taken as given (its name need not look like a rollout's);
+//! - a folder is walked for rollout files (`rollout-….jsonl` and `.jsonl.zst`, each session
+//!   once, plain preferred), by codex-rollout's [`rollout_files_under`];
+//! - `-` is standard input;
+//! - `--home DIR` adds every rollout file of that home (`sessions/` and `archived_sessions/`,
+//!   by [`all_rollout_files`]);
+//! - with no argument at all, [`WhenEmpty`] says what the command works on: the bundled
+//!   sample (single-session commands) or the default Codex home (`$CODEX_HOME`, else
+//!   `~/.codex`).
+
+use std::path::{Path, PathBuf};
+
+use codex_rollout::CodexHome;
+use codex_rollout::list::{all_rollout_files, rollout_files_under};
+
+use crate::error::Failure;
+use crate::input::{STDIN_ARG, Source};
+
+/// What a many-file command works on when it is given no path and no `--home`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WhenEmpty {
+    /// The bundled sample session.
+    Sample,
+    /// Every session of the default Codex home.
+    DefaultHome,
+}
+
+/// The Codex home named by `--home`, else `$CODEX_HOME`, else `~/.codex`.
+pub fn resolve_home(home: Option<&Path>) -> Result<CodexHome, Failure> {
+    CodexHome::resolve(home.map(Path::to_path_buf)).map_err(|err| {
+        Failure::Usage(format!(
+            "cannot find the Codex home ({err}); pass --home DIR"
+        ))
+    })
+}
+
+/// Expands `args` (files, folders, `-`) and `home` into the sources to work on, in the order
+/// given (a folder's files in path order, a home's live sessions then archived ones, oldest
+/// first), each file once. A path that does not exist, or a folder that cannot be read, is an error naming
+/// it (exit 2); a home without sessions is an empty list.
+pub fn expand_sources(
+    args: &[PathBuf],
+    home: Option<&Path>,
+    when_empty: WhenEmpty,
+) -> Result<Vec<Source>, Failure> {
+    let mut sources = Vec::new();
+    for arg in args {
+        if arg.as_os_str() == STDIN_ARG {
+            sources.push(Source::Stdin);
+            continue;
+        }
+        let metadata = std::fs::metadata(arg).map_err(|err| {
+            Failure::Unreadable(format!("cannot read {}: {}", arg.display(), describe(&err)))
+        })?;
+        if metadata.is_dir() {
+            let files = rollout_files_under(arg).map_err(|err| {
+                Failure::Unreadable(format!(
+                    "cannot read folder {}: {}",
+                    arg.display(),
+                    describe(&err)
+                ))
+            })?;
+            sources.extend(files.into_iter().map(Source::File));
+        } else {
+            sources.push(Source::File(arg.clone()));
+        }
+    }
+    let home = match (home, args.is_empty(), when_empty) {
+        (Some(home), ..) => Some(resolve_home(Some(home))?),
+        (None, true, WhenEmpty::DefaultHome) => Some(resolve_home(None)?),
+        (None, true, WhenEmpty::Sample) => {
+            sources.push(Source::Sample);
+            None
+        }
+        (None, false, _) => None,
+    };
+    if let Some(home) = home {
+        let files = all_rollout_files(&home).map_err(|err| {
+            Failure::Unreadable(format!(
+                "cannot read the sessions of {}: {err}",
+                home.root().display()
+            ))
+        })?;
+        sources.extend(files.into_iter().map(|file| Source::File(file.path)));
+    }
+    // A file named twice (given, and found again in a folder or the home) is worked on once,
+    // where it first appeared.
+    let mut seen = std::collections::HashSet::new();
+    sources.retain(|source| match source {
+        Source::File(path) => seen.insert(path.clone()),
+        Source::Stdin | Source::Sample => true,
+    });
+    Ok(sources)
+}
+
+/// The operating system's message without the `(os error N)` suffix.
+fn describe(err: &std::io::Error) -> String {
+    match err.kind() {
+        std::io::ErrorKind::NotFound => "no such file or folder".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => {
+            let text = err.to_string();
+            text.split(" (os error")
+                .next()
+                .unwrap_or(&text)
+                .to_lowercase()
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "inputs_tests.rs"]
+mod tests;

@@ -1,0 +1,232 @@
+//! Reading a rollout a line at a time, without holding the file.
+//!
+//! [`RolloutStream`] is the forward reader for work whose answer does not need the whole
+//! history at once (token usage, search indexing, disk usage, validation): it decodes the
+//! input (plain or zstd, decided by [`crate::source`]), cuts it at `\n`, and classifies each
+//! line exactly as the whole-file loader does ([`crate::load`]): the same items, the same
+//! problems, the same line numbers. Memory is the longest line plus the decoder's buffers.
+//!
+//! A damaged compressed stream ends the stream with one [`crate::load::ProblemKind::Damaged`] problem (the
+//! partial line at the damage is dropped), as the loader reports it; any other read error is
+//! returned as an error.
+//!
+//! ```
+//! use codex_rollout::stream::RolloutStream;
+//!
+//! let jsonl = concat!(
+//!     r#"{"timestamp":"2025-09-25T01:22:20.083Z","type":"event_msg","#,
+//!     r#""payload":{"type":"user_message","message":"hi","kind":"plain"}}"#,
+//!     "\nnot json\n",
+//! );
+//! let mut stream = RolloutStream::new(jsonl.as_bytes())?;
+//! let first = stream.next_line()?.expect("a first line");
+//! assert_eq!(first.number, 1);
+//! assert_eq!(first.line().map(|line| line.timestamp.as_str()), Some("2025-09-25T01:22:20.083Z"));
+//! let second = stream.next_line()?.expect("a second line");
+//! assert!(second.line().is_none() && second.problem.is_some());
+//! assert!(stream.next_line()?.is_none());
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
+
+use codex_protocol::rollout::{LineFormat, RolloutLine};
+
+use crate::load::LineProblem;
+use crate::load::lines::{LineOutcome, read_line};
+use crate::source::{Compression, RolloutReader, StreamDamage};
+
+/// Decoder buffer size: large enough that reading a multi-GB file is not dominated by
+/// system calls, small enough to be irrelevant next to a long line.
+const BUFFER_BYTES: usize = 256 * 1024;
+
+/// A forward reader of a rollout's lines (see the module docs).
+#[derive(Debug)]
+pub struct RolloutStream<R: Read> {
+    reader: BufReader<RolloutReader<R>>,
+    compression: Compression,
+    buf: Vec<u8>,
+    number: usize,
+    offset: u64,
+    finished: bool,
+}
+
+/// One line read by a [`RolloutStream`].
+#[derive(Debug)]
+pub struct StreamedLine<'a> {
+    /// 1-based line number, as the loader and `validate` number lines.
+    pub number: usize,
+    /// Offset of the line's first byte in the decoded stream.
+    pub offset: u64,
+    /// The line's bytes, without its `\n`.
+    pub raw: &'a [u8],
+    /// What the line holds.
+    pub content: StreamedContent,
+    /// What was wrong with the line, when something was (the loader's problem for it).
+    pub problem: Option<LineProblem>,
+}
+
+/// What a streamed line holds.
+#[derive(Debug)]
+pub enum StreamedContent {
+    /// A rollout line (timestamp, ordinal, item).
+    Line(Box<RolloutLine>, LineFormat),
+    /// A legacy `{"record_type": ...}` marker, which carries no item.
+    LegacyMarker(LineFormat),
+    /// A known line kind whose payload the model cannot read: kept by rewrites, no item.
+    Opaque(LineFormat),
+    /// A line that is not usable (blank, not UTF-8, truncated, malformed, or the partial
+    /// line at a damaged compressed stream).
+    Skipped,
+}
+
+impl StreamedLine<'_> {
+    /// The rollout line, when the line holds one.
+    pub fn line(&self) -> Option<&RolloutLine> {
+        match &self.content {
+            StreamedContent::Line(line, _) => Some(line),
+            _ => None,
+        }
+    }
+
+    /// Takes the rollout line out, when the line holds one.
+    pub fn into_line(self) -> Option<RolloutLine> {
+        match self.content {
+            StreamedContent::Line(line, _) => Some(*line),
+            _ => None,
+        }
+    }
+}
+
+impl RolloutStream<File> {
+    /// Opens the rollout file at `path`, plain or compressed. The error is the operating
+    /// system's; callers name the file.
+    pub fn open(path: &Path) -> io::Result<Self> {
+        Self::new(File::open(path)?)
+    }
+}
+
+impl<R: Read> RolloutStream<R> {
+    /// A stream over `reader` (a file, standard input, bytes). Fails only when the first
+    /// read (telling plain from zstd) fails.
+    pub fn new(reader: R) -> io::Result<Self> {
+        let reader = RolloutReader::new(reader)?;
+        let compression = reader.compression();
+        Ok(Self {
+            reader: BufReader::with_capacity(BUFFER_BYTES, reader),
+            compression,
+            buf: Vec::new(),
+            number: 0,
+            offset: 0,
+            finished: false,
+        })
+    }
+
+    /// How the input is stored.
+    pub fn compression(&self) -> Compression {
+        self.compression
+    }
+
+    /// The number of complete lines read so far.
+    pub fn lines_read(&self) -> usize {
+        self.number
+    }
+
+    /// The number of decoded bytes consumed so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.offset
+    }
+
+    /// Reads the next line; `None` at the end of the input (or after a damage was reported).
+    pub fn next_line(&mut self) -> io::Result<Option<StreamedLine<'_>>> {
+        if self.finished {
+            return Ok(None);
+        }
+        self.buf.clear();
+        let read = loop {
+            match self.reader.read_until(b'\n', &mut self.buf) {
+                Ok(read) => break Ok(read),
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => break Err(error),
+            }
+        };
+        let offset = self.offset;
+        match read {
+            Ok(0) => {
+                self.finished = true;
+                Ok(None)
+            }
+            Ok(read) => {
+                self.offset += read as u64;
+                self.number += 1;
+                let raw = match self.buf.strip_suffix(b"\n") {
+                    Some(raw) => raw,
+                    None => &self.buf,
+                };
+                let read = read_line(self.number, raw);
+                Ok(Some(StreamedLine {
+                    number: self.number,
+                    offset,
+                    raw,
+                    content: match read.outcome {
+                        LineOutcome::Line(line, format) => {
+                            StreamedContent::Line(Box::new(line), format)
+                        }
+                        LineOutcome::LegacyMarker(format) => StreamedContent::LegacyMarker(format),
+                        LineOutcome::Opaque(format) => StreamedContent::Opaque(format),
+                        LineOutcome::Skipped => StreamedContent::Skipped,
+                    },
+                    problem: read.problem,
+                }))
+            }
+            Err(error) => {
+                let Some(damage) = StreamDamage::of_io_error(&error) else {
+                    return Err(error);
+                };
+                // The damage is reported at the line it cut; that line was never read, so it
+                // is not counted (as the loader counts only complete lines).
+                let dropped = self.buf.len();
+                self.finished = true;
+                Ok(Some(StreamedLine {
+                    number: self.number + 1,
+                    offset,
+                    raw: &[],
+                    content: StreamedContent::Skipped,
+                    problem: Some(LineProblem::of_damage(self.number + 1, damage, dropped)),
+                }))
+            }
+        }
+    }
+
+    /// Calls `visit` with every line in order, stopping at the first read error.
+    pub fn for_each_line(
+        mut self,
+        mut visit: impl FnMut(StreamedLine<'_>),
+    ) -> io::Result<StreamSummary> {
+        while let Some(line) = self.next_line()? {
+            visit(line);
+        }
+        Ok(StreamSummary {
+            lines: self.number,
+            bytes: self.offset,
+            compression: self.compression,
+        })
+    }
+}
+
+/// What a whole pass over a stream read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamSummary {
+    /// Lines read (including problem lines).
+    pub lines: usize,
+    /// Decoded bytes read.
+    pub bytes: u64,
+    /// How the input was stored.
+    pub compression: Compression,
+}
+
+#[cfg(test)]
+#[path = "stream_tests.rs"]
+mod tests;
