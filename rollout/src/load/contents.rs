@@ -92,7 +92,7 @@ impl RolloutContents {
 
     /// Reads every line of a decoded rollout ([`crate::source::read_rollout`]). When its
     /// compressed stream was damaged, the lines before the damage are read, the partial line
-    /// at the damage is dropped, and a [`ProblemKind::Damaged`] problem is reported after
+    /// at the damage is dropped, and a [`super::ProblemKind::Damaged`] problem is reported after
     /// the last line kept.
     pub fn from_decoded(decoded: DecodedRollout) -> Self {
         Self::from_decoded_with_threads(decoded, 1)
