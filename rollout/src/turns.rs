@@ -29,15 +29,17 @@
 //! (a resume) changes nothing.
 
 use codex_core::turn_boundary::is_user_turn_boundary;
-use std::ops::Range;
 
 use codex_protocol::event::EventMsg;
 use codex_protocol::items::TurnItem;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::thread_id::ThreadId;
-use uuid::Uuid;
 
 use crate::fork::ForkPoint;
+
+mod prefix;
+
+pub use prefix::{ParentPrefix, ParentPrefixScan, Provenance, parent_prefix};
 use crate::load::RolloutContents;
 
 /// Which records a file's user turns are counted from.
@@ -219,63 +221,6 @@ pub fn user_turns(contents: &RolloutContents) -> Vec<UserTurn> {
 /// The number of user turns of a loaded file: what `inspect` reports and `fork` drops from.
 pub fn user_turn_count(contents: &RolloutContents) -> usize {
     user_turns(contents).len()
-}
-
-/// The lines a child's file copied from its parent: the parent's replayed `session_meta` and
-/// the items after it, up to the child's own first turn.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParentPrefix {
-    /// The thread the lines came from (the replayed meta's id).
-    pub parent_thread_id: ThreadId,
-    /// Item indices of the copied lines (the replayed meta first).
-    pub items: Range<usize>,
-}
-
-/// The copied parent prefix of a file whose first `session_meta` is its own, if it has one.
-pub fn parent_prefix(items: &[RolloutItem]) -> Option<ParentPrefix> {
-    let mut metas = items
-        .iter()
-        .enumerate()
-        .filter_map(|(index, item)| match item {
-            RolloutItem::SessionMeta(meta) => Some((index, meta.meta.id)),
-            _ => None,
-        });
-    let (_, own) = metas.next()?;
-    let (start, parent_thread_id) = metas.find(|(_, id)| *id != own)?;
-    let own_created = uuid_v7_millis(own.as_uuid());
-    let end = items[start + 1..]
-        .iter()
-        .position(|item| match item {
-            RolloutItem::EventMsg(EventMsg::TurnStarted(started)) => {
-                minted_after(&started.turn_id, own_created)
-            }
-            RolloutItem::SessionMeta(meta) => meta.meta.id == own,
-            _ => false,
-        })
-        .map_or(items.len(), |offset| start + 1 + offset);
-    Some(ParentPrefix {
-        parent_thread_id,
-        items: start..end,
-    })
-}
-
-/// Whether the UUID v7 `turn_id` was minted at or after `created` (Unix ms). A turn id that
-/// is not a v7 UUID, or a thread id that is not one, cannot be placed in time: such a turn is
-/// taken as the child's own, so at worst the copied prefix is reported shorter than it is.
-fn minted_after(turn_id: &str, created: Option<u64>) -> bool {
-    let Some(created) = created else {
-        return true;
-    };
-    Uuid::parse_str(turn_id)
-        .ok()
-        .and_then(|uuid| uuid_v7_millis(&uuid))
-        .is_none_or(|minted| minted >= created)
-}
-
-/// The creation time (Unix ms) a UUID v7 carries.
-fn uuid_v7_millis(uuid: &Uuid) -> Option<u64> {
-    let (seconds, nanos) = uuid.get_timestamp()?.to_unix();
-    Some(seconds * 1000 + u64::from(nanos / 1_000_000))
 }
 
 /// More turns were asked to be dropped than the file has.
