@@ -33,7 +33,6 @@ use codex_core::turn_boundary::is_user_turn_boundary;
 use codex_protocol::event::EventMsg;
 use codex_protocol::items::TurnItem;
 use codex_protocol::rollout::RolloutItem;
-use codex_protocol::thread_id::ThreadId;
 
 use crate::fork::ForkPoint;
 
