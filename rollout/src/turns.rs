@@ -38,8 +38,8 @@ use crate::fork::ForkPoint;
 
 mod prefix;
 
-pub use prefix::{ParentPrefix, ParentPrefixScan, Provenance, parent_prefix};
 use crate::load::RolloutContents;
+pub use prefix::{ParentPrefix, ParentPrefixScan, Provenance, parent_prefix};
 
 /// Which records a file's user turns are counted from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

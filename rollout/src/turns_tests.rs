@@ -1,3 +1,4 @@
+use codex_protocol::thread_id::ThreadId;
 use pretty_assertions::assert_eq;
 
 use super::*;
