@@ -12,7 +12,8 @@
 //! turns (a live client saw those messages and learned of the rollback from its own
 //! `thread/rollback` reply, which is no notification); the turns of `export --json`; and the
 //! user turns a fork can drop (`fork --drop-turns N` succeeds for N = the count, fails past
-//! it). The table is printed.
+//! it), and the positions codex-rollout's own fork cuts before
+//! (`user_message_positions_in_rollout`). The table is printed.
 
 // Printing the table is this test's job.
 #![allow(clippy::print_stderr)]
@@ -91,6 +92,8 @@ struct Views {
     thread: usize,
     notifications: usize,
     export: usize,
+    /// The library's fork positions (`user_message_positions_in_rollout` on the loaded items).
+    library_fork: usize,
 }
 
 fn run(args: &[&str], file: Option<&Path>) -> Result<String, Box<dyn std::error::Error>> {
@@ -139,7 +142,19 @@ fn views(file: Option<&Path>, rolled_back: usize) -> Result<Views, Box<dyn std::
             .sum(),
         notifications: completed_user_messages.saturating_sub(rolled_back),
         export: export["turns"].as_array().ok_or("no turns")?.len(),
+        library_fork: library_fork_positions(file)?,
     })
+}
+
+/// How many user turns codex-rollout's own fork can cut before, on the items it loads.
+fn library_fork_positions(file: Option<&Path>) -> Result<usize, Box<dyn std::error::Error>> {
+    let contents = match file {
+        Some(file) => codex_rollout::load::RolloutContents::read(std::fs::File::open(file)?)?,
+        None => codex_rollout::load::RolloutContents::parse(
+            codex_thread::sample::SAMPLE_JSONL.as_bytes().to_vec(),
+        ),
+    };
+    Ok(codex_rollout::user_message_positions_in_rollout(contents.items()).len())
 }
 
 /// Whether some line of `file` is a `session_meta` (a fork needs the thread it forks).
@@ -175,13 +190,20 @@ fn fork_drops(file: &Path, turns: usize) -> TestResult {
 fn every_view_sees_the_files_own_user_turns() -> TestResult {
     let sample = views(None, 1)?;
     eprintln!(
-        "{:<52} {:>6} {:>7} {:>6} {:>6} {:>6}",
-        "file", "record", "inspect", "thread", "notif", "export"
+        "{:<52} {:>6} {:>7} {:>6} {:>6} {:>6} {:>7}",
+        "file", "record", "inspect", "thread", "notif", "export", "libfork"
     );
     eprintln!(
-        "{:<52} {:>6} {:>7} {:>6} {:>6} {:>6}",
-        "(bundled sample)", "-", sample.inspect, sample.thread, sample.notifications, sample.export
+        "{:<52} {:>6} {:>7} {:>6} {:>6} {:>6} {:>7}",
+        "(bundled sample)",
+        "-",
+        sample.inspect,
+        sample.thread,
+        sample.notifications,
+        sample.export,
+        sample.library_fork
     );
+    assert_eq!(sample.inspect, sample.library_fork);
     assert_eq!(sample.inspect, sample.thread);
     assert_eq!(sample.inspect, sample.notifications);
     assert_eq!(sample.inspect, sample.export);
@@ -195,12 +217,13 @@ fn every_view_sees_the_files_own_user_turns() -> TestResult {
             .user_turns()
             .map_or_else(|| "-".to_string(), |turns| turns.to_string());
         eprintln!(
-            "{:<52} {expected:>6} {:>7} {:>6} {:>6} {:>6}",
+            "{:<52} {expected:>6} {:>7} {:>6} {:>6} {:>6} {:>7}",
             name(file).chars().take(52).collect::<String>(),
             views.inspect,
             views.thread,
             views.notifications,
-            views.export
+            views.export,
+            views.library_fork
         );
         if is_catalogue(file) {
             // Values trimmed on purpose: some records do not parse, so views may differ.
@@ -211,6 +234,7 @@ fn every_view_sees_the_files_own_user_turns() -> TestResult {
             thread: views.inspect,
             notifications: views.inspect,
             export: views.inspect,
+            library_fork: views.inspect,
         };
         assert_eq!(views, agreed, "{}: views disagree", name(file));
         if let Some(turns) = record.user_turns() {

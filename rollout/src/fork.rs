@@ -18,8 +18,10 @@
 //! A fork of a rollout that is itself a fork by reference cuts its own lines only: a copied
 //! fork keeps its `history_base`, a fork by reference names it as the next link of a chain.
 //!
-//! Positions are rollback-aware ([`user_message_positions_in_rollout`]): a turn a
-//! `thread_rolled_back` marker removed is not a turn a fork can be taken before.
+//! Fork points are turns of the turn index ([`crate::turns`], the one answer to "where does
+//! a user turn start" that `inspect`, `export`, `thread` and the CLI's `fork` also ask), so
+//! they are rollback-aware: a turn a `thread_rolled_back` marker removed is not a turn a fork
+//! can be taken before ([`ForkPoint::cut`]).
 
 mod meta_line;
 mod positions;
@@ -35,6 +37,7 @@ use crate::history_base::{ordinal_at, prefix_end};
 use crate::layout::CodexHome;
 use crate::load::{LineEntry, LoadedRollout};
 use crate::timestamp::format_line_timestamp;
+use crate::turns::user_turns;
 
 pub use meta_line::MetaRewriteError;
 pub use positions::{ForkPoint, fork_cut, user_message_positions_in_rollout};
@@ -165,7 +168,7 @@ pub fn fork_bytes_with(
     mode: ForkMode,
 ) -> Result<(Vec<u8>, ForkedRollout), ForkError> {
     let contents = source.contents();
-    let kept_items = fork_cut(source.items(), point);
+    let kept_items = point.cut(&user_turns(contents), source.items().len());
     let cut_entry = contents.entry_of_item(kept_items);
     let end_line = cut_entry.map_or(usize::MAX, |entry| entry.number);
     let history_base = match mode {

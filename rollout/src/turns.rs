@@ -48,7 +48,8 @@ pub enum TurnRecords {
     UserMessageEvents,
     /// `item_completed` events carrying a `UserMessage` (paginated files).
     CompletedUserMessages,
-    /// Turn-starting response items (pre-envelope files, which have no events).
+    /// Turn-starting response items (pre-envelope files, which have no events, and item
+    /// lists without turn events).
     BoundaryItems,
     /// Turn-starting response items inside a turn (after a `task_started`): enveloped files
     /// that hold neither record, such as files filtered by hand. Items before any turn are
@@ -57,21 +58,40 @@ pub enum TurnRecords {
 }
 
 impl TurnRecords {
-    /// The records that count for `contents` (see the module docs).
+    /// The records that count for `contents` (see the module docs). An enveloped file with
+    /// neither record counts boundary items inside turns only: items before any turn are the
+    /// context a fork kept before its first turn.
     pub fn of(contents: &RolloutContents) -> Self {
         if contents.has_legacy_lines() {
             Self::BoundaryItems
         } else {
-            Self::of_items(contents.items())
+            Self::of_events(contents.items()).unwrap_or(Self::BoundaryItemsInTurns)
         }
     }
 
-    /// The records that count for an enveloped file holding `items`.
+    /// The records that count for `items` when only the items are known (not the lines'
+    /// format): the events when there are any; else boundary items, inside turns when there
+    /// are turn events. Agrees with [`TurnRecords::of`] on every file but an enveloped one
+    /// with no turn at all (a fork cut before its first turn), where this counts the kept
+    /// context's boundary items, if any, and `of` counts none.
     pub fn of_items(items: &[RolloutItem]) -> Self {
+        Self::of_events(items).unwrap_or_else(|| {
+            let has_turns = items
+                .iter()
+                .any(|item| matches!(item, RolloutItem::EventMsg(EventMsg::TurnStarted(_))));
+            if has_turns {
+                Self::BoundaryItemsInTurns
+            } else {
+                Self::BoundaryItems
+            }
+        })
+    }
+
+    /// The event records `items` hold, if any.
+    fn of_events(items: &[RolloutItem]) -> Option<Self> {
         [Self::UserMessageEvents, Self::CompletedUserMessages]
             .into_iter()
             .find(|records| items.iter().any(|item| records.is_record(item)))
-            .unwrap_or(Self::BoundaryItemsInTurns)
     }
 
     /// Whether `item` is the record of one user turn under this rule.
@@ -106,6 +126,11 @@ impl UserTurn {
     /// The turn's first item: a fork without this turn keeps only what precedes it.
     pub fn first_item(&self) -> usize {
         self.start
+    }
+
+    /// The turn's record: its message item, else its event.
+    pub fn record(&self) -> usize {
+        self.message.or(self.event).unwrap_or(self.start)
     }
 
     fn first_record(&self) -> usize {

@@ -1,36 +1,18 @@
-//! Where a fork may cut a rollout: the positions of the user messages that survive the
-//! rollbacks recorded in the file, and the cut before one of them.
+//! Where a fork may cut a rollout: before one of the user turns that survive the rollbacks
+//! recorded in the file, as the turn index ([`crate::turns`]) finds them.
 
-use codex_core::event_mapping::parse_turn_item;
-use codex_core::turn_boundary::is_user_turn_boundary;
-use codex_protocol::event::EventMsg;
-use codex_protocol::items::TurnItem;
-use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
 
-/// Indices of the items that are a person's message (`parse_turn_item` gives a
-/// `UserMessage`), with rolled-back ones removed: a `thread_rolled_back {num_turns}` marker
-/// forgets the last `num_turns` positions recorded before it (saturating).
-///
-/// Deliberately narrower than a turn boundary: injected context, hook prompts, assistant
-/// messages and agent messages are not positions a person can fork from.
+use crate::turns::{TurnRecords, UserTurn, user_turns_in_rollout};
+
+/// Indices of the records of the user turns that survive the file's rollbacks: each turn's
+/// message item, or its event when the file lost the item. The turns are the turn index's
+/// ([`crate::turns`]); this is the upstream-named view of them.
 pub fn user_message_positions_in_rollout(items: &[RolloutItem]) -> Vec<usize> {
-    let mut positions = Vec::new();
-    for (index, item) in items.iter().enumerate() {
-        match item {
-            RolloutItem::ResponseItem(message @ ResponseItem::Message { .. })
-                if matches!(parse_turn_item(message), Some(TurnItem::UserMessage(_))) =>
-            {
-                positions.push(index);
-            }
-            RolloutItem::EventMsg(EventMsg::ThreadRolledBack(rollback)) => {
-                let num_turns = usize::try_from(rollback.num_turns).unwrap_or(usize::MAX);
-                positions.truncate(positions.len().saturating_sub(num_turns));
-            }
-            _ => {}
-        }
-    }
-    positions
+    user_turns_in_rollout(items, TurnRecords::of_items(items))
+        .iter()
+        .map(UserTurn::record)
+        .collect()
 }
 
 /// Which part of a rollout a fork keeps.
@@ -50,75 +32,25 @@ pub enum ForkPoint {
     BeforeItem(usize),
 }
 
-/// The number of leading items a fork at `point` keeps.
-///
-/// The cut is placed before the chosen user message (or item), and then moved up to the
-/// `task_started` of that turn when only turn preamble (turn settings, context messages,
-/// non-terminal events) lies between them, so the fork does not end with a turn that started
-/// and never finished. The walk up never crosses a rollback, the end of a turn, another
-/// turn's user message (item or event) or any other model item.
-pub fn fork_cut(items: &[RolloutItem], point: ForkPoint) -> usize {
-    if let ForkPoint::BeforeItem(index) = point {
-        return if index >= items.len() {
-            items.len()
-        } else {
-            turn_start(items, index, 0)
+impl ForkPoint {
+    /// The number of leading items of a file of `len` items that a fork at this point keeps,
+    /// given the file's surviving user turns (the turn index): a cut is always at a turn's
+    /// first item ([`UserTurn::first_item`], its `task_started` when one opens it), so a fork
+    /// never ends inside a turn that started and never finished.
+    pub fn cut(self, turns: &[UserTurn], len: usize) -> usize {
+        let turn = match self {
+            ForkPoint::KeepAll | ForkPoint::BeforeNthLastUserMessage(0) => None,
+            ForkPoint::BeforeNthLastUserMessage(n) => turns.get(turns.len().saturating_sub(n)),
+            ForkPoint::BeforeNthUserMessage(n) => turns.get(n),
+            ForkPoint::BeforeItem(index) => return index.min(len),
         };
+        turn.map_or(len, |turn| turn.first_item().min(len))
     }
-    let positions = user_message_positions_in_rollout(items);
-    let chosen = match point {
-        ForkPoint::KeepAll => None,
-        ForkPoint::BeforeNthLastUserMessage(0) => None,
-        ForkPoint::BeforeNthLastUserMessage(n) => {
-            let from = positions.len().saturating_sub(n);
-            positions.get(from).map(|&position| (from, position))
-        }
-        ForkPoint::BeforeNthUserMessage(n) => positions.get(n).map(|&position| (n, position)),
-        ForkPoint::BeforeItem(_) => None,
-    };
-    let Some((rank, position)) = chosen else {
-        return items.len();
-    };
-    let floor = rank
-        .checked_sub(1)
-        .and_then(|previous| positions.get(previous))
-        .map_or(0, |&previous| previous + 1);
-    turn_start(items, position, floor)
 }
 
-/// Walks up from the item at `position` (not above `floor`) over turn preamble; the index of
-/// the turn's `task_started` when one is reached, else `position`.
-fn turn_start(items: &[RolloutItem], position: usize, floor: usize) -> usize {
-    let mut index = position;
-    while index > floor {
-        index -= 1;
-        match &items[index] {
-            RolloutItem::EventMsg(EventMsg::TurnStarted(_)) => return index,
-            RolloutItem::EventMsg(
-                EventMsg::TurnComplete(_)
-                | EventMsg::TurnAborted(_)
-                | EventMsg::ThreadRolledBack(_)
-                | EventMsg::UserMessage(_),
-            ) => break,
-            RolloutItem::ResponseItem(item) if is_user_turn_boundary(item) => break,
-            RolloutItem::EventMsg(_)
-            | RolloutItem::TurnContext(_)
-            | RolloutItem::WorldState(_)
-            | RolloutItem::TokenUsageRecord(_)
-            | RolloutItem::InterAgentCommunicationMetadata(_)
-            | RolloutItem::RetainedContext(_)
-            | RolloutItem::SecurityRiskScore(_)
-            | RolloutItem::RealtimeItem(_)
-            | RolloutItem::Unknown(_) => {}
-            RolloutItem::ResponseItem(ResponseItem::Message { role, .. })
-                if role != "assistant" => {}
-            RolloutItem::ResponseItem(_)
-            | RolloutItem::InterAgentCommunication(_)
-            | RolloutItem::Compacted(_)
-            | RolloutItem::SessionMeta(_) => {
-                break;
-            }
-        }
-    }
-    position
+/// The number of leading items of `items` (an enveloped file's) a fork at `point` keeps:
+/// [`ForkPoint::cut`] over the turn index of `items`.
+pub fn fork_cut(items: &[RolloutItem], point: ForkPoint) -> usize {
+    let turns = user_turns_in_rollout(items, TurnRecords::of_items(items));
+    point.cut(&turns, items.len())
 }
