@@ -15,7 +15,8 @@
 //! - [`projection`]: live events to notifications and requests;
 //! - [`thread_history`]: persisted rollout items to the turns a resume shows;
 //! - [`client_state`]: the reference client reducer;
-//! - [`scenarios`]: scripted conversations (tests, TypeScript fixtures, examples);
+//! - `scenarios` (feature `testing`): scripted conversations for tests and the TypeScript
+//!   client's fixtures;
 //! - [`export`]: JSON Schema and TypeScript generation and the drift check.
 //!
 //! See `docs/app-server-protocol.md` for the five shapes of a conversation and who owns each.
@@ -25,6 +26,7 @@ pub mod common;
 pub mod export;
 pub mod jsonrpc;
 pub mod projection;
+#[cfg(any(test, feature = "testing"))]
 pub mod scenarios;
 pub mod thread_history;
 pub mod v2;

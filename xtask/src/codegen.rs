@@ -2,16 +2,36 @@
 //! TypeScript-client fixtures of `codex-app-server-protocol`, or, with `--check`, fails with
 //! a unified diff when the committed files drifted from what the Rust types generate.
 //!
-//! The generator itself is library code (`codex_app_server_protocol::export`), shared with
-//! the crate's own drift test, so CI and `cargo test` can never disagree.
+//! The generators are library code: the types' JSON Schema and TypeScript come from
+//! `codex_app_server_protocol::export`, the client's fixtures from its `scenarios` (feature
+//! `testing`), whose replay side is what codex-rollout's persistence policy keeps in a
+//! paginated file. [`generated_files`] puts them together, for this command and for the drift
+//! test that plain `cargo test` runs, so CI and `cargo test` can never disagree.
+
+use std::collections::BTreeMap;
 
 use anyhow::{Result, bail};
 use codex_app_server_protocol::export;
+use codex_app_server_protocol::scenarios::client_fixture_files;
+use codex_protocol::rollout::{HistoryMode, RolloutItem};
+use codex_rollout::policy::persisted_rollout_items;
+
+/// Every generated file, by path relative to `codex-app-server-protocol`'s root.
+pub fn generated_files() -> Result<BTreeMap<String, String>> {
+    let mut files = export::generate()?;
+    files.extend(client_fixture_files(&kept_in_a_paginated_file)?);
+    Ok(files)
+}
+
+/// What a paginated session file keeps of `items` (codex-rollout's policy).
+fn kept_in_a_paginated_file(items: &[RolloutItem]) -> Vec<RolloutItem> {
+    persisted_rollout_items(items, &HistoryMode::Paginated)
+}
 
 /// Writes the generated files (`check == false`) or verifies them (`check == true`).
 pub fn run(check: bool) -> Result<()> {
     let root = export::crate_root();
-    let generated = export::generate()?;
+    let generated = generated_files()?;
     if check {
         let drifts = export::check(&root, &generated)?;
         if !drifts.is_empty() {
@@ -44,3 +64,7 @@ pub fn run(check: bool) -> Result<()> {
 fn log(line: &str) {
     eprintln!("{line}");
 }
+
+#[cfg(test)]
+#[path = "codegen_tests.rs"]
+mod tests;

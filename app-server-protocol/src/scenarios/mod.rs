@@ -2,8 +2,13 @@
 //! what a session file keeps of them.
 //!
 //! They serve three purposes: the "live equals replay" tests (reducing the live stream must
-//! give the turns rebuilt from the persisted items), the TypeScript client's fixtures (written
-//! by `cargo xtask codegen` under `typescript-client/fixtures/`), and documentation by example.
+//! give the turns rebuilt from the file the real recorder writes, in codex-rollout's
+//! `live_equals_replay` test), the TypeScript client's fixtures (written by `cargo xtask
+//! codegen` under `typescript-client/fixtures/`), and documentation by example.
+//!
+//! Test support, not API: compiled only with the `testing` feature (and for this crate's own
+//! tests), so a downstream crate never builds it. What the session file keeps is not decided
+//! here: callers pass codex-rollout's policy ([`Persist`]).
 
 mod catalog;
 mod script;
@@ -24,7 +29,8 @@ use crate::jsonrpc::{JSONRPCMessage, JSONRPCResponse, RequestId};
 use crate::projection::{EventProjector, ServerMessage};
 use crate::thread_history::build_turns_from_rollout_items;
 use crate::v2::{
-    SessionSource, Thread, ThreadRollbackParams, ThreadRollbackResponse, ThreadStatus, Turn,
+    SessionSource, Thread, ThreadItem, ThreadRollbackParams, ThreadRollbackResponse, ThreadStatus,
+    Turn, TurnStatus,
 };
 
 /// Folder of the TypeScript client's fixtures, relative to the crate root.
@@ -65,17 +71,11 @@ pub struct Scenario {
     pub steps: Vec<Step>,
 }
 
-/// Which records a session file keeps, after the persistence eras of the upstream recorder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Persistence {
-    /// Legacy events (`user_message`, `agent_message`, `agent_reasoning`, `exec_command_end`,
-    /// ...) and turn lifecycle: what older cores and the default mode keep. Message ids are
-    /// not recorded, so rebuilt items get minted ids.
-    LegacyEvents,
-    /// `item_completed` for every item plus turn lifecycle, as the paginated mode keeps: item
-    /// ids survive, so rebuilt items are identical to live ones.
-    ItemEvents,
-}
+/// What a session file keeps of what the core emitted: a persistence policy, brought by the
+/// caller. This crate does not decide what is durable (codex-rollout's `policy` does, for
+/// each history mode); scenarios take the policy as a function, so their rollback answers and
+/// fixtures are built from exactly what the real recorder keeps.
+pub type Persist<'a> = &'a dyn Fn(&[RolloutItem]) -> Vec<RolloutItem>;
 
 /// Who sent a transcript message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -105,14 +105,20 @@ impl Scenario {
         })
     }
 
-    /// What a session file keeps of this thread under `persistence`, session meta first.
-    pub fn persisted(&self, persistence: Persistence) -> Vec<RolloutItem> {
-        persisted_prefix(self, self.steps.len(), persistence)
+    /// Everything the core emitted in this thread, as rollout items, session meta first:
+    /// what a recorder is handed (before its persistence policy filters it).
+    pub fn emitted(&self) -> Vec<RolloutItem> {
+        emitted_prefix(self, self.steps.len())
     }
 
     /// The messages a client exchanges with the server, in order: the server's notifications,
-    /// requests and responses, and the client's own requests and answers.
-    pub fn live_transcript(&self) -> Result<Vec<TranscriptEntry>, ExportError> {
+    /// requests and responses, and the client's own requests and answers. The server answers
+    /// a rollback with the thread rebuilt from what the session file holds by then, which
+    /// `persist` says.
+    pub fn live_transcript(
+        &self,
+        persist: Persist<'_>,
+    ) -> Result<Vec<TranscriptEntry>, ExportError> {
         let counter = AtomicI64::new(scripted_now_ms());
         let mut projector = EventProjector::with_clock(self.thread_id.to_string(), move || {
             counter.fetch_add(1, Ordering::Relaxed)
@@ -162,7 +168,7 @@ impl Scenario {
                         message: JSONRPCMessage::Request(request),
                     });
                     // The server answers once the core recorded the rollback (the next step).
-                    let items = persisted_prefix(self, index + 2, Persistence::ItemEvents);
+                    let items = persist(&emitted_prefix(self, index + 2));
                     let response = ThreadRollbackResponse {
                         thread: self.thread(build_turns_from_rollout_items(&items)),
                     };
@@ -209,11 +215,28 @@ impl Scenario {
     }
 }
 
-fn persisted_prefix(
-    scenario: &Scenario,
-    steps: usize,
-    persistence: Persistence,
-) -> Vec<RolloutItem> {
+/// The turns a client saw live, as a session file of the given mode can give them back
+/// (codex-rollout's policy, after upstream's; everything else must come back exactly):
+/// - no mode keeps an `error` event, so a turn that failed replays as completed and without
+///   its error, as upstream's resume shows it;
+/// - a legacy file keeps neither `exec_command_end` nor a completed CommandExecution item, so
+///   its commands are not part of the replayed turns at all.
+pub fn as_recorded(turns: &[Turn], paginated: bool) -> Vec<Turn> {
+    let mut turns = turns.to_vec();
+    for turn in &mut turns {
+        if turn.status == TurnStatus::Failed {
+            turn.status = TurnStatus::Completed;
+            turn.error = None;
+        }
+        if !paginated {
+            turn.items
+                .retain(|item| !matches!(item, ThreadItem::CommandExecution { .. }));
+        }
+    }
+    turns
+}
+
+fn emitted_prefix(scenario: &Scenario, steps: usize) -> Vec<RolloutItem> {
     let meta = SessionMeta::new(
         scenario.thread_id,
         "2025-06-15T15:06:40.000Z",
@@ -226,42 +249,11 @@ fn persisted_prefix(
         git: None,
     }))];
     for step in scenario.steps.iter().take(steps) {
-        if let Step::Core(event) = step
-            && is_persisted(event, persistence)
-        {
+        if let Step::Core(event) = step {
             items.push(RolloutItem::EventMsg(event.clone()));
         }
     }
     items
-}
-
-fn is_persisted(event: &EventMsg, persistence: Persistence) -> bool {
-    let lifecycle = matches!(
-        event,
-        EventMsg::TurnStarted(_)
-            | EventMsg::TurnComplete(_)
-            | EventMsg::TurnAborted(_)
-            | EventMsg::ThreadRolledBack(_)
-            | EventMsg::Error(_)
-            | EventMsg::TokenCount(_)
-            | EventMsg::ExecCommandEnd(_)
-            | EventMsg::PatchApplyEnd(_)
-    );
-    lifecycle
-        || match persistence {
-            Persistence::LegacyEvents => matches!(
-                event,
-                EventMsg::UserMessage(_)
-                    | EventMsg::AgentMessage(_)
-                    | EventMsg::AgentReasoning(_)
-                    | EventMsg::AgentReasoningRawContent(_)
-                    | EventMsg::ContextCompacted(_)
-                    | EventMsg::WebSearchEnd(_)
-                    | EventMsg::ImageGenerationEnd(_)
-                    | EventMsg::McpToolCallEnd(_)
-            ),
-            Persistence::ItemEvents => matches!(event, EventMsg::ItemCompleted(_)),
-        }
 }
 
 fn server(name: &str, message: &ServerMessage) -> Result<TranscriptEntry, ExportError> {
@@ -294,12 +286,12 @@ fn fixture_error(name: &str, message: impl ToString) -> ExportError {
 }
 
 /// The TypeScript client's fixtures: per scenario, the live transcript (`.live.jsonl`, one
-/// message per line) and the turns rebuilt from the persisted items (`.replay.json`).
-pub(crate) fn client_fixture_files() -> Result<BTreeMap<String, String>, ExportError> {
+/// message per line) and the turns rebuilt from what `persist` keeps (`.replay.json`).
+pub fn client_fixture_files(persist: Persist<'_>) -> Result<BTreeMap<String, String>, ExportError> {
     let mut files = BTreeMap::new();
     for scenario in all_scenarios() {
         let mut transcript = String::new();
-        for entry in scenario.live_transcript()? {
+        for entry in scenario.live_transcript(persist)? {
             let value = serde_json::to_value(&entry).map_err(ExportError::Json)?;
             let line = crate::export::render_compact(&value)?;
             transcript.push_str(&line);
@@ -309,7 +301,7 @@ pub(crate) fn client_fixture_files() -> Result<BTreeMap<String, String>, ExportE
             format!("{CLIENT_FIXTURES_DIR}/{}.live.jsonl", scenario.name),
             transcript,
         );
-        let turns = build_turns_from_rollout_items(&scenario.persisted(Persistence::ItemEvents));
+        let turns = build_turns_from_rollout_items(&persist(&scenario.emitted()));
         let replay = serde_json::json!({
             "scenario": scenario.name,
             "description": scenario.description,

@@ -1,13 +1,15 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 //! Live equals replay as a property: for any sequence of turns built from the scripted
-//! actions, a client reducing the live stream ends with the turns rebuilt from the persisted
-//! items, under both persistence modes.
+//! actions, a client reducing the live stream ends with the turns rebuilt from what
+//! codex-rollout's policy persists, in both history modes. (The same through the real
+//! recorder and a file on disk, for the catalogue: codex-rollout's `live_equals_replay`.)
 
 use std::collections::BTreeMap;
 
 use codex_protocol::event::CodexErrorInfo;
 use codex_protocol::models::MessagePhase;
+use codex_protocol::rollout::HistoryMode;
 use codex_protocol::thread_id::ThreadId;
 use pretty_assertions::assert_eq;
 use proptest::prelude::*;
@@ -146,10 +148,19 @@ fn scenario(plans: &[TurnPlan]) -> Scenario {
     }
 }
 
+/// What a session file of `mode` keeps of `items`: codex-rollout's policy.
+fn kept(items: &[RolloutItem], mode: HistoryMode) -> Vec<RolloutItem> {
+    codex_rollout::policy::persisted_rollout_items(items, &mode)
+}
+
+fn paginated(items: &[RolloutItem]) -> Vec<RolloutItem> {
+    kept(items, HistoryMode::Paginated)
+}
+
 fn reduce(scenario: &Scenario) -> ThreadState {
     let mut state = ThreadState::new();
     let mut rollbacks = BTreeMap::new();
-    for entry in scenario.live_transcript().unwrap() {
+    for entry in scenario.live_transcript(&paginated).unwrap() {
         match (entry.from, entry.message) {
             (Party::Server, JSONRPCMessage::Notification(notification)) => {
                 state.apply_notification(&ServerNotification::try_from(notification).unwrap());
@@ -200,10 +211,10 @@ proptest! {
         let scenario = scenario(&plans);
         let live = reduce(&scenario);
         prop_assert!(live.pending_requests.is_empty());
-        let exact = build_turns_from_rollout_items(&scenario.persisted(Persistence::ItemEvents));
-        prop_assert_eq!(&live.turns, &exact);
-        let legacy = build_turns_from_rollout_items(&scenario.persisted(Persistence::LegacyEvents));
-        prop_assert_eq!(without_minted_ids(&live.turns), without_minted_ids(&legacy));
+        let exact = build_turns_from_rollout_items(&kept(&scenario.emitted(), HistoryMode::Paginated));
+        prop_assert_eq!(&as_recorded(&live.turns, true), &exact);
+        let legacy = build_turns_from_rollout_items(&kept(&scenario.emitted(), HistoryMode::Legacy));
+        prop_assert_eq!(without_minted_ids(&as_recorded(&live.turns, false)), without_minted_ids(&legacy));
     }
 }
 
@@ -216,7 +227,7 @@ fn every_catalogued_scenario_has_a_unique_name_and_a_transcript() {
     assert_eq!(names.len(), scenarios.len());
     for scenario in &scenarios {
         assert!(
-            !scenario.live_transcript().unwrap().is_empty(),
+            !scenario.live_transcript(&paginated).unwrap().is_empty(),
             "{}",
             scenario.name
         );

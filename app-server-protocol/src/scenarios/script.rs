@@ -14,8 +14,9 @@ use codex_protocol::event::{
     TurnAbortedEvent, TurnCompleteEvent, TurnStartedEvent, UserMessageEvent,
 };
 use codex_protocol::items::{
-    AgentMessageContent, AgentMessageItem, ExecCommandSource, FileChange, ParsedCommand,
-    ReasoningItem, TurnItem, UserMessageItem,
+    AgentMessageContent, AgentMessageItem, CommandExecutionItem, CommandExecutionStatus,
+    ExecCommandSource, FileChange, FileChangeItem, ParsedCommand, PatchApplyStatus, ReasoningItem,
+    TurnItem, UserMessageItem,
 };
 use codex_protocol::models::MessagePhase;
 use codex_protocol::thread_id::ThreadId;
@@ -198,8 +199,11 @@ impl Script {
         call_id
     }
 
-    /// A command (legacy exec events only, as cores before item events sent them), whose
-    /// begin is sent twice and whose output arrives in `chunks` of raw bytes.
+    /// A command as a current core runs it: `item_started` (CommandExecution), the legacy
+    /// begin (sent twice, as a core retrying its announcement may), the output in `chunks` of
+    /// raw bytes, `item_completed`, then the legacy end. What a session file keeps of it is
+    /// the mode's choice: the end event in a legacy file, the completed item in a paginated
+    /// one.
     pub(crate) fn exec_command(
         &mut self,
         call_id: &str,
@@ -211,6 +215,22 @@ impl Script {
         let parsed_cmd = vec![ParsedCommand::Unknown {
             cmd: argv.join(" "),
         }];
+        let mut item = CommandExecutionItem {
+            id: call_id.to_owned(),
+            plugin_id: None,
+            script_path: None,
+            process_id: None,
+            command: command.clone(),
+            cwd: "/workspace/demo".to_owned(),
+            parsed_cmd: parsed_cmd.clone(),
+            source: ExecCommandSource::Agent,
+            interaction_input: None,
+            status: CommandExecutionStatus::InProgress,
+            aggregated_output: None,
+            exit_code: None,
+            duration: None,
+        };
+        self.started(TurnItem::CommandExecution(item.clone()));
         let begin = ExecCommandBeginEvent {
             call_id: call_id.to_owned(),
             plugin_id: None,
@@ -237,6 +257,16 @@ impl Script {
                 },
             ));
         }
+        let aggregated_output = String::from_utf8_lossy(&output).into_owned();
+        item.status = if exit_code == 0 {
+            CommandExecutionStatus::Completed
+        } else {
+            CommandExecutionStatus::Failed
+        };
+        item.aggregated_output = Some(aggregated_output.clone());
+        item.exit_code = Some(exit_code);
+        item.duration = Some(Duration::from_millis(1250));
+        self.completed(TurnItem::CommandExecution(item));
         let completed_at_ms = self.tick();
         self.emit(EventMsg::ExecCommandEnd(ExecCommandEndEvent {
             call_id: call_id.to_owned(),
@@ -252,7 +282,7 @@ impl Script {
             interaction_input: None,
             stdout: None,
             stderr: None,
-            aggregated_output: String::from_utf8_lossy(&output).into_owned(),
+            aggregated_output,
             exit_code,
             duration: Duration::from_millis(1250),
             formatted_output: None,
@@ -286,7 +316,9 @@ impl Script {
         call_id
     }
 
-    /// A patch adding `path`, applied (or not, when `success` is false).
+    /// A patch adding `path`, applied (or not, when `success` is false), as a current core
+    /// reports it: `item_started` (FileChange), the legacy begin, `item_completed`, the
+    /// legacy end.
     pub(crate) fn patch_apply(&mut self, call_id: &str, path: &str, success: bool) {
         let changes: std::collections::BTreeMap<String, FileChange> = [(
             path.to_owned(),
@@ -296,12 +328,29 @@ impl Script {
         )]
         .into_iter()
         .collect();
+        let mut item = FileChangeItem {
+            id: call_id.to_owned(),
+            changes: changes.clone(),
+            status: None,
+            auto_approved: Some(false),
+            stdout: None,
+            stderr: None,
+        };
+        self.started(TurnItem::FileChange(item.clone()));
         self.emit(EventMsg::PatchApplyBegin(PatchApplyBeginEvent {
             call_id: call_id.to_owned(),
             turn_id: self.turn_id.clone(),
             auto_approved: false,
             changes: changes.clone(),
         }));
+        item.status = Some(if success {
+            PatchApplyStatus::Completed
+        } else {
+            PatchApplyStatus::Failed
+        });
+        item.stdout = Some(String::new());
+        item.stderr = Some(String::new());
+        self.completed(TurnItem::FileChange(item));
         self.emit(EventMsg::PatchApplyEnd(PatchApplyEndEvent {
             call_id: call_id.to_owned(),
             turn_id: self.turn_id.clone(),

@@ -1,27 +1,75 @@
-//! Live equals replay: a client that reduces the live notification stream of a thread ends
-//! with the same turns and items as the history rebuilt from what the session file kept.
+//! Live equals replay, through the real recorder: a client that reduces the live
+//! notification stream of a scripted thread ends with the same turns and items as a client
+//! that resumes the session file codex-rollout's `RolloutRecorder` wrote of the same events,
+//! in both history modes: the file is written, read back from disk, and projected into turns
+//! the way `codex-thread thread` does (`client_view_items`, then the thread builder).
 //!
 //! Scripted turns cover an agent message with deltas, a command with output deltas (and a
-//! repeated begin, and a character split across chunks), an interrupted turn, a failed turn
-//! and a client rollback. Every message goes through its JSON wire form first.
+//! repeated begin, and a character split across chunks), a patch, an interrupted turn, a
+//! failed turn and a client rollback. Every message goes through its JSON wire form first.
+//! What no session file can hold (an `error` event; a legacy file's commands) is named by
+//! `scenarios::as_recorded`; everything else must come back exactly.
 
 use std::collections::BTreeMap;
 
-use codex_app_server_protocol::scenarios::{Party, Persistence, Scenario, all_scenarios};
+use codex_app_server_protocol::scenarios::{Party, Scenario, all_scenarios, as_recorded};
 use codex_app_server_protocol::v2::{ThreadItem, ThreadRollbackResponse, Turn, TurnStatus};
 use codex_app_server_protocol::{
     ClientRequest, JSONRPCMessage, RequestId, ServerNotification, ServerRequest, ThreadState,
     build_turns_from_rollout_items,
 };
+use codex_protocol::rollout::{HistoryMode, RolloutItem};
+use codex_rollout::RolloutRecorder;
+use codex_rollout::load::RolloutContents;
+use codex_rollout::policy::persisted_rollout_items;
+use codex_rollout::replay::client_view_items;
 use pretty_assertions::assert_eq;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+/// What a session file of `mode` keeps of `items`: the recorder's own policy.
+fn kept(items: &[RolloutItem], mode: HistoryMode) -> Vec<RolloutItem> {
+    persisted_rollout_items(items, &mode)
+}
+
+fn paginated(items: &[RolloutItem]) -> Vec<RolloutItem> {
+    kept(items, HistoryMode::Paginated)
+}
+
+/// Records everything `scenario` emitted with a real `RolloutRecorder` in `mode`, reads the
+/// file back and builds the turns a resuming client gets.
+fn recorded_turns(
+    scenario: &Scenario,
+    mode: HistoryMode,
+) -> Result<Vec<Turn>, Box<dyn std::error::Error>> {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("rollout.jsonl");
+    let mut emitted = scenario.emitted().into_iter();
+    let Some(RolloutItem::SessionMeta(mut meta)) = emitted.next() else {
+        return Err("a scenario starts with its session meta".into());
+    };
+    meta.meta.history_mode = Some(mode);
+    let rest: Vec<RolloutItem> = emitted.collect();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let recorder = RolloutRecorder::create_at(&path, *meta)?;
+        recorder.record_items(&rest).await?;
+        recorder.shutdown().await
+    })?;
+    let contents = RolloutContents::read(std::fs::File::open(&path)?)?;
+    assert!(contents.problems().is_empty(), "{:?}", contents.problems());
+    Ok(build_turns_from_rollout_items(&client_view_items(
+        &contents,
+    )))
+}
 
 /// Reduces a scenario's live transcript the way a client does, from JSON text.
 fn reduce_live(scenario: &Scenario) -> Result<ThreadState, Box<dyn std::error::Error>> {
     let mut state = ThreadState::new();
     let mut rollbacks: BTreeMap<RequestId, u32> = BTreeMap::new();
-    for entry in scenario.live_transcript()? {
+    for entry in scenario.live_transcript(&paginated)? {
         let text = serde_json::to_string(&entry.message)?;
         let message: JSONRPCMessage = serde_json::from_str(&text)?;
         match (entry.from, message) {
@@ -76,11 +124,16 @@ fn without_minted_ids(turns: &[Turn]) -> Vec<Turn> {
 }
 
 #[test]
-fn live_stream_equals_replay_from_item_events() -> TestResult {
+fn live_stream_equals_the_paginated_file_the_recorder_wrote() -> TestResult {
     for scenario in all_scenarios() {
         let live = reduce_live(&scenario)?;
-        let replay = build_turns_from_rollout_items(&scenario.persisted(Persistence::ItemEvents));
-        assert_eq!(live.turns, replay, "scenario {}", scenario.name);
+        let replay = recorded_turns(&scenario, HistoryMode::Paginated)?;
+        assert_eq!(
+            as_recorded(&live.turns, true),
+            replay,
+            "scenario {}",
+            scenario.name
+        );
         assert!(
             live.pending_requests.is_empty(),
             "scenario {}: approvals left open",
@@ -91,12 +144,12 @@ fn live_stream_equals_replay_from_item_events() -> TestResult {
 }
 
 #[test]
-fn live_stream_equals_replay_from_legacy_events() -> TestResult {
+fn live_stream_equals_the_legacy_file_the_recorder_wrote() -> TestResult {
     for scenario in all_scenarios() {
         let live = reduce_live(&scenario)?;
-        let replay = build_turns_from_rollout_items(&scenario.persisted(Persistence::LegacyEvents));
+        let replay = recorded_turns(&scenario, HistoryMode::Legacy)?;
         assert_eq!(
-            without_minted_ids(&live.turns),
+            without_minted_ids(&as_recorded(&live.turns, false)),
             without_minted_ids(&replay),
             "scenario {}",
             scenario.name
@@ -155,7 +208,7 @@ fn command_output_streams_then_the_completed_item_replaces_it() -> TestResult {
     let mut state = ThreadState::new();
     let mut started = 0;
     let mut streamed = String::new();
-    for entry in scenario.live_transcript()? {
+    for entry in scenario.live_transcript(&paginated)? {
         let JSONRPCMessage::Notification(notification) = entry.message else {
             continue;
         };
