@@ -7,12 +7,9 @@
 //! `cargo run -p codex-thread --example make_sample`; a test fails when the committed file and
 //! a fresh generation differ, so the sample always matches what the current code writes.
 
-mod pin;
 pub mod script;
 
 use std::path::Path;
-
-use chrono::{DateTime, Utc};
 
 pub use script::{SAMPLE_START, SAMPLE_THREAD_ID};
 
@@ -25,8 +22,10 @@ pub const SAMPLE_NAME: &str = "<bundled sample>";
 /// Path of the committed sample relative to the `cli/` folder.
 pub const SAMPLE_RELATIVE_PATH: &str = "sample/session.jsonl";
 
-/// Records the sample session afresh and returns its pinned text (see [`pin`]).
-/// `scratch_dir` receives the raw recording (`raw-session.jsonl`, replaced if present).
+/// Records the sample session afresh and returns its text: the recording itself, reproducible
+/// because the session and the recorder take their time and ids from [`script`]'s
+/// deterministic sources. `scratch_dir` receives the recording (`raw-session.jsonl`,
+/// replaced if present).
 pub fn generate(scratch_dir: &Path) -> anyhow::Result<String> {
     let raw_path = scratch_dir.join("raw-session.jsonl");
     if raw_path.exists() {
@@ -36,7 +35,5 @@ pub fn generate(scratch_dir: &Path) -> anyhow::Result<String> {
         .enable_all()
         .build()?;
     runtime.block_on(script::record(&raw_path))?;
-    let raw = std::fs::read_to_string(&raw_path)?;
-    let start: DateTime<Utc> = DateTime::parse_from_rfc3339(SAMPLE_START)?.with_timezone(&Utc);
-    Ok(pin::pin_volatile_values(&raw, start, &[SAMPLE_THREAD_ID]))
+    Ok(std::fs::read_to_string(&raw_path)?)
 }

@@ -78,8 +78,14 @@ fn bundled_sample_has_tool_calls_an_interrupted_turn_and_a_rollback() -> TestRes
     let aborted = count(&|item| matches!(item, RolloutItem::EventMsg(EventMsg::TurnAborted(_))));
     let rollbacks =
         count(&|item| matches!(item, RolloutItem::EventMsg(EventMsg::ThreadRolledBack(_))));
-    let user_messages =
-        count(&|item| matches!(item, RolloutItem::EventMsg(EventMsg::UserMessage(_))));
+    // A paginated file records each user turn as a completed UserMessage item.
+    let user_messages = count(&|item| {
+        matches!(
+            item,
+            RolloutItem::EventMsg(EventMsg::ItemCompleted(done))
+                if matches!(done.item, codex_protocol::items::TurnItem::UserMessage(_))
+        )
+    });
     assert_eq!(function_calls, 5);
     assert_eq!(function_outputs, 4, "the interrupted call has no output");
     assert_eq!((custom_calls, custom_outputs), (1, 1));

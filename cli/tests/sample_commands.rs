@@ -52,7 +52,8 @@ fn inspect_json_has_exactly_the_documented_keys() -> TestResult {
     .collect();
     assert_eq!(keys, expected);
     assert_eq!(value["thread_id"], SAMPLE_THREAD_ID);
-    assert_eq!(value["lines"], 69);
+    let lines = codex_thread::sample::SAMPLE_JSONL.lines().count();
+    assert_eq!(value["lines"], lines);
     assert_eq!(value["problems"], serde_json::json!([]));
     assert_eq!(value["user_turns"], 4, "five messages, one rolled back");
     assert_eq!(
@@ -95,10 +96,16 @@ fn validate_sample_reads_every_line() -> TestResult {
         .arg("validate")
         .assert()
         .success()
-        .stdout(predicate::str::contains("69 line(s), every line read"));
+        .stdout(predicate::str::contains(format!(
+            "{} line(s), every line read",
+            codex_thread::sample::SAMPLE_JSONL.lines().count()
+        )));
     let reports = json_lines(&stdout_of(&["validate", "--json"])?)?;
     assert_eq!(reports.len(), 1);
-    assert_eq!(reports[0]["lines"], 69);
+    assert_eq!(
+        reports[0]["lines"],
+        codex_thread::sample::SAMPLE_JSONL.lines().count()
+    );
     assert_eq!(reports[0]["problems"], serde_json::json!([]));
     Ok(())
 }

@@ -38,8 +38,9 @@ use crate::error::{Result, RolloutError};
 use crate::layout::CodexHome;
 use crate::policy::{is_persisted_rollout_item, prepare_for_persistence};
 use crate::resume_point::read_resume_point;
-use crate::timestamp::{LineTimestampCache, now_line_timestamp};
+use crate::timestamp::{LineTimestampCache, format_line_timestamp, now_line_timestamp};
 use crate::writer::{self, Command, Staging, WriterState};
+use codex_core::session::clock::Clock;
 
 /// A handle on a session's rollout file. Clone it freely: clones feed the same writer, in
 /// the order their calls reach it.
@@ -56,6 +57,8 @@ struct Inner {
     path: PathBuf,
     /// The file's history mode: what is durable, and whether lines carry ordinals.
     mode: HistoryMode,
+    /// Where line timestamps come from when not the system clock (a reproducible recording).
+    clock: Option<Arc<dyn Clock>>,
 }
 
 impl RolloutRecorder {
@@ -76,13 +79,36 @@ impl RolloutRecorder {
     /// Starts recording a new session into an explicit file path (tools and tests that do not
     /// follow the dated layout). Deferred like [`RolloutRecorder::create`].
     pub fn create_at(path: impl Into<PathBuf>, meta: SessionMetaLine) -> Result<Self> {
+        Self::create_at_with(path, meta, None)
+    }
+
+    /// [`RolloutRecorder::create_at`] with every line stamped by `clock` instead of the system
+    /// clock: a recording that is the same on every run when the session uses the same clock
+    /// (core's [`codex_core::session::clock`]).
+    pub fn create_at_with_clock(
+        path: impl Into<PathBuf>,
+        meta: SessionMetaLine,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Self> {
+        Self::create_at_with(path, meta, Some(clock))
+    }
+
+    fn create_at_with(
+        path: impl Into<PathBuf>,
+        meta: SessionMetaLine,
+        clock: Option<Arc<dyn Clock>>,
+    ) -> Result<Self> {
         let path = path.into();
         let mode = meta.meta.effective_history_mode();
         let mut ordinal = mode.is_paginated().then_some(0);
         let mut header = Vec::new();
+        let timestamp = match &clock {
+            Some(clock) => format_line_timestamp(DateTime::<Utc>::from(clock.now())),
+            None => now_line_timestamp(),
+        };
         append_line(
             &mut header,
-            &now_line_timestamp(),
+            &timestamp,
             &mut ordinal,
             &RolloutItem::SessionMeta(Box::new(meta)),
         )?;
@@ -91,6 +117,7 @@ impl RolloutRecorder {
             WriterState::deferred(path, header),
             mode,
             ordinal,
+            clock,
         )
     }
 
@@ -109,6 +136,7 @@ impl RolloutRecorder {
             WriterState::resumed(path, file),
             point.mode,
             point.next_ordinal,
+            None,
         )
     }
 
@@ -117,6 +145,7 @@ impl RolloutRecorder {
         state: WriterState,
         mode: HistoryMode,
         next_ordinal: Option<u64>,
+        clock: Option<Arc<dyn Clock>>,
     ) -> Result<Self> {
         let runtime = tokio::runtime::Handle::try_current().map_err(|_| RolloutError::NoRuntime)?;
         let (tx, rx) = mpsc::channel(writer::CHANNEL_CAPACITY);
@@ -129,6 +158,7 @@ impl RolloutRecorder {
                 staging,
                 path,
                 mode,
+                clock,
             }),
         })
     }
@@ -182,7 +212,12 @@ impl RolloutRecorder {
         } = &mut *staged;
         let before = bytes.len();
         let ordinal_before = *next_ordinal;
-        if let Err(err) = serialize_lines(bytes, clock, next_ordinal, items) {
+        let fixed = self
+            .inner
+            .clock
+            .as_ref()
+            .map(|clock| format_line_timestamp(DateTime::<Utc>::from(clock.now())));
+        if let Err(err) = serialize_lines(bytes, clock, fixed.as_deref(), next_ordinal, items) {
             bytes.truncate(before);
             *next_ordinal = ordinal_before;
             return Err(err);
@@ -285,18 +320,22 @@ enum Signal {
     Drain,
 }
 
-/// Serializes every item as a line stamped with the current time onto `out` (the clock is
-/// read only if there is an item).
+/// Serializes every item as a line stamped with the current time (or `fixed`, a recorder's own
+/// clock's reading) onto `out` (the system clock is read only if there is an item).
 fn serialize_lines<'a>(
     out: &mut Vec<u8>,
     clock: &mut LineTimestampCache,
+    fixed: Option<&str>,
     ordinal: &mut Option<u64>,
     mut items: impl Iterator<Item = std::borrow::Cow<'a, RolloutItem>>,
 ) -> Result<()> {
     let Some(first) = items.next() else {
         return Ok(());
     };
-    let timestamp = clock.now();
+    let timestamp = match fixed {
+        Some(fixed) => fixed,
+        None => clock.now(),
+    };
     append_line(out, timestamp, ordinal, &first)?;
     for item in items {
         append_line(out, timestamp, ordinal, &item)?;

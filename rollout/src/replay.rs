@@ -8,7 +8,9 @@
 //! app-server-protocol's projection, which this crate must not depend on.
 //!
 //! What a replay holds, in file order:
-//! - every persisted event, as recorded;
+//! - every persisted event, as recorded; a recorded `item_completed` is preceded by its
+//!   `item_started` (which no history mode keeps), rebuilt from the completed item and the
+//!   start time it recorded;
 //! - for files that did not persist their items as `item_completed` (legacy files keep only
 //!   plans and a few others; pre-envelope and hand-filtered files none), the pair core sent
 //!   live for each recorded response item with a client-visible form. Core emits that pair
@@ -108,6 +110,21 @@ pub fn replay_rollout(contents: &RolloutContents) -> Replay {
         match item {
             RolloutItem::EventMsg(msg) => {
                 track_turn(&mut running_turn, msg);
+                // No writer keeps `item_started`: a completed item is announced first, as it
+                // was live, with the start time the completion recorded.
+                if let EventMsg::ItemCompleted(done) = msg {
+                    events.push(ReplayedEvent {
+                        item_index: index,
+                        at_ms: clock_ms,
+                        origin: EventOrigin::Rebuilt,
+                        msg: EventMsg::ItemStarted(ItemStartedEvent {
+                            thread_id: done.thread_id.clone(),
+                            turn_id: done.turn_id.clone(),
+                            item: done.item.clone(),
+                            started_at_ms: done.started_at_ms.unwrap_or(done.completed_at_ms),
+                        }),
+                    });
+                }
                 events.push(ReplayedEvent {
                     item_index: index,
                     at_ms: clock_ms,

@@ -1,44 +1,24 @@
 //! Word wrapping for human output, so long causes stay whole in an 80-column terminal
 //! instead of being cut.
 
-/// `text` (flattened to one paragraph) as lines of at most `width` characters, the first
+/// `text` (flattened to one paragraph) as lines of at most `width` columns, the first
 /// starting with `first`, the rest with `indent` spaces. A word longer than a line is split.
+/// The wrapping is textwrap's (display width, so wide characters count as two columns).
 pub fn wrap(first: &str, text: &str, indent: usize, width: usize) -> Vec<String> {
-    let pad = " ".repeat(indent);
-    let mut lines = Vec::new();
-    let mut line = first.to_string();
-    let mut line_len = line.chars().count();
-    let mut empty = true;
-    for word in text.split_whitespace() {
-        let mut word: Vec<char> = word.chars().collect();
-        loop {
-            let sep = usize::from(!empty);
-            if line_len + sep + word.len() <= width {
-                if !empty {
-                    line.push(' ');
-                }
-                line.extend(word.iter());
-                line_len += sep + word.len();
-                empty = false;
-                break;
-            }
-            if empty {
-                // Not even an empty line holds it: split the word at the line's end.
-                let room = width.saturating_sub(line_len).max(1);
-                line.extend(word.iter().take(room));
-                word.drain(..room.min(word.len()));
-                if word.is_empty() {
-                    empty = false;
-                    break;
-                }
-            }
-            lines.push(std::mem::replace(&mut line, pad.clone()));
-            line_len = indent;
-            empty = true;
-        }
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.is_empty() {
+        return vec![first.to_string()];
     }
-    lines.push(line);
-    lines
+    let pad = " ".repeat(indent);
+    let options = textwrap::Options::new(width.max(1))
+        .initial_indent(first)
+        .subsequent_indent(&pad)
+        .break_words(true)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation);
+    textwrap::wrap(&flat, options)
+        .into_iter()
+        .map(std::borrow::Cow::into_owned)
+        .collect()
 }
 
 #[cfg(test)]

@@ -6,11 +6,17 @@
 //! not a hand-written imitation. The conversation exercises what the commands must handle:
 //! reasoning summaries, function calls and a freeform (`apply_patch`) call with their outputs,
 //! commentary and final answers, token counts, a turn interrupted while its tool ran (the call
-//! is left without an output), and a rollback (`thread_rolled_back`) of the last turn.
+//! is left without an output), and a rollback (`thread_rolled_back`) of the last turn. It is
+//! recorded in the paginated history mode, as today's Codex writes sessions.
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use codex_core::session::clock::{Clock, IdSource, SequentialIds, SteppingClock};
+use uuid::Uuid;
 
 use codex_core::contextual::fragments::ContextFragment;
 use codex_core::session::turn::scripted::output_for_call;
@@ -25,7 +31,7 @@ use codex_protocol::models::{
     BaseInstructions, MessagePhase, ReasoningItemReasoningSummary, ResponseItem,
 };
 use codex_protocol::response_item_id::ResponseItemId;
-use codex_protocol::rollout::{RolloutItem, TurnContextItem};
+use codex_protocol::rollout::{HistoryMode, RolloutItem, TurnContextItem};
 use codex_protocol::thread_id::ThreadId;
 use codex_protocol::user_input::UserInput;
 use codex_rollout::RolloutRecorder;
@@ -246,16 +252,30 @@ fn turns() -> Vec<ScriptedTurn> {
 /// The turn whose effects the person regrets and rolls back (right after it ends).
 const ROLLED_BACK_TURN: &str = "turn-4";
 
+/// How far the sample's clock moves at every reading: every stamp of the recording (lines,
+/// item events, turn times, durations) is a later reading of one clock.
+const CLOCK_STEP: Duration = Duration::from_millis(250);
+
+/// The sample's ids (`msg_…`, `fc_…`) count up from here.
+const ID_BASE: &str = "0197a2c4-5e00-7000-8000-000000000000";
+
 /// Records the scripted session into a new rollout file at `path` (which must not exist) and
-/// returns once everything is on disk. Volatile values (times, generated ids) are whatever the
-/// clock and the id generator gave; [`super::pin`] makes them reproducible afterwards.
+/// returns once everything is on disk. Time comes from a clock that starts at [`SAMPLE_START`]
+/// and steps by [`CLOCK_STEP`], ids from a counter, shared by the session and the recorder:
+/// the same file on every run, with nothing rewritten afterwards.
 pub async fn record(path: &Path) -> anyhow::Result<()> {
+    let start: DateTime<Utc> = DateTime::parse_from_rfc3339(SAMPLE_START)?.with_timezone(&Utc);
+    let clock: Arc<dyn Clock> = Arc::new(SteppingClock::new(start.into(), CLOCK_STEP));
+    let ids: Arc<dyn IdSource> = Arc::new(SequentialIds::new(Uuid::parse_str(ID_BASE)?));
     let thread_id = ThreadId::from_string(SAMPLE_THREAD_ID)?;
     let mut meta = new_session_meta(thread_id, CWD, "codex_thread_sample");
     meta.meta.timestamp = SAMPLE_START.to_string();
     meta.meta.model_provider = Some("openai".to_string());
     meta.meta.base_instructions = Some(BaseInstructions::new(BASE_INSTRUCTIONS));
-    let recorder = RolloutRecorder::create_at(path, meta)?;
+    // Today's Codex writes paginated history: every completed item (commands and patches
+    // included) is kept, so a client resuming the sample sees its tool calls.
+    meta.meta.history_mode = Some(HistoryMode::Paginated);
+    let recorder = RolloutRecorder::create_at_with_clock(path, meta, Arc::clone(&clock))?;
 
     let configuration =
         SessionConfiguration::new(thread_id, ModelSettings::new(MODEL, BASE_INSTRUCTIONS));
@@ -263,7 +283,8 @@ pub async fn record(path: &Path) -> anyhow::Result<()> {
         configuration,
         Some(Arc::new(recorder.clone())),
         Arc::new(InMemoryEventSink::new()),
-    );
+    )
+    .with_clock_and_ids(clock, ids);
     let initial_context = InitialContextInputs {
         developer_instructions: Some(
             "Prefer small, reviewable patches. Ask before deleting files.".to_string(),

@@ -3,9 +3,6 @@
 //! and never fail the turn: the in-memory history stays the source of truth for the running
 //! session.
 
-use std::time::SystemTime;
-use std::time::UNIX_EPOCH;
-
 use codex_protocol::event::Event;
 use codex_protocol::event::EventMsg;
 use codex_protocol::event::ItemCompletedEvent;
@@ -20,14 +17,6 @@ use super::legacy_events::legacy_events_for_completed_item;
 use super::legacy_tool_events::legacy_begin_event;
 use super::legacy_tool_events::legacy_end_event;
 use super::state::Session;
-
-/// Milliseconds since the Unix epoch, the unit of item event timestamps.
-pub fn now_unix_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|elapsed| i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or_default()
-}
 
 impl Session {
     /// Hands `items` to the rollout sink. Returning means *accepted*, not on disk; a failure is
@@ -71,7 +60,7 @@ impl Session {
     /// (`exec_command_begin`, `patch_apply_begin`, `mcp_tool_call_begin`); returns its start
     /// time for the completion.
     pub async fn emit_turn_item_started(&self, turn: &TurnContext, item: &TurnItem) -> i64 {
-        let started_at_ms = now_unix_ms();
+        let started_at_ms = self.now_unix_ms();
         let begin = legacy_begin_event(item, &turn.sub_id, started_at_ms);
         let msg = EventMsg::ItemStarted(ItemStartedEvent {
             thread_id: self.thread_id().to_string(),
@@ -94,7 +83,7 @@ impl Session {
         item: TurnItem,
         started_at_ms: Option<i64>,
     ) {
-        let completed_at_ms = now_unix_ms();
+        let completed_at_ms = self.now_unix_ms();
         let mut legacy = legacy_events_for_completed_item(&item, turn.show_raw_reasoning);
         legacy.extend(legacy_end_event(&item, &turn.sub_id, completed_at_ms));
         let msg = EventMsg::ItemCompleted(ItemCompletedEvent {

@@ -19,6 +19,7 @@
 //! - [`mailbox`]: the phase tri-state consumer;
 //! - [`turn`]: one turn against a [`turn::ModelClient`] (a scripted stub in tests).
 
+pub mod clock;
 pub mod config;
 pub mod events;
 pub mod initial_context;
@@ -45,6 +46,7 @@ pub use media::MediaSettings;
 pub use prepare::PreparedItems;
 pub use prepare::assign_missing_response_item_id;
 pub use prepare::assign_missing_response_item_ids;
+pub use prepare::create_time_of;
 pub use prepare::prepare_conversation_items_for_history;
 pub use prepare::stamp_response_item_for_history;
 pub use sink::EventSink;

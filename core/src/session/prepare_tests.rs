@@ -1,7 +1,12 @@
 use super::*;
+use crate::session::clock::{RandomIds, SystemClock};
 use codex_protocol::models::AgentMessageInputContent;
 use codex_protocol::models::ContentItem;
 use pretty_assertions::assert_eq;
+
+fn now() -> serde_json::Number {
+    create_time_of(&SystemClock::new())
+}
 
 fn agent_message() -> ResponseItem {
     ResponseItem::AgentMessage {
@@ -24,7 +29,7 @@ fn id_of(item: &ResponseItem) -> String {
 #[test]
 fn assign_missing_response_item_ids_assigns_agent_message_ids() {
     let mut items = vec![agent_message(), ResponseItem::user_text("hi")];
-    assign_missing_response_item_ids(&mut items);
+    assign_missing_response_item_ids(&mut items, &RandomIds);
     assert!(
         id_of(&items[0]).starts_with("amsg_"),
         "{}",
@@ -43,7 +48,7 @@ fn assign_missing_response_item_ids_assigns_additional_tools_ids() {
         role: "developer".to_string(),
         tools: Vec::new(),
     }];
-    assign_missing_response_item_ids(&mut items);
+    assign_missing_response_item_ids(&mut items, &RandomIds);
     assert!(id_of(&items[0]).starts_with("at_"));
 }
 
@@ -59,7 +64,7 @@ fn present_ids_are_kept_and_empty_ids_replaced() {
         ResponseItem::CompactionTrigger {},
         ResponseItem::Other,
     ];
-    assign_missing_response_item_ids(&mut items);
+    assign_missing_response_item_ids(&mut items, &RandomIds);
     assert_eq!(id_of(&items[0]), "server-legacy-id");
     assert!(id_of(&items[1]).starts_with("msg_"));
     assert_eq!(items[2].id(), None);
@@ -69,16 +74,16 @@ fn present_ids_are_kept_and_empty_ids_replaced() {
 #[test]
 fn stamping_sets_turn_and_time_only_when_missing() {
     let mut user = ResponseItem::user_text("hi");
-    stamp_response_item_for_history(&mut user, "turn-2");
+    stamp_response_item_for_history(&mut user, "turn-2", &now());
     assert_eq!(user.turn_id(), Some("turn-2"));
     let first_time = user.create_time().cloned();
     assert!(first_time.is_some());
-    stamp_response_item_for_history(&mut user, "turn-3");
+    stamp_response_item_for_history(&mut user, "turn-3", &now());
     assert_eq!(user.turn_id(), Some("turn-2"));
     assert_eq!(user.create_time().cloned(), first_time);
 
     let mut assistant = ResponseItem::assistant_text("done", None);
-    stamp_response_item_for_history(&mut assistant, "turn-2");
+    stamp_response_item_for_history(&mut assistant, "turn-2", &now());
     assert_eq!(assistant.turn_id(), Some("turn-2"));
     assert_eq!(assistant.create_time(), None);
 }
@@ -86,7 +91,7 @@ fn stamping_sets_turn_and_time_only_when_missing() {
 #[test]
 fn empty_turn_id_stamps_nothing() {
     let mut user = ResponseItem::user_text("hi");
-    stamp_response_item_for_history(&mut user, "");
+    stamp_response_item_for_history(&mut user, "", &now());
     assert_eq!(user.turn_id(), None);
 }
 
@@ -99,8 +104,13 @@ fn prepare_runs_media_then_stamp_then_ids_on_a_copy() {
             None,
         )],
     )];
-    let prepared =
-        prepare_conversation_items_for_history(&original, "turn-9", &MediaSettings::default());
+    let prepared = prepare_conversation_items_for_history(
+        &original,
+        "turn-9",
+        &MediaSettings::default(),
+        &SystemClock::new(),
+        &RandomIds,
+    );
     assert_eq!(original[0].id(), None, "input must not change");
     let item = &prepared.items[0];
     assert!(id_of(item).starts_with("msg_"));

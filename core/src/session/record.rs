@@ -35,7 +35,13 @@ impl Session {
         turn: &TurnContext,
         items: &[ResponseItem],
     ) -> Vec<ResponseItem> {
-        let prepared = prepare_conversation_items_for_history(items, &turn.sub_id, &turn.media);
+        let prepared = prepare_conversation_items_for_history(
+            items,
+            &turn.sub_id,
+            &turn.media,
+            self.clock(),
+            self.ids(),
+        );
         for image in &prepared.image_preparations {
             tracing::debug!(?image, "image prepared for history");
         }
@@ -81,9 +87,14 @@ impl Session {
             .record_conversation_items(turn, std::slice::from_ref(&item))
             .await;
         let recorded = recorded.into_iter().next().unwrap_or(item);
-        let Some(turn_item) = parse_turn_item(&recorded) else {
+        let Some(mut turn_item) = parse_turn_item(&recorded) else {
             return (recorded, None);
         };
+        // A user message item gets an id of its own (the response item's is not reused, as
+        // upstream does); this session's id source mints it.
+        if let TurnItem::UserMessage(message) = &mut turn_item {
+            message.id = self.ids().next_uuid().to_string();
+        }
         let started = self.emit_turn_item_started(turn, &turn_item).await;
         self.emit_turn_item_completed(turn, turn_item.clone(), Some(started))
             .await;
@@ -104,7 +115,9 @@ impl Session {
         let recorded = self
             .record_conversation_items(turn, std::slice::from_ref(&message))
             .await;
-        let turn_item = TurnItem::UserMessage(UserMessageItem::new(inputs));
+        let mut user_message = UserMessageItem::new(inputs);
+        user_message.id = self.ids().next_uuid().to_string();
+        let turn_item = TurnItem::UserMessage(user_message);
         let started = self.emit_turn_item_started(turn, &turn_item).await;
         self.emit_turn_item_completed(turn, turn_item, Some(started))
             .await;

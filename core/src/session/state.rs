@@ -10,6 +10,7 @@ use codex_protocol::event::{EventMsg, ThreadRolledBackEvent};
 use codex_protocol::thread_id::ThreadId;
 use tokio::sync::Mutex;
 
+use super::clock::{Clock, IdSource, RandomIds, SystemClock, unix_ms};
 use super::config::SessionConfiguration;
 use super::config::TurnContext;
 use super::sink::EventSink;
@@ -34,6 +35,8 @@ pub struct Session {
     pub(crate) rollout: Option<Arc<dyn RolloutSink>>,
     pub(crate) events: Arc<dyn EventSink>,
     thread_id: ThreadId,
+    clock: Arc<dyn Clock>,
+    ids: Arc<dyn IdSource>,
 }
 
 impl Session {
@@ -53,7 +56,32 @@ impl Session {
             rollout,
             events,
             thread_id,
+            clock: Arc::new(SystemClock::new()),
+            ids: Arc::new(RandomIds),
         }
+    }
+
+    /// This session with its time read from `clock` and its ids minted by `ids` instead of
+    /// the system's (see [`super::clock`]): a reproducible recording, a test.
+    pub fn with_clock_and_ids(mut self, clock: Arc<dyn Clock>, ids: Arc<dyn IdSource>) -> Self {
+        self.clock = clock;
+        self.ids = ids;
+        self
+    }
+
+    /// The clock every time this session stamps comes from.
+    pub fn clock(&self) -> &dyn Clock {
+        self.clock.as_ref()
+    }
+
+    /// The source of every id this session mints.
+    pub fn ids(&self) -> &dyn IdSource {
+        self.ids.as_ref()
+    }
+
+    /// Now, in Unix milliseconds, by this session's clock.
+    pub fn now_unix_ms(&self) -> i64 {
+        unix_ms(self.clock.now())
     }
 
     /// The thread this session records.

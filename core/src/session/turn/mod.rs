@@ -154,7 +154,7 @@ impl<'a> TurnRunner<'a> {
         inputs: &[UserInput],
         interrupt: &TurnInterrupt,
     ) -> Result<TurnOutcome, TurnError> {
-        let started_at = super::events::now_unix_ms() / 1000;
+        let started_at = session.now_unix_ms() / 1000;
         session
             .send_event(
                 turn,
@@ -219,6 +219,7 @@ impl<'a> TurnRunner<'a> {
                         turn,
                         turn_complete_event(
                             turn,
+                            session.now_unix_ms() / 1000,
                             last_agent_message.clone(),
                             None,
                             Some(started_at),
@@ -244,6 +245,7 @@ impl<'a> TurnRunner<'a> {
                 turn,
                 turn_complete_event(
                     turn,
+                    session.now_unix_ms() / 1000,
                     last_agent_message,
                     Some(ErrorEvent {
                         message,
@@ -309,6 +311,7 @@ impl<'a> TurnRunner<'a> {
                 turn,
                 turn_complete_event(
                     turn,
+                    session.now_unix_ms() / 1000,
                     None,
                     Some(ErrorEvent {
                         message,
@@ -323,9 +326,10 @@ impl<'a> TurnRunner<'a> {
 }
 
 /// The `task_complete` event closing `turn`, successful or failed (`error`), so both endings
-/// have one shape. With `started_at` (Unix seconds) the event also carries the completion time.
+/// have one shape. With `started_at` (Unix seconds) the event also carries `completed_at`.
 fn turn_complete_event(
     turn: &TurnContext,
+    completed_at: i64,
     last_agent_message: Option<String>,
     error: Option<ErrorEvent>,
     started_at: Option<i64>,
@@ -334,7 +338,7 @@ fn turn_complete_event(
         last_agent_message,
         error,
         started_at: started_at.map(Into::into),
-        completed_at: started_at.map(|_| (super::events::now_unix_ms() / 1000).into()),
+        completed_at: started_at.map(|_| completed_at.into()),
         ..TurnCompleteEvent::new(turn.sub_id.clone())
     })
 }

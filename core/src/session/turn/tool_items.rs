@@ -19,7 +19,6 @@
 use std::path::Path;
 use std::path::PathBuf;
 use std::time::Duration;
-use std::time::Instant;
 
 use codex_protocol::items::CommandExecutionItem;
 use codex_protocol::items::CommandExecutionStatus;
@@ -63,13 +62,17 @@ impl TurnRunner<'_> {
             Some(item) => Some(session.emit_turn_item_started(turn, item).await),
             None => None,
         };
-        let clock = Instant::now();
+        let clock = session.clock().monotonic();
         let run = tokio::select! {
             run = self.tools.run(call) => Some(run),
             () = interrupt.wait() => None,
         };
         if let Some(item) = item {
-            let completed = completed_tool_item(item, run.as_ref(), clock.elapsed());
+            let completed = completed_tool_item(
+                item,
+                run.as_ref(),
+                session.clock().monotonic().saturating_sub(clock),
+            );
             session
                 .emit_turn_item_completed(turn, completed, started_at_ms)
                 .await;
