@@ -1,21 +1,31 @@
 //! `cargo xtask codegen [--check]`: regenerates the committed JSON Schema, TypeScript and
-//! TypeScript-client fixtures of `codex-app-server-protocol`, or, with `--check`, fails with
-//! a unified diff when the committed files drifted from what the Rust types generate.
+//! TypeScript-client fixtures of `codex-app-server-protocol`, and its npm package, or, with
+//! `--check`, fails with a unified diff when the committed files drifted from what the Rust
+//! types generate.
 //!
-//! The generator itself is library code (`codex_app_server_protocol::export`), shared with
-//! the crate's own drift test, so CI and `cargo test` can never disagree.
+//! The library renders the files in memory (`codex_app_server_protocol::export::generate`);
+//! the npm layout ([`npm`]), the comparison with the disk and the writes ([`drift`]) are
+//! here, so clients of the types compile neither. The `codegen_is_up_to_date` test runs the
+//! check on every `cargo test`.
+
+pub mod drift;
+pub mod npm;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 use codex_app_server_protocol::export;
 
 /// Writes the generated files (`check == false`) or verifies them (`check == true`).
 pub fn run(check: bool) -> Result<()> {
-    let root = export::crate_root();
-    let generated = export::generate()?;
+    let root = crate_root()?;
+    let generated = generate()?;
+    let dirs = generated_dirs();
     if check {
-        let drifts = export::check(&root, &generated)?;
+        let drifts = drift::check(&root, &dirs, &generated)?;
         if !drifts.is_empty() {
-            bail!("{}", export::render_drift(&drifts));
+            bail!("{}", drift::render_drift(&drifts));
         }
         log(&format!(
             "codegen --check: {} generated files under {} are up to date",
@@ -24,7 +34,7 @@ pub fn run(check: bool) -> Result<()> {
         ));
         return Ok(());
     }
-    let summary = export::write(&root, &generated)?;
+    let summary = drift::write(&root, &dirs, &generated)?;
     for path in &summary.written {
         log(&format!("wrote   {path}"));
     }
@@ -40,7 +50,38 @@ pub fn run(check: bool) -> Result<()> {
     Ok(())
 }
 
+/// Every generated file, relative to the crate root: the library's and the npm package's.
+pub fn generate() -> Result<BTreeMap<String, String>> {
+    let mut files = export::generate()?;
+    let package = npm::package_files(&files)?;
+    files.extend(package);
+    Ok(files)
+}
+
+/// The folders whose whole content codegen owns.
+fn generated_dirs() -> Vec<&'static str> {
+    let mut dirs = export::GENERATED_DIRS.to_vec();
+    dirs.push(npm::NPM_DIR);
+    dirs
+}
+
+/// `app-server-protocol/`, where the generated folders are.
+pub fn crate_root() -> Result<PathBuf> {
+    Ok(crate::ci::workspace_root()?.join("app-server-protocol"))
+}
+
 #[allow(clippy::print_stderr)] // xtask is a command-line tool; stderr is its log.
 fn log(line: &str) {
     eprintln!("{line}");
+}
+
+#[cfg(test)]
+mod tests {
+    /// The committed `schema/`, client fixtures and npm package are what the Rust types
+    /// generate, so plain `cargo test` catches a type change that was not regenerated (fix:
+    /// `cargo xtask codegen`).
+    #[test]
+    fn codegen_is_up_to_date() -> anyhow::Result<()> {
+        super::run(true)
+    }
 }

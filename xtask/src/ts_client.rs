@@ -6,11 +6,10 @@ use std::path::Path;
 use std::process::Command;
 
 use anyhow::{Context, Result, bail};
-use codex_app_server_protocol::export;
 
 /// Installs, builds and tests `app-server-protocol/typescript-client`.
 pub fn test() -> Result<()> {
-    let dir = export::crate_root().join("typescript-client");
+    let dir = crate::codegen::crate_root()?.join("typescript-client");
     npm(&dir, &["ci", "--no-audit", "--no-fund"])?;
     npm(&dir, &["run", "build"])?;
     npm(&dir, &["test"])?;
