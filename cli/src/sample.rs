@@ -25,7 +25,7 @@ pub const SAMPLE_NAME: &str = "<bundled sample>";
 /// Path of the committed sample relative to the `cli/` folder.
 pub const SAMPLE_RELATIVE_PATH: &str = "sample/session.jsonl";
 
-/// Records the sample session afresh and returns its pinned text (see [`pin`]).
+/// Records the sample session afresh and returns its pinned text (see `pin`).
 /// `scratch_dir` receives the raw recording (`raw-session.jsonl`, replaced if present).
 pub fn generate(scratch_dir: &Path) -> anyhow::Result<String> {
     let raw_path = scratch_dir.join("raw-session.jsonl");

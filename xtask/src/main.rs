@@ -5,6 +5,9 @@
 //!   drift check, and the TypeScript client's tests.
 //! - `cargo xtask codegen [--check]`: regenerate the committed JSON Schema and TypeScript
 //!   under `app-server-protocol/schema/`, or fail with a diff when they drift.
+//! - `cargo xtask package`: `cargo package` and `cargo publish --dry-run` of the published
+//!   crates, the npm package packed reproducibly, and fresh TypeScript and Cargo projects
+//!   that use them as a downstream user would (also part of `ci`).
 //! - `cargo xtask tidy`: the architecture invariants checked from the source (also a test,
 //!   so `cargo test` and CI run it).
 //!
@@ -13,6 +16,7 @@
 
 mod ci;
 mod codegen;
+mod package;
 mod tidy;
 mod ts_client;
 
@@ -41,6 +45,8 @@ enum Command {
     },
     /// Check the architecture invariants that can be read from the source.
     Tidy,
+    /// Package what downstream users take (crates, npm package) and try it as they would.
+    Package,
 }
 
 fn main() -> Result<()> {
@@ -49,6 +55,7 @@ fn main() -> Result<()> {
         Command::Ci => ci::run(),
         Command::Codegen { check } => codegen::run(check),
         Command::Tidy => tidy_run(),
+        Command::Package => package::run(),
     }
 }
 

@@ -248,7 +248,7 @@ const ROLLED_BACK_TURN: &str = "turn-4";
 
 /// Records the scripted session into a new rollout file at `path` (which must not exist) and
 /// returns once everything is on disk. Volatile values (times, generated ids) are whatever the
-/// clock and the id generator gave; [`super::pin`] makes them reproducible afterwards.
+/// clock and the id generator gave; `super::pin` makes them reproducible afterwards.
 pub async fn record(path: &Path) -> anyhow::Result<()> {
     let thread_id = ThreadId::from_string(SAMPLE_THREAD_ID)?;
     let mut meta = new_session_meta(thread_id, CWD, "codex_thread_sample");

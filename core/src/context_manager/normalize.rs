@@ -11,7 +11,7 @@
 //!   function output and a server-side tool search output need no call);
 //! - media the model cannot read become placeholder text (see [`super::modality`]).
 //!
-//! Pairing is positional: an output answers the nearest call with the same [`PairKey`] before
+//! Pairing is positional: an output answers the nearest call with the same [`PairKey`](codex_protocol::call_pairing::PairKey) before
 //! it that is not answered yet. So in the result every call is followed by exactly one output
 //! and every output follows its call. (Upstream accepts an output placed *before* its call and
 //! keeps duplicate outputs; we drop both, because the provider only accepts an output after
