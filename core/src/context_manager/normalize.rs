@@ -185,7 +185,7 @@ pub(crate) fn normalize_shared(items: &[ResponseItem], media: MediaFilter) -> Ve
 /// The `"aborted"` output that stands in for the missing output of `call`.
 ///
 /// `None` when `call` is not a call with a call id (the plan never asks for that).
-pub fn synthesized_output_for(call: &ResponseItem) -> Option<ResponseItem> {
+pub(crate) fn synthesized_output_for(call: &ResponseItem) -> Option<ResponseItem> {
     let link = call.call_link().filter(|link| link.is_call())?;
     let call_id = link.call_id?.to_string();
     let channel = link.channel();

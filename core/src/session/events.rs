@@ -22,7 +22,7 @@ use super::legacy_tool_events::legacy_end_event;
 use super::state::Session;
 
 /// Milliseconds since the Unix epoch, the unit of item event timestamps.
-pub fn now_unix_ms() -> i64 {
+pub(crate) fn now_unix_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|elapsed| i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX))

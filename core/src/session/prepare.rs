@@ -56,7 +56,7 @@ pub fn stamp_response_item_for_history(item: &mut ResponseItem, turn_id: &str) {
 }
 
 /// Now, as the JSON number of fractional Unix seconds the metadata stores.
-pub fn response_item_create_time() -> serde_json::Number {
+pub(crate) fn response_item_create_time() -> serde_json::Number {
     let seconds = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|elapsed| elapsed.as_secs_f64())
