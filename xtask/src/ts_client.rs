@@ -1,6 +1,7 @@
 //! The TypeScript client's checks, run by `cargo xtask ci`: install its locked dependencies
-//! (`npm ci`), compile it with `tsc` in strict mode against the generated types, and run its
-//! tests with node's built-in runner. Everything after `npm ci` runs offline.
+//! (`npm ci`, which installs the generated npm package from `../npm` as a packed copy),
+//! compile it with `tsc` in strict mode against the package's types, and run its tests with
+//! node's built-in runner. Everything after `npm ci` runs offline.
 
 use std::path::Path;
 use std::process::Command;
