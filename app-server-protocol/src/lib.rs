@@ -6,8 +6,8 @@
 //! JSON Schema and TypeScript that let clients in other languages parse them.
 //!
 //! Layering: this crate depends on `codex-protocol` only. It never re-parses `ResponseItem`s;
-//! it projects `TurnItem`s and `EventMsg`s, and it never reads files (callers hand it rollout
-//! items as values). The only IO is [`export`]'s writer of the committed `schema/` tree.
+//! it projects `TurnItem`s and `EventMsg`s, and it never reads or writes files (callers hand
+//! it rollout items as values; [`export`] renders the schema in memory and `xtask` writes it).
 //!
 //! - [`v2`]: the client contract (items, turns, threads, notification and request payloads)
 //!   and its conversions from core types;
@@ -17,9 +17,59 @@
 //! - [`client_state`]: the reference client reducer;
 //! - `scenarios` (feature `testing`): scripted conversations for tests and the TypeScript
 //!   client's fixtures;
-//! - [`export`]: JSON Schema and TypeScript generation and the drift check.
+//! - [`export`]: JSON Schema and TypeScript generation, in memory (the drift check and the
+//!   files are `cargo xtask codegen`'s).
 //!
 //! See `docs/app-server-protocol.md` for the five shapes of a conversation and who owns each.
+//! TypeScript projects take the same types from the npm package `codex-app-server-protocol`
+//! (generated from this crate by `cargo xtask codegen`, with a validator of the JSON Schema).
+//!
+//! # Example
+//!
+//! Project the items of a session file into the thread a resumed client shows: its turns,
+//! each with its items and status. (Read the items with `codex-rollout`; here they are
+//! parsed from inline lines with `codex-protocol`.)
+//!
+//! ```
+//! use codex_app_server_protocol::build_turns_from_rollout_items;
+//! use codex_app_server_protocol::v2::{ThreadItem, TurnStatus};
+//! use codex_protocol::parse_rollout_line;
+//!
+//! const SESSION: &str = r#"{"timestamp":"2025-06-02T09:00:00.000Z","type":"session_meta","payload":{"id":"0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55","timestamp":"2025-06-02T09:00:00.000Z","cwd":"/tmp/demo","originator":"docs","cli_version":"0.1.0"}}
+//! {"timestamp":"2025-06-02T09:00:01.000Z","type":"event_msg","payload":{"type":"task_started","turn_id":"turn-1"}}
+//! {"timestamp":"2025-06-02T09:00:01.000Z","type":"event_msg","payload":{"type":"user_message","message":"What does this build with?"}}
+//! {"timestamp":"2025-06-02T09:00:02.000Z","type":"event_msg","payload":{"type":"agent_message","message":"Cargo."}}
+//! {"timestamp":"2025-06-02T09:00:03.000Z","type":"event_msg","payload":{"type":"task_complete","turn_id":"turn-1"}}"#;
+//!
+//! let mut items = Vec::new();
+//! for line in SESSION.lines() {
+//!     items.extend(parse_rollout_line(line.as_bytes())?.into_line().map(|line| line.item));
+//! }
+//! let turns = build_turns_from_rollout_items(&items);
+//! assert_eq!(turns.len(), 1);
+//! assert_eq!(turns[0].status, TurnStatus::Completed);
+//! let texts: Vec<&str> = turns[0]
+//!     .items
+//!     .iter()
+//!     .filter_map(|item| match item {
+//!         ThreadItem::AgentMessage { text, .. } => Some(text.as_str()),
+//!         _ => None,
+//!     })
+//!     .collect();
+//! assert_eq!(texts, ["Cargo."]);
+//! // As JSON, this is what a `thread/resume` response carries in `thread.turns`.
+//! let json = serde_json::to_value(&turns[0])?;
+//! assert_eq!(json["status"], "completed");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Cargo features
+//!
+//! - `testing` (off): the `scenarios` module, scripted conversations and their live
+//!   transcripts, for tests and fixture generation; a downstream crate never needs it.
+//!
+//! The JSON Schema (schemars) and TypeScript (ts-rs) derives are always on: they are
+//! how [`export::generate`] renders the schema, in memory.
 
 pub mod client_state;
 pub mod common;
@@ -35,4 +85,13 @@ pub use client_state::ThreadState;
 pub use common::*;
 pub use jsonrpc::*;
 pub use projection::{EventProjector, ServerMessage, item_event_to_server_notification};
-pub use thread_history::{ThreadHistoryBuilder, build_turns_from_rollout_items};
+pub use thread_history::{
+    ThreadHistoryBuilder, build_turns_from_rollout_items, thread_from_rollout_items,
+};
+pub use v2::{Thread, ThreadItem, Turn, TurnStatus};
+
+/// The README's examples, compiled and run as doc tests so the first code a downstream user
+/// copies stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

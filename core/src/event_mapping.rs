@@ -103,7 +103,7 @@ pub fn parse_turn_item(item: &ResponseItem) -> Option<TurnItem> {
 /// `output_text` has no place in user input and is dropped with a warning. An image known only
 /// by a provider file id keeps that id in `image_url` (so its place in the message is not
 /// lost). The item gets a fresh id: the response item's id is not reused.
-pub fn parse_user_message(content: &[ContentItem]) -> Option<UserMessageItem> {
+pub(crate) fn parse_user_message(content: &[ContentItem]) -> Option<UserMessageItem> {
     if is_contextual_user_message_content(content) {
         return None;
     }
@@ -140,7 +140,7 @@ pub fn parse_user_message(content: &[ContentItem]) -> Option<UserMessageItem> {
 /// The agent's message: every text part (`output_text`, and `input_text` for older
 /// records), media dropped with a warning, phase as given, a fresh UUID v4 when the message
 /// has no id.
-pub fn parse_agent_message(
+pub(crate) fn parse_agent_message(
     id: Option<&str>,
     content: &[ContentItem],
     phase: Option<MessagePhase>,
@@ -162,7 +162,7 @@ pub fn parse_agent_message(
 
 /// A one-line description of a web search action: the query (with ` ...` when there were
 /// several), the opened URL, or `'pattern' in url`; empty when nothing is known.
-pub fn web_search_action_detail(action: &WebSearchAction) -> String {
+pub(crate) fn web_search_action_detail(action: &WebSearchAction) -> String {
     match action {
         WebSearchAction::Search { query, queries } => {
             let query = query.as_deref().filter(|query| !query.is_empty());

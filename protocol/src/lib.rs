@@ -17,6 +17,54 @@
 //!
 //! Architecture invariant: this crate performs no IO and starts no async runtime. It is pure
 //! data plus the rules that belong to the data (serde spellings, id prefixes, pairing).
+//!
+//! # Example
+//!
+//! Read the lines of a session file (here inline; `codex-rollout` reads real files) and
+//! match what each one records. A line is parsed losslessly: an unknown item type is kept,
+//! and writing the line back reproduces its bytes.
+//!
+//! ```
+//! use codex_protocol::{ContentItem, ResponseItem, RolloutItem, parse_rollout_line};
+//!
+//! const SESSION: &str = r#"{"timestamp":"2025-06-02T09:00:00.000Z","type":"session_meta","payload":{"id":"0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55","timestamp":"2025-06-02T09:00:00.000Z","cwd":"/tmp/demo","originator":"docs","cli_version":"0.1.0"}}
+//! {"timestamp":"2025-06-02T09:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"List the files."}]}}
+//! {"timestamp":"2025-06-02T09:00:02.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"call_1"}}"#;
+//!
+//! let mut seen = Vec::new();
+//! for line in SESSION.lines() {
+//!     let parsed = parse_rollout_line(line.as_bytes())?;
+//!     match parsed.item() {
+//!         Some(RolloutItem::SessionMeta(meta)) => seen.push(format!("thread {}", meta.meta.id)),
+//!         Some(RolloutItem::ResponseItem(ResponseItem::Message { role, content, .. })) => {
+//!             for part in content {
+//!                 if let ContentItem::InputText { text } = part {
+//!                     seen.push(format!("{role}: {text}"));
+//!                 }
+//!             }
+//!         }
+//!         Some(RolloutItem::ResponseItem(ResponseItem::FunctionCall { name, call_id, .. })) => {
+//!             seen.push(format!("call {name} ({call_id})"));
+//!         }
+//!         _ => {}
+//!     }
+//! }
+//! assert_eq!(
+//!     seen,
+//!     [
+//!         "thread 0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55",
+//!         "user: List the files.",
+//!         "call shell (call_1)",
+//!     ]
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Cargo features
+//!
+//! None: every type derives serde, `schemars::JsonSchema` and `ts_rs::TS` unconditionally,
+//! because the generated JSON Schema and TypeScript of `codex-app-server-protocol` are built
+//! from them.
 
 pub mod call_matching;
 pub mod call_pairing;
@@ -29,3 +77,15 @@ pub mod rollout;
 pub(crate) mod small_map;
 pub mod thread_id;
 pub mod user_input;
+
+pub use event::{Event, EventMsg};
+pub use items::TurnItem;
+pub use models::{ContentItem, ResponseItem};
+pub use rollout::{RolloutItem, RolloutLine, parse_rollout_line};
+pub use thread_id::ThreadId;
+
+/// The README's examples, compiled and run as doc tests so the first code a downstream user
+/// copies stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -2,7 +2,7 @@
 //!
 //! A submission is a list of parts (text, images, audio, skill and mention references). The
 //! parts are kept as the person gave them (a local path stays a path) because the client view
-//! shows them that way; [`to_message`] turns them into the `message` the model reads. Reading a
+//! shows them that way; `to_message` turns them into the `message` the model reads. Reading a
 //! local file is IO, which this crate never does, so the caller plugs a
 //! [`LocalMediaResolver`] into that conversion.
 

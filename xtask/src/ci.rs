@@ -40,7 +40,32 @@ pub fn run() -> Result<()> {
     crate::codegen::run(true)?;
     banner("TypeScript client: npm ci, tsc --strict, node --test");
     crate::ts_client::test()?;
+    doc(&root)?;
+    crate::package::run()?;
     banner("all checks passed");
+    Ok(())
+}
+
+/// `cargo doc --no-deps` of the published crates, every rustdoc warning (broken or private
+/// intra-doc links included) an error: the docs are what a downstream user reads first.
+fn doc(root: &Path) -> Result<()> {
+    let mut args = vec!["doc", "--no-deps", "--locked"];
+    for name in crate::package::PUBLISHED {
+        args.extend(["-p", name]);
+    }
+    banner(&format!(
+        "docs: RUSTDOCFLAGS=\"-D warnings\" cargo {}",
+        args.join(" ")
+    ));
+    let status = Command::new("cargo")
+        .args(&args)
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .current_dir(root)
+        .status()
+        .context("could not start `cargo doc`")?;
+    if !status.success() {
+        bail!("step `docs` failed ({status})");
+    }
     Ok(())
 }
 
@@ -68,6 +93,6 @@ pub fn step(dir: &Path, name: &str, program: &str, args: &[&str]) -> Result<()> 
 }
 
 #[allow(clippy::print_stderr)] // xtask is a command-line tool; stderr is its log.
-fn banner(text: &str) {
+pub fn banner(text: &str) {
     eprintln!("\n==> {text}");
 }

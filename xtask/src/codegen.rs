@@ -1,14 +1,20 @@
 //! `cargo xtask codegen [--check]`: regenerates the committed JSON Schema, TypeScript and
-//! TypeScript-client fixtures of `codex-app-server-protocol`, or, with `--check`, fails with
-//! a unified diff when the committed files drifted from what the Rust types generate.
+//! TypeScript-client fixtures of `codex-app-server-protocol`, and its npm package, or, with
+//! `--check`, fails with a unified diff when the committed files drifted from what the Rust
+//! types generate.
 //!
-//! The generators are library code: the types' JSON Schema and TypeScript come from
-//! `codex_app_server_protocol::export`, the client's fixtures from its `scenarios` (feature
-//! `testing`), whose replay side is what codex-rollout's persistence policy keeps in a
-//! paginated file. [`generated_files`] puts them together, for this command and for the drift
-//! test that plain `cargo test` runs, so CI and `cargo test` can never disagree.
+//! The library renders the files in memory (`codex_app_server_protocol::export::generate`);
+//! the client's fixtures come from its `scenarios` (feature `testing`), whose replay side is
+//! what codex-rollout's persistence policy keeps in a paginated file; the npm layout
+//! ([`npm`]), the comparison with the disk and the writes ([`drift`]) are here, so clients of
+//! the types compile none of it. The `codegen_is_up_to_date` test runs the
+//! check on every `cargo test`.
+
+pub mod drift;
+pub mod npm;
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 use codex_app_server_protocol::export;
@@ -16,26 +22,15 @@ use codex_app_server_protocol::scenarios::client_fixture_files;
 use codex_protocol::rollout::{HistoryMode, RolloutItem};
 use codex_rollout::policy::persisted_rollout_items;
 
-/// Every generated file, by path relative to `codex-app-server-protocol`'s root.
-pub fn generated_files() -> Result<BTreeMap<String, String>> {
-    let mut files = export::generate()?;
-    files.extend(client_fixture_files(&kept_in_a_paginated_file)?);
-    Ok(files)
-}
-
-/// What a paginated session file keeps of `items` (codex-rollout's policy).
-fn kept_in_a_paginated_file(items: &[RolloutItem]) -> Vec<RolloutItem> {
-    persisted_rollout_items(items, &HistoryMode::Paginated)
-}
-
 /// Writes the generated files (`check == false`) or verifies them (`check == true`).
 pub fn run(check: bool) -> Result<()> {
-    let root = export::crate_root();
-    let generated = generated_files()?;
+    let root = crate_root()?;
+    let generated = generate()?;
+    let dirs = generated_dirs();
     if check {
-        let drifts = export::check(&root, &generated)?;
+        let drifts = drift::check(&root, &dirs, &generated)?;
         if !drifts.is_empty() {
-            bail!("{}", export::render_drift(&drifts));
+            bail!("{}", drift::render_drift(&drifts));
         }
         log(&format!(
             "codegen --check: {} generated files under {} are up to date",
@@ -44,7 +39,7 @@ pub fn run(check: bool) -> Result<()> {
         ));
         return Ok(());
     }
-    let summary = export::write(&root, &generated)?;
+    let summary = drift::write(&root, &dirs, &generated)?;
     for path in &summary.written {
         log(&format!("wrote   {path}"));
     }
@@ -60,11 +55,45 @@ pub fn run(check: bool) -> Result<()> {
     Ok(())
 }
 
+/// Every generated file, relative to the crate root: the library's, the client's fixtures and
+/// the npm package's.
+pub fn generate() -> Result<BTreeMap<String, String>> {
+    let mut files = export::generate()?;
+    let package = npm::package_files(&files)?;
+    files.extend(package);
+    files.extend(client_fixture_files(&kept_in_a_paginated_file)?);
+    Ok(files)
+}
+
+/// What a paginated session file keeps of `items` (codex-rollout's policy).
+fn kept_in_a_paginated_file(items: &[RolloutItem]) -> Vec<RolloutItem> {
+    persisted_rollout_items(items, &HistoryMode::Paginated)
+}
+
+/// The folders whose whole content codegen owns.
+fn generated_dirs() -> Vec<&'static str> {
+    let mut dirs = export::GENERATED_DIRS.to_vec();
+    dirs.push(npm::NPM_DIR);
+    dirs
+}
+
+/// `app-server-protocol/`, where the generated folders are.
+pub fn crate_root() -> Result<PathBuf> {
+    Ok(crate::ci::workspace_root()?.join("app-server-protocol"))
+}
+
 #[allow(clippy::print_stderr)] // xtask is a command-line tool; stderr is its log.
 fn log(line: &str) {
     eprintln!("{line}");
 }
 
 #[cfg(test)]
-#[path = "codegen_tests.rs"]
-mod tests;
+mod tests {
+    /// The committed `schema/`, client fixtures and npm package are what the Rust types
+    /// generate, so plain `cargo test` catches a type change that was not regenerated (fix:
+    /// `cargo xtask codegen`).
+    #[test]
+    fn codegen_is_up_to_date() -> anyhow::Result<()> {
+        super::run(true)
+    }
+}

@@ -2,9 +2,14 @@
 //!
 //! - `cargo xtask ci`: everything CI checks, in the order a failure is cheapest to see:
 //!   formatting, clippy on all targets with warnings denied, every test, the generated-schema
-//!   drift check, and the TypeScript client's tests.
+//!   drift check, the TypeScript client's tests, `cargo doc` with warnings denied, and
+//!   `cargo xtask package`.
 //! - `cargo xtask codegen [--check]`: regenerate the committed JSON Schema and TypeScript
-//!   under `app-server-protocol/schema/`, or fail with a diff when they drift.
+//!   under `app-server-protocol/schema/` and the npm package under `app-server-protocol/npm/`,
+//!   or fail with a diff when they drift.
+//! - `cargo xtask package`: `cargo package` and `cargo publish --dry-run` of the published
+//!   crates, the npm package packed reproducibly, and fresh TypeScript and Cargo projects
+//!   that use them as a downstream user would (also part of `ci`).
 //! - `cargo xtask tidy`: the architecture invariants checked from the source (also a test,
 //!   so `cargo test` and CI run it).
 //!
@@ -13,6 +18,7 @@
 
 mod ci;
 mod codegen;
+mod package;
 mod tidy;
 mod ts_client;
 
@@ -31,9 +37,10 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run every check CI runs: fmt, clippy, tests, schema drift, TypeScript client.
+    /// Run every check CI runs: fmt, clippy, tests, schema drift, TypeScript client, docs,
+    /// packages.
     Ci,
-    /// Regenerate `app-server-protocol/schema/` from the Rust types.
+    /// Regenerate `app-server-protocol/schema/` and `npm/` from the Rust types.
     Codegen {
         /// Do not write; fail with a diff when the committed files drift.
         #[arg(long)]
@@ -41,6 +48,8 @@ enum Command {
     },
     /// Check the architecture invariants that can be read from the source.
     Tidy,
+    /// Package what downstream users take (crates, npm package) and try it as they would.
+    Package,
 }
 
 fn main() -> Result<()> {
@@ -49,6 +58,7 @@ fn main() -> Result<()> {
         Command::Ci => ci::run(),
         Command::Codegen { check } => codegen::run(check),
         Command::Tidy => tidy_run(),
+        Command::Package => package::run(),
     }
 }
 

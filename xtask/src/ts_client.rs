@@ -1,16 +1,16 @@
 //! The TypeScript client's checks, run by `cargo xtask ci`: install its locked dependencies
-//! (`npm ci`), compile it with `tsc` in strict mode against the generated types, and run its
-//! tests with node's built-in runner. Everything after `npm ci` runs offline.
+//! (`npm ci`, which installs the generated npm package from `../npm` as a packed copy),
+//! compile it with `tsc` in strict mode against the package's types, and run its tests with
+//! node's built-in runner. Everything after `npm ci` runs offline.
 
 use std::path::Path;
 use std::process::Command;
 
 use anyhow::{Context, Result, bail};
-use codex_app_server_protocol::export;
 
 /// Installs, builds and tests `app-server-protocol/typescript-client`.
 pub fn test() -> Result<()> {
-    let dir = export::crate_root().join("typescript-client");
+    let dir = crate::codegen::crate_root()?.join("typescript-client");
     npm(&dir, &["ci", "--no-audit", "--no-fund"])?;
     npm(&dir, &["run", "build"])?;
     npm(&dir, &["test"])?;

@@ -68,7 +68,7 @@ originator: string,
  */
 cli_version: string, 
 /**
- * [classic] user instructions stored in the meta line by old versions.
+ * (classic) user instructions stored in the meta line by old versions.
  */
 instructions?: string, 
 /**

@@ -62,7 +62,7 @@ permission_profile?: unknown,
  */
 active_permission_profile?: unknown, 
 /**
- * [classic] network allow/deny lists.
+ * (classic) network allow/deny lists.
  */
 network?: unknown, 
 /**
@@ -110,18 +110,18 @@ effort?: string,
  */
 summary?: string, 
 /**
- * [classic] user instructions in force.
+ * (classic) user instructions in force.
  */
 user_instructions?: string, 
 /**
- * [classic] developer instructions in force.
+ * (classic) developer instructions in force.
  */
 developer_instructions?: string, 
 /**
- * [classic] JSON schema the final answer had to follow.
+ * (classic) JSON schema the final answer had to follow.
  */
 final_output_json_schema?: unknown, 
 /**
- * [classic] tool-output truncation policy (`{"mode": "tokens", "limit": N}`).
+ * (classic) tool-output truncation policy (`{"mode": "tokens", "limit": N}`).
  */
 truncation_policy?: unknown, };

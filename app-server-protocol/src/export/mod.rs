@@ -1,21 +1,21 @@
 //! Generation of the committed `schema/` tree (JSON Schema and TypeScript) and of the client
 //! fixtures, as an in-memory map `path -> contents`.
 //!
-//! One generator serves three callers: `cargo xtask codegen` writes the map to disk,
-//! `cargo xtask codegen --check` and the crate's drift test compare it with the disk. Paths are
-//! relative to this crate's root and `/`-separated; output is deterministic (sorted keys,
-//! sorted files, trailing newline), so a drift is always a real change.
+//! Only what needs the Rust types lives here: the registry of exported types and [`generate`],
+//! which renders them in memory. Writing the map to disk, comparing it with the committed tree
+//! (the drift check and its diff) and laying out the npm package are `xtask`'s (`cargo xtask
+//! codegen [--check]`), so a crate that depends on the types compiles no file writer and no
+//! diff library. Paths are relative to this crate's root and `/`-separated; output is
+//! deterministic (sorted keys, sorted files, trailing newline), so a drift is always a real
+//! change.
 
-mod drift;
 mod json_schema;
 mod registry;
 mod render;
 mod typescript;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
-pub use drift::{Drift, DriftKind, WriteSummary, check, render_drift, write};
 pub use json_schema::{BUNDLE_FILE, JSON_DIR};
 pub use render::{render_compact, render_pretty, sorted};
 pub use typescript::TYPESCRIPT_DIR;
@@ -69,17 +69,6 @@ pub enum ExportError {
         /// What went wrong.
         message: String,
     },
-    /// Reading or writing the tree failed.
-    #[error("{action} {path}: {source}")]
-    Io {
-        /// What was attempted.
-        action: &'static str,
-        /// The file.
-        path: PathBuf,
-        /// The OS error.
-        #[source]
-        source: std::io::Error,
-    },
 }
 
 /// Every generated file of the types: JSON Schema and TypeScript. (The TypeScript client's
@@ -89,10 +78,4 @@ pub fn generate() -> Result<BTreeMap<String, String>, ExportError> {
     let mut files = json_schema::json_schema_files()?;
     files.extend(typescript::typescript_files()?);
     Ok(files)
-}
-
-/// This crate's root, where `schema/` lives. Compile-time, so it is right for tests and for
-/// xtask (which links this crate) alike.
-pub fn crate_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }

@@ -20,7 +20,7 @@ use crate::v2::{
 };
 
 /// A command that has started: in progress, no output yet.
-pub fn command_execution_started(begin: &ExecCommandBeginEvent) -> ThreadItem {
+pub(crate) fn command_execution_started(begin: &ExecCommandBeginEvent) -> ThreadItem {
     ThreadItem::CommandExecution {
         id: begin.call_id.clone(),
         plugin_id: begin.plugin_id.clone(),
@@ -68,7 +68,7 @@ fn command_actions(parsed: &[codex_protocol::items::ParsedCommand]) -> Vec<Comma
 }
 
 /// A patch that is being applied (or awaits approval).
-pub fn file_change_started(begin: &PatchApplyBeginEvent) -> ThreadItem {
+pub(crate) fn file_change_started(begin: &PatchApplyBeginEvent) -> ThreadItem {
     ThreadItem::FileChange {
         id: begin.call_id.clone(),
         changes: convert_patch_changes(begin.changes.clone()),
@@ -77,7 +77,7 @@ pub fn file_change_started(begin: &PatchApplyBeginEvent) -> ThreadItem {
 }
 
 /// A patch that has been applied, failed or been declined.
-pub fn file_change_completed(end: &PatchApplyEndEvent) -> ThreadItem {
+pub(crate) fn file_change_completed(end: &PatchApplyEndEvent) -> ThreadItem {
     let status = match end.status {
         Some(status) => status.into(),
         None if end.success => PatchApplyStatus::Completed,
@@ -91,7 +91,7 @@ pub fn file_change_completed(end: &PatchApplyEndEvent) -> ThreadItem {
 }
 
 /// A finished web search.
-pub fn web_search_completed(end: &WebSearchEndEvent) -> ThreadItem {
+pub(crate) fn web_search_completed(end: &WebSearchEndEvent) -> ThreadItem {
     ThreadItem::WebSearch {
         id: end.call_id.clone(),
         query: end.query.clone(),
@@ -100,7 +100,7 @@ pub fn web_search_completed(end: &WebSearchEndEvent) -> ThreadItem {
 }
 
 /// A finished image generation.
-pub fn image_generation_completed(end: &ImageGenerationEndEvent) -> ThreadItem {
+pub(crate) fn image_generation_completed(end: &ImageGenerationEndEvent) -> ThreadItem {
     ThreadItem::ImageGeneration {
         id: end.call_id.clone(),
         status: end.status.clone(),
@@ -111,7 +111,7 @@ pub fn image_generation_completed(end: &ImageGenerationEndEvent) -> ThreadItem {
 }
 
 /// An image the agent looked at.
-pub fn image_view(event: &ViewImageToolCallEvent) -> ThreadItem {
+pub(crate) fn image_view(event: &ViewImageToolCallEvent) -> ThreadItem {
     ThreadItem::ImageView {
         id: event.call_id.clone(),
         path: event.path.clone(),
@@ -119,7 +119,7 @@ pub fn image_view(event: &ViewImageToolCallEvent) -> ThreadItem {
 }
 
 /// An MCP call that has started.
-pub fn mcp_tool_call_started(begin: &McpToolCallBeginEvent) -> ThreadItem {
+pub(crate) fn mcp_tool_call_started(begin: &McpToolCallBeginEvent) -> ThreadItem {
     ThreadItem::McpToolCall {
         id: begin.call_id.clone(),
         server: begin.invocation.server.clone(),
@@ -144,7 +144,7 @@ pub fn mcp_tool_call_started(begin: &McpToolCallBeginEvent) -> ThreadItem {
 }
 
 /// An MCP call that has ended, successfully or not.
-pub fn mcp_tool_call_completed(end: &McpToolCallEndEvent) -> ThreadItem {
+pub(crate) fn mcp_tool_call_completed(end: &McpToolCallEndEvent) -> ThreadItem {
     let (status, result, error) = match &end.result {
         Ok(result) if result.success() => (
             McpToolCallStatus::Completed,
@@ -238,7 +238,7 @@ pub fn user_message_from_event(id: String, event: &UserMessageEvent) -> ThreadIt
 }
 
 /// The agent's message as recorded by the legacy `agent_message` event.
-pub fn agent_message_from_event(id: String, event: &AgentMessageEvent) -> ThreadItem {
+pub(crate) fn agent_message_from_event(id: String, event: &AgentMessageEvent) -> ThreadItem {
     ThreadItem::AgentMessage {
         id,
         text: event.message.clone(),

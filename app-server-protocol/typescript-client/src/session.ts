@@ -11,7 +11,7 @@ import type {
   ServerNotification,
   ServerRequest,
   v2,
-} from "../../schema/typescript";
+} from "codex-app-server-protocol";
 import { ThreadState } from "./threadState";
 import { ProtocolSchemas } from "./validate";
 

@@ -3,7 +3,7 @@
 // notifications set status and timing, approvals stay open until `serverRequest/resolved`.
 // It mirrors the Rust reference reducer (`codex_app_server_protocol::ThreadState`).
 
-import type { RequestId, ServerNotification, ServerRequest, v2 } from "../../schema/typescript";
+import type { RequestId, ServerNotification, ServerRequest, v2 } from "codex-app-server-protocol";
 
 type ThreadItem = v2.ThreadItem;
 type Turn = v2.Turn;

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 
-import type { v2 } from "../../schema/typescript";
+import type { v2 } from "codex-app-server-protocol";
 import { ClientSession, fixturesDir, ProtocolSchemas } from "../src";
 
 interface Replay {

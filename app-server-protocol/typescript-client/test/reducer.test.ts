@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import type { ServerNotification, v2 } from "../../schema/typescript";
+import type { ServerNotification, v2 } from "codex-app-server-protocol";
 import { ClientSession, ProtocolSchemas, SchemaError, ThreadState } from "../src";
 
 const schemas = new ProtocolSchemas();

@@ -77,7 +77,7 @@ fn person_messages(history: &[ResponseItem]) -> impl DoubleEndedIterator<Item = 
 }
 
 /// True for a user message that is an earlier compaction summary.
-pub fn is_summary(text: &str) -> bool {
+pub(crate) fn is_summary(text: &str) -> bool {
     text.strip_prefix(SUMMARY_PREFIX)
         .is_some_and(|rest| rest.starts_with('\n'))
 }

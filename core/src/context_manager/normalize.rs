@@ -11,7 +11,7 @@
 //!   function output and a server-side tool search output need no call);
 //! - media the model cannot read become placeholder text (see [`super::modality`]).
 //!
-//! Pairing is positional: an output answers the nearest call with the same [`PairKey`] before
+//! Pairing is positional: an output answers the nearest call with the same [`PairKey`](codex_protocol::call_pairing::PairKey) before
 //! it that is not answered yet. So in the result every call is followed by exactly one output
 //! and every output follows its call. (Upstream accepts an output placed *before* its call and
 //! keeps duplicate outputs; we drop both, because the provider only accepts an output after
@@ -185,7 +185,7 @@ pub(crate) fn normalize_shared(items: &[ResponseItem], media: MediaFilter) -> Ve
 /// The `"aborted"` output that stands in for the missing output of `call`.
 ///
 /// `None` when `call` is not a call with a call id (the plan never asks for that).
-pub fn synthesized_output_for(call: &ResponseItem) -> Option<ResponseItem> {
+pub(crate) fn synthesized_output_for(call: &ResponseItem) -> Option<ResponseItem> {
     let link = call.call_link().filter(|link| link.is_call())?;
     let call_id = link.call_id?.to_string();
     let channel = link.channel();

@@ -30,7 +30,9 @@ pub fn estimate_item_token_count(item: &ResponseItem) -> i64 {
 }
 
 /// Estimated tokens of items: the sum of [`estimate_item_token_count`], saturating.
-pub fn estimate_items_token_count<'a>(items: impl IntoIterator<Item = &'a ResponseItem>) -> i64 {
+pub(crate) fn estimate_items_token_count<'a>(
+    items: impl IntoIterator<Item = &'a ResponseItem>,
+) -> i64 {
     items
         .into_iter()
         .map(estimate_item_token_count)
@@ -38,13 +40,13 @@ pub fn estimate_items_token_count<'a>(items: impl IntoIterator<Item = &'a Respon
 }
 
 /// Estimated tokens of the text of base instructions.
-pub fn estimate_text_token_count(text: &str) -> i64 {
+pub(crate) fn estimate_text_token_count(text: &str) -> i64 {
     i64::try_from(approx_token_count(text)).unwrap_or(i64::MAX)
 }
 
 /// True for items the model produced itself (assistant messages, reasoning, calls, compaction
 /// output). Usage reported by the provider covers everything up to the last such item.
-pub fn is_model_generated_item(item: &ResponseItem) -> bool {
+pub(crate) fn is_model_generated_item(item: &ResponseItem) -> bool {
     match item {
         ResponseItem::Message { role, .. } => role == "assistant",
         ResponseItem::Reasoning { .. }
@@ -178,7 +180,7 @@ impl Adjustment {
 /// Upstream decodes the clip and charges ten tokens per second; without an audio decoder we
 /// charge the URL's own approximate token count, which is what upstream falls back to for a
 /// clip it cannot decode.
-pub fn estimate_audio_token_count(audio_url: &str) -> usize {
+pub(crate) fn estimate_audio_token_count(audio_url: &str) -> usize {
     approx_token_count(audio_url)
 }
 

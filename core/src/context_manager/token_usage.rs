@@ -12,7 +12,7 @@ use codex_protocol::event::TokenUsageInfo;
 /// Both absent gives `None` (nothing was ever counted). Otherwise the existing info (or a zeroed
 /// one) gets `last` added to its total and stored as the last usage; a reported context window
 /// replaces the stored one.
-pub fn new_or_append_token_info(
+pub(crate) fn new_or_append_token_info(
     info: Option<TokenUsageInfo>,
     last: Option<&TokenUsage>,
     model_context_window: Option<i64>,
@@ -42,7 +42,7 @@ pub fn new_or_append_token_info(
 ///
 /// Used when the provider refused a request for overflowing the window, to make the next
 /// decision (compact now) without waiting for a usage report.
-pub fn fill_to_context_window(info: &mut TokenUsageInfo, context_window: i64) {
+pub(crate) fn fill_to_context_window(info: &mut TokenUsageInfo, context_window: i64) {
     let previous_total = info.total_token_usage.total_tokens;
     let remaining = context_window.saturating_sub(previous_total).max(0);
     info.last_token_usage = TokenUsage {
@@ -57,7 +57,7 @@ pub fn fill_to_context_window(info: &mut TokenUsageInfo, context_window: i64) {
 }
 
 /// A fresh info describing a full window (see [`fill_to_context_window`]).
-pub fn full_context_window(context_window: i64) -> TokenUsageInfo {
+pub(crate) fn full_context_window(context_window: i64) -> TokenUsageInfo {
     let mut info = TokenUsageInfo::default();
     fill_to_context_window(&mut info, context_window);
     info

@@ -96,12 +96,12 @@ impl Mul<f64> for TruncationPolicy {
 }
 
 /// Approximate token count of a text: `ceil(bytes / 4)`.
-pub fn approx_token_count(text: &str) -> usize {
+pub(crate) fn approx_token_count(text: &str) -> usize {
     approx_tokens_from_byte_count(text.len())
 }
 
 /// Approximate tokens for a byte count: `ceil(bytes / 4)`.
-pub fn approx_tokens_from_byte_count(bytes: usize) -> usize {
+pub(crate) fn approx_tokens_from_byte_count(bytes: usize) -> usize {
     bytes.div_ceil(APPROX_BYTES_PER_TOKEN)
 }
 
@@ -119,7 +119,10 @@ pub fn truncate_text(text: &str, policy: TruncationPolicy) -> String {
 
 /// Token-budget cut; also returns the approximate token count of the original text when a cut
 /// happened (callers report it), `None` when the text was kept whole.
-pub fn truncate_middle_with_token_budget(text: &str, max_tokens: usize) -> (String, Option<usize>) {
+pub(crate) fn truncate_middle_with_token_budget(
+    text: &str,
+    max_tokens: usize,
+) -> (String, Option<usize>) {
     if text.is_empty() {
         return (String::new(), None);
     }

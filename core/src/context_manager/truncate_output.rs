@@ -36,7 +36,7 @@ pub fn truncate_function_output_payload(
 
 /// True when [`truncate_function_output_payload`] would change `payload`; lets the caller
 /// avoid rebuilding the (usual) output that fits.
-pub fn function_output_exceeds(
+pub(crate) fn function_output_exceeds(
     payload: &FunctionCallOutputPayload,
     policy: TruncationPolicy,
 ) -> bool {
@@ -59,7 +59,7 @@ pub fn function_output_exceeds(
 }
 
 /// Cuts a list of output parts to one shared budget (see the module docs).
-pub fn truncate_function_output_items(
+pub(crate) fn truncate_function_output_items(
     items: &[FunctionCallOutputContentItem],
     policy: TruncationPolicy,
 ) -> Vec<FunctionCallOutputContentItem> {

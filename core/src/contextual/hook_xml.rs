@@ -11,7 +11,7 @@ const RUN_ID_ATTRIBUTE: &str = "hook_run_id";
 
 /// The `(text, hook_run_id)` of one hook prompt element, unescaped; `None` if `text` is not
 /// exactly one such element (surrounding whitespace aside) with a non-blank run id.
-pub fn parse_hook_prompt_xml(text: &str) -> Option<(String, String)> {
+pub(crate) fn parse_hook_prompt_xml(text: &str) -> Option<(String, String)> {
     let trimmed = text.trim();
     let rest = trimmed.strip_prefix(OPEN)?;
     if !rest.starts_with(|c: char| c.is_ascii_whitespace()) {
@@ -31,7 +31,7 @@ pub fn parse_hook_prompt_xml(text: &str) -> Option<(String, String)> {
 }
 
 /// Render one hook fragment as its element, escaping text and run id.
-pub fn render_hook_prompt_xml(text: &str, hook_run_id: &str) -> String {
+pub(crate) fn render_hook_prompt_xml(text: &str, hook_run_id: &str) -> String {
     format!(
         "{OPEN} {RUN_ID_ATTRIBUTE}=\"{}\">{}{CLOSE}",
         escape(hook_run_id),

@@ -35,7 +35,7 @@ pub use user::match_user_fragment;
 
 /// Whether one content part of a user message is registered runtime context: an
 /// `input_text` that is a hook prompt element or matches a registered user fragment.
-pub fn is_contextual_user_fragment(part: &ContentItem) -> bool {
+pub(crate) fn is_contextual_user_fragment(part: &ContentItem) -> bool {
     let ContentItem::InputText { text } = part else {
         return false;
     };
@@ -46,12 +46,12 @@ pub fn is_contextual_user_fragment(part: &ContentItem) -> bool {
 ///
 /// True when ANY part is a contextual fragment: a message mixing injected context with other
 /// text is still injected (it is not a user turn and not shown as the person's message).
-pub fn is_contextual_user_message_content(content: &[ContentItem]) -> bool {
+pub(crate) fn is_contextual_user_message_content(content: &[ContentItem]) -> bool {
     content.iter().any(is_contextual_user_fragment)
 }
 
 /// Whether one content part of a developer message starts with a registered prefix.
-pub fn is_contextual_dev_fragment(part: &ContentItem) -> bool {
+pub(crate) fn is_contextual_dev_fragment(part: &ContentItem) -> bool {
     match part {
         ContentItem::InputText { text } => match_developer_fragment(text).is_some(),
         _ => false,

@@ -352,7 +352,7 @@ pub static DEVELOPER_PREFIXES: &[DeveloperPrefixSpec] = &[
 ///
 /// Every kind has exactly one row (a unit test checks it); `None` only if the table and the
 /// enum ever drift apart.
-pub fn user_rule(kind: UserFragmentKind) -> Option<UserMarkerRule> {
+pub(crate) fn user_rule(kind: UserFragmentKind) -> Option<UserMarkerRule> {
     USER_FRAGMENTS
         .iter()
         .find(|spec| spec.kind == kind)
@@ -360,7 +360,7 @@ pub fn user_rule(kind: UserFragmentKind) -> Option<UserMarkerRule> {
 }
 
 /// The registry row of a developer-role kind, for rendering (see [`user_rule`]).
-pub fn developer_spec(kind: DeveloperFragmentKind) -> Option<DeveloperPrefixSpec> {
+pub(crate) fn developer_spec(kind: DeveloperFragmentKind) -> Option<DeveloperPrefixSpec> {
     DEVELOPER_PREFIXES
         .iter()
         .find(|spec| spec.kind == kind)

@@ -72,7 +72,7 @@ fn internal_context_matches(text: &str) -> bool {
 }
 
 /// The source attribute grammar of internal model context: `[a-z][a-z0-9_]*`.
-pub fn is_valid_internal_context_source(source: &str) -> bool {
+pub(crate) fn is_valid_internal_context_source(source: &str) -> bool {
     let mut chars = source.chars();
     matches!(chars.next(), Some(first) if first.is_ascii_lowercase())
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')

@@ -21,7 +21,7 @@ pub const FUNCTIONS_NAMESPACE: &str = "functions";
 
 /// The items Lite puts before the history: the `additional_tools` item, then the base
 /// instructions as a developer message when they are not empty.
-pub fn lite_input_prefix(prompt: &Prompt, provider: ProviderKind) -> Vec<ResponseItem> {
+pub(crate) fn lite_input_prefix(prompt: &Prompt, provider: ProviderKind) -> Vec<ResponseItem> {
     let mut prefix = vec![ResponseItem::AdditionalTools {
         id: None,
         role: "developer".to_string(),
@@ -42,7 +42,7 @@ pub fn lite_input_prefix(prompt: &Prompt, provider: ProviderKind) -> Vec<Respons
 /// `functions` namespace, are gathered into one `functions` namespace (empty description)
 /// placed where the first of them was; other tools keep their order. Without it, the ordinary
 /// tool list is used.
-pub fn lite_tools(tools: &[ToolSpec], supports_namespace_tools: bool) -> Vec<Value> {
+pub(crate) fn lite_tools(tools: &[ToolSpec], supports_namespace_tools: bool) -> Vec<Value> {
     if !supports_namespace_tools {
         return tools.iter().map(|tool| tool.as_json().clone()).collect();
     }
@@ -83,7 +83,7 @@ pub fn lite_tools(tools: &[ToolSpec], supports_namespace_tools: bool) -> Vec<Val
 
 /// Removes `detail` from every image of an item (message content and tool output content),
 /// because Lite does not accept it.
-pub fn strip_image_detail(item: &mut ResponseItem) {
+pub(crate) fn strip_image_detail(item: &mut ResponseItem) {
     match item {
         ResponseItem::Message { content, .. } => {
             for part in content {

@@ -21,7 +21,7 @@ use codex_protocol::user_input::UserInput;
 
 /// The legacy events of a completed turn item, in emission order (empty for items that have
 /// none).
-pub fn legacy_events_for_completed_item(
+pub(crate) fn legacy_events_for_completed_item(
     item: &TurnItem,
     show_raw_reasoning: bool,
 ) -> Vec<EventMsg> {

@@ -29,7 +29,11 @@ use codex_protocol::items::TurnItem;
 pub const NO_EXIT_CODE: i32 = -1;
 
 /// The begin event of a started tool item of turn `turn_id`, or `None` for other items.
-pub fn legacy_begin_event(item: &TurnItem, turn_id: &str, started_at_ms: i64) -> Option<EventMsg> {
+pub(crate) fn legacy_begin_event(
+    item: &TurnItem,
+    turn_id: &str,
+    started_at_ms: i64,
+) -> Option<EventMsg> {
     match item {
         TurnItem::CommandExecution(command) => {
             Some(EventMsg::ExecCommandBegin(ExecCommandBeginEvent {
@@ -72,7 +76,11 @@ pub fn legacy_begin_event(item: &TurnItem, turn_id: &str, started_at_ms: i64) ->
 /// The end event of a completed tool item of turn `turn_id`, or `None` for other items and
 /// for tool items that have not ended (a command in progress, a patch without a status, an
 /// MCP call without a result or an error).
-pub fn legacy_end_event(item: &TurnItem, turn_id: &str, completed_at_ms: i64) -> Option<EventMsg> {
+pub(crate) fn legacy_end_event(
+    item: &TurnItem,
+    turn_id: &str,
+    completed_at_ms: i64,
+) -> Option<EventMsg> {
     match item {
         TurnItem::CommandExecution(command) => {
             let status = match command.status {

@@ -53,7 +53,7 @@ pub fn should_defer_mailbox(item: &ResponseItem, plan_mode: bool) -> bool {
 
 /// The answer text a person would see: citations removed, and in plan mode the proposed plan
 /// block removed too.
-pub fn visible_answer_text(text: &str, plan_mode: bool) -> String {
+pub(crate) fn visible_answer_text(text: &str, plan_mode: bool) -> String {
     let without_citations = strip_tag_blocks(text, CITATION_TAG);
     if plan_mode {
         strip_tag_blocks(&without_citations, PROPOSED_PLAN_TAG)

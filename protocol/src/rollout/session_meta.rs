@@ -124,7 +124,7 @@ pub struct SessionMeta {
     /// Version of the writing Codex.
     #[serde(default)]
     pub cli_version: String,
-    /// [classic] user instructions stored in the meta line by old versions.
+    /// (classic) user instructions stored in the meta line by old versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub instructions: Option<String>,

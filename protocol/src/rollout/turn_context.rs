@@ -71,7 +71,7 @@ pub struct TurnContextItem {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "unknown")]
     pub active_permission_profile: Option<Value>,
-    /// [classic] network allow/deny lists.
+    /// (classic) network allow/deny lists.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "unknown")]
     pub network: Option<Value>,
@@ -118,19 +118,19 @@ pub struct TurnContextItem {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub summary: Option<String>,
-    /// [classic] user instructions in force.
+    /// (classic) user instructions in force.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub user_instructions: Option<String>,
-    /// [classic] developer instructions in force.
+    /// (classic) developer instructions in force.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub developer_instructions: Option<String>,
-    /// [classic] JSON schema the final answer had to follow.
+    /// (classic) JSON schema the final answer had to follow.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "unknown")]
     pub final_output_json_schema: Option<Value>,
-    /// [classic] tool-output truncation policy (`{"mode": "tokens", "limit": N}`).
+    /// (classic) tool-output truncation policy (`{"mode": "tokens", "limit": N}`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "unknown")]
     pub truncation_policy: Option<Value>,

@@ -36,7 +36,7 @@ const SUPPORTED_AUDIO_MIMES: &[&str] = &[
 
 /// Validates one audio URL. Non-`data:` references pass through; a `data:` clip must decode,
 /// have a supported MIME type and fit the byte limit.
-pub fn prepare_audio(
+pub(crate) fn prepare_audio(
     audio_url: &str,
     settings: &MediaSettings,
 ) -> Result<(), AudioPreparationError> {

@@ -26,20 +26,20 @@ pub enum DataUrlError {
 }
 
 /// True when `url` starts with `data:` (any case).
-pub fn is_data_url(url: &str) -> bool {
+pub(crate) fn is_data_url(url: &str) -> bool {
     url.get(..5)
         .is_some_and(|scheme| scheme.eq_ignore_ascii_case("data:"))
 }
 
 /// True for `http:` and `https:` URLs (any case): remote media the harness does not fetch.
-pub fn is_remote_url(url: &str) -> bool {
+pub(crate) fn is_remote_url(url: &str) -> bool {
     url.split_once(':').is_some_and(|(scheme, _)| {
         scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")
     })
 }
 
 /// Decodes a base64 `data:` URL.
-pub fn decode_data_url(url: &str) -> Result<DataUrl, DataUrlError> {
+pub(crate) fn decode_data_url(url: &str) -> Result<DataUrl, DataUrlError> {
     if !is_data_url(url) {
         return Err(DataUrlError::NotDataUrl);
     }
@@ -57,6 +57,6 @@ pub fn decode_data_url(url: &str) -> Result<DataUrl, DataUrlError> {
 }
 
 /// Encodes bytes as a base64 `data:` URL.
-pub fn encode_data_url(mime: &str, bytes: &[u8]) -> String {
+pub(crate) fn encode_data_url(mime: &str, bytes: &[u8]) -> String {
     format!("data:{mime};base64,{}", STANDARD.encode(bytes))
 }

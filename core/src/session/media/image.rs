@@ -85,7 +85,7 @@ pub struct ImageOrigin<'a> {
 /// measured; its detail becomes the effective one of the mode (`DetailBased`: none/auto/high
 /// → high, original → original, low → rejected; `UnifiedBudget`: always original). When it
 /// exceeds the pixel budget and a resizer is configured, it is replaced by the resized copy.
-pub fn prepare_image(
+pub(crate) fn prepare_image(
     image_url: &mut String,
     detail: &mut Option<ImageDetail>,
     origin: ImageOrigin<'_>,
@@ -162,7 +162,7 @@ fn resize(
 
 /// The largest size with the same aspect ratio that fits `limits` (the source size when it
 /// already fits). Never returns a zero side.
-pub fn fit_within(width: u32, height: u32, limits: ImageLimits) -> (u32, u32) {
+pub(crate) fn fit_within(width: u32, height: u32, limits: ImageLimits) -> (u32, u32) {
     let patches = |w: u64, h: u64| w.div_ceil(PATCH_SIZE) * h.div_ceil(PATCH_SIZE);
     let (w, h) = (u64::from(width), u64::from(height));
     if w.max(h) <= u64::from(limits.max_dimension) && patches(w, h) <= limits.max_patches {

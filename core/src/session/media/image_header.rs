@@ -35,7 +35,7 @@ pub struct ImageInfo {
 }
 
 /// Recognizes the format from the magic bytes.
-pub fn sniff_format(bytes: &[u8]) -> Option<ImageFormat> {
+pub(crate) fn sniff_format(bytes: &[u8]) -> Option<ImageFormat> {
     if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         Some(ImageFormat::Png)
     } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
@@ -52,7 +52,7 @@ pub fn sniff_format(bytes: &[u8]) -> Option<ImageFormat> {
 /// Reads format and dimensions; `None` when the bytes are not a recognizable image or the
 /// header is truncated or reports a zero size. The format is ours to decide (only the four the
 /// model accepts); the header walk is the `imagesize` crate's.
-pub fn read_image_info(bytes: &[u8]) -> Option<ImageInfo> {
+pub(crate) fn read_image_info(bytes: &[u8]) -> Option<ImageInfo> {
     let format = sniff_format(bytes)?;
     let size = imagesize::blob_size(bytes).ok()?;
     let width = u32::try_from(size.width).ok()?;

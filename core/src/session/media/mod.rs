@@ -97,7 +97,7 @@ impl Default for MediaSettings {
 /// Prepares every image and audio part of `items` in place (messages and tool outputs), and
 /// returns what happened to each prepared image. With `resize_notice` on, a developer notice is
 /// inserted right after each item whose image was resized.
-pub fn prepare_media_items(
+pub(crate) fn prepare_media_items(
     items: &mut Vec<ResponseItem>,
     settings: &MediaSettings,
 ) -> Vec<ImagePreparationMetadata> {

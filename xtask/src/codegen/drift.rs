@@ -1,12 +1,15 @@
 //! Comparing generated files with the committed tree, and rewriting it.
+//!
+//! Why here and not in `codex-app-server-protocol`: the library renders the files in memory;
+//! reading and writing the tree and diffing it are build tooling, and a crate that depends on
+//! the types should compile neither a file writer nor `similar`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use anyhow::{Context, Result};
 use similar::TextDiff;
-
-use super::{ExportError, GENERATED_DIRS};
 
 /// One difference between the generated files and the disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,12 +42,14 @@ pub struct WriteSummary {
     pub unchanged: usize,
 }
 
-/// Compares `generated` with the files under `crate_root`; empty means no drift.
+/// Compares `generated` with the files under `crate_root`'s generated folders `dirs` (every
+/// file in them is the generator's); empty means no drift.
 pub fn check(
     crate_root: &Path,
+    dirs: &[&str],
     generated: &BTreeMap<String, String>,
-) -> Result<Vec<Drift>, ExportError> {
-    let on_disk = committed_files(crate_root)?;
+) -> Result<Vec<Drift>> {
+    let on_disk = committed_files(crate_root, dirs)?;
     let mut drifts = Vec::new();
     for (path, contents) in generated {
         let full = crate_root.join(path);
@@ -79,22 +84,25 @@ pub fn check(
 /// Makes the disk match `generated`: writes missing or changed files, removes stale ones.
 pub fn write(
     crate_root: &Path,
+    dirs: &[&str],
     generated: &BTreeMap<String, String>,
-) -> Result<WriteSummary, ExportError> {
+) -> Result<WriteSummary> {
     let mut summary = WriteSummary::default();
-    for drift in check(crate_root, generated)? {
+    for drift in check(crate_root, dirs, generated)? {
         let full = crate_root.join(&drift.path);
         match drift.kind {
             DriftKind::Stale => {
-                fs::remove_file(&full).map_err(|source| io("removing", &full, source))?;
+                fs::remove_file(&full).with_context(|| format!("removing {}", full.display()))?;
                 summary.removed.push(drift.path);
             }
             DriftKind::Missing | DriftKind::Changed(_) => {
                 if let Some(parent) = full.parent() {
-                    fs::create_dir_all(parent).map_err(|source| io("creating", parent, source))?;
+                    fs::create_dir_all(parent)
+                        .with_context(|| format!("creating {}", parent.display()))?;
                 }
                 let contents = generated.get(&drift.path).map_or("", String::as_str);
-                fs::write(&full, contents).map_err(|source| io("writing", &full, source))?;
+                fs::write(&full, contents)
+                    .with_context(|| format!("writing {}", full.display()))?;
                 summary.written.push(drift.path);
             }
         }
@@ -136,22 +144,23 @@ fn unified_diff(path: &str, committed: &str, generated: &str) -> String {
         .to_string()
 }
 
-/// Every file under the generated folders, relative to `crate_root`, `/`-separated.
-fn committed_files(crate_root: &Path) -> Result<BTreeSet<String>, ExportError> {
+/// Every file under the generated folders, relative to `crate_root`, `/`-separated. An npm
+/// install's `node_modules` is not the generator's and is skipped.
+fn committed_files(crate_root: &Path, dirs: &[&str]) -> Result<BTreeSet<String>> {
     let mut out = BTreeSet::new();
-    for dir in GENERATED_DIRS {
+    for dir in dirs {
         let mut pending: Vec<PathBuf> = vec![crate_root.join(dir)];
         while let Some(current) = pending.pop() {
             if !current.exists() {
                 continue;
             }
-            let entries =
-                fs::read_dir(&current).map_err(|source| io("listing", &current, source))?;
-            for entry in entries {
-                let entry = entry.map_err(|source| io("listing", &current, source))?;
-                let path = entry.path();
+            let listing = || format!("listing {}", current.display());
+            for entry in fs::read_dir(&current).with_context(listing)? {
+                let path = entry.with_context(listing)?.path();
                 if path.is_dir() {
-                    pending.push(path);
+                    if path.file_name().is_some_and(|name| name != "node_modules") {
+                        pending.push(path);
+                    }
                 } else if let Ok(relative) = path.strip_prefix(crate_root) {
                     let parts: Vec<String> = relative
                         .components()
@@ -165,14 +174,6 @@ fn committed_files(crate_root: &Path) -> Result<BTreeSet<String>, ExportError> {
     Ok(out)
 }
 
-fn read(path: &Path) -> Result<String, ExportError> {
-    fs::read_to_string(path).map_err(|source| io("reading", path, source))
-}
-
-fn io(action: &'static str, path: &Path, source: std::io::Error) -> ExportError {
-    ExportError::Io {
-        action,
-        path: path.to_path_buf(),
-        source,
-    }
+fn read(path: &Path) -> Result<String> {
+    fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
 }

@@ -1,0 +1,128 @@
+// GENERATED CODE! DO NOT MODIFY BY HAND! (template: xtask/src/codegen/npm/index.d.ts.head)
+//
+// The Codex app-server protocol: TypeScript declarations of every message, and a validator
+// that checks a message against the JSON Schema generated from the same Rust types.
+
+export * from "./types/index";
+
+/** One reason a value does not match a schema. */
+export interface ValidationIssue {
+  /** JSON Pointer into the value (`""` for the value itself). */
+  path: string;
+  /** The JSON Schema keyword that failed (`type`, `required`, `enum`, ...). */
+  keyword: string;
+  /** What is wrong, in words. */
+  message: string;
+}
+
+/** A value that does not match its schema; `issues` says where and why. */
+export declare class SchemaError extends Error {
+  readonly schemaName: string;
+  readonly issues: ValidationIssue[];
+  constructor(schemaName: string, issues: ValidationIssue[]);
+}
+
+/** Validators for every definition of the schema bundle, compiled on first use. */
+export declare class Validator {
+  /** `bundle` defaults to the one in this package. */
+  constructor(options?: { bundle?: object });
+  /** Every definition name of the bundle, sorted. */
+  readonly names: readonly string[];
+  /** Why `value` does not match definition `name` (empty when it does); throws when the
+   * bundle has no such definition. */
+  issues(name: string, value: unknown): ValidationIssue[];
+  /** Whether `value` matches definition `name`, narrowing it to the declared type. */
+  is<N extends SchemaName>(name: N, value: unknown): value is SchemaTypes[N];
+  /** `value` typed by its definition when it matches; throws `SchemaError` otherwise. */
+  check<N extends SchemaName>(name: N, value: unknown): SchemaTypes[N];
+}
+
+/** The JSON Schema bundle (draft 2020-12), every definition under `$defs`. */
+export declare const bundle: object;
+
+/** A bundle definition whose TypeScript declaration has the same name. */
+export type SchemaName = keyof SchemaTypes;
+
+import type * as Types from "./types/index";
+
+/** Bundle definition name -> its TypeScript declaration. */
+export interface SchemaTypes {
+  AgentMessageDelivery: Types.AgentMessageDelivery;
+  AgentMessageDeltaNotification: Types.v2.AgentMessageDeltaNotification;
+  AsyncUserInputQuestion: Types.AsyncUserInputQuestion;
+  ClientInfo: Types.ClientInfo;
+  ClientNotification: Types.ClientNotification;
+  ClientRequest: Types.ClientRequest;
+  CollabAgentState: Types.v2.CollabAgentState;
+  CollabAgentStatus: Types.v2.CollabAgentStatus;
+  CommandAction: Types.v2.CommandAction;
+  CommandExecutionApprovalDecision: Types.v2.CommandExecutionApprovalDecision;
+  CommandExecutionOutputDeltaNotification: Types.v2.CommandExecutionOutputDeltaNotification;
+  CommandExecutionRequestApprovalParams: Types.v2.CommandExecutionRequestApprovalParams;
+  CommandExecutionRequestApprovalResponse: Types.v2.CommandExecutionRequestApprovalResponse;
+  CommandExecutionSource: Types.v2.CommandExecutionSource;
+  DeprecationNoticeNotification: Types.v2.DeprecationNoticeNotification;
+  ErrorNotification: Types.v2.ErrorNotification;
+  FileChangeApprovalDecision: Types.v2.FileChangeApprovalDecision;
+  FileChangeRequestApprovalParams: Types.v2.FileChangeRequestApprovalParams;
+  FileChangeRequestApprovalResponse: Types.v2.FileChangeRequestApprovalResponse;
+  FileUpdateChange: Types.v2.FileUpdateChange;
+  FunctionCallOutputBody: Types.FunctionCallOutputBody;
+  FunctionCallOutputContentItem: Types.FunctionCallOutputContentItem;
+  ImageDetail: Types.ImageDetail;
+  InitializeParams: Types.InitializeParams;
+  InitializeResponse: Types.InitializeResponse;
+  ItemCompletedNotification: Types.v2.ItemCompletedNotification;
+  ItemStartedNotification: Types.v2.ItemStartedNotification;
+  JSONRPCError: Types.JSONRPCError;
+  JSONRPCErrorError: Types.JSONRPCErrorError;
+  JSONRPCMessage: Types.JSONRPCMessage;
+  JSONRPCNotification: Types.JSONRPCNotification;
+  JSONRPCRequest: Types.JSONRPCRequest;
+  JSONRPCResponse: Types.JSONRPCResponse;
+  McpAppContext: Types.v2.McpAppContext;
+  McpToolCallResult: Types.v2.McpToolCallResult;
+  MessagePhase: Types.MessagePhase;
+  PatchChangeKind: Types.v2.PatchChangeKind;
+  PlanDeltaNotification: Types.v2.PlanDeltaNotification;
+  ReasoningSummaryPartAddedNotification: Types.v2.ReasoningSummaryPartAddedNotification;
+  ReasoningSummaryTextDeltaNotification: Types.v2.ReasoningSummaryTextDeltaNotification;
+  ReasoningTextDeltaNotification: Types.v2.ReasoningTextDeltaNotification;
+  RequestId: Types.RequestId;
+  ServerNotification: Types.ServerNotification;
+  ServerRequest: Types.ServerRequest;
+  ServerRequestResolvedNotification: Types.v2.ServerRequestResolvedNotification;
+  SessionSource: Types.v2.SessionSource;
+  TerminalInteractionNotification: Types.v2.TerminalInteractionNotification;
+  Thread: Types.v2.Thread;
+  ThreadActiveFlag: Types.v2.ThreadActiveFlag;
+  ThreadItem: Types.v2.ThreadItem;
+  ThreadNameUpdatedNotification: Types.v2.ThreadNameUpdatedNotification;
+  ThreadReadParams: Types.v2.ThreadReadParams;
+  ThreadReadResponse: Types.v2.ThreadReadResponse;
+  ThreadResumeParams: Types.v2.ThreadResumeParams;
+  ThreadResumeResponse: Types.v2.ThreadResumeResponse;
+  ThreadRollbackParams: Types.v2.ThreadRollbackParams;
+  ThreadRollbackResponse: Types.v2.ThreadRollbackResponse;
+  ThreadSource: Types.v2.ThreadSource;
+  ThreadStartParams: Types.v2.ThreadStartParams;
+  ThreadStartResponse: Types.v2.ThreadStartResponse;
+  ThreadStartedNotification: Types.v2.ThreadStartedNotification;
+  ThreadStatus: Types.v2.ThreadStatus;
+  ThreadStatusChangedNotification: Types.v2.ThreadStatusChangedNotification;
+  ThreadTokenUsage: Types.v2.ThreadTokenUsage;
+  ThreadTokenUsageUpdatedNotification: Types.v2.ThreadTokenUsageUpdatedNotification;
+  TokenUsageBreakdown: Types.v2.TokenUsageBreakdown;
+  Turn: Types.v2.Turn;
+  TurnCompletedNotification: Types.v2.TurnCompletedNotification;
+  TurnDiffUpdatedNotification: Types.v2.TurnDiffUpdatedNotification;
+  TurnError: Types.v2.TurnError;
+  TurnInterruptParams: Types.v2.TurnInterruptParams;
+  TurnInterruptResponse: Types.v2.TurnInterruptResponse;
+  TurnItemsView: Types.v2.TurnItemsView;
+  TurnStartParams: Types.v2.TurnStartParams;
+  TurnStartResponse: Types.v2.TurnStartResponse;
+  TurnStartedNotification: Types.v2.TurnStartedNotification;
+  TurnStatus: Types.v2.TurnStatus;
+  WarningNotification: Types.v2.WarningNotification;
+}

@@ -1,0 +1,184 @@
+//! `cargo xtask package`: what a downstream user takes, built and tried as they would.
+//!
+//! - `cargo package` of every published crate, bottom layer first, verified (each tarball
+//!   builds on its own against the others, through cargo's temporary local registry), then
+//!   `cargo publish --dry-run` of the same set;
+//! - the layering proof: `codex-app-server-protocol`'s normal dependencies hold no `similar`;
+//! - the npm package of the generated types packed twice, byte-identical;
+//! - [`npm_consumer`]: a fresh TypeScript project installs the packed tarball and reduces real
+//!   notification streams with its types and validator;
+//! - [`cargo_consumer`]: a fresh Cargo project depends on the packaged `codex-rollout` and
+//!   `codex-protocol` and runs `rollout/README.md`'s example on real session files.
+//!
+//! `cargo xtask ci` runs all of it after the tests. The installs need the npm registry and
+//! crates.io index; everything else is local.
+
+mod cargo_consumer;
+mod fixtures;
+mod npm_consumer;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result, bail, ensure};
+
+use crate::ci::{banner, step, workspace_root};
+
+/// The published crates, bottom layer first (the order `cargo publish` needs).
+pub const PUBLISHED: &[&str] = &[
+    "codex-protocol",
+    "codex-core",
+    "codex-app-server-protocol",
+    "codex-rollout",
+    "codex-thread",
+];
+
+/// Runs every packaging step.
+pub fn run() -> Result<()> {
+    let root = workspace_root()?;
+    let mut package = vec!["package", "--locked", "--allow-dirty"];
+    let mut publish = vec![
+        "publish",
+        "--dry-run",
+        "--locked",
+        "--allow-dirty",
+        // The tarballs are the ones `cargo package` just verified, byte for byte; building
+        // them a second time would prove nothing more and cost minutes.
+        "--no-verify",
+    ];
+    for name in PUBLISHED {
+        package.extend(["-p", name]);
+        publish.extend(["-p", name]);
+    }
+    step(&root, "cargo package (verified)", "cargo", &package)?;
+    step(&root, "cargo publish --dry-run", "cargo", &publish)?;
+    report_crate_sizes(&root)?;
+    check_no_similar(&root)?;
+
+    let scratch = tempfile::tempdir().context("creating a scratch folder")?;
+    let tarball = npm_pack_reproducibly(scratch.path())?;
+    let streams = fixtures::notification_streams(&root, scratch.path())?;
+    banner("fresh TypeScript project: install the packed types, reduce real notifications");
+    npm_consumer::run(&scratch.path().join("ts-consumer"), &tarball, &streams)?;
+    banner("fresh Cargo project: the packaged crates run rollout/README.md's example");
+    cargo_consumer::run(&root, &scratch.path().join("cargo-consumer"))?;
+    Ok(())
+}
+
+/// Where cargo builds: `CARGO_TARGET_DIR` when set, else the workspace's `target/`.
+pub fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from)
+}
+
+fn crate_file(root: &Path, name: &str) -> PathBuf {
+    target_dir(root)
+        .join("package")
+        .join(format!("{name}-{}.crate", crate::codegen::npm::VERSION))
+}
+
+fn report_crate_sizes(root: &Path) -> Result<()> {
+    for name in PUBLISHED {
+        let path = crate_file(root, name);
+        let size = std::fs::metadata(&path)
+            .with_context(|| format!("cargo package wrote no {}", path.display()))?
+            .len();
+        log(&format!("{name}: {:.1} KiB packaged", size as f64 / 1024.0));
+    }
+    Ok(())
+}
+
+/// The proof of the layering issue 12 asks for: no diff library in what a client of the
+/// types compiles (`similar` is xtask's; insta's copy is a dev-dependency of the tests).
+fn check_no_similar(root: &Path) -> Result<()> {
+    banner("layering: cargo tree -p codex-app-server-protocol -e normal,build has no similar");
+    let output = Command::new("cargo")
+        .args([
+            "tree",
+            "--locked",
+            "-p",
+            "codex-app-server-protocol",
+            "-e",
+            "normal,build",
+            "--prefix",
+            "none",
+        ])
+        .current_dir(root)
+        .output()
+        .context("could not start `cargo tree`")?;
+    ensure!(
+        output.status.success(),
+        "`cargo tree` failed ({})",
+        output.status
+    );
+    let tree = String::from_utf8_lossy(&output.stdout);
+    if let Some(line) = tree.lines().find(|line| line.starts_with("similar ")) {
+        bail!("codex-app-server-protocol depends on {line}: the drift check belongs in xtask");
+    }
+    log(&format!(
+        "codex-app-server-protocol: {} crates in its tree, no similar",
+        tree.lines().count()
+    ));
+    Ok(())
+}
+
+/// Packs `app-server-protocol/npm` twice into separate folders and demands identical bytes;
+/// returns the first tarball.
+fn npm_pack_reproducibly(scratch: &Path) -> Result<PathBuf> {
+    banner("npm pack app-server-protocol/npm (twice: the tarball must be reproducible)");
+    let dir = crate::codegen::crate_root()?.join(crate::codegen::npm::NPM_DIR);
+    let mut tarballs = Vec::new();
+    for attempt in ["pack-1", "pack-2"] {
+        let destination = scratch.join(attempt);
+        std::fs::create_dir_all(&destination)
+            .with_context(|| format!("creating {}", destination.display()))?;
+        let output = Command::new("npm")
+            .args(["pack", "--silent", "--pack-destination"])
+            .arg(&destination)
+            .current_dir(&dir)
+            .output()
+            .context("could not start `npm pack`; is Node.js installed?")?;
+        ensure!(
+            output.status.success(),
+            "`npm pack` failed ({})",
+            output.status
+        );
+        let name = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+        tarballs.push(destination.join(name));
+    }
+    let first = std::fs::read(&tarballs[0]).context("reading the first tarball")?;
+    let second = std::fs::read(&tarballs[1]).context("reading the second tarball")?;
+    ensure!(
+        first == second,
+        "npm pack is not reproducible: two packs of the same tree differ"
+    );
+    log(&format!(
+        "{}: {:.1} KiB, identical across two packs",
+        tarballs[0].display(),
+        first.len() as f64 / 1024.0
+    ));
+    Ok(tarballs.swap_remove(0))
+}
+
+/// Runs `program` in `dir`, failing with its output when it fails; returns its stdout.
+pub fn run_captured(dir: &Path, program: &str, args: &[&str]) -> Result<String> {
+    let output = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .with_context(|| format!("could not start `{program}`"))?;
+    if !output.status.success() {
+        bail!(
+            "`{program} {}` failed ({}):\n{}{}",
+            args.join(" "),
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[allow(clippy::print_stderr)] // xtask is a command-line tool; stderr is its log.
+pub fn log(line: &str) {
+    eprintln!("{line}");
+}
