@@ -27,7 +27,7 @@ fn code_spans_hold_any_backticks() {
 #[test]
 fn escaped_text_renders_as_itself() {
     assert_eq!(escape_text("snake_case *x*"), r"snake\_case \*x\*");
-    assert_eq!(escape_text("<b>&amp;</b>"), r"\<b\>\&amp;\</b\>");
+    assert_eq!(escape_text("<b>&amp;</b>"), r"\<b\>\&amp\;\<\/b\>");
     assert_eq!(escape_text("    indented"), "indented");
     assert_eq!(escape_text("one\ntwo"), "one\\\ntwo");
     assert_eq!(escape_text("one\n\ntwo"), "one\n\ntwo");
