@@ -160,10 +160,16 @@ fn a_hostile_session_renders_to_a_page_that_runs_and_loads_nothing() -> TestResu
         .arg(&page)
         .arg(&session)
         .output()?;
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let html = std::fs::read_to_string(&page)?;
     // The hostile text is on the page, as text, many times over.
-    let shown = html.matches("&lt;script&gt;document.documentElement").count();
+    let shown = html
+        .matches("&lt;script&gt;document.documentElement")
+        .count();
     assert!(shown >= 20, "hostile text shown only {shown} times");
     let scratch = dir.path().join("browser");
     std::fs::create_dir_all(&scratch)?;
@@ -211,7 +217,10 @@ fn the_browser_check_catches_an_unsafe_page() -> TestResult {
         "a <form> element",
         "a request for http://127.0.0.1:9/",
     ] {
-        assert!(all.contains(expected), "not caught: {expected}\nfound:\n{all}");
+        assert!(
+            all.contains(expected),
+            "not caught: {expected}\nfound:\n{all}"
+        );
     }
     let page = dir.path().join("refresh.html");
     std::fs::write(
@@ -222,7 +231,13 @@ fn the_browser_check_catches_an_unsafe_page() -> TestResult {
     std::fs::create_dir_all(&scratch)?;
     let (_, found) = check(&browser, &page, &scratch, "MARKER")?;
     let all = found.join("\n");
-    assert!(all.contains("navigated away"), "not caught: navigation\nfound:\n{all}");
-    assert!(all.contains("a request for http://127.0.0.1:9/away"), "{all}");
+    assert!(
+        all.contains("navigated away"),
+        "not caught: navigation\nfound:\n{all}"
+    );
+    assert!(
+        all.contains("a request for http://127.0.0.1:9/away"),
+        "{all}"
+    );
     Ok(())
 }

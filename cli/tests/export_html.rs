@@ -23,7 +23,8 @@ fn small_session() -> String {
     let mut lines: Vec<String> = Vec::new();
     for line in codex_thread::sample::SAMPLE_JSONL.lines() {
         let line = line.replacen(first, &with_image, 1);
-        let is_ls_output = line.contains(r#""type":"function_call_output""#) && line.contains("call_ls");
+        let is_ls_output =
+            line.contains(r#""type":"function_call_output""#) && line.contains("call_ls");
         if is_ls_output {
             lines.push(end.to_string());
         }
@@ -49,7 +50,9 @@ fn export(args: &[&str], input: &Path) -> Result<(String, String), Box<dyn std::
 /// The page's body (the style and the script are constants, tested elsewhere).
 fn body(page: &str) -> &str {
     let start = page.find("<main>").unwrap_or(0);
-    let end = page.find("</main>").map_or(page.len(), |end| end + "</main>".len());
+    let end = page
+        .find("</main>")
+        .map_or(page.len(), |end| end + "</main>".len());
     page.get(start..end).unwrap_or(page)
 }
 
@@ -78,7 +81,11 @@ fn output_file_is_written_and_the_input_is_never_overwritten() -> TestResult {
         .arg(&out)
         .arg(&file)
         .output()?;
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert!(output.stdout.is_empty());
     assert!(std::fs::read_to_string(&out)?.starts_with("<!DOCTYPE html>"));
     let refused = bin()?
@@ -111,7 +118,11 @@ fn check_page(file: &Path) -> TestResult {
         .as_array()
         .into_iter()
         .flatten()
-        .chain(turns.iter().flat_map(|turn| turn["entries"].as_array().into_iter().flatten()));
+        .chain(
+            turns
+                .iter()
+                .flat_map(|turn| turn["entries"].as_array().into_iter().flatten()),
+        );
     for entry in entries {
         count(&entry["images"]);
         count(&entry["output_images"]);
@@ -128,8 +139,18 @@ fn check_page(file: &Path) -> TestResult {
         let selector = Selector::parse(css).map_err(|err| format!("{css}: {err:?}"))?;
         Ok(parsed.select(&selector).count())
     };
-    assert_eq!(select("section.turn:not(.preamble)")?, turns.len(), "{}", name(file));
-    assert_eq!(select("figure img[src^='data:image/']")?, inline, "{}", name(file));
+    assert_eq!(
+        select("section.turn:not(.preamble)")?,
+        turns.len(),
+        "{}",
+        name(file)
+    );
+    assert_eq!(
+        select("figure img[src^='data:image/']")?,
+        inline,
+        "{}",
+        name(file)
+    );
     assert_eq!(select("p.missing-image")?, missing, "{}", name(file));
     assert_eq!(select("script")?, 1, "{}", name(file));
     eprintln!(

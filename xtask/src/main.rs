@@ -7,12 +7,16 @@
 //!   under `app-server-protocol/schema/`, or fail with a diff when they drift.
 //! - `cargo xtask tidy`: the architecture invariants checked from the source (also a test,
 //!   so `cargo test` and CI run it).
+//! - `cargo xtask screenshots`: the pictures of `docs/export.md`, regenerated from real
+//!   sessions in headless Chromium.
 //!
 //! Written in Rust rather than shell so that it runs the same on every machine that can build
 //! the workspace.
 
+mod browser;
 mod ci;
 mod codegen;
+mod screenshots;
 mod tidy;
 mod ts_client;
 
@@ -41,6 +45,8 @@ enum Command {
     },
     /// Check the architecture invariants that can be read from the source.
     Tidy,
+    /// Regenerate `docs/images/` (HTML exports of real sessions in headless Chromium).
+    Screenshots,
 }
 
 fn main() -> Result<()> {
@@ -49,6 +55,7 @@ fn main() -> Result<()> {
         Command::Ci => ci::run(),
         Command::Codegen { check } => codegen::run(check),
         Command::Tidy => tidy_run(),
+        Command::Screenshots => screenshots::run_all(),
     }
 }
 

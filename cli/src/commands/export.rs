@@ -91,8 +91,12 @@ fn write_file(source: &Source, path: &Path, document: &str) -> Result<(), Failur
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let unwritable =
-        |err: std::io::Error| Failure::Output(std::io::Error::new(err.kind(), format!("{}: {err}", path.display())));
+    let unwritable = |err: std::io::Error| {
+        Failure::Output(std::io::Error::new(
+            err.kind(),
+            format!("{}: {err}", path.display()),
+        ))
+    };
     let name = path
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())

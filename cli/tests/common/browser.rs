@@ -57,7 +57,11 @@ pub struct Rendered {
 }
 
 /// Opens `page` in headless `browser`, isolated in a fresh profile under `scratch`.
-pub fn render(browser: &Path, page: &Path, scratch: &Path) -> Result<Rendered, Box<dyn std::error::Error>> {
+pub fn render(
+    browser: &Path,
+    page: &Path,
+    scratch: &Path,
+) -> Result<Rendered, Box<dyn std::error::Error>> {
     let profile = scratch.join("profile");
     let net_log = scratch.join("net-log.json");
     let dom = scratch.join("dom.html");
@@ -133,8 +137,7 @@ fn page_requests(log: &str) -> Result<Vec<String>, Box<dyn std::error::Error>> {
 }
 
 /// Elements a transcript page never contains.
-const FORBIDDEN_ELEMENTS: &str =
-    "iframe, frame, object, embed, link, base, form, svg, math, video, audio, source, \
+const FORBIDDEN_ELEMENTS: &str = "iframe, frame, object, embed, link, base, form, svg, math, video, audio, source, \
      meta[http-equiv=refresh], textarea, input:not([type=checkbox])";
 
 /// Everything unsafe in a rendered page: script other than the page's own, event-handler
@@ -145,7 +148,9 @@ const FORBIDDEN_ELEMENTS: &str =
 pub fn violations(rendered: &Rendered, marker: &str) -> Vec<String> {
     let mut found = Vec::new();
     if !rendered.dom.contains(marker) {
-        found.push(format!("the page navigated away (no {marker:?} in the DOM)"));
+        found.push(format!(
+            "the page navigated away (no {marker:?} in the DOM)"
+        ));
     }
     let dom = Html::parse_document(&rendered.dom);
     let select = |css: &str| Selector::parse(css).ok();

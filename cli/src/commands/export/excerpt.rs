@@ -71,7 +71,9 @@ fn clip_end(text: &str) -> String {
 
 fn clip_start(text: &str) -> String {
     let count = text.chars().count();
-    text.chars().skip(count.saturating_sub(MAX_SIDE_CHARS)).collect()
+    text.chars()
+        .skip(count.saturating_sub(MAX_SIDE_CHARS))
+        .collect()
 }
 
 #[cfg(test)]
@@ -91,7 +93,10 @@ mod tests {
         let long: String = (0..100).map(|n| format!("line {n}\n")).collect();
         let shown = excerpt(&long);
         assert_eq!(shown.head.lines().count(), HEAD_LINES);
-        let cut = shown.cut.as_ref().map(|cut| (cut.omitted_lines, cut.tail.lines().count()));
+        let cut = shown
+            .cut
+            .as_ref()
+            .map(|cut| (cut.omitted_lines, cut.tail.lines().count()));
         assert_eq!(cut, Some((40, TAIL_LINES)));
         assert!(shown.cut.is_some_and(|cut| cut.tail.ends_with("line 99")));
         assert_eq!(shown.total_lines, 100);

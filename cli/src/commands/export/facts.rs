@@ -33,7 +33,10 @@ pub fn header_facts(transcript: &Transcript) -> Vec<(&'static str, String)> {
     }
     facts.push(("Turns", transcript.live_turns().count().to_string()));
     if transcript.rolled_back_turns > 0 {
-        facts.push(("Rolled back turns", transcript.rolled_back_turns.to_string()));
+        facts.push((
+            "Rolled back turns",
+            transcript.rolled_back_turns.to_string(),
+        ));
     }
     if let Some(tokens) = &transcript.tokens {
         facts.push((

@@ -49,7 +49,9 @@ pub fn render(transcript: &Transcript, redaction: Option<&str>) -> String {
         contents(&mut out, transcript);
     }
     if !transcript.preamble.is_empty() {
-        out.push_str("<section class=\"turn preamble\" id=\"preamble\">\n<h2>Before the first turn</h2>\n");
+        out.push_str(
+            "<section class=\"turn preamble\" id=\"preamble\">\n<h2>Before the first turn</h2>\n",
+        );
         for item in &transcript.preamble {
             entries::entry(&mut out, item);
         }
@@ -62,13 +64,21 @@ pub fn render(transcript: &Transcript, redaction: Option<&str>) -> String {
         }
         section(&mut out, turn, rolled_back);
     }
-    let _ = write!(out, "</main>\n<script>{}</script>\n</body>\n</html>\n", page::SCRIPT);
+    let _ = write!(
+        out,
+        "</main>\n<script>{}</script>\n</body>\n</html>\n",
+        page::SCRIPT
+    );
     out
 }
 
 fn header(out: &mut String, transcript: &Transcript, title: &str, redaction: Option<&str>) {
     out.push_str("<header>\n<button type=\"button\" id=\"expand-all\">Expand all</button>\n");
-    let _ = writeln!(out, "<h1>Codex session <code>{}</code></h1>\n<dl>", text(title));
+    let _ = writeln!(
+        out,
+        "<h1>Codex session <code>{}</code></h1>\n<dl>",
+        text(title)
+    );
     for (label, value) in header_facts(transcript) {
         let _ = write!(out, "<dt>{}</dt><dd>", text(label));
         if label == "Started" {
@@ -154,8 +164,7 @@ fn section(out: &mut String, turn: &TranscriptTurn, rolled_back: usize) {
     let _ = write!(
         out,
         " <span class=\"badge {}\">{}</span>",
-        turn.status,
-        turn.status
+        turn.status, turn.status
     );
     if turn.rolled_back {
         out.push_str(" <span class=\"badge rolled-back\">rolled back</span>");
@@ -166,7 +175,9 @@ fn section(out: &mut String, turn: &TranscriptTurn, rolled_back: usize) {
     }
     out.push_str("</h2>\n");
     if turn.rolled_back {
-        out.push_str("<p class=\"note\">A later rollback removed this turn from the model's memory.</p>\n");
+        out.push_str(
+            "<p class=\"note\">A later rollback removed this turn from the model's memory.</p>\n",
+        );
     }
     for item in &turn.entries {
         entries::entry(out, item);

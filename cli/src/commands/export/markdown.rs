@@ -14,8 +14,8 @@
 use std::fmt::Write;
 
 use super::excerpt::excerpt;
-use super::transcript::{Entry, EntryKind, Image, ToolCall, Transcript, TranscriptTurn};
 use super::facts::{describe_turn_status, header_facts};
+use super::transcript::{Entry, EntryKind, Image, ToolCall, Transcript, TranscriptTurn};
 
 /// The Markdown text of `transcript`; `redaction` is the summary `--redact` printed, if any.
 pub fn render(transcript: &Transcript, redaction: Option<&str>) -> String {
@@ -218,7 +218,11 @@ pub fn escape_text(text: &str) -> String {
     for (number, line) in text.lines().enumerate() {
         let blank = line.trim().is_empty();
         if number > 0 {
-            out.push_str(if blank || previous_blank { "\n" } else { "\\\n" });
+            out.push_str(if blank || previous_blank {
+                "\n"
+            } else {
+                "\\\n"
+            });
         }
         previous_blank = blank;
         for c in line.trim_start().chars() {

@@ -163,11 +163,12 @@ impl Redactor {
                 visit(value);
             }
         }
-        for entry in transcript
-            .preamble
-            .iter_mut()
-            .chain(transcript.turns.iter_mut().flat_map(|turn| turn.entries.iter_mut()))
-        {
+        for entry in transcript.preamble.iter_mut().chain(
+            transcript
+                .turns
+                .iter_mut()
+                .flat_map(|turn| turn.entries.iter_mut()),
+        ) {
             visit_entry(entry, &mut visit);
         }
         report
@@ -180,7 +181,10 @@ impl Redactor {
                 continue;
             }
             *value = rule.pattern.replace_all(value, rule.mask).into_owned();
-            if let Some((_, count)) = report.counts.iter_mut().find(|(kind, _)| *kind == rule.kind)
+            if let Some((_, count)) = report
+                .counts
+                .iter_mut()
+                .find(|(kind, _)| *kind == rule.kind)
             {
                 *count += found;
             }

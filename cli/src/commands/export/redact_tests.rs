@@ -73,7 +73,14 @@ fn every_pattern_is_masked_and_counted() -> Result<(), Box<dyn std::error::Error
     ] {
         assert!(!json.contains(secret), "{secret} left in {json}");
     }
-    for mask in ["[email]", "[token]", "[private key]", "[host]", "[redacted]", "~/.ssh"] {
+    for mask in [
+        "[email]",
+        "[token]",
+        "[private key]",
+        "[host]",
+        "[redacted]",
+        "~/.ssh",
+    ] {
         assert!(json.contains(mask), "{mask} missing from {json}");
     }
     assert_eq!(
@@ -92,9 +99,17 @@ fn plain_text_is_left_alone() -> Result<(), Box<dyn std::error::Error>> {
     let EntryKind::User { text, .. } = &transcript.turns[0].entries[0].kind else {
         return Err("no user entry".into());
     };
-    assert!(text.starts_with("mail [email], key [token], ticket ACME-1234"), "{text}");
+    assert!(
+        text.starts_with("mail [email], key [token], ticket ACME-1234"),
+        "{text}"
+    );
     assert_ne!(transcript, before);
-    assert_eq!(Redactor::new(None, &[])?.redact(&mut Transcript::default()).summary(), "nothing matched");
+    assert_eq!(
+        Redactor::new(None, &[])?
+            .redact(&mut Transcript::default())
+            .summary(),
+        "nothing matched"
+    );
     Ok(())
 }
 

@@ -13,7 +13,10 @@ use crate::commands::export::transcript::{
 /// Appends `entry`.
 pub fn entry(out: &mut String, entry: &Entry) {
     match &entry.kind {
-        EntryKind::User { text: message, images } => {
+        EntryKind::User {
+            text: message,
+            images,
+        } => {
             out.push_str(r#"<div class="entry user">"#);
             who(out, "User", entry.at.as_deref());
             out.push_str(r#"<div class="body">"#);
@@ -23,7 +26,10 @@ pub fn entry(out: &mut String, entry: &Entry) {
             }
             out.push_str("</div></div>\n");
         }
-        EntryKind::Assistant { text: message, phase } => {
+        EntryKind::Assistant {
+            text: message,
+            phase,
+        } => {
             let class = match phase.as_deref() {
                 Some("commentary") => " commentary",
                 Some("final_answer") => " final",
@@ -42,8 +48,16 @@ pub fn entry(out: &mut String, entry: &Entry) {
         EntryKind::Reasoning { summary } => {
             out.push_str(r#"<details class="entry reasoning fold"><summary>Reasoning"#);
             if let Some(first) = summary.first() {
-                let line = first.lines().find(|line| !line.trim().is_empty()).unwrap_or("");
-                let _ = write!(out, r#" <span class="meta">{}</span>"#, text(line.trim()));
+                let line = first
+                    .lines()
+                    .find(|line| !line.trim().is_empty())
+                    .unwrap_or("");
+                // The first line as a title: without the Markdown emphasis around it.
+                let title = line
+                    .trim()
+                    .trim_matches(|c| c == '*' || c == '_' || c == '#')
+                    .trim();
+                let _ = write!(out, r#" <span class="meta">{}</span>"#, text(title));
             }
             stamp(out, entry.at.as_deref());
             out.push_str(r#"</summary><div class="inner">"#);
@@ -90,11 +104,12 @@ fn stamp(out: &mut String, at: Option<&str>) {
 
 fn tool_call(out: &mut String, call: &ToolCall, at: Option<&str>) {
     out.push_str(r#"<details class="entry tool fold"><summary>"#);
-    let _ = write!(out, r#"<span class="tool-name">{}</span>"#, text(&call.name));
-    if let Some(command) = &call.command {
-        let first = command.lines().next().unwrap_or("");
-        let _ = write!(out, " <code>{}</code>", text(first));
-    }
+    let _ = write!(
+        out,
+        r#"<span class="tool-name">{}</span>"#,
+        text(&call.name)
+    );
+    // Status first: a long command line is cut at the end of the summary.
     if let Some(code) = call.exit_code {
         let class = if code == 0 { "ok" } else { "bad" };
         let _ = write!(out, r#" <span class="exit {class}">exit {code}</span>"#);
@@ -103,14 +118,30 @@ fn tool_call(out: &mut String, call: &ToolCall, at: Option<&str>) {
         out.push_str(r#" <span class="exit bad">no output</span>"#);
     }
     if let Some(ms) = call.duration_ms {
-        let _ = write!(out, r#" <span class="meta">{}</span>"#, human_duration_ms(ms));
+        let _ = write!(
+            out,
+            r#" <span class="meta">{}</span>"#,
+            human_duration_ms(ms)
+        );
     }
     stamp(out, at);
+    if let Some(command) = &call.command {
+        let first = command.lines().next().unwrap_or("");
+        let _ = write!(out, " <code>{}</code>", text(first));
+    }
     out.push_str(r#"</summary><div class="inner">"#);
     if let Some(id) = &call.call_id {
-        let _ = write!(out, r#"<div class="meta">call id <code>{}</code></div>"#, text(id));
+        let _ = write!(
+            out,
+            r#"<div class="meta">call id <code>{}</code></div>"#,
+            text(id)
+        );
     }
-    if let Some(command) = call.command.as_deref().filter(|command| command.contains('\n')) {
+    if let Some(command) = call
+        .command
+        .as_deref()
+        .filter(|command| command.contains('\n'))
+    {
         let _ = write!(out, "<pre>{}</pre>", text(command));
     }
     match &call.patch {
@@ -142,7 +173,9 @@ fn tool_call(out: &mut String, call: &ToolCall, at: Option<&str>) {
                 );
             }
         }
-        None => out.push_str(r#"<div class="meta">No output recorded (the call never finished).</div>"#),
+        None => {
+            out.push_str(r#"<div class="meta">No output recorded (the call never finished).</div>"#)
+        }
     }
     for image in &call.output_images {
         figure(out, image);

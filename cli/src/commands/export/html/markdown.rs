@@ -59,7 +59,10 @@ mod tests {
 
     #[test]
     fn markdown_renders() {
-        assert_eq!(render("**bold** `code`").trim(), "<p><strong>bold</strong> <code>code</code></p>");
+        assert_eq!(
+            render("**bold** `code`").trim(),
+            "<p><strong>bold</strong> <code>code</code></p>"
+        );
         let code = render("```rust\nfn main() {}\n```");
         assert!(code.contains("<pre><code"), "{code}");
     }
@@ -74,12 +77,19 @@ mod tests {
 
     #[test]
     fn images_are_not_fetched_and_bad_links_are_dropped() {
-        let html = render("![alt](https://example.com/x.png) [a](javascript:alert(1)) [b](rel.html)");
+        let html =
+            render("![alt](https://example.com/x.png) [a](javascript:alert(1)) [b](rel.html)");
         assert!(!html.contains("<img"), "{html}");
-        assert!(html.contains("[image https://example.com/x.png: alt]"), "{html}");
+        assert!(
+            html.contains("[image https://example.com/x.png: alt]"),
+            "{html}"
+        );
         assert!(!html.contains("javascript:"), "{html}");
         assert!(!html.contains("rel.html\""), "{html}");
         let link = render("[c](https://example.com)");
-        assert!(link.contains(r#"rel="noopener noreferrer nofollow""#), "{link}");
+        assert!(
+            link.contains(r#"rel="noopener noreferrer nofollow""#),
+            "{link}"
+        );
     }
 }

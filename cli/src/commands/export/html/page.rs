@@ -87,5 +87,8 @@ pub fn content_security_policy() -> String {
 
 /// A CSP hash source (`sha256-<base64>`) of an inline block.
 fn sha256_source(block: &str) -> String {
-    format!("sha256-{}", STANDARD.encode(Sha256::digest(block.as_bytes())))
+    format!(
+        "sha256-{}",
+        STANDARD.encode(Sha256::digest(block.as_bytes()))
+    )
 }

@@ -47,7 +47,10 @@ pub fn build(contents: &RolloutContents) -> Transcript {
             current = Some(turn);
             let started_at = line_time(contents, turn.start);
             // The person's message is timed by its own line, not the turn's first.
-            let message_at = turn.message.or(turn.event).and_then(|at| line_time(contents, at));
+            let message_at = turn
+                .message
+                .or(turn.event)
+                .and_then(|at| line_time(contents, at));
             let item_at = std::mem::replace(&mut builder.at, message_at.or(started_at.clone()));
             builder.open_turn(items, turn, started_at);
             builder.at = item_at;

@@ -31,8 +31,8 @@ pub fn call_entry(item: &ResponseItem, call_id: Option<&str>) -> ToolCall {
             }
         }
         ResponseItem::CustomToolCall { input, .. } => {
-            let patch = (name == "apply_patch" || input.contains("*** Begin Patch"))
-                .then(|| input.clone());
+            let patch =
+                (name == "apply_patch" || input.contains("*** Begin Patch")).then(|| input.clone());
             (input.clone(), None, patch)
         }
         ResponseItem::LocalShellCall { action, .. } => {
@@ -143,9 +143,7 @@ fn read_status_lines(call: &mut ToolCall, text: &str) {
             .strip_prefix("Wall time: ")
             .and_then(|rest| rest.strip_suffix(" seconds"));
         if let Some(seconds) = wall.and_then(|seconds| seconds.trim().parse::<f64>().ok()) {
-            call.duration_ms = call
-                .duration_ms
-                .or(Some((seconds * 1000.0).round() as u64));
+            call.duration_ms = call.duration_ms.or(Some((seconds * 1000.0).round() as u64));
         }
     }
 }
@@ -158,7 +156,10 @@ fn command_of(value: &Value) -> Option<String> {
         Value::Array(parts) => {
             let parts: Vec<String> = parts
                 .iter()
-                .map(|part| part.as_str().map_or_else(|| part.to_string(), str::to_string))
+                .map(|part| {
+                    part.as_str()
+                        .map_or_else(|| part.to_string(), str::to_string)
+                })
                 .collect();
             Some(join_command(&parts))
         }
