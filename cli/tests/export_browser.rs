@@ -4,6 +4,8 @@
 //! embedded, and no request for anything. A deliberately unsafe page shows the checks catch
 //! each of those.
 
+#![allow(clippy::print_stderr)] // The tables and skip notices are the tests' log.
+
 mod common;
 
 use std::path::Path;

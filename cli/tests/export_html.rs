@@ -2,6 +2,8 @@
 //! session's page, every real file exported to a page an HTML5 parser reads without error
 //! (one section per turn, every image present), and `--redact` in both formats.
 
+#![allow(clippy::print_stderr)] // The tables and skip notices are the tests' log.
+
 mod common;
 
 use std::path::Path;

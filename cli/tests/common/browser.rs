@@ -23,6 +23,7 @@ const CANDIDATES: &[&str] = &[
 ];
 
 /// The browser, or `None` after saying loudly that the test is skipped.
+#[allow(clippy::print_stderr)] // The skip notice is the point.
 pub fn chromium() -> Result<Option<PathBuf>, Box<dyn std::error::Error>> {
     let configured = std::env::var_os("CODEX_CHROMIUM").map(PathBuf::from);
     let found = configured

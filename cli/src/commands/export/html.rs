@@ -113,9 +113,9 @@ fn turn_label(turn: &TranscriptTurn) -> String {
 }
 
 fn contents(out: &mut String, transcript: &Transcript) {
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<nav class=\"toc\"><details open><summary>Contents ({} turns)</summary><ol>\n",
+        "<nav class=\"toc\"><details open><summary>Contents ({} turns)</summary><ol>",
         transcript.turns.len()
     );
     let mut rolled_back = 0;

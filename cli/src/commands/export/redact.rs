@@ -158,10 +158,11 @@ impl Redactor {
             }
         }
         let mut visit = |value: &mut String| self.mask(value, &mut report);
-        for field in [&mut transcript.cwd, &mut transcript.git_branch] {
-            if let Some(value) = field {
-                visit(value);
-            }
+        for value in [&mut transcript.cwd, &mut transcript.git_branch]
+            .into_iter()
+            .flatten()
+        {
+            visit(value);
         }
         for entry in transcript.preamble.iter_mut().chain(
             transcript
@@ -199,10 +200,10 @@ fn visit_entry(entry: &mut Entry, visit: &mut impl FnMut(&mut String)) {
             images
                 .iter_mut()
                 .filter_map(|image| image.location.as_mut())
-                .for_each(|location| visit(location));
+                .for_each(&mut *visit);
         }
         EntryKind::Assistant { text, .. } | EntryKind::Note { text } => visit(text),
-        EntryKind::Reasoning { summary } => summary.iter_mut().for_each(|part| visit(part)),
+        EntryKind::Reasoning { summary } => summary.iter_mut().for_each(&mut *visit),
         EntryKind::WebSearch { query } => visit(query),
         EntryKind::ToolCall(call) => {
             visit(&mut call.name);
@@ -221,7 +222,7 @@ fn visit_entry(entry: &mut Entry, visit: &mut impl FnMut(&mut String)) {
             call.output_images
                 .iter_mut()
                 .filter_map(|image| image.location.as_mut())
-                .for_each(|location| visit(location));
+                .for_each(&mut *visit);
         }
         EntryKind::Compaction => {}
     }
