@@ -9,8 +9,9 @@
 //! - `export_html`: load, build the transcript, render the page (Markdown through
 //!   pulldown-cmark and ammonia for every message).
 //!
-//! Before criterion runs, an interleaved measurement prints the ratios against `load`
-//! (median of 5 rounds). With `EXPORT_BENCH_WRITE=FILE` the generated session is written to
+//! Before criterion runs, an interleaved measurement prints the times and the ratios
+//! against `load` (median of 5 rounds), for the generated session and for the largest real
+//! session file (when `../shared/fixtures/real` is there). With `EXPORT_BENCH_WRITE=FILE` the generated session is written to
 //! FILE and nothing is measured (to time the binary or open the page in a browser).
 
 #![allow(clippy::expect_used, clippy::print_stderr)]
@@ -132,23 +133,14 @@ fn median(mut samples: Vec<Duration>) -> Duration {
     samples[samples.len() / 2]
 }
 
-fn bench(c: &mut Criterion) {
-    let text = session();
-    if let Ok(target) = std::env::var("EXPORT_BENCH_WRITE") {
-        std::fs::write(&target, &text).expect("write the generated session");
-        eprintln!("wrote {target}: {} bytes, {TURNS} turns", text.len());
-        return;
-    }
-    let dir = tempfile::tempdir().expect("temp dir");
-    let path = dir.path().join("generated.jsonl");
-    std::fs::write(&path, &text).expect("write the generated session");
-    eprintln!("generated session: {} bytes, {TURNS} turns", text.len());
+/// Prints the median times of load, Markdown and HTML export of `path`.
+fn interleaved(label: &str, path: &Path) {
     let mut rounds: [Vec<Duration>; 3] = Default::default();
     for _ in 0..5 {
         for (index, run) in [
-            &(|| load(&path)) as &dyn Fn(),
-            &|| export_to_sink(&path, ExportFormat::Markdown),
-            &|| export_to_sink(&path, ExportFormat::Html),
+            &(|| load(path)) as &dyn Fn(),
+            &|| export_to_sink(path, ExportFormat::Markdown),
+            &|| export_to_sink(path, ExportFormat::Html),
         ]
         .iter()
         .enumerate()
@@ -160,10 +152,40 @@ fn bench(c: &mut Criterion) {
     }
     let [load_time, markdown, html] = rounds.map(median);
     eprintln!(
-        "median of 5: load {load_time:?}; export markdown {markdown:?} ({:.2}x load); export html {html:?} ({:.2}x load)",
+        "{label}: median of 5: load {load_time:?}; export markdown {markdown:?} ({:.2}x load); \
+         export html {html:?} ({:.2}x load)",
         markdown.as_secs_f64() / load_time.as_secs_f64(),
         html.as_secs_f64() / load_time.as_secs_f64()
     );
+}
+
+/// The largest real session file, if the folder is there.
+fn largest_real_file() -> Option<std::path::PathBuf> {
+    let dir = Path::new(codex_test_support::REAL_FIXTURES);
+    std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+        .max_by_key(|path| std::fs::metadata(path).map_or(0, |meta| meta.len()))
+}
+
+fn bench(c: &mut Criterion) {
+    let text = session();
+    if let Ok(target) = std::env::var("EXPORT_BENCH_WRITE") {
+        std::fs::write(&target, &text).expect("write the generated session");
+        eprintln!("wrote {target}: {} bytes, {TURNS} turns", text.len());
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("generated.jsonl");
+    std::fs::write(&path, &text).expect("write the generated session");
+    eprintln!("generated session: {} bytes, {TURNS} turns", text.len());
+    interleaved("generated 1,000 turns", &path);
+    if let Some(real) = largest_real_file() {
+        let size = std::fs::metadata(&real).map_or(0, |meta| meta.len());
+        interleaved(&format!("largest real file ({size} bytes)"), &real);
+    }
     let mut group = c.benchmark_group("export_1000_turns");
     group.sample_size(10);
     group.bench_function("load", |b| b.iter(|| load(&path)));
