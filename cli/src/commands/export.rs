@@ -53,6 +53,10 @@ pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> Comman
         None
     };
     let summary = report.as_ref().map(RedactionReport::summary);
+    if out.is_json() && options.output.is_none() {
+        out.json_line(&transcript)?;
+        return Ok(Status::Ok);
+    }
     let document = if out.is_json() {
         serde_json::to_string(&transcript)? + "\n"
     } else {
@@ -66,7 +70,6 @@ pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> Comman
             write_file(source, path, &document)?;
             note(&format!("wrote {}", path.display()));
         }
-        None if out.is_json() => out.json_line(&transcript)?,
         None => out.text(&document)?,
     }
     Ok(Status::Ok)
