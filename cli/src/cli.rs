@@ -92,10 +92,14 @@ pub enum Command {
         /// Rollout file, or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
     },
-    /// A readable transcript (Markdown; `--json` for structured)
+    /// A transcript to read and share (Markdown or HTML; `--json` for structured)
     ///
-    /// Messages, tool calls paired with their outputs, reasoning summaries and
-    /// turn boundaries; rolled-back turns are left out.
+    /// Messages, tool calls paired with their outputs (command, exit code,
+    /// duration), reasoning summaries, images, times and one section per turn;
+    /// rolled-back turns are kept and marked. `--format html` writes one
+    /// self-contained page that loads nothing and runs no session content.
+    /// `--redact` masks emails, tokens and keys, home paths, host names and
+    /// every `--redact-pattern`, and says how many of each it masked.
     #[command(verbatim_doc_comment)]
     Export {
         /// Rollout file, or `-` for standard input (default: the bundled sample).
@@ -103,6 +107,15 @@ pub enum Command {
         /// Transcript format.
         #[arg(long, value_enum, default_value_t = ExportFormat::Markdown)]
         format: ExportFormat,
+        /// Write to OUT instead of standard output (replaced if it exists).
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// Mask secrets and personal details before sharing (see docs/export.md).
+        #[arg(long)]
+        redact: bool,
+        /// Also mask matches of REGEX (repeatable; implies --redact).
+        #[arg(long = "redact-pattern", value_name = "REGEX")]
+        redact_patterns: Vec<String>,
     },
     /// Write a new session without the last N user turns
     ///
@@ -155,8 +168,11 @@ pub enum Modality {
 }
 
 /// Formats of `export`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
 pub enum ExportFormat {
     /// Markdown transcript.
+    #[default]
     Markdown,
+    /// One self-contained HTML page (inline style, images as data URLs, no requests).
+    Html,
 }

@@ -141,7 +141,13 @@ fn views(file: Option<&Path>, rolled_back: usize) -> Result<Views, Box<dyn std::
             .map(|turn| count_user_messages(&turn["items"]))
             .sum(),
         notifications: completed_user_messages.saturating_sub(rolled_back),
-        export: export["turns"].as_array().ok_or("no turns")?.len(),
+        // Rolled-back turns are kept in the export, marked; they do not count.
+        export: export["turns"]
+            .as_array()
+            .ok_or("no turns")?
+            .iter()
+            .filter(|turn| turn["rolled_back"] == false)
+            .count(),
         library_fork: library_fork_positions(file)?,
     })
 }

@@ -9,6 +9,12 @@ use anyhow::{Context, Result, bail};
 /// Runs every check in order and stops at the first failure.
 pub fn run() -> Result<()> {
     let root = workspace_root()?;
+    // The HTML export's safety test needs a real browser: have one, and fail without it.
+    let browser = crate::browser::ensure_chromium()?.display().to_string();
+    let test_env = [
+        (crate::browser::REQUIRE_BROWSER_ENV, "1"),
+        ("CODEX_CHROMIUM", browser.as_str()),
+    ];
     step(&root, "format", "cargo", &["fmt", "--all", "--", "--check"])?;
     step(
         &root,
@@ -24,11 +30,12 @@ pub fn run() -> Result<()> {
             "warnings",
         ],
     )?;
-    step(
+    step_with_env(
         &root,
         "tests",
         "cargo",
         &["test", "--workspace", "--all-targets", "--locked"],
+        &test_env,
     )?;
     step(
         &root,
@@ -80,9 +87,25 @@ pub fn workspace_root() -> Result<PathBuf> {
 
 /// Runs one named step, echoing the command so a CI log shows what failed.
 pub fn step(dir: &Path, name: &str, program: &str, args: &[&str]) -> Result<()> {
-    banner(&format!("{name}: {program} {}", args.join(" ")));
+    step_with_env(dir, name, program, args, &[])
+}
+
+/// [`step`] with extra environment variables (echoed too).
+pub fn step_with_env(
+    dir: &Path,
+    name: &str,
+    program: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> Result<()> {
+    let shown_env: String = env
+        .iter()
+        .map(|(key, value)| format!("{key}={value} "))
+        .collect();
+    banner(&format!("{name}: {shown_env}{program} {}", args.join(" ")));
     let status = Command::new(program)
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(dir)
         .status()
         .with_context(|| format!("could not start `{program}` for step `{name}`"))?;

@@ -12,13 +12,17 @@
 //!   that use them as a downstream user would (also part of `ci`).
 //! - `cargo xtask tidy`: the architecture invariants checked from the source (also a test,
 //!   so `cargo test` and CI run it).
+//! - `cargo xtask screenshots`: the pictures of `docs/export.md`, regenerated from real
+//!   sessions in headless Chromium.
 //!
 //! Written in Rust rather than shell so that it runs the same on every machine that can build
 //! the workspace.
 
+mod browser;
 mod ci;
 mod codegen;
 mod package;
+mod screenshots;
 mod tidy;
 mod ts_client;
 
@@ -50,6 +54,8 @@ enum Command {
     Tidy,
     /// Package what downstream users take (crates, npm package) and try it as they would.
     Package,
+    /// Regenerate `docs/images/` (HTML exports of real sessions in headless Chromium).
+    Screenshots,
 }
 
 fn main() -> Result<()> {
@@ -59,6 +65,7 @@ fn main() -> Result<()> {
         Command::Codegen { check } => codegen::run(check),
         Command::Tidy => tidy_run(),
         Command::Package => package::run(),
+        Command::Screenshots => screenshots::run_all(),
     }
 }
 

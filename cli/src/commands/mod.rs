@@ -50,8 +50,20 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
         Command::Notifications { file } => {
             notifications::run(&Source::from_arg(file.as_deref()), out)
         }
-        Command::Export { file, format } => {
-            export::run(&Source::from_arg(file.as_deref()), format, out)
+        Command::Export {
+            file,
+            format,
+            output,
+            redact,
+            redact_patterns,
+        } => {
+            let options = export::ExportOptions {
+                format,
+                output,
+                redact,
+                patterns: redact_patterns,
+            };
+            export::run(&Source::from_arg(file.as_deref()), &options, out)
         }
         Command::Fork {
             file,

@@ -2,138 +2,181 @@
 //!
 //! Choices, for a transcript people read and paste into issues:
 //! - the person's messages are block quotes, the assistant's text is kept as the Markdown it
-//!   usually is, reasoning summaries are italic;
-//! - tool inputs and outputs are fenced code blocks whose fence is longer than any backtick
-//!   run inside, so a tool output can never end the block early;
-//! - long tool outputs are cut to their first [`MAX_OUTPUT_LINES`] lines (the JSON export has
-//!   them whole).
+//!   usually is;
+//! - everything else from the file is shown as itself, whatever characters it holds: tool
+//!   names, the cwd, ids and commands are code spans ([`code_span`]), reasoning summaries and
+//!   web queries are escaped text ([`escape_text`]), tool inputs and outputs are fenced code
+//!   blocks whose fence is longer than any backtick run inside;
+//! - images are listed with their kind and size (Markdown cannot hold them offline);
+//! - long tool outputs are cut to their head and tail ([`super::excerpt`]; `--json` has them
+//!   whole).
 
 use std::fmt::Write;
 
-use super::transcript::{Entry, Transcript, TranscriptTurn};
+use super::excerpt::excerpt;
+use super::facts::{describe_turn_status, header_facts};
+use super::transcript::{Entry, EntryKind, Image, ToolCall, Transcript, TranscriptTurn};
 
-/// Lines of a tool output shown before it is cut.
-pub const MAX_OUTPUT_LINES: usize = 40;
-/// Characters of a tool output shown before it is cut.
-const MAX_OUTPUT_CHARS: usize = 4_000;
-
-/// The Markdown text of `transcript`.
-pub fn render(transcript: &Transcript) -> String {
+/// The Markdown text of `transcript`; `redaction` is the summary `--redact` printed, if any.
+pub fn render(transcript: &Transcript, redaction: Option<&str>) -> String {
     let mut md = String::new();
     let title = transcript
         .thread_id
         .as_deref()
         .unwrap_or("(no session meta)");
-    let _ = writeln!(md, "# Codex session {title}\n");
-    if let Some(version) = &transcript.cli_version {
-        let _ = writeln!(md, "- Codex version: {version}");
+    let _ = writeln!(md, "# Codex session {}\n", code_span(title));
+    for (label, value) in header_facts(transcript) {
+        let _ = writeln!(md, "- {label}: {}", code_span(&value));
     }
-    if let Some(cwd) = &transcript.cwd {
-        let _ = writeln!(md, "- Working directory: `{cwd}`");
+    let images = transcript.images().count();
+    if images > 0 {
+        let _ = writeln!(md, "- Images: {images}");
     }
-    if let Some(started) = &transcript.started_at {
-        let _ = writeln!(md, "- Started: {started}");
-    }
-    let _ = writeln!(md, "- Turns: {}", transcript.turns.len());
-    if transcript.rolled_back_turns > 0 {
-        let _ = writeln!(md, "- Rolled back turns: {}", transcript.rolled_back_turns);
+    if let Some(redaction) = redaction {
+        let _ = writeln!(md, "- Redacted: {}", escape_text(redaction));
     }
     if !transcript.preamble.is_empty() {
         let _ = writeln!(md, "\n---\n\n## Before the first turn\n");
         render_entries(&mut md, &transcript.preamble);
     }
-    for (index, turn) in transcript.turns.iter().enumerate() {
-        render_turn(&mut md, index + 1, turn);
+    for turn in &transcript.turns {
+        render_turn(&mut md, turn);
     }
     md
 }
 
-fn render_turn(md: &mut String, number: usize, turn: &TranscriptTurn) {
-    let _ = writeln!(md, "\n---\n\n## Turn {number}\n");
-    render_entries(md, &turn.entries);
-    let ending = match turn.status {
-        "completed" => "Turn completed.",
-        "interrupted" => "Turn interrupted.",
-        "failed" => "Turn failed.",
-        _ => "Turn end not recorded.",
+fn render_turn(md: &mut String, turn: &TranscriptTurn) {
+    let heading = match turn.number {
+        Some(number) => format!("Turn {number}"),
+        None => "Rolled-back turn".to_string(),
     };
-    let _ = writeln!(md, "_{ending}_");
+    let _ = writeln!(md, "\n---\n\n## {heading}\n");
+    if let Some(at) = &turn.started_at {
+        let _ = writeln!(md, "_Started {}_\n", code_span(at));
+    }
+    if turn.rolled_back {
+        let _ = writeln!(
+            md,
+            "_A later rollback removed this turn from the model's memory._\n"
+        );
+    }
+    render_entries(md, &turn.entries);
+    let _ = writeln!(md, "_{}_", describe_turn_status(turn.status));
 }
 
 fn render_entries(md: &mut String, entries: &[Entry]) {
     for entry in entries {
-        match entry {
-            Entry::User { text, images } => {
-                let _ = writeln!(md, "**User**\n");
+        match &entry.kind {
+            EntryKind::User { text, images } => {
+                let _ = writeln!(md, "**User**{}\n", time_suffix(entry));
                 let _ = writeln!(md, "{}", quote(text));
-                if *images > 0 {
-                    let _ = writeln!(md, ">\n> _[{images} image(s) attached]_");
+                for (number, image) in images.iter().enumerate() {
+                    let _ = writeln!(md, ">\n> {}", image_line(number + 1, image));
                 }
                 md.push('\n');
             }
-            Entry::Assistant { text, phase } => {
-                match phase.as_deref() {
-                    Some(phase) => {
-                        let _ = writeln!(md, "**Assistant** ({})\n", phase.replace('_', " "));
-                    }
-                    None => {
-                        let _ = writeln!(md, "**Assistant**\n");
-                    }
-                }
+            EntryKind::Assistant { text, phase } => {
+                let phase = phase
+                    .as_deref()
+                    .map(|phase| format!(" ({})", escape_text(&phase.replace('_', " "))))
+                    .unwrap_or_default();
+                let _ = writeln!(md, "**Assistant**{phase}{}\n", time_suffix(entry));
                 let _ = writeln!(md, "{}\n", text.trim_end());
             }
-            Entry::Reasoning { summary } => {
+            EntryKind::Reasoning { summary } => {
                 for part in summary {
-                    let _ = writeln!(md, "_Reasoning: {}_\n", part.trim().replace('\n', " "));
+                    let _ = writeln!(md, "_Reasoning:_ {}\n", escape_text(part.trim()));
                 }
             }
-            Entry::ToolCall {
-                name,
-                call_id,
-                input,
-                output,
-            } => render_call(md, name, call_id.as_deref(), input, output.as_deref()),
-            Entry::WebSearch { query } => {
-                let _ = writeln!(md, "**Web search:** {query}\n");
+            EntryKind::ToolCall(call) => render_call(md, call, entry),
+            EntryKind::WebSearch { query } => {
+                let _ = writeln!(md, "**Web search:** {}\n", escape_text(query));
             }
-            Entry::Compaction => {
+            EntryKind::Compaction => {
                 let _ = writeln!(md, "_The context was compacted here._\n");
             }
-            Entry::Note { text } => {
-                let _ = writeln!(md, "_Note: {text}._\n");
+            EntryKind::Note { text } => {
+                let _ = writeln!(md, "_Note: {}._\n", escape_text(text));
             }
         }
     }
 }
 
-fn render_call(
-    md: &mut String,
-    name: &str,
-    call_id: Option<&str>,
-    input: &str,
-    output: Option<&str>,
-) {
-    let id = call_id.map(|id| format!(" (`{id}`)")).unwrap_or_default();
-    let _ = writeln!(md, "**Tool call `{name}`**{id}\n");
-    if !input.is_empty() {
-        let language = if input.starts_with('{') || input.starts_with('[') {
-            "json"
-        } else {
-            "text"
-        };
-        let _ = writeln!(md, "{}\n", fenced(input, language));
+fn render_call(md: &mut String, call: &ToolCall, entry: &Entry) {
+    let id = call
+        .call_id
+        .as_deref()
+        .map(|id| format!(" ({})", code_span(id)))
+        .unwrap_or_default();
+    let _ = writeln!(
+        md,
+        "**Tool call {}**{id}{}\n",
+        code_span(&call.name),
+        time_suffix(entry)
+    );
+    let mut facts = Vec::new();
+    if let Some(command) = &call.command {
+        facts.push(format!("command {}", code_span(command)));
     }
-    match output {
-        Some("") => {
+    if let Some(code) = call.exit_code {
+        facts.push(format!("exit code {code}"));
+    }
+    if let Some(ms) = call.duration_ms {
+        facts.push(format!("took {}", super::transcript::human_duration_ms(ms)));
+    }
+    if !facts.is_empty() {
+        let _ = writeln!(md, "{}\n", facts.join(", "));
+    }
+    match &call.patch {
+        Some(patch) => {
+            let _ = writeln!(md, "{}\n", fenced(patch, "diff"));
+        }
+        None if !call.input.is_empty() => {
+            let language = if call.input.starts_with('{') || call.input.starts_with('[') {
+                "json"
+            } else {
+                "text"
+            };
+            let _ = writeln!(md, "{}\n", fenced(&call.input, language));
+        }
+        None => {}
+    }
+    match call.output.as_deref() {
+        Some("") if call.output_images.is_empty() => {
             let _ = writeln!(md, "Output: _(empty)_\n");
         }
         Some(output) => {
-            let _ = writeln!(md, "Output:\n\n{}\n", fenced(&cut(output), "text"));
+            if !output.is_empty() {
+                let _ = writeln!(md, "Output:\n\n{}\n", fenced(&cut(output), "text"));
+            }
+            for (number, image) in call.output_images.iter().enumerate() {
+                let _ = writeln!(md, "{}\n", image_line(number + 1, image));
+            }
         }
         None => {
             let _ = writeln!(md, "_No output recorded (the call never finished)._\n");
         }
     }
+}
+
+fn time_suffix(entry: &Entry) -> String {
+    entry
+        .at
+        .as_deref()
+        .map(|at| format!(" · {}", code_span(at)))
+        .unwrap_or_default()
+}
+
+fn image_line(number: usize, image: &Image) -> String {
+    let location = image
+        .location
+        .as_deref()
+        .map(|location| format!(": {}", code_span(location)))
+        .unwrap_or_default();
+    format!(
+        "_[image {number}: {}{location}]_",
+        escape_text(&image.describe())
+    )
 }
 
 /// `text` as a block quote.
@@ -151,6 +194,47 @@ fn quote(text: &str) -> String {
         .join("\n")
 }
 
+/// `text` as inline code that shows every character as itself: the backtick run around it is
+/// longer than any inside, with a space of padding when it starts or ends with a backtick;
+/// line breaks become spaces (a code span is one line to a reader anyway).
+pub fn code_span(text: &str) -> String {
+    let text = text.replace(['\r', '\n'], " ");
+    let longest_run = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest_run + 1);
+    let pad = text.starts_with('`') || text.ends_with('`') || text.trim().is_empty();
+    if pad {
+        format!("{fence} {text} {fence}")
+    } else {
+        format!("{fence}{text}{fence}")
+    }
+}
+
+/// `text` as Markdown text that renders as itself: every ASCII punctuation character is
+/// backslash-escaped (CommonMark allows it for all of them), leading spaces cannot open a
+/// code block, and line breaks stay line breaks.
+pub fn escape_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let mut previous_blank = true;
+    for (number, line) in text.lines().enumerate() {
+        let blank = line.trim().is_empty();
+        if number > 0 {
+            out.push_str(if blank || previous_blank {
+                "\n"
+            } else {
+                "\\\n"
+            });
+        }
+        previous_blank = blank;
+        for c in line.trim_start().chars() {
+            if c.is_ascii_punctuation() {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A code block whose fence cannot occur inside `text`.
 fn fenced(text: &str, language: &str) -> String {
     let longest_run = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
@@ -161,43 +245,22 @@ fn fenced(text: &str, language: &str) -> String {
     )
 }
 
-/// The first lines of a long output, with a note saying how much was left out.
+/// The head and tail of a long output, with a note saying how much was left out.
 fn cut(text: &str) -> String {
-    let total_lines = text.lines().count();
-    let mut kept: String = text
-        .lines()
-        .take(MAX_OUTPUT_LINES)
-        .collect::<Vec<_>>()
-        .join("\n");
-    if kept.chars().count() > MAX_OUTPUT_CHARS {
-        kept = kept.chars().take(MAX_OUTPUT_CHARS).collect();
+    let shown = excerpt(text);
+    match shown.cut {
+        None => shown.head.into_owned(),
+        Some(cut) => format!(
+            "{}\n… ({} lines, {} left out of {} lines; `--json` has the whole output) …\n{}",
+            shown.head,
+            cut.omitted_lines,
+            super::transcript::human_bytes(cut.omitted_bytes),
+            shown.total_lines,
+            cut.tail
+        ),
     }
-    let shown_lines = kept.lines().count();
-    if shown_lines < total_lines || kept.len() < text.trim_end_matches('\n').len() {
-        let _ = write!(
-            kept,
-            "\n… ({shown_lines} of {total_lines} lines shown; `--json` has the whole output)"
-        );
-    }
-    kept
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fences_are_longer_than_any_backtick_run_inside() {
-        assert_eq!(fenced("plain", "text"), "```text\nplain\n```");
-        assert_eq!(fenced("a ```` b", "text"), "`````text\na ```` b\n`````");
-    }
-
-    #[test]
-    fn long_outputs_are_cut_with_a_note() {
-        let long: String = (0..100).map(|n| format!("line {n}\n")).collect();
-        let shown = cut(&long);
-        assert_eq!(shown.lines().count(), MAX_OUTPUT_LINES + 1);
-        assert!(shown.ends_with("(40 of 100 lines shown; `--json` has the whole output)"));
-        assert_eq!(cut("short\n"), "short");
-    }
-}
+#[path = "markdown_tests.rs"]
+mod tests;

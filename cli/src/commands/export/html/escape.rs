@@ -1,0 +1,100 @@
+//! Strings from a session file made safe to place in an HTML page.
+//!
+//! Every string from a file reaches the page through [`text`] (element content and attribute
+//! values alike: it escapes both quote kinds), so no content can open a tag, end an
+//! attribute, or close the `<details>` it sits in. Characters an HTML parser rejects or a
+//! reader cannot see are made visible first: C0 and C1 controls and the bidirectional
+//! overrides become the tool's terminal escapes (`\x1b`, `\u{202e}`, see
+//! `output::sanitize`), noncharacters become U+FFFD, and `\r\n` is a line break.
+
+use std::fmt::Write;
+
+use crate::output::sanitize_text;
+
+/// `raw` escaped for HTML text or a quoted attribute value.
+pub fn text(raw: &str) -> String {
+    let visible = visible(raw);
+    let mut out = String::with_capacity(visible.len() + visible.len() / 16);
+    for c in visible.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `raw` with the characters an HTML parser rejects made visible (the module docs say how);
+/// Markdown sources go through this before they are parsed.
+pub fn visible(raw: &str) -> String {
+    let unified = raw.replace("\r\n", "\n");
+    sanitize_text(&unified)
+        .chars()
+        .map(|c| if is_noncharacter(c) { '\u{fffd}' } else { c })
+        .collect()
+}
+
+fn is_noncharacter(c: char) -> bool {
+    let code = u32::from(c);
+    (0xfdd0..=0xfdef).contains(&code) || (code & 0xfffe) == 0xfffe
+}
+
+/// A line timestamp as a `<time>` element: the UTC text (and a `datetime` the page's script
+/// turns into the reader's local time, keeping UTC in the tooltip). A timestamp that is not
+/// RFC 3339 is shown as plain escaped text.
+pub fn time(out: &mut String, at: &str, class: &str) {
+    match chrono::DateTime::parse_from_rfc3339(at) {
+        Ok(parsed) => {
+            let utc = parsed.with_timezone(&chrono::Utc);
+            let machine = utc.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+            let shown = utc.format("%Y-%m-%d %H:%M:%S UTC");
+            let _ = write!(
+                out,
+                r#"<time class="{class}" datetime="{machine}" title="{shown}">{shown}</time>"#
+            );
+        }
+        Err(_) => {
+            let _ = write!(out, r#"<span class="{class}">{}</span>"#, text(at));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_and_quotes_are_escaped() {
+        assert_eq!(
+            text(r#"</details><img src=x onerror='a()'>"#),
+            "&lt;/details&gt;&lt;img src=x onerror=&#39;a()&#39;&gt;"
+        );
+        assert_eq!(text(r#"" &"#), "&quot; &amp;");
+    }
+
+    #[test]
+    fn invisible_and_rejected_characters_become_visible() {
+        assert_eq!(text("a\u{1b}[31mb"), r"a\x1b[31mb");
+        assert_eq!(text("x\r\ny"), "x\ny");
+        assert_eq!(text("\u{202e}"), r"\u{202e}");
+        assert_eq!(text("\u{fdd0}\u{ffff}"), "\u{fffd}\u{fffd}");
+        assert_eq!(text("\u{0}"), r"\x00");
+    }
+
+    #[test]
+    fn times_are_machine_readable_or_plain_text() {
+        let mut out = String::new();
+        time(&mut out, "2025-09-24T19:22:20.123Z", "at");
+        assert_eq!(
+            out,
+            r#"<time class="at" datetime="2025-09-24T19:22:20.123Z" title="2025-09-24 19:22:20 UTC">2025-09-24 19:22:20 UTC</time>"#
+        );
+        let mut out = String::new();
+        time(&mut out, "<b>", "at");
+        assert_eq!(out, r#"<span class="at">&lt;b&gt;</span>"#);
+    }
+}

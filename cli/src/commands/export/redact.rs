@@ -1,0 +1,233 @@
+//! `--redact`: masking what people ask to hide before they share a transcript.
+//!
+//! What is masked, in this order (a later pattern never sees what an earlier one masked):
+//! 1. private key blocks (`-----BEGIN … PRIVATE KEY-----` to its `END` line) → `[private key]`;
+//! 2. tokens and keys by their well-known shapes (OpenAI `sk-…`, Anthropic `sk-ant-…`, GitHub
+//!    `ghp_…`/`github_pat_…`, AWS `AKIA…`, Slack `xox?-…`, Google `AIza…`, JWTs,
+//!    `Bearer …` headers) → `[token]`;
+//! 3. email addresses → `[email]`;
+//! 4. home-directory paths (`/home/NAME`, `/Users/NAME`, `C:\Users\NAME`) → `~`;
+//! 5. host names: this machine's name, and names under the private suffixes `.local`,
+//!    `.lan`, `.internal`, `.corp`, `.intranet`, `.home.arpa` → `[host]`;
+//! 6. each `--redact-pattern REGEX` → `[redacted]`.
+//!
+//! Every string of the transcript is visited (messages, reasoning, tool names, inputs,
+//! commands, outputs, the cwd, image paths); image pixels are not (they are kept as they
+//! are). The report counts each kind, and the export says it on standard error and in the
+//! document.
+
+use regex::Regex;
+
+use super::transcript::{Entry, EntryKind, Transcript};
+
+/// How many matches of each kind were masked.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RedactionReport {
+    /// (kind, count) in the order of the patterns.
+    pub counts: Vec<(String, usize)>,
+}
+
+impl RedactionReport {
+    /// `3 email(s), 1 token(s)`; `nothing matched` when all counts are zero.
+    pub fn summary(&self) -> String {
+        let parts: Vec<String> = self
+            .counts
+            .iter()
+            .filter(|(_, count)| *count > 0)
+            .map(|(kind, count)| format!("{count} {kind}(s)"))
+            .collect();
+        if parts.is_empty() {
+            "nothing matched".to_string()
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    /// The count of `kind`.
+    pub fn count(&self, kind: &str) -> usize {
+        self.counts
+            .iter()
+            .find(|(known, _)| known == kind)
+            .map_or(0, |(_, count)| *count)
+    }
+}
+
+/// The masks to apply: the built-in patterns, this machine's name, and the caller's.
+#[derive(Debug)]
+pub struct Redactor {
+    rules: Vec<Rule>,
+}
+
+#[derive(Debug)]
+struct Rule {
+    kind: String,
+    pattern: Regex,
+    mask: &'static str,
+}
+
+/// A `--redact-pattern` that is not a valid regex.
+#[derive(Debug, thiserror::Error)]
+#[error("--redact-pattern {pattern:?} is not a valid regex: {source}")]
+pub struct BadPattern {
+    pattern: String,
+    source: regex::Error,
+}
+
+const BUILT_IN: &[(&str, &str, &str)] = &[
+    (
+        "private key",
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----",
+        "[private key]",
+    ),
+    (
+        "token",
+        concat!(
+            r"\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}",
+            r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}",
+            r"|(?:AKIA|ASIA)[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,}",
+            r"|AIza[0-9A-Za-z_-]{35}",
+            r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})",
+            r"|\bBearer\s+[A-Za-z0-9._~+/=-]{16,}",
+        ),
+        "[token]",
+    ),
+    (
+        "email",
+        r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b",
+        "[email]",
+    ),
+    (
+        "home path",
+        r"(?:/home/|/Users/|[A-Za-z]:\\Users\\|[A-Za-z]:/Users/)[^/\\\s'`<>|:]+",
+        "~",
+    ),
+    (
+        "host name",
+        r"(?i)\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9-]+)*\.(?:local|lan|internal|corp|intranet|home\.arpa)\b",
+        "[host]",
+    ),
+];
+
+impl Redactor {
+    /// The built-in patterns, `hostname` (this machine's name, when known) and `custom`.
+    pub fn new(hostname: Option<&str>, custom: &[String]) -> Result<Self, BadPattern> {
+        let mut rules: Vec<Rule> = Vec::new();
+        for (kind, pattern, mask) in BUILT_IN {
+            let pattern = Regex::new(pattern).map_err(|source| BadPattern {
+                pattern: (*pattern).to_string(),
+                source,
+            })?;
+            rules.push(Rule {
+                kind: (*kind).to_string(),
+                pattern,
+                mask,
+            });
+        }
+        let hostname = hostname.map(str::trim).filter(|name| name.len() >= 3);
+        if let Some(name) = hostname {
+            let pattern = format!(r"(?i)\b{}\b", regex::escape(name));
+            if let Ok(pattern) = Regex::new(&pattern) {
+                // Counted as a host name, after the private-suffix rule.
+                rules.push(Rule {
+                    kind: "host name".to_string(),
+                    pattern,
+                    mask: "[host]",
+                });
+            }
+        }
+        for custom in custom {
+            let pattern = Regex::new(custom).map_err(|source| BadPattern {
+                pattern: custom.clone(),
+                source,
+            })?;
+            rules.push(Rule {
+                kind: "custom match".to_string(),
+                pattern,
+                mask: "[redacted]",
+            });
+        }
+        Ok(Self { rules })
+    }
+
+    /// Masks every string of `transcript` in place.
+    pub fn redact(&self, transcript: &mut Transcript) -> RedactionReport {
+        let mut report = RedactionReport::default();
+        for rule in &self.rules {
+            if !report.counts.iter().any(|(kind, _)| *kind == rule.kind) {
+                report.counts.push((rule.kind.clone(), 0));
+            }
+        }
+        let mut visit = |value: &mut String| self.mask(value, &mut report);
+        for value in [&mut transcript.cwd, &mut transcript.git_branch]
+            .into_iter()
+            .flatten()
+        {
+            visit(value);
+        }
+        for entry in transcript.preamble.iter_mut().chain(
+            transcript
+                .turns
+                .iter_mut()
+                .flat_map(|turn| turn.entries.iter_mut()),
+        ) {
+            visit_entry(entry, &mut visit);
+        }
+        report
+    }
+
+    fn mask(&self, value: &mut String, report: &mut RedactionReport) {
+        for rule in &self.rules {
+            let found = rule.pattern.find_iter(value).count();
+            if found == 0 {
+                continue;
+            }
+            *value = rule.pattern.replace_all(value, rule.mask).into_owned();
+            if let Some((_, count)) = report
+                .counts
+                .iter_mut()
+                .find(|(kind, _)| *kind == rule.kind)
+            {
+                *count += found;
+            }
+        }
+    }
+}
+
+fn visit_entry(entry: &mut Entry, visit: &mut impl FnMut(&mut String)) {
+    match &mut entry.kind {
+        EntryKind::User { text, images } => {
+            visit(text);
+            images
+                .iter_mut()
+                .filter_map(|image| image.location.as_mut())
+                .for_each(&mut *visit);
+        }
+        EntryKind::Assistant { text, .. } | EntryKind::Note { text } => visit(text),
+        EntryKind::Reasoning { summary } => summary.iter_mut().for_each(&mut *visit),
+        EntryKind::WebSearch { query } => visit(query),
+        EntryKind::ToolCall(call) => {
+            visit(&mut call.name);
+            visit(&mut call.input);
+            for value in [
+                &mut call.call_id,
+                &mut call.command,
+                &mut call.patch,
+                &mut call.output,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                visit(value);
+            }
+            call.output_images
+                .iter_mut()
+                .filter_map(|image| image.location.as_mut())
+                .for_each(&mut *visit);
+        }
+        EntryKind::Compaction => {}
+    }
+}
+
+#[cfg(test)]
+#[path = "redact_tests.rs"]
+mod tests;

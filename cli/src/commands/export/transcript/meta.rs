@@ -1,0 +1,109 @@
+//! What the header of a transcript says, and when each line was written.
+//!
+//! The time of a line is its envelope's `timestamp`, which the loader does not keep with the
+//! item; it is read back from the line's bytes (`RolloutContents::raw_line`), looking at the
+//! start of the line first, where every writer puts it.
+
+use codex_protocol::event::EventMsg;
+use codex_protocol::rollout::RolloutItem;
+use codex_rollout::load::RolloutContents;
+use serde::Deserialize;
+
+use super::{TokenTotals, Transcript};
+
+/// The `timestamp` of the line item `index` came from, when it has one.
+pub fn line_time(contents: &RolloutContents, index: usize) -> Option<String> {
+    let raw = contents.raw_line(contents.entry_of_item(index)?);
+    const PREFIX: &[u8] = br#"{"timestamp":""#;
+    if let Some(rest) = raw.strip_prefix(PREFIX) {
+        let end = rest.iter().position(|&byte| byte == b'"')?;
+        return std::str::from_utf8(rest.get(..end)?)
+            .ok()
+            .map(str::to_string);
+    }
+    #[derive(Deserialize)]
+    struct Stamp {
+        timestamp: Option<String>,
+    }
+    serde_json::from_slice::<Stamp>(raw).ok()?.timestamp
+}
+
+/// Folds what an item says about the whole session into the header.
+pub fn note_header(transcript: &mut Transcript, item: &RolloutItem) {
+    match item {
+        RolloutItem::SessionMeta(meta) if transcript.thread_id.is_none() => {
+            transcript.thread_id = Some(meta.meta.id.to_string());
+            transcript.cli_version = Some(meta.meta.cli_version.clone());
+            transcript.cwd = Some(meta.meta.cwd.display().to_string());
+            transcript.started_at = Some(meta.meta.timestamp.clone());
+            transcript.git_branch = meta.git.as_ref().and_then(|git| git.branch.clone());
+        }
+        RolloutItem::TurnContext(context) => add_model(transcript, &context.model),
+        RolloutItem::EventMsg(EventMsg::ThreadSettingsApplied(applied)) => {
+            if let Some(model) = &applied.thread_settings.model {
+                add_model(transcript, model);
+            }
+        }
+        RolloutItem::EventMsg(EventMsg::TokenCount(count)) => {
+            if let Some(info) = &count.info {
+                let usage = info.total_token_usage;
+                transcript.tokens = Some(TokenTotals {
+                    input: usage.input_tokens,
+                    cached_input: usage.cached_input_tokens,
+                    output: usage.output_tokens,
+                    reasoning_output: usage.reasoning_output_tokens,
+                    total: usage.total_tokens,
+                });
+            }
+        }
+        RolloutItem::TokenUsageRecord(record) => {
+            // A running thread total when the writer gives one, else add this response's.
+            let totals = transcript.tokens.get_or_insert_with(TokenTotals::default);
+            match record.thread_token_usage {
+                Some(usage) => {
+                    *totals = TokenTotals {
+                        input: usage.input_tokens,
+                        cached_input: usage.cached_input_tokens,
+                        output: usage.output_tokens,
+                        reasoning_output: usage.reasoning_output_tokens,
+                        total: usage.total_tokens,
+                    };
+                }
+                None => {
+                    let usage = record.usage;
+                    totals.input += usage.input_tokens;
+                    totals.cached_input += usage.cached_input_tokens;
+                    totals.output += usage.output_tokens;
+                    totals.reasoning_output += usage.reasoning_output_tokens;
+                    totals.total += usage.total_tokens;
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn add_model(transcript: &mut Transcript, model: &str) {
+    if !model.is_empty() && !transcript.models.iter().any(|known| known == model) {
+        transcript.models.push(model.to_string());
+    }
+}
+
+/// The time between two line timestamps, `1 h 02 min`, `3 min 05 s`, `12 s`.
+pub fn duration_between(start: &str, end: &str) -> Option<String> {
+    let start = chrono::DateTime::parse_from_rfc3339(start).ok()?;
+    let end = chrono::DateTime::parse_from_rfc3339(end).ok()?;
+    let seconds = (end - start).num_seconds();
+    (seconds >= 0).then(|| human_duration_ms(u64::try_from(seconds).unwrap_or(0) * 1000))
+}
+
+/// Milliseconds as a short human duration.
+pub fn human_duration_ms(ms: u64) -> String {
+    let seconds = ms / 1000;
+    match seconds {
+        0 => format!("{ms} ms"),
+        1..60 => format!("{:.1} s", ms as f64 / 1000.0),
+        60..3600 => format!("{} min {:02} s", seconds / 60, seconds % 60),
+        _ => format!("{} h {:02} min", seconds / 3600, (seconds % 3600) / 60),
+    }
+}

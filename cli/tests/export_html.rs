@@ -1,0 +1,228 @@
+//! `export --format html` (and the Markdown export on the same model): a snapshot of a small
+//! session's page, every real file exported to a page an HTML5 parser reads without error
+//! (one section per turn, every image present), and `--redact` in both formats.
+
+#![allow(clippy::print_stderr)] // The tables and skip notices are the tests' log.
+
+mod common;
+
+use std::path::Path;
+
+use common::{TestResult, bin, name, real_files};
+use scraper::{Html, Selector};
+
+/// A 1×1 PNG.
+const PNG_1X1: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+/// The bundled sample, with an image in the first message and an `exec_command_end` for the
+/// first command (the sample has neither).
+fn small_session() -> String {
+    let first = r#"{"type":"input_text","text":"What does this project build with? List the files first."}"#;
+    let with_image = format!(
+        r#"{first},{{"type":"input_image","image_url":"data:image/png;base64,{PNG_1X1}"}}"#
+    );
+    let end = r#"{"timestamp":"2025-06-02T09:00:09.900Z","type":"event_msg","payload":{"type":"exec_command_end","call_id":"call_ls","turn_id":"turn-1","command":["bash","-lc","ls -a"],"cwd":"/home/dev/todo-cli","aggregated_output":"","exit_code":0,"duration":{"secs":0,"nanos":420000000}}}"#;
+    let mut lines: Vec<String> = Vec::new();
+    for line in codex_thread::sample::SAMPLE_JSONL.lines() {
+        let line = line.replacen(first, &with_image, 1);
+        let is_ls_output =
+            line.contains(r#""type":"function_call_output""#) && line.contains("call_ls");
+        if is_ls_output {
+            lines.push(end.to_string());
+        }
+        lines.push(line);
+    }
+    lines.join("\n") + "\n"
+}
+
+fn export(args: &[&str], input: &Path) -> Result<(String, String), Box<dyn std::error::Error>> {
+    let output = bin()?.arg("export").args(args).arg(input).output()?;
+    assert!(
+        output.status.success(),
+        "export {args:?} {}: {}",
+        input.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Ok((
+        String::from_utf8(output.stdout)?,
+        String::from_utf8(output.stderr)?,
+    ))
+}
+
+/// The page's body (the style and the script are constants, tested elsewhere).
+fn body(page: &str) -> &str {
+    let start = page.find("<main>").unwrap_or(0);
+    let end = page
+        .find("</main>")
+        .map_or(page.len(), |end| end + "</main>".len());
+    page.get(start..end).unwrap_or(page)
+}
+
+#[test]
+fn small_session_page() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let file = dir.path().join("small.jsonl");
+    std::fs::write(&file, small_session())?;
+    let (page, _) = export(&["--format", "html"], &file)?;
+    let parsed = Html::parse_document(&page);
+    assert_eq!(parsed.errors, Vec::<std::borrow::Cow<'_, str>>::new());
+    insta::assert_snapshot!("small_session_page", body(&page));
+    let (markdown, _) = export(&[], &file)?;
+    insta::assert_snapshot!("small_session_markdown", markdown);
+    Ok(())
+}
+
+#[test]
+fn output_file_is_written_and_the_input_is_never_overwritten() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let file = dir.path().join("small.jsonl");
+    std::fs::write(&file, small_session())?;
+    let out = dir.path().join("page.html");
+    let output = bin()?
+        .args(["export", "--format", "html", "-o"])
+        .arg(&out)
+        .arg(&file)
+        .output()?;
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.stdout.is_empty());
+    assert!(std::fs::read_to_string(&out)?.starts_with("<!DOCTYPE html>"));
+    let refused = bin()?
+        .args(["export", "--format", "html", "-o"])
+        .arg(&file)
+        .arg(&file)
+        .output()?;
+    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&file)?, small_session());
+    Ok(())
+}
+
+/// One section per turn of the JSON transcript (the turn index's), and every image there.
+fn check_page(file: &Path) -> TestResult {
+    let (json, _) = export(&["--json"], file)?;
+    let transcript: serde_json::Value = serde_json::from_str(&json)?;
+    let turns = transcript["turns"].as_array().ok_or("no turns")?;
+    let mut inline = 0;
+    let mut missing = 0;
+    let mut count = |images: &serde_json::Value| {
+        for image in images.as_array().into_iter().flatten() {
+            if image["source"] == "inline" {
+                inline += 1;
+            } else {
+                missing += 1;
+            }
+        }
+    };
+    let entries = transcript["preamble"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(
+            turns
+                .iter()
+                .flat_map(|turn| turn["entries"].as_array().into_iter().flatten()),
+        );
+    for entry in entries {
+        count(&entry["images"]);
+        count(&entry["output_images"]);
+    }
+    let (page, _) = export(&["--format", "html"], file)?;
+    let parsed = Html::parse_document(&page);
+    assert_eq!(
+        parsed.errors,
+        Vec::<std::borrow::Cow<'_, str>>::new(),
+        "{}: HTML5 parse errors",
+        name(file)
+    );
+    let select = |css: &str| -> Result<usize, Box<dyn std::error::Error>> {
+        let selector = Selector::parse(css).map_err(|err| format!("{css}: {err:?}"))?;
+        Ok(parsed.select(&selector).count())
+    };
+    assert_eq!(
+        select("section.turn:not(.preamble)")?,
+        turns.len(),
+        "{}",
+        name(file)
+    );
+    assert_eq!(
+        select("figure img[src^='data:image/']")?,
+        inline,
+        "{}",
+        name(file)
+    );
+    assert_eq!(select("p.missing-image")?, missing, "{}", name(file));
+    assert_eq!(select("script")?, 1, "{}", name(file));
+    eprintln!(
+        "{:<60} {:>5} turns {:>3} images inline {:>3} not shown {:>9} bytes",
+        name(file).chars().take(60).collect::<String>(),
+        turns.len(),
+        inline,
+        missing,
+        page.len()
+    );
+    Ok(())
+}
+
+#[test]
+fn every_real_file_exports_to_a_valid_page_with_every_turn_and_image() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let file = dir.path().join("small.jsonl");
+    std::fs::write(&file, small_session())?;
+    check_page(&file)?;
+    let Some(files) = real_files()? else {
+        return Ok(());
+    };
+    for file in &files {
+        check_page(file)?;
+    }
+    Ok(())
+}
+
+/// A session seeded with one sample of each redaction pattern.
+fn seeded_session() -> String {
+    let secrets = "mail bob.smith@example.org, key sk-proj-AbCdEfGhIjKlMnOpQrStUvWx, \
+                   gh ghp_0123456789abcdefghijABCDEFGHIJ012345, aws AKIAIOSFODNN7EXAMPLE, \
+                   home /home/alice/project, host build7.corp.internal, ticket ACME-1234";
+    codex_thread::sample::SAMPLE_JSONL.replace("Run the whole test suite.", secrets)
+}
+
+#[test]
+fn redact_masks_each_pattern_in_both_formats_and_counts_them() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let file = dir.path().join("seeded.jsonl");
+    std::fs::write(&file, seeded_session())?;
+    let args = ["--redact", "--redact-pattern", r"ACME-\d+"];
+    for format in ["markdown", "html"] {
+        let mut all = vec!["--format", format];
+        all.extend(args);
+        let (document, stderr) = export(&all, &file)?;
+        for secret in [
+            "bob.smith",
+            "sk-proj-",
+            "ghp_",
+            "AKIAIOSFODNN7EXAMPLE",
+            "alice",
+            "build7",
+            "ACME-1234",
+            "/home/dev",
+        ] {
+            assert!(!document.contains(secret), "{format}: {secret} left");
+        }
+        for mask in ["[email]", "[token]", "[host]", "[redacted]"] {
+            assert!(document.contains(mask), "{format}: {mask} missing");
+        }
+        assert!(
+            stderr.contains("redacted: 3 token(s), 1 email(s),"),
+            "{format}: {stderr}"
+        );
+        assert!(stderr.contains("1 custom match(s)"), "{stderr}");
+        assert!(document.contains("Redacted"), "{format}: no redaction line");
+    }
+    let (plain, stderr) = export(&[], &file)?;
+    assert!(plain.contains("bob.smith@example.org"));
+    assert!(!stderr.contains("redacted"));
+    Ok(())
+}
