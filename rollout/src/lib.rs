@@ -13,7 +13,9 @@
 //!   parent's file found under the same home;
 //! - [`turns`]: what counts as a user turn in a file (events first, legacy files by core's
 //!   boundary rule), shared by `inspect` and `fork`;
-//! - [`replay`]: the event stream a live session emitted, rebuilt from a file.
+//! - [`replay`]: the event stream a live session emitted, rebuilt from a file;
+//! - [`usage`]: token usage, each model response counted once (copied parent prefixes left
+//!   out), for usage reports.
 //!
 //! See `docs/rollout.md` for the file format and the guarantees.
 
@@ -32,6 +34,7 @@ pub mod source;
 pub mod stream;
 pub mod timestamp;
 pub mod turns;
+pub mod usage;
 mod writer;
 
 pub use error::RolloutError;
