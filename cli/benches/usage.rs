@@ -95,7 +95,11 @@ fn measure(command: &Command) -> (Duration, u64, Vec<u8>) {
     let started = Instant::now();
     let output = timed.output().expect("run");
     let elapsed = started.elapsed();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     let peak = stderr
         .lines()

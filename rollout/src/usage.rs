@@ -90,7 +90,8 @@ impl Tokens {
 
     /// Output tokens that are not reasoning.
     pub fn visible_output_tokens(&self) -> u64 {
-        self.output_tokens.saturating_sub(self.reasoning_output_tokens)
+        self.output_tokens
+            .saturating_sub(self.reasoning_output_tokens)
     }
 
     /// Whether nothing was counted.
@@ -280,7 +281,8 @@ impl UsageScan {
             let tokens = Tokens::from_usage(last);
             return (!tokens.is_zero()).then_some(tokens);
         }
-        let change = |index: usize| u64::try_from(now[index].saturating_sub(before[index])).unwrap_or(0);
+        let change =
+            |index: usize| u64::try_from(now[index].saturating_sub(before[index])).unwrap_or(0);
         Some(Tokens::new(change(0), change(1), change(2), change(3)))
     }
 }
