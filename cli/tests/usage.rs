@@ -227,5 +227,20 @@ fn the_table_fits_80_columns_and_bad_arguments_are_usage_errors() -> TestResult 
             .output()?;
         assert_eq!(output.status.code(), Some(2), "{bad:?}");
     }
+    let missing = dir.path().join("no-such-home");
+    let output = bin()?.arg("usage").arg("--home").arg(&missing).output()?;
+    assert_eq!(output.status.code(), Some(2));
+    let empty = bin()?
+        .args([
+            "usage",
+            "--timezone",
+            "UTC",
+            "--since",
+            "2099-01-01",
+            "--home",
+            home,
+        ])
+        .output()?;
+    assert!(String::from_utf8(empty.stdout)?.starts_with("no token usage found"));
     Ok(())
 }

@@ -23,7 +23,7 @@ use codex_rollout::usage::{FileUsage, file_usage};
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
-use crate::inputs::{WhenEmpty, expand_sources};
+use crate::inputs::{WhenEmpty, expand_sources, resolve_home};
 use crate::output::{Output, warn};
 use crate::progress::Progress;
 use crate::sample::SAMPLE_JSONL;
@@ -66,6 +66,15 @@ pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
         Some(path) => Pricing::from_file(path)?,
         None => Pricing::bundled()?,
     };
+    if args.home.is_some() || paths.is_empty() {
+        let home = resolve_home(args.home.as_deref())?;
+        if !home.root().is_dir() {
+            return Err(Failure::Unreadable(format!(
+                "Codex home {} is not a directory",
+                home.root().display()
+            )));
+        }
+    }
     let sources = expand_sources(paths, args.home.as_deref(), WhenEmpty::DefaultHome)?;
     let (sessions, unreadable) = read_all(&sources);
     let report = report::build(kind, zone, range, &sessions);

@@ -133,6 +133,9 @@ pub fn to_table(kind: ReportKind, report: &Report, pricing: &Pricing, zone: &str
     };
     let mut text = String::new();
     for short in [false, true] {
+        if report.rows.is_empty() {
+            break;
+        }
         let lines = table_lines(kind, report, pricing, short);
         let key_width = lines
             .iter()
