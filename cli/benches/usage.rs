@@ -83,9 +83,16 @@ fn ccusage_command(binary: &Path, home: &Path, scratch: &Path) -> Command {
 }
 
 /// Wall time and peak resident memory (KiB) of one run, its standard output checked.
+/// Without `/usr/bin/time` the memory is reported as 0 (not measured).
 fn measure(command: &Command) -> (Duration, u64, Vec<u8>) {
-    let mut timed = Command::new("/usr/bin/time");
-    timed.args(["-f", "%M"]).arg(command.get_program());
+    let time = Path::new("/usr/bin/time");
+    let mut timed = if time.exists() {
+        let mut timed = Command::new(time);
+        timed.args(["-f", "%M"]).arg(command.get_program());
+        timed
+    } else {
+        Command::new(command.get_program())
+    };
     timed.args(command.get_args());
     for (key, value) in command.get_envs() {
         if let Some(value) = value {
