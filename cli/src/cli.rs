@@ -157,6 +157,34 @@ pub enum Command {
         #[arg(long)]
         archived: bool,
     },
+    /// Tokens and cost per day, week, month, session or model
+    ///
+    /// REPORT is daily (default), weekly, monthly, session or model. Reads the
+    /// given files and folders, else every session of the Codex home (plain and
+    /// .jsonl.zst, live and archived). Each model response is counted once, for
+    /// the model in force then; a forked or subagent child never counts what it
+    /// copied from its parent. See docs/usage.md.
+    #[command(verbatim_doc_comment)]
+    Usage {
+        /// [REPORT] then rollout files or folders (default: the Codex home).
+        #[arg(value_name = "REPORT|FILE")]
+        targets: Vec<PathBuf>,
+        /// Codex home (default: `$CODEX_HOME`, else `~/.codex`).
+        #[arg(long, value_name = "DIR")]
+        home: Option<PathBuf>,
+        /// First day counted (YYYY-MM-DD, in --timezone).
+        #[arg(long, value_name = "DATE")]
+        since: Option<String>,
+        /// Last day counted (YYYY-MM-DD, in --timezone).
+        #[arg(long, value_name = "DATE")]
+        until: Option<String>,
+        /// IANA time zone days are counted in (default: the local zone).
+        #[arg(long, value_name = "ZONE")]
+        timezone: Option<String>,
+        /// Price table to use instead of the bundled one (same JSON shape).
+        #[arg(long, value_name = "FILE")]
+        pricing: Option<PathBuf>,
+    },
 }
 
 /// An input modality of the model the prompt is built for.

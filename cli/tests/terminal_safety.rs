@@ -40,6 +40,7 @@ fn no_command_prints_raw_terminal_controls() -> TestResult {
         vec!["notifications"],
         vec!["export"],
         vec!["fork", "--drop-turns", "1", "-o", &fork_out],
+        vec!["usage", "session", "--timezone", "UTC"],
     ];
     let mut saw_escaped = false;
     for args in runs {

@@ -13,7 +13,9 @@
 //!   parent's file found under the same home;
 //! - [`turns`]: what counts as a user turn in a file (events first, legacy files by core's
 //!   boundary rule), shared by `inspect` and `fork`;
-//! - [`replay`]: the event stream a live session emitted, rebuilt from a file.
+//! - [`replay`]: the event stream a live session emitted, rebuilt from a file;
+//! - [`usage`]: token usage, each model response counted once (copied parent prefixes left
+//!   out), for usage reports.
 //!
 //! A key design decision: a bad line is a *problem*, never an error. It is reported with its
 //! line number ([`load::LineProblem`]) and skipped, and every good line is kept with its
@@ -72,6 +74,7 @@ pub mod source;
 pub mod stream;
 pub mod timestamp;
 pub mod turns;
+pub mod usage;
 mod writer;
 
 pub use error::RolloutError;

@@ -8,6 +8,7 @@ pub mod list;
 pub mod notifications;
 pub mod prompt;
 pub mod thread;
+pub mod usage;
 pub mod validate;
 
 use crate::cli::Command;
@@ -87,5 +88,23 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             cursor,
             archived,
         } => list::run(home, limit, cursor.as_deref(), archived, out),
+        Command::Usage {
+            targets,
+            home,
+            since,
+            until,
+            timezone,
+            pricing,
+        } => usage::run(
+            &usage::UsageArgs {
+                targets,
+                home,
+                since,
+                until,
+                timezone,
+                pricing,
+            },
+            out,
+        ),
     }
 }

@@ -1,0 +1,213 @@
+//! `codex-thread usage [daily|weekly|monthly|session|model] [FILE|DIR]... [--home DIR]
+//! [--since DATE] [--until DATE] [--timezone ZONE] [--pricing FILE] [--json]`: tokens and cost
+//! over many sessions.
+//!
+//! Which responses count, with which tokens, model and time, is codex-rollout's
+//! ([`codex_rollout::usage`]: each response once, a child's copied parent prefix never);
+//! this command reads the files (several at a time), groups the responses by local date,
+//! session or model ([`report`]), prices them ([`pricing`]) and prints them ([`render`]).
+//! See `docs/usage.md`.
+
+pub mod pricing;
+pub mod render;
+pub mod report;
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use chrono::NaiveDate;
+use chrono_tz::Tz;
+use codex_rollout::stream::RolloutStream;
+use codex_rollout::usage::{FileUsage, file_usage};
+
+use crate::error::{CommandResult, Failure, Status};
+use crate::input::Source;
+use crate::inputs::{WhenEmpty, expand_sources, resolve_home};
+use crate::output::{Output, warn};
+use crate::progress::Progress;
+use crate::sample::SAMPLE_JSONL;
+use pricing::Pricing;
+use report::{DateRange, ReportKind, SessionUsage};
+
+/// The arguments of `usage`, as the command line gave them.
+#[derive(Debug, Clone, Default)]
+pub struct UsageArgs {
+    /// The report word (optional) followed by files and folders.
+    pub targets: Vec<PathBuf>,
+    /// `--home`.
+    pub home: Option<PathBuf>,
+    /// `--since`.
+    pub since: Option<String>,
+    /// `--until`.
+    pub until: Option<String>,
+    /// `--timezone`.
+    pub timezone: Option<String>,
+    /// `--pricing`.
+    pub pricing: Option<PathBuf>,
+}
+
+/// Runs `usage`.
+pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
+    let (kind, paths) = split_report_word(&args.targets);
+    let range = DateRange {
+        since: args.since.as_deref().map(parse_date).transpose()?,
+        until: args.until.as_deref().map(parse_date).transpose()?,
+    };
+    if let (Some(since), Some(until)) = (range.since, range.until)
+        && since > until
+    {
+        return Err(Failure::Usage(format!(
+            "--since {since} is after --until {until}"
+        )));
+    }
+    let (zone, zone_name) = resolve_zone(args.timezone.as_deref())?;
+    let pricing = match &args.pricing {
+        Some(path) => Pricing::from_file(path)?,
+        None => Pricing::bundled()?,
+    };
+    if args.home.is_some() || paths.is_empty() {
+        let home = resolve_home(args.home.as_deref())?;
+        if !home.root().is_dir() {
+            return Err(Failure::Unreadable(format!(
+                "Codex home {} is not a directory",
+                home.root().display()
+            )));
+        }
+    }
+    let sources = expand_sources(paths, args.home.as_deref(), WhenEmpty::DefaultHome)?;
+    let (sessions, unreadable) = read_all(&sources);
+    let report = report::build(kind, zone, range, &sessions);
+    if out.is_json() {
+        out.json_line(&render::to_json(kind, &report, &pricing, &zone_name))?;
+    } else {
+        out.text(&render::to_table(kind, &report, &pricing, &zone_name))?;
+    }
+    Ok(if unreadable {
+        Status::Unreadable
+    } else {
+        Status::Ok
+    })
+}
+
+/// The report the first argument names (when it is a report word and not an existing path),
+/// and the paths after it.
+fn split_report_word(targets: &[PathBuf]) -> (ReportKind, &[PathBuf]) {
+    if let Some((first, rest)) = targets.split_first()
+        && !first.exists()
+        && let Some(kind) = first.to_str().and_then(ReportKind::from_word)
+    {
+        return (kind, rest);
+    }
+    (ReportKind::Daily, targets)
+}
+
+/// `YYYY-MM-DD` or `YYYYMMDD`.
+fn parse_date(text: &str) -> Result<NaiveDate, Failure> {
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .or_else(|_| NaiveDate::parse_from_str(text, "%Y%m%d"))
+        .map_err(|_| Failure::Usage(format!("invalid date `{text}`: expected YYYY-MM-DD")))
+}
+
+/// The zone named (an IANA name), else the local one, else UTC (with a warning).
+fn resolve_zone(name: Option<&str>) -> Result<(Tz, String), Failure> {
+    if let Some(name) = name {
+        let zone: Tz = name.parse().map_err(|_| {
+            Failure::Usage(format!(
+                "unknown time zone `{name}`: expected an IANA name such as Europe/Paris or UTC"
+            ))
+        })?;
+        return Ok((zone, zone.name().to_string()));
+    }
+    match iana_time_zone::get_timezone()
+        .ok()
+        .and_then(|name| name.parse::<Tz>().ok())
+    {
+        Some(zone) => Ok((zone, zone.name().to_string())),
+        None => {
+            warn("cannot tell the local time zone; using UTC (pass --timezone ZONE)");
+            Ok((Tz::UTC, "UTC".to_string()))
+        }
+    }
+}
+
+/// Reads every source's usage, several files at a time, in the order given. Unreadable
+/// files are reported and left out (the second value says whether there were any).
+fn read_all(sources: &[Source]) -> (Vec<SessionUsage>, bool) {
+    let total_bytes: u64 = sources
+        .iter()
+        .filter_map(|source| match source {
+            Source::File(path) => std::fs::metadata(path).ok().map(|meta| meta.len()),
+            _ => None,
+        })
+        .sum();
+    let progress = Progress::for_bytes(total_bytes, "reading sessions");
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<FileUsage, String>>>> =
+        Mutex::new(sources.iter().map(|_| None).collect());
+    let workers = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(sources.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(source) = sources.get(index) else {
+                        break;
+                    };
+                    let result = read_one(source, &progress);
+                    if let Ok(mut results) = results.lock() {
+                        results[index] = Some(result);
+                    }
+                }
+            });
+        }
+    });
+    let results = results.into_inner().unwrap_or_default();
+    let mut sessions = Vec::with_capacity(sources.len());
+    let mut unreadable = false;
+    for (source, result) in sources.iter().zip(results) {
+        match result {
+            Some(Ok(usage)) => {
+                for line in &usage.undated_lines {
+                    warn(&format!(
+                        "{}:{line}: usage line without a readable timestamp, not counted",
+                        source.name()
+                    ));
+                }
+                sessions.push(SessionUsage {
+                    path: source.name(),
+                    usage,
+                });
+            }
+            Some(Err(message)) => {
+                warn(&message);
+                unreadable = true;
+            }
+            None => unreadable = true,
+        }
+    }
+    (sessions, unreadable)
+}
+
+fn read_one(source: &Source, progress: &Progress) -> Result<FileUsage, String> {
+    let name = source.name();
+    let failed = |err: std::io::Error| format!("cannot read {name}: {err}");
+    let usage = match source {
+        Source::File(path) => {
+            let usage = RolloutStream::open(path)
+                .and_then(file_usage)
+                .map_err(failed)?;
+            progress.inc(std::fs::metadata(path).map_or(0, |meta| meta.len()));
+            usage
+        }
+        Source::Stdin => RolloutStream::new(std::io::stdin().lock())
+            .and_then(file_usage)
+            .map_err(failed)?,
+        Source::Sample => RolloutStream::new(SAMPLE_JSONL.as_bytes())
+            .and_then(file_usage)
+            .map_err(failed)?,
+    };
+    Ok(usage)
+}

@@ -1,0 +1,284 @@
+//! A usage report as JSON (`{"daily": [...], "totals": {...}}`) or as a table that fits 80
+//! columns.
+//!
+//! Each row (and the total) has a line per model under it. Numbers are written in full with
+//! thousands separators; when the widest row would not fit 80 columns they are shortened
+//! (`12.3M`), and a long key is cut with `…`.
+
+use std::collections::BTreeMap;
+
+use codex_rollout::usage::{Tally, Tokens};
+use serde_json::{Map, Value, json};
+
+use super::pricing::Pricing;
+use super::report::{Report, ReportKind, Row};
+
+/// The widest table printed.
+pub const MAX_WIDTH: usize = 80;
+
+/// The longest key column.
+const MAX_KEY: usize = 24;
+
+/// The report as JSON.
+pub fn to_json(kind: ReportKind, report: &Report, pricing: &Pricing, zone: &str) -> Value {
+    let rows: Vec<Value> = report
+        .rows
+        .iter()
+        .map(|row| {
+            let mut object = Map::new();
+            match kind {
+                ReportKind::Daily => {
+                    object.insert("date".into(), json!(row.key));
+                }
+                ReportKind::Weekly => {
+                    object.insert("week".into(), json!(row.key));
+                }
+                ReportKind::Monthly => {
+                    object.insert("month".into(), json!(row.key));
+                }
+                ReportKind::Model => {
+                    object.insert("model".into(), json!(row.key));
+                }
+                ReportKind::Session => {
+                    object.insert("thread_id".into(), json!(row.key));
+                    object.insert("path".into(), json!(row.path));
+                }
+            }
+            object.insert(
+                "last_activity".into(),
+                json!(codex_rollout::timestamp::format_line_timestamp(
+                    row.last_activity
+                )),
+            );
+            tally_json(&row.tally, pricing, &mut object);
+            Value::Object(object)
+        })
+        .collect();
+    let mut totals = Map::new();
+    tally_json(&report.totals, pricing, &mut totals);
+    let mut document = Map::new();
+    document.insert(kind.json_key().into(), Value::Array(rows));
+    document.insert("totals".into(), Value::Object(totals));
+    document.insert("timezone".into(), json!(zone));
+    document.insert("unpriced_models".into(), json!(unpriced(report, pricing)));
+    Value::Object(document)
+}
+
+/// The models of `report` that have no price.
+pub fn unpriced(report: &Report, pricing: &Pricing) -> Vec<String> {
+    report
+        .totals
+        .models
+        .keys()
+        .filter(|model| !pricing.models.contains_key(*model))
+        .cloned()
+        .collect()
+}
+
+/// The cost of a tally: the sum over its priced models; `None` when none is priced.
+pub fn tally_cost(tally: &Tally, pricing: &Pricing) -> Option<f64> {
+    let costs: Vec<f64> = tally
+        .models
+        .iter()
+        .filter_map(|(model, tokens)| pricing.cost(model, tokens))
+        .collect();
+    (!costs.is_empty()).then(|| costs.iter().sum())
+}
+
+fn counts_json(tokens: &Tokens, cost: Option<f64>, object: &mut Map<String, Value>) {
+    object.insert("input_tokens".into(), json!(tokens.input_tokens));
+    object.insert(
+        "cached_input_tokens".into(),
+        json!(tokens.cached_input_tokens),
+    );
+    object.insert("output_tokens".into(), json!(tokens.output_tokens));
+    object.insert(
+        "reasoning_output_tokens".into(),
+        json!(tokens.reasoning_output_tokens),
+    );
+    object.insert("total_tokens".into(), json!(tokens.total_tokens));
+    object.insert("cost_usd".into(), json!(cost));
+}
+
+fn tally_json(tally: &Tally, pricing: &Pricing, object: &mut Map<String, Value>) {
+    counts_json(&tally.tokens, tally_cost(tally, pricing), object);
+    let models: BTreeMap<&String, Value> = tally
+        .models
+        .iter()
+        .map(|(model, tokens)| {
+            let mut counts = Map::new();
+            counts_json(tokens, pricing.cost(model, tokens), &mut counts);
+            (model, Value::Object(counts))
+        })
+        .collect();
+    object.insert("models".into(), json!(models));
+}
+
+/// One printed line: key and cells.
+struct Line {
+    key: String,
+    cells: [String; 6],
+}
+
+const HEADERS: [&str; 6] = ["Input", "Cached", "Output", "Reasoning", "Total", "Cost"];
+
+/// The report as a table (each line at most [`MAX_WIDTH`] columns), with notes under it.
+pub fn to_table(kind: ReportKind, report: &Report, pricing: &Pricing, zone: &str) -> String {
+    let key_header = match kind {
+        ReportKind::Daily => "Date",
+        ReportKind::Weekly => "Week of",
+        ReportKind::Monthly => "Month",
+        ReportKind::Session => "Session",
+        ReportKind::Model => "Model",
+    };
+    let mut text = String::new();
+    for short in [false, true] {
+        if report.rows.is_empty() {
+            break;
+        }
+        let lines = table_lines(kind, report, pricing, short);
+        let key_width = lines
+            .iter()
+            .map(|line| line.key.chars().count())
+            .chain([key_header.len()])
+            .max()
+            .unwrap_or(0);
+        let mut widths = HEADERS.map(str::len);
+        for line in &lines {
+            for (width, cell) in widths.iter_mut().zip(&line.cells) {
+                *width = (*width).max(cell.chars().count());
+            }
+        }
+        let width = key_width + widths.iter().map(|width| width + 1).sum::<usize>();
+        if width > MAX_WIDTH && !short {
+            continue;
+        }
+        let render = |text: &mut String, key: &str, cells: [&str; 6]| {
+            let mut line = format!("{key:<key_width$}");
+            for (cell, width) in cells.iter().zip(widths) {
+                line.push_str(&format!(" {cell:>width$}"));
+            }
+            text.push_str(line.trim_end());
+            text.push('\n');
+        };
+        render(&mut text, key_header, HEADERS);
+        let rule = "-".repeat(width.min(MAX_WIDTH));
+        for line in &lines {
+            if line.key == "Total" {
+                text.push_str(&rule);
+                text.push('\n');
+            }
+            render(
+                &mut text,
+                &line.key,
+                line.cells.each_ref().map(String::as_str),
+            );
+        }
+        break;
+    }
+    if report.rows.is_empty() {
+        text.push_str("no token usage found\n");
+    }
+    text.push_str(&format!(
+        "Times in {zone}. Input includes cached input, output includes reasoning.\n"
+    ));
+    let unpriced = unpriced(report, pricing);
+    if !unpriced.is_empty() {
+        text.push_str(&format!(
+            "No price for: {} (left out of the cost).\n",
+            unpriced.join(", ")
+        ));
+    }
+    text
+}
+
+fn table_lines(kind: ReportKind, report: &Report, pricing: &Pricing, short: bool) -> Vec<Line> {
+    let mut lines = Vec::new();
+    let mut push = |key: String, tally: &Tally, with_models: bool| {
+        lines.push(Line {
+            key: cut(&key, MAX_KEY),
+            cells: cells(&tally.tokens, tally_cost(tally, pricing), short),
+        });
+        if with_models {
+            for (model, tokens) in &tally.models {
+                lines.push(Line {
+                    key: format!("  {}", cut(model, MAX_KEY - 2)),
+                    cells: cells(tokens, pricing.cost(model, tokens), short),
+                });
+            }
+        }
+    };
+    for row in &report.rows {
+        push(row_key(kind, row), &row.tally, kind != ReportKind::Model);
+    }
+    if !report.rows.is_empty() {
+        push("Total".to_string(), &report.totals, false);
+    }
+    lines
+}
+
+fn row_key(kind: ReportKind, row: &Row) -> String {
+    match kind {
+        // A thread id is 36 characters: its first 13 (the creation time of a v7 id) and
+        // last 4 tell sessions apart in a table; JSON has the whole id and the path.
+        ReportKind::Session if row.key.len() > 18 && row.key.is_ascii() => {
+            format!("{}…{}", &row.key[..13], &row.key[row.key.len() - 4..])
+        }
+        _ => row.key.clone(),
+    }
+}
+
+fn cells(tokens: &Tokens, cost: Option<f64>, short: bool) -> [String; 6] {
+    let number = |value: u64| {
+        if short {
+            abbreviate(value)
+        } else {
+            thousands(value)
+        }
+    };
+    [
+        number(tokens.input_tokens),
+        number(tokens.cached_input_tokens),
+        number(tokens.output_tokens),
+        number(tokens.reasoning_output_tokens),
+        number(tokens.total_tokens),
+        cost.map_or_else(|| "-".to_string(), |cost| format!("${cost:.2}")),
+    ]
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(value: u64) -> String {
+    let digits = value.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// `1234567` as `1.2M`.
+pub fn abbreviate(value: u64) -> String {
+    const UNITS: [(u64, &str); 4] = [
+        (1_000_000_000_000, "T"),
+        (1_000_000_000, "B"),
+        (1_000_000, "M"),
+        (1_000, "k"),
+    ];
+    for (size, unit) in UNITS {
+        if value >= size {
+            return format!("{:.1}{unit}", value as f64 / size as f64);
+        }
+    }
+    value.to_string()
+}
+
+fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max.saturating_sub(1)).collect();
+    format!("{kept}…")
+}
