@@ -13,7 +13,9 @@
 //!   parent's file found under the same home;
 //! - [`turns`]: what counts as a user turn in a file (events first, legacy files by core's
 //!   boundary rule), shared by `inspect` and `fork`;
-//! - [`replay`]: the event stream a live session emitted, rebuilt from a file.
+//! - [`replay`]: the event stream a live session emitted, rebuilt from a file;
+//! - `search` (feature `search`): a full-text index (SQLite FTS5) over every session of a
+//!   home, kept up to date incrementally.
 //!
 //! See `docs/rollout.md` for the file format and the guarantees.
 
@@ -28,6 +30,8 @@ pub mod reconstruct;
 pub mod recorder;
 pub mod replay;
 mod resume_point;
+#[cfg(feature = "search")]
+pub mod search;
 pub mod source;
 pub mod stream;
 pub mod timestamp;
