@@ -5,9 +5,10 @@
 //! The whole-file index chooses a file's records ([`TurnRecords::of_items`]) after seeing
 //! every item; a tally must answer at once, so it counts under the best rule seen so far:
 //! turn-starting response items until the first `user_message` event or completed
-//! `UserMessage`, then that record only (a message item claimed by its record is the same
-//! turn, not a new one). Real files record their first turn's event right after its message
-//! item, so both give the same numbers (`turns_tests.rs` checks it on every real file).
+//! `UserMessage`, then that record only. Until a turn without a record ends, its turn-starting
+//! items are held as one turn (they are the record's message and injected context when a
+//! record follows). Real files record their first turn's record inside that turn, so both
+//! give the same numbers (`tests/search_real.rs` checks it on every real file).
 //!
 //! Numbers count every turn in file order, rolled-back ones included: turns a later rollback
 //! removes keep their numbers, so a number once given never changes as a file grows.
@@ -26,23 +27,15 @@ use super::TurnRecords;
 pub struct TurnTally {
     /// The record that counts, once one was seen (`None`: boundary items).
     records: Option<EventRecords>,
-    /// Turns started so far (the current turn's number; 0 before the first).
+    /// Turns settled so far.
     count: u32,
-    /// A turn-starting message item was just seen; its record may follow and claim it.
-    pending: Option<Pending>,
+    /// Turn-starting items of the current turn while no record is known: turns of their own
+    /// if the turn ends without a record, the record's message and context if one comes.
+    unclaimed: u32,
     /// A `task_started` was seen (boundary items count only inside turns).
     in_turns: bool,
     /// The file is in the pre-envelope format (every boundary item is a turn).
     legacy: bool,
-}
-
-/// How the last turn-starting message item was numbered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-enum Pending {
-    /// Counted as a turn of its own (boundary items); a record that follows claims it.
-    Counted,
-    /// Given the next number without counting it: only its record makes it a turn.
-    Provisional,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,17 +76,25 @@ impl TurnTally {
                 None => EventRecords::of(item),
             };
             if let Some(records) = record {
+                // A record is a turn; turn-starting items before it in its turn were its
+                // message and context.
                 self.records = Some(records);
-                if self.pending.take() != Some(Pending::Counted) {
-                    self.count += 1;
-                }
+                self.unclaimed = 0;
+                self.count += 1;
                 return self.count;
             }
         }
         match item {
-            RolloutItem::EventMsg(EventMsg::TurnStarted(_)) => {
-                self.in_turns = true;
-                self.pending = None;
+            RolloutItem::EventMsg(
+                EventMsg::TurnStarted(_)
+                | EventMsg::TurnComplete(_)
+                | EventMsg::TurnAborted(_)
+                | EventMsg::ThreadRolledBack(_),
+            ) => {
+                self.settle();
+                if matches!(item, RolloutItem::EventMsg(EventMsg::TurnStarted(_))) {
+                    self.in_turns = true;
+                }
             }
             RolloutItem::ResponseItem(response) if is_user_turn_boundary(response) => {
                 if self.legacy {
@@ -101,25 +102,27 @@ impl TurnTally {
                     return self.count;
                 }
                 if self.records.is_none() && self.in_turns {
-                    self.count += 1;
-                    self.pending = Some(Pending::Counted);
-                    return self.count;
+                    self.unclaimed += 1;
                 }
-                self.pending = Some(Pending::Provisional);
+                // The turn its record (or, without records, the turn's end) will make.
                 return self.count + 1;
             }
-            RolloutItem::EventMsg(
-                EventMsg::TurnComplete(_) | EventMsg::TurnAborted(_) | EventMsg::ThreadRolledBack(_),
-            )
-            | RolloutItem::ResponseItem(_)
-            | RolloutItem::Compacted(_) => self.pending = None,
             _ => {}
         }
-        self.count
+        self.count + self.unclaimed.min(1)
     }
 
-    /// Turns started so far.
+    /// The user turns of the items pushed so far (what the whole-file index counts, rolled-back
+    /// turns included).
     pub fn turns(&self) -> u32 {
-        self.count
+        self.count + self.unclaimed
+    }
+
+    /// A turn ended: without a record, each of its turn-starting items was a turn.
+    fn settle(&mut self) {
+        if self.records.is_none() {
+            self.count += self.unclaimed;
+        }
+        self.unclaimed = 0;
     }
 }
