@@ -7,6 +7,7 @@ pub mod inspect;
 pub mod list;
 pub mod notifications;
 pub mod prompt;
+pub mod search;
 pub mod thread;
 pub mod validate;
 
@@ -19,7 +20,7 @@ use crate::output::Output;
 pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
     let command = command.unwrap_or(Command::Inspect { file: None });
     match command {
-        Command::Inspect { file } => inspect::run(&Source::from_arg(file.as_deref()), out),
+        Command::Inspect { file } => inspect::run(&Source::from_arg(file.as_deref())?, out),
         Command::Validate { files } => {
             let sources: Vec<Source> = if files.is_empty() {
                 vec![Source::Sample]
@@ -27,12 +28,12 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
                 files
                     .iter()
                     .map(|file| Source::from_arg(Some(file)))
-                    .collect()
+                    .collect::<Result<_, _>>()?
             };
             validate::run(&sources, out)
         }
         Command::History { file, home } => {
-            history::run(&Source::from_arg(file.as_deref()), home, out)
+            history::run(&Source::from_arg(file.as_deref())?, home, out)
         }
         Command::Prompt {
             file,
@@ -40,18 +41,18 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             modalities,
             home,
         } => prompt::run(
-            &Source::from_arg(file.as_deref()),
+            &Source::from_arg(file.as_deref())?,
             lite,
             &modalities,
             home,
             out,
         ),
-        Command::Thread { file } => thread::run(&Source::from_arg(file.as_deref()), out),
+        Command::Thread { file } => thread::run(&Source::from_arg(file.as_deref())?, out),
         Command::Notifications { file } => {
-            notifications::run(&Source::from_arg(file.as_deref()), out)
+            notifications::run(&Source::from_arg(file.as_deref())?, out)
         }
         Command::Export { file, format } => {
-            export::run(&Source::from_arg(file.as_deref()), format, out)
+            export::run(&Source::from_arg(file.as_deref())?, format, out)
         }
         Command::Fork {
             file,
@@ -62,7 +63,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
         } => {
             let mode = by_reference.then_some(fork::ByReferenceOptions { home });
             fork::run(
-                &Source::from_arg(file.as_deref()),
+                &Source::from_arg(file.as_deref())?,
                 drop_turns,
                 &output,
                 mode,
@@ -75,5 +76,6 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             cursor,
             archived,
         } => list::run(home, limit, cursor.as_deref(), archived, out),
+        Command::Search(args) => search::run(args, out),
     }
 }
