@@ -178,6 +178,10 @@ pub struct SearchArgs {
     /// Only texts recorded before this time (a date counts whole).
     #[arg(long, value_name = "TIME")]
     pub until: Option<String>,
+    /// Also texts a fork or sub-agent copied from its parent (left out by default:
+    /// the parent's own file has them).
+    #[arg(long)]
+    pub copied: bool,
     /// At most this many hits.
     #[arg(long, default_value_t = 20, value_name = "N")]
     pub limit: usize,

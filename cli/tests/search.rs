@@ -21,10 +21,15 @@ fn real_home(dir: &Path) -> Result<Option<PathBuf>, Box<dyn std::error::Error>> 
     let day = home.join("sessions/2026/01/02");
     std::fs::create_dir_all(&day)?;
     for (n, file) in files.iter().enumerate() {
-        let name = file.file_name().and_then(|name| name.to_str()).unwrap_or_default();
+        let name = file
+            .file_name()
+            .and_then(|name| name.to_str())
+            .unwrap_or_default();
         let name = match name.find("rollout-20") {
             Some(at) => name[at..].to_string(),
-            None => format!("rollout-2026-01-02T00-00-{n:02}-01900000-0000-7000-8000-{n:012}.jsonl"),
+            None => {
+                format!("rollout-2026-01-02T00-00-{n:02}-01900000-0000-7000-8000-{n:012}.jsonl")
+            }
         };
         std::fs::copy(file, day.join(name))?;
     }
@@ -48,7 +53,11 @@ fn real_home(dir: &Path) -> Result<Option<PathBuf>, Box<dyn std::error::Error>> 
     Ok(Some(home))
 }
 
-fn search(dir: &Path, home: &Path, args: &[&str]) -> Result<assert_cmd::assert::Assert, Box<dyn std::error::Error>> {
+fn search(
+    dir: &Path,
+    home: &Path,
+    args: &[&str],
+) -> Result<assert_cmd::assert::Assert, Box<dyn std::error::Error>> {
     Ok(bin()?
         .env("XDG_CACHE_HOME", dir.join("cache"))
         .env("HOME", dir)
@@ -65,25 +74,42 @@ fn search_finds_hits_with_how_to_resume_them() -> TestResult {
     let Some(home) = real_home(dir.path())? else {
         return Ok(());
     };
-    let output = search(dir.path(), &home, &["--json", "quokka"])?.success().get_output().stdout.clone();
+    let output = search(dir.path(), &home, &["--json", "quokka"])?
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     let results: serde_json::Value = serde_json::from_slice(&output)?;
     let hits = results["hits"].as_array().ok_or("no hits array")?;
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0]["thread_id"], B);
     assert_eq!(hits[0]["resume"], format!("codex resume {B}"));
     assert_eq!(hits[0]["snippet"], "tell me about zanzibar [quokka]");
-    assert_eq!((hits[0]["turn"].as_u64(), hits[0]["line"].as_u64()), (Some(1), Some(2)));
+    assert_eq!(
+        (hits[0]["turn"].as_u64(), hits[0]["line"].as_u64()),
+        (Some(1), Some(2))
+    );
     // The default index went to the cache directory.
     assert!(dir.path().join("cache/codex-thread/index.sqlite").is_file());
 
     // Text output: the hit, then the resume line.
-    let text = search(dir.path(), &home, &["zanzibar", "--cwd", "/work/zoo", "--role", "user"])?.success();
+    let text = search(
+        dir.path(),
+        &home,
+        &["zanzibar", "--cwd", "/work/zoo", "--role", "user"],
+    )?
+    .success();
     let stdout = String::from_utf8(text.get_output().stdout.clone())?;
     assert_eq!(stdout.matches("codex resume ").count(), 2, "{stdout}");
     // Real content is found too, and filters narrow it.
     let all = search(dir.path(), &home, &["--json", "--limit", "1000", "the"])?.success();
     let all: serde_json::Value = serde_json::from_slice(&all.get_output().stdout)?;
-    let users = search(dir.path(), &home, &["--json", "--limit", "1000", "--role", "user", "the"])?.success();
+    let users = search(
+        dir.path(),
+        &home,
+        &["--json", "--limit", "1000", "--role", "user", "the"],
+    )?
+    .success();
     let users: serde_json::Value = serde_json::from_slice(&users.get_output().stdout)?;
     let count = |value: &serde_json::Value| value["hits"].as_array().map_or(0, Vec::len);
     assert!(count(&all) > count(&users) && count(&users) > 0);
@@ -113,15 +139,27 @@ fn two_searches_at_once_both_answer() -> TestResult {
     let mut counts = Vec::new();
     for child in [first, second] {
         let output = child.wait_with_output()?;
-        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
         let results: serde_json::Value = serde_json::from_slice(&output.stdout)?;
         counts.push(results["hits"].as_array().map_or(0, Vec::len));
     }
     // Whichever finished first may have seen part of the index; the full answer is the same.
-    let after = search(dir.path(), &home, &["--json", "--limit", "5000", "error OR zanzibar"])?.success();
+    let after = search(
+        dir.path(),
+        &home,
+        &["--json", "--limit", "5000", "error OR zanzibar"],
+    )?
+    .success();
     let after: serde_json::Value = serde_json::from_slice(&after.get_output().stdout)?;
     let full = after["hits"].as_array().map_or(0, Vec::len);
-    assert!(counts.iter().all(|count| *count <= full) && counts.contains(&full), "{counts:?} {full}");
+    assert!(
+        counts.iter().all(|count| *count <= full) && counts.contains(&full),
+        "{counts:?} {full}"
+    );
     Ok(())
 }
 
@@ -158,15 +196,23 @@ fn thread_ids_and_prefixes_name_sessions() -> TestResult {
     };
     // By file names (no index yet), then through the index.
     for _ in 0..2 {
-        run(&["inspect", A])?.success().stdout(predicates::str::contains(A));
-        run(&["inspect", "01a0aaab"])?.success().stdout(predicates::str::contains(B));
-        run(&["export", "01A0AAAB-0000"])?.success().stdout(predicates::str::contains("quokka"));
+        run(&["inspect", A])?
+            .success()
+            .stdout(predicates::str::contains(A));
+        run(&["inspect", "01a0aaab"])?
+            .success()
+            .stdout(predicates::str::contains(B));
+        run(&["export", "01A0AAAB-0000"])?
+            .success()
+            .stdout(predicates::str::contains("quokka"));
         run(&["validate", "01a0aaaa"])?.success();
         // Ambiguous: both candidates listed, exit 2.
         run(&["inspect", "01a0aaa"])?
             .code(2)
             .stderr(predicates::str::contains(A).and(predicates::str::contains(B)));
-        run(&["inspect", "0badf00d"])?.code(2).stderr(predicates::str::contains("no session"));
+        run(&["inspect", "0badf00d"])?
+            .code(2)
+            .stderr(predicates::str::contains("no session"));
         search(dir.path(), &home, &["quokka"])?.success();
     }
     Ok(())

@@ -47,6 +47,7 @@ use rusqlite::Connection;
 use crate::CodexHome;
 
 pub mod extract;
+mod identity;
 mod query;
 mod schema;
 mod update;

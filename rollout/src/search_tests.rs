@@ -51,6 +51,9 @@ fn lines(parts: &[String]) -> String {
     parts.iter().map(|part| format!("{part}\n")).collect()
 }
 
+/// A hit as the tests compare it: thread id prefix, turn, line, snippet.
+type Found = (String, u32, u64, String);
+
 struct Home {
     dir: tempfile::TempDir,
 }
@@ -78,21 +81,27 @@ impl Home {
 
     /// Updates the index, then returns the matching (thread, turn, line, snippet).
     #[track_caller]
-    fn search(&self, query: &str) -> Vec<(String, u32, u64, String)> {
-        let (hits, _) = self.search_with(Query::new(query));
-        hits
+    fn search(&self, query: &str) -> Result<Vec<Found>> {
+        Ok(self.search_with(Query::new(query))?.0)
     }
 
     #[track_caller]
-    fn search_with(&self, query: Query) -> (Vec<(String, u32, u64, String)>, UpdateReport) {
-        let mut index = SearchIndex::open(&self.index_path()).expect("index opens");
-        let report = index.update(&self.home()).expect("index updates");
-        let hits = index.search(&self.home(), &query).expect("query runs");
+    fn search_with(&self, query: Query) -> Result<(Vec<Found>, UpdateReport)> {
+        let mut index = SearchIndex::open(&self.index_path())?;
+        let report = index.update(&self.home())?;
+        let hits = index.search(&self.home(), &query)?;
         let hits = hits
             .into_iter()
-            .map(|hit| (hit.thread_id[..8].to_string(), hit.turn, hit.line, hit.snippet))
+            .map(|hit| {
+                (
+                    hit.thread_id[..8].to_string(),
+                    hit.turn,
+                    hit.line,
+                    hit.snippet,
+                )
+            })
             .collect();
-        (hits, report)
+        Ok((hits, report))
     }
 }
 
@@ -124,29 +133,50 @@ fn indexes_messages_tools_and_turns() -> TestResult {
             assistant(2, "fixed the parser bounds"),
         ]),
     )?;
-    let hits = home.search("parser");
+    let hits = home.search("parser")?;
     assert_eq!(
         hits,
         vec![
             ("0199a213".into(), 2, 9, "fixed the [parser] bounds".into()),
-            ("0199a213".into(), 1, 6, "test [parser]_end ... FAILED".into()),
-            ("0199a213".into(), 1, 5, "shell {\"command\":[\"cargo test [parser]\"]}".into()),
-            ("0199a213".into(), 1, 4, "the [parser] reads past the end".into()),
-            ("0199a213".into(), 1, 2, "why does the [parser] crash".into()),
+            (
+                "0199a213".into(),
+                1,
+                6,
+                "test [parser]_end ... FAILED".into()
+            ),
+            (
+                "0199a213".into(),
+                1,
+                5,
+                "shell {\"command\":[\"cargo test [parser]\"]}".into()
+            ),
+            (
+                "0199a213".into(),
+                1,
+                4,
+                "the [parser] reads past the end".into()
+            ),
+            (
+                "0199a213".into(),
+                1,
+                2,
+                "why does the [parser] crash".into()
+            ),
         ]
     );
     let mut query = Query::new("parser");
     query.role = Some(Role::User);
-    assert_eq!(home.search_with(query).0.len(), 1);
+    assert_eq!(home.search_with(query)?.0.len(), 1);
     let mut query = Query::new("parser");
     query.cwd = Some("/elsewhere".into());
-    assert_eq!(home.search_with(query).0.len(), 0);
+    assert_eq!(home.search_with(query)?.0.len(), 0);
     let mut query = Query::new("parser");
     query.cwd = Some("/repo".into());
-    query.since_ms = Some(chrono::DateTime::parse_from_rfc3339("2025-09-25T01:02:00Z")?.timestamp_millis());
-    assert_eq!(home.search_with(query).0.len(), 1);
-    assert_eq!(home.search("\"reads past\"").len(), 1);
-    assert_eq!(home.search("pars* NOT crash").len(), 4);
+    query.since_ms =
+        Some(chrono::DateTime::parse_from_rfc3339("2025-09-25T01:02:00Z")?.timestamp_millis());
+    assert_eq!(home.search_with(query)?.0.len(), 1);
+    assert_eq!(home.search("\"reads past\"")?.len(), 1);
+    assert_eq!(home.search("pars* NOT crash")?.len(), 4);
     Ok(())
 }
 
@@ -154,16 +184,19 @@ fn indexes_messages_tools_and_turns() -> TestResult {
 fn an_appended_file_is_read_on_and_a_half_line_waits() -> TestResult {
     let home = Home::new()?;
     let path = home.session(THREAD);
-    std::fs::write(&path, lines(&[meta(THREAD, "/repo"), user(1, "first words")]))?;
-    assert_eq!(home.search("words").len(), 1);
+    std::fs::write(
+        &path,
+        lines(&[meta(THREAD, "/repo"), user(1, "first words")]),
+    )?;
+    assert_eq!(home.search("words")?.len(), 1);
     // Half of a line: not indexed yet.
     let second = user(2, "second words");
     let (head, tail) = second.split_at(60);
     append(&path, head)?;
-    let (hits, report) = home.search_with(Query::new("words"));
+    let (hits, report) = home.search_with(Query::new("words"))?;
     assert_eq!((hits.len(), report.read_on), (1, 1));
     append(&path, &format!("{tail}\n"))?;
-    let (hits, report) = home.search_with(Query::new("words"));
+    let (hits, report) = home.search_with(Query::new("words"))?;
     assert_eq!(report.read_on, 1);
     assert_eq!(report.read_whole, 0);
     assert_eq!(
@@ -174,7 +207,7 @@ fn an_appended_file_is_read_on_and_a_half_line_waits() -> TestResult {
         ]
     );
     // Nothing changed: nothing read.
-    let (_, report) = home.search_with(Query::new("words"));
+    let (_, report) = home.search_with(Query::new("words"))?;
     assert_eq!((report.read_on, report.read_whole, report.bytes), (0, 0, 0));
     Ok(())
 }
@@ -187,21 +220,27 @@ fn a_rewritten_or_shrunk_file_is_read_again_and_a_deleted_one_dropped() -> TestR
         &path,
         lines(&[meta(THREAD, "/repo"), user(1, "alpha"), user(2, "beta")]),
     )?;
-    std::fs::write(home.session(OTHER), lines(&[meta(OTHER, "/x"), user(1, "alpha")]))?;
-    assert_eq!(home.search("alpha").len(), 2);
+    std::fs::write(
+        home.session(OTHER),
+        lines(&[meta(OTHER, "/x"), user(1, "alpha")]),
+    )?;
+    assert_eq!(home.search("alpha")?.len(), 2);
     // Shrunk (a turn removed by hand).
     std::fs::write(&path, lines(&[meta(THREAD, "/repo"), user(1, "gamma")]))?;
-    let (hits, report) = home.search_with(Query::new("alpha OR beta OR gamma"));
+    let (hits, report) = home.search_with(Query::new("alpha OR beta OR gamma"))?;
     assert_eq!(report.read_whole, 1);
-    assert_eq!(hits.iter().map(|hit| hit.3.as_str()).collect::<Vec<_>>(), vec!["[gamma]", "[alpha]"]);
+    assert_eq!(
+        hits.iter().map(|hit| hit.3.as_str()).collect::<Vec<_>>(),
+        vec!["[gamma]", "[alpha]"]
+    );
     // Rewritten with the same size.
     std::fs::write(&path, lines(&[meta(THREAD, "/repo"), user(1, "delta")]))?;
-    let (hits, report) = home.search_with(Query::new("gamma OR delta"));
+    let (hits, report) = home.search_with(Query::new("gamma OR delta"))?;
     assert_eq!(report.read_whole, 1);
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0].3, "[delta]");
     std::fs::remove_file(home.session(OTHER))?;
-    let (hits, report) = home.search_with(Query::new("alpha"));
+    let (hits, report) = home.search_with(Query::new("alpha"))?;
     assert_eq!((hits.len(), report.dropped), (0, 1));
     Ok(())
 }
@@ -212,11 +251,14 @@ fn compressed_files_are_read() -> TestResult {
     let plain = lines(&[meta(THREAD, "/repo"), user(1, "squeezed words")]);
     let path = home.session(THREAD).with_extension("jsonl.zst");
     std::fs::write(&path, zstd::encode_all(plain.as_bytes(), 3)?)?;
-    assert_eq!(home.search("squeezed"), vec![("0199a213".into(), 1, 2, "[squeezed] words".into())]);
+    assert_eq!(
+        home.search("squeezed")?,
+        vec![("0199a213".into(), 1, 2, "[squeezed] words".into())]
+    );
     // Recompressed with more: read again from the start, not appended to.
     let more = format!("{plain}{}\n", user(2, "squeezed again"));
     std::fs::write(&path, zstd::encode_all(more.as_bytes(), 3)?)?;
-    let (hits, report) = home.search_with(Query::new("squeezed"));
+    let (hits, report) = home.search_with(Query::new("squeezed"))?;
     assert_eq!((hits.len(), report.read_whole), (2, 1));
     Ok(())
 }
@@ -224,14 +266,24 @@ fn compressed_files_are_read() -> TestResult {
 #[test]
 fn a_corrupt_index_is_rebuilt_with_a_message() -> TestResult {
     let home = Home::new()?;
-    std::fs::write(home.session(THREAD), lines(&[meta(THREAD, "/repo"), user(1, "kept")]))?;
-    assert_eq!(home.search("kept").len(), 1);
-    std::fs::write(home.index_path(), b"this is not a database, it is garbage".repeat(200))?;
+    std::fs::write(
+        home.session(THREAD),
+        lines(&[meta(THREAD, "/repo"), user(1, "kept")]),
+    )?;
+    assert_eq!(home.search("kept")?.len(), 1);
+    std::fs::write(
+        home.index_path(),
+        b"this is not a database, it is garbage".repeat(200),
+    )?;
     let _ = std::fs::remove_file(home.index_path().with_extension("sqlite-wal"));
     let index = SearchIndex::open(&home.index_path())?;
-    assert!(index.rebuilt().is_some_and(|why| why.contains("rebuilt")), "{:?}", index.rebuilt());
+    assert!(
+        index.rebuilt().is_some_and(|why| why.contains("rebuilt")),
+        "{:?}",
+        index.rebuilt()
+    );
     drop(index);
-    assert_eq!(home.search("kept").len(), 1);
+    assert_eq!(home.search("kept")?.len(), 1);
     Ok(())
 }
 
@@ -281,19 +333,35 @@ fn two_updaters_at_once_store_each_file_once() -> TestResult {
     }
     let mut query = Query::new("concurrent");
     query.limit = 10_000;
-    assert_eq!(home.search_with(query).0.len(), 600);
+    assert_eq!(home.search_with(query)?.0.len(), 600);
     Ok(())
 }
 
 #[test]
 fn thread_prefixes_are_found() -> TestResult {
     let home = Home::new()?;
-    std::fs::write(home.session(THREAD), lines(&[meta(THREAD, "/repo"), user(1, "x")]))?;
-    std::fs::write(home.session(OTHER), lines(&[meta(OTHER, "/repo"), user(1, "x")]))?;
+    std::fs::write(
+        home.session(THREAD),
+        lines(&[meta(THREAD, "/repo"), user(1, "x")]),
+    )?;
+    std::fs::write(
+        home.session(OTHER),
+        lines(&[meta(OTHER, "/repo"), user(1, "x")]),
+    )?;
     let mut index = SearchIndex::open(&home.index_path())?;
     index.update(&home.home())?;
-    assert_eq!(index.files_with_thread_prefix(&home.home(), "0199A213")?.len(), 1);
-    assert_eq!(index.files_with_thread_prefix(&home.home(), "0199a21")?.len(), 2);
+    assert_eq!(
+        index
+            .files_with_thread_prefix(&home.home(), "0199A213")?
+            .len(),
+        1
+    );
+    assert_eq!(
+        index
+            .files_with_thread_prefix(&home.home(), "0199a21")?
+            .len(),
+        2
+    );
     Ok(())
 }
 
@@ -303,6 +371,9 @@ fn a_bad_query_is_a_query_error() -> TestResult {
     let mut index = SearchIndex::open(&home.index_path())?;
     index.update(&home.home())?;
     let error = index.search(&home.home(), &Query::new("\"unclosed")).err();
-    assert!(matches!(error, Some(SearchError::Query { .. })), "{error:?}");
+    assert!(
+        matches!(error, Some(SearchError::Query { .. })),
+        "{error:?}"
+    );
     Ok(())
 }

@@ -49,8 +49,12 @@ impl RealHome {
             let (name, thread) = match rollout {
                 Some(found) => found,
                 None => {
-                    let thread = Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0000 + n as u128);
-                    (format!("rollout-2026-01-02T00-00-{n:02}-{thread}.jsonl"), thread)
+                    let thread =
+                        Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0000 + n as u128);
+                    (
+                        format!("rollout-2026-01-02T00-00-{n:02}-{thread}.jsonl"),
+                        thread,
+                    )
                 }
             };
             let copy = day.join(name);
@@ -75,7 +79,9 @@ fn distinctive_word(path: &Path) -> Result<Option<String>, Box<dyn std::error::E
     let mut stream = RolloutStream::open(path)?;
     while let Some(line) = stream.next_line()? {
         let Some(rollout) = line.line() else { continue };
-        let RolloutItem::ResponseItem(item) = &rollout.item else { continue };
+        let RolloutItem::ResponseItem(item) = &rollout.item else {
+            continue;
+        };
         if let Some(TurnItem::UserMessage(message)) = parse_turn_item(item) {
             let text = message.message();
             let word = text
@@ -110,6 +116,8 @@ fn every_real_file_is_indexed_and_its_first_message_found() -> TestResult {
         let mut query = Query::new(format!("\"{word}\""));
         query.role = Some(Role::User);
         query.limit = 1000;
+        // A child's first message may be one it copied from its parent.
+        query.copied = true;
         let hits = index.search(&real.home(), &query)?;
         let own: Vec<_> = hits
             .iter()
@@ -121,10 +129,17 @@ fn every_real_file_is_indexed_and_its_first_message_found() -> TestResult {
             original.display()
         );
         assert!(own.iter().all(|hit| hit.path == *copy && hit.line > 0));
-        assert!(own.iter().any(|hit| hit.snippet.contains(&format!("[{word}")) || hit.snippet.to_lowercase().contains(&format!("[{word}"))));
+        assert!(
+            own.iter()
+                .any(|hit| hit.snippet.contains(&format!("[{word}"))
+                    || hit.snippet.to_lowercase().contains(&format!("[{word}")))
+        );
         checked += 1;
     }
-    assert!(checked >= 10, "only {checked} real files have a first message to look for");
+    assert!(
+        checked >= 10,
+        "only {checked} real files have a first message to look for"
+    );
     // Nothing changed: the second update reads nothing.
     let again = index.update(&real.home())?;
     assert_eq!((again.read_whole, again.read_on, again.bytes), (0, 0, 0));
@@ -155,7 +170,12 @@ fn real_files_read_in_pieces_index_what_they_index_whole() -> TestResult {
             .map(|(at, _)| at + 1)
             .collect();
         let half = ends.get(ends.len() / 2).copied().unwrap_or(0);
-        let almost = ends.len().checked_sub(2).and_then(|at| ends.get(at)).copied().unwrap_or(half);
+        let almost = ends
+            .len()
+            .checked_sub(2)
+            .and_then(|at| ends.get(at))
+            .copied()
+            .unwrap_or(half);
         let cut = almost + (bytes.len() - almost) / 2;
         let target = day.join(copy.file_name().ok_or("no name")?);
         std::fs::write(&target, &bytes[..half])?;
@@ -165,11 +185,17 @@ fn real_files_read_in_pieces_index_what_they_index_whole() -> TestResult {
     let mut index = SearchIndex::open(&pieces.path().join("index.sqlite"))?;
     let mut entries = index.update(&home)?.entries;
     for (target, bytes, half, cut) in &steps {
-        std::fs::OpenOptions::new().append(true).open(target)?.write_all(&bytes[*half..*cut])?;
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(target)?
+            .write_all(&bytes[*half..*cut])?;
     }
     entries += index.update(&home)?.entries;
     for (target, bytes, _, cut) in &steps {
-        std::fs::OpenOptions::new().append(true).open(target)?.write_all(&bytes[*cut..])?;
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(target)?
+            .write_all(&bytes[*cut..])?;
     }
     let last = index.update(&home)?;
     entries += last.entries;
@@ -250,5 +276,63 @@ fn the_streaming_turn_rule_numbers_turns_as_the_turn_index_does() -> TestResult 
         assert_eq!(tally.turns() as usize, turns.len(), "{}", path.display());
     }
     assert!(disagreements.is_empty(), "{disagreements:#?}");
+    Ok(())
+}
+
+#[test]
+fn lines_a_child_copied_from_its_parent_are_marked_and_left_out_by_default() -> TestResult {
+    let Some(originals) = real_jsonl_files()? else {
+        return Ok(());
+    };
+    let real = RealHome::build(&originals)?;
+    let mut index = SearchIndex::open(&real.index("index.sqlite"))?;
+    index.update(&real.home())?;
+    let mut children = 0;
+    for (copy, (original, thread)) in &real.files {
+        let contents = RolloutContents::from_decoded(read_rollout_file(copy)?);
+        let Some(prefix) = codex_rollout::turns::parent_prefix(contents.items()) else {
+            continue;
+        };
+        // The line number of each item, as the stream numbers lines.
+        let mut item_lines = Vec::new();
+        let mut stream = RolloutStream::open(copy)?;
+        while let Some(line) = stream.next_line()? {
+            if line.line().is_some() {
+                item_lines.push(line.number as u64);
+            }
+        }
+        let first = item_lines[prefix.items.start];
+        let last = item_lines[prefix.items.end - 1];
+        let word = distinctive_word(copy)?.unwrap_or_else(|| "the".to_string());
+        let mut query = Query::new(format!("\"{word}\" OR the OR a OR to OR of OR is"));
+        query.limit = 1_000_000;
+        query.copied = true;
+        let thread = thread.hyphenated().to_string();
+        let with: Vec<_> = index
+            .search(&real.home(), &query)?
+            .into_iter()
+            .filter(|hit| hit.thread_id == thread)
+            .collect();
+        let copied: Vec<_> = with.iter().filter(|hit| hit.copied).collect();
+        assert!(
+            !copied.is_empty(),
+            "{}: no copied text found",
+            original.display()
+        );
+        assert!(
+            copied.iter().all(|hit| (first..=last).contains(&hit.line)),
+            "{}: copied hits outside lines {first}..={last}",
+            original.display()
+        );
+        query.copied = false;
+        let without = index
+            .search(&real.home(), &query)?
+            .into_iter()
+            .filter(|hit| hit.thread_id == thread)
+            .count();
+        assert_eq!(without, with.len() - copied.len());
+        children += 1;
+    }
+    assert!(children >= 1, "no real file has a copied parent prefix");
     Ok(())
 }

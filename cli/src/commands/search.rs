@@ -34,6 +34,8 @@ pub struct SearchHit {
     pub snippet: String,
     /// BM25 rank (lower is better).
     pub rank: f64,
+    /// The line was copied from a parent thread (shown with `--copied` only).
+    pub copied: bool,
     /// The command that resumes the thread in Codex.
     pub resume: String,
 }
@@ -72,6 +74,7 @@ pub fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
             .as_deref()
             .map(|text| time_arg("--until", text, true))
             .transpose()?,
+        copied: args.copied,
         limit: args.limit,
         order: match args.sort {
             crate::cli::SearchSort::Newest => Order::Newest,
@@ -98,7 +101,10 @@ pub fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
         return Ok(Status::Ok);
     }
     if results.hits.is_empty() {
-        note(&format!("no match for {:?} in {}", results.query, results.home));
+        note(&format!(
+            "no match for {:?} in {}",
+            results.query, results.home
+        ));
     }
     for hit in &results.hits {
         let when = hit
@@ -113,7 +119,10 @@ pub fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
         }
         out.line(&head)?;
         out.line(&format!("    {}", one_line(&hit.snippet, 100)))?;
-        out.line(&format!("    {}    ({}:{})", hit.resume, hit.path, hit.line))?;
+        out.line(&format!(
+            "    {}    ({}:{})",
+            hit.resume, hit.path, hit.line
+        ))?;
     }
     Ok(Status::Ok)
 }
@@ -135,6 +144,7 @@ fn search_hit(hit: Hit) -> SearchHit {
         model: hit.model,
         snippet: hit.snippet,
         rank: hit.rank,
+        copied: hit.copied,
     }
 }
 
@@ -169,7 +179,10 @@ fn time_arg(flag: &str, text: &str, end_of_day: bool) -> Result<i64, Failure> {
 
 /// The rollout files of `home` whose thread id starts with `prefix`, from the search index
 /// when one exists at the default place and knows any, else none (the caller scans names).
-pub fn indexed_thread_files(home: &codex_rollout::CodexHome, prefix: &str) -> Vec<(String, PathBuf)> {
+pub fn indexed_thread_files(
+    home: &codex_rollout::CodexHome,
+    prefix: &str,
+) -> Vec<(String, PathBuf)> {
     let Ok(path) = SearchIndex::default_path() else {
         return Vec::new();
     };

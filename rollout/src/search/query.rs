@@ -22,6 +22,9 @@ pub struct Query {
     pub since_ms: Option<i64>,
     /// Only texts recorded before this time (Unix ms).
     pub until_ms: Option<i64>,
+    /// Also texts a forked or sub-agent file copied from its parent (found in the
+    /// parent's own file otherwise, so left out by default).
+    pub copied: bool,
     /// At most this many hits.
     pub limit: usize,
     /// The order of the hits.
@@ -48,6 +51,7 @@ impl Query {
             cwd: None,
             since_ms: None,
             until_ms: None,
+            copied: false,
             limit: 20,
             order: Order::Newest,
             highlight: ("[".to_string(), "]".to_string()),
@@ -76,6 +80,8 @@ pub struct Hit {
     pub cwd: Option<String>,
     /// The model at the time, when a turn context said.
     pub model: Option<String>,
+    /// The line was copied from a parent thread.
+    pub copied: bool,
     /// The text around the match, matched terms highlighted.
     pub snippet: String,
     /// BM25 rank (lower is better).
@@ -90,7 +96,7 @@ pub(crate) fn search(
 ) -> Result<Vec<Hit>> {
     let mut sql = String::from(
         "SELECT f.thread_id, f.path, e.role, e.kind, e.turn, e.line, e.ts_ms, e.cwd, e.model,
-                snippet(texts, 0, ?1, ?2, '…', 16), bm25(texts)
+                snippet(texts, 0, ?1, ?2, '…', 16), bm25(texts), e.copied
          FROM texts JOIN entries e ON e.id = texts.rowid JOIN files f ON f.id = e.file_id
          WHERE texts MATCH ?3 AND f.home = ?4",
     );
@@ -104,14 +110,25 @@ pub(crate) fn search(
         values.push(value);
         sql.push_str(&clause.replace('?', &format!("?{}", values.len())));
     };
+    if !query.copied {
+        sql.push_str(" AND e.copied = 0");
+    }
     if let Some(role) = query.role {
-        bind(&mut sql, " AND e.role = ?", Value::Text(role.as_str().into()));
+        bind(
+            &mut sql,
+            " AND e.role = ?",
+            Value::Text(role.as_str().into()),
+        );
     }
     if let Some(cwd) = &query.cwd {
         let cwd = cwd.trim_end_matches('/');
         let below = format!("{}/%", like_escaped(cwd));
         bind(&mut sql, " AND (e.cwd = ?", Value::Text(cwd.to_string()));
-        bind(&mut sql, " OR e.cwd LIKE ? ESCAPE '\\')", Value::Text(below));
+        bind(
+            &mut sql,
+            " OR e.cwd LIKE ? ESCAPE '\\')",
+            Value::Text(below),
+        );
     }
     if let Some(since) = query.since_ms {
         bind(&mut sql, " AND e.ts_ms >= ?", Value::Integer(since));
@@ -161,6 +178,7 @@ pub(crate) fn search(
                 model: row.get(8)?,
                 snippet: row.get(9)?,
                 rank: row.get(10)?,
+                copied: row.get(11)?,
             })
         })
         .map_err(failed)?;

@@ -5,7 +5,7 @@
 //!   when last read (size, mtime, a hash of its first bytes), how far it was read (decoded
 //!   bytes and lines of complete lines) and the reader's state there (turn tally, cwd, model);
 //! - `entries`: one row per indexed text: its file, role, kind, user turn, line, time, cwd,
-//!   model;
+//!   model, and whether the line was copied from a parent thread;
 //! - `texts`: the FTS5 table of the texts, whose rowid is the entry's id.
 
 use std::path::{Path, PathBuf};
@@ -45,7 +45,8 @@ CREATE TABLE entries (
     line INTEGER NOT NULL,
     ts_ms INTEGER,
     cwd TEXT,
-    model TEXT
+    model TEXT,
+    copied INTEGER NOT NULL
 );
 CREATE INDEX entries_file ON entries(file_id);
 CREATE VIRTUAL TABLE texts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');

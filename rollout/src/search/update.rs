@@ -1,7 +1,7 @@
 //! Bringing the index up to date with a home's files (the life cycle in the parent's docs).
 //!
 //! A file is known by what it was when last read: size, mtime and a hash of its first
-//! [`HEAD_BYTES`] bytes. Unchanged and read to its end: nothing to do (one `stat`). Grown, same
+//! [`super::identity::HEAD_BYTES`] bytes. Unchanged and read to its end: nothing to do (one `stat`). Grown, same
 //! head, plain, and its last read line still ends with `\n`: read on from there. Anything
 //! else (shrunk, rewritten, a compressed file changed): read again from the start.
 //!
@@ -12,9 +12,8 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::time::UNIX_EPOCH;
 
 use codex_protocol::rollout::RolloutItem;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
@@ -22,15 +21,14 @@ use serde::{Deserialize, Serialize};
 use tracing::warn;
 
 use super::extract::texts_of;
+use super::identity::{Identity, Plan, identity, plan};
 use super::{Result, SearchError};
 use crate::layout::RolloutFileName;
 use crate::list::FoundRollout;
 use crate::source::Compression;
 use crate::stream::{RolloutStream, StreamedContent};
-use crate::turns::TurnTally;
+use crate::turns::{ParentPrefixScan, Provenance, TurnTally};
 
-/// How many leading bytes of a file identify it (with its size and mtime).
-pub(crate) const HEAD_BYTES: u64 = 1024;
 /// A batch is stored when its texts reach this many bytes.
 const BATCH_BYTES: usize = 8 * 1024 * 1024;
 
@@ -59,6 +57,8 @@ pub struct UpdateReport {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 struct ReaderState {
     tally: TurnTally,
+    #[serde(default)]
+    prefix: ParentPrefixScan,
     cwd: Option<String>,
     model: Option<String>,
     seen_meta: bool,
@@ -66,39 +66,22 @@ struct ReaderState {
 
 /// What a file's row says, compared before storing a batch.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Mark {
-    id: i64,
-    size: i64,
-    mtime_ns: i64,
-    head_hash: i64,
-    read_bytes: i64,
-    read_lines: i64,
+pub(crate) struct Mark {
+    pub(crate) id: i64,
+    pub(crate) size: i64,
+    pub(crate) mtime_ns: i64,
+    pub(crate) head_hash: i64,
+    pub(crate) read_bytes: i64,
+    pub(crate) read_lines: i64,
 }
 
+/// A file's row as the update found it.
 #[derive(Debug, Clone)]
-struct Stored {
-    mark: Mark,
-    head_len: i64,
-    complete: bool,
+pub(crate) struct Stored {
+    pub(crate) mark: Mark,
+    pub(crate) head_len: i64,
+    pub(crate) complete: bool,
     state: String,
-}
-
-/// What a file is now.
-#[derive(Debug, Clone, Copy)]
-struct Identity {
-    size: i64,
-    mtime_ns: i64,
-    head_len: i64,
-    head_hash: i64,
-    /// Decided by the first bytes, as every reader decides ([`Compression::of_head`]).
-    compressed: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Plan {
-    UpToDate,
-    FromStart,
-    ReadOn,
 }
 
 pub(crate) fn update(
@@ -214,6 +197,8 @@ struct Pending {
     ts_ms: Option<i64>,
     cwd: Option<String>,
     model: Option<String>,
+    /// Copied from a parent thread (a fork's or sub-agent's replayed prefix).
+    copied: bool,
     text: String,
 }
 
@@ -283,6 +268,7 @@ fn index_file(
         if let StreamedContent::Line(rollout_line, format) = &line.content {
             let item = &rollout_line.item;
             let turn = state.tally.push(item, *format);
+            let copied = matches!(state.prefix.push(item), Provenance::Copied { .. });
             follow_settings(&mut state, item);
             if let RolloutItem::ResponseItem(response) = item {
                 let texts = texts_of(response);
@@ -300,15 +286,17 @@ fn index_file(
                             ts_ms,
                             cwd: state.cwd.clone(),
                             model: state.model.clone(),
+                            copied,
                             text: text.text,
                         });
                     }
                 }
             }
         }
-        let damaged = line.problem.as_ref().is_some_and(|problem| {
-            matches!(problem.kind, crate::load::ProblemKind::Damaged { .. })
-        });
+        let damaged = line
+            .problem
+            .as_ref()
+            .is_some_and(|problem| matches!(problem.kind, crate::load::ProblemKind::Damaged));
         position.bytes = end;
         position.lines = number;
         report.bytes += end - line.offset;
@@ -421,8 +409,8 @@ fn store(
     };
     {
         let mut entry = tx.prepare_cached(
-            "INSERT INTO entries (file_id, role, kind, turn, line, ts_ms, cwd, model)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO entries (file_id, role, kind, turn, line, ts_ms, cwd, model, copied)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )?;
         let mut text = tx.prepare_cached("INSERT INTO texts (rowid, text) VALUES (?1, ?2)")?;
         for pending in batch {
@@ -435,6 +423,7 @@ fn store(
                 pending.ts_ms,
                 pending.cwd,
                 pending.model,
+                pending.copied,
             ])?;
             text.execute(params![tx.last_insert_rowid(), pending.text])?;
         }
@@ -495,68 +484,6 @@ fn delete_file(conn: &Connection, file_id: i64) -> rusqlite::Result<()> {
     delete_texts(conn, file_id)?;
     conn.execute("DELETE FROM files WHERE id = ?1", [file_id])?;
     Ok(())
-}
-
-/// What must be read of a file (see the module docs).
-fn plan(row: Option<&Stored>, now: &Identity, path: &Path) -> std::io::Result<Plan> {
-    let compressed = now.compressed;
-    let Some(row) = row else {
-        return Ok(Plan::FromStart);
-    };
-    let same_stat = row.mark.size == now.size && row.mark.mtime_ns == now.mtime_ns;
-    if same_stat && row.complete {
-        return Ok(Plan::UpToDate);
-    }
-    // `now` hashed the same number of leading bytes as the row (see `identity`).
-    if now.head_hash != row.mark.head_hash || now.size < row.mark.size {
-        return Ok(Plan::FromStart);
-    }
-    if compressed && !same_stat {
-        return Ok(Plan::FromStart);
-    }
-    if !compressed && now.size == row.mark.size && !same_stat {
-        // Same size, touched: rewritten in place, not appended to.
-        return Ok(Plan::FromStart);
-    }
-    if !compressed && row.mark.read_bytes > 0 {
-        let mut file = File::open(path)?;
-        file.seek(SeekFrom::Start(row.mark.read_bytes as u64 - 1))?;
-        let mut last = [0u8; 1];
-        file.read_exact(&mut last)?;
-        if last[0] != b'\n' {
-            return Ok(Plan::FromStart);
-        }
-    }
-    Ok(Plan::ReadOn)
-}
-
-/// The file's size, mtime and a hash of its first `head_len` bytes (those the row hashed, so
-/// the two compare; [`HEAD_BYTES`] when `None`: what is stored for a file about to be read).
-fn identity(path: &Path, head_len: Option<i64>) -> std::io::Result<Identity> {
-    let metadata = std::fs::metadata(path)?;
-    let size = metadata.len();
-    let mtime_ns = metadata
-        .modified()
-        .ok()
-        .and_then(|at| at.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |since| since.as_nanos() as i64);
-    let head_len = head_len.map_or(HEAD_BYTES.min(size), |len| len.max(0) as u64);
-    let mut head = Vec::with_capacity(head_len as usize);
-    File::open(path)?.take(head_len).read_to_end(&mut head)?;
-    Ok(Identity {
-        size: size as i64,
-        mtime_ns,
-        head_len: head.len() as i64,
-        head_hash: fnv1a(&head) as i64,
-        compressed: Compression::of_head(&head) == Compression::Zstd,
-    })
-}
-
-/// FNV-1a, 64 bits: stable across versions and platforms (the hash is stored).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// How a path is stored: as the walk gave it.
