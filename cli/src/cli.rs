@@ -6,8 +6,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 /// Read, check, replay and export Codex session files (rollout JSONL).
 ///
-/// Every command takes a rollout file, or `-` for standard input; without one
-/// it uses a sample session bundled in the binary (and says so on stderr).
+/// Every command takes a rollout file, `-` for standard input, or a thread id
+/// (or a unique prefix of one) found under the Codex home; without one it uses
+/// a sample session bundled in the binary (and says so on stderr).
 /// Exit codes: 0 done, 1 content problems, 2 unreadable input or bad usage.
 #[derive(Debug, Parser)]
 #[command(
@@ -185,6 +186,66 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         pricing: Option<PathBuf>,
     },
+    /// Full-text search over every session of a home
+    ///
+    /// Messages, reasoning summaries, tool calls and outputs (capped) and
+    /// patched paths, through an index kept in the cache directory and brought
+    /// up to date before each query. Each hit says how to resume its thread.
+    #[command(verbatim_doc_comment)]
+    Search(SearchArgs),
+}
+
+/// The arguments of `search`.
+#[derive(Debug, clap::Args)]
+pub struct SearchArgs {
+    /// FTS5 query: words, "a phrase", prefix*, AND / OR / NOT, NEAR(a b).
+    pub query: String,
+    /// Codex home (default: `$CODEX_HOME`, else `~/.codex`).
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// The index file (default: `<cache dir>/codex-thread/index.sqlite`); a cache,
+    /// rebuilt from the session files whenever needed.
+    #[arg(long, value_name = "PATH")]
+    pub index: Option<PathBuf>,
+    /// Only texts from this role (tool: calls, outputs and patched paths).
+    #[arg(long, value_enum)]
+    pub role: Option<SearchRole>,
+    /// Only texts recorded in this working directory or below it.
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Only texts recorded at or after this time (2025-09-25 or RFC 3339, UTC).
+    #[arg(long, value_name = "TIME")]
+    pub since: Option<String>,
+    /// Only texts recorded before this time (a date counts whole).
+    #[arg(long, value_name = "TIME")]
+    pub until: Option<String>,
+    /// Also texts a fork or sub-agent copied from its parent (left out by default:
+    /// the parent's own file has them).
+    #[arg(long)]
+    pub copied: bool,
+    /// At most this many hits.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub limit: usize,
+    /// Order of the hits.
+    #[arg(long, value_enum, default_value_t = SearchSort::Newest)]
+    pub sort: SearchSort,
+}
+
+/// Roles `search --role` filters on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SearchRole {
+    User,
+    Assistant,
+    Tool,
+}
+
+/// Orders of `search` hits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SearchSort {
+    /// Newest first.
+    Newest,
+    /// Best match first (BM25).
+    Rank,
 }
 
 /// An input modality of the model the prompt is built for.

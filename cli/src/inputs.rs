@@ -6,6 +6,8 @@
 //! - a folder is walked for rollout files (`rollout-….jsonl` and `.jsonl.zst`, each session
 //!   once, plain preferred), by codex-rollout's [`rollout_files_under`];
 //! - `-` is standard input;
+//! - a thread id, or a unique prefix of one, that names no file is that thread's file under
+//!   the home (`--home`, else the default one);
 //! - `--home DIR` adds every rollout file of that home (`sessions/` and `archived_sessions/`,
 //!   by [`all_rollout_files`]);
 //! - with no argument at all, [`WhenEmpty`] says what the command works on: the bundled
@@ -51,6 +53,10 @@ pub fn expand_sources(
     for arg in args {
         if arg.as_os_str() == STDIN_ARG {
             sources.push(Source::Stdin);
+            continue;
+        }
+        if let Some(prefix) = crate::input::thread_prefix(arg).filter(|_| !arg.exists()) {
+            sources.push(Source::File(crate::input::find_thread(prefix, home)?));
             continue;
         }
         let metadata = std::fs::metadata(arg).map_err(|err| {

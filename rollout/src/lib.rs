@@ -16,6 +16,8 @@
 //! - [`replay`]: the event stream a live session emitted, rebuilt from a file;
 //! - [`usage`]: token usage, each model response counted once (copied parent prefixes left
 //!   out), for usage reports.
+//! - `search` (feature `search`): a full-text index (SQLite FTS5) over every session of a
+//!   home, kept up to date incrementally.
 //!
 //! A key design decision: a bad line is a *problem*, never an error. It is reported with its
 //! line number ([`load::LineProblem`]) and skipped, and every good line is kept with its
@@ -70,6 +72,8 @@ pub mod reconstruct;
 pub mod recorder;
 pub mod replay;
 mod resume_point;
+#[cfg(feature = "search")]
+pub mod search;
 pub mod source;
 pub mod stream;
 pub mod timestamp;

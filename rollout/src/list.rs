@@ -42,7 +42,10 @@ mod preview;
 mod walk;
 
 pub use preview::{HeadSummary, read_head_summary};
-pub use walk::{FoundRollout, all_rollout_files, is_rollout_file_name, rollout_files_under};
+pub use walk::{
+    FoundRollout, all_rollout_files, find_rollouts_by_thread_prefix, is_rollout_file_name,
+    rollout_files_under,
+};
 
 /// At most this many files are opened per request; a page cut short by it says so
 /// ([`SessionsPage::reached_scan_cap`]) and its cursor continues after the last file looked at.

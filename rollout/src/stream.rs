@@ -62,6 +62,9 @@ pub struct StreamedLine<'a> {
     pub offset: u64,
     /// The line's bytes, without its `\n`.
     pub raw: &'a [u8],
+    /// Whether the line ended with `\n`. Only an input's last line can lack it: in a plain
+    /// file that Codex is writing, it is a line not yet complete.
+    pub terminated: bool,
     /// What the line holds.
     pub content: StreamedContent,
     /// What was wrong with the line, when something was (the loader's problem for it).
@@ -124,6 +127,17 @@ impl<R: Read> RolloutStream<R> {
         })
     }
 
+    /// A stream over the rest of a plain rollout whose first `lines_before` lines
+    /// (`offset` bytes) were read earlier: `reader` must be positioned at `offset`, the start
+    /// of a line. Line numbers and offsets continue from there, so a reader that stopped
+    /// (an index that keeps where it was) resumes without reading the start again.
+    pub fn resume(reader: R, lines_before: usize, offset: u64) -> io::Result<Self> {
+        let mut stream = Self::new(reader)?;
+        stream.number = lines_before;
+        stream.offset = offset;
+        Ok(stream)
+    }
+
     /// How the input is stored.
     pub fn compression(&self) -> Compression {
         self.compression
@@ -161,15 +175,16 @@ impl<R: Read> RolloutStream<R> {
             Ok(read) => {
                 self.offset += read as u64;
                 self.number += 1;
-                let raw = match self.buf.strip_suffix(b"\n") {
-                    Some(raw) => raw,
-                    None => &self.buf,
+                let (raw, terminated) = match self.buf.strip_suffix(b"\n") {
+                    Some(raw) => (raw, true),
+                    None => (self.buf.as_slice(), false),
                 };
                 let read = read_line(self.number, raw);
                 Ok(Some(StreamedLine {
                     number: self.number,
                     offset,
                     raw,
+                    terminated,
                     content: match read.outcome {
                         LineOutcome::Line(line, format) => {
                             StreamedContent::Line(Box::new(line), format)
@@ -193,6 +208,7 @@ impl<R: Read> RolloutStream<R> {
                     number: self.number + 1,
                     offset,
                     raw: &[],
+                    terminated: false,
                     content: StreamedContent::Skipped,
                     problem: Some(LineProblem::of_damage(self.number + 1, damage, dropped)),
                 }))

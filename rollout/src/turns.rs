@@ -37,9 +37,11 @@ use codex_protocol::rollout::RolloutItem;
 use crate::fork::ForkPoint;
 
 mod prefix;
+mod tally;
 
 use crate::load::RolloutContents;
 pub use prefix::{ParentPrefix, ParentPrefixScan, Provenance, parent_prefix};
+pub use tally::TurnTally;
 
 /// Which records a file's user turns are counted from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,3 +1,4 @@
+use codex_protocol::rollout::LineFormat;
 use codex_protocol::thread_id::ThreadId;
 use pretty_assertions::assert_eq;
 
@@ -303,4 +304,98 @@ fn a_child_knows_the_prefix_it_copied_and_a_resumed_meta_is_not_one() {
     );
     let resumed = vec![meta_of(CHILD), task_started("t"), meta_of(CHILD)];
     assert_eq!(parent_prefix(contents(&resumed).items()), None);
+}
+
+/// The streaming rule ([`TurnTally`]) numbers each turn's record as the whole-file index
+/// counts it, and ends with the same number of turns.
+#[track_caller]
+fn check_tally(lines: &[String]) {
+    let contents = contents(lines);
+    let turns = all_user_turns_in_rollout(contents.items(), TurnRecords::of(&contents));
+    let mut tally = TurnTally::new();
+    let numbers: Vec<u32> = contents
+        .entries()
+        .iter()
+        .filter_map(|entry| {
+            entry
+                .item()
+                .map(|index| tally.push(&contents.items()[index], entry.format))
+        })
+        .collect();
+    for (k, turn) in turns.iter().enumerate() {
+        let record = turn.event.or(turn.message).unwrap_or(turn.start);
+        assert_eq!(
+            numbers[record],
+            k as u32 + 1,
+            "turn {} numbered {numbers:?}",
+            k + 1
+        );
+    }
+    assert_eq!(tally.turns() as usize, turns.len(), "{numbers:?}");
+}
+
+#[test]
+fn the_streaming_rule_agrees_with_the_whole_file_rule() {
+    // Events, with injected context that looks typed before the first one, and a rollback
+    // (rolled-back turns keep their numbers).
+    check_tally(&[
+        META.to_string(),
+        task_started("t1"),
+        user_item("context?"),
+        user_item("one"),
+        user_event("one"),
+        assistant_item("a"),
+        task_complete("t1"),
+        task_started("t2"),
+        user_item("two"),
+        user_event("two"),
+        rollback(1),
+        task_started("t3"),
+        user_item("three"),
+        user_event("three"),
+    ]);
+    // Paginated records.
+    check_tally(&[
+        META.to_string(),
+        task_started("t1"),
+        user_item("one"),
+        completed_user("t1", "one"),
+        task_started("t2"),
+        user_item("two"),
+        completed_user("t2", "two"),
+    ]);
+    // No records: message items inside turns.
+    check_tally(&[
+        META.to_string(),
+        user_item("before any turn"),
+        task_started("t1"),
+        user_item("one"),
+        task_complete("t1"),
+        task_started("t2"),
+        user_item("two"),
+    ]);
+}
+
+#[test]
+fn without_records_two_messages_of_one_turn_share_its_number_until_it_ends() {
+    // The whole-file rule makes each its own turn; a stream cannot know yet whether a record
+    // follows (then the first would be injected context). The count agrees once the turn
+    // ends; the second message's number is one less than the whole-file index gives it.
+    let contents = contents(&[
+        META.to_string(),
+        task_started("t1"),
+        user_item("one"),
+        user_item("one again"),
+        task_complete("t1"),
+        assistant_item("after"),
+    ]);
+    assert_eq!(user_turn_count(&contents), 2);
+    let mut tally = TurnTally::new();
+    let numbers: Vec<u32> = contents
+        .items()
+        .iter()
+        .map(|item| tally.push(item, LineFormat::Envelope))
+        .collect();
+    assert_eq!(numbers, vec![0, 0, 1, 1, 2, 2]);
+    assert_eq!(tally.turns(), 2);
 }

@@ -7,6 +7,7 @@ pub mod inspect;
 pub mod list;
 pub mod notifications;
 pub mod prompt;
+pub mod search;
 pub mod thread;
 pub mod usage;
 pub mod validate;
@@ -20,7 +21,7 @@ use crate::output::Output;
 pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
     let command = command.unwrap_or(Command::Inspect { file: None });
     match command {
-        Command::Inspect { file } => inspect::run(&Source::from_arg(file.as_deref()), out),
+        Command::Inspect { file } => inspect::run(&Source::from_arg(file.as_deref())?, out),
         Command::Validate { files } => {
             let sources: Vec<Source> = if files.is_empty() {
                 vec![Source::Sample]
@@ -28,12 +29,12 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
                 files
                     .iter()
                     .map(|file| Source::from_arg(Some(file)))
-                    .collect()
+                    .collect::<Result<_, _>>()?
             };
             validate::run(&sources, out)
         }
         Command::History { file, home } => {
-            history::run(&Source::from_arg(file.as_deref()), home, out)
+            history::run(&Source::from_arg(file.as_deref())?, home, out)
         }
         Command::Prompt {
             file,
@@ -41,15 +42,15 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             modalities,
             home,
         } => prompt::run(
-            &Source::from_arg(file.as_deref()),
+            &Source::from_arg(file.as_deref())?,
             lite,
             &modalities,
             home,
             out,
         ),
-        Command::Thread { file } => thread::run(&Source::from_arg(file.as_deref()), out),
+        Command::Thread { file } => thread::run(&Source::from_arg(file.as_deref())?, out),
         Command::Notifications { file } => {
-            notifications::run(&Source::from_arg(file.as_deref()), out)
+            notifications::run(&Source::from_arg(file.as_deref())?, out)
         }
         Command::Export {
             file,
@@ -64,7 +65,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
                 redact,
                 patterns: redact_patterns,
             };
-            export::run(&Source::from_arg(file.as_deref()), &options, out)
+            export::run(&Source::from_arg(file.as_deref())?, &options, out)
         }
         Command::Fork {
             file,
@@ -75,7 +76,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
         } => {
             let mode = by_reference.then_some(fork::ByReferenceOptions { home });
             fork::run(
-                &Source::from_arg(file.as_deref()),
+                &Source::from_arg(file.as_deref())?,
                 drop_turns,
                 &output,
                 mode,
@@ -106,5 +107,6 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             },
             out,
         ),
+        Command::Search(args) => search::run(args, out),
     }
 }

@@ -48,6 +48,22 @@ pub fn all_rollout_files(home: &CodexHome) -> Result<Vec<FoundRollout>> {
     Ok(found)
 }
 
+/// The rollout files of `home` (live then archived, as [`all_rollout_files`]) whose thread id,
+/// in its hyphenated lower-case form, starts with `prefix` (any case; found by file name,
+/// no file is opened): what a thread id prefix on the command line can mean.
+pub fn find_rollouts_by_thread_prefix(home: &CodexHome, prefix: &str) -> Result<Vec<FoundRollout>> {
+    let prefix = prefix.to_ascii_lowercase();
+    let mut found = all_rollout_files(home)?;
+    found.retain(|file| {
+        file.name
+            .thread_id
+            .hyphenated()
+            .to_string()
+            .starts_with(&prefix)
+    });
+    Ok(found)
+}
+
 /// Every rollout file (by name: `rollout-….jsonl` or `.jsonl.zst`) anywhere under `dir`, in
 /// path order, each session once as in a home. Other files are ignored; unreadable folders
 /// are skipped with a warning. Symbolic links to folders are not followed (a home never

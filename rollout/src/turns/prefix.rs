@@ -7,6 +7,7 @@ use std::ops::Range;
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::thread_id::ThreadId;
+use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 /// The lines a child's file copied from its parent: the parent's replayed `session_meta` and
@@ -54,13 +55,14 @@ pub enum Provenance {
 }
 
 /// The parent-prefix rule fed one item at a time, in file order: [`ParentPrefixScan::push`]
-/// says of each item whether it was copied from a parent. Holds a few words of state.
-#[derive(Debug, Clone, Default)]
+/// says of each item whether it was copied from a parent. Holds a few words of state,
+/// serializable so that a reader can stop and resume in the middle of a file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ParentPrefixScan {
     state: ScanState,
 }
 
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 enum ScanState {
     /// No `session_meta` yet: nothing can be told apart, everything is the file's own.
     #[default]

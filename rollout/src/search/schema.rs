@@ -1,0 +1,158 @@
+//! The index's tables, and opening a file as an index: WAL, busy timeout, schema created
+//! once, and a file that is not an index of this schema replaced.
+//!
+//! - `files`: one row per session file of a home: where it is, its thread id, what it was
+//!   when last read (size, mtime, a hash of its first bytes), how far it was read (decoded
+//!   bytes and lines of complete lines) and the reader's state there (turn tally, cwd, model);
+//! - `entries`: one row per indexed text: its file, role, kind, user turn, line, time, cwd,
+//!   model, and whether the line was copied from a parent thread;
+//! - `texts`: the FTS5 table of the texts, whose rowid is the entry's id.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, ErrorCode, TransactionBehavior};
+
+use super::{BUSY_TIMEOUT, Result, SearchError};
+
+/// Bumped whenever the tables or what is indexed change: an index of another version is
+/// rebuilt.
+pub(crate) const SCHEMA_VERSION: i64 = 1;
+
+const CREATE: &str = "
+CREATE TABLE files (
+    id INTEGER PRIMARY KEY,
+    home TEXT NOT NULL,
+    path TEXT NOT NULL UNIQUE,
+    thread_id TEXT NOT NULL,
+    archived INTEGER NOT NULL,
+    compressed INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    head_len INTEGER NOT NULL,
+    head_hash INTEGER NOT NULL,
+    read_bytes INTEGER NOT NULL,
+    read_lines INTEGER NOT NULL,
+    complete INTEGER NOT NULL,
+    state TEXT NOT NULL
+);
+CREATE INDEX files_home ON files(home, thread_id);
+CREATE TABLE entries (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL,
+    role TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    turn INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    ts_ms INTEGER,
+    cwd TEXT,
+    model TEXT,
+    copied INTEGER NOT NULL
+);
+CREATE INDEX entries_file ON entries(file_id);
+CREATE VIRTUAL TABLE texts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+";
+
+/// Opens `path` as an index, replacing a file that is not one (the reason is returned).
+pub(crate) fn open(path: &Path) -> Result<(Connection, Option<String>)> {
+    if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|source| SearchError::Io {
+            action: "create the index folder",
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
+    match open_valid(path) {
+        Ok(conn) => Ok((conn, None)),
+        Err(Invalid::Sqlite(source)) if !is_corruption(&source) => Err(SearchError::Index {
+            path: path.to_path_buf(),
+            source,
+        }),
+        Err(invalid) => {
+            let reason = match invalid {
+                Invalid::Sqlite(source) => format!("the index was unreadable ({source})"),
+                Invalid::Version(version) => {
+                    format!("the index was of another version ({version}, now {SCHEMA_VERSION})")
+                }
+            };
+            remove(path)?;
+            let conn = open_valid(path).map_err(|invalid| SearchError::Index {
+                path: path.to_path_buf(),
+                source: match invalid {
+                    Invalid::Sqlite(source) => source,
+                    Invalid::Version(_) => rusqlite::Error::InvalidQuery,
+                },
+            })?;
+            Ok((conn, Some(format!("{reason}; rebuilt it"))))
+        }
+    }
+}
+
+/// Why a file could not be used as an index.
+#[derive(Debug)]
+pub(crate) enum Invalid {
+    Sqlite(rusqlite::Error),
+    Version(i64),
+}
+
+impl From<rusqlite::Error> for Invalid {
+    fn from(error: rusqlite::Error) -> Self {
+        Self::Sqlite(error)
+    }
+}
+
+/// Opens `path` as an index of this schema, creating the tables in an empty database.
+pub(crate) fn open_valid(path: &Path) -> std::result::Result<Connection, Invalid> {
+    let mut conn = Connection::open(path)?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    if version == SCHEMA_VERSION {
+        // Reading the table's pages finds most damage now rather than in the middle of work.
+        conn.query_row("SELECT count(*) FROM files", [], |row| row.get::<_, i64>(0))?;
+        return Ok(conn);
+    }
+    // Created by whichever process takes the write lock first; the others see it done.
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let version: i64 = tx.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    let tables: i64 = tx.query_row("SELECT count(*) FROM sqlite_master", [], |row| row.get(0))?;
+    match (version, tables) {
+        (SCHEMA_VERSION, _) => {}
+        (0, 0) => {
+            tx.execute_batch(CREATE)?;
+            tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        }
+        (version, _) => return Err(Invalid::Version(version)),
+    }
+    tx.commit()?;
+    Ok(conn)
+}
+
+/// Whether `error` says the database file is damaged or not a database at all.
+pub(crate) fn is_corruption(error: &rusqlite::Error) -> bool {
+    matches!(
+        error.sqlite_error_code(),
+        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase)
+    )
+}
+
+/// Deletes the index at `path` with its WAL and shared-memory files.
+pub(crate) fn remove(path: &Path) -> Result<()> {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let file = PathBuf::from(name);
+        match std::fs::remove_file(&file) {
+            Ok(()) => {}
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => {
+                return Err(SearchError::Io {
+                    action: "remove the broken index",
+                    path: file,
+                    source,
+                });
+            }
+        }
+    }
+    Ok(())
+}
