@@ -162,7 +162,7 @@ pub(crate) fn parse_agent_message(
 
 /// A one-line description of a web search action: the query (with ` ...` when there were
 /// several), the opened URL, or `'pattern' in url`; empty when nothing is known.
-pub(crate) fn web_search_action_detail(action: &WebSearchAction) -> String {
+pub fn web_search_action_detail(action: &WebSearchAction) -> String {
     match action {
         WebSearchAction::Search { query, queries } => {
             let query = query.as_deref().filter(|query| !query.is_empty());

@@ -26,7 +26,7 @@ pub enum DataUrlError {
 }
 
 /// True when `url` starts with `data:` (any case).
-pub(crate) fn is_data_url(url: &str) -> bool {
+pub fn is_data_url(url: &str) -> bool {
     url.get(..5)
         .is_some_and(|scheme| scheme.eq_ignore_ascii_case("data:"))
 }
@@ -39,7 +39,7 @@ pub(crate) fn is_remote_url(url: &str) -> bool {
 }
 
 /// Decodes a base64 `data:` URL.
-pub(crate) fn decode_data_url(url: &str) -> Result<DataUrl, DataUrlError> {
+pub fn decode_data_url(url: &str) -> Result<DataUrl, DataUrlError> {
     if !is_data_url(url) {
         return Err(DataUrlError::NotDataUrl);
     }
@@ -57,6 +57,6 @@ pub(crate) fn decode_data_url(url: &str) -> Result<DataUrl, DataUrlError> {
 }
 
 /// Encodes bytes as a base64 `data:` URL.
-pub(crate) fn encode_data_url(mime: &str, bytes: &[u8]) -> String {
+pub fn encode_data_url(mime: &str, bytes: &[u8]) -> String {
     format!("data:{mime};base64,{}", STANDARD.encode(bytes))
 }

@@ -52,7 +52,7 @@ pub(crate) fn sniff_format(bytes: &[u8]) -> Option<ImageFormat> {
 /// Reads format and dimensions; `None` when the bytes are not a recognizable image or the
 /// header is truncated or reports a zero size. The format is ours to decide (only the four the
 /// model accepts); the header walk is the `imagesize` crate's.
-pub(crate) fn read_image_info(bytes: &[u8]) -> Option<ImageInfo> {
+pub fn read_image_info(bytes: &[u8]) -> Option<ImageInfo> {
     let format = sniff_format(bytes)?;
     let size = imagesize::blob_size(bytes).ok()?;
     let width = u32::try_from(size.width).ok()?;
