@@ -13,10 +13,15 @@
 //!   parent's file found under the same home;
 //! - [`turns`]: what counts as a user turn in a file (events first, legacy files by core's
 //!   boundary rule), shared by `inspect` and `fork`;
-//! - [`replay`]: the event stream a live session emitted, rebuilt from a file.
+//! - [`replay`]: the event stream a live session emitted, rebuilt from a file;
+//! - [`du`], [`compress`]: where a home's bytes go, and old rollouts compressed in place
+//!   without a moment where a session cannot be read; [`writer_lock`]: whether a running
+//!   Codex holds a thread.
 //!
 //! See `docs/rollout.md` for the file format and the guarantees.
 
+pub mod compress;
+pub mod du;
 pub mod error;
 pub mod fork;
 pub mod history_base;
@@ -33,6 +38,7 @@ pub mod stream;
 pub mod timestamp;
 pub mod turns;
 mod writer;
+pub mod writer_lock;
 
 pub use error::RolloutError;
 pub use fork::user_message_positions_in_rollout;
