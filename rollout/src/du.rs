@@ -169,7 +169,7 @@ fn try_measure(
             options
                 .compress
                 .encoder
-                .encoder(CountingSink::default(), None)?,
+                .encoder(CountingSink::default(), Some(metadata.len()))?,
         ),
         _ => None,
     };
@@ -250,10 +250,13 @@ fn try_measure(
         Plan::Compress { .. } => CompressEstimate {
             eligible: true,
             skip_reason: None,
-            estimated_bytes: match tee.encoder.take() {
-                Some(encoder) => Some(encoder.finish()?.0),
-                None => None,
-            },
+            // `compress`'s encoder exactly (the size is pledged as it pledges it); a file
+            // that changed while read has no estimate.
+            estimated_bytes: tee
+                .encoder
+                .take()
+                .and_then(|encoder| encoder.finish().ok())
+                .map(|sink| sink.0),
         },
         Plan::Skip(reason) => CompressEstimate {
             eligible: false,

@@ -178,7 +178,11 @@ fn a_compressed_file_is_measured_by_its_content_and_the_estimate_is_the_encoders
         Some(SkipReason::AlreadyCompressed)
     );
     assert!(files[0].compress.eligible);
-    let mut encoder = options.compress.encoder.encoder(Vec::new(), None).unwrap();
+    let mut encoder = options
+        .compress
+        .encoder
+        .encoder(Vec::new(), Some(bytes.len() as u64))
+        .unwrap();
     encoder.write_all(&bytes).unwrap();
     let want = encoder.finish().unwrap().len() as u64;
     assert_eq!(files[0].compress.estimated_bytes, Some(want));

@@ -1,5 +1,7 @@
 //! One module per subcommand; [`run`] dispatches.
 
+pub mod compress;
+pub mod du;
 pub mod export;
 pub mod fork;
 pub mod history;
@@ -75,5 +77,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             cursor,
             archived,
         } => list::run(home, limit, cursor.as_deref(), archived, out),
+        Command::Du(args) => du::run(&args, out),
+        Command::Compress(args) => compress::run(&args, out),
     }
 }

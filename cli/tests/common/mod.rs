@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
+pub mod home;
+
 pub type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 /// The real session files folder (see `shared/fixtures/real/README.md`).
