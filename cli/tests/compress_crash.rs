@@ -8,6 +8,8 @@
 //! phase. The seed is printed (set `CRASH_SEED` to replay one).
 
 #![cfg(unix)]
+// The seed and what the kills hit are reported on stderr (run with --nocapture).
+#![allow(clippy::print_stderr)]
 
 mod common;
 

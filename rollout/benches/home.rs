@@ -189,7 +189,11 @@ fn bench_home(c: &mut Criterion) {
     group.bench_function("compress", |b| {
         b.iter_batched(
             || lay(&home, &files),
-            |paths| compress_files(&paths, &compress_options, &|_| {}).files.len(),
+            |paths| {
+                compress_files(&paths, &compress_options, &|_| {})
+                    .files
+                    .len()
+            },
             BatchSize::PerIteration,
         )
     });

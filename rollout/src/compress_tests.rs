@@ -1,3 +1,6 @@
+//! (Test code: a failed setup step panics with its error.)
+#![allow(clippy::unwrap_used)]
+
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};

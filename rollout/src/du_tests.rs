@@ -1,3 +1,6 @@
+//! (Test code: a failed setup step panics with its error.)
+#![allow(clippy::unwrap_used)]
+
 use std::path::PathBuf;
 use std::time::Duration;
 

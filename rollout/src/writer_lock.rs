@@ -70,6 +70,7 @@ fn probe(path: &std::path::Path) -> WriterLock {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -56,10 +56,11 @@ pub fn session_key(path: &Path) -> String {
     name.strip_suffix(".zst").unwrap_or(&name).to_string()
 }
 
+/// Sessions by key: the file listed and the items it loads to.
+pub type Sessions = BTreeMap<String, (PathBuf, Vec<RolloutItem>)>;
+
 /// Every session the home lists, by key, with the items it loads to.
-pub fn sessions_of(
-    home: &Path,
-) -> Result<BTreeMap<String, (PathBuf, Vec<RolloutItem>)>, Box<dyn std::error::Error>> {
+pub fn sessions_of(home: &Path) -> Result<Sessions, Box<dyn std::error::Error>> {
     let home = codex_rollout::CodexHome::new(home);
     let mut sessions = BTreeMap::new();
     for found in all_rollout_files(&home)? {

@@ -74,10 +74,10 @@ impl Job<'_> {
             // A test's "kill": leave the files as they are.
             return outcome;
         }
-        if temp_path.exists() {
-            if let Err(err) = std::fs::remove_file(&temp_path) {
-                warn!(path = %temp_path.display(), error = %err, "cannot remove temporary file");
-            }
+        if temp_path.exists()
+            && let Err(err) = std::fs::remove_file(&temp_path)
+        {
+            warn!(path = %temp_path.display(), error = %err, "cannot remove temporary file");
         }
         outcome
     }
@@ -335,10 +335,8 @@ pub fn remove_stale_temporary_files(folder: &Path, dry_run: bool) -> usize {
             continue;
         }
         removed += 1;
-        if !dry_run {
-            if let Err(err) = std::fs::remove_file(&path) {
-                warn!(path = %path.display(), error = %err, "cannot remove stale temporary file");
-            }
+        if !dry_run && let Err(err) = std::fs::remove_file(&path) {
+            warn!(path = %path.display(), error = %err, "cannot remove stale temporary file");
         }
     }
     removed
