@@ -346,7 +346,11 @@ fn compress_one(
     let metadata = std::fs::metadata(path).map_err(io_error(path))?;
     let plan = plan_file(path, &metadata, options).map_err(io_error(path))?;
     let (target, thread_id, lock_home) = match plan {
-        Plan::Skip(reason) => return Ok(CompressOutcome::Skipped { reason }),
+        Plan::Skip(reason) => {
+            // Nothing to read: the file's share of the run is done.
+            progress(metadata.len());
+            return Ok(CompressOutcome::Skipped { reason });
+        }
         Plan::Compress {
             target,
             thread_id,

@@ -42,6 +42,7 @@ impl Job<'_> {
     pub(crate) fn run(&self) -> Result<CompressOutcome, CompressError> {
         let plain_bytes = self.metadata.len();
         if self.target.exists() {
+            (self.progress)(plain_bytes);
             return self.finish_interrupted(plain_bytes);
         }
         let folder = parent(self.plain);
