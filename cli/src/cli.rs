@@ -186,6 +186,21 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         pricing: Option<PathBuf>,
     },
+    /// Where the bytes of a Codex home (or of files) go
+    ///
+    /// By kind (images, encrypted content, tool outputs, compacted records,
+    /// metas...), copied parent prefixes, images stored many times, per day, the
+    /// largest files, and what `compress` would save. PATHs and --home mix.
+    #[command(verbatim_doc_comment)]
+    Du(crate::commands::du::DuArgs),
+    /// Compress old rollouts to Codex-readable .jsonl.zst, in place
+    ///
+    /// Files older than --older-than that no running Codex holds: each copy is
+    /// decoded and compared byte for byte before the plain file is removed, and
+    /// keeps its modification time. A run killed at any moment leaves every
+    /// session readable.
+    #[command(verbatim_doc_comment)]
+    Compress(crate::commands::compress::CompressArgs),
     /// Full-text search over every session of a home
     ///
     /// Messages, reasoning summaries, tool calls and outputs (capped) and

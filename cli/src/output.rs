@@ -6,6 +6,7 @@
 //! warnings) go to standard error through [`note`] and [`warn`], sanitized the same way.
 
 pub mod sanitize;
+pub mod size;
 pub mod wrap;
 
 use std::io::{self, Write};

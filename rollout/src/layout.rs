@@ -100,6 +100,30 @@ impl CodexHome {
     }
 }
 
+/// The home a rollout file at `path` belongs to, when the path has the home layout:
+/// `<home>/sessions/YYYY/MM/DD/<file>` or `<home>/archived_sessions/<file>`. Work that must
+/// ask the home about a file given by path (its writer lock) uses it; `None` for a file
+/// kept anywhere else.
+pub fn home_of_rollout_path(path: &Path) -> Option<CodexHome> {
+    let folder = path.parent()?;
+    if folder.file_name()? == ARCHIVED_SESSIONS_SUBDIR {
+        return Some(CodexHome::new(folder.parent()?));
+    }
+    let day = folder;
+    let month = day.parent()?;
+    let year = month.parent()?;
+    let sessions = year.parent()?;
+    let dated = [(day, 2), (month, 2), (year, 4)].iter().all(|(dir, len)| {
+        dir.file_name()
+            .and_then(|name| name.to_str())
+            .is_some_and(|name| name.len() == *len && name.bytes().all(|b| b.is_ascii_digit()))
+    });
+    if dated && sessions.file_name()? == SESSIONS_SUBDIR {
+        return Some(CodexHome::new(sessions.parent()?));
+    }
+    None
+}
+
 /// `rollout-<YYYY-MM-DDThh-mm-ss>-<uuid>.jsonl` for a session created at `created`.
 pub fn rollout_file_name(created: DateTime<Utc>, thread_id: Uuid) -> String {
     format!(

@@ -118,3 +118,19 @@ fn file_name_parser_rejects_other_names() {
         assert_eq!(parse_rollout_file_name(bad), None, "{bad}");
     }
 }
+
+#[test]
+fn the_home_of_a_path_comes_from_the_layout() {
+    let home = |path: &str| home_of_rollout_path(Path::new(path)).map(|h| h.root().to_path_buf());
+    assert_eq!(
+        home("/h/sessions/2026/07/11/rollout-x.jsonl"),
+        Some(PathBuf::from("/h"))
+    );
+    assert_eq!(
+        home("/h/archived_sessions/rollout-x.jsonl.zst"),
+        Some(PathBuf::from("/h"))
+    );
+    assert_eq!(home("/h/sessions/2026/7/11/rollout-x.jsonl"), None);
+    assert_eq!(home("/h/other/2026/07/11/rollout-x.jsonl"), None);
+    assert_eq!(home("rollout-x.jsonl"), None);
+}

@@ -18,6 +18,9 @@
 //!   out), for usage reports.
 //! - `search` (feature `search`): a full-text index (SQLite FTS5) over every session of a
 //!   home, kept up to date incrementally.
+//! - [`du`], [`compress`]: where a home's bytes go, and old rollouts compressed in place
+//!   without a moment where a session cannot be read; [`writer_lock`]: whether a running
+//!   Codex holds a thread.
 //!
 //! A key design decision: a bad line is a *problem*, never an error. It is reported with its
 //! line number ([`load::LineProblem`]) and skipped, and every good line is kept with its
@@ -61,6 +64,8 @@
 //! None. zstd is always built in (plain and compressed files are told apart by content), and
 //! the recorder's writer task needs tokio's runtime.
 
+pub mod compress;
+pub mod du;
 pub mod error;
 pub mod fork;
 pub mod history_base;
@@ -80,6 +85,7 @@ pub mod timestamp;
 pub mod turns;
 pub mod usage;
 mod writer;
+pub mod writer_lock;
 
 pub use error::RolloutError;
 pub use fork::user_message_positions_in_rollout;

@@ -1,5 +1,7 @@
 //! One module per subcommand; [`run`] dispatches.
 
+pub mod compress;
+pub mod du;
 pub mod export;
 pub mod fork;
 pub mod history;
@@ -108,5 +110,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             out,
         ),
         Command::Search(args) => search::run(args, out),
+        Command::Du(args) => du::run(&args, out),
+        Command::Compress(args) => compress::run(&args, out),
     }
 }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 
 pub mod browser;
+pub mod home;
 
 pub type TestResult = Result<(), Box<dyn std::error::Error>>;
 

@@ -1,0 +1,294 @@
+//! `codex-thread compress [PATH...] [--home DIR] [--older-than AGE] [--dry-run] [--level N]
+//! [--long[=LOG]]`: old rollouts rewritten as Codex-readable `.jsonl.zst`, in place.
+//!
+//! codex-rollout's `compress` decides and does everything (which files, the verified
+//! replacement, the writer locks); this module turns the arguments into its options, draws
+//! one progress bar for the run and prints the results (`--json`: one JSON line per file,
+//! then a summary line).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use clap::Args;
+use codex_rollout::compress::{
+    CompressOptions, CompressOutcome, DEFAULT_LEVEL, EncoderSettings, FileResult, MAX_WINDOW_LOG,
+    compress_files,
+};
+use serde::Serialize;
+
+use crate::error::{CommandResult, Failure, Status};
+use crate::input::Source;
+use crate::inputs::{WhenEmpty, expand_sources, resolve_home};
+use crate::output::size::{human_bytes, percent};
+use crate::output::{Output, note};
+use crate::progress::Progress;
+
+/// The files a home-wide command works on.
+#[derive(Debug, Clone, Args)]
+pub struct FilesArgs {
+    /// Rollout files and folders (default: the Codex home's sessions).
+    pub paths: Vec<PathBuf>,
+    /// Codex home whose `sessions/` and `archived_sessions/` to add (default with no PATH:
+    /// `$CODEX_HOME`, else `~/.codex`).
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// Leave files modified more recently than this (`7d`, `12h`, `30m`, `0`).
+    #[arg(long, value_name = "AGE", default_value = "7d", value_parser = parse_age)]
+    pub older_than: Duration,
+}
+
+/// How to encode.
+#[derive(Debug, Clone, Args)]
+pub struct EncoderArgs {
+    /// zstd level (upstream writes 3).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_LEVEL,
+          value_parser = clap::value_parser!(i32).range(1..=19))]
+    pub level: i32,
+    /// zstd long-distance matching with a window of 2^LOG bytes (at most 27, what
+    /// upstream's decoder reads by default).
+    #[arg(long, value_name = "LOG", num_args = 0..=1, default_missing_value = "27",
+          require_equals = true,
+          value_parser = clap::value_parser!(u32).range(10..=i64::from(MAX_WINDOW_LOG)))]
+    pub long: Option<u32>,
+}
+
+/// `compress`'s arguments.
+#[derive(Debug, Clone, Args)]
+pub struct CompressArgs {
+    #[command(flatten)]
+    pub files: FilesArgs,
+    #[command(flatten)]
+    pub encoder: EncoderArgs,
+    /// Say what would be compressed; change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// Parses `7d`, `12h`, `30m`, `45s` or a bare number of days.
+pub fn parse_age(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (number, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((at, _)) => text.split_at(at),
+        None => (text, "d"),
+    };
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not an age like 7d, 12h, 30m or 0"))?;
+    let seconds = match unit {
+        "d" => 86_400,
+        "h" => 3_600,
+        "m" => 60,
+        "s" => 1,
+        _ => return Err(format!("`{text}`: the unit must be d, h, m or s")),
+    };
+    Ok(Duration::from_secs(number.saturating_mul(seconds)))
+}
+
+/// The files `args` name, as paths (standard input is refused: these commands work on files).
+pub fn files_of(args: &FilesArgs, command: &str) -> Result<Vec<PathBuf>, Failure> {
+    let sources = expand_sources(&args.paths, args.home.as_deref(), WhenEmpty::DefaultHome)?;
+    sources
+        .into_iter()
+        .map(|source| match source {
+            Source::File(path) => Ok(path),
+            Source::Stdin | Source::Sample => Err(Failure::Usage(format!(
+                "{command} works on files and folders, not on standard input"
+            ))),
+        })
+        .collect()
+}
+
+/// The options the library takes from the arguments.
+pub fn options_of(files: &FilesArgs, encoder: &EncoderArgs, dry_run: bool) -> CompressOptions {
+    CompressOptions {
+        encoder: EncoderSettings {
+            level: encoder.level,
+            long_window_log: encoder.long,
+        },
+        older_than: files.older_than,
+        now: SystemTime::now(),
+        dry_run,
+        lock_home: resolve_home(files.home.as_deref()).ok(),
+    }
+}
+
+/// The bytes a run will read, for the progress bar.
+pub fn total_bytes(paths: &[PathBuf]) -> u64 {
+    paths
+        .iter()
+        .filter_map(|path| std::fs::metadata(path).ok())
+        .map(|metadata| metadata.len())
+        .sum()
+}
+
+/// What `compress --json` prints last.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct CompressSummary {
+    #[serde(rename = "type")]
+    pub record: &'static str,
+    pub dry_run: bool,
+    pub files: usize,
+    pub compressed: usize,
+    pub plain_bytes: u64,
+    pub compressed_bytes: u64,
+    pub skipped: usize,
+    pub failed: usize,
+    pub stale_temporary_files: usize,
+}
+
+#[derive(Serialize)]
+struct FileRecord<'a> {
+    #[serde(rename = "type")]
+    record: &'static str,
+    #[serde(flatten)]
+    result: &'a FileResult,
+}
+
+/// Runs `compress`.
+pub fn run(args: &CompressArgs, out: &mut Output) -> CommandResult {
+    let paths = files_of(&args.files, "compress")?;
+    let options = options_of(&args.files, &args.encoder, args.dry_run);
+    let progress = Progress::for_bytes(total_bytes(&paths), "compress");
+    let run = compress_files(&paths, &options, &|bytes| progress.inc(bytes));
+    drop(progress);
+    let mut summary = CompressSummary {
+        record: "summary",
+        dry_run: args.dry_run,
+        files: run.files.len(),
+        stale_temporary_files: run.stale_temporary_files,
+        ..CompressSummary::default()
+    };
+    for result in &run.files {
+        match &result.outcome {
+            CompressOutcome::Compressed {
+                plain_bytes,
+                compressed_bytes,
+                ..
+            }
+            | CompressOutcome::Finished {
+                plain_bytes,
+                compressed_bytes,
+                ..
+            } => {
+                summary.compressed += 1;
+                summary.plain_bytes += plain_bytes;
+                summary.compressed_bytes += compressed_bytes;
+            }
+            CompressOutcome::WouldCompress { plain_bytes, .. } => {
+                summary.compressed += 1;
+                summary.plain_bytes += plain_bytes;
+            }
+            CompressOutcome::Skipped { .. } => summary.skipped += 1,
+            CompressOutcome::Failed { .. } => summary.failed += 1,
+        }
+        if out.is_json() {
+            out.json_line(&FileRecord {
+                record: "file",
+                result,
+            })?;
+        } else {
+            human_line(result, out)?;
+        }
+    }
+    if out.is_json() {
+        out.json_line(&summary)?;
+    } else {
+        human_summary(&summary, &run.files, out)?;
+    }
+    Ok(if summary.failed > 0 {
+        Status::ContentProblems
+    } else {
+        Status::Ok
+    })
+}
+
+fn human_line(result: &FileResult, out: &mut Output) -> Result<(), Failure> {
+    // 10 + 4 + 10 + 7 + 2 columns of sizes before the path.
+    let path = fit_path(&result.path, 80 - 33);
+    match &result.outcome {
+        CompressOutcome::Compressed {
+            plain_bytes,
+            compressed_bytes,
+            ..
+        }
+        | CompressOutcome::Finished {
+            plain_bytes,
+            compressed_bytes,
+            ..
+        } => out.line(&format!(
+            "{:>10} -> {:>10} {:>6}  {path}",
+            human_bytes(*plain_bytes),
+            human_bytes(*compressed_bytes),
+            percent(*compressed_bytes, *plain_bytes),
+        )),
+        CompressOutcome::WouldCompress { plain_bytes, .. } => out.line(&format!(
+            "would compress {:>10}  {}",
+            human_bytes(*plain_bytes),
+            fit_path(&result.path, 80 - 27)
+        )),
+        CompressOutcome::Skipped { .. } => Ok(()),
+        CompressOutcome::Failed { error } => {
+            note(&format!("not compressed: {error}"));
+            Ok(())
+        }
+    }
+}
+
+fn human_summary(
+    summary: &CompressSummary,
+    files: &[FileResult],
+    out: &mut Output,
+) -> Result<(), Failure> {
+    let mut reasons: std::collections::BTreeMap<&str, usize> = Default::default();
+    for result in files {
+        if let CompressOutcome::Skipped { reason } = &result.outcome {
+            *reasons.entry(reason.describe()).or_insert(0) += 1;
+        }
+    }
+    let verb = if summary.dry_run {
+        "would compress"
+    } else {
+        "compressed"
+    };
+    let mut line = format!(
+        "{verb} {} of {} file(s), {}",
+        summary.compressed,
+        summary.files,
+        human_bytes(summary.plain_bytes)
+    );
+    if !summary.dry_run && summary.compressed > 0 {
+        line.push_str(&format!(
+            " -> {} (saved {})",
+            human_bytes(summary.compressed_bytes),
+            human_bytes(summary.plain_bytes.saturating_sub(summary.compressed_bytes))
+        ));
+    }
+    out.line(&line)?;
+    for (reason, count) in reasons {
+        out.line(&format!("  left alone: {count} {reason}"))?;
+    }
+    if summary.failed > 0 {
+        out.line(&format!("  failed: {} (see above)", summary.failed))?;
+    }
+    if summary.stale_temporary_files > 0 {
+        let verb = if summary.dry_run { "found" } else { "removed" };
+        out.line(&format!(
+            "  {verb} {} temporary file(s) of an interrupted run",
+            summary.stale_temporary_files
+        ))?;
+    }
+    Ok(())
+}
+
+/// `path` in at most `width` characters: a longer one keeps its end (the file name) after
+/// `…`, so a line of sizes and paths fits 80 columns.
+pub fn fit_path(path: &Path, width: usize) -> String {
+    let text = path.display().to_string();
+    let count = text.chars().count();
+    if count <= width {
+        return text;
+    }
+    let keep = width.saturating_sub(1);
+    let tail: String = text.chars().skip(count - keep).collect();
+    format!("…{tail}")
+}

@@ -1,0 +1,49 @@
+//! Byte sizes for people: `1.5 GiB`, `312 KiB`, `87 B` (binary units, three significant
+//! digits at most), so columns of sizes stay narrow.
+
+/// `bytes` in the largest binary unit that keeps the number at least 1.
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    let unit = UNITS[unit];
+    if value >= 100.0 {
+        format!("{value:.0} {unit}")
+    } else if value >= 10.0 {
+        format!("{value:.1} {unit}")
+    } else {
+        format!("{value:.2} {unit}")
+    }
+}
+
+/// `part` as a percentage of `whole` (`12.3%`; `-` when `whole` is 0).
+pub fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        return "-".to_string();
+    }
+    format!("{:.1}%", part as f64 * 100.0 / whole as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_short_and_binary() {
+        assert_eq!(human_bytes(0), "0 B");
+        assert_eq!(human_bytes(1023), "1023 B");
+        assert_eq!(human_bytes(1024), "1.00 KiB");
+        assert_eq!(human_bytes(1536 * 1024), "1.50 MiB");
+        assert_eq!(human_bytes(47 * 1024 * 1024 * 1024), "47.0 GiB");
+        assert_eq!(human_bytes(165 * 1024 * 1024 * 1024 * 1024), "165 TiB");
+        assert_eq!(percent(1, 3), "33.3%");
+        assert_eq!(percent(1, 0), "-");
+    }
+}
