@@ -30,6 +30,7 @@ pub mod replay;
 mod resume_point;
 pub mod source;
 pub mod stream;
+pub mod tail;
 pub mod timestamp;
 pub mod turns;
 mod writer;
