@@ -13,8 +13,8 @@
 //!   the loader's own rule, in batches that double, until the suffix suffices or the start is
 //!   reached; its head is read forwards up to the first `session_meta`.
 //! - A **compressed file** cannot be read backwards: it is decoded forwards as a stream
-//!   ([`crate::stream::RolloutStream`]), keeping only the items from the newest compaction
-//!   with a replacement history on (plus the first meta).
+//!   ([`crate::stream::RolloutStream`]), keeping only the items from the start of the turn
+//!   of the newest compaction with a replacement history on (plus the first meta).
 //!
 //! [`load_rollout_tail`] returns `None` when this path cannot answer, and the caller loads the
 //! whole file: a file whose first lines hold no `session_meta` (the loader's errors then name
@@ -210,6 +210,9 @@ fn compressed_tail(path: &Path, file: File) -> io::Result<Option<RolloutTail>> {
     let mut items: Vec<RolloutItem> = Vec::new();
     let mut whole_file = true;
     let mut unreadable_lines = 0;
+    // Index in `items` of the newest `task_started`: the scan reads a compaction's turn from
+    // its start.
+    let mut turn_start = 0;
     while let Some(line) = stream.next_line()? {
         if let Some(problem) = &line.problem {
             if problem.kind == ProblemKind::Damaged {
@@ -230,11 +233,15 @@ fn compressed_tail(path: &Path, file: File) -> io::Result<Option<RolloutTail>> {
                 session_meta = Some(meta.clone());
             }
             RolloutItem::Compacted(compacted) if compacted.replacement_history.is_some() => {
-                // Everything before the newest compaction with a base is dropped; the check
-                // at the end tells whether a rollback needed more.
-                items.clear();
-                whole_file = false;
+                // Everything before the turn of the newest compaction with a base is dropped;
+                // the check at the end tells whether a rollback needed more.
+                if turn_start > 0 {
+                    items.drain(..turn_start);
+                    turn_start = 0;
+                    whole_file = false;
+                }
             }
+            RolloutItem::EventMsg(EventMsg::TurnStarted(_)) => turn_start = items.len(),
             _ => {}
         }
         items.push(item);
