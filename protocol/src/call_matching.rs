@@ -54,10 +54,27 @@ where
 {
     let mut matcher = CallMatcher::new();
     for (index, item) in items {
-        matcher.push(index, item);
+        let _ = matcher.push(index, item);
     }
     matcher.finish()
 }
+
+/// What pushing one item into a [`CallMatcher`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pushed {
+    /// The item is no call or output with a key: it pairs with nothing.
+    Nothing,
+    /// A call, now waiting for its output.
+    Call,
+    /// An output that answered this call.
+    Answered(CallPair),
+    /// An output that answers no call.
+    Orphan,
+}
+
+/// A [`CallMatcher`] that keeps its own copy of each key, for readers that drop each item
+/// once read.
+pub type StreamingCallMatcher = CallMatcher<OwnedPairKey>;
 
 /// The pairing key of an item that outlives the item: what a streaming reader, which drops
 /// each line once read, keys the calls it is still waiting on by.
@@ -90,16 +107,15 @@ impl<K: Eq + Hash + Clone> CallMatcher<K> {
         }
     }
 
-    /// Takes the item at `index` whose pairing facts are `link`, under `key`; returns the
-    /// pair when it is an output that answers a call.
-    fn record(&mut self, index: usize, link: CallLink<'_>, key: K) -> Option<CallPair> {
+    /// Takes the item at `index` whose pairing facts are `link`, under `key`.
+    fn record(&mut self, index: usize, link: CallLink<'_>, key: K) -> Pushed {
         let requires_partner = link.requires_partner();
         match link.side {
             CallSide::Call => {
                 if let Some((earlier, true)) = self.pending.insert(key, (index, requires_partner)) {
                     self.matches.unanswered.push(earlier);
                 }
-                None
+                Pushed::Call
             }
             CallSide::Output => match self.pending.remove(&key) {
                 Some((call, _)) => {
@@ -108,13 +124,13 @@ impl<K: Eq + Hash + Clone> CallMatcher<K> {
                         output: index,
                     };
                     self.matches.pairs.push(pair);
-                    Some(pair)
+                    Pushed::Answered(pair)
                 }
                 None => {
                     if requires_partner {
                         self.matches.orphans.push(index);
                     }
-                    None
+                    Pushed::Orphan
                 }
             },
         }
@@ -143,23 +159,30 @@ impl<K: Eq + Hash + Clone> CallMatcher<K> {
 }
 
 impl<'a> CallMatcher<PairKey<'a>> {
-    /// Takes the item at `index` (indices must grow), keyed by borrowing from it; returns
-    /// the pair when it is an output that answers a call.
-    pub fn push(&mut self, index: usize, item: &'a ResponseItem) -> Option<CallPair> {
-        let link = item.call_link()?;
+    /// Takes the item at `index` (indices must grow), keyed by borrowing from it.
+    pub fn push(&mut self, index: usize, item: &'a ResponseItem) -> Pushed {
         // No call id: nothing can pair with it, and it expects nothing.
-        let key = link.pair_key()?;
-        self.record(index, link, key)
+        match item.call_link() {
+            Some(link) => match link.pair_key() {
+                Some(key) => self.record(index, link, key),
+                None => Pushed::Nothing,
+            },
+            None => Pushed::Nothing,
+        }
     }
 }
 
 impl CallMatcher<OwnedPairKey> {
     /// Takes the item at `index` (indices must grow), copying its key, so that the item
-    /// need not be kept; returns the pair when it is an output that answers a call.
-    pub fn push_owned(&mut self, index: usize, item: &ResponseItem) -> Option<CallPair> {
-        let link = item.call_link()?;
-        let key = link.pair_key()?;
-        self.record(index, link, (key.channel, key.call_id.to_string()))
+    /// need not be kept.
+    pub fn push_owned(&mut self, index: usize, item: &ResponseItem) -> Pushed {
+        match item.call_link() {
+            Some(link) => match link.pair_key() {
+                Some(key) => self.record(index, link, (key.channel, key.call_id.to_string())),
+                None => Pushed::Nothing,
+            },
+            None => Pushed::Nothing,
+        }
     }
 }
 

@@ -184,7 +184,7 @@ proptest! {
         prop_assert_eq!(&run(&items), &expected);
         let mut owned = CallMatcher::<OwnedPairKey>::new();
         for (index, item) in items.iter().enumerate() {
-            owned.push_owned(index, item);
+            let _ = owned.push_owned(index, item);
         }
         prop_assert_eq!(owned.finish(), expected);
     }

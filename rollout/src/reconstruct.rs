@@ -206,9 +206,7 @@ pub fn reconstruct_rollout_file(
 /// usage is in it. Resume from the end ([`crate::tail`]) reads backwards until this holds.
 pub fn suffix_suffices(suffix: &[RolloutItem]) -> bool {
     let found = scan::scan_backwards(suffix);
-    found.knew_everything
-        && found.window.is_some()
-        && latest_token_info(suffix).is_some()
+    found.knew_everything && found.window.is_some() && latest_token_info(suffix).is_some()
 }
 
 /// What reconstruction reads from the items besides the replay, taken before the replay may

@@ -119,9 +119,16 @@ fn check_file(path: &Path, tally: &mut Tally) {
             Some(tail) => {
                 let got = answer(tail.items());
                 let name = file.display();
-                assert_eq!(got.history.len(), expected.history.len(), "{name}: history length");
+                assert_eq!(
+                    got.history.len(),
+                    expected.history.len(),
+                    "{name}: history length"
+                );
                 assert_eq!(got.history, expected.history, "{name}: history");
-                assert_eq!(got.previous_turn_settings, expected.previous_turn_settings, "{name}");
+                assert_eq!(
+                    got.previous_turn_settings, expected.previous_turn_settings,
+                    "{name}"
+                );
                 assert_eq!(got.reference, expected.reference, "{name}: reference");
                 assert_eq!(got.window, expected.window, "{name}: window");
                 assert_eq!(got.token_info, expected.token_info, "{name}: token info");

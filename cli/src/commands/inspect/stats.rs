@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 
 use std::collections::HashMap;
 
-use codex_protocol::call_matching::{CallMatcher, OwnedPairKey};
+use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::{HistoryBase, LineFormat, RolloutItem};
@@ -115,7 +115,7 @@ pub struct Inspector {
     inspection: Inspection,
     meta_seen: bool,
     turns: UserTurnCounter,
-    calls: CallMatcher<OwnedPairKey>,
+    calls: StreamingCallMatcher,
     /// Calls by line, until their output is read; the unanswered ones stay.
     open_calls: HashMap<usize, UnansweredCall>,
     prefix: ParentPrefixScan,
@@ -154,7 +154,7 @@ impl Inspector {
             },
             meta_seen: false,
             turns: UserTurnCounter::new(),
-            calls: CallMatcher::new(),
+            calls: StreamingCallMatcher::new(),
             open_calls: HashMap::new(),
             prefix: ParentPrefixScan::new(),
             copied: None,
@@ -237,19 +237,22 @@ impl Inspector {
                 if let Some(name) = tool_name(response) {
                     *inspection.tool_calls.entry(name).or_default() += 1;
                 }
-                if response.is_tool_call() && response.pair_key().is_some() {
-                    self.open_calls.insert(
-                        number,
-                        UnansweredCall {
-                            line: number,
-                            call_id: response.call_id().unwrap_or_default().to_string(),
-                            name: tool_name(response)
-                                .unwrap_or_else(|| response.item_type().to_string()),
-                        },
-                    );
-                }
-                if let Some(pair) = self.calls.push_owned(number, response) {
-                    self.open_calls.remove(&pair.call);
+                match self.calls.push_owned(number, response) {
+                    Pushed::Call => {
+                        self.open_calls.insert(
+                            number,
+                            UnansweredCall {
+                                line: number,
+                                call_id: response.call_id().unwrap_or_default().to_string(),
+                                name: tool_name(response)
+                                    .unwrap_or_else(|| response.item_type().to_string()),
+                            },
+                        );
+                    }
+                    Pushed::Answered(pair) => {
+                        self.open_calls.remove(&pair.call);
+                    }
+                    Pushed::Nothing | Pushed::Orphan => {}
                 }
             }
             RolloutItem::Compacted(_) => inspection.compactions += 1,
