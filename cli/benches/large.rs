@@ -1,8 +1,8 @@
 //! Large rollouts: the streaming, parallel and backwards readers against a `serde_json::Value`
 //! parse of the same lines, measured side by side in one run.
 //!
-//! Input: real lines repeated (`rollout/benches/support/generate.rs`) with a compaction at
-//! 99.5 % of the file, written under the target folder and deleted at the end (at most one
+//! Input: real lines repeated (`rollout/benches/support/generate.rs`, their rollback markers
+//! left out so that the late compaction survives) with a compaction at 99.5 % of the file, written under the target folder and deleted at the end (at most one
 //! file on disk at a time). Sizes: `CODEX_BENCH_MIB` (default 128) for the criterion group;
 //! the scale pass measures 100 MiB and 1 GiB files (and 10 GiB through a pipe, without disk,
 //! when `CODEX_BENCH_10G=1`).
@@ -73,7 +73,7 @@ fn bench_dir() -> PathBuf {
 }
 
 fn bench_large(c: &mut Criterion) {
-    let Some(lines) = real_lines() else {
+    let Some(lines) = real_lines().map(|lines| lines.without_rollbacks()) else {
         eprintln!("!!! no real fixtures: the large-rollout bench needs them !!!");
         return;
     };

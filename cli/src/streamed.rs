@@ -69,8 +69,8 @@ struct Checks {
     damage: Option<LineProblem>,
 }
 
-/// Streams `source`, handing each line to `visit` (a damaged compressed stream's last,
-/// partial line is not handed on), then fails as a loaded session would: damaged, empty, or
+/// Streams `source`, parsing chunks of it in parallel and handing each line to `visit` in
+/// file order (a damaged compressed stream's last, partial line is not handed on), then fails as a loaded session would: damaged, empty, or
 /// without a readable rollout line; warns when lines were skipped.
 pub fn stream_session(
     source: &Source,
@@ -78,28 +78,30 @@ pub fn stream_session(
     mut visit: impl FnMut(&StreamedLine<'_>),
 ) -> Result<(), Failure> {
     let name = source.name();
-    let mut stream = open_stream(source, progress)?;
+    let stream = open_stream(source, progress)?;
     let mut checks = Checks {
         blank: true,
         ..Checks::default()
     };
-    while let Some(line) = stream.next_line().map_err(|err| unreadable(&name, &err))? {
-        if let Some(problem) = &line.problem {
-            if problem.kind == ProblemKind::Damaged {
-                checks.damage = Some(problem.clone());
-                break;
+    stream
+        .for_each_line_parallel(|line| {
+            if let Some(problem) = &line.problem {
+                if problem.kind == ProblemKind::Damaged {
+                    checks.damage = Some(problem.clone());
+                    return;
+                }
+                checks.problems += 1;
+                if is_unreadable(problem) {
+                    checks.skipped += 1;
+                    checks.first_skipped.get_or_insert_with(|| problem.clone());
+                }
             }
-            checks.problems += 1;
-            if is_unreadable(problem) {
-                checks.skipped += 1;
-                checks.first_skipped.get_or_insert_with(|| problem.clone());
-            }
-        }
-        checks.blank &= line.raw.iter().all(u8::is_ascii_whitespace);
-        checks.items += usize::from(line.line().is_some());
-        checks.lines = line.number;
-        visit(&line);
-    }
+            checks.blank &= line.raw.iter().all(u8::is_ascii_whitespace);
+            checks.items += usize::from(line.line().is_some());
+            checks.lines = line.number;
+            visit(&line);
+        })
+        .map_err(|err| unreadable(&name, &err))?;
     finish_checks(&name, &checks)
 }
 

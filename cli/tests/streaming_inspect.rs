@@ -41,8 +41,18 @@ fn streaming_inspect_equals_the_whole_file_inspect() {
     };
     let dir = tempfile::tempdir().unwrap();
     for (index, shape) in [
-        Shape { bytes: 5 << 20, compactions: vec![0.3, 0.99], rollbacks: vec![(0.995, 2)], ..Shape::default() },
-        Shape { bytes: 2 << 20, compactions: vec![0.5], rollbacks: vec![(0.9, 10_000)], torn_last_line: true },
+        Shape {
+            bytes: 5 << 20,
+            compactions: vec![0.3, 0.99],
+            rollbacks: vec![(0.995, 2)],
+            ..Shape::default()
+        },
+        Shape {
+            bytes: 2 << 20,
+            compactions: vec![0.5],
+            rollbacks: vec![(0.9, 10_000)],
+            torn_last_line: true,
+        },
     ]
     .iter()
     .enumerate()

@@ -55,6 +55,32 @@ fn answer(items: &[RolloutItem]) -> Answer {
     }
 }
 
+type Line = (
+    usize,
+    u64,
+    Option<codex_rollout::load::LineProblem>,
+    Option<RolloutItem>,
+);
+
+fn lines_of(bytes: &[u8], parallel: bool) -> Vec<Line> {
+    let mut lines = Vec::new();
+    let stream = RolloutStream::new(bytes).unwrap();
+    let visit = |line: codex_rollout::stream::StreamedLine<'_>| {
+        lines.push((
+            line.number,
+            line.offset,
+            line.problem.clone(),
+            line.into_line().map(|line| line.item),
+        ));
+    };
+    if parallel {
+        stream.for_each_line_parallel(visit).unwrap();
+    } else {
+        stream.for_each_line(visit).unwrap();
+    }
+    lines
+}
+
 /// How the tail answered a file.
 #[derive(Debug, Default)]
 struct Tally {
@@ -113,7 +139,15 @@ fn check_file(path: &Path, tally: &mut Tally) {
     };
     let expected = answer(loaded.items());
     let compressed = path.with_extension("check.jsonl.zst");
-    std::fs::write(&compressed, zstd::encode_all(bytes.as_slice(), 3).unwrap()).unwrap();
+    let zst = zstd::encode_all(bytes.as_slice(), 3).unwrap();
+    // A damaged (cut) compressed stream: the parallel stream ends as the sequential one.
+    let cut = &zst[..zst.len() * 3 / 5];
+    assert_eq!(
+        lines_of(cut, true),
+        lines_of(cut, false),
+        "{label}: damaged, parallel"
+    );
+    std::fs::write(&compressed, &zst).unwrap();
     for file in [path.to_path_buf(), compressed.clone()] {
         match load_rollout_tail(&file).unwrap() {
             Some(tail) => {

@@ -76,38 +76,38 @@ fn check_stream(
     progress: &Progress,
     report: &mut FileReport,
 ) -> Result<(), Failure> {
-    let mut stream = open_stream(source, progress)?;
+    let stream = open_stream(source, progress)?;
     let mut blank = true;
     let mut damaged = false;
     let mut items = false;
     let mut session_meta = false;
     let mut lines = 0;
-    while let Some(line) = stream
-        .next_line()
-        .map_err(|err| unreadable(&report.file, &err))?
-    {
-        if let Some(problem) = &line.problem {
-            if problem.kind == ProblemKind::Damaged {
-                damaged = true;
+    let file = report.file.clone();
+    stream
+        .for_each_line_parallel(|line| {
+            if let Some(problem) = &line.problem {
+                if problem.kind == ProblemKind::Damaged {
+                    damaged = true;
+                } else {
+                    lines = line.number;
+                }
+                if is_unreadable(problem) {
+                    report.problems.push(problem.into());
+                } else {
+                    report.notes.push(problem.into());
+                }
             } else {
                 lines = line.number;
             }
-            if is_unreadable(problem) {
-                report.problems.push(problem.into());
-            } else {
-                report.notes.push(problem.into());
+            if !damaged {
+                blank &= line.raw.iter().all(u8::is_ascii_whitespace);
             }
-        } else {
-            lines = line.number;
-        }
-        if !damaged {
-            blank &= line.raw.iter().all(u8::is_ascii_whitespace);
-        }
-        if let Some(rollout_line) = line.line() {
-            items = true;
-            session_meta |= matches!(rollout_line.item, RolloutItem::SessionMeta(_));
-        }
-    }
+            if let Some(rollout_line) = line.line() {
+                items = true;
+                session_meta |= matches!(rollout_line.item, RolloutItem::SessionMeta(_));
+            }
+        })
+        .map_err(|err| unreadable(&file, &err))?;
     report.lines = Some(lines);
     if blank && !damaged {
         report.problems = vec![ProblemReport {

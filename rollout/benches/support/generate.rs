@@ -51,6 +51,27 @@ pub fn real_lines() -> Option<RealLines> {
     Some(RealLines { meta: meta?, body })
 }
 
+impl RealLines {
+    /// The same lines without the real files' `thread_rolled_back` markers: a benchmark's
+    /// late compaction then always survives (a copied rollback right after it would remove
+    /// its turn, and resume would rightly read back further).
+    pub fn without_rollbacks(&self) -> Self {
+        Self {
+            meta: self.meta.clone(),
+            body: self
+                .body
+                .iter()
+                .filter(|line| {
+                    !line
+                        .windows(20)
+                        .any(|window| window == b"\"thread_rolled_back\"")
+                })
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
 /// Where the generated lines go, as fractions of the file's size.
 #[derive(Debug, Clone, Default)]
 pub struct Shape {
@@ -95,7 +116,7 @@ fn rollback_line(num_turns: u32) -> String {
 pub fn write_rollout(path: &Path, lines: &RealLines, shape: &Shape) -> io::Result<Written> {
     let mut out = BufWriter::with_capacity(1 << 20, File::create(path)?);
     let mut written = Written { bytes: 0, lines: 0 };
-    let mut put = |out: &mut BufWriter<File>, line: &[u8], written: &mut Written| {
+    let put = |out: &mut BufWriter<File>, line: &[u8], written: &mut Written| {
         out.write_all(line)?;
         out.write_all(b"\n")?;
         written.bytes += line.len() as u64 + 1;
