@@ -149,7 +149,10 @@ fn bench_large(c: &mut Criterion) {
 }
 
 /// Wall time and peak RSS (KiB) of the release binary on `args`, stdin from `stdin`.
-fn measure(args: &[&str], stdin: Option<&mut dyn FnMut(&mut dyn Write)>) -> (Duration, u64) {
+/// Writes a child's standard input.
+type Feed<'a> = &'a mut dyn FnMut(&mut dyn Write);
+
+fn measure(args: &[&str], stdin: Option<Feed<'_>>) -> (Duration, u64) {
     let started = Instant::now();
     let mut child = Command::new("/usr/bin/time")
         .args(["-f", "%M"])

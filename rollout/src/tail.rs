@@ -232,14 +232,14 @@ fn compressed_tail(path: &Path, file: File) -> io::Result<Option<RolloutTail>> {
                 }
                 session_meta = Some(meta.clone());
             }
-            RolloutItem::Compacted(compacted) if compacted.replacement_history.is_some() => {
-                // Everything before the turn of the newest compaction with a base is dropped;
-                // the check at the end tells whether a rollback needed more.
-                if turn_start > 0 {
-                    items.drain(..turn_start);
-                    turn_start = 0;
-                    whole_file = false;
-                }
+            // Everything before the turn of the newest compaction with a base is dropped; the
+            // check at the end tells whether a rollback needed more.
+            RolloutItem::Compacted(compacted)
+                if compacted.replacement_history.is_some() && turn_start > 0 =>
+            {
+                items.drain(..turn_start);
+                turn_start = 0;
+                whole_file = false;
             }
             RolloutItem::EventMsg(EventMsg::TurnStarted(_)) => turn_start = items.len(),
             _ => {}

@@ -1,3 +1,5 @@
+#![allow(clippy::unwrap_used)]
+
 use pretty_assertions::assert_eq;
 
 use super::reverse::ReverseLines;

@@ -200,11 +200,10 @@ pub fn all_user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) ->
                 alive.push(turns.len());
                 push(&mut turns, event, message);
             }
-            RolloutItem::ResponseItem(_) if boundary => {
-                if records.counts_events() {
-                    pending_message = Some(index);
-                }
+            RolloutItem::ResponseItem(_) if boundary && records.counts_events() => {
+                pending_message = Some(index);
             }
+            RolloutItem::ResponseItem(_) if boundary => {}
             RolloutItem::EventMsg(EventMsg::ThreadRolledBack(rollback)) => {
                 let num_turns = usize::try_from(rollback.num_turns).unwrap_or(usize::MAX);
                 let keep = alive.len().saturating_sub(num_turns);

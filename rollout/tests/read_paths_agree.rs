@@ -4,7 +4,7 @@
 //! file and on generated files with compactions, rollbacks (one reaching back past a
 //! compaction) and a torn last line.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)]
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::print_stderr)]
 
 #[path = "../benches/support/generate.rs"]
 mod generate;
