@@ -31,10 +31,18 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Summary: ids, lines, problems, counts, turns, tools, tokens.
+    /// Summary: ids, lines, problems, counts, turns, tools, tokens
+    ///
+    /// Files are read as streams (memory bounded by the longest line), several
+    /// in parallel; `--json` prints one object per file (JSON Lines).
+    #[command(verbatim_doc_comment)]
     Inspect {
-        /// Rollout file, or `-` for standard input (default: the bundled sample).
-        file: Option<PathBuf>,
+        /// Rollout files, folders of them, or `-` for standard input (default:
+        /// the bundled sample).
+        files: Vec<PathBuf>,
+        /// Also every session of this Codex home (`sessions/`, `archived_sessions/`).
+        #[arg(long, value_name = "DIR")]
+        home: Option<PathBuf>,
     },
     /// Check every line; list problems with file and line number
     ///
@@ -42,8 +50,12 @@ pub enum Command {
     /// problem, 2 when some file cannot be read at all.
     #[command(verbatim_doc_comment)]
     Validate {
-        /// Rollout files, or `-` for standard input (default: the bundled sample).
+        /// Rollout files, folders of them, or `-` for standard input (default: the
+        /// bundled sample).
         files: Vec<PathBuf>,
+        /// Also every session of this Codex home (`sessions/`, `archived_sessions/`).
+        #[arg(long, value_name = "DIR")]
+        home: Option<PathBuf>,
     },
     /// The reconstructed model history (JSON Lines of ResponseItems)
     ///

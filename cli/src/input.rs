@@ -140,10 +140,7 @@ pub fn find_thread(prefix: &str, home: Option<&Path>) -> Result<PathBuf, Failure
 pub fn read_source(source: &Source) -> Result<DecodedRollout, Failure> {
     match source {
         Source::Sample => {
-            note(
-                "no FILE given: using the bundled sample session (5 turns with tool calls, \
-                 an interrupted turn and a rollback)",
-            );
+            note_sample();
             Ok(DecodedRollout {
                 bytes: SAMPLE_JSONL.as_bytes().to_vec(),
                 compression: Compression::Plain,
@@ -156,7 +153,17 @@ pub fn read_source(source: &Source) -> Result<DecodedRollout, Failure> {
     }
 }
 
-fn read_file(path: &Path) -> Result<DecodedRollout, Failure> {
+/// Says on standard error that the bundled sample is used.
+pub(crate) fn note_sample() {
+    note(
+        "no FILE given: using the bundled sample session (5 turns with tool calls, an \
+         interrupted turn and a rollback)",
+    );
+}
+
+/// Opens `path` for reading as a rollout: an error naming it when it is missing, a folder or
+/// unreadable. Returns the file and its size on disk.
+pub(crate) fn open_file(path: &Path) -> Result<(File, u64), Failure> {
     let unreadable = |err: std::io::Error| {
         Failure::Unreadable(format!(
             "cannot read {}: {}",
@@ -172,14 +179,25 @@ fn read_file(path: &Path) -> Result<DecodedRollout, Failure> {
         )));
     }
     let file = File::open(path).map_err(unreadable)?;
+    Ok((file, metadata.len()))
+}
+
+fn read_file(path: &Path) -> Result<DecodedRollout, Failure> {
+    let (file, size) = open_file(path)?;
     // The bar counts the bytes of the file (compressed ones for a `.zst`).
-    let progress = Progress::for_bytes(metadata.len(), "reading");
-    read_rollout(ProgressReader::new(file, &progress)).map_err(unreadable)
+    let progress = Progress::for_bytes(size, "reading");
+    read_rollout(ProgressReader::new(file, &progress)).map_err(|err| {
+        Failure::Unreadable(format!(
+            "cannot read {}: {}",
+            path.display(),
+            describe(&err)
+        ))
+    })
 }
 
 /// The operating system's message without the `(os error N)` suffix, lower-cased like the
 /// rest of our messages.
-fn describe(err: &std::io::Error) -> String {
+pub(crate) fn describe(err: &std::io::Error) -> String {
     match err.kind() {
         std::io::ErrorKind::NotFound => "no such file".to_string(),
         std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),

@@ -103,6 +103,44 @@ pub fn expand_sources(
     Ok(sources)
 }
 
+/// [`expand_sources`] for commands that report every named input in its place
+/// (`validate`, `inspect`): a path that cannot be looked at, or a folder that holds no rollout
+/// file, stays in the list as given, so the command reports why it could not be read there
+/// instead of stopping before the others. With no path and no home: the bundled sample.
+pub fn expand_sources_reporting_each(
+    args: &[PathBuf],
+    home: Option<&Path>,
+) -> Result<Vec<Source>, Failure> {
+    let mut sources = Vec::new();
+    for arg in args {
+        // A thread id (or a unique prefix of one) names its file; an ambiguous or unknown one
+        // is a usage error that lists what it could mean.
+        if let Some(prefix) = crate::input::thread_prefix(arg).filter(|_| !arg.exists()) {
+            sources.push(Source::File(crate::input::find_thread(prefix, home)?));
+            continue;
+        }
+        let is_dir = arg.as_os_str() != STDIN_ARG && arg.is_dir();
+        let expanded = if arg.as_os_str() == STDIN_ARG || arg.exists() {
+            expand_sources(std::slice::from_ref(arg), None, WhenEmpty::Sample).ok()
+        } else {
+            None
+        };
+        match expanded {
+            Some(expanded) if !(is_dir && expanded.is_empty()) => sources.extend(expanded),
+            _ => sources.push(Source::File(arg.clone())),
+        }
+    }
+    if home.is_some() || args.is_empty() {
+        sources.extend(expand_sources(&[], home, WhenEmpty::Sample)?);
+    }
+    let mut seen = std::collections::HashSet::new();
+    sources.retain(|source| match source {
+        Source::File(path) => seen.insert(path.clone()),
+        Source::Stdin | Source::Sample => true,
+    });
+    Ok(sources)
+}
+
 /// The operating system's message without the `(os error N)` suffix.
 fn describe(err: &std::io::Error) -> String {
     match err.kind() {

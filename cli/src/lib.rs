@@ -18,6 +18,7 @@ pub mod inputs;
 pub mod output;
 pub mod progress;
 pub mod sample;
+pub mod streamed;
 
 use clap::Parser;
 

@@ -32,6 +32,7 @@ fn inspect_json_has_exactly_the_documented_keys() -> TestResult {
         .map(String::as_str)
         .collect();
     let expected: BTreeSet<&str> = [
+        "file",
         "thread_id",
         "cli_version",
         "lines",

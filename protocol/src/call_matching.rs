@@ -13,10 +13,14 @@
 //! reported as unanswered or orphan: a call or output without a call id, or a server-side
 //! tool search output, pairs with nothing and lacks nothing.
 //!
-//! The pass is linear: it walks the items newest first, keeping only the outputs still
-//! waiting for their call, which are few at any moment (a small map searched linearly).
+//! The pass is linear ([`CallMatcher`]): it walks the items in order, keeping only the calls
+//! still waiting for their output, which are few at any moment (a small map searched
+//! linearly). Equivalently: a call is answered by the first output with its key after it and
+//! before the next call with its key.
 
-use crate::call_pairing::{CallSide, PairKey};
+use std::hash::Hash;
+
+use crate::call_pairing::{CallLink, CallSide, OutputChannel, PairKey};
 use crate::models::ResponseItem;
 use crate::small_map::SmallMap;
 
@@ -47,49 +51,139 @@ pub struct CallMatches {
 pub fn match_calls<'a, I>(items: I) -> CallMatches
 where
     I: IntoIterator<Item = (usize, &'a ResponseItem)>,
-    I::IntoIter: DoubleEndedIterator,
 {
-    let mut matches = CallMatches::default();
-    // Outputs seen (walking back) that no earlier call has claimed yet, by key.
-    let mut waiting: SmallMap<PairKey<'a>, (usize, bool)> = SmallMap::new();
-    for (index, item) in items.into_iter().rev() {
-        let Some(link) = item.call_link() else {
-            continue;
-        };
-        let Some(key) = link.pair_key() else {
-            // No call id: nothing can pair with it, and it expects nothing.
-            continue;
-        };
+    let mut matcher = CallMatcher::new();
+    for (index, item) in items {
+        let _ = matcher.push(index, item);
+    }
+    matcher.finish()
+}
+
+/// What pushing one item into a [`CallMatcher`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pushed {
+    /// The item is no call or output with a key: it pairs with nothing.
+    Nothing,
+    /// A call, now waiting for its output.
+    Call,
+    /// An output that answered this call.
+    Answered(CallPair),
+    /// An output that answers no call.
+    Orphan,
+}
+
+/// A [`CallMatcher`] that keeps its own copy of each key, for readers that drop each item
+/// once read.
+pub type StreamingCallMatcher = CallMatcher<OwnedPairKey>;
+
+/// The pairing key of an item that outlives the item: what a streaming reader, which drops
+/// each line once read, keys the calls it is still waiting on by.
+pub type OwnedPairKey = (OutputChannel, String);
+
+/// The matching rule of [`match_calls`], one item at a time in list order, keeping only the
+/// calls still waiting for an output (one per key: a second call with the same key leaves
+/// the first unanswered for good). Streaming readers feed it each response item as they
+/// read it (`CallMatcher<OwnedPairKey>` with [`CallMatcher::push_owned`]); [`match_calls`]
+/// is this matcher over a list, so both give the same answer.
+#[derive(Debug)]
+pub struct CallMatcher<K> {
+    /// Per key, the latest call not answered yet and whether it needs an output.
+    pending: SmallMap<K, (usize, bool)>,
+    matches: CallMatches,
+}
+
+impl<K: Eq + Hash + Clone> Default for CallMatcher<K> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<K: Eq + Hash + Clone> CallMatcher<K> {
+    /// A matcher that has seen nothing.
+    pub fn new() -> Self {
+        Self {
+            pending: SmallMap::new(),
+            matches: CallMatches::default(),
+        }
+    }
+
+    /// Takes the item at `index` whose pairing facts are `link`, under `key`.
+    fn record(&mut self, index: usize, link: CallLink<'_>, key: K) -> Pushed {
+        let requires_partner = link.requires_partner();
         match link.side {
-            CallSide::Output => {
-                // An earlier output for the same call displaces this later one.
-                if let Some((later, needs_call)) =
-                    waiting.insert(key, (index, link.requires_partner()))
-                    && needs_call
-                {
-                    matches.orphans.push(later);
+            CallSide::Call => {
+                if let Some((earlier, true)) = self.pending.insert(key, (index, requires_partner)) {
+                    self.matches.unanswered.push(earlier);
                 }
+                Pushed::Call
             }
-            CallSide::Call => match waiting.remove(&key) {
-                Some((output, _)) => matches.pairs.push(CallPair {
-                    call: index,
-                    output,
-                }),
-                None if link.requires_partner() => matches.unanswered.push(index),
-                None => {}
+            CallSide::Output => match self.pending.remove(&key) {
+                Some((call, _)) => {
+                    let pair = CallPair {
+                        call,
+                        output: index,
+                    };
+                    self.matches.pairs.push(pair);
+                    Pushed::Answered(pair)
+                }
+                None => {
+                    if requires_partner {
+                        self.matches.orphans.push(index);
+                    }
+                    Pushed::Orphan
+                }
             },
         }
     }
-    matches.orphans.extend(
-        waiting
-            .into_values()
-            .filter(|(_, needs_call)| *needs_call)
-            .map(|(index, _)| index),
-    );
-    matches.pairs.reverse();
-    matches.unanswered.reverse();
-    matches.orphans.sort_unstable();
-    matches
+
+    /// The matches of everything pushed: pairs in call order, unanswered calls and orphan
+    /// outputs in index order.
+    pub fn finish(self) -> CallMatches {
+        let mut matches = self.matches;
+        matches.unanswered.extend(
+            self.pending
+                .into_values()
+                .filter(|(_, requires_partner)| *requires_partner)
+                .map(|(index, _)| index),
+        );
+        matches.pairs.sort_unstable_by_key(|pair| pair.call);
+        matches.unanswered.sort_unstable();
+        matches.orphans.sort_unstable();
+        matches
+    }
+
+    /// The calls still waiting for an output.
+    pub fn pending_calls(&self) -> usize {
+        self.pending.len()
+    }
+}
+
+impl<'a> CallMatcher<PairKey<'a>> {
+    /// Takes the item at `index` (indices must grow), keyed by borrowing from it.
+    pub fn push(&mut self, index: usize, item: &'a ResponseItem) -> Pushed {
+        // No call id: nothing can pair with it, and it expects nothing.
+        match item.call_link() {
+            Some(link) => match link.pair_key() {
+                Some(key) => self.record(index, link, key),
+                None => Pushed::Nothing,
+            },
+            None => Pushed::Nothing,
+        }
+    }
+}
+
+impl CallMatcher<OwnedPairKey> {
+    /// Takes the item at `index` (indices must grow), copying its key, so that the item
+    /// need not be kept.
+    pub fn push_owned(&mut self, index: usize, item: &ResponseItem) -> Pushed {
+        match item.call_link() {
+            Some(link) => match link.pair_key() {
+                Some(key) => self.record(index, link, (key.channel, key.call_id.to_string())),
+                None => Pushed::Nothing,
+            },
+            None => Pushed::Nothing,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -105,3 +105,87 @@ proptest! {
         }
     }
 }
+
+/// The matching rule as it was first written (walking the items newest first, keeping the
+/// outputs waiting for their call), kept as the reference the forward matcher must equal.
+fn backward_reference(items: &[ResponseItem]) -> CallMatches {
+    let mut matches = CallMatches::default();
+    let mut waiting: std::collections::HashMap<crate::call_pairing::PairKey<'_>, (usize, bool)> =
+        std::collections::HashMap::new();
+    for (index, item) in items.iter().enumerate().rev() {
+        let Some(link) = item.call_link() else {
+            continue;
+        };
+        let Some(key) = link.pair_key() else {
+            continue;
+        };
+        match link.side {
+            crate::call_pairing::CallSide::Output => {
+                if let Some((later, true)) = waiting.insert(key, (index, link.requires_partner())) {
+                    matches.orphans.push(later);
+                }
+            }
+            crate::call_pairing::CallSide::Call => match waiting.remove(&key) {
+                Some((output, _)) => matches.pairs.push(CallPair {
+                    call: index,
+                    output,
+                }),
+                None if link.requires_partner() => matches.unanswered.push(index),
+                None => {}
+            },
+        }
+    }
+    matches.orphans.extend(
+        waiting
+            .into_values()
+            .filter(|(_, needs_call)| *needs_call)
+            .map(|(index, _)| index),
+    );
+    matches.pairs.reverse();
+    matches.unanswered.reverse();
+    matches.orphans.sort_unstable();
+    matches
+}
+
+fn custom_call(id: &str) -> ResponseItem {
+    serde_json::from_value(serde_json::json!({
+        "type": "custom_tool_call", "call_id": id, "name": "apply_patch", "input": "x"
+    }))
+    .unwrap_or(ResponseItem::Other)
+}
+
+fn custom_output(id: &str) -> ResponseItem {
+    serde_json::from_value(serde_json::json!({
+        "type": "custom_tool_call_output", "call_id": id, "output": "ok"
+    }))
+    .unwrap_or(ResponseItem::Other)
+}
+
+proptest! {
+    /// The forward matcher (borrowed and owned keys) equals the backward reference, over two
+    /// channels and more keys than the small map holds inline.
+    #[test]
+    fn the_forward_matcher_equals_the_backward_rule(
+        shape in prop::collection::vec((0u8..4, 0u8..24), 0..80),
+    ) {
+        let items: Vec<ResponseItem> = shape
+            .iter()
+            .map(|(kind, id)| {
+                let id = id.to_string();
+                match kind {
+                    0 => call(&id),
+                    1 => output(&id),
+                    2 => custom_call(&id),
+                    _ => custom_output(&id),
+                }
+            })
+            .collect();
+        let expected = backward_reference(&items);
+        prop_assert_eq!(&run(&items), &expected);
+        let mut owned = CallMatcher::<OwnedPairKey>::new();
+        for (index, item) in items.iter().enumerate() {
+            let _ = owned.push_owned(index, item);
+        }
+        prop_assert_eq!(owned.finish(), expected);
+    }
+}

@@ -20,7 +20,7 @@ pub(crate) struct SmallMap<K, V> {
     spill: HashMap<K, V>,
 }
 
-impl<K: Eq + Hash + Copy, V: Copy> SmallMap<K, V> {
+impl<K: Eq + Hash, V> SmallMap<K, V> {
     pub(crate) fn new() -> Self {
         Self {
             recent: Vec::with_capacity(INLINE_CAPACITY),
@@ -56,6 +56,11 @@ impl<K: Eq + Hash + Copy, V: Copy> SmallMap<K, V> {
         } else {
             self.spill.remove(key)
         }
+    }
+
+    /// How many entries there are.
+    pub(crate) fn len(&self) -> usize {
+        self.recent.len() + self.spill.len()
     }
 
     /// Every remaining value, in no particular order.

@@ -81,6 +81,7 @@ mod resume_point;
 pub mod search;
 pub mod source;
 pub mod stream;
+pub mod tail;
 pub mod timestamp;
 pub mod turns;
 pub mod usage;

@@ -198,6 +198,17 @@ pub fn reconstruct_rollout_file(
     ))
 }
 
+/// Whether rebuilding from `suffix` (the last items of a file) alone gives what rebuilding
+/// from the whole file gives: the reverse scan, run on the suffix, stops because it knows
+/// the base compaction, the previous turn's settings and the reference, not because the
+/// suffix ran out (so on the whole file it visits the same items and stops at the same one), it found the context window (so the
+/// whole-file fallback, which counts every compaction, is not asked), and the newest token
+/// usage is in it. Resume from the end ([`crate::tail`]) reads backwards until this holds.
+pub fn suffix_suffices(suffix: &[RolloutItem]) -> bool {
+    let found = scan::scan_backwards(suffix);
+    found.knew_everything && found.window.is_some() && latest_token_info(suffix).is_some()
+}
+
 /// What reconstruction reads from the items besides the replay, taken before the replay may
 /// consume them.
 struct Metadata {

@@ -30,12 +30,15 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
+use std::ops::Range;
 use std::path::Path;
+
+use rayon::prelude::*;
 
 use codex_protocol::rollout::{LineFormat, RolloutLine};
 
 use crate::load::LineProblem;
-use crate::load::lines::{LineOutcome, read_line};
+use crate::load::lines::{LineOutcome, LineRead, line_ranges, read_line};
 use crate::source::{Compression, RolloutReader, StreamDamage};
 
 /// Decoder buffer size: large enough that reading a multi-GB file is not dominated by
@@ -83,6 +86,17 @@ pub enum StreamedContent {
     /// A line that is not usable (blank, not UTF-8, truncated, malformed, or the partial
     /// line at a damaged compressed stream).
     Skipped,
+}
+
+impl StreamedContent {
+    fn of(outcome: LineOutcome) -> Self {
+        match outcome {
+            LineOutcome::Line(line, format) => StreamedContent::Line(Box::new(line), format),
+            LineOutcome::LegacyMarker(format) => StreamedContent::LegacyMarker(format),
+            LineOutcome::Opaque(format) => StreamedContent::Opaque(format),
+            LineOutcome::Skipped => StreamedContent::Skipped,
+        }
+    }
 }
 
 impl StreamedLine<'_> {
@@ -185,14 +199,7 @@ impl<R: Read> RolloutStream<R> {
                     offset,
                     raw,
                     terminated,
-                    content: match read.outcome {
-                        LineOutcome::Line(line, format) => {
-                            StreamedContent::Line(Box::new(line), format)
-                        }
-                        LineOutcome::LegacyMarker(format) => StreamedContent::LegacyMarker(format),
-                        LineOutcome::Opaque(format) => StreamedContent::Opaque(format),
-                        LineOutcome::Skipped => StreamedContent::Skipped,
-                    },
+                    content: StreamedContent::of(read.outcome),
                     problem: read.problem,
                 }))
             }
@@ -229,6 +236,124 @@ impl<R: Read> RolloutStream<R> {
             bytes: self.offset,
             compression: self.compression,
         })
+    }
+}
+
+/// Bytes per chunk of [`RolloutStream::for_each_line_parallel`]: each chunk is cut at a line
+/// end, so a chunk is this much plus at most one line.
+const CHUNK_BYTES: usize = 2 * 1024 * 1024;
+
+/// One chunk of whole lines read ahead, with where it starts.
+struct Chunk {
+    bytes: Vec<u8>,
+    offset: u64,
+    lines_before: usize,
+}
+
+impl<R: Read> RolloutStream<R> {
+    /// [`RolloutStream::for_each_line`] with the parsing spread over rayon's pool: the input
+    /// is read ahead in chunks of whole lines (2 MiB each, two per thread), the chunks are
+    /// parsed in parallel, and `visit` sees every line in file order, with the numbers,
+    /// offsets, items and problems of the sequential pass. Memory is the chunks in flight
+    /// (about 4 MiB per thread, plus their items) rather than the file.
+    pub fn for_each_line_parallel(
+        mut self,
+        mut visit: impl FnMut(StreamedLine<'_>),
+    ) -> io::Result<StreamSummary> {
+        let in_flight = 2 * rayon::current_num_threads().max(1);
+        loop {
+            let mut chunks = Vec::with_capacity(in_flight);
+            let mut damage = None;
+            while chunks.len() < in_flight && !self.finished {
+                let (chunk, damaged) = self.read_chunk()?;
+                if !chunk.bytes.is_empty() {
+                    chunks.push(chunk);
+                }
+                if damaged.is_some() {
+                    damage = damaged;
+                    self.finished = true;
+                }
+            }
+            if chunks.is_empty() && damage.is_none() {
+                break;
+            }
+            let parsed: Vec<Vec<(usize, Range<usize>, LineRead)>> = chunks
+                .par_iter()
+                .map(|chunk| {
+                    line_ranges(&chunk.bytes)
+                        .map(|(local, range)| {
+                            let number = chunk.lines_before + local;
+                            let raw = chunk.bytes.get(range.clone()).unwrap_or_default();
+                            (number, range, read_line(number, raw))
+                        })
+                        .collect()
+                })
+                .collect();
+            for (chunk, lines) in chunks.iter().zip(parsed) {
+                for (number, range, read) in lines {
+                    visit(StreamedLine {
+                        number,
+                        offset: chunk.offset + range.start as u64,
+                        terminated: chunk.bytes.get(range.end) == Some(&b'\n'),
+                        raw: chunk.bytes.get(range).unwrap_or_default(),
+                        content: StreamedContent::of(read.outcome),
+                        problem: read.problem,
+                    });
+                }
+            }
+            if let Some((damage, dropped)) = damage {
+                visit(StreamedLine {
+                    number: self.number + 1,
+                    offset: self.offset,
+                    terminated: false,
+                    raw: &[],
+                    content: StreamedContent::Skipped,
+                    problem: Some(LineProblem::of_damage(self.number + 1, &damage, dropped)),
+                });
+                break;
+            }
+        }
+        Ok(StreamSummary {
+            lines: self.number,
+            bytes: self.offset,
+            compression: self.compression,
+        })
+    }
+}
+
+impl<R: Read> RolloutStream<R> {
+    /// Reads the next chunk of whole lines (at least [`CHUNK_BYTES`] unless the input ends),
+    /// and the damage that ended the input, if one did, with the bytes of the partial line
+    /// it cut (dropped).
+    fn read_chunk(&mut self) -> io::Result<(Chunk, Option<(StreamDamage, usize)>)> {
+        let mut chunk = Chunk {
+            bytes: Vec::with_capacity(CHUNK_BYTES + 64 * 1024),
+            offset: self.offset,
+            lines_before: self.number,
+        };
+        while chunk.bytes.len() < CHUNK_BYTES {
+            let before = chunk.bytes.len();
+            match self.reader.read_until(b'\n', &mut chunk.bytes) {
+                Ok(0) => {
+                    self.finished = true;
+                    break;
+                }
+                Ok(read) => {
+                    self.offset += read as u64;
+                    self.number += 1;
+                }
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => {
+                    let Some(damage) = StreamDamage::of_io_error(&error).cloned() else {
+                        return Err(error);
+                    };
+                    let dropped = chunk.bytes.len() - before;
+                    chunk.bytes.truncate(before);
+                    return Ok((chunk, Some((damage, dropped))));
+                }
+            }
+        }
+        Ok((chunk, None))
     }
 }
 

@@ -32,7 +32,7 @@ use codex_core::turn_boundary::is_user_turn_boundary;
 
 use codex_protocol::event::EventMsg;
 use codex_protocol::items::TurnItem;
-use codex_protocol::rollout::RolloutItem;
+use codex_protocol::rollout::{LineFormat, RolloutItem};
 
 use crate::fork::ForkPoint;
 
@@ -94,6 +94,25 @@ impl TurnRecords {
         [Self::UserMessageEvents, Self::CompletedUserMessages]
             .into_iter()
             .find(|records| items.iter().any(|item| records.is_record(item)))
+    }
+
+    /// Whether `item` opens a user turn under this rule: its record for the two event rules,
+    /// a turn-starting response item (`boundary`, core's [`is_user_turn_boundary`]) for the
+    /// others, inside a turn (`in_turns`: after a `task_started`) for
+    /// [`TurnRecords::BoundaryItemsInTurns`]. The whole-file turn index and the streaming
+    /// [`UserTurnCounter`] both ask this.
+    fn opens_turn(self, item: &RolloutItem, boundary: bool, in_turns: bool) -> bool {
+        match self {
+            Self::BoundaryItems => boundary,
+            Self::BoundaryItemsInTurns => boundary && in_turns,
+            Self::UserMessageEvents | Self::CompletedUserMessages => self.is_record(item),
+        }
+    }
+
+    /// True for the rules whose turns are counted from events (a message item before the
+    /// event is paired with it).
+    fn counts_events(self) -> bool {
+        matches!(self, Self::UserMessageEvents | Self::CompletedUserMessages)
     }
 
     /// Whether `item` is the record of one user turn under this rule.
@@ -196,28 +215,22 @@ pub fn all_user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) ->
         turns.push(turn);
     };
     for (index, item) in items.iter().enumerate() {
+        let boundary = is_boundary(item);
         match item {
             RolloutItem::EventMsg(EventMsg::TurnStarted(_)) => in_turns = true,
-            RolloutItem::ResponseItem(response) if is_user_turn_boundary(response) => match records
-            {
-                TurnRecords::BoundaryItems => {
-                    alive.push(turns.len());
-                    push(&mut turns, None, Some(index));
-                }
-                TurnRecords::BoundaryItemsInTurns if in_turns => {
-                    alive.push(turns.len());
-                    push(&mut turns, None, Some(index));
-                }
-                TurnRecords::BoundaryItemsInTurns => {}
-                TurnRecords::UserMessageEvents | TurnRecords::CompletedUserMessages => {
-                    pending_message = Some(index);
-                }
-            },
-            _ if records.is_record(item) => {
-                let message = pending_message.take();
+            _ if records.opens_turn(item, boundary, in_turns) => {
+                let (event, message) = if records.counts_events() {
+                    (Some(index), pending_message.take())
+                } else {
+                    (None, Some(index))
+                };
                 alive.push(turns.len());
-                push(&mut turns, Some(index), message);
+                push(&mut turns, event, message);
             }
+            RolloutItem::ResponseItem(_) if boundary && records.counts_events() => {
+                pending_message = Some(index);
+            }
+            RolloutItem::ResponseItem(_) if boundary => {}
             RolloutItem::EventMsg(EventMsg::ThreadRolledBack(rollback)) => {
                 let num_turns = usize::try_from(rollback.num_turns).unwrap_or(usize::MAX);
                 let keep = alive.len().saturating_sub(num_turns);
@@ -237,6 +250,93 @@ pub fn all_user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) ->
         }
     }
     turns
+}
+
+/// True for a response item core says starts a user turn.
+fn is_boundary(item: &RolloutItem) -> bool {
+    matches!(item, RolloutItem::ResponseItem(response) if is_user_turn_boundary(response))
+}
+
+/// The number of user turns of a file read one line at a time (a stream): what
+/// [`user_turn_count`] gives for the whole file, keeping a few counters instead of the items.
+/// Each rule of [`TurnRecords`] is counted side by side, with rollbacks applied, and the rule
+/// the whole file calls for is chosen at the end.
+#[derive(Debug, Clone, Default)]
+pub struct UserTurnCounter {
+    legacy_lines: bool,
+    in_turns: bool,
+    /// Surviving turns under each rule, in the order of [`COUNTED_RULES`].
+    alive: [usize; 4],
+    /// Whether a record of each event rule was seen (the first two of [`COUNTED_RULES`]).
+    records_seen: [bool; 2],
+}
+
+/// The rules [`UserTurnCounter`] counts, the event rules first in the order
+/// [`TurnRecords::of_items`] prefers them.
+const COUNTED_RULES: [TurnRecords; 4] = [
+    TurnRecords::UserMessageEvents,
+    TurnRecords::CompletedUserMessages,
+    TurnRecords::BoundaryItems,
+    TurnRecords::BoundaryItemsInTurns,
+];
+
+impl UserTurnCounter {
+    /// A counter that has seen nothing.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Notes the format of a line that loaded (an item, a legacy marker or an opaque line):
+    /// a file with pre-envelope lines counts turn-starting items ([`TurnRecords::of`]).
+    pub fn note_format(&mut self, format: LineFormat) {
+        self.legacy_lines |= matches!(format, LineFormat::Legacy(_));
+    }
+
+    /// Takes the next item of the file.
+    pub fn push(&mut self, item: &RolloutItem) {
+        if let RolloutItem::EventMsg(EventMsg::TurnStarted(_)) = item {
+            self.in_turns = true;
+            return;
+        }
+        if let RolloutItem::EventMsg(EventMsg::ThreadRolledBack(rollback)) = item {
+            let num_turns = usize::try_from(rollback.num_turns).unwrap_or(usize::MAX);
+            for alive in &mut self.alive {
+                *alive = alive.saturating_sub(num_turns);
+            }
+            return;
+        }
+        let boundary = is_boundary(item);
+        for (rule, alive) in COUNTED_RULES.iter().zip(&mut self.alive) {
+            if rule.opens_turn(item, boundary, self.in_turns) {
+                *alive += 1;
+            }
+        }
+        for (rule, seen) in COUNTED_RULES.iter().zip(&mut self.records_seen) {
+            *seen |= rule.is_record(item);
+        }
+    }
+
+    /// The rule the file's turns are counted by.
+    pub fn records(&self) -> TurnRecords {
+        if self.legacy_lines {
+            return TurnRecords::BoundaryItems;
+        }
+        COUNTED_RULES
+            .iter()
+            .zip(self.records_seen)
+            .find_map(|(rule, seen)| seen.then_some(*rule))
+            .unwrap_or(TurnRecords::BoundaryItemsInTurns)
+    }
+
+    /// The user turns that survive the file's rollbacks, under [`UserTurnCounter::records`].
+    pub fn count(&self) -> usize {
+        let records = self.records();
+        COUNTED_RULES
+            .iter()
+            .position(|rule| *rule == records)
+            .and_then(|position| self.alive.get(position).copied())
+            .unwrap_or_default()
+    }
 }
 
 /// The user turns of a loaded file (see the module docs).

@@ -6,6 +6,10 @@
 //! replayed through core's `ContextManager`, rollbacks applied where they were recorded. It is
 //! the raw history (what history keeps), not the prompt projection (`prompt` shows that).
 //!
+//! A plain or compressed file is read from its end (codex-rollout's `tail`): only the live
+//! suffix reconstruction needs is parsed, and the session meta at its head; anything else
+//! (standard input, the sample, a file the tail cannot answer) is loaded whole.
+//!
 //! A fork by reference (a first session meta with a `history_base`) holds only the end of its
 //! history: codex-rollout's `history_base` finds its parent by thread id under the Codex home
 //! (`--home`, else `$CODEX_HOME`, else `~/.codex`), plain or compressed, and puts the parent's
@@ -21,10 +25,11 @@ use codex_rollout::history_base::{
     HistoryBaseError, ResolvedBase, ResolvedRollout, history_base_of, resolve_history_base,
 };
 use codex_rollout::reconstruct::{ReconstructedHistory, reconstruct_history_from_rollout};
+use codex_rollout::tail::{RolloutTail, load_rollout_tail};
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::{Session, Source, load_session};
-use crate::output::{Output, note};
+use crate::output::{Output, note, warn};
 
 /// A session's history items: the file's own, or, for a fork by reference, its session meta,
 /// its parent's resolved prefix and then its own lines.
@@ -38,12 +43,33 @@ pub struct SessionHistory {
 enum HistoryItems {
     Own(Session),
     Resolved(ResolvedRollout),
+    /// The live suffix of a file, read from its end (codex-rollout's `tail`).
+    Tail(RolloutTail),
 }
 
 impl SessionHistory {
     /// Loads `source`; when it is a fork by reference, resolves its base through `home`
     /// (default: `$CODEX_HOME`, else `~/.codex`).
     pub fn load(source: &Source, home: Option<PathBuf>) -> Result<Self, Failure> {
+        if let Source::File(path) = source
+            && let Ok(Some(tail)) = load_rollout_tail(path)
+        {
+            let name = source.name();
+            if tail.unreadable_lines() > 0 {
+                warn(&format!(
+                    "{name}: {} unreadable line(s) ignored in the part read; `codex-thread \
+                     validate` lists them",
+                    tail.unreadable_lines()
+                ));
+            }
+            return Ok(Self {
+                name,
+                items: HistoryItems::Tail(tail),
+            });
+        }
+        // Anything the tail cannot answer (standard input, the sample, a fork by reference,
+        // a file without a meta at its head, a damaged stream) is loaded whole, with the
+        // loader's own errors.
         let session = load_session(source)?;
         let name = session.name().to_string();
         if history_base_of(session.items()).is_none() {
@@ -75,6 +101,7 @@ impl SessionHistory {
         match &self.items {
             HistoryItems::Own(session) => session.items(),
             HistoryItems::Resolved(resolved) => resolved.items(),
+            HistoryItems::Tail(tail) => tail.items(),
         }
     }
 
@@ -83,11 +110,15 @@ impl SessionHistory {
         match &self.items {
             HistoryItems::Own(session) => session.thread_id(),
             HistoryItems::Resolved(resolved) => Some(resolved.thread_id()),
+            HistoryItems::Tail(tail) => Some(tail.thread_id()),
         }
     }
 
     /// The file's own (first) session meta.
     pub fn session_meta(&self) -> Option<&SessionMetaLine> {
+        if let HistoryItems::Tail(tail) = &self.items {
+            return Some(tail.session_meta());
+        }
         self.items().iter().find_map(|item| match item {
             RolloutItem::SessionMeta(meta) => Some(meta.as_ref()),
             _ => None,
@@ -97,7 +128,7 @@ impl SessionHistory {
     /// The parents the history was resolved from, nearest first.
     pub fn bases(&self) -> &[ResolvedBase] {
         match &self.items {
-            HistoryItems::Own(_) => &[],
+            HistoryItems::Own(_) | HistoryItems::Tail(_) => &[],
             HistoryItems::Resolved(resolved) => resolved.bases(),
         }
     }

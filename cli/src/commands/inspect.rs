@@ -1,25 +1,114 @@
-//! `codex-thread inspect [FILE]`: what a session file holds, at a glance.
+//! `codex-thread inspect [FILE|DIR|-]... [--home DIR]`: what session files hold, at a glance.
+//!
+//! Each file is read as a stream ([`crate::streamed`]): lines are parsed and counted one at
+//! a time, so memory is bounded by the longest line whatever the file's size. Several files
+//! are inspected in parallel, with one progress bar for the whole run on a terminal; `--json`
+//! prints one object per file (JSON Lines), in the order the files were named.
 
 mod stats;
 
 use std::collections::BTreeMap;
 
-pub use stats::{Inspection, ProblemReport, Tokens, UnansweredCall, inspect, tool_name};
+use rayon::prelude::*;
+use serde::Serialize;
 
-use crate::error::{CommandResult, Status};
-use crate::input::{Source, load_session};
+pub use stats::{Inspection, Inspector, ProblemReport, Tokens, UnansweredCall, inspect, tool_name};
+
+use crate::error::{CommandResult, Failure, Status};
+use crate::input::Source;
 use crate::output::{Output, one_line};
+use crate::progress::Progress;
+use crate::streamed::{source_size, stream_session};
 
-/// Runs `inspect`.
-pub fn run(source: &Source, out: &mut Output) -> CommandResult {
-    let session = load_session(source)?;
-    let inspection = inspect(session.contents());
-    if out.is_json() {
-        out.json_line(&inspection)?;
-    } else {
-        render(session.name(), &inspection, out)?;
+/// One file's line of `inspect --json`: its name, then the inspection's keys.
+#[derive(Debug, Serialize)]
+struct FileInspection<'a> {
+    file: &'a str,
+    #[serde(flatten)]
+    inspection: &'a Inspection,
+}
+
+/// One file's line of `inspect --json` when it could not be inspected.
+#[derive(Debug, Serialize)]
+struct FileError<'a> {
+    file: &'a str,
+    error: String,
+}
+
+/// Inspects `source` as a stream, advancing `progress`.
+pub fn inspect_source(source: &Source, progress: &Progress) -> Result<Inspection, Failure> {
+    let mut inspector = Inspector::new();
+    stream_session(source, progress, |line| {
+        inspector.push_line(line.number, line.problem.as_ref());
+        match &line.content {
+            codex_rollout::stream::StreamedContent::Line(rollout_line, format) => {
+                inspector.push_item(line.number, &rollout_line.item, *format, line.raw);
+            }
+            codex_rollout::stream::StreamedContent::LegacyMarker(format) => {
+                inspector.push_marker(*format);
+            }
+            codex_rollout::stream::StreamedContent::Opaque(format) => {
+                inspector.push_opaque(*format);
+            }
+            codex_rollout::stream::StreamedContent::Skipped => {}
+        }
+    })?;
+    Ok(inspector.finish())
+}
+
+/// Runs `inspect` over `sources`. One source that cannot be inspected is the command's
+/// failure; with several, each failure is reported in its place and the worst status wins.
+pub fn run(sources: &[Source], out: &mut Output) -> CommandResult {
+    let total = sources.iter().map(source_size).sum();
+    let progress = Progress::for_bytes(total, "inspecting");
+    let results: Vec<Result<Inspection, Failure>> = sources
+        .par_iter()
+        .map(|source| inspect_source(source, &progress))
+        .collect();
+    drop(progress);
+    let single = sources.len() == 1;
+    let mut status = Status::Ok;
+    for (source, result) in sources.iter().zip(results) {
+        let name = source.name();
+        match result {
+            Ok(inspection) if out.is_json() => out.json_line(&FileInspection {
+                file: &name,
+                inspection: &inspection,
+            })?,
+            Ok(inspection) => {
+                if !single {
+                    out.line("")?;
+                }
+                render(&name, &inspection, out)?;
+            }
+            Err(failure) if single => return Err(failure),
+            Err(failure) => {
+                status = worse(status, &failure);
+                if out.is_json() {
+                    out.json_line(&FileError {
+                        file: &name,
+                        error: failure.to_string(),
+                    })?;
+                } else {
+                    out.line(&format!("{name}: {failure}"))?;
+                }
+            }
+        }
     }
-    Ok(Status::Ok)
+    Ok(status)
+}
+
+/// The worse of `status` and the status a failure stands for.
+fn worse(status: Status, failure: &Failure) -> Status {
+    let failed = match failure.exit_code() {
+        crate::error::EXIT_CONTENT => Status::ContentProblems,
+        _ => Status::Unreadable,
+    };
+    if failed.exit_code() > status.exit_code() {
+        failed
+    } else {
+        status
+    }
 }
 
 /// Widest label column, so values start at the same column.

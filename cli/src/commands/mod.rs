@@ -17,24 +17,24 @@ pub mod validate;
 use crate::cli::Command;
 use crate::error::CommandResult;
 use crate::input::Source;
+use crate::inputs::expand_sources_reporting_each;
 use crate::output::Output;
 
 /// Runs `command` (default: `inspect` of the bundled sample), writing to `out`.
 pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
-    let command = command.unwrap_or(Command::Inspect { file: None });
+    let command = command.unwrap_or(Command::Inspect {
+        files: Vec::new(),
+        home: None,
+    });
     match command {
-        Command::Inspect { file } => inspect::run(&Source::from_arg(file.as_deref())?, out),
-        Command::Validate { files } => {
-            let sources: Vec<Source> = if files.is_empty() {
-                vec![Source::Sample]
-            } else {
-                files
-                    .iter()
-                    .map(|file| Source::from_arg(Some(file)))
-                    .collect::<Result<_, _>>()?
-            };
-            validate::run(&sources, out)
-        }
+        Command::Inspect { files, home } => inspect::run(
+            &expand_sources_reporting_each(&files, home.as_deref())?,
+            out,
+        ),
+        Command::Validate { files, home } => validate::run(
+            &expand_sources_reporting_each(&files, home.as_deref())?,
+            out,
+        ),
         Command::History { file, home } => {
             history::run(&Source::from_arg(file.as_deref())?, home, out)
         }

@@ -1,4 +1,4 @@
-//! `codex-thread validate FILE...`: every problem of every line, with file and line number.
+//! `codex-thread validate [FILE|DIR|-]... [--home DIR]`: every problem of every line, with file and line number.
 //!
 //! A line is a problem when it could not be read as a rollout line (blank, not UTF-8, not
 //! JSON, truncated, missing the envelope, a payload that does not fit its kind). Lines the
@@ -6,17 +6,22 @@
 //! not problems: they are listed as notes, and so is a file without a session meta. A
 //! compressed file (`.jsonl.zst`) is checked as the plain one; when its compressed stream is
 //! damaged, the lines before the damage are checked and the damage is the last problem
-//! (`damaged`). Exit code: 0 when every line of every file was read, 1 when some line had a
+//! (`damaged`). Files are read as streams (memory bounded by the longest line) and checked
+//! in parallel, with one progress bar for the run on a terminal. Exit code: 0 when every line of every file was read, 1 when some line had a
 //! problem (or a file was empty or damaged), 2 when some file could not be read at all.
 
 use serde::Serialize;
 
+use codex_protocol::rollout::RolloutItem;
+use codex_rollout::load::ProblemKind;
+use rayon::prelude::*;
+
 use crate::commands::inspect::ProblemReport;
 use crate::error::{CommandResult, Failure, Status};
-use crate::input::{Source, is_unreadable, read_source};
+use crate::input::{Source, is_unreadable};
 use crate::output::{Output, sanitize_text};
-use codex_rollout::load::RolloutContents;
-use codex_rollout::source::DecodedRollout;
+use crate::progress::Progress;
+use crate::streamed::{open_stream, source_size, unreadable};
 
 /// The report of one file, as `--json` prints it (one object per line).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -46,47 +51,74 @@ impl FileReport {
     }
 }
 
-/// Checks one source.
-pub fn validate_source(source: &Source) -> FileReport {
+/// Checks one source, reading it as a stream (memory bounded by its longest line), and
+/// advancing `progress` by its bytes.
+pub fn validate_source(source: &Source, progress: &Progress) -> FileReport {
     let file = source.name();
-    match read_source(source) {
-        Ok(decoded) => validate_decoded(file, decoded),
-        Err(err) => FileReport {
-            file,
-            lines: None,
-            problems: Vec::new(),
-            notes: Vec::new(),
-            error: Some(err.to_string()),
-        },
-    }
-}
-
-/// Checks a file named `file`, as codex-rollout's reader decoded it.
-pub fn validate_decoded(file: String, decoded: DecodedRollout) -> FileReport {
-    let contents = RolloutContents::from_decoded(decoded);
     let mut report = FileReport {
         file,
-        lines: Some(contents.line_count()),
+        lines: None,
         problems: Vec::new(),
         notes: Vec::new(),
         error: None,
     };
-    if contents.is_blank() && contents.damage().is_none() {
-        report.problems.push(ProblemReport {
+    if let Err(err) = check_stream(source, progress, &mut report) {
+        report.lines = None;
+        report.problems.clear();
+        report.notes.clear();
+        report.error = Some(err.to_string());
+    }
+    report
+}
+
+fn check_stream(
+    source: &Source,
+    progress: &Progress,
+    report: &mut FileReport,
+) -> Result<(), Failure> {
+    let stream = open_stream(source, progress)?;
+    let mut blank = true;
+    let mut damaged = false;
+    let mut items = false;
+    let mut session_meta = false;
+    let mut lines = 0;
+    let file = report.file.clone();
+    stream
+        .for_each_line_parallel(|line| {
+            if let Some(problem) = &line.problem {
+                if problem.kind == ProblemKind::Damaged {
+                    damaged = true;
+                } else {
+                    lines = line.number;
+                }
+                if is_unreadable(problem) {
+                    report.problems.push(problem.into());
+                } else {
+                    report.notes.push(problem.into());
+                }
+            } else {
+                lines = line.number;
+            }
+            if !damaged {
+                blank &= line.raw.iter().all(u8::is_ascii_whitespace);
+            }
+            if let Some(rollout_line) = line.line() {
+                items = true;
+                session_meta |= matches!(rollout_line.item, RolloutItem::SessionMeta(_));
+            }
+        })
+        .map_err(|err| unreadable(&file, &err))?;
+    report.lines = Some(lines);
+    if blank && !damaged {
+        report.problems = vec![ProblemReport {
             line: 0,
             kind: "empty",
             message: "the file is empty: it holds no rollout lines".to_string(),
-        });
-        return report;
+        }];
+        report.notes.clear();
+        return Ok(());
     }
-    for problem in contents.problems() {
-        if is_unreadable(problem) {
-            report.problems.push(problem.into());
-        } else {
-            report.notes.push(problem.into());
-        }
-    }
-    if contents.thread_id().is_none() && !contents.items().is_empty() {
+    if !session_meta && items {
         report.notes.push(ProblemReport {
             line: 0,
             kind: "no_session_meta",
@@ -95,23 +127,30 @@ pub fn validate_decoded(file: String, decoded: DecodedRollout) -> FileReport {
                 .to_string(),
         });
     }
-    report
+    Ok(())
 }
 
-/// Runs `validate` over `sources`; the worst status wins (unreadable over problems).
+/// Runs `validate` over `sources`, in parallel, reporting in the order given; the worst
+/// status wins (unreadable over problems).
 pub fn run(sources: &[Source], out: &mut Output) -> CommandResult {
+    let total = sources.iter().map(source_size).sum();
+    let progress = Progress::for_bytes(total, "validating");
+    let reports: Vec<FileReport> = sources
+        .par_iter()
+        .map(|source| validate_source(source, &progress))
+        .collect();
+    drop(progress);
     let mut status = Status::Ok;
     let mut with_problems = 0;
-    for source in sources {
-        let report = validate_source(source);
+    for report in &reports {
         status = worst(status, report.status());
         if report.status() != Status::Ok {
             with_problems += 1;
         }
         if out.is_json() {
-            out.json_line(&report)?;
+            out.json_line(report)?;
         } else {
-            render(&report, out)?;
+            render(report, out)?;
         }
     }
     if !out.is_json() && sources.len() > 1 {

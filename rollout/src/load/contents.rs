@@ -25,6 +25,21 @@ use super::lines;
 use super::problem::LineProblem;
 use crate::source::{self, DecodedRollout, StreamDamage};
 
+/// Inputs at least this large are read on every thread of rayon's pool: below it, starting
+/// the runs costs more than it saves (a few thousand lines).
+pub const PARALLEL_MIN_BYTES: usize = 4 * 1024 * 1024;
+
+/// The threads an input of `len` decoded bytes is read on by [`RolloutContents::parse`] and
+/// [`RolloutContents::from_decoded`]: 1 below [`PARALLEL_MIN_BYTES`], else the size of
+/// rayon's pool (`RAYON_NUM_THREADS`, else one per core).
+pub fn parallel_threads(len: usize) -> usize {
+    if len < PARALLEL_MIN_BYTES {
+        1
+    } else {
+        rayon::current_num_threads()
+    }
+}
+
 /// One line that loaded: where it is and what it holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineEntry {
@@ -76,16 +91,16 @@ pub struct RolloutContents {
 }
 
 impl RolloutContents {
-    /// Reads every line of `bytes`, on the calling thread (bytes that start with the zstd
-    /// magic number are decoded first). Never fails and never panics, whatever the bytes.
+    /// Reads every line of `bytes` (bytes that start with the zstd magic number are decoded
+    /// first): on the calling thread for a small input, on every thread of rayon's pool
+    /// ([`parallel_threads`]) for one of at least [`PARALLEL_MIN_BYTES`]. Never fails and
+    /// never panics, whatever the bytes.
     pub fn parse(bytes: Vec<u8>) -> Self {
-        Self::parse_with_threads(bytes, 1)
+        Self::from_decoded(source::decode_in_memory(bytes))
     }
 
     /// [`RolloutContents::parse`] on up to `threads` threads, each reading a run of whole
-    /// lines; the result is exactly the sequential one. Opt-in: it pays only on an idle
-    /// multi-core machine (on the shared 2-core build machine two threads measured slower
-    /// than one, see `benches/load.rs`).
+    /// lines; the result is exactly the sequential one (the equivalence tests compare them).
     pub fn parse_with_threads(bytes: Vec<u8>, threads: usize) -> Self {
         Self::from_decoded_with_threads(source::decode_in_memory(bytes), threads)
     }
@@ -95,7 +110,8 @@ impl RolloutContents {
     /// at the damage is dropped, and a [`super::ProblemKind::Damaged`] problem is reported after
     /// the last line kept.
     pub fn from_decoded(decoded: DecodedRollout) -> Self {
-        Self::from_decoded_with_threads(decoded, 1)
+        let threads = parallel_threads(decoded.bytes.len());
+        Self::from_decoded_with_threads(decoded, threads)
     }
 
     fn from_decoded_with_threads(decoded: DecodedRollout, threads: usize) -> Self {

@@ -1,8 +1,10 @@
 //! The line loop of the loader: each line of a byte buffer becomes an entry (with its item) or
-//! a problem. On request, the buffer is cut into runs of whole lines read on scoped threads
-//! and joined back in order, which gives exactly the result of one sequential pass.
+//! a problem. On request, the buffer is cut into runs of whole lines read on rayon's pool and
+//! joined back in order, which gives exactly the result of one sequential pass.
 
 use std::ops::Range;
+
+use rayon::prelude::*;
 
 use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
@@ -32,20 +34,13 @@ pub(crate) fn read_lines(bytes: &[u8], threads: usize) -> Part {
     if runs.len() <= 1 {
         return read_run(bytes, 0..bytes.len(), 0);
     }
-    let parts: Vec<Part> = std::thread::scope(|scope| {
-        let handles: Vec<_> = runs
-            .into_iter()
-            .map(|(range, first_line)| scope.spawn(move || read_run(bytes, range, first_line)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|handle| {
-                handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    });
+    // Rayon's pool, shared with the per-file parallelism of many-file commands (a run of
+    // files inspected in parallel does not start threads per file), and its indexed collect
+    // keeps the runs in file order.
+    let parts: Vec<Part> = runs
+        .into_par_iter()
+        .map(|(range, first_line)| read_run(bytes, range, first_line))
+        .collect();
     join_parts(parts)
 }
 

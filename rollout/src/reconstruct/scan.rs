@@ -31,6 +31,9 @@ pub(crate) struct ScanResult {
     pub(crate) window: Option<ContextWindow>,
     /// Index of the oldest item the scan looked at (it stops once everything is known).
     pub(crate) scanned_down_to: usize,
+    /// The scan stopped because everything was known, not because the items ran out: older
+    /// items could not have changed the result.
+    pub(crate) knew_everything: bool,
 }
 
 /// The state of the reference context item while scanning.
@@ -71,6 +74,7 @@ pub(crate) fn scan_backwards(items: &[RolloutItem]) -> ScanResult {
         scan.result.scanned_down_to = index;
         scan.visit(index, item);
         if scan.knows_everything() {
+            scan.result.knew_everything = true;
             break;
         }
     }

@@ -23,12 +23,15 @@
 
 use std::collections::BTreeMap;
 
-use codex_protocol::call_matching::match_calls;
+use std::collections::HashMap;
+
+use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
-use codex_protocol::rollout::{HistoryBase, RolloutItem};
+use codex_protocol::rollout::{HistoryBase, LineFormat, RolloutItem};
+use codex_protocol::thread_id::ThreadId;
 use codex_rollout::load::{EntryContent, LineProblem, RolloutContents};
-use codex_rollout::turns::{parent_prefix, user_turn_count};
+use codex_rollout::turns::{ParentPrefixScan, Provenance, UserTurnCounter};
 use serde::Serialize;
 
 /// A problem line, as every command reports it.
@@ -103,68 +106,101 @@ pub struct CopiedPrefix {
     pub lines: [usize; 2],
 }
 
-/// The copied parent prefix of `contents`, by line numbers.
-fn copied_prefix(contents: &RolloutContents) -> Option<CopiedPrefix> {
-    let prefix = parent_prefix(contents.items())?;
-    let line = |index: usize| contents.entry_of_item(index).map(|entry| entry.number);
-    let first = line(prefix.items.start)?;
-    let last = prefix
-        .items
-        .end
-        .checked_sub(1)
-        .and_then(line)
-        .unwrap_or(first);
-    Some(CopiedPrefix {
-        thread_id: prefix.parent_thread_id.to_string(),
-        lines: [first, last],
-    })
+/// The inspection of a rollout, computed one line at a time: the whole-file [`inspect`] and
+/// the streaming `inspect` command feed the same lines to it, so both give one answer. It
+/// keeps counters, the calls still waiting for an output and the unanswered ones, never the
+/// items.
+#[derive(Debug)]
+pub struct Inspector {
+    inspection: Inspection,
+    meta_seen: bool,
+    turns: UserTurnCounter,
+    calls: StreamingCallMatcher,
+    /// Calls by line, until their output is read; the unanswered ones stay.
+    open_calls: HashMap<usize, UnansweredCall>,
+    prefix: ParentPrefixScan,
+    /// The copied parent lines: the parent, the first and the last line; closed at the
+    /// first own line after them.
+    copied: Option<(ThreadId, usize, usize)>,
+    copied_closed: bool,
 }
 
-/// Computes the inspection of `contents`.
-pub fn inspect(contents: &RolloutContents) -> Inspection {
-    let items = contents.items();
-    // The file's own meta: the first one (later ones are resumes or a parent's, replayed).
-    let meta = items.iter().find_map(|item| match item {
-        RolloutItem::SessionMeta(meta) => Some(&meta.meta),
-        _ => None,
-    });
-    let mut inspection = Inspection {
-        thread_id: contents.thread_id().map(|id| id.to_string()),
-        cli_version: meta.map(|meta| meta.cli_version.clone()),
-        lines: contents.line_count(),
-        problems: contents
-            .problems()
-            .iter()
-            .map(ProblemReport::from)
-            .collect(),
-        line_types: BTreeMap::new(),
-        item_types: BTreeMap::new(),
-        user_turns: user_turn_count(contents),
-        tool_calls: BTreeMap::new(),
-        unanswered_calls: Vec::new(),
-        tokens: None,
-        compactions: 0,
-        rollbacks: 0,
-        history_mode: meta.map(|meta| meta.effective_history_mode().as_str().to_string()),
-        copied_from_parent: copied_prefix(contents),
-        history_base: meta.and_then(|meta| meta.history_base.clone()),
-    };
-    for entry in contents.entries() {
-        let item = match entry.content {
-            EntryContent::Item(index) => match items.get(index) {
-                Some(item) => item,
-                None => continue,
+impl Default for Inspector {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Inspector {
+    /// An inspector that has read nothing.
+    pub fn new() -> Self {
+        Self {
+            inspection: Inspection {
+                thread_id: None,
+                cli_version: None,
+                lines: 0,
+                problems: Vec::new(),
+                line_types: BTreeMap::new(),
+                item_types: BTreeMap::new(),
+                user_turns: 0,
+                tool_calls: BTreeMap::new(),
+                unanswered_calls: Vec::new(),
+                tokens: None,
+                compactions: 0,
+                rollbacks: 0,
+                history_mode: None,
+                copied_from_parent: None,
+                history_base: None,
             },
-            EntryContent::LegacyMarker => {
-                *inspection
-                    .line_types
-                    .entry("legacy_marker".to_string())
-                    .or_default() += 1;
-                continue;
+            meta_seen: false,
+            turns: UserTurnCounter::new(),
+            calls: StreamingCallMatcher::new(),
+            open_calls: HashMap::new(),
+            prefix: ParentPrefixScan::new(),
+            copied: None,
+            copied_closed: false,
+        }
+    }
+
+    /// Takes the problem of line `number`, if it had one, and counts the line.
+    pub fn push_line(&mut self, number: usize, problem: Option<&LineProblem>) {
+        self.inspection.lines = self.inspection.lines.max(number);
+        if let Some(problem) = problem {
+            self.inspection.problems.push(problem.into());
+        }
+    }
+
+    /// Takes a legacy `{"record_type": ...}` marker line.
+    pub fn push_marker(&mut self, format: LineFormat) {
+        self.turns.note_format(format);
+        *self
+            .inspection
+            .line_types
+            .entry("legacy_marker".to_string())
+            .or_default() += 1;
+    }
+
+    /// Takes a line of a known kind whose payload the model cannot read (it is counted among
+    /// the problems only).
+    pub fn push_opaque(&mut self, format: LineFormat) {
+        self.turns.note_format(format);
+    }
+
+    /// Takes the item of line `number`, whose bytes are `raw`.
+    pub fn push_item(&mut self, number: usize, item: &RolloutItem, format: LineFormat, raw: &[u8]) {
+        let inspection = &mut self.inspection;
+        self.turns.note_format(format);
+        self.turns.push(item);
+        match self.prefix.push(item) {
+            Provenance::Copied { parent_thread_id } if !self.copied_closed => {
+                match &mut self.copied {
+                    Some((_, _, last)) => *last = number,
+                    None => self.copied = Some((parent_thread_id, number, number)),
+                }
             }
-            // Kept for forks, but unreadable: it is counted among the problems.
-            EntryContent::Opaque => continue,
-        };
+            Provenance::Own if self.copied.is_some() => self.copied_closed = true,
+            _ => {}
+        }
         *inspection
             .line_types
             .entry(item.tag().to_string())
@@ -172,22 +208,53 @@ pub fn inspect(contents: &RolloutContents) -> Inspection {
         let payload_type = match item {
             RolloutItem::ResponseItem(ResponseItem::Other)
             | RolloutItem::EventMsg(EventMsg::Other) => {
-                peek_payload_type(contents.raw_line(entry)).unwrap_or_else(|| "other".into())
+                Some(peek_payload_type(raw).unwrap_or_else(|| "other".into()))
             }
-            RolloutItem::ResponseItem(response) => response.item_type().to_string(),
-            RolloutItem::EventMsg(event) => event.type_name().to_string(),
-            _ => continue,
+            RolloutItem::ResponseItem(response) => Some(response.item_type().to_string()),
+            RolloutItem::EventMsg(event) => Some(event.type_name().to_string()),
+            _ => None,
         };
-        *inspection
-            .item_types
-            .entry(item.tag().to_string())
-            .or_default()
-            .entry(payload_type)
-            .or_default() += 1;
-    }
-    count_calls(contents, &mut inspection);
-    for item in items {
+        if let Some(payload_type) = payload_type {
+            *inspection
+                .item_types
+                .entry(item.tag().to_string())
+                .or_default()
+                .entry(payload_type)
+                .or_default() += 1;
+        }
         match item {
+            // The file's own meta: the first one (later ones are resumes or a parent's,
+            // replayed).
+            RolloutItem::SessionMeta(meta) if !self.meta_seen => {
+                self.meta_seen = true;
+                let meta = &meta.meta;
+                inspection.thread_id = Some(meta.id.to_string());
+                inspection.cli_version = Some(meta.cli_version.clone());
+                inspection.history_mode = Some(meta.effective_history_mode().as_str().to_string());
+                inspection.history_base = meta.history_base.clone();
+            }
+            RolloutItem::ResponseItem(response) => {
+                if let Some(name) = tool_name(response) {
+                    *inspection.tool_calls.entry(name).or_default() += 1;
+                }
+                match self.calls.push_owned(number, response) {
+                    Pushed::Call => {
+                        self.open_calls.insert(
+                            number,
+                            UnansweredCall {
+                                line: number,
+                                call_id: response.call_id().unwrap_or_default().to_string(),
+                                name: tool_name(response)
+                                    .unwrap_or_else(|| response.item_type().to_string()),
+                            },
+                        );
+                    }
+                    Pushed::Answered(pair) => {
+                        self.open_calls.remove(&pair.call);
+                    }
+                    Pushed::Nothing | Pushed::Orphan => {}
+                }
+            }
             RolloutItem::Compacted(_) => inspection.compactions += 1,
             RolloutItem::EventMsg(EventMsg::ThreadRolledBack(_)) => inspection.rollbacks += 1,
             RolloutItem::EventMsg(EventMsg::TokenCount(count)) => {
@@ -206,38 +273,50 @@ pub fn inspect(contents: &RolloutContents) -> Inspection {
             _ => {}
         }
     }
-    inspection
+
+    /// The inspection of everything read.
+    pub fn finish(mut self) -> Inspection {
+        let mut inspection = self.inspection;
+        inspection.user_turns = self.turns.count();
+        inspection.copied_from_parent = self.copied.map(|(thread_id, first, last)| CopiedPrefix {
+            thread_id: thread_id.to_string(),
+            lines: [first, last],
+        });
+        inspection.unanswered_calls = self
+            .calls
+            .finish()
+            .unanswered
+            .into_iter()
+            .filter_map(|line| self.open_calls.remove(&line))
+            .collect();
+        inspection
+    }
 }
 
-/// Tool calls by name, and the calls without an output (codex-protocol's matching rule: an
-/// output before its call, or a second one, answers nothing).
-fn count_calls(contents: &RolloutContents, inspection: &mut Inspection) {
+/// Computes the inspection of a whole loaded rollout (the same [`Inspector`] the streaming
+/// command uses, fed from the loaded lines).
+pub fn inspect(contents: &RolloutContents) -> Inspection {
+    let mut inspector = Inspector::new();
     let items = contents.items();
-    let responses: Vec<(usize, &ResponseItem)> = items
-        .iter()
-        .enumerate()
-        .filter_map(|(index, item)| match item {
-            RolloutItem::ResponseItem(response) => Some((index, response)),
-            _ => None,
-        })
-        .collect();
-    for (_, response) in &responses {
-        if let Some(name) = tool_name(response) {
-            *inspection.tool_calls.entry(name).or_default() += 1;
+    for entry in contents.entries() {
+        match entry.content {
+            EntryContent::Item(index) => {
+                if let Some(item) = items.get(index) {
+                    inspector.push_item(entry.number, item, entry.format, contents.raw_line(entry));
+                }
+            }
+            EntryContent::LegacyMarker => inspector.push_marker(entry.format),
+            EntryContent::Opaque => inspector.push_opaque(entry.format),
         }
     }
-    for index in match_calls(responses.iter().copied()).unanswered {
-        let Some(RolloutItem::ResponseItem(call)) = items.get(index) else {
-            continue;
-        };
-        inspection.unanswered_calls.push(UnansweredCall {
-            line: contents
-                .entry_of_item(index)
-                .map_or(0, |entry| entry.number),
-            call_id: call.call_id().unwrap_or_default().to_string(),
-            name: tool_name(call).unwrap_or_else(|| call.item_type().to_string()),
-        });
+    for problem in contents.problems() {
+        inspector.push_line(problem.line, Some(problem));
     }
+    inspector.push_line(contents.line_count(), None);
+    let mut inspection = inspector.finish();
+    // A damage problem is numbered after the last line read; the line count is the lines read.
+    inspection.lines = contents.line_count();
+    inspection
 }
 
 /// The tool a call item invokes; `None` for items that are not calls.

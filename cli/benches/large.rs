@@ -1,0 +1,264 @@
+//! Large rollouts: the streaming, parallel and backwards readers against a `serde_json::Value`
+//! parse of the same lines, measured side by side in one run.
+//!
+//! Input: real lines repeated (`rollout/benches/support/generate.rs`, their rollback markers
+//! left out so that the late compaction survives) with a compaction at 99.5 % of the file, written under the target folder and deleted at the end (at most one
+//! file on disk at a time). Sizes: `CODEX_BENCH_MIB` (default 128) for the criterion group;
+//! the scale pass measures 100 MiB and 1 GiB files (and 10 GiB through a pipe, without disk,
+//! when `CODEX_BENCH_10G=1`).
+//!
+//! Criterion group `large_rollout` (each beside its baseline):
+//! - `value_one_thread`: every line parsed into a `Value` on one thread and dropped (the
+//!   baseline);
+//! - `load_one_thread` / `load_all_threads`: the whole-file loader (typed items, problems,
+//!   spans) on a rayon pool of one thread / of every core;
+//! - `stream`: a forward [`RolloutStream`] pass (what `inspect` and `validate` read);
+//! - `history_full`: whole load + reconstruction (resume without the tail);
+//! - `history_tail`: [`load_rollout_tail`] + reconstruction (resume from the end).
+//!
+//! Scale pass (printed, once per size): the `codex-thread` release binary's `inspect` and
+//! `history` as whole processes, their wall time as a ratio of a one-thread `Value` parse of
+//! the same file measured just before, and their peak RSS (`/usr/bin/time -f %M`, the
+//! child's maximum resident set).
+
+#![allow(clippy::expect_used, clippy::print_stderr, clippy::unwrap_used)]
+
+#[path = "../../rollout/benches/support/generate.rs"]
+mod generate;
+
+use std::hint::black_box;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use codex_rollout::load::load_rollout_bytes;
+use codex_rollout::reconstruct::{ReconstructOptions, reconstruct_history_from_items};
+use codex_rollout::stream::RolloutStream;
+use codex_rollout::tail::load_rollout_tail;
+use criterion::{Criterion, Throughput, criterion_group};
+use generate::{RealLines, Shape, real_lines, write_rollout};
+
+const MIB: u64 = 1024 * 1024;
+
+fn shape(bytes: u64) -> Shape {
+    Shape {
+        bytes,
+        compactions: vec![0.995],
+        ..Shape::default()
+    }
+}
+
+fn value_parse(bytes: &[u8]) -> usize {
+    let mut count = 0;
+    for line in bytes.split(|byte| *byte == b'\n') {
+        if let Ok(value) = serde_json::from_slice::<serde_json::Value>(line) {
+            count += usize::from(value.is_object());
+        }
+    }
+    count
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
+fn bench_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("large-rollout-bench");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn bench_large(c: &mut Criterion) {
+    let Some(lines) = real_lines().map(|lines| lines.without_rollbacks()) else {
+        eprintln!("!!! no real fixtures: the large-rollout bench needs them !!!");
+        return;
+    };
+    let mib: u64 = std::env::var("CODEX_BENCH_MIB")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(128);
+    let path = bench_dir().join(format!("bench-{mib}mib.jsonl"));
+    let written = write_rollout(&path, &lines, &shape(mib * MIB)).unwrap();
+    eprintln!(
+        "criterion input: {} lines, {} MiB",
+        written.lines,
+        written.bytes / MIB
+    );
+    let bytes = std::fs::read(&path).unwrap();
+    let cores = rayon::current_num_threads();
+    let one = pool(1);
+    let all = pool(cores);
+    let mut group = c.benchmark_group("large_rollout");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(10));
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    group.bench_function("value_one_thread", |b| {
+        b.iter(|| black_box(value_parse(&bytes)))
+    });
+    group.bench_function("load_one_thread", |b| {
+        b.iter(|| {
+            one.install(|| {
+                let loaded = load_rollout_bytes(bytes.clone(), "bench.jsonl").unwrap();
+                black_box(loaded.items().len())
+            })
+        })
+    });
+    group.bench_function("load_all_threads", |b| {
+        b.iter(|| {
+            all.install(|| {
+                let loaded = load_rollout_bytes(bytes.clone(), "bench.jsonl").unwrap();
+                black_box(loaded.items().len())
+            })
+        })
+    });
+    group.bench_function("stream", |b| {
+        b.iter(|| {
+            let mut items = 0usize;
+            RolloutStream::new(bytes.as_slice())
+                .unwrap()
+                .for_each_line(|line| items += usize::from(line.line().is_some()))
+                .unwrap();
+            black_box(items)
+        })
+    });
+    group.bench_function("history_full", |b| {
+        b.iter(|| {
+            let loaded = load_rollout_bytes(bytes.clone(), "bench.jsonl").unwrap();
+            let rebuilt =
+                reconstruct_history_from_items(loaded.into_items(), &ReconstructOptions::default());
+            black_box(rebuilt.history.len())
+        })
+    });
+    group.bench_function("history_tail", |b| {
+        b.iter(|| {
+            let tail = load_rollout_tail(&path).unwrap().expect("a tail");
+            let rebuilt =
+                reconstruct_history_from_items(tail.into_items(), &ReconstructOptions::default());
+            black_box(rebuilt.history.len())
+        })
+    });
+    group.finish();
+    drop(bytes);
+    std::fs::remove_file(&path).unwrap();
+    scale(&lines);
+}
+
+/// Wall time and peak RSS (KiB) of the release binary on `args`, stdin from `stdin`.
+/// Writes a child's standard input.
+type Feed<'a> = &'a mut dyn FnMut(&mut dyn Write);
+
+fn measure(args: &[&str], stdin: Option<Feed<'_>>) -> (Duration, u64) {
+    let started = Instant::now();
+    let mut child = Command::new("/usr/bin/time")
+        .args(["-f", "%M"])
+        .arg(env!("CARGO_BIN_EXE_codex-thread"))
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(feed) = stdin {
+        let mut pipe = child.stdin.take().unwrap();
+        feed(&mut pipe);
+    }
+    let output = child.wait_with_output().unwrap();
+    let elapsed = started.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let peak = stderr
+        .lines()
+        .rev()
+        .find_map(|line| line.trim().parse::<u64>().ok())
+        .unwrap_or(0);
+    (elapsed, peak)
+}
+
+fn value_parse_file(path: &Path) -> Duration {
+    let started = Instant::now();
+    let bytes = std::fs::read(path).unwrap();
+    black_box(value_parse(&bytes));
+    started.elapsed()
+}
+
+fn scale(lines: &RealLines) {
+    for mib in [100u64, 1024] {
+        let path = bench_dir().join(format!("scale-{mib}mib.jsonl"));
+        let written = write_rollout(&path, lines, &shape(mib * MIB)).unwrap();
+        let file = path.to_string_lossy().into_owned();
+        let value = value_parse_file(&path);
+        let (inspect, inspect_rss) = measure(&["inspect", "--json", &file], None);
+        let (history, history_rss) = measure(&["history", "--json", &file], None);
+        let (inspect_one, _) = {
+            // One thread: the stream is one thread anyway; the pool is limited for the rest.
+            let started = Instant::now();
+            let status = Command::new(env!("CARGO_BIN_EXE_codex-thread"))
+                .env("RAYON_NUM_THREADS", "1")
+                .args(["inspect", "--json", &file])
+                .stdout(Stdio::null())
+                .status()
+                .unwrap();
+            assert!(status.success());
+            (started.elapsed(), 0)
+        };
+        eprintln!(
+            "scale {mib} MiB ({} lines): value parse {:.2}s | inspect {:.2}s ({:.2}x), one thread \
+             {:.2}s ({:.2}x), peak {} MiB | history {:.2}s ({:.3}x), peak {} MiB",
+            written.lines,
+            value.as_secs_f64(),
+            inspect.as_secs_f64(),
+            inspect.as_secs_f64() / value.as_secs_f64(),
+            inspect_one.as_secs_f64(),
+            inspect_one.as_secs_f64() / value.as_secs_f64(),
+            inspect_rss / 1024,
+            history.as_secs_f64(),
+            history.as_secs_f64() / value.as_secs_f64(),
+            history_rss / 1024,
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
+    if std::env::var("CODEX_BENCH_10G").as_deref() == Ok("1") {
+        // 10 GiB streamed through a pipe: nothing on disk.
+        let dir = bench_dir();
+        let chunk_path = dir.join("chunk-100mib.jsonl");
+        write_rollout(
+            &chunk_path,
+            lines,
+            &Shape {
+                bytes: 100 * MIB,
+                ..Shape::default()
+            },
+        )
+        .unwrap();
+        let chunk = std::fs::read(&chunk_path).unwrap();
+        std::fs::remove_file(&chunk_path).unwrap();
+        let body_start = chunk.iter().position(|byte| *byte == b'\n').unwrap() + 1;
+        let mut feed = |pipe: &mut dyn Write| {
+            pipe.write_all(&chunk).unwrap();
+            for _ in 1..103 {
+                pipe.write_all(&chunk[body_start..]).unwrap();
+            }
+        };
+        let (elapsed, rss) = measure(&["inspect", "--json", "-"], Some(&mut feed));
+        eprintln!(
+            "scale 10 GiB (piped): inspect {:.1}s, peak {} MiB",
+            elapsed.as_secs_f64(),
+            rss / 1024
+        );
+    }
+}
+
+criterion_group!(benches, bench_large);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -1,0 +1,139 @@
+//! Reading a [`Source`] one line at a time, without holding it: what the commands whose answer
+//! does not need the whole history (`inspect`, `validate`) read through, in memory bounded by
+//! the longest line. The lines are classified by codex-rollout's [`RolloutStream`], which asks
+//! the whole-file loader's own line rule, so a streamed file reports the same items, problems
+//! and line numbers as a loaded one.
+//!
+//! [`stream_session`] applies the checks [`crate::input::load_session`] applies to a loaded
+//! file (a damaged compressed stream, an empty input, an input without one readable line are
+//! errors naming it; skipped lines are announced on standard error), once the stream has
+//! ended.
+
+use std::io::Read;
+
+use codex_rollout::load::{LineProblem, ProblemKind};
+use codex_rollout::stream::{RolloutStream, StreamedLine};
+
+use crate::error::Failure;
+use crate::input::{Source, describe, is_unreadable, note_sample, open_file};
+use crate::output::warn;
+use crate::progress::{Progress, ProgressReader};
+use crate::sample::SAMPLE_JSONL;
+
+/// A stream over any source.
+pub type SourceStream<'a> = RolloutStream<Box<dyn Read + 'a>>;
+
+/// The size of `source` on disk when it is a file that can be looked at (for progress).
+pub fn source_size(source: &Source) -> u64 {
+    match source {
+        Source::File(path) => std::fs::metadata(path).map_or(0, |metadata| metadata.len()),
+        Source::Stdin | Source::Sample => 0,
+    }
+}
+
+/// Opens `source` as a stream whose reads advance `progress` (by the bytes of the file, the
+/// compressed ones for a `.zst`). Announces the sample on standard error when it is used.
+pub fn open_stream<'a>(
+    source: &Source,
+    progress: &'a Progress,
+) -> Result<SourceStream<'a>, Failure> {
+    let name = source.name();
+    let reader: Box<dyn Read + 'a> = match source {
+        Source::Sample => {
+            note_sample();
+            Box::new(SAMPLE_JSONL.as_bytes())
+        }
+        Source::Stdin => Box::new(std::io::stdin()),
+        Source::File(path) => {
+            let (file, _) = open_file(path)?;
+            Box::new(ProgressReader::new(file, progress))
+        }
+    };
+    RolloutStream::new(reader).map_err(|err| unreadable(&name, &err))
+}
+
+/// The failure of a read that broke off.
+pub fn unreadable(name: &str, err: &std::io::Error) -> Failure {
+    Failure::Unreadable(format!("cannot read {name}: {}", describe(err)))
+}
+
+/// What a whole pass over a session's stream saw, for the checks of a loaded session.
+#[derive(Debug, Default)]
+struct Checks {
+    blank: bool,
+    items: usize,
+    lines: usize,
+    problems: usize,
+    skipped: usize,
+    first_skipped: Option<LineProblem>,
+    damage: Option<LineProblem>,
+}
+
+/// Streams `source`, parsing chunks of it in parallel and handing each line to `visit` in
+/// file order (a damaged compressed stream's last, partial line is not handed on), then fails as a loaded session would: damaged, empty, or
+/// without a readable rollout line; warns when lines were skipped.
+pub fn stream_session(
+    source: &Source,
+    progress: &Progress,
+    mut visit: impl FnMut(&StreamedLine<'_>),
+) -> Result<(), Failure> {
+    let name = source.name();
+    let stream = open_stream(source, progress)?;
+    let mut checks = Checks {
+        blank: true,
+        ..Checks::default()
+    };
+    stream
+        .for_each_line_parallel(|line| {
+            if let Some(problem) = &line.problem {
+                if problem.kind == ProblemKind::Damaged {
+                    checks.damage = Some(problem.clone());
+                    return;
+                }
+                checks.problems += 1;
+                if is_unreadable(problem) {
+                    checks.skipped += 1;
+                    checks.first_skipped.get_or_insert_with(|| problem.clone());
+                }
+            }
+            checks.blank &= line.raw.iter().all(u8::is_ascii_whitespace);
+            checks.items += usize::from(line.line().is_some());
+            checks.lines = line.number;
+            visit(&line);
+        })
+        .map_err(|err| unreadable(&name, &err))?;
+    finish_checks(&name, &checks)
+}
+
+fn finish_checks(name: &str, checks: &Checks) -> Result<(), Failure> {
+    if let Some(damage) = &checks.damage {
+        return Err(Failure::Content(format!(
+            "{name} is damaged: {}; the {} complete line(s) before the damage were read, the \
+             rest is lost (`codex-thread validate` lists the lines' problems)",
+            damage.message, checks.lines
+        )));
+    }
+    if checks.blank {
+        return Err(Failure::Content(format!(
+            "{name} is empty: it holds no rollout lines"
+        )));
+    }
+    if checks.items == 0 {
+        let first = checks
+            .first_skipped
+            .as_ref()
+            .map(|problem| format!("; first: {problem}"))
+            .unwrap_or_default();
+        return Err(Failure::Content(format!(
+            "{name}: no line could be read as a rollout line ({} line(s), {} problem(s){first})",
+            checks.lines, checks.skipped,
+        )));
+    }
+    if let Some(first) = &checks.first_skipped {
+        warn(&format!(
+            "{name}: {} unreadable line(s) ignored (first: {first}); `codex-thread validate` lists them",
+            checks.skipped
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,160 @@
+//! Large rollouts made of real lines, for the benchmarks and the equivalence tests.
+//!
+//! The first real session meta, then the enveloped lines of the real fixtures (their metas
+//! and compactions left out) repeated until the file has the size asked for, with generated
+//! `compacted` lines (a replacement history and a window number) and `thread_rolled_back`
+//! markers where the [`Shape`] puts them, and optionally a torn last line. Nothing is held in
+//! memory but the real lines: the file is written as it is generated.
+
+#![allow(dead_code)]
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+use codex_protocol::rollout::{RolloutItem, parse_rollout_line};
+use codex_test_support::{non_empty_lines, real_jsonl_files};
+
+/// The real lines a generated file is made of.
+#[derive(Debug, Clone)]
+pub struct RealLines {
+    /// The first real enveloped session meta.
+    pub meta: Vec<u8>,
+    /// Every other enveloped line of the real files, in order (no metas, no compactions).
+    pub body: Vec<Vec<u8>>,
+}
+
+/// The real lines, `None` without the real fixtures.
+pub fn real_lines() -> Option<RealLines> {
+    let mut meta = None;
+    let mut body = Vec::new();
+    for path in real_jsonl_files().ok()?? {
+        let Ok(lines) = non_empty_lines(&path) else {
+            continue;
+        };
+        for line in &lines {
+            let Ok(parsed) = parse_rollout_line(line) else {
+                continue;
+            };
+            if parsed.is_legacy() {
+                continue;
+            }
+            match parsed.item() {
+                Some(RolloutItem::SessionMeta(_)) => {
+                    meta.get_or_insert_with(|| line.clone());
+                }
+                Some(RolloutItem::Compacted(_)) | None => {}
+                Some(_) => body.push(line.clone()),
+            }
+        }
+    }
+    Some(RealLines { meta: meta?, body })
+}
+
+impl RealLines {
+    /// The same lines without the real files' `thread_rolled_back` markers: a benchmark's
+    /// late compaction then always survives (a copied rollback right after it would remove
+    /// its turn, and resume would rightly read back further).
+    pub fn without_rollbacks(&self) -> Self {
+        Self {
+            meta: self.meta.clone(),
+            body: self
+                .body
+                .iter()
+                .filter(|line| {
+                    !line
+                        .windows(20)
+                        .any(|window| window == b"\"thread_rolled_back\"")
+                })
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
+/// Where the generated lines go, as fractions of the file's size.
+#[derive(Debug, Clone, Default)]
+pub struct Shape {
+    /// Size of the file, at least (it ends at the first whole body line past it).
+    pub bytes: u64,
+    /// A `compacted` line at each of these fractions.
+    pub compactions: Vec<f64>,
+    /// A `thread_rolled_back` of `num_turns` at each fraction.
+    pub rollbacks: Vec<(f64, u32)>,
+    /// End with the first half of a line, as a writer killed mid-line leaves it.
+    pub torn_last_line: bool,
+}
+
+/// What was written.
+#[derive(Debug, Clone, Copy)]
+pub struct Written {
+    pub bytes: u64,
+    pub lines: u64,
+}
+
+const STAMP: &str = "2026-01-01T00:00:00.000Z";
+
+fn compaction_line(window: u64) -> String {
+    format!(
+        concat!(
+            r#"{{"timestamp":"{stamp}","type":"compacted","payload":{{"message":"generated compaction {window}","#,
+            r#""replacement_history":[{{"type":"message","role":"user","content":[{{"type":"input_text","text":"what happened before compaction {window}"}}]}},"#,
+            r#"{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"summary {window}"}}]}}],"window_number":{window}}}}}"#
+        ),
+        stamp = STAMP,
+        window = window,
+    )
+}
+
+fn rollback_line(num_turns: u32) -> String {
+    format!(
+        r#"{{"timestamp":"{STAMP}","type":"event_msg","payload":{{"type":"thread_rolled_back","num_turns":{num_turns}}}}}"#
+    )
+}
+
+/// Writes a rollout of `shape` made of `lines` to `path`.
+pub fn write_rollout(path: &Path, lines: &RealLines, shape: &Shape) -> io::Result<Written> {
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(path)?);
+    let mut written = Written { bytes: 0, lines: 0 };
+    let put = |out: &mut BufWriter<File>, line: &[u8], written: &mut Written| {
+        out.write_all(line)?;
+        out.write_all(b"\n")?;
+        written.bytes += line.len() as u64 + 1;
+        written.lines += 1;
+        io::Result::Ok(())
+    };
+    put(&mut out, &lines.meta, &mut written)?;
+    let mut marks: Vec<(u64, String)> = Vec::new();
+    for (window, at) in shape.compactions.iter().enumerate() {
+        marks.push((
+            (shape.bytes as f64 * at) as u64,
+            compaction_line(window as u64 + 1),
+        ));
+    }
+    for (at, num_turns) in &shape.rollbacks {
+        marks.push(((shape.bytes as f64 * at) as u64, rollback_line(*num_turns)));
+    }
+    marks.sort_by_key(|(at, _)| *at);
+    let mut marks = marks.into_iter().peekable();
+    let mut body = lines.body.iter().cycle();
+    while written.bytes < shape.bytes {
+        while let Some((_, line)) = marks.next_if(|(at, _)| *at <= written.bytes) {
+            put(&mut out, line.as_bytes(), &mut written)?;
+        }
+        let Some(line) = body.next() else { break };
+        put(&mut out, line, &mut written)?;
+    }
+    for (_, line) in marks {
+        put(&mut out, line.as_bytes(), &mut written)?;
+    }
+    if shape.torn_last_line
+        && let Some(line) = lines.body.iter().find(|line| line.len() > 40)
+    {
+        let half = &line[..line.len() / 2];
+        out.write_all(half)?;
+        written.bytes += half.len() as u64;
+        written.lines += 1;
+    }
+    out.flush()?;
+    Ok(written)
+}

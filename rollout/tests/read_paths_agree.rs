@@ -1,0 +1,288 @@
+//! Every way of reading a rollout gives the answer of a plain forward load: the parallel
+//! loader (any number of runs), the forward stream, and resume from the end (backwards for a
+//! plain file, a forward stream keeping the live suffix for a compressed one), on every real
+//! file and on generated files with compactions, rollbacks (one reaching back past a
+//! compaction) and a torn last line.
+
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::print_stderr)]
+
+#[path = "../benches/support/generate.rs"]
+mod generate;
+
+use std::path::{Path, PathBuf};
+
+use codex_protocol::rollout::{RolloutItem, TurnContextItem};
+use codex_rollout::load::{RolloutContents, load_rollout_items};
+use codex_rollout::reconstruct::{
+    ReconstructOptions, ReconstructedHistory, reconstruct_history_with,
+};
+use codex_rollout::stream::RolloutStream;
+use codex_rollout::tail::load_rollout_tail;
+use codex_test_support::real_jsonl_files;
+use generate::{Shape, real_lines, write_rollout};
+use pretty_assertions::assert_eq;
+
+/// What history and prompt take from a reconstruction.
+#[derive(Debug, PartialEq)]
+struct Answer {
+    history: Vec<codex_protocol::models::ResponseItem>,
+    previous_turn_settings: Option<codex_rollout::reconstruct::PreviousTurnSettings>,
+    reference: Option<TurnContextItem>,
+    window: codex_rollout::reconstruct::ContextWindow,
+    token_info: Option<codex_protocol::event::TokenUsageInfo>,
+    rollbacks_applied: usize,
+    compactions_undone: usize,
+    legacy_compaction: bool,
+    newest_turn_context: Option<TurnContextItem>,
+}
+
+fn answer(items: &[RolloutItem]) -> Answer {
+    let rebuilt: ReconstructedHistory =
+        reconstruct_history_with(items, &ReconstructOptions::default());
+    Answer {
+        history: rebuilt.history.raw_items().to_vec(),
+        previous_turn_settings: rebuilt.previous_turn_settings,
+        reference: rebuilt.reference_context_item,
+        window: rebuilt.window,
+        token_info: rebuilt.token_info,
+        rollbacks_applied: rebuilt.stats.rollbacks_applied,
+        compactions_undone: rebuilt.stats.compactions_undone,
+        legacy_compaction: rebuilt.stats.legacy_compaction,
+        newest_turn_context: items.iter().rev().find_map(|item| match item {
+            RolloutItem::TurnContext(context) => Some(context.as_ref().clone()),
+            _ => None,
+        }),
+    }
+}
+
+type Line = (
+    usize,
+    u64,
+    Option<codex_rollout::load::LineProblem>,
+    Option<RolloutItem>,
+);
+
+fn lines_of(bytes: &[u8], parallel: bool) -> Vec<Line> {
+    let mut lines = Vec::new();
+    let stream = RolloutStream::new(bytes).unwrap();
+    let visit = |line: codex_rollout::stream::StreamedLine<'_>| {
+        lines.push((
+            line.number,
+            line.offset,
+            line.problem.clone(),
+            line.into_line().map(|line| line.item),
+        ));
+    };
+    if parallel {
+        stream.for_each_line_parallel(visit).unwrap();
+    } else {
+        stream.for_each_line(visit).unwrap();
+    }
+    lines
+}
+
+/// How the tail answered a file.
+#[derive(Debug, Default)]
+struct Tally {
+    files: usize,
+    tail_partial: usize,
+    tail_whole: usize,
+    whole_load: usize,
+}
+
+fn check_file(path: &Path, tally: &mut Tally) {
+    let label = path.display().to_string();
+    let bytes = std::fs::read(path).unwrap();
+    tally.files += 1;
+    // Parallel loader, any number of runs, equals one sequential pass.
+    let sequential = RolloutContents::parse_with_threads(bytes.clone(), 1);
+    for threads in [2, 3, 7] {
+        assert_eq!(
+            RolloutContents::parse_with_threads(bytes.clone(), threads),
+            sequential,
+            "{label}: {threads} runs"
+        );
+    }
+    assert_eq!(
+        RolloutContents::parse(bytes.clone()),
+        sequential,
+        "{label}: default"
+    );
+    // The forward stream gives the loader's items and problems.
+    let mut streamed_items = Vec::new();
+    let mut streamed_problems = Vec::new();
+    RolloutStream::new(bytes.as_slice())
+        .unwrap()
+        .for_each_line(|line| {
+            if let Some(problem) = line.problem.clone() {
+                streamed_problems.push(problem);
+            }
+            if let Some(item) = line.into_line() {
+                streamed_items.push(item.item);
+            }
+        })
+        .unwrap();
+    assert_eq!(streamed_items, sequential.items(), "{label}: stream items");
+    assert_eq!(
+        streamed_problems,
+        sequential.problems(),
+        "{label}: stream problems"
+    );
+    // Resume from the end, plain and compressed, equals the whole file's reconstruction.
+    let Ok(loaded) = load_rollout_items(path) else {
+        assert!(
+            load_rollout_tail(path).unwrap().is_none(),
+            "{label}: a tail of an unloadable file"
+        );
+        tally.whole_load += 1;
+        return;
+    };
+    let expected = answer(loaded.items());
+    let compressed = path.with_extension("check.jsonl.zst");
+    let zst = zstd::encode_all(bytes.as_slice(), 3).unwrap();
+    // A damaged (cut) compressed stream: the parallel stream ends as the sequential one.
+    let cut = &zst[..zst.len() * 3 / 5];
+    assert_eq!(
+        lines_of(cut, true),
+        lines_of(cut, false),
+        "{label}: damaged, parallel"
+    );
+    std::fs::write(&compressed, &zst).unwrap();
+    for file in [path.to_path_buf(), compressed.clone()] {
+        match load_rollout_tail(&file).unwrap() {
+            Some(tail) => {
+                let got = answer(tail.items());
+                let name = file.display();
+                assert_eq!(
+                    got.history.len(),
+                    expected.history.len(),
+                    "{name}: history length"
+                );
+                assert_eq!(got.history, expected.history, "{name}: history");
+                assert_eq!(
+                    got.previous_turn_settings, expected.previous_turn_settings,
+                    "{name}"
+                );
+                assert_eq!(got.reference, expected.reference, "{name}: reference");
+                assert_eq!(got.window, expected.window, "{name}: window");
+                assert_eq!(got.token_info, expected.token_info, "{name}: token info");
+                assert_eq!(got, expected, "{name}: tail");
+                assert_eq!(tail.thread_id(), loaded.thread_id(), "{label}");
+                let first_meta = loaded.items().iter().find_map(|item| match item {
+                    RolloutItem::SessionMeta(meta) => Some(meta.as_ref()),
+                    _ => None,
+                });
+                assert_eq!(Some(tail.session_meta()), first_meta, "{label}");
+                if tail.is_whole_file() {
+                    assert_eq!(tail.items(), loaded.items(), "{label}: whole tail");
+                    tally.tail_whole += 1;
+                } else {
+                    assert!(tail.items().len() < loaded.items().len(), "{label}");
+                    tally.tail_partial += 1;
+                }
+            }
+            None => tally.whole_load += 1,
+        }
+    }
+    std::fs::remove_file(compressed).unwrap();
+}
+
+fn generated_files(dir: &Path) -> Vec<(PathBuf, bool)> {
+    let Some(lines) = real_lines() else {
+        return Vec::new();
+    };
+    let shapes = [
+        // A compaction in the last 1 %: the tail reads about 1 % of the file.
+        (
+            Shape {
+                bytes: 6 << 20,
+                compactions: vec![0.99],
+                ..Shape::default()
+            },
+            true,
+        ),
+        // Two compactions, and a rollback after the second reaching back past it: the base is
+        // the first one.
+        (
+            Shape {
+                bytes: 4 << 20,
+                compactions: vec![0.5, 0.98],
+                rollbacks: vec![(0.985, 40)],
+                ..Shape::default()
+            },
+            false,
+        ),
+        // A rollback past every compaction: nothing can be left out.
+        (
+            Shape {
+                bytes: 2 << 20,
+                compactions: vec![0.9],
+                rollbacks: vec![(0.95, 10_000)],
+                ..Shape::default()
+            },
+            false,
+        ),
+        // A torn last line after a compaction.
+        (
+            Shape {
+                bytes: 3 << 20,
+                compactions: vec![0.97],
+                torn_last_line: true,
+                ..Shape::default()
+            },
+            true,
+        ),
+        // No compaction: the tail is the whole file.
+        (
+            Shape {
+                bytes: 1 << 20,
+                ..Shape::default()
+            },
+            false,
+        ),
+    ];
+    shapes
+        .into_iter()
+        .enumerate()
+        .map(|(index, (shape, partial))| {
+            let path = dir.join(format!("generated-{index}.jsonl"));
+            write_rollout(&path, &lines, &shape).unwrap();
+            (path, partial)
+        })
+        .collect()
+}
+
+#[test]
+fn every_read_path_agrees_with_the_forward_load_on_real_files() {
+    let Some(files) = real_jsonl_files().unwrap() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut tally = Tally::default();
+    for file in files {
+        // Work on a copy, so the compressed sibling is written in the temp folder.
+        let copy = dir.path().join(file.file_name().unwrap());
+        std::fs::copy(&file, &copy).unwrap();
+        check_file(&copy, &mut tally);
+    }
+    eprintln!("real files: {tally:?}");
+    assert!(tally.files >= 10);
+}
+
+#[test]
+fn every_read_path_agrees_with_the_forward_load_on_generated_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = generated_files(dir.path());
+    if files.is_empty() {
+        return;
+    }
+    for (path, partial) in files {
+        let mut tally = Tally::default();
+        check_file(&path, &mut tally);
+        eprintln!("{}: {tally:?}", path.display());
+        if partial {
+            // The plain file is read from its end, and so is the compressed one's suffix.
+            assert_eq!(tally.tail_partial, 2, "{}: {tally:?}", path.display());
+        }
+    }
+}
