@@ -179,7 +179,7 @@ pub enum Command {
     /// copied from its parent. See docs/usage.md.
     #[command(verbatim_doc_comment)]
     Usage {
-        /// [REPORT] then rollout files or folders (default: the Codex home).
+        /// An optional REPORT, then rollout files or folders (default: the Codex home).
         #[arg(value_name = "REPORT|FILE")]
         targets: Vec<PathBuf>,
         /// Codex home (default: `$CODEX_HOME`, else `~/.codex`).

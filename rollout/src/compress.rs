@@ -9,7 +9,7 @@
 //! `session_meta`); the home whose locks are asked is the one the path lies in (else the one
 //! the caller names). When either cannot be known the file is left alone.
 //!
-//! How one file is replaced ([`replace`]): the compressed bytes go to a temporary file in
+//! How one file is replaced (`compress::replace`): the compressed bytes go to a temporary file in
 //! the same folder under a name no reader takes for a rollout
 //! (`.codex-thread-compress.<pid>.<file>.tmp`, locked while it is written), which is synced,
 //! given the plain file's times, then decoded again and compared byte for byte with the

@@ -1,9 +1,9 @@
 //! `codex-thread export [FILE] --format markdown|html [-o OUT] [--redact]`: a transcript of
 //! the session to read and share.
 //!
-//! One model, two renderers: [`transcript`] builds the turns (from codex-rollout's turn index
-//! and codex-protocol's call matching), [`markdown`] and [`html`] lay them out, and
-//! [`redact`] masks what people hide before sharing, on the model, so both formats (and
+//! One model, two renderers: `transcript` builds the turns (from codex-rollout's turn index
+//! and codex-protocol's call matching), `markdown` and `html` lay them out, and
+//! `redact` masks what people hide before sharing, on the model, so both formats (and
 //! `--json`, which prints the model itself) get the same masking.
 
 mod excerpt;

@@ -261,7 +261,7 @@ const ID_BASE: &str = "0197a2c4-5e00-7000-8000-000000000000";
 
 /// Records the scripted session into a new rollout file at `path` (which must not exist) and
 /// returns once everything is on disk. Time comes from a clock that starts at [`SAMPLE_START`]
-/// and steps by [`CLOCK_STEP`], ids from a counter, shared by the session and the recorder:
+/// and steps by `CLOCK_STEP`, ids from a counter, shared by the session and the recorder:
 /// the same file on every run, with nothing rewritten afterwards.
 pub async fn record(path: &Path) -> anyhow::Result<()> {
     let start: DateTime<Utc> = DateTime::parse_from_rfc3339(SAMPLE_START)?.with_timezone(&Utc);
