@@ -55,8 +55,8 @@ pub fn expand_sources(
             sources.push(Source::Stdin);
             continue;
         }
-        if let Some(prefix) = crate::input::thread_prefix(arg).filter(|_| !arg.exists()) {
-            sources.push(Source::File(crate::input::find_thread(prefix, home)?));
+        if let Some(source) = thread_source(arg, home)? {
+            sources.push(source);
             continue;
         }
         let metadata = std::fs::metadata(arg).map_err(|err| {
@@ -113,10 +113,8 @@ pub fn expand_sources_reporting_each(
 ) -> Result<Vec<Source>, Failure> {
     let mut sources = Vec::new();
     for arg in args {
-        // A thread id (or a unique prefix of one) names its file; an ambiguous or unknown one
-        // is a usage error that lists what it could mean.
-        if let Some(prefix) = crate::input::thread_prefix(arg).filter(|_| !arg.exists()) {
-            sources.push(Source::File(crate::input::find_thread(prefix, home)?));
+        if let Some(source) = thread_source(arg, home)? {
+            sources.push(source);
             continue;
         }
         let is_dir = arg.as_os_str() != STDIN_ARG && arg.is_dir();
@@ -139,6 +137,16 @@ pub fn expand_sources_reporting_each(
         Source::Stdin | Source::Sample => true,
     });
     Ok(sources)
+}
+
+/// The file `arg` names when it is a thread id (or a unique prefix of one) and no path of
+/// that name exists; an ambiguous or unknown id is a usage error that lists what it could
+/// mean. `None` for every other argument.
+fn thread_source(arg: &Path, home: Option<&Path>) -> Result<Option<Source>, Failure> {
+    match crate::input::thread_prefix(arg).filter(|_| !arg.exists()) {
+        Some(prefix) => Ok(Some(Source::File(crate::input::find_thread(prefix, home)?))),
+        None => Ok(None),
+    }
 }
 
 /// The operating system's message without the `(os error N)` suffix.

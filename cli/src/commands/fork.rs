@@ -129,11 +129,7 @@ pub fn run(
 /// The home a fork by reference of `source` resolves through: it must hold the source's
 /// thread, else the fork could never be read back.
 fn home_holding(source: &LoadedRollout, home: Option<PathBuf>) -> Result<CodexHome, Failure> {
-    let home = CodexHome::resolve(home).map_err(|err| {
-        Failure::Usage(format!(
-            "cannot find the Codex home ({err}); pass --home DIR"
-        ))
-    })?;
+    let home = crate::inputs::resolve_home(home.as_deref())?;
     let thread_id = source.thread_id();
     let found = find_rollout_by_thread_id(&home, thread_id).map_err(|err| {
         Failure::Unreadable(format!(

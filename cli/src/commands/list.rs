@@ -51,11 +51,7 @@ pub fn run(
         ));
     }
     let home_arg = home.clone();
-    let home = CodexHome::resolve(home).map_err(|err| {
-        Failure::Usage(format!(
-            "cannot find the Codex home ({err}); pass --home DIR"
-        ))
-    })?;
+    let home = crate::inputs::resolve_home(home.as_deref())?;
     if !home.root().is_dir() {
         return Err(Failure::Unreadable(format!(
             "Codex home {} is not a directory",
