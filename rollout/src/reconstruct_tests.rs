@@ -146,6 +146,38 @@ fn reconstruct_history_rollback_skips_non_user_turns_for_history_and_metadata() 
 }
 
 #[test]
+fn reconstruct_history_rollback_counts_inter_agent_assistant_turns() {
+    use codex_protocol::models::AgentMessageInputContent;
+    let agent_message = ResponseItem::AgentMessage {
+        id: None,
+        author: "/root/worker".to_string(),
+        recipient: "/root".to_string(),
+        content: vec![AgentMessageInputContent::InputText {
+            text: "review the patch".to_string(),
+        }],
+        internal_chat_message_metadata_passthrough: None,
+    };
+    let items = concat(vec![
+        turn("t1", "u1", "a1", "m1"),
+        vec![
+            started("t2"),
+            item(agent_message),
+            RolloutItem::TurnContext(Box::new(context("t2", "m2"))),
+            item(assistant("reviewed")),
+            complete("t2"),
+            rollback(1),
+        ],
+    ]);
+    let rebuilt = reconstruct_history_from_rollout(&items);
+    // The turn another agent started counts: rolling back one turn removes it, not turn 1.
+    assert_back_at_first_turn(&rebuilt);
+    // The turn index asks the same rule: the person's turn survives.
+    let turns =
+        crate::turns::user_turns_in_rollout(&items, crate::turns::TurnRecords::of_items(&items));
+    assert_eq!(turns.len(), 1, "{turns:?}");
+}
+
+#[test]
 fn reconstruct_history_rollback_clears_history_and_metadata_when_exceeding_user_turns() {
     let prefix =
         ResponseItem::developer_text("<permissions instructions>x</permissions instructions>");

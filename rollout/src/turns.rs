@@ -13,9 +13,14 @@
 //!
 //! The first of these a file holds is used ([`TurnRecords::of`]); counting user messages
 //! among the response items when events exist is wrong on real files in both directions
-//! (redacted text hides which messages were injected context; edited files lack items). In
-//! all three, a `thread_rolled_back {num_turns}` marker removes the last `num_turns` turns
-//! recorded before it (saturating), as core's rollback does to history.
+//! (redacted text hides which messages were injected context; edited files lack items).
+//!
+//! Which turns a `thread_rolled_back {num_turns}` marker removed is core's rebuild rule,
+//! which works on turn segments rather than on these records (`segments.rs`, the one place
+//! that decides it; reconstruction's reverse scan asks it too): the marker removes the last
+//! `num_turns` segments that hold a turn someone started (a person or another agent), with
+//! whatever lies between them. A turn of a person is removed with its segment; a turn of
+//! another agent is never one of these user turns but uses up one of `num_turns`.
 //!
 //! A turn's first line is its user message item when the file has it (the recorder writes the
 //! item, then its event), else its event; a fork cuts before that line
@@ -36,11 +41,15 @@ use codex_protocol::rollout::{LineFormat, RolloutItem};
 
 use crate::fork::ForkPoint;
 
+mod index;
 mod prefix;
+mod segments;
 mod tally;
 
 use crate::load::RolloutContents;
+use index::TurnIndexer;
 pub use prefix::{ParentPrefix, ParentPrefixScan, Provenance, parent_prefix};
+pub(crate) use segments::{Segment, SegmentScan};
 pub use tally::TurnTally;
 
 /// Which records a file's user turns are counted from.
@@ -163,26 +172,6 @@ impl UserTurn {
     }
 }
 
-/// The index of the `task_started` that opens the turn whose first record is at `record`,
-/// looking no further up than `floor` and never across the end of a turn or a rollback;
-/// `record` when there is none.
-fn turn_start(items: &[RolloutItem], record: usize, floor: usize) -> usize {
-    for index in (floor..record).rev() {
-        match &items[index] {
-            RolloutItem::EventMsg(EventMsg::TurnStarted(_)) => return index,
-            RolloutItem::EventMsg(
-                EventMsg::TurnComplete(_)
-                | EventMsg::TurnAborted(_)
-                | EventMsg::ThreadRolledBack(_),
-            )
-            | RolloutItem::Compacted(_)
-            | RolloutItem::SessionMeta(_) => break,
-            _ => {}
-        }
-    }
-    record
-}
-
 /// The user turns of `items` counted from `records`, rolled-back turns removed.
 pub fn user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) -> Vec<UserTurn> {
     let mut turns = all_user_turns_in_rollout(items, records);
@@ -194,62 +183,11 @@ pub fn user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) -> Vec
 /// rollback removed included and marked ([`UserTurn::rolled_back`]): what a transcript that
 /// shows rolled-back turns walks.
 pub fn all_user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) -> Vec<UserTurn> {
-    let mut turns: Vec<UserTurn> = Vec::new();
-    // Indices into `turns` of the turns no rollback has removed yet, oldest first.
-    let mut alive: Vec<usize> = Vec::new();
-    // The latest turn-starting message item not yet claimed by an event.
-    let mut pending_message = None;
-    let mut in_turns = false;
-    // Where the next turn's preamble may begin: after the previous turn's first record.
-    let mut floor = 0;
-    let mut push = |turns: &mut Vec<UserTurn>, event: Option<usize>, message: Option<usize>| {
-        let mut turn = UserTurn {
-            event,
-            message,
-            start: 0,
-            rolled_back: false,
-        };
-        let record = turn.first_record();
-        turn.start = turn_start(items, record, floor);
-        floor = record + 1;
-        turns.push(turn);
-    };
-    for (index, item) in items.iter().enumerate() {
-        let boundary = is_boundary(item);
-        match item {
-            RolloutItem::EventMsg(EventMsg::TurnStarted(_)) => in_turns = true,
-            _ if records.opens_turn(item, boundary, in_turns) => {
-                let (event, message) = if records.counts_events() {
-                    (Some(index), pending_message.take())
-                } else {
-                    (None, Some(index))
-                };
-                alive.push(turns.len());
-                push(&mut turns, event, message);
-            }
-            RolloutItem::ResponseItem(_) if boundary && records.counts_events() => {
-                pending_message = Some(index);
-            }
-            RolloutItem::ResponseItem(_) if boundary => {}
-            RolloutItem::EventMsg(EventMsg::ThreadRolledBack(rollback)) => {
-                let num_turns = usize::try_from(rollback.num_turns).unwrap_or(usize::MAX);
-                let keep = alive.len().saturating_sub(num_turns);
-                for removed in alive.drain(keep..) {
-                    turns[removed].rolled_back = true;
-                }
-                pending_message = None;
-            }
-            // The recorder writes a message item right before its event; anything the model
-            // saw in between means the pending item belongs to no event.
-            RolloutItem::EventMsg(EventMsg::TurnComplete(_) | EventMsg::TurnAborted(_))
-            | RolloutItem::ResponseItem(_)
-            | RolloutItem::Compacted(_) => {
-                pending_message = None;
-            }
-            _ => {}
-        }
+    let mut indexer = TurnIndexer::of(records);
+    for item in items {
+        indexer.push(item);
     }
-    turns
+    indexer.finish(records)
 }
 
 /// True for a response item core says starts a user turn.
@@ -258,17 +196,18 @@ fn is_boundary(item: &RolloutItem) -> bool {
 }
 
 /// The number of user turns of a file read one line at a time (a stream): what
-/// [`user_turn_count`] gives for the whole file, keeping a few counters instead of the items.
-/// Each rule of [`TurnRecords`] is counted side by side, with rollbacks applied, and the rule
-/// the whole file calls for is chosen at the end.
-#[derive(Debug, Clone, Default)]
+/// [`user_turn_count`] gives for the whole file, keeping a few words per turn segment instead
+/// of the items. Every rule of [`TurnRecords`] is counted side by side, with rollbacks applied
+/// by the one segment rule, and the rule the whole file calls for is chosen at the end.
+#[derive(Debug, Clone)]
 pub struct UserTurnCounter {
-    legacy_lines: bool,
-    in_turns: bool,
-    /// Surviving turns under each rule, in the order of [`COUNTED_RULES`].
-    alive: [usize; 4],
-    /// Whether a record of each event rule was seen (the first two of [`COUNTED_RULES`]).
-    records_seen: [bool; 2],
+    indexer: TurnIndexer,
+}
+
+impl Default for UserTurnCounter {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 /// The rules [`UserTurnCounter`] counts, the event rules first in the order
@@ -283,59 +222,71 @@ const COUNTED_RULES: [TurnRecords; 4] = [
 impl UserTurnCounter {
     /// A counter that has seen nothing.
     pub fn new() -> Self {
-        Self::default()
+        Self {
+            indexer: TurnIndexer::every_rule(false),
+        }
     }
 
     /// Notes the format of a line that loaded (an item, a legacy marker or an opaque line):
     /// a file with pre-envelope lines counts turn-starting items ([`TurnRecords::of`]).
     pub fn note_format(&mut self, format: LineFormat) {
-        self.legacy_lines |= matches!(format, LineFormat::Legacy(_));
+        self.indexer.note_format(format);
     }
 
     /// Takes the next item of the file.
     pub fn push(&mut self, item: &RolloutItem) {
-        if let RolloutItem::EventMsg(EventMsg::TurnStarted(_)) = item {
-            self.in_turns = true;
-            return;
-        }
-        if let RolloutItem::EventMsg(EventMsg::ThreadRolledBack(rollback)) = item {
-            let num_turns = usize::try_from(rollback.num_turns).unwrap_or(usize::MAX);
-            for alive in &mut self.alive {
-                *alive = alive.saturating_sub(num_turns);
-            }
-            return;
-        }
-        let boundary = is_boundary(item);
-        for (rule, alive) in COUNTED_RULES.iter().zip(&mut self.alive) {
-            if rule.opens_turn(item, boundary, self.in_turns) {
-                *alive += 1;
-            }
-        }
-        for (rule, seen) in COUNTED_RULES.iter().zip(&mut self.records_seen) {
-            *seen |= rule.is_record(item);
-        }
+        self.indexer.push(item);
     }
 
     /// The rule the file's turns are counted by.
     pub fn records(&self) -> TurnRecords {
-        if self.legacy_lines {
-            return TurnRecords::BoundaryItems;
-        }
-        COUNTED_RULES
-            .iter()
-            .zip(self.records_seen)
-            .find_map(|(rule, seen)| seen.then_some(*rule))
-            .unwrap_or(TurnRecords::BoundaryItemsInTurns)
+        self.indexer.records()
     }
 
     /// The user turns that survive the file's rollbacks, under [`UserTurnCounter::records`].
     pub fn count(&self) -> usize {
-        let records = self.records();
-        COUNTED_RULES
-            .iter()
-            .position(|rule| *rule == records)
-            .and_then(|position| self.alive.get(position).copied())
-            .unwrap_or_default()
+        self.indexer.surviving_count(self.records())
+    }
+}
+
+/// The turn index of a file read one line at a time: every user turn, rolled-back ones
+/// marked, as [`all_user_turns_in_rollout`] gives for the whole file under
+/// [`TurnRecords::of`], keeping the turns (a few words each) instead of the items. A reader
+/// that streams a file twice (first the index, then the items it renders turn by turn) builds
+/// this on its first pass.
+#[derive(Debug, Clone)]
+pub struct StreamedTurnIndex {
+    indexer: TurnIndexer,
+}
+
+impl Default for StreamedTurnIndex {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl StreamedTurnIndex {
+    /// An index that has seen nothing.
+    pub fn new() -> Self {
+        Self {
+            indexer: TurnIndexer::every_rule(true),
+        }
+    }
+
+    /// Notes the format of a line that loaded (see [`UserTurnCounter::note_format`]).
+    pub fn note_format(&mut self, format: LineFormat) {
+        self.indexer.note_format(format);
+    }
+
+    /// Takes the next item of the file.
+    pub fn push(&mut self, item: &RolloutItem) {
+        self.indexer.push(item);
+    }
+
+    /// The rule the file's turns are counted by, and every turn under it in file order.
+    pub fn finish(self) -> (TurnRecords, Vec<UserTurn>) {
+        let records = self.indexer.records();
+        (records, self.indexer.finish(records))
     }
 }
 

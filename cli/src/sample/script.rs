@@ -31,7 +31,7 @@ use codex_protocol::models::{
     BaseInstructions, MessagePhase, ReasoningItemReasoningSummary, ResponseItem,
 };
 use codex_protocol::response_item_id::ResponseItemId;
-use codex_protocol::rollout::{HistoryMode, RolloutItem, TurnContextItem};
+use codex_protocol::rollout::{HistoryMode, TurnContextItem};
 use codex_protocol::thread_id::ThreadId;
 use codex_protocol::user_input::UserInput;
 use codex_rollout::RolloutRecorder;
@@ -306,9 +306,6 @@ pub async fn record(path: &Path) -> anyhow::Result<()> {
         turn_settings.turn_id = Some(turn.id.to_string());
         turn_settings.effort = Some("medium".to_string());
         turn_settings.summary = Some("auto".to_string());
-        session
-            .persist_rollout_items(&[RolloutItem::TurnContext(Box::new(turn_settings))])
-            .await;
 
         let interrupt = TurnInterrupt::new();
         let tools = TableTools {
@@ -324,6 +321,7 @@ pub async fn record(path: &Path) -> anyhow::Result<()> {
         let model = ScriptedModel::new(turn.responses);
         TurnRunner::new(&model, &tools)
             .with_initial_context(initial_context.clone())
+            .with_turn_settings(turn_settings)
             .run(
                 &session,
                 &context,

@@ -1,7 +1,10 @@
 //! One turn of the agent loop, against any [`ModelClient`] and [`ToolExecutor`].
 //!
 //! [`TurnRunner::run`] drives a turn the way the upstream session does, in this order:
-//! 1. `task_started`;
+//! 1. `task_started`, then the turn's settings (`turn_context`) when the runner has them
+//!    ([`TurnRunner::with_turn_settings`]): every real file of a version that writes turn
+//!    starts has them in this order, and the rollback segments (a segment runs from one
+//!    `task_started` to the next) depend on it;
 //! 2. on the thread's first turn, the initial context is recorded;
 //! 3. the person's submission is recorded (`raw_response_item`, `item_started` /
 //!    `item_completed` of the `UserMessage`, the legacy `user_message`);
@@ -41,6 +44,7 @@ use codex_protocol::event::TurnAbortedEvent;
 use codex_protocol::event::TurnCompleteEvent;
 use codex_protocol::event::TurnStartedEvent;
 use codex_protocol::models::ResponseItem;
+use codex_protocol::rollout::{RolloutItem, TurnContextItem};
 use codex_protocol::user_input::UserInput;
 
 use super::config::TurnContext;
@@ -95,6 +99,7 @@ pub struct TurnRunner<'a> {
     initial_context: InitialContextInputs,
     max_sampling_requests: usize,
     cwd: String,
+    turn_settings: Option<TurnContextItem>,
 }
 
 static NO_FILES: std::sync::LazyLock<InMemoryMediaFiles> =
@@ -111,7 +116,16 @@ impl<'a> TurnRunner<'a> {
             initial_context: InitialContextInputs::default(),
             max_sampling_requests: DEFAULT_MAX_SAMPLING_REQUESTS,
             cwd: String::new(),
+            turn_settings: None,
         }
+    }
+
+    /// The turn's settings as the file records them (`turn_context`), recorded right after
+    /// `task_started`; resume takes the previous turn's model and the reference context
+    /// from it.
+    pub fn with_turn_settings(mut self, settings: TurnContextItem) -> Self {
+        self.turn_settings = Some(settings);
+        self
     }
 
     /// The turn's working directory: where a command whose call names none runs, and what a
@@ -166,6 +180,11 @@ impl<'a> TurnRunner<'a> {
                 }),
             )
             .await;
+        if let Some(settings) = &self.turn_settings {
+            session
+                .persist_rollout_items(&[RolloutItem::TurnContext(Box::new(settings.clone()))])
+                .await;
+        }
         if session.clone_history().await.is_empty() {
             session
                 .record_initial_context(turn, &self.initial_context)

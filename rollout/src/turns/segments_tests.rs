@@ -1,0 +1,241 @@
+use codex_protocol::rollout::RolloutItem;
+use pretty_assertions::assert_eq;
+
+use super::*;
+use crate::load::RolloutContents;
+use crate::turns::{
+    TurnRecords, UserTurnCounter, all_user_turns_in_rollout, user_turns_in_rollout,
+};
+
+fn line(kind: &str, payload: &str) -> String {
+    format!(r#"{{"timestamp":"2025-06-02T09:00:01.000Z","type":"{kind}","payload":{payload}}}"#)
+}
+
+fn event(payload: &str) -> String {
+    line("event_msg", payload)
+}
+
+fn started(turn: &str) -> String {
+    event(&format!(r#"{{"type":"task_started","turn_id":"{turn}"}}"#))
+}
+
+fn complete(turn: &str) -> String {
+    event(&format!(r#"{{"type":"task_complete","turn_id":"{turn}"}}"#))
+}
+
+fn rollback(turns: u32) -> String {
+    event(&format!(
+        r#"{{"type":"thread_rolled_back","num_turns":{turns}}}"#
+    ))
+}
+
+fn user_event(text: &str) -> String {
+    event(&format!(r#"{{"type":"user_message","message":"{text}"}}"#))
+}
+
+fn user_item(text: &str) -> String {
+    line(
+        "response_item",
+        &format!(
+            r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{text}"}}]}}"#
+        ),
+    )
+}
+
+fn assistant_item(text: &str) -> String {
+    line(
+        "response_item",
+        &format!(
+            r#"{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"{text}"}}]}}"#
+        ),
+    )
+}
+
+fn agent_item(text: &str) -> String {
+    line(
+        "response_item",
+        &format!(
+            r#"{{"type":"agent_message","author":"/root/worker","recipient":"/root","content":[{{"type":"input_text","text":"{text}"}}]}}"#
+        ),
+    )
+}
+
+/// A person's turn as the legacy recorder writes it.
+fn person_turn(id: &str, text: &str) -> Vec<String> {
+    vec![
+        started(id),
+        user_item(text),
+        user_event(text),
+        assistant_item("ok"),
+        complete(id),
+    ]
+}
+
+/// A turn another agent started: its message, no `user_message` event.
+fn agent_turn(id: &str, text: &str) -> Vec<String> {
+    vec![
+        started(id),
+        agent_item(text),
+        assistant_item("ok"),
+        complete(id),
+    ]
+}
+
+/// A turn nobody started (a standalone assistant turn): it does not count.
+fn quiet_turn(id: &str) -> Vec<String> {
+    vec![started(id), assistant_item("standalone"), complete(id)]
+}
+
+fn items(parts: Vec<Vec<String>>) -> Vec<RolloutItem> {
+    let lines: Vec<String> = parts.into_iter().flatten().collect();
+    RolloutContents::parse(lines.join("\n").into_bytes())
+        .items()
+        .to_vec()
+}
+
+fn segments_of(items: &[RolloutItem]) -> (Vec<Segment>, usize) {
+    let mut scan = SegmentScan::keeping_all();
+    for (index, item) in items.iter().enumerate() {
+        scan.push(index, item);
+    }
+    scan.finish()
+}
+
+/// `(first item, discarded)` of every segment that holds an item.
+fn shape(items: &[RolloutItem]) -> Vec<(usize, bool)> {
+    segments_of(items)
+        .0
+        .iter()
+        .filter(|segment| !segment.items.is_empty())
+        .map(|segment| (segment.items.start, segment.discarded))
+        .collect()
+}
+
+/// The messages of the user turns that survive, under the file's rule.
+fn surviving_texts(items: &[RolloutItem]) -> Vec<usize> {
+    user_turns_in_rollout(items, TurnRecords::of_items(items))
+        .iter()
+        .map(|turn| turn.record())
+        .collect()
+}
+
+fn streamed_count(items: &[RolloutItem]) -> usize {
+    let mut counter = UserTurnCounter::new();
+    for item in items {
+        counter.push(item);
+    }
+    counter.count()
+}
+
+#[test]
+fn a_rollback_discards_its_own_segment_and_counts_it() {
+    let items = items(vec![
+        person_turn("t1", "a"),
+        person_turn("t2", "b"),
+        vec![rollback(1)],
+    ]);
+    assert_eq!(shape(&items), vec![(0, false), (5, true)]);
+    assert_eq!(surviving_texts(&items), vec![1]);
+    assert_eq!(streamed_count(&items), 1);
+}
+
+#[test]
+fn a_turn_another_agent_started_uses_up_a_rollback() {
+    // Core's rebuild counts the agent's turn: rolling back one turn removes it, and the
+    // person's turn before it stays.
+    let items = items(vec![
+        person_turn("t1", "a"),
+        agent_turn("t2", "do it"),
+        vec![rollback(1)],
+    ]);
+    assert_eq!(surviving_texts(&items), vec![1]);
+    assert_eq!(streamed_count(&items), 1);
+    let all = all_user_turns_in_rollout(&items, TurnRecords::of_items(&items));
+    assert_eq!(all.len(), 1, "the agent's turn is not a user turn: {all:?}");
+}
+
+#[test]
+fn turns_nobody_started_are_discarded_on_the_way_without_counting() {
+    let items = items(vec![
+        person_turn("t1", "a"),
+        person_turn("t2", "b"),
+        quiet_turn("t3"),
+        vec![rollback(1)],
+    ]);
+    assert_eq!(shape(&items), vec![(0, false), (5, true), (10, true)]);
+    assert_eq!(surviving_texts(&items), vec![1]);
+}
+
+#[test]
+fn a_message_sent_during_a_turn_is_rolled_back_with_it() {
+    // Two messages in one segment (the person steered the running turn): one segment, so a
+    // rollback of one turn removes both.
+    let mut steered = person_turn("t2", "b");
+    steered.insert(3, user_item("steer"));
+    steered.insert(4, user_event("steer"));
+    let items = items(vec![person_turn("t1", "a"), steered, vec![rollback(1)]]);
+    assert_eq!(surviving_texts(&items), vec![1]);
+    assert_eq!(streamed_count(&items), 1);
+}
+
+#[test]
+fn a_turn_start_of_another_turn_does_not_end_the_segment() {
+    // `x` started, but what follows records turn `t2`: core keeps reading `t2` back through
+    // the start of `x`, so the rollback of one turn takes both.
+    let items = items(vec![
+        person_turn("t1", "a"),
+        vec![started("t2"), user_item("b"), user_event("b")],
+        vec![started("x"), assistant_item("ok"), complete("t2")],
+        vec![rollback(1)],
+    ]);
+    assert_eq!(shape(&items), vec![(0, false), (5, true)]);
+    assert_eq!(surviving_texts(&items), vec![1]);
+}
+
+#[test]
+fn a_rollback_past_every_turn_reports_what_it_could_not_remove() {
+    let items = items(vec![person_turn("t1", "a"), vec![rollback(3)]]);
+    let (segments, unmatched) = segments_of(&items);
+    assert!(segments.iter().all(|segment| segment.discarded));
+    assert_eq!(unmatched, 2);
+    assert_eq!(surviving_texts(&items), Vec::<usize>::new());
+    assert_eq!(streamed_count(&items), 0);
+}
+
+#[test]
+fn later_rollbacks_reach_past_discarded_segments() {
+    let items = items(vec![
+        person_turn("t1", "a"),
+        person_turn("t2", "b"),
+        person_turn("t3", "c"),
+        vec![rollback(1)],
+        person_turn("t4", "d"),
+        vec![rollback(2)],
+    ]);
+    // t3 by the first marker; t4 and t2 by the second.
+    assert_eq!(surviving_texts(&items), vec![1]);
+    assert_eq!(streamed_count(&items), 1);
+}
+
+#[test]
+fn every_segment_rule_agrees_with_the_whole_file_index_on_each_prefix() {
+    let items = items(vec![
+        person_turn("t1", "a"),
+        agent_turn("t2", "x"),
+        quiet_turn("t3"),
+        person_turn("t4", "b"),
+        vec![rollback(2)],
+        person_turn("t5", "c"),
+        vec![rollback(1)],
+        person_turn("t6", "d"),
+    ]);
+    for end in 0..=items.len() {
+        let prefix = &items[..end];
+        assert_eq!(
+            streamed_count(prefix),
+            surviving_texts(prefix).len(),
+            "prefix of {end} items"
+        );
+    }
+    assert_eq!(surviving_texts(&items).len(), 2);
+}
