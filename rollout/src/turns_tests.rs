@@ -10,11 +10,11 @@ fn contents(lines: &[String]) -> RolloutContents {
 
 const META: &str = r#"{"timestamp":"2025-06-02T09:00:00.000Z","type":"session_meta","payload":{"id":"0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55","timestamp":"2025-06-02T09:00:00.000Z","cwd":"/w","originator":"t","cli_version":"0.1.0"}}"#;
 
-fn line(kind: &str, payload: &str) -> String {
+pub(crate) fn line(kind: &str, payload: &str) -> String {
     format!(r#"{{"timestamp":"2025-06-02T09:00:01.000Z","type":"{kind}","payload":{payload}}}"#)
 }
 
-fn user_item(text: &str) -> String {
+pub(crate) fn user_item(text: &str) -> String {
     line(
         "response_item",
         &format!(
@@ -23,7 +23,7 @@ fn user_item(text: &str) -> String {
     )
 }
 
-fn assistant_item(text: &str) -> String {
+pub(crate) fn assistant_item(text: &str) -> String {
     line(
         "response_item",
         &format!(
@@ -32,28 +32,28 @@ fn assistant_item(text: &str) -> String {
     )
 }
 
-fn user_event(text: &str) -> String {
+pub(crate) fn user_event(text: &str) -> String {
     line(
         "event_msg",
         &format!(r#"{{"type":"user_message","message":"{text}"}}"#),
     )
 }
 
-fn task_started(turn: &str) -> String {
+pub(crate) fn task_started(turn: &str) -> String {
     line(
         "event_msg",
         &format!(r#"{{"type":"task_started","turn_id":"{turn}"}}"#),
     )
 }
 
-fn task_complete(turn: &str) -> String {
+pub(crate) fn task_complete(turn: &str) -> String {
     line(
         "event_msg",
         &format!(r#"{{"type":"task_complete","turn_id":"{turn}"}}"#),
     )
 }
 
-fn rollback(turns: u32) -> String {
+pub(crate) fn rollback(turns: u32) -> String {
     line(
         "event_msg",
         &format!(r#"{{"type":"thread_rolled_back","num_turns":{turns}}}"#),

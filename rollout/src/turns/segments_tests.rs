@@ -3,52 +3,19 @@ use pretty_assertions::assert_eq;
 
 use super::*;
 use crate::load::RolloutContents;
+use crate::turns::tests::{
+    assistant_item, line, rollback, task_complete, task_started, user_event, user_item,
+};
 use crate::turns::{
     TurnRecords, UserTurnCounter, all_user_turns_in_rollout, user_turns_in_rollout,
 };
 
-fn line(kind: &str, payload: &str) -> String {
-    format!(r#"{{"timestamp":"2025-06-02T09:00:01.000Z","type":"{kind}","payload":{payload}}}"#)
-}
-
-fn event(payload: &str) -> String {
-    line("event_msg", payload)
-}
-
 fn started(turn: &str) -> String {
-    event(&format!(r#"{{"type":"task_started","turn_id":"{turn}"}}"#))
+    task_started(turn)
 }
 
 fn complete(turn: &str) -> String {
-    event(&format!(r#"{{"type":"task_complete","turn_id":"{turn}"}}"#))
-}
-
-fn rollback(turns: u32) -> String {
-    event(&format!(
-        r#"{{"type":"thread_rolled_back","num_turns":{turns}}}"#
-    ))
-}
-
-fn user_event(text: &str) -> String {
-    event(&format!(r#"{{"type":"user_message","message":"{text}"}}"#))
-}
-
-fn user_item(text: &str) -> String {
-    line(
-        "response_item",
-        &format!(
-            r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{text}"}}]}}"#
-        ),
-    )
-}
-
-fn assistant_item(text: &str) -> String {
-    line(
-        "response_item",
-        &format!(
-            r#"{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"{text}"}}]}}"#
-        ),
-    )
+    task_complete(turn)
 }
 
 fn agent_item(text: &str) -> String {
