@@ -17,7 +17,9 @@ use codex_protocol::user_input::UserInput;
 use tracing::warn;
 use uuid::Uuid;
 
-use crate::contextual::{is_contextual_user_message_content, parse_visible_hook_prompt_message};
+use crate::contextual::hook_prompt::visible_hook_prompt_item;
+use crate::contextual::is_contextual_user_message_content;
+use crate::session::clock::{IdSource, fresh_item_id};
 
 /// Projects one response item into the turn item a client shows, or `None` when the item is
 /// not shown through this path.
@@ -29,7 +31,27 @@ use crate::contextual::{is_contextual_user_message_content, parse_visible_hook_p
 /// - web search: action `Other` and empty query when the action is missing;
 /// - image generation: `None` without an id;
 /// - everything else (tool calls and outputs, agent messages, compaction, `Other`): `None`.
+///
+/// The ids an item has no source for are minted as upstream mints them (a user message's,
+/// and a hook prompt's or agent message's without a message id); a session uses
+/// `parse_turn_item_with_ids` (crate-internal) so that they come from its id source.
 pub fn parse_turn_item(item: &ResponseItem) -> Option<TurnItem> {
+    project(item, None)
+}
+
+/// [`parse_turn_item`] for a session: every id it mints comes from `ids` (a user message
+/// always gets a fresh one; a hook prompt or agent message one only when the message has
+/// none), so a session built with [`crate::session::clock::SequentialIds`] projects the same
+/// ids on every run.
+pub(crate) fn parse_turn_item_with_ids(
+    item: &ResponseItem,
+    ids: &dyn IdSource,
+) -> Option<TurnItem> {
+    project(item, Some(ids))
+}
+
+/// The projection of both: fresh ids from `ids`, or upstream's when `None`.
+fn project(item: &ResponseItem, ids: Option<&dyn IdSource>) -> Option<TurnItem> {
     match item {
         ResponseItem::Message {
             id,
@@ -38,13 +60,14 @@ pub fn parse_turn_item(item: &ResponseItem) -> Option<TurnItem> {
             phase,
             ..
         } => match role.as_str() {
-            "user" => parse_visible_hook_prompt_message(id.as_deref(), content)
+            "user" => visible_hook_prompt_item(id.as_deref(), content, ids)
                 .map(TurnItem::HookPrompt)
-                .or_else(|| parse_user_message(content).map(TurnItem::UserMessage)),
+                .or_else(|| parse_user_message(content, ids).map(TurnItem::UserMessage)),
             "assistant" => Some(TurnItem::AgentMessage(parse_agent_message(
                 id.as_deref(),
                 content,
                 phase.clone(),
+                ids,
             ))),
             _ => None,
         },
@@ -102,8 +125,12 @@ pub fn parse_turn_item(item: &ResponseItem) -> Option<TurnItem> {
 /// `<image>`, `</image>` and the audio equivalents) are dropped while the media stays; an
 /// `output_text` has no place in user input and is dropped with a warning. An image known only
 /// by a provider file id keeps that id in `image_url` (so its place in the message is not
-/// lost). The item gets a fresh id: the response item's id is not reused.
-pub(crate) fn parse_user_message(content: &[ContentItem]) -> Option<UserMessageItem> {
+/// lost). The item gets a fresh id (from `ids` when given, else a UUID v7): the response
+/// item's id is not reused.
+pub(crate) fn parse_user_message(
+    content: &[ContentItem],
+    ids: Option<&dyn IdSource>,
+) -> Option<UserMessageItem> {
     if is_contextual_user_message_content(content) {
         return None;
     }
@@ -134,16 +161,21 @@ pub(crate) fn parse_user_message(content: &[ContentItem]) -> Option<UserMessageI
             }
         }
     }
-    Some(UserMessageItem::new(&inputs))
+    let mut message = UserMessageItem::new(&inputs);
+    if let Some(ids) = ids {
+        message.id = ids.next_uuid().to_string();
+    }
+    Some(message)
 }
 
 /// The agent's message: every text part (`output_text`, and `input_text` for older
-/// records), media dropped with a warning, phase as given, a fresh UUID v4 when the message
-/// has no id.
+/// records), media dropped with a warning, phase as given; when the message has no id, a fresh
+/// one from `ids`, else a UUID v4 as upstream mints it.
 pub(crate) fn parse_agent_message(
     id: Option<&str>,
     content: &[ContentItem],
     phase: Option<MessagePhase>,
+    ids: Option<&dyn IdSource>,
 ) -> AgentMessageItem {
     let mut parts = Vec::with_capacity(content.len());
     for part in content {
@@ -154,7 +186,10 @@ pub(crate) fn parse_agent_message(
             other => warn!("Unexpected content item in agent message: {other:?}"),
         }
     }
-    let id = id.map_or_else(|| Uuid::new_v4().to_string(), str::to_string);
+    let id = id.map_or_else(
+        || fresh_item_id(ids, || Uuid::new_v4().to_string()),
+        str::to_string,
+    );
     let mut item = AgentMessageItem::new(id, parts);
     item.phase = phase;
     item

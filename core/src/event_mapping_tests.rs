@@ -411,3 +411,45 @@ fn system_developer_and_unknown_roles_are_none() {
         assert_eq!(parse_turn_item(&item), None, "{role}");
     }
 }
+
+#[test]
+fn with_a_sessions_ids_every_minted_id_comes_from_the_source() -> TestResult {
+    use crate::session::clock::SequentialIds;
+    let ids = SequentialIds::new(uuid::Uuid::nil());
+    let from_the_source = |n: u128| uuid::Uuid::from_u128(n).to_string();
+
+    let Some(TurnItem::UserMessage(person)) =
+        parse_turn_item_with_ids(&message(Some("msg-9"), "user", vec![text("hi")]), &ids)
+    else {
+        return Err("expected a user message".into());
+    };
+    assert_eq!(person.id, from_the_source(1));
+
+    let Some(TurnItem::AgentMessage(agent)) =
+        parse_turn_item_with_ids(&assistant(None, vec![text("done")], None), &ids)
+    else {
+        return Err("expected an agent message".into());
+    };
+    assert_eq!(agent.id, from_the_source(2));
+
+    let hook = user(vec![text(
+        "<hook_prompt hook_run_id=\"run-1\">again</hook_prompt>",
+    )]);
+    let Some(TurnItem::HookPrompt(prompt)) = parse_turn_item_with_ids(&hook, &ids) else {
+        return Err("expected a hook prompt".into());
+    };
+    assert_eq!(prompt.id, from_the_source(3));
+
+    // An id the message has is kept, and mints nothing.
+    let Some(TurnItem::AgentMessage(agent)) =
+        parse_turn_item_with_ids(&assistant(Some("msg-2"), vec![text("ok")], None), &ids)
+    else {
+        return Err("expected an agent message".into());
+    };
+    assert_eq!(agent.id, "msg-2");
+    assert_eq!(
+        crate::session::clock::IdSource::next_uuid(&ids),
+        uuid::Uuid::from_u128(4)
+    );
+    Ok(())
+}

@@ -3,7 +3,8 @@
 //! - `cargo package` of every published crate, bottom layer first, verified (each tarball
 //!   builds on its own against the others, through cargo's temporary local registry), then
 //!   `cargo publish --dry-run` of the same set;
-//! - the layering proof: `codex-app-server-protocol`'s normal dependencies hold no `similar`;
+//! - the layering proof: `codex-app-server-protocol`'s dependencies (normal and dev) hold no
+//!   `similar`;
 //! - the npm package of the generated types packed twice, byte-identical;
 //! - [`npm_consumer`]: a fresh TypeScript project installs the packed tarball and reduces real
 //!   notification streams with its types and validator;
@@ -88,36 +89,50 @@ fn report_crate_sizes(root: &Path) -> Result<()> {
 }
 
 /// The proof of the layering issue 12 asks for: no diff library in what a client of the
-/// types compiles (`similar` is xtask's; insta's copy is a dev-dependency of the tests).
+/// types compiles, nor in the crate's own tests (`similar` is xtask's; insta's copy belongs
+/// to the wire-shape snapshots of `app-server-protocol/wire-tests`, a crate of its own).
 fn check_no_similar(root: &Path) -> Result<()> {
-    banner("layering: cargo tree -p codex-app-server-protocol -e normal,build has no similar");
-    let output = Command::new("cargo")
-        .args([
-            "tree",
-            "--locked",
-            "-p",
-            "codex-app-server-protocol",
-            "-e",
-            "normal,build",
-            "--prefix",
-            "none",
-        ])
-        .current_dir(root)
-        .output()
-        .context("could not start `cargo tree`")?;
-    ensure!(
-        output.status.success(),
-        "`cargo tree` failed ({})",
-        output.status
-    );
-    let tree = String::from_utf8_lossy(&output.stdout);
-    if let Some(line) = tree.lines().find(|line| line.starts_with("similar ")) {
-        bail!("codex-app-server-protocol depends on {line}: the drift check belongs in xtask");
+    for (edges, what) in [
+        ("normal,build", "what a client compiles"),
+        (
+            "normal,build,dev",
+            "dev-dependencies included, as plain `cargo tree`",
+        ),
+    ] {
+        banner(&format!(
+            "layering: cargo tree -p codex-app-server-protocol -e {edges} has no similar"
+        ));
+        let output = Command::new("cargo")
+            .args([
+                "tree",
+                "--locked",
+                "-p",
+                "codex-app-server-protocol",
+                "-e",
+                edges,
+                "--prefix",
+                "none",
+            ])
+            .current_dir(root)
+            .output()
+            .context("could not start `cargo tree`")?;
+        ensure!(
+            output.status.success(),
+            "`cargo tree` failed ({})",
+            output.status
+        );
+        let tree = String::from_utf8_lossy(&output.stdout);
+        if let Some(line) = tree.lines().find(|line| line.starts_with("similar ")) {
+            bail!(
+                "codex-app-server-protocol ({what}) depends on {line}: the drift check belongs \
+                 in xtask, insta snapshots in app-server-protocol/wire-tests"
+            );
+        }
+        log(&format!(
+            "codex-app-server-protocol ({what}): {} crates in its tree, no similar",
+            tree.lines().count()
+        ));
     }
-    log(&format!(
-        "codex-app-server-protocol: {} crates in its tree, no similar",
-        tree.lines().count()
-    ));
     Ok(())
 }
 
@@ -181,4 +196,14 @@ pub fn run_captured(dir: &Path, program: &str, args: &[&str]) -> Result<String> 
 #[allow(clippy::print_stderr)] // xtask is a command-line tool; stderr is its log.
 pub fn log(line: &str) {
     eprintln!("{line}");
+}
+
+#[cfg(test)]
+mod tests {
+    /// The layering proof on every `cargo test`, not only in `cargo xtask package` (two
+    /// `cargo tree` runs over the lock file: about a second).
+    #[test]
+    fn codex_app_server_protocol_tree_has_no_similar() -> anyhow::Result<()> {
+        super::check_no_similar(&crate::ci::workspace_root()?)
+    }
 }

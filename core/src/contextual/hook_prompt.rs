@@ -11,6 +11,7 @@ use codex_protocol::response_item_id::ResponseItemId;
 
 use super::hook_xml::{parse_hook_prompt_xml, render_hook_prompt_xml};
 use super::user::match_user_fragment;
+use crate::session::clock::{IdSource, fresh_item_id};
 
 /// Id prefix of messages built here (`msg_{uuid v7}`), the prefix of all messages.
 const MESSAGE_ID_PREFIX: &str = "msg";
@@ -40,15 +41,28 @@ pub fn parse_hook_prompt_message(
         };
         fragments.push(parse_hook_prompt_fragment(text)?);
     }
-    hook_prompt_item(id, fragments)
+    hook_prompt_item(id, fragments, None)
 }
 
 /// The reading the event mapping uses: hook prompt elements are collected, registered
 /// contextual user fragments beside them are skipped (hidden), anything else (a plain text,
 /// an image) means the message is not a hook prompt. At least one element is needed.
+///
+/// Without a message id the item gets a fresh UUID v7 (a session's event mapping mints it
+/// from the session's id source instead).
 pub fn parse_visible_hook_prompt_message(
     id: Option<&str>,
     content: &[ContentItem],
+) -> Option<HookPromptItem> {
+    visible_hook_prompt_item(id, content, None)
+}
+
+/// [`parse_visible_hook_prompt_message`], minting the id (when the message has none) from
+/// `ids` when given.
+pub(crate) fn visible_hook_prompt_item(
+    id: Option<&str>,
+    content: &[ContentItem],
+    ids: Option<&dyn IdSource>,
 ) -> Option<HookPromptItem> {
     let mut fragments = Vec::new();
     for part in content {
@@ -61,18 +75,19 @@ pub fn parse_visible_hook_prompt_message(
             return None;
         }
     }
-    hook_prompt_item(id, fragments)
+    hook_prompt_item(id, fragments, ids)
 }
 
 fn hook_prompt_item(
     id: Option<&str>,
     fragments: Vec<HookPromptFragment>,
+    ids: Option<&dyn IdSource>,
 ) -> Option<HookPromptItem> {
     if fragments.is_empty() {
         return None;
     }
     Some(HookPromptItem {
-        id: id.map_or_else(new_item_id, str::to_string),
+        id: id.map_or_else(|| fresh_item_id(ids, new_item_id), str::to_string),
         fragments,
     })
 }

@@ -4,8 +4,9 @@
 //! A live session uses [`SystemClock`] and [`RandomIds`] (the defaults of
 //! [`super::Session::new`]); [`SteppingClock`] and [`SequentialIds`] give the same values on
 //! every run. Every time a session stamps (item events, turn start and end, a history item's
-//! `create_time`, a tool's duration) and every id it mints (`msg_…`, `fc_…`) comes from here,
-//! and codex-rollout's recorder can stamp its lines from the same clock.
+//! `create_time`, a tool's duration) and every id it mints (`msg_…`, `fc_…`, the ids of turn
+//! items whose item has none) comes from here, and codex-rollout's recorder can stamp its
+//! lines from the same clock.
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -128,6 +129,15 @@ impl IdSource for SequentialIds {
         let issued = self.issued.fetch_add(1, Ordering::Relaxed) + 1;
         Uuid::from_u128(self.base.wrapping_add(u128::from(issued)))
     }
+}
+
+/// A fresh item id: from `ids` when the caller has a session's source, else from `otherwise`
+/// (the upstream minting of a projection used outside a session, e.g. `parse_turn_item`).
+pub(crate) fn fresh_item_id(
+    ids: Option<&dyn IdSource>,
+    otherwise: impl FnOnce() -> String,
+) -> String {
+    ids.map_or_else(otherwise, |ids| ids.next_uuid().to_string())
 }
 
 /// `at` in whole milliseconds since the Unix epoch (0 before it), the unit of item events.

@@ -25,7 +25,7 @@ use super::prepare::prepare_conversation_items_for_history;
 use super::state::Session;
 use super::user_input::MediaFiles;
 use super::user_input::normalize_user_submission;
-use crate::event_mapping::parse_turn_item;
+use crate::event_mapping::parse_turn_item_with_ids;
 
 impl Session {
     /// Records `items` (see the module docs) and returns them as prepared (with ids, turn id
@@ -87,14 +87,11 @@ impl Session {
             .record_conversation_items(turn, std::slice::from_ref(&item))
             .await;
         let recorded = recorded.into_iter().next().unwrap_or(item);
-        let Some(mut turn_item) = parse_turn_item(&recorded) else {
+        // Every id the projection mints (a user message's own, as upstream does not reuse the
+        // response item's) comes from this session's id source.
+        let Some(turn_item) = parse_turn_item_with_ids(&recorded, self.ids()) else {
             return (recorded, None);
         };
-        // A user message item gets an id of its own (the response item's is not reused, as
-        // upstream does); this session's id source mints it.
-        if let TurnItem::UserMessage(message) = &mut turn_item {
-            message.id = self.ids().next_uuid().to_string();
-        }
         let started = self.emit_turn_item_started(turn, &turn_item).await;
         self.emit_turn_item_completed(turn, turn_item.clone(), Some(started))
             .await;

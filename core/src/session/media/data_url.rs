@@ -1,14 +1,21 @@
 //! `data:` URLs: the inline form images and audio take in history.
+//!
+//! Decoding is the `data-url` crate's (the Fetch standard's data-URL processor: the scheme
+//! in any case, the media type parsed and lower-cased, base64 decoded forgivingly, a body
+//! without `;base64` percent-decoded). What stays here is the small API the media code and
+//! the exporter share: the owned [`DataUrl`] and its typed [`DataUrlError`], the cheap prefix
+//! test [`is_data_url`], `is_remote_url`, and [`encode_data_url`] (base64 and `format!`).
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 
-/// A decoded `data:<mime>;base64,<payload>` URL.
+/// A decoded `data:` URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DataUrl {
-    /// The declared media type, lower-cased (`image/png`); may be empty.
+    /// The media type's essence, lower-cased, without parameters (`image/png`); `text/plain`
+    /// when the URL names none or an unparsable one, as the Fetch standard says.
     pub mime: String,
-    /// The decoded bytes.
+    /// The decoded bytes (from base64, or percent-decoded when the URL is not base64).
     pub bytes: Vec<u8>,
 }
 
@@ -19,8 +26,6 @@ pub enum DataUrlError {
     NotDataUrl,
     #[error("data: URL has no comma separating header and payload")]
     MissingComma,
-    #[error("data: URL payload is not base64-encoded")]
-    NotBase64Encoded,
     #[error("data: URL payload is not valid base64: {0}")]
     InvalidBase64(String),
 }
@@ -38,25 +43,30 @@ pub(crate) fn is_remote_url(url: &str) -> bool {
     })
 }
 
-/// Decodes a base64 `data:` URL.
+/// Decodes a `data:` URL, base64 or percent-encoded; a fragment (`#...`) is dropped.
 pub fn decode_data_url(url: &str) -> Result<DataUrl, DataUrlError> {
     if !is_data_url(url) {
         return Err(DataUrlError::NotDataUrl);
     }
-    let rest = url.get(5..).unwrap_or_default();
-    let (header, payload) = rest.split_once(',').ok_or(DataUrlError::MissingComma)?;
-    let mut parts = header.split(';');
-    let mime = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
-    if !parts.any(|part| part.trim().eq_ignore_ascii_case("base64")) {
-        return Err(DataUrlError::NotBase64Encoded);
-    }
-    let bytes = STANDARD
-        .decode(payload.trim())
+    let parsed = ::data_url::DataUrl::process(url).map_err(|err| match err {
+        ::data_url::DataUrlError::NotADataUrl => DataUrlError::NotDataUrl,
+        ::data_url::DataUrlError::NoComma => DataUrlError::MissingComma,
+    })?;
+    let (bytes, _fragment) = parsed
+        .decode_to_vec()
         .map_err(|err| DataUrlError::InvalidBase64(err.to_string()))?;
-    Ok(DataUrl { mime, bytes })
+    let mime = parsed.mime_type();
+    Ok(DataUrl {
+        mime: format!("{}/{}", mime.type_, mime.subtype),
+        bytes,
+    })
 }
 
 /// Encodes bytes as a base64 `data:` URL.
 pub fn encode_data_url(mime: &str, bytes: &[u8]) -> String {
     format!("data:{mime};base64,{}", STANDARD.encode(bytes))
 }
+
+#[cfg(test)]
+#[path = "data_url_tests.rs"]
+mod tests;

@@ -29,7 +29,6 @@ use codex_protocol::items::McpToolCallItem;
 use codex_protocol::items::McpToolCallStatus;
 use codex_protocol::items::PatchApplyStatus;
 use codex_protocol::items::TurnItem;
-use codex_protocol::items::new_item_id;
 use codex_protocol::mcp::CallToolResult;
 use codex_protocol::models::FunctionCallOutputBody;
 use codex_protocol::models::FunctionCallOutputContentItem;
@@ -40,6 +39,7 @@ use super::TurnRunner;
 use super::invocation::ToolInvocation;
 use super::model::ToolRun;
 use super::model::TurnInterrupt;
+use crate::session::clock::IdSource;
 use crate::session::config::TurnContext;
 use crate::session::state::Session;
 
@@ -57,7 +57,7 @@ impl TurnRunner<'_> {
         interrupt: &TurnInterrupt,
     ) -> Option<ResponseItem> {
         let invocation = self.tools.invocation(call);
-        let item = started_tool_item(call, &invocation, &self.cwd);
+        let item = started_tool_item(call, &invocation, &self.cwd, session.ids());
         let started_at_ms = match &item {
             Some(item) => Some(session.emit_turn_item_started(turn, item).await),
             None => None,
@@ -83,18 +83,19 @@ impl TurnRunner<'_> {
 
 /// The in-progress item of `call`, or `None` for a tool without one. Its id is the call id
 /// (the item id when a local shell call has none), so the item and its legacy events name
-/// the same thing. A command without a directory of its own runs in `turn_cwd`, and a patch's
+/// the same thing; a call with neither gets a fresh id from `ids`, the session's source. A command without a directory of its own runs in `turn_cwd`, and a patch's
 /// relative paths are relative to it (when it is not empty), as the tool applies them.
 pub(crate) fn started_tool_item(
     call: &ResponseItem,
     invocation: &ToolInvocation,
     turn_cwd: &str,
+    ids: &dyn IdSource,
 ) -> Option<TurnItem> {
     let id = call
         .call_id()
         .or_else(|| call.id().map(|id| id.as_str()))
         .filter(|id| !id.is_empty())
-        .map_or_else(new_item_id, str::to_string);
+        .map_or_else(|| ids.next_uuid().to_string(), str::to_string);
     match invocation {
         ToolInvocation::Command {
             command,

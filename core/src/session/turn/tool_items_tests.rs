@@ -1,9 +1,11 @@
 use std::collections::BTreeMap;
 
 use super::*;
+use crate::session::clock::SequentialIds;
 use codex_protocol::items::ExecCommandSource;
 use pretty_assertions::assert_eq;
 use serde_json::json;
+use uuid::Uuid;
 
 const TOOK: Duration = Duration::from_millis(1500);
 
@@ -18,7 +20,12 @@ fn text_output(text: &str, success: Option<bool>) -> ResponseItem {
 }
 
 fn started(call: &ResponseItem) -> Option<TurnItem> {
-    started_tool_item(call, &ToolInvocation::of_call(call), "/repo")
+    started_tool_item(
+        call,
+        &ToolInvocation::of_call(call),
+        "/repo",
+        &SequentialIds::new(Uuid::nil()),
+    )
 }
 
 fn command_item(call: &ResponseItem) -> Result<CommandExecutionItem, String> {
@@ -26,6 +33,13 @@ fn command_item(call: &ResponseItem) -> Result<CommandExecutionItem, String> {
         Some(TurnItem::CommandExecution(command)) => Ok(command),
         other => Err(format!("expected a command, got {other:?}")),
     }
+}
+
+#[test]
+fn a_call_with_neither_call_id_nor_item_id_gets_the_sessions_next_id() -> Result<(), String> {
+    let call = ResponseItem::function_call("shell", r#"{"command":["ls"]}"#, "");
+    assert_eq!(command_item(&call)?.id, Uuid::from_u128(1).to_string());
+    Ok(())
 }
 
 #[test]
