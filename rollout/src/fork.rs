@@ -23,6 +23,7 @@
 //! they are rollback-aware: a turn a `thread_rolled_back` marker removed is not a turn a fork
 //! can be taken before ([`ForkPoint::cut`]).
 
+mod from_end;
 mod meta_line;
 mod positions;
 
@@ -39,6 +40,7 @@ use crate::load::{LineEntry, LoadedRollout};
 use crate::timestamp::format_line_timestamp;
 use crate::turns::user_turns;
 
+pub use from_end::{CutFromEnd, ForkLines, cut_from_end, cut_from_end_in_batches};
 pub use meta_line::MetaRewriteError;
 pub use positions::{ForkPoint, fork_cut, user_message_positions_in_rollout};
 
@@ -258,25 +260,130 @@ fn write_fork(
     mode: ForkMode,
 ) -> Result<ForkedRollout, ForkError> {
     let (bytes, mut summary) = fork_bytes_with(source, point, thread_id, mode)?;
+    place_new_file(path, thread_id, |file| {
+        file.write_all(&bytes)
+            .map_err(io_error("write fork", &temp_path(path, thread_id)))
+    })?;
+    summary.path = path.to_path_buf();
+    Ok(summary)
+}
+
+/// What [`fork_file_dropping_turns`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForkedFile {
+    /// The fork, as [`fork_rollout_to_path`] describes it.
+    pub forked: ForkedRollout,
+    /// The user turns the fork kept.
+    pub kept_turns: usize,
+    /// Bytes of the source read backwards to find the cut.
+    pub bytes_read_backwards: u64,
+}
+
+/// Forks the plain file `source` without its last `drop` user turns into the file `path`
+/// (which must not exist yet), copying the kept lines, without holding the source: the cut
+/// is found from the end and the kept lines are streamed (see [`cut_from_end`]). `Ok(None)`
+/// when only the whole file can tell where the cut is; the caller then loads it and uses
+/// [`fork_rollout_to_path`] with [`crate::turns::fork_point_dropping_turns`], which gives the
+/// same fork.
+pub fn fork_file_dropping_turns(
+    source: &Path,
+    drop: usize,
+    path: &Path,
+) -> Result<Option<ForkedFile>, ForkError> {
+    fork_file_dropping_turns_in_batches(source, drop, path, from_end::FIRST_BATCH_BYTES)
+}
+
+/// [`fork_file_dropping_turns`] reading backwards in batches from `first_batch_bytes` (see
+/// [`cut_from_end_in_batches`]).
+pub fn fork_file_dropping_turns_in_batches(
+    source: &Path,
+    drop: usize,
+    path: &Path,
+    first_batch_bytes: u64,
+) -> Result<Option<ForkedFile>, ForkError> {
+    let read = |source_error| ForkError::Io {
+        action: "read fork source",
+        path: source.to_path_buf(),
+        source: source_error,
+    };
+    let Some(head) = from_end::read_head(source).map_err(read)? else {
+        return Ok(None);
+    };
+    let Some(cut) =
+        from_end::cut_from_end_in_batches(source, drop, first_batch_bytes).map_err(read)?
+    else {
+        return Ok(None);
+    };
+    let thread_id = ThreadId::new();
+    let rewrite = MetaRewrite {
+        thread_id,
+        forked_from_id: head.thread_id,
+        timestamp: format_line_timestamp(Utc::now()),
+        history_base: None,
+    };
+    let mut lines = None;
+    place_new_file(path, thread_id, |file| {
+        let mut out = std::io::BufWriter::new(file);
+        lines = Some(from_end::write_fork_lines(
+            source, cut.offset, &rewrite, &mut out,
+        )?);
+        out.flush()
+            .map_err(io_error("write fork", &temp_path(path, thread_id)))
+    })?;
+    let Some(lines) = lines else {
+        return Ok(None);
+    };
+    Ok(Some(ForkedFile {
+        forked: ForkedRollout {
+            path: path.to_path_buf(),
+            thread_id,
+            forked_from_id: head.thread_id,
+            kept_items: lines.kept_items,
+            lines_written: lines.lines_written,
+            skipped_problem_lines: lines.skipped_problem_lines,
+            history_base: None,
+        },
+        kept_turns: lines.kept_turns,
+        bytes_read_backwards: cut.bytes_read,
+    }))
+}
+
+fn io_error(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> ForkError {
+    let path = path.to_path_buf();
+    move |source| ForkError::Io {
+        action,
+        path,
+        source,
+    }
+}
+
+/// Creates the new session file `path` with what `write` writes: under a temporary name,
+/// synced, then hard-linked into place, which fails if `path` exists by then (see the module
+/// docs). Nothing is left behind on failure.
+fn place_new_file(
+    path: &Path,
+    thread_id: ThreadId,
+    write: impl FnOnce(&mut std::fs::File) -> Result<(), ForkError>,
+) -> Result<(), ForkError> {
     if path.exists() {
         return Err(ForkError::DestinationExists(path.to_path_buf()));
     }
-    let io = |action, path: &Path| {
-        let path = path.to_path_buf();
-        move |source| ForkError::Io {
-            action,
-            path,
-            source,
-        }
-    };
     if let Some(parent) = path
         .parent()
         .filter(|parent| !parent.as_os_str().is_empty())
     {
-        std::fs::create_dir_all(parent).map_err(io("create session directory", parent))?;
+        std::fs::create_dir_all(parent).map_err(io_error("create session directory", parent))?;
     }
     let temp = temp_path(path, thread_id);
-    let written = write_new_file(&temp, &bytes).map_err(io("write fork", &temp));
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temp)
+        .map_err(io_error("write fork", &temp))
+        .and_then(|mut file| {
+            write(&mut file)?;
+            file.sync_all().map_err(io_error("write fork", &temp))
+        });
     if let Err(err) = written {
         let _ = std::fs::remove_file(&temp);
         return Err(err);
@@ -286,14 +393,12 @@ fn write_fork(
     let linked = std::fs::hard_link(&temp, path);
     let _ = std::fs::remove_file(&temp);
     match linked {
-        Ok(()) => {}
+        Ok(()) => Ok(()),
         Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
-            return Err(ForkError::DestinationExists(path.to_path_buf()));
+            Err(ForkError::DestinationExists(path.to_path_buf()))
         }
-        Err(err) => return Err(io("move fork into place", path)(err)),
+        Err(err) => Err(io_error("move fork into place", path)(err)),
     }
-    summary.path = path.to_path_buf();
-    Ok(summary)
 }
 
 /// A sibling name no listing matches (it does not end in `.jsonl`).
@@ -301,15 +406,6 @@ fn temp_path(path: &Path, thread_id: ThreadId) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".{thread_id}.tmp"));
     path.with_file_name(name)
-}
-
-fn write_new_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)?;
-    file.write_all(bytes)?;
-    file.sync_all()
 }
 
 #[cfg(test)]

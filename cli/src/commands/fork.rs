@@ -9,6 +9,12 @@
 //! The file is written under a temporary name and linked into place, and an existing file is
 //! never overwritten (exit 2, as for a destination that cannot be written).
 //!
+//! A plain FILE is forked without being held (`fork_file_dropping_turns`): the cut is found
+//! by reading FILE from its end until the turn index of the suffix decides it, and the kept
+//! lines are streamed into the fork; the result is the fork of the loaded file (a
+//! codex-rollout test compares them on every real file). Where only the whole file can tell
+//! (a compressed or pre-envelope file, fewer turns than asked), it is loaded.
+//!
 //! With `--by-reference` nothing is copied: the fork is the rewritten meta line alone, whose
 //! `history_base` names the kept prefix of FILE (its thread id, the prefix's length in FILE's
 //! uncompressed bytes, and for a paginated FILE the ordinal after it). Readers find FILE again
@@ -21,7 +27,9 @@ use std::path::{Path, PathBuf};
 
 use codex_protocol::rollout::HistoryBase;
 use codex_rollout::CodexHome;
-use codex_rollout::fork::{ForkError, ForkMode, fork_rollout_to_path_with};
+use codex_rollout::fork::{
+    ForkError, ForkMode, fork_file_dropping_turns, fork_rollout_to_path_with,
+};
 use codex_rollout::history_base::load_rollout_with_base;
 use codex_rollout::list::find_rollout_by_thread_id;
 use codex_rollout::load::LoadedRollout;
@@ -70,6 +78,34 @@ pub fn run(
             source.name()
         )));
     }
+    if let (Source::File(path), None) = (source, &by_reference) {
+        // A plain file is forked from its end and streamed when its end tells the cut.
+        let name = source.name();
+        let streamed = match fork_file_dropping_turns(path, drop_turns, output) {
+            Ok(streamed) => streamed,
+            // FILE cannot be read: the loader below says so as for every command.
+            Err(ForkError::Io {
+                action: "read fork source",
+                ..
+            }) => None,
+            Err(err) => return Err(fork_failure(&name, err)),
+        };
+        if let Some(streamed) = streamed {
+            let forked = streamed.forked;
+            let report = ForkReport {
+                source: name,
+                output: forked.path.display().to_string(),
+                thread_id: forked.thread_id.to_string(),
+                forked_from_id: forked.forked_from_id.to_string(),
+                user_turns_before: streamed.kept_turns + drop_turns,
+                user_turns_after: streamed.kept_turns,
+                lines_written: forked.lines_written,
+                skipped_problem_lines: forked.skipped_problem_lines,
+                history_base: None,
+            };
+            return print(&report, out);
+        }
+    }
     let session = load_session(source)?;
     let name = session.name().to_string();
     let loaded = session.into_loaded()?;
@@ -90,16 +126,8 @@ pub fn run(
         Some(_) => ForkMode::ByReference,
         None => ForkMode::Copy,
     };
-    let forked =
-        fork_rollout_to_path_with(&loaded, point, output, mode).map_err(|err| match err {
-            ForkError::DestinationExists(path) => Failure::Usage(format!(
-                "{} already exists; fork never overwrites a file",
-                path.display()
-            )),
-            // The destination cannot be written: like unreadable input, exit 2.
-            err @ ForkError::Io { .. } => Failure::Unreadable(format!("cannot fork {name}: {err}")),
-            other => Failure::Content(format!("cannot fork {name}: {other}")),
-        })?;
+    let forked = fork_rollout_to_path_with(&loaded, point, output, mode)
+        .map_err(|err| fork_failure(&name, err))?;
     if let Some(home) = &home
         && let Err(err) = load_rollout_with_base(home, &forked.path)
     {
@@ -118,12 +146,28 @@ pub fn run(
         skipped_problem_lines: forked.skipped_problem_lines,
         history_base: forked.history_base,
     };
+    print(&report, out)
+}
+
+fn print(report: &ForkReport, out: &mut Output) -> CommandResult {
     if out.is_json() {
-        out.json_line(&report)?;
+        out.json_line(report)?;
     } else {
-        print_report(&report, out)?;
+        print_report(report, out)?;
     }
     Ok(Status::Ok)
+}
+
+fn fork_failure(name: &str, err: ForkError) -> Failure {
+    match err {
+        ForkError::DestinationExists(path) => Failure::Usage(format!(
+            "{} already exists; fork never overwrites a file",
+            path.display()
+        )),
+        // The destination cannot be written: like unreadable input, exit 2.
+        err @ ForkError::Io { .. } => Failure::Unreadable(format!("cannot fork {name}: {err}")),
+        other => Failure::Content(format!("cannot fork {name}: {other}")),
+    }
 }
 
 /// The home a fork by reference of `source` resolves through: it must hold the source's

@@ -1,0 +1,242 @@
+//! Forking a large plain file without holding it: the fork point is found by reading the file
+//! backwards, and the kept lines are then streamed into the fork.
+//!
+//! **The point.** [`cut_from_end`] reads lines from the end ([`ReverseLines`]), in batches
+//! that double, and runs the turn index (the streamed form every reader shares) over the
+//! suffix read so far. The suffix decides the point when it holds one more surviving turn
+//! than the fork drops (so the first dropped turn's start, which depends on the turn before
+//! it, is the whole file's) and when the suffix cannot be counted by another rule than the
+//! whole file: its turns are `user_message` events (the rule every file that has one uses), or
+//! the file is paginated (its head meta says so: paginated files write no `user_message`) and
+//! its turns are completed `UserMessage` items. A rollback marker in the suffix that reaches
+//! before it removes every suffix turn before the marker, as on the whole file, so the turns
+//! after it are the whole file's too. Once the file's start is read, the whole file decides.
+//! Anything else (a pre-envelope file or one that does not start with its meta, fewer turns
+//! than the fork drops) answers `None`, and the caller forks from the whole file.
+//!
+//! **The copy.** [`write_fork_lines`] streams the lines before the cut ([`RolloutStream`]),
+//! writes each kept line byte for byte (the rewritten session meta in place of the first),
+//! drops the lines the loader skips, and counts the kept turns; what it writes equals what
+//! [`super::fork_bytes`] gives for the loaded file (a test compares them on every real file).
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::Path;
+
+use codex_protocol::rollout::{HistoryMode, LineFormat, RolloutItem};
+use codex_protocol::thread_id::ThreadId;
+
+use super::meta_line::{MetaRewrite, rewrite_session_meta_line};
+use super::{ForkError, ForkPoint};
+use crate::load::lines::{LineOutcome, read_line};
+use crate::stream::{RolloutStream, StreamedContent};
+use crate::tail::reverse::ReverseLines;
+use crate::turns::{StreamedTurnIndex, TurnRecords, UserTurnCounter, fork_point_dropping_turns};
+
+/// Bytes of the first batch read backwards; each next batch is as large as all before it.
+pub(crate) const FIRST_BATCH_BYTES: u64 = 1024 * 1024;
+
+/// Where a fork that drops the last turns of a plain file cuts it, found from its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CutFromEnd {
+    /// Byte offset of the first line not kept (the file's length when everything is kept).
+    pub offset: u64,
+    /// Bytes read backwards to find it.
+    pub bytes_read: u64,
+}
+
+/// The cut of a fork of the plain file `path` without its last `drop` user turns, from its
+/// end (see the module docs); `None` when only the whole file can tell.
+pub fn cut_from_end(path: &Path, drop: usize) -> io::Result<Option<CutFromEnd>> {
+    cut_from_end_in_batches(path, drop, FIRST_BATCH_BYTES)
+}
+
+/// [`cut_from_end`] with the first batch read backwards `first_batch_bytes` long (the
+/// default is 1 MiB): small batches make small files take the backward path, which is how
+/// the tests compare it with the whole-file fork on real files.
+pub fn cut_from_end_in_batches(
+    path: &Path,
+    drop: usize,
+    first_batch_bytes: u64,
+) -> io::Result<Option<CutFromEnd>> {
+    let len = std::fs::metadata(path)?.len();
+    if drop == 0 {
+        return Ok(Some(CutFromEnd {
+            offset: len,
+            bytes_read: 0,
+        }));
+    }
+    let Some(Head { paginated, .. }) = read_head(path)? else {
+        return Ok(None);
+    };
+    let mut lines = ReverseLines::new(File::open(path)?)?;
+    // The suffix read so far, last line first: (offset, bytes).
+    let mut suffix: Vec<(u64, Vec<u8>)> = Vec::new();
+    let mut batch_end = first_batch_bytes.max(1);
+    loop {
+        let Some((offset, bytes)) = lines.prev_line()? else {
+            // The whole file was read: its own index decides, by whichever rule it calls for.
+            let offset = cut_in_suffix(&suffix, drop, paginated, true);
+            return Ok(offset.map(|offset| CutFromEnd {
+                offset,
+                bytes_read: len,
+            }));
+        };
+        suffix.push((offset, bytes.to_vec()));
+        let read = len - offset;
+        if read < batch_end {
+            continue;
+        }
+        batch_end = batch_end.saturating_mul(2);
+        if let Some(offset) = cut_in_suffix(&suffix, drop, paginated, false) {
+            return Ok(Some(CutFromEnd {
+                offset,
+                bytes_read: read,
+            }));
+        }
+    }
+}
+
+/// What the first line of a file forked from its end says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Head {
+    /// The source's thread.
+    pub(crate) thread_id: ThreadId,
+    /// Its history mode is paginated (it writes no `user_message` events).
+    pub(crate) paginated: bool,
+}
+
+/// The first line of `path` when it is an enveloped session meta; `None` otherwise (a
+/// pre-envelope file counts its turns by another rule than any suffix can show, and a file
+/// that does not start with its meta is left to the whole-file fork).
+pub(crate) fn read_head(path: &Path) -> io::Result<Option<Head>> {
+    let mut first = Vec::new();
+    BufReader::new(File::open(path)?).read_until(b'\n', &mut first)?;
+    if first.last() == Some(&b'\n') {
+        first.pop();
+    }
+    Ok(match read_line(1, &first).outcome {
+        LineOutcome::Line(line, LineFormat::Envelope) => match &line.item {
+            RolloutItem::SessionMeta(meta) => Some(Head {
+                thread_id: meta.meta.id,
+                paginated: meta.meta.effective_history_mode() == HistoryMode::Paginated,
+            }),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// The cut offset the suffix (last line first; `whole`: the whole file) decides, if it does.
+fn cut_in_suffix(
+    suffix: &[(u64, Vec<u8>)],
+    drop: usize,
+    paginated: bool,
+    whole: bool,
+) -> Option<u64> {
+    let mut index = StreamedTurnIndex::new();
+    let mut offsets = Vec::new();
+    for (offset, bytes) in suffix.iter().rev() {
+        if let LineOutcome::Line(line, format) = read_line(0, bytes).outcome {
+            index.note_format(format);
+            index.push(&line.item);
+            offsets.push(*offset);
+        }
+    }
+    let (records, turns) = index.finish();
+    let decided = whole
+        || records == TurnRecords::UserMessageEvents
+        || (paginated && records == TurnRecords::CompletedUserMessages);
+    let surviving: Vec<_> = turns.into_iter().filter(|turn| !turn.rolled_back).collect();
+    // A part of the file needs the turn before the first dropped one (its start depends on
+    // it); the whole file has what it has.
+    let needed = if whole { drop } else { drop + 1 };
+    if !decided || surviving.len() < needed {
+        return None;
+    }
+    match fork_point_dropping_turns(&surviving, drop).ok()? {
+        ForkPoint::BeforeItem(item) => offsets.get(item).copied(),
+        _ => None,
+    }
+}
+
+/// What [`write_fork_lines`] wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ForkLines {
+    /// Lines written (items, legacy markers, kept opaque lines, the rewritten meta).
+    pub lines_written: usize,
+    /// Lines before the cut the loader skips, not copied.
+    pub skipped_problem_lines: usize,
+    /// Items kept.
+    pub kept_items: usize,
+    /// The user turns of the kept lines.
+    pub kept_turns: usize,
+}
+
+/// Streams the lines of `path` before byte `cut` into `out`: kept lines byte for byte, the
+/// first session meta rewritten by `rewrite`, skipped lines dropped (see the module docs).
+pub(crate) fn write_fork_lines(
+    path: &Path,
+    cut: u64,
+    rewrite: &MetaRewrite,
+    out: &mut impl Write,
+) -> Result<ForkLines, ForkError> {
+    let io_error = |action| {
+        let path = path.to_path_buf();
+        move |source| ForkError::Io {
+            action,
+            path,
+            source,
+        }
+    };
+    let mut stream = RolloutStream::open(path).map_err(io_error("read fork source"))?;
+    let mut written = ForkLines {
+        lines_written: 0,
+        skipped_problem_lines: 0,
+        kept_items: 0,
+        kept_turns: 0,
+    };
+    let mut turns = UserTurnCounter::new();
+    let mut meta_seen = false;
+    while let Some(line) = stream.next_line().map_err(io_error("read fork source"))? {
+        if line.offset >= cut {
+            break;
+        }
+        if line
+            .problem
+            .as_ref()
+            .is_some_and(|problem| !problem.kind.is_kept())
+        {
+            written.skipped_problem_lines += 1;
+        }
+        let format = match &line.content {
+            StreamedContent::Skipped => continue,
+            StreamedContent::Line(_, format)
+            | StreamedContent::LegacyMarker(format)
+            | StreamedContent::Opaque(format) => *format,
+        };
+        turns.note_format(format);
+        let first_meta = match line.line() {
+            Some(rollout_line) => {
+                written.kept_items += 1;
+                turns.push(&rollout_line.item);
+                !meta_seen && matches!(rollout_line.item, RolloutItem::SessionMeta(_))
+            }
+            None => false,
+        };
+        if first_meta {
+            meta_seen = true;
+            let text = String::from_utf8_lossy(line.raw);
+            let legacy = matches!(format, LineFormat::Legacy(_));
+            let rewritten = rewrite_session_meta_line(&text, legacy, rewrite)?;
+            out.write_all(rewritten.as_bytes())
+        } else {
+            out.write_all(line.raw)
+        }
+        .and_then(|()| out.write_all(b"\n"))
+        .map_err(io_error("write the fork of"))?;
+        written.lines_written += 1;
+    }
+    written.kept_turns = turns.count();
+    Ok(written)
+}
