@@ -86,11 +86,21 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             )
         }
         Command::List {
+            files,
             home,
             limit,
             cursor,
             archived,
-        } => list::run(home, limit, cursor.as_deref(), archived, out),
+        } => list::run(
+            list::ListArgs {
+                files,
+                home,
+                limit,
+                cursor,
+                archived,
+            },
+            out,
+        ),
         Command::Usage {
             targets,
             home,
