@@ -95,6 +95,9 @@ pub enum Command {
     Thread {
         /// Rollout file, or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
+        /// Only the last N turns.
+        #[arg(long, value_name = "N")]
+        last: Option<usize>,
     },
     /// The JSON-RPC messages of a live replay, one per line
     ///
