@@ -71,7 +71,7 @@ pub fn thread_from_rollout_items(items: &[RolloutItem]) -> Option<Thread> {
         builder.handle_rollout_item(item);
     }
     match builder.finish() {
-        BuiltThread::Thread(thread) => Some(thread),
+        BuiltThread::Thread(thread) => Some(*thread),
         BuiltThread::TurnsOnly(_) => None,
     }
 }
@@ -91,7 +91,7 @@ pub struct ThreadBuilder {
 #[derive(Debug, Clone, PartialEq)]
 pub enum BuiltThread {
     /// The items had a session meta.
-    Thread(Thread),
+    Thread(Box<Thread>),
     /// The items had none: no identity, only turns.
     TurnsOnly(Vec<Turn>),
 }
@@ -140,7 +140,7 @@ impl ThreadBuilder {
             Some(preview) => preview,
             None => first_user_text(&thread).unwrap_or_default(),
         };
-        BuiltThread::Thread(thread)
+        BuiltThread::Thread(Box::new(thread))
     }
 }
 
