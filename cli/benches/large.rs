@@ -19,7 +19,9 @@
 //! Scale pass (printed, once per size): the `codex-thread` release binary's `inspect` and
 //! `history` as whole processes, their wall time as a ratio of a one-thread `Value` parse of
 //! the same file measured just before, and their peak RSS (`/usr/bin/time -f %M`, the
-//! child's maximum resident set).
+//! child's maximum resident set), and `thread` whole (standard input, loaded whole), streamed
+//! (a file) and `--last 1`. `CODEX_BENCH_SCALE_ONLY=1` runs the scale pass alone, at the sizes
+//! of `CODEX_BENCH_SCALE_MIB` (comma-separated MiB, default `100,1024`).
 
 #![allow(clippy::expect_used, clippy::print_stderr, clippy::unwrap_used)]
 
@@ -189,8 +191,20 @@ fn value_parse_file(path: &Path) -> Duration {
     started.elapsed()
 }
 
+/// The sizes of the scale pass: `CODEX_BENCH_SCALE_MIB` (comma-separated), else 100 and 1024.
+fn scale_sizes() -> Vec<u64> {
+    std::env::var("CODEX_BENCH_SCALE_MIB")
+        .ok()
+        .map(|text| {
+            text.split(',')
+                .filter_map(|size| size.trim().parse().ok())
+                .collect()
+        })
+        .unwrap_or_else(|| vec![100, 1024])
+}
+
 fn scale(lines: &RealLines) {
-    for mib in [100u64, 1024] {
+    for mib in scale_sizes() {
         let path = bench_dir().join(format!("scale-{mib}mib.jsonl"));
         let written = write_rollout(&path, lines, &shape(mib * MIB)).unwrap();
         let file = path.to_string_lossy().into_owned();
@@ -222,6 +236,29 @@ fn scale(lines: &RealLines) {
             history.as_secs_f64(),
             history.as_secs_f64() / value.as_secs_f64(),
             history_rss / 1024,
+        );
+        // `thread`: streamed (a file), whole (the same bytes on standard input, which is
+        // loaded whole), and only the last turn.
+        let (thread, thread_rss) = measure(&["thread", "--json", &file], None);
+        let mut feed = |pipe: &mut dyn Write| {
+            let mut input = std::fs::File::open(&path).unwrap();
+            // The child may stop reading early only by failing; its status is not ours.
+            let _copied = std::io::copy(&mut input, pipe);
+        };
+        let (whole, whole_rss) = measure(&["thread", "--json", "-"], Some(&mut feed));
+        let (last, last_rss) = measure(&["thread", "--json", "--last", "1", &file], None);
+        eprintln!(
+            "scale {mib} MiB: thread whole {:.2}s ({:.2}x), peak {} MiB | streamed {:.2}s \
+             ({:.2}x), peak {} MiB | --last 1 {:.2}s ({:.2}x), peak {} MiB",
+            whole.as_secs_f64(),
+            whole.as_secs_f64() / value.as_secs_f64(),
+            whole_rss / 1024,
+            thread.as_secs_f64(),
+            thread.as_secs_f64() / value.as_secs_f64(),
+            thread_rss / 1024,
+            last.as_secs_f64(),
+            last.as_secs_f64() / value.as_secs_f64(),
+            last_rss / 1024,
         );
         std::fs::remove_file(&path).unwrap();
     }
@@ -259,6 +296,13 @@ fn scale(lines: &RealLines) {
 criterion_group!(benches, bench_large);
 
 fn main() {
+    // `CODEX_BENCH_SCALE_ONLY=1`: the whole-process scale pass alone, without the group.
+    if std::env::var("CODEX_BENCH_SCALE_ONLY").as_deref() == Ok("1") {
+        if let Some(lines) = real_lines() {
+            scale(&lines.without_rollbacks());
+        }
+        return;
+    }
     benches();
     Criterion::default().configure_from_args().final_summary();
 }

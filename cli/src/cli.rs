@@ -95,6 +95,9 @@ pub enum Command {
     Thread {
         /// Rollout file, or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
+        /// Only the last N turns.
+        #[arg(long, value_name = "N")]
+        last: Option<usize>,
     },
     /// The JSON-RPC messages of a live replay, one per line
     ///
@@ -156,13 +159,22 @@ pub enum Command {
         home: Option<PathBuf>,
     },
     /// Sessions under a Codex home, newest first, a page at a time.
+    ///
+    /// With FILE/DIR arguments (and `--home` for a whole home besides), every
+    /// named session instead, in the order given, read in parallel; `--json`
+    /// prints one session per line.
+    #[command(verbatim_doc_comment)]
     List {
-        /// Codex home (default: `$CODEX_HOME`, else `~/.codex`).
+        /// Rollout files, folders of them, or thread ids (default: page through
+        /// the Codex home).
+        files: Vec<PathBuf>,
+        /// Codex home (default: `$CODEX_HOME`, else `~/.codex`); with FILE/DIR
+        /// arguments, also every session of it.
         #[arg(long, value_name = "DIR")]
         home: Option<PathBuf>,
-        /// Sessions per page.
-        #[arg(long, default_value_t = 20, value_name = "N")]
-        limit: usize,
+        /// Sessions per page (default 20; paging a home only).
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
         /// Continue after this cursor (printed at the end of the previous page).
         #[arg(long, value_name = "CURSOR")]
         cursor: Option<String>,

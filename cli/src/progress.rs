@@ -12,6 +12,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 /// Inputs at least this large get a progress bar (when standard error is a terminal).
 pub const LARGE_INPUT_BYTES: u64 = 4 * 1024 * 1024;
 
+/// Runs over at least this many files get a file-count bar (when standard error is a
+/// terminal).
+pub const MANY_FILES: u64 = 200;
+
 /// A progress indicator that may be invisible. Dropping it clears what it drew.
 #[derive(Debug)]
 pub struct Progress {
@@ -36,6 +40,21 @@ impl Progress {
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .progress_chars("=> ");
+        bar.set_style(style);
+        bar.set_message(label.to_string());
+        Self { bar: Some(bar) }
+    }
+
+    /// A bar counting `total` files, for a run that reads only a little of each (`list`
+    /// reads heads), shown only for at least [`MANY_FILES`] files on a terminal.
+    pub fn for_files(total: u64, label: &str) -> Self {
+        if total < MANY_FILES || !std::io::stderr().is_terminal() {
+            return Self::hidden();
+        }
+        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+        let style = ProgressStyle::with_template("{msg:20!} [{bar:30}] {pos:>7}/{len:7} {eta:>4}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
         bar.set_style(style);
         bar.set_message(label.to_string());
         Self { bar: Some(bar) }

@@ -28,7 +28,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
+use chrono::{DateTime, NaiveDate, SecondsFormat, Timelike, Utc};
 use codex_protocol::rollout::{SessionMetaLine, parse_rollout_line};
 use codex_protocol::thread_id::ThreadId;
 use tracing::warn;
@@ -263,6 +263,58 @@ fn list_in(
     Ok(page)
 }
 
+/// The summary a listing shows for the one rollout file at `path`, named by a person rather
+/// than found by walking a home: what [`list_sessions`] shows for the same file (the same
+/// head reading, the same rule that a session without meta or user message is not listed),
+/// so a command over named files and a command paging a home agree. `Ok(None)` when the file
+/// is not listable (no session meta near the top, or no user message within the scan).
+///
+/// The creation time and ids come from the file name; a file whose name is not a rollout
+/// name (a copy, a fixture) takes them from its session meta (thread id, and its timestamp,
+/// to the second as names have it). The file counts as archived when its folder is the
+/// home's `archived_sessions`.
+pub fn summarize_rollout_file(path: &Path) -> Result<Option<SessionSummary>> {
+    let archived = path
+        .parent()
+        .and_then(Path::file_name)
+        .is_some_and(|folder| folder == crate::layout::ARCHIVED_SESSIONS_SUBDIR);
+    let name = path
+        .file_name()
+        .and_then(|name| name.to_str())
+        .and_then(parse_rollout_file_name);
+    let head =
+        read_head_summary(path).map_err(|err| RolloutError::io("read session file", path, err))?;
+    let name = match name {
+        Some(name) => name,
+        None => match &head.session_meta {
+            Some(meta) => name_from_meta(path, meta),
+            None => return Ok(None),
+        },
+    };
+    Ok(summary_from_head(path, name, archived, head))
+}
+
+/// The name a rollout file would have, from its session meta: what a listing keys a file by
+/// when its own name does not say.
+fn name_from_meta(path: &Path, meta: &SessionMetaLine) -> RolloutFileName {
+    let created = DateTime::parse_from_rfc3339(&meta.meta.timestamp)
+        .map(|at| at.with_timezone(&Utc))
+        .ok()
+        .and_then(|at| at.with_nanosecond(0))
+        .unwrap_or_default();
+    let compressed = path.extension().is_some_and(|extension| extension == "zst");
+    RolloutFileName {
+        created,
+        thread_id: *meta.meta.id.as_uuid(),
+        rollout_id: None,
+        compression: if compressed {
+            crate::source::Compression::Zstd
+        } else {
+            crate::source::Compression::Plain
+        },
+    }
+}
+
 fn summarize(path: &Path, name: RolloutFileName, archived: bool) -> Option<SessionSummary> {
     let head = match read_head_summary(path) {
         Ok(head) => head,
@@ -271,6 +323,16 @@ fn summarize(path: &Path, name: RolloutFileName, archived: bool) -> Option<Sessi
             return None;
         }
     };
+    summary_from_head(path, name, archived, head)
+}
+
+/// The listed summary of a file whose head was read: `None` without meta or user message.
+fn summary_from_head(
+    path: &Path,
+    name: RolloutFileName,
+    archived: bool,
+    head: HeadSummary,
+) -> Option<SessionSummary> {
     let (Some(session_meta), Some(preview)) = (head.session_meta, head.preview) else {
         return None;
     };

@@ -40,6 +40,10 @@ use uuid::Uuid;
 
 use crate::load::RolloutContents;
 use crate::turns::{TurnRecords, all_user_turns_in_rollout};
+
+mod client_view;
+
+pub use client_view::{ClientView, ViewRuleChanged};
 use codex_protocol::event::UserMessageEvent;
 use codex_protocol::items::UserMessageItem;
 use codex_protocol::user_input::UserInput;
@@ -117,12 +121,7 @@ pub fn replay_rollout(contents: &RolloutContents) -> Replay {
                         item_index: index,
                         at_ms: clock_ms,
                         origin: EventOrigin::Rebuilt,
-                        msg: EventMsg::ItemStarted(ItemStartedEvent {
-                            thread_id: done.thread_id.clone(),
-                            turn_id: done.turn_id.clone(),
-                            item: done.item.clone(),
-                            started_at_ms: done.started_at_ms.unwrap_or(done.completed_at_ms),
-                        }),
+                        msg: started_of(done),
                     });
                 }
                 events.push(ReplayedEvent {
@@ -157,25 +156,20 @@ pub fn replay_rollout(contents: &RolloutContents) -> Replay {
                 }
             }
             RolloutItem::ResponseItem(response) if rebuild_items => {
-                let Some(turn_item) = parse_turn_item(response) else {
-                    continue;
-                };
-                if matches!(turn_item, TurnItem::UserMessage(_)) && !turn_messages.contains(&index)
-                {
-                    continue;
-                }
                 let line = contents
                     .entry_of_item(index)
                     .map_or(0, |entry| entry.number);
-                let turn_item = with_stable_id(turn_item, stable_id(response, line));
-                let turn_id = response
-                    .turn_id()
-                    .or(running_turn.as_deref())
-                    .unwrap_or_default()
-                    .to_string();
-                let [started, completed] =
-                    item_event_pair(thread_id, turn_id, turn_item, line_ms.unwrap_or_default());
-                for msg in [started, completed] {
+                let rebuilt = rebuilt_item_events(
+                    response,
+                    ItemPlace {
+                        line,
+                        line_ms,
+                        thread_id,
+                        running_turn: running_turn.as_deref(),
+                    },
+                    turn_messages.contains(&index),
+                );
+                for msg in rebuilt.into_iter().flatten() {
                     events.push(ReplayedEvent {
                         item_index: index,
                         at_ms: clock_ms,
@@ -197,30 +191,84 @@ pub fn replay_rollout(contents: &RolloutContents) -> Replay {
 /// format, files filtered by hand) would show a client no turns at all, although people
 /// typed in it: its items come with the item events the replay rebuilds, each right after
 /// the item it was rebuilt from, so the resume view and the replayed notifications show the
-/// same turns.
+/// same turns. The whole-file form of [`ClientView`], which a stream feeds line by line.
 pub fn client_view_items(contents: &RolloutContents) -> std::borrow::Cow<'_, [RolloutItem]> {
     let items = contents.items();
-    match TurnRecords::of(contents) {
-        TurnRecords::UserMessageEvents | TurnRecords::CompletedUserMessages => {
-            std::borrow::Cow::Borrowed(items)
-        }
-        TurnRecords::BoundaryItems | TurnRecords::BoundaryItemsInTurns => {
-            let replay = replay_rollout(contents);
-            let mut rebuilt = replay
-                .events
-                .into_iter()
-                .filter(|event| event.origin == EventOrigin::Rebuilt)
-                .peekable();
-            let mut out = Vec::with_capacity(items.len());
-            for (index, item) in items.iter().enumerate() {
-                out.push(item.clone());
-                while let Some(event) = rebuilt.next_if(|event| event.item_index == index) {
-                    out.push(RolloutItem::EventMsg(event.msg));
-                }
-            }
-            std::borrow::Cow::Owned(out)
-        }
+    let records = TurnRecords::of(contents);
+    if !rebuilds_items(records) {
+        return std::borrow::Cow::Borrowed(items);
     }
+    let thread_id = contents
+        .thread_id()
+        .unwrap_or_else(|| ThreadId::from_uuid(Uuid::nil()));
+    let mut view = ClientView::for_rule(records, thread_id);
+    let mut out = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        let (line, raw) = contents.entry_of_item(index).map_or((0, &[][..]), |entry| {
+            (entry.number, contents.raw_line(entry))
+        });
+        view.push(line, raw, item, &mut |item| out.push(item.clone()));
+    }
+    // The rule is known, so the view cannot find that another one was needed.
+    let _known = view.finish(&mut |item| out.push(item.clone()));
+    std::borrow::Cow::Owned(out)
+}
+
+/// Whether the client view of a file counted by `records` holds rebuilt item events: only
+/// when the file records no client view of its turns.
+pub(crate) fn rebuilds_items(records: TurnRecords) -> bool {
+    matches!(
+        records,
+        TurnRecords::BoundaryItems | TurnRecords::BoundaryItemsInTurns
+    )
+}
+
+/// Where a rebuilt item sits: its line (1-based), that line's time, the thread, the running
+/// turn.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ItemPlace<'a> {
+    pub(crate) line: usize,
+    pub(crate) line_ms: Option<i64>,
+    pub(crate) thread_id: ThreadId,
+    pub(crate) running_turn: Option<&'a str>,
+}
+
+/// The `item_started` / `item_completed` pair core sent live for `response`, when it has a
+/// client-visible form ([`parse_turn_item`]); a user message only when it is a turn's
+/// message (`turn_message`: the turn index says so), other user-role items being injected
+/// context. The replay and the client view both ask this.
+pub(crate) fn rebuilt_item_events(
+    response: &ResponseItem,
+    place: ItemPlace<'_>,
+    turn_message: bool,
+) -> Option<[EventMsg; 2]> {
+    let turn_item = parse_turn_item(response)?;
+    if matches!(turn_item, TurnItem::UserMessage(_)) && !turn_message {
+        return None;
+    }
+    let turn_item = with_stable_id(turn_item, stable_id(response, place.line));
+    let turn_id = response
+        .turn_id()
+        .or(place.running_turn)
+        .unwrap_or_default()
+        .to_string();
+    Some(item_event_pair(
+        place.thread_id,
+        turn_id,
+        turn_item,
+        place.line_ms.unwrap_or_default(),
+    ))
+}
+
+/// The `item_started` no writer keeps, rebuilt from the completed item and the start time it
+/// recorded.
+pub(crate) fn started_of(done: &ItemCompletedEvent) -> EventMsg {
+    EventMsg::ItemStarted(ItemStartedEvent {
+        thread_id: done.thread_id.clone(),
+        turn_id: done.turn_id.clone(),
+        item: done.item.clone(),
+        started_at_ms: done.started_at_ms.unwrap_or(done.completed_at_ms),
+    })
 }
 
 /// The user message a `user_message` event describes (text, then images by URL, then
@@ -246,7 +294,7 @@ fn user_message_from_event(event: &UserMessageEvent, id: String) -> UserMessageI
 }
 
 /// Follows the running turn the way a live client sees it: from its start to its end.
-fn track_turn(running_turn: &mut Option<String>, msg: &EventMsg) {
+pub(crate) fn track_turn(running_turn: &mut Option<String>, msg: &EventMsg) {
     match msg {
         EventMsg::TurnStarted(event) => *running_turn = Some(event.turn_id.clone()),
         EventMsg::TurnComplete(_) | EventMsg::TurnAborted(_) => *running_turn = None,
@@ -320,12 +368,18 @@ fn with_stable_id(item: TurnItem, stable_id: String) -> TurnItem {
 /// The `timestamp` of the line holding item `index`, in Unix milliseconds, when it has one
 /// that reads as RFC 3339.
 fn line_time_ms(contents: &RolloutContents, index: usize) -> Option<i64> {
+    let entry = contents.entry_of_item(index)?;
+    raw_line_time_ms(contents.raw_line(entry))
+}
+
+/// The `timestamp` of the line `raw`, in Unix milliseconds, when it has one that reads as
+/// RFC 3339.
+pub(crate) fn raw_line_time_ms(raw: &[u8]) -> Option<i64> {
     #[derive(serde::Deserialize)]
     struct Stamp {
         timestamp: Option<String>,
     }
-    let entry = contents.entry_of_item(index)?;
-    let stamp: Stamp = serde_json::from_slice(contents.raw_line(entry)).ok()?;
+    let stamp: Stamp = serde_json::from_slice(raw).ok()?;
     let at = chrono::DateTime::parse_from_rfc3339(&stamp.timestamp?).ok()?;
     Some(at.timestamp_millis())
 }

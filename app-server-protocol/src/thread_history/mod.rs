@@ -26,7 +26,9 @@ use crate::projection::{TurnOutcome, turn_error_for_status};
 use crate::v2::{ThreadItem, Turn, TurnStatus};
 use pending_turn::{Origin, PendingTurn};
 
-pub use thread_meta::{thread_from_rollout_items, thread_from_session_meta};
+pub use thread_meta::{
+    BuiltThread, ThreadBuilder, thread_from_rollout_items, thread_from_session_meta,
+};
 
 /// The turns of a thread, rebuilt from its rollout items in file order.
 pub fn build_turns_from_rollout_items(items: &[RolloutItem]) -> Vec<Turn> {

@@ -4,8 +4,8 @@
 use codex_protocol::event::{EventMsg, EventTimestamp};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine, SessionSource as CoreSessionSource};
 
-use super::build_turns_from_rollout_items;
-use crate::v2::{GitInfo, SessionSource, Thread, ThreadSource, ThreadStatus, UserInput};
+use super::ThreadHistoryBuilder;
+use crate::v2::{GitInfo, SessionSource, Thread, ThreadSource, ThreadStatus, Turn, UserInput};
 
 /// Longest preview kept, in characters.
 const PREVIEW_CHARS: usize = 200;
@@ -66,27 +66,82 @@ pub fn thread_from_session_meta(line: &SessionMetaLine) -> Thread {
 /// The thread a resume shows: the first session meta line's identity, the first user
 /// message as preview, and every turn. `None` when the items hold no session meta.
 pub fn thread_from_rollout_items(items: &[RolloutItem]) -> Option<Thread> {
-    let meta = items.iter().find_map(|item| match item {
-        RolloutItem::SessionMeta(meta) => Some(meta),
-        _ => None,
-    })?;
-    let mut thread = thread_from_session_meta(meta);
-    thread.preview = items
-        .iter()
-        .find_map(|item| match item {
-            RolloutItem::EventMsg(EventMsg::UserMessage(message))
-                if !message.message.trim().is_empty() =>
-            {
-                Some(message.message.chars().take(PREVIEW_CHARS).collect())
-            }
-            _ => None,
-        })
-        .unwrap_or_default();
-    thread.turns = build_turns_from_rollout_items(items);
-    if thread.preview.is_empty() {
-        thread.preview = first_user_text(&thread).unwrap_or_default();
+    let mut builder = ThreadBuilder::new();
+    for item in items {
+        builder.handle_rollout_item(item);
     }
-    Some(thread)
+    match builder.finish() {
+        BuiltThread::Thread(thread) => Some(*thread),
+        BuiltThread::TurnsOnly(_) => None,
+    }
+}
+
+/// Incremental form of [`thread_from_rollout_items`], for callers that stream a file: it
+/// keeps the first session meta's thread, the preview and the turns being built, never the
+/// items.
+#[derive(Debug, Default)]
+pub struct ThreadBuilder {
+    thread: Option<Thread>,
+    preview: Option<String>,
+    history: ThreadHistoryBuilder,
+}
+
+/// What [`ThreadBuilder::finish`] gives: the thread with its turns, or only the turns of
+/// items that hold no session meta.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BuiltThread {
+    /// The items had a session meta.
+    Thread(Box<Thread>),
+    /// The items had none: no identity, only turns.
+    TurnsOnly(Vec<Turn>),
+}
+
+impl BuiltThread {
+    /// The turns, either way.
+    pub fn turns(&self) -> &[Turn] {
+        match self {
+            Self::Thread(thread) => &thread.turns,
+            Self::TurnsOnly(turns) => turns,
+        }
+    }
+}
+
+impl ThreadBuilder {
+    /// Nothing seen yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Takes the next rollout item into account.
+    pub fn handle_rollout_item(&mut self, item: &RolloutItem) {
+        match item {
+            RolloutItem::SessionMeta(meta) if self.thread.is_none() => {
+                self.thread = Some(thread_from_session_meta(meta));
+            }
+            RolloutItem::EventMsg(EventMsg::UserMessage(message))
+                if self.preview.is_none() && !message.message.trim().is_empty() =>
+            {
+                self.preview = Some(message.message.chars().take(PREVIEW_CHARS).collect());
+            }
+            _ => {}
+        }
+        self.history.handle_rollout_item(item);
+    }
+
+    /// The thread (its preview the first user message event, else the first user text of
+    /// its turns), or the turns alone when no session meta was seen.
+    pub fn finish(self) -> BuiltThread {
+        let turns = self.history.finish();
+        let Some(mut thread) = self.thread else {
+            return BuiltThread::TurnsOnly(turns);
+        };
+        thread.turns = turns;
+        thread.preview = match self.preview {
+            Some(preview) => preview,
+            None => first_user_text(&thread).unwrap_or_default(),
+        };
+        BuiltThread::Thread(Box::new(thread))
+    }
 }
 
 fn first_user_text(thread: &Thread) -> Option<String> {

@@ -98,8 +98,9 @@ pub fn run(sources: &[Source], out: &mut Output) -> CommandResult {
     Ok(status)
 }
 
-/// The worse of `status` and the status a failure stands for.
-fn worse(status: Status, failure: &Failure) -> Status {
+/// The worse of `status` and the status a failure stands for (every many-file command that
+/// reports failures in place).
+pub(crate) fn worse(status: Status, failure: &Failure) -> Status {
     let failed = match failure.exit_code() {
         crate::error::EXIT_CONTENT => Status::ContentProblems,
         _ => Status::Unreadable,

@@ -1,19 +1,51 @@
-//! `codex-thread list [--home DIR] [--limit N] [--cursor C] [--archived]`: sessions under a
-//! Codex home (`sessions/`, or `archived_sessions/` with `--archived`), newest first, with the
-//! first thing the person said, one page at a time.
+//! `codex-thread list [FILE|DIR]... [--home DIR] [--limit N] [--cursor C] [--archived]`:
+//! sessions with the first thing the person said.
 //!
-//! codex-rollout's listing does the work: the order comes from the dated file names, only the
-//! head of each file is read, sessions without a user message are not listed. The next page
-//! starts after the cursor printed at the end of this one.
+//! Without FILE/DIR arguments: the sessions of a Codex home (`sessions/`, or
+//! `archived_sessions/` with `--archived`), newest first, one page at a time. codex-rollout's
+//! listing does the work: the order comes from the dated file names, only the head of each
+//! file is read, sessions without a user message are not listed. The next page starts after
+//! the cursor printed at the end of this one.
+//!
+//! With FILE/DIR arguments (and `--home DIR` for a whole home besides): every named session,
+//! in the order given ([`crate::inputs`]), each summarized by the function the home listing
+//! uses ([`summarize_rollout_file`]), in parallel on rayon's pool, with one progress bar
+//! over the files on a terminal. `--json` prints one listed session per line; a path that
+//! cannot be read is reported in its place (`{"path", "error"}`) and sets the exit status as
+//! `inspect` does.
 
 use std::path::PathBuf;
 
 use codex_rollout::CodexHome;
-use codex_rollout::list::{Cursor, SessionsPage, list_archived_sessions, list_sessions};
+use codex_rollout::list::{
+    Cursor, SessionSummary, SessionsPage, list_archived_sessions, list_sessions,
+    summarize_rollout_file,
+};
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::{CommandResult, Failure, Status};
+use crate::input::Source;
 use crate::output::{Output, note, one_line};
+use crate::progress::Progress;
+
+/// What chooses the sessions `list` shows.
+#[derive(Debug, Clone, Default)]
+pub struct ListArgs {
+    /// Files, folders and thread ids named on the command line.
+    pub files: Vec<PathBuf>,
+    /// `--home DIR`.
+    pub home: Option<PathBuf>,
+    /// `--limit N` (sessions per page of a home; default [`DEFAULT_LIMIT`]).
+    pub limit: Option<usize>,
+    /// `--cursor C`.
+    pub cursor: Option<String>,
+    /// `--archived`.
+    pub archived: bool,
+}
+
+/// Sessions per page when `--limit` is not given.
+pub const DEFAULT_LIMIT: usize = 20;
 
 /// One listed session, as `list --json` prints it. Times are RFC 3339 UTC with
 /// milliseconds (`2025-06-02T09:00:00.000Z`), as session files write them.
@@ -37,19 +69,117 @@ pub struct Listing {
     pub next_cursor: Option<String>,
 }
 
-/// Runs `list`.
-pub fn run(
+/// One named file's line of `list --json` when it could not be read.
+#[derive(Debug, Serialize)]
+struct FileError<'a> {
+    path: &'a str,
+    error: String,
+}
+
+/// Runs `list`: a page of a home without FILE/DIR arguments, every named session with them.
+pub fn run(args: ListArgs, out: &mut Output) -> CommandResult {
+    if args.limit == Some(0) {
+        return Err(Failure::Usage(
+            "--limit must be at least 1 (sessions per page)".to_string(),
+        ));
+    }
+    if args.files.is_empty() {
+        return run_page(
+            args.home,
+            args.limit.unwrap_or(DEFAULT_LIMIT),
+            args.cursor.as_deref(),
+            args.archived,
+            out,
+        );
+    }
+    let paging = [
+        (args.limit.is_some(), "--limit"),
+        (args.cursor.is_some(), "--cursor"),
+        (args.archived, "--archived"),
+    ];
+    if let Some((_, flag)) = paging.iter().find(|(given, _)| *given) {
+        return Err(Failure::Usage(format!(
+            "{flag} pages through a home; with FILE/DIR arguments every named session is listed"
+        )));
+    }
+    let sources = crate::inputs::expand_sources_reporting_each(&args.files, args.home.as_deref())?;
+    if sources
+        .iter()
+        .any(|source| !matches!(source, Source::File(_)))
+    {
+        return Err(Failure::Usage(
+            "list reads the head of session files; standard input cannot be listed".to_string(),
+        ));
+    }
+    run_files(&sources, out)
+}
+
+/// Lists the named `sources`, in order, each as the home listing would show it.
+fn run_files(sources: &[Source], out: &mut Output) -> CommandResult {
+    let progress = Progress::for_files(sources.len() as u64, "listing");
+    let results: Vec<Result<Option<ListedSession>, Failure>> = sources
+        .par_iter()
+        .map(|source| {
+            let result = summarize_source(source);
+            progress.inc(1);
+            result
+        })
+        .collect();
+    drop(progress);
+    let mut status = Status::Ok;
+    for (source, result) in sources.iter().zip(results) {
+        let name = source.name();
+        match result {
+            Ok(Some(session)) if out.is_json() => out.json_line(&session)?,
+            Ok(Some(session)) => render_session(&session, out)?,
+            Ok(None) => note(&format!(
+                "{name}: not listed (no session meta or no user message near its top)"
+            )),
+            Err(failure) => {
+                status = crate::commands::inspect::worse(status, &failure);
+                if out.is_json() {
+                    out.json_line(&FileError {
+                        path: &name,
+                        error: failure.to_string(),
+                    })?;
+                } else {
+                    out.line(&format!("{name}: {failure}"))?;
+                }
+            }
+        }
+    }
+    Ok(status)
+}
+
+/// The listed form of one named file, `None` when it is not listable.
+fn summarize_source(source: &Source) -> Result<Option<ListedSession>, Failure> {
+    let Source::File(path) = source else {
+        return Ok(None);
+    };
+    if !path.is_file() {
+        return Err(Failure::Unreadable(format!(
+            "cannot read {}: {}",
+            path.display(),
+            if path.exists() {
+                "not a file, and no rollout file under it"
+            } else {
+                "no such file or folder"
+            }
+        )));
+    }
+    let summary = summarize_rollout_file(path)
+        .map_err(|err| Failure::Unreadable(format!("cannot read {}: {err}", path.display())))?;
+    Ok(summary.map(listed))
+}
+
+/// Runs `list` over one page of a home.
+fn run_page(
     home: Option<PathBuf>,
     limit: usize,
     cursor: Option<&str>,
     archived: bool,
     out: &mut Output,
 ) -> CommandResult {
-    if limit == 0 {
-        return Err(Failure::Usage(
-            "--limit must be at least 1 (sessions per page)".to_string(),
-        ));
-    }
     let home_arg = home.clone();
     let home = crate::inputs::resolve_home(home.as_deref())?;
     if !home.root().is_dir() {
@@ -89,15 +219,7 @@ pub fn run(
         note(&format!("no sessions under {}", folder.display()));
     }
     for session in &listing.sessions {
-        // The minute is enough for a person; `--json` has the whole time.
-        let created = session.created_at.get(..16).unwrap_or(&session.created_at);
-        out.line(&format!(
-            "{}  {}  {}",
-            created.replace('T', " "),
-            session.thread_id,
-            session.cli_version
-        ))?;
-        out.line(&format!("    {}", one_line(&session.preview, 74)))?;
+        render_session(session, out)?;
     }
     if let Some(cursor) = &listing.next_cursor {
         // The hint repeats what chose this page, so pasting it continues the same listing.
@@ -114,20 +236,34 @@ pub fn run(
     Ok(Status::Ok)
 }
 
+/// Two lines per session: when, which thread, which version; then the preview.
+fn render_session(session: &ListedSession, out: &mut Output) -> Result<(), Failure> {
+    // The minute is enough for a person; `--json` has the whole time.
+    let created = session.created_at.get(..16).unwrap_or(&session.created_at);
+    out.line(&format!(
+        "{}  {}  {}",
+        created.replace('T', " "),
+        session.thread_id,
+        session.cli_version
+    ))?;
+    out.line(&format!("    {}", one_line(&session.preview, 74)))
+}
+
+/// The printed form of a summary, the same for a home's page and a named file.
+fn listed(summary: SessionSummary) -> ListedSession {
+    ListedSession {
+        path: summary.path.display().to_string(),
+        thread_id: summary.name.thread_id.hyphenated().to_string(),
+        created_at: rfc3339_millis(summary.name.created),
+        updated_at: summary.updated_at.map(rfc3339_millis),
+        cli_version: summary.session_meta.meta.cli_version.clone(),
+        cwd: summary.session_meta.meta.cwd.display().to_string(),
+        preview: summary.preview,
+    }
+}
+
 fn listing(home: &CodexHome, page: SessionsPage) -> Listing {
-    let sessions = page
-        .items
-        .into_iter()
-        .map(|summary| ListedSession {
-            path: summary.path.display().to_string(),
-            thread_id: summary.name.thread_id.hyphenated().to_string(),
-            created_at: rfc3339_millis(summary.name.created),
-            updated_at: summary.updated_at.map(rfc3339_millis),
-            cli_version: summary.session_meta.meta.cli_version.clone(),
-            cwd: summary.session_meta.meta.cwd.display().to_string(),
-            preview: summary.preview,
-        })
-        .collect();
+    let sessions = page.items.into_iter().map(listed).collect();
     Listing {
         home: home.root().display().to_string(),
         sessions,

@@ -50,7 +50,9 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             home,
             out,
         ),
-        Command::Thread { file } => thread::run(&Source::from_arg(file.as_deref())?, out),
+        Command::Thread { file, last } => {
+            thread::run(&Source::from_arg(file.as_deref())?, last, out)
+        }
         Command::Notifications { file } => {
             notifications::run(&Source::from_arg(file.as_deref())?, out)
         }
@@ -86,11 +88,21 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             )
         }
         Command::List {
+            files,
             home,
             limit,
             cursor,
             archived,
-        } => list::run(home, limit, cursor.as_deref(), archived, out),
+        } => list::run(
+            list::ListArgs {
+                files,
+                home,
+                limit,
+                cursor,
+                archived,
+            },
+            out,
+        ),
         Command::Usage {
             targets,
             home,

@@ -1,47 +1,115 @@
-//! `codex-thread thread [FILE]`: the turns and their items as a client sees them on resume.
+//! `codex-thread thread [FILE] [--last N]`: the turns and their items as a client sees them
+//! on resume.
 //!
 //! The thread is app-server-protocol's own reconstruction from the rollout items
-//! (`thread_from_rollout_items`): identity from the session meta, turns from the persisted
-//! events. The items are codex-rollout's `client_view_items`: for a file that recorded no
-//! client view of its turns (the pre-envelope format, files filtered by hand) they include
-//! the item events a replay rebuilds, so `thread` shows the turns `notifications` does. With `--json` it is the `Thread` object of the protocol (validating against the
-//! generated schema); a file without session meta gives `{"turns": [...]}` only.
+//! (`ThreadBuilder`, the incremental `thread_from_rollout_items`): identity from the first
+//! session meta, turns from the persisted events. The items are codex-rollout's client view
+//! (`ClientView`, the incremental `client_view_items`): for a file that recorded no client
+//! view of its turns (the pre-envelope format, files filtered by hand) they include the item
+//! events a replay rebuilds, so `thread` shows the turns `notifications` does.
+//!
+//! A file (plain or `.zst`) and the sample are read as a stream, each item handed from the
+//! client view to the builder as it is read, so memory is the thread's turns, not the file.
+//! When the client view finds at the end that it was built by a rule the whole file
+//! contradicts (`ViewRuleChanged`: a file's first turn record after its first 512 items), the
+//! file is loaded whole and the view built with the rule known. Standard input, which cannot
+//! be read twice, is loaded whole. With `--json` it is the `Thread` object of the protocol
+//! (validating against the generated schema); a file without session meta gives
+//! `{"turns": [...]}` only. `--last N` keeps the last N turns of that thread.
 
-use codex_app_server_protocol::build_turns_from_rollout_items;
-use codex_app_server_protocol::thread_history::thread_from_rollout_items;
+use codex_app_server_protocol::thread_history::{BuiltThread, ThreadBuilder};
 use codex_app_server_protocol::v2::{ThreadItem, Turn};
-use codex_rollout::replay::client_view_items;
+use codex_rollout::replay::{ClientView, client_view_items};
+use codex_rollout::stream::StreamedContent;
 use serde_json::Value;
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::{Source, load_session};
 use crate::output::{Output, one_line};
+use crate::progress::Progress;
+use crate::streamed::{source_size, stream_session};
 
-/// Runs `thread`.
-pub fn run(source: &Source, out: &mut Output) -> CommandResult {
-    let session = load_session(source)?;
-    let items = client_view_items(session.contents());
-    let thread = thread_from_rollout_items(&items);
-    let turns = match &thread {
-        Some(thread) => thread.turns.clone(),
-        None => build_turns_from_rollout_items(&items),
+/// Runs `thread`: the whole thread, or its last `last` turns.
+pub fn run(source: &Source, last: Option<usize>, out: &mut Output) -> CommandResult {
+    if last == Some(0) {
+        return Err(Failure::Usage(
+            "--last must be at least 1 (turns to show)".to_string(),
+        ));
+    }
+    let mut built = match source {
+        Source::Stdin => build_whole(source)?,
+        Source::File(_) | Source::Sample => {
+            let progress = Progress::for_bytes(source_size(source), "reading");
+            build_streamed(source, &progress)?
+        }
     };
+    if let Some(last) = last {
+        keep_last_turns(&mut built, last);
+    }
     if out.is_json() {
-        match &thread {
-            Some(thread) => out.json_line(thread)?,
-            None => out.json_line(&serde_json::json!({ "turns": turns }))?,
+        match &built {
+            BuiltThread::Thread(thread) => out.json_line(thread)?,
+            BuiltThread::TurnsOnly(turns) => {
+                out.json_line(&serde_json::json!({ "turns": turns }))?;
+            }
         }
         return Ok(Status::Ok);
     }
-    let id = thread.as_ref().map_or_else(
-        || "(no session meta)".to_string(),
-        |thread| thread.id.clone(),
-    );
+    let id = match &built {
+        BuiltThread::Thread(thread) => thread.id.clone(),
+        BuiltThread::TurnsOnly(_) => "(no session meta)".to_string(),
+    };
+    let turns = built.turns();
     out.line(&format!("thread {id}: {} turn(s)", turns.len()))?;
     for (index, turn) in turns.iter().enumerate() {
         render_turn(index + 1, turn, out)?;
     }
     Ok(Status::Ok)
+}
+
+/// Drops all but the last `last` turns.
+fn keep_last_turns(built: &mut BuiltThread, last: usize) {
+    let turns = match built {
+        BuiltThread::Thread(thread) => &mut thread.turns,
+        BuiltThread::TurnsOnly(turns) => turns,
+    };
+    let first_kept = turns.len().saturating_sub(last);
+    turns.drain(..first_kept);
+}
+
+/// The thread of `source` read as a stream: the client view handed item by item to the
+/// builder. Falls back to [`build_whole`] when the view says its rule changed.
+pub fn build_streamed(source: &Source, progress: &Progress) -> Result<BuiltThread, Failure> {
+    let mut view = ClientView::streaming();
+    let mut builder = ThreadBuilder::new();
+    let mut feed = |item: &codex_protocol::rollout::RolloutItem| builder.handle_rollout_item(item);
+    stream_session(source, progress, |line| match &line.content {
+        StreamedContent::Line(rollout_line, format) => {
+            view.note_format(*format);
+            view.push(line.number, line.raw, &rollout_line.item, &mut feed);
+        }
+        StreamedContent::LegacyMarker(format) | StreamedContent::Opaque(format) => {
+            view.note_format(*format);
+        }
+        StreamedContent::Skipped => {}
+    })?;
+    match view.finish(&mut feed) {
+        Ok(_) => Ok(builder.finish()),
+        Err(changed) => {
+            tracing::debug!(%changed, source = %source.name(), "loading the whole file");
+            build_whole(source)
+        }
+    }
+}
+
+/// The thread of `source` loaded whole: the client view of the loaded file, then the builder.
+pub fn build_whole(source: &Source) -> Result<BuiltThread, Failure> {
+    let session = load_session(source)?;
+    let mut builder = ThreadBuilder::new();
+    for item in client_view_items(session.contents()).iter() {
+        builder.handle_rollout_item(item);
+    }
+    Ok(builder.finish())
 }
 
 fn render_turn(number: usize, turn: &Turn, out: &mut Output) -> Result<(), Failure> {

@@ -1,0 +1,128 @@
+//! `thread` read as a stream (what the command does for a file) equals `thread` of the whole
+//! loaded file, and `thread --last N` is the last N turns of `thread`, on every real file, a
+//! zstd copy, and generated large files with compactions, rollbacks and a torn last line.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+#[path = "../../rollout/benches/support/generate.rs"]
+mod generate;
+
+use std::path::Path;
+
+use codex_test_support::real_jsonl_files;
+use codex_thread::commands::thread::{build_streamed, build_whole};
+use codex_thread::input::Source;
+use codex_thread::progress::Progress;
+use generate::{Shape, real_lines, write_rollout};
+use pretty_assertions::assert_eq;
+use serde_json::Value;
+
+/// `codex-thread --json thread ARGS...` parsed, or `None` when the command refused the file.
+fn thread_json(path: &Path, last: Option<usize>) -> Option<Value> {
+    let mut command = assert_cmd::Command::cargo_bin("codex-thread").unwrap();
+    command
+        .env_remove("RUST_LOG")
+        .args(["--json", "thread"])
+        .arg(path);
+    if let Some(last) = last {
+        command.args(["--last", &last.to_string()]);
+    }
+    let output = command.output().unwrap();
+    if !output.status.success() {
+        return None;
+    }
+    Some(serde_json::from_slice(&output.stdout).unwrap())
+}
+
+fn check(path: &Path) {
+    let source = Source::File(path.to_path_buf());
+    let whole = build_whole(&source);
+    let streamed = build_streamed(&source, &Progress::hidden());
+    match (whole, streamed) {
+        (Ok(whole), Ok(streamed)) => assert_eq!(streamed, whole, "{}: streamed", path.display()),
+        (Err(whole), Err(streamed)) => {
+            assert_eq!(
+                streamed.to_string(),
+                whole.to_string(),
+                "{}",
+                path.display()
+            );
+            return;
+        }
+        (whole, streamed) => panic!(
+            "{}: whole {:?} but streamed {:?}",
+            path.display(),
+            whole.map(|_| ()),
+            streamed.map(|_| ())
+        ),
+    }
+    let full = thread_json(path, None).expect("thread refused a file it can build");
+    let turns = full["turns"].as_array().unwrap();
+    for last in [1, 2, 5, turns.len() + 3] {
+        let tail = thread_json(path, Some(last)).unwrap();
+        let expected = &turns[turns.len().saturating_sub(last)..];
+        assert_eq!(
+            tail["turns"].as_array().unwrap().as_slice(),
+            expected,
+            "{}: --last {last}",
+            path.display()
+        );
+        // The identity is the whole thread's.
+        let mut identity = tail.clone();
+        let mut full_identity = full.clone();
+        identity["turns"] = Value::Null;
+        full_identity["turns"] = Value::Null;
+        assert_eq!(identity, full_identity, "{}: --last {last}", path.display());
+    }
+}
+
+#[test]
+fn streamed_thread_equals_the_whole_file_thread_and_last_is_its_suffix() {
+    let Some(files) = real_jsonl_files().unwrap() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for file in &files {
+        check(file);
+    }
+    // A compressed copy streams to the plain file's thread.
+    let plain = files
+        .iter()
+        .max_by_key(|file| std::fs::metadata(file).map_or(0, |meta| meta.len()))
+        .unwrap();
+    let zst = dir.path().join("copy.jsonl.zst");
+    std::fs::write(
+        &zst,
+        zstd::encode_all(std::fs::read(plain).unwrap().as_slice(), 3).unwrap(),
+    )
+    .unwrap();
+    check(&zst);
+    let from_zst = build_streamed(&Source::File(zst), &Progress::hidden()).unwrap();
+    let from_plain = build_whole(&Source::File(plain.clone())).unwrap();
+    assert_eq!(from_zst, from_plain);
+
+    let Some(lines) = real_lines() else {
+        return;
+    };
+    for (index, shape) in [
+        Shape {
+            bytes: 3 << 20,
+            compactions: vec![0.3, 0.99],
+            rollbacks: vec![(0.995, 2)],
+            ..Shape::default()
+        },
+        Shape {
+            bytes: 2 << 20,
+            compactions: vec![0.5],
+            rollbacks: vec![(0.9, 10_000)],
+            torn_last_line: true,
+        },
+    ]
+    .iter()
+    .enumerate()
+    {
+        let path = dir.path().join(format!("generated-{index}.jsonl"));
+        write_rollout(&path, &lines, shape).unwrap();
+        check(&path);
+    }
+}
