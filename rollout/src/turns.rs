@@ -108,9 +108,9 @@ impl TurnRecords {
     /// Whether `item` opens a user turn under this rule: its record for the two event rules,
     /// a turn-starting response item (`boundary`, core's [`is_user_turn_boundary`]) for the
     /// others, inside a turn (`in_turns`: after a `task_started`) for
-    /// [`TurnRecords::BoundaryItemsInTurns`]. The whole-file turn index and the streaming
-    /// [`UserTurnCounter`] both ask this.
-    fn opens_turn(self, item: &RolloutItem, boundary: bool, in_turns: bool) -> bool {
+    /// [`TurnRecords::BoundaryItemsInTurns`]. Every form of the turn index asks this, and so
+    /// does the replay's client view for the person's messages it rebuilds.
+    pub(crate) fn opens_turn(self, item: &RolloutItem, boundary: bool, in_turns: bool) -> bool {
         match self {
             Self::BoundaryItems => boundary,
             Self::BoundaryItemsInTurns => boundary && in_turns,
@@ -191,7 +191,7 @@ pub fn all_user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) ->
 }
 
 /// True for a response item core says starts a user turn.
-fn is_boundary(item: &RolloutItem) -> bool {
+pub(crate) fn is_boundary(item: &RolloutItem) -> bool {
     matches!(item, RolloutItem::ResponseItem(response) if is_user_turn_boundary(response))
 }
 

@@ -18,7 +18,6 @@
 //! Rebuilt events name the thread of the file's first `session_meta`; a stream that meets a
 //! rebuilt item before any meta names the nil thread there (no resume view reads it).
 
-use codex_core::turn_boundary::is_user_turn_boundary;
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{LineFormat, RolloutItem};
 use codex_protocol::thread_id::ThreadId;
@@ -27,7 +26,7 @@ use uuid::Uuid;
 use super::{
     ItemPlace, raw_line_time_ms, rebuilds_items, rebuilt_item_events, started_of, track_turn,
 };
-use crate::turns::{TurnRecords, UserTurnCounter};
+use crate::turns::{TurnRecords, UserTurnCounter, is_boundary};
 
 /// Items a stream keeps back, at most, before it commits to the rule its view is built by.
 pub const DECIDING_ITEMS: usize = 512;
@@ -175,10 +174,9 @@ impl ClientView {
                 }
             }
             RolloutItem::ResponseItem(response) => {
-                // A person's message only where it opens a turn under the rule (as the turn
-                // index's `TurnRecords::opens_turn` decides for the boundary rules).
-                let turn_message = is_user_turn_boundary(response)
-                    && (records == TurnRecords::BoundaryItems || self.in_turns);
+                // A person's message only where it opens a turn under the rule: the turn
+                // index's own decision.
+                let turn_message = records.opens_turn(item, is_boundary(item), self.in_turns);
                 let place = ItemPlace {
                     line,
                     line_ms,
