@@ -76,6 +76,7 @@ pub mod response_item_id;
 pub mod rollout;
 pub(crate) mod small_map;
 pub mod thread_id;
+pub mod type_first;
 pub mod user_input;
 
 pub use event::{Event, EventMsg};

@@ -110,6 +110,8 @@ pub struct Event {
     pub msg: EventMsg,
 }
 
+crate::type_first::type_first_enum! {
+twin EventMsgTwin = "EventMsg";
 /// What happened. See the module docs for the wire shape.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -214,9 +216,11 @@ pub enum EventMsg {
     AuthRecoveryCompleted(AuthRecoveryEvent),
     /// An MCP elicitation was abandoned.
     ElicitationAbandoned(ElicitationAbandonedEvent),
+    @fallback
     /// An event type this crate does not model (written back as `{"type":"other"}`).
     #[serde(other)]
     Other,
+}
 }
 
 impl EventMsg {

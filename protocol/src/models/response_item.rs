@@ -34,6 +34,8 @@ use super::reasoning::reasoning_content_is_omitted;
 use super::web_search::WebSearchAction;
 use crate::response_item_id::ResponseItemId;
 
+crate::type_first::type_first_enum! {
+twin ResponseItemTwin = "ResponseItem";
 /// One item of model history. See the module docs for the wire rules.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -308,10 +310,12 @@ pub enum ResponseItem {
         #[ts(optional)]
         internal_chat_message_metadata_passthrough: Option<InternalChatMessageMetadataPassthrough>,
     },
+    @fallback
     /// Any item whose `type` this crate does not know (for example the retired
     /// `ghost_snapshot`). Its fields are not kept; it is written as `{"type":"other"}`.
     #[serde(other)]
     Other,
+}
 }
 
 /// Reads a string field that some writers leave `null`.

@@ -378,3 +378,27 @@ proptest! {
         prop_assert_eq!(read.id(), item.id());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The type-first decoder reads every generated item as the derive does, with the tag
+    /// first (as serialized) and with the keys sorted (the tag then mostly elsewhere).
+    #[test]
+    fn type_first_decoding_agrees_with_the_derive(item in response_item()) {
+        let tag_first = serde_json::to_string(&item).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let sorted = serde_json::to_value(&item)
+            .and_then(|value| serde_json::to_string(&value))
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        for text in [&tag_first, &sorted] {
+            let derived: ResponseItem =
+                serde_json::from_str(text).map_err(|e| TestCaseError::fail(format!("{e}: {text}")))?;
+            let direct = crate::type_first::decode_direct::<ResponseItem>(text);
+            if derived == ResponseItem::Other {
+                prop_assert!(direct.is_err());
+            } else {
+                prop_assert_eq!(direct.map_err(|e| e.to_string()), Ok(derived));
+            }
+        }
+    }
+}

@@ -14,6 +14,22 @@ use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::item::{KnownTag, RolloutItem};
+use crate::type_first::{Text, peek_tag};
+
+/// How a scan decodes the payloads of `response_item` and `event_msg` lines (every other kind
+/// has one decoder). The parser tries them in this order and keeps the first scan that
+/// succeeds; the last is serde's derive, so a line the direct paths cannot read gets exactly
+/// the derive's result or error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PayloadPath {
+    /// Type-first in the same pass; the payload's first key must be `type` (as every Codex
+    /// writer puts it), or the scan fails.
+    TagFirst,
+    /// Type-first from the payload's text, its `type` found anywhere by a scan first.
+    TagAnywhere,
+    /// Serde's derived, internally tagged deserializers (the reference).
+    Derived,
+}
 
 /// The payload of a scanned line.
 // The decoded variant is the common case; boxing it would cost an allocation per line.
@@ -47,11 +63,12 @@ pub(crate) enum ScanError {
 
 impl<'a> ScannedLine<'a> {
     /// Scans `text`, which must start with `{`.
-    pub(crate) fn scan(text: &'a str) -> Result<Self, ScanError> {
+    pub(crate) fn scan(text: &'a str, path: PayloadPath) -> Result<Self, ScanError> {
         let failed_payload = Cell::new(None);
         let mut deserializer = serde_json::Deserializer::from_str(text);
         let scanned = LineSeed {
             failed_payload: &failed_payload,
+            path,
         }
         .deserialize(&mut deserializer)
         .and_then(|scanned| deserializer.end().map(|()| scanned));
@@ -84,6 +101,7 @@ impl<'a> ScannedLine<'a> {
 /// caller can tell a payload mismatch from a syntax error.
 struct LineSeed<'c> {
     failed_payload: &'c Cell<Option<KnownTag>>,
+    path: PayloadPath,
 }
 
 impl<'de, 'c> DeserializeSeed<'de> for LineSeed<'c> {
@@ -105,7 +123,7 @@ impl<'de, 'c> Visitor<'de> for LineSeed<'c> {
         let mut entries: Vec<(Cow<'de, str>, &'de RawValue)> = Vec::with_capacity(4);
         let mut payload = ScannedPayload::Absent;
         let mut duplicate = None;
-        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
             if key != "payload" {
                 let value: &'de RawValue = map.next_value()?;
                 if duplicate.is_none() && entries.iter().any(|(name, _)| *name == key) {
@@ -127,7 +145,7 @@ impl<'de, 'c> Visitor<'de> for LineSeed<'c> {
             payload = match known {
                 Some(known) => {
                     self.failed_payload.set(Some(known));
-                    let item = map.next_value_seed(PayloadSeed(known))?;
+                    let item = map.next_value_seed(PayloadSeed(known, self.path))?;
                     self.failed_payload.set(None);
                     ScannedPayload::Decoded(item)
                 }
@@ -143,43 +161,13 @@ impl<'de, 'c> Visitor<'de> for LineSeed<'c> {
 }
 
 /// Decodes a payload of a known kind in place.
-struct PayloadSeed(KnownTag);
+struct PayloadSeed(KnownTag, PayloadPath);
 
 impl<'de> DeserializeSeed<'de> for PayloadSeed {
     type Value = RolloutItem;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        self.0.decode(deserializer)
-    }
-}
-
-/// An object key, borrowed from the input unless it contained escapes.
-struct Key<'a>(Cow<'a, str>);
-
-impl<'de> serde::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-
-        impl<'de> Visitor<'de> for KeyVisitor {
-            type Value = Key<'de>;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object key")
-            }
-
-            fn visit_borrowed_str<E: serde::de::Error>(
-                self,
-                v: &'de str,
-            ) -> Result<Self::Value, E> {
-                Ok(Key(Cow::Borrowed(v)))
-            }
-
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
-                Ok(Key(Cow::Owned(v.to_string())))
-            }
-        }
-
-        deserializer.deserialize_str(KeyVisitor)
+        self.0.decode_by(deserializer, self.1)
     }
 }
 
@@ -214,12 +202,5 @@ pub(crate) fn peek_payload_type(text: &str) -> Option<String> {
 
 /// The `type` tag of a raw JSON object (for error messages; slow path only).
 pub(crate) fn peek_type_tag(raw: &RawValue) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct Tagged {
-        #[serde(rename = "type")]
-        tag: Option<String>,
-    }
-    serde_json::from_str::<Tagged>(raw.get())
-        .ok()
-        .and_then(|tagged| tagged.tag)
+    peek_tag(raw.get())
 }

@@ -9,13 +9,15 @@
 //! tag and exact payload text, never dropped, so a file loaded and written back still holds it.
 
 use schemars::JsonSchema;
-use serde::de::Error as _;
+use serde::de::{DeserializeSeed, Error as _};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use ts_rs::TS;
 
 use super::compacted::CompactedItem;
+use super::envelope::PayloadPath;
 use super::inter_agent::{InterAgentCommunication, InterAgentCommunicationMetadata};
 use super::raw_json::RawJson;
 use super::session_meta::SessionMetaLine;
@@ -24,6 +26,7 @@ use super::turn_context::TurnContextItem;
 use super::world_state::WorldStateItem;
 use crate::event::EventMsg;
 use crate::models::ResponseItem;
+use crate::type_first::{self, PayloadSeed};
 
 /// One recorded fact of a session file.
 ///
@@ -182,6 +185,54 @@ impl KnownTag {
             }
             KnownTag::RealtimeItem => RolloutItem::RealtimeItem(RawJson::deserialize(payload)?),
         })
+    }
+
+    /// Decodes a payload of this kind from any deserializer, the two tagged payload enums
+    /// along `path`.
+    pub(crate) fn decode_by<'de, D: Deserializer<'de>>(
+        self,
+        payload: D,
+        path: PayloadPath,
+    ) -> Result<RolloutItem, D::Error> {
+        match (self, path) {
+            (KnownTag::ResponseItem, PayloadPath::TagFirst) => PayloadSeed::tag_first()
+                .deserialize(payload)
+                .map(RolloutItem::ResponseItem),
+            (KnownTag::EventMsg, PayloadPath::TagFirst) => PayloadSeed::tag_first()
+                .deserialize(payload)
+                .map(RolloutItem::EventMsg),
+            (KnownTag::ResponseItem | KnownTag::EventMsg, PayloadPath::TagAnywhere) => {
+                let raw = <&RawValue>::deserialize(payload)?;
+                self.decode_direct(raw.get()).map_err(D::Error::custom)
+            }
+            _ => self.decode(payload),
+        }
+    }
+
+    /// Decodes a `response_item` or `event_msg` payload type-first only.
+    fn decode_direct(self, text: &str) -> Result<RolloutItem, serde_json::Error> {
+        match self {
+            KnownTag::ResponseItem => {
+                type_first::decode_direct(text).map(RolloutItem::ResponseItem)
+            }
+            KnownTag::EventMsg => type_first::decode_direct(text).map(RolloutItem::EventMsg),
+            _ => Err(serde_json::Error::custom("not a tagged payload kind")),
+        }
+    }
+
+    /// Decodes a payload of this kind from its whole text: type-first where it can, with the
+    /// derive's result and error otherwise.
+    pub(crate) fn decode_text(self, text: &str) -> Result<RolloutItem, serde_json::Error> {
+        match self {
+            KnownTag::ResponseItem => type_first::decode(text).map(RolloutItem::ResponseItem),
+            KnownTag::EventMsg => type_first::decode(text).map(RolloutItem::EventMsg),
+            _ => {
+                let mut deserializer = serde_json::Deserializer::from_str(text);
+                let item = self.decode(&mut deserializer)?;
+                deserializer.end()?;
+                Ok(item)
+            }
+        }
     }
 
     /// Whether the payload of this kind is kept as its raw text (no typed model).

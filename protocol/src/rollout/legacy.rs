@@ -64,8 +64,8 @@ pub(crate) fn parse_legacy(
             ParsedRecord::LegacyMarker { record_type }
         }
         LegacyRecord::ResponseItem => {
-            let item =
-                serde_json::from_str::<ResponseItem>(text).map_err(|err| error(err.to_string()))?;
+            let item = crate::type_first::decode::<ResponseItem>(text)
+                .map_err(|err| error(err.to_string()))?;
             ParsedRecord::Line(RolloutLine::new(
                 String::new(),
                 RolloutItem::ResponseItem(item),

@@ -37,7 +37,7 @@ pub use initial_history::{InitialHistory, ResumedHistory};
 pub use inter_agent::{InterAgentCommunication, InterAgentCommunicationMetadata};
 pub use item::{RolloutItem, UnknownRolloutItem};
 pub use line::{RolloutLine, RolloutLineRef};
-pub use parse::{parse_rollout_line, parse_rollout_line_typed};
+pub use parse::{parse_rollout_line, parse_rollout_line_typed, parse_rollout_line_typed_derived};
 pub use parsed_line::{LegacyRecord, LineFormat, ParsedLine, ParsedRecord, RoundTrip, TypedLine};
 pub use raw_json::RawJson;
 pub use session_meta::{

@@ -11,7 +11,11 @@ use std::io;
 
 use serde_json::value::RawValue;
 
-use super::envelope::{ScanError, ScannedLine, ScannedPayload, json_kind, peek_payload_type};
+use serde::de::Error as _;
+
+use super::envelope::{
+    PayloadPath, ScanError, ScannedLine, ScannedPayload, json_kind, peek_payload_type,
+};
 use super::error::LineError;
 use super::item::{KnownTag, RolloutItem, UnknownRolloutItem};
 use super::legacy::{classify_legacy, parse_legacy};
@@ -27,7 +31,7 @@ use super::raw_json::RawJson;
 /// payload does not fit is a [`LineError::Payload`] naming the field serde rejected. The
 /// result keeps the original text whenever the typed line does not write back the same bytes.
 pub fn parse_rollout_line(bytes: &[u8]) -> Result<ParsedLine, LineError> {
-    let (text, typed) = read_line(bytes)?;
+    let (text, typed) = read_line(bytes, TYPE_FIRST)?;
     let original = match (&typed.record, typed.format) {
         (ParsedRecord::Line(line), LineFormat::Envelope) if writes_exactly(line, text) => None,
         _ => Some(Box::from(text)),
@@ -45,11 +49,31 @@ pub fn parse_rollout_line(bytes: &[u8]) -> Result<ParsedLine, LineError> {
 /// Same acceptance and errors as [`parse_rollout_line`], at about two thirds of its cost: the
 /// choice for readers that rebuild history but never write lines back.
 pub fn parse_rollout_line_typed(bytes: &[u8]) -> Result<TypedLine, LineError> {
-    read_line(bytes).map(|(_, typed)| typed)
+    read_line(bytes, TYPE_FIRST).map(|(_, typed)| typed)
 }
 
+/// The reference reading of [`parse_rollout_line_typed`]: the payloads of `response_item` and
+/// `event_msg` lines go through serde's derived (internally tagged) deserializers only, as
+/// before the type-first decoder ([`crate::type_first`]). Same results and errors, slower:
+/// for the tests and benchmarks that compare the two paths.
+pub fn parse_rollout_line_typed_derived(bytes: &[u8]) -> Result<TypedLine, LineError> {
+    read_line(bytes, &[PayloadPath::Derived]).map(|(_, typed)| typed)
+}
+
+/// The payload paths the parser tries, in order; the first scan that succeeds is kept. The
+/// last is serde's derive, so a line the direct paths cannot read gets the derive's result or
+/// error, whatever the first two did.
+const TYPE_FIRST: &[PayloadPath] = &[
+    PayloadPath::TagFirst,
+    PayloadPath::TagAnywhere,
+    PayloadPath::Derived,
+];
+
 /// The shared reading path: returns the line's text (without terminator) and its typed form.
-fn read_line(bytes: &[u8]) -> Result<(&str, TypedLine), LineError> {
+fn read_line<'b>(
+    bytes: &'b [u8],
+    paths: &[PayloadPath],
+) -> Result<(&'b str, TypedLine), LineError> {
     let bytes = strip_line_terminator(bytes);
     let first = bytes
         .iter()
@@ -64,7 +88,16 @@ fn read_line(bytes: &[u8]) -> Result<(&str, TypedLine), LineError> {
     if first != b'{' {
         return Err(classify_non_object(text));
     }
-    let scanned = ScannedLine::scan(text).map_err(|err| match err {
+    let mut scanned = Err(ScanError::Syntax(serde_json::Error::custom(
+        "no payload path",
+    )));
+    for path in paths {
+        scanned = ScannedLine::scan(text, *path);
+        if scanned.is_ok() {
+            break;
+        }
+    }
+    let scanned = scanned.map_err(|err| match err {
         ScanError::Syntax(err) => LineError::from_syntax(&err),
         ScanError::Payload(known, err) => LineError::Payload {
             line_type: known.as_str().to_string(),
@@ -199,10 +232,8 @@ fn decode_field<T: serde::de::DeserializeOwned>(
 
 /// Decodes the payload of a known line kind from its text (when `type` came after it).
 fn decode_payload(known: KnownTag, raw: &RawValue) -> Result<RolloutItem, LineError> {
-    let mut deserializer = serde_json::Deserializer::from_str(raw.get());
     known
-        .decode(&mut deserializer)
-        .and_then(|item| deserializer.end().map(|()| item))
+        .decode_text(raw.get())
         .map_err(|err| LineError::Payload {
             line_type: known.as_str().to_string(),
             payload_type: super::envelope::peek_type_tag(raw),
