@@ -29,6 +29,13 @@
 //!
 //! Each segment also carries the user turns of each counting rule that opened in it
 //! ([`SegmentScan::note_turn`]), so a caller learns which of its turns were discarded.
+//!
+//! A counting reader (the streamed turn count of `inspect`) keeps its newest
+//! [`RECENT_SEGMENTS`] surviving segments whole and the older ones as runs of equal
+//! summaries (whether it counts, its turns per rule), so its memory is a few words per run:
+//! real files repeat the same kind of turn, one run for thousands of turns. An older segment
+//! has no turn id left, so a merge (ids differ, above) stops there; that needs a turn start
+//! whose id differs from its turn's ids more than [`RECENT_SEGMENTS`] turns deep.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::ops::Range;
@@ -41,6 +48,25 @@ use codex_core::turn_boundary::is_user_turn_boundary;
 
 /// How many counting rules a segment tracks turns for (one per [`super::TurnRecords`] rule).
 pub(crate) const RULES: usize = 4;
+
+/// Surviving segments a counting reader keeps whole (see the module docs).
+pub(crate) const RECENT_SEGMENTS: usize = 64;
+
+/// What counting needs of an older surviving segment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Summary {
+    counts: bool,
+    turns: [usize; RULES],
+}
+
+impl Summary {
+    fn of(segment: &Segment) -> Self {
+        Self {
+            counts: segment.counts,
+            turns: segment.turns.map(|span| span.count),
+        }
+    }
+}
 
 /// Whether `item` makes the segment it is in count as a turn for a rollback: a person's
 /// message (its `user_message` event, or in paginated files its completed `UserMessage`
@@ -146,8 +172,11 @@ impl Segment {
 #[derive(Debug, Clone)]
 pub(crate) struct SegmentScan {
     open: Segment,
-    /// Closed segments no marker discarded, oldest first.
+    /// Closed segments no marker discarded, oldest first (the newest ones only, when
+    /// counting).
     surviving: Vec<Segment>,
+    /// Counting: the older surviving segments, as runs of equal summaries, oldest first.
+    older: Vec<(Summary, usize)>,
     /// Closed segments a marker discarded, when the caller asked to keep them.
     discarded: Option<Vec<Segment>>,
     /// How many turns of each rule opened so far.
@@ -169,6 +198,7 @@ impl SegmentScan {
         Self {
             open: Segment::starting_at(0, [0; RULES]),
             surviving: Vec::new(),
+            older: Vec::new(),
             discarded: None,
             turns: [0; RULES],
             discarded_turns: [0; RULES],
@@ -293,14 +323,14 @@ impl SegmentScan {
             segment = older.merged(segment);
         }
         if segment.markers == 0 && !joins_discarded {
-            self.surviving.push(segment);
+            self.keep(segment);
             return false;
         }
         // A marker discards its own segment first: one of its turns if the segment counts.
         let mut pending = segment.markers.saturating_sub(usize::from(segment.counts));
         self.discard(segment);
         while pending > 0 {
-            let Some(older) = self.surviving.pop() else {
+            let Some(older) = self.pop_surviving() else {
                 self.unmatched = self.unmatched.saturating_add(pending);
                 break;
             };
@@ -308,6 +338,39 @@ impl SegmentScan {
             self.discard(older);
         }
         true
+    }
+
+    /// Puts a surviving segment on the stack; a counting reader folds the oldest whole one
+    /// into the runs beyond [`RECENT_SEGMENTS`].
+    fn keep(&mut self, segment: Segment) {
+        self.surviving.push(segment);
+        if self.discarded.is_some() || self.surviving.len() <= RECENT_SEGMENTS {
+            return;
+        }
+        let oldest = self.surviving.remove(0);
+        let summary = Summary::of(&oldest);
+        match self.older.last_mut() {
+            Some((last, count)) if *last == summary => *count += 1,
+            _ => self.older.push((summary, 1)),
+        }
+    }
+
+    /// The newest surviving segment, taken off the stack.
+    fn pop_surviving(&mut self) -> Option<Segment> {
+        if let Some(segment) = self.surviving.pop() {
+            return Some(segment);
+        }
+        let (summary, count) = self.older.last_mut()?;
+        let summary = *summary;
+        *count -= 1;
+        if *count == 0 {
+            self.older.pop();
+        }
+        Some(Segment {
+            counts: summary.counts,
+            turns: summary.turns.map(|count| TurnSpan { first: 0, count }),
+            ..Segment::default()
+        })
     }
 
     fn discard(&mut self, mut segment: Segment) {

@@ -206,3 +206,30 @@ fn every_segment_rule_agrees_with_the_whole_file_index_on_each_prefix() {
     }
     assert_eq!(surviving_texts(&items).len(), 2);
 }
+
+#[test]
+fn a_counting_reader_keeps_runs_of_old_turns_and_rolls_back_into_them() {
+    let mut parts: Vec<Vec<String>> = (0..200)
+        .map(|turn| person_turn(&format!("t{turn}"), "a"))
+        .collect();
+    parts.push(vec![rollback(150)]);
+    parts.push(person_turn("u1", "b"));
+    parts.push(agent_turn("u2", "x"));
+    parts.push(person_turn("u3", "c"));
+    parts.push(vec![rollback(2)]);
+    let items = items(parts);
+    let mut scan = SegmentScan::counting();
+    for (index, item) in items.iter().enumerate() {
+        scan.push(index, item);
+        if counts_as_turn(item) {
+            scan.note_turn(0);
+        }
+    }
+    assert!(
+        scan.older.len() <= 2,
+        "old turns fold into runs: {:?}",
+        scan.older
+    );
+    assert_eq!(streamed_count(&items), surviving_texts(&items).len());
+    assert_eq!(streamed_count(&items), 51);
+}
