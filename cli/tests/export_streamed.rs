@@ -6,7 +6,6 @@
 mod common;
 
 use std::path::Path;
-use std::process::Stdio;
 
 use common::{TestResult, bin, name, real_files};
 
@@ -36,7 +35,7 @@ fn both(file: &Path, args: &[&str]) -> Result<(Vec<u8>, Vec<u8>), Box<dyn std::e
         .arg("export")
         .args(args)
         .arg("-")
-        .stdin(Stdio::from(std::fs::File::open(file)?))
+        .write_stdin(std::fs::read(file)?)
         .output()?;
     assert!(
         loaded.status.success(),
