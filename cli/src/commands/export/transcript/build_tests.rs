@@ -1,7 +1,7 @@
 //! The builder hands parts on as soon as nothing later changes them; what it builds must be
 //! what it builds when it keeps every part to the end (the whole transcript in memory).
 
-use codex_rollout::load::{RolloutContents, load_rollout_items};
+use codex_rollout::load::RolloutContents;
 use codex_rollout::turns::{TurnRecords, all_user_turns_in_rollout};
 
 use super::super::index::{FileIndex, index_items};
@@ -49,8 +49,7 @@ fn parts_handed_on_early_are_the_parts_of_the_whole_transcript()
     assert!(!files.is_empty());
     let mut held_back = 0;
     for file in &files {
-        let loaded = load_rollout_items(file)?;
-        let contents = loaded.contents();
+        let contents = &RolloutContents::parse(std::fs::read(file)?);
         let index = index_of(contents);
         let (streamed, most_open) = parts(contents, &index);
         let mut whole = index.clone();
