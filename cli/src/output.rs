@@ -66,6 +66,13 @@ impl Output {
         Ok(())
     }
 
+    /// A piece of serialized JSON as is, its raw terminal controls escaped (a document
+    /// written in pieces; see [`escape_json_text`]).
+    pub fn json_text(&mut self, json: &str) -> Result<(), Failure> {
+        self.sink.write_all(escape_json_text(json).as_bytes())?;
+        Ok(())
+    }
+
     /// One pretty-printed JSON document.
     pub fn json_pretty<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
         let json = serde_json::to_string_pretty(value)?;

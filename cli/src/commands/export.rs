@@ -5,26 +5,35 @@
 //! and codex-protocol's call matching), `markdown` and `html` lay them out, and
 //! `redact` masks what people hide before sharing, on the model, so both formats (and
 //! `--json`, which prints the model itself) get the same masking.
+//!
+//! Streamed: `read` passes over the file more than once, `transcript` builds it one part
+//! (the preamble, a turn) at a time, and `document` writes each part as soon as it is
+//! finished; the whole transcript is never held.
 
+mod document;
 mod excerpt;
 mod facts;
 mod html;
 mod markdown;
+mod read;
 mod redact;
 mod transcript;
 
 pub use redact::{RedactionReport, Redactor};
 pub use transcript::{
-    Entry, EntryKind, Image, ImageSource, ToolCall, Transcript, TranscriptTurn, build,
+    Entry, EntryKind, FileIndex, Image, ImageSource, Part, ToolCall, Transcript, TranscriptBuilder,
+    TranscriptTurn,
 };
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::cli::ExportFormat;
 use crate::error::{CommandResult, Failure, Status};
-use crate::input::{Source, load_session};
+use crate::input::Source;
 use crate::output::{Output, note};
+use document::{Layout, Target};
+use facts::Overview;
+use read::Reader;
 
 /// What `export` was asked for.
 #[derive(Debug, Clone, Default)]
@@ -38,82 +47,99 @@ pub struct ExportOptions {
     pub patterns: Vec<String>,
 }
 
-/// Runs `export`.
+/// Runs `export`: a first pass indexes the file; when the header needs every turn (Markdown,
+/// HTML) a second builds the transcript part by part for its [`Overview`] and drops it; the
+/// last builds it again and writes each part as soon as it is finished. Memory is the
+/// longest line plus the turn index and the parts still being built, not the file.
 pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> CommandResult {
-    let session = load_session(source)?;
-    let mut transcript = build(session.contents());
-    let report = if options.redact || !options.patterns.is_empty() {
+    let redactor = if options.redact || !options.patterns.is_empty() {
         let hostname = local_hostname();
         let redactor = Redactor::new(hostname.as_deref(), &options.patterns)
             .map_err(|err| Failure::Usage(err.to_string()))?;
-        let report = redactor.redact(&mut transcript);
-        note(&format!("redacted: {}", report.summary()));
-        Some(report)
+        Some(redactor)
     } else {
         None
     };
-    let summary = report.as_ref().map(RedactionReport::summary);
-    if out.is_json() && options.output.is_none() {
-        out.json_line(&transcript)?;
-        return Ok(Status::Ok);
+    let mut reader = Reader::open(source)?;
+    let index = reader.index()?;
+    let mut head = index.head.clone();
+    let mut report = redactor.as_ref().map(Redactor::report);
+    if let (Some(redactor), Some(report)) = (&redactor, &mut report) {
+        redactor.redact_head(&mut head, report);
     }
-    let document = if out.is_json() {
-        serde_json::to_string(&transcript)? + "\n"
-    } else {
-        match options.format {
-            ExportFormat::Markdown => markdown::render(&transcript, summary.as_deref()),
-            ExportFormat::Html => html::render(&transcript, summary.as_deref()),
+    let mut layout = Layout::of(options.format, out.is_json());
+    let mut overview = Overview::default();
+    let mut summary = None;
+    if layout.needs_overview() {
+        let mut counted = report.clone();
+        each_part(&reader, &index, |part| {
+            redact_part(redactor.as_ref(), part, counted.as_mut());
+            overview.add(part);
+            Ok(())
+        })?;
+        summary = counted.as_ref().map(RedactionReport::summary);
+        if let Some(summary) = &summary {
+            note(&format!("redacted: {summary}"));
         }
-    };
-    match &options.output {
-        Some(path) => {
-            write_file(source, path, &document)?;
-            note(&format!("wrote {}", path.display()));
-        }
-        None => out.text(&document)?,
+    }
+    let mut target = Target::open(source, options.output.as_deref(), out)?;
+    let mut written = layout
+        .head(&head, &overview, summary.as_deref())
+        .and_then(|piece| target.write(&piece));
+    if written.is_ok() {
+        written = each_part(&reader, &index, |part| {
+            redact_part(redactor.as_ref(), part, report.as_mut());
+            target.write(&layout.part(part)?)
+        });
+    }
+    if written.is_ok() {
+        written = target.write(&layout.tail(&head));
+    }
+    let path = target.finish(written.is_err())?;
+    written?;
+    if !layout.needs_overview()
+        && let Some(report) = &report
+    {
+        note(&format!("redacted: {}", report.summary()));
+    }
+    if let Some(path) = path {
+        note(&format!("wrote {}", path.display()));
     }
     Ok(Status::Ok)
 }
 
-/// Writes `document` to `path` through a temporary file in the same folder, so a reader
-/// never sees half a page; refuses to overwrite the session file it was read from.
-fn write_file(source: &Source, path: &Path, document: &str) -> Result<(), Failure> {
-    if let Source::File(input) = source {
-        let same = std::fs::canonicalize(input)
-            .ok()
-            .zip(std::fs::canonicalize(path).ok())
-            .is_some_and(|(input, output)| input == output);
-        if same {
-            return Err(Failure::Usage(format!(
-                "{}: refusing to write the export over the session file it reads",
-                path.display()
-            )));
+/// Builds the transcript of `reader` part by part, handing each to `visit` once finished
+/// (to redact and use, then drop).
+fn each_part(
+    reader: &Reader,
+    index: &FileIndex,
+    mut visit: impl FnMut(&mut Part) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let mut builder = TranscriptBuilder::new(index);
+    reader.replay(index, |item, raw| {
+        builder.push(item, raw);
+        for mut part in builder.take_ready() {
+            visit(&mut part)?;
         }
-    }
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let unwritable = |err: std::io::Error| {
-        Failure::Output(std::io::Error::new(
-            err.kind(),
-            format!("{}: {err}", path.display()),
-        ))
-    };
-    let name = path
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "export".to_string());
-    let temporary = folder.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = std::fs::File::create(&temporary).and_then(|mut file| {
-        file.write_all(document.as_bytes())?;
-        file.sync_all()
-    });
-    if let Err(err) = written.and_then(|()| std::fs::rename(&temporary, path)) {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(unwritable(err));
+        Ok(())
+    })?;
+    builder.finish();
+    for mut part in builder.take_ready() {
+        visit(&mut part)?;
     }
     Ok(())
+}
+
+/// Masks one part with `redactor`, counting into `report`, when redacting.
+fn redact_part(redactor: Option<&Redactor>, part: &mut Part, report: Option<&mut RedactionReport>) {
+    let (Some(redactor), Some(report)) = (redactor, report) else {
+        return;
+    };
+    let entries = match part {
+        Part::Preamble(entries) => entries,
+        Part::Turn(turn) => &mut turn.entries,
+    };
+    redactor.redact_entries(entries, report);
 }
 
 /// This machine's name, masked by `--redact` (it shows in prompts and paths).

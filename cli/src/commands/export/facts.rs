@@ -3,10 +3,68 @@
 //! Why shared: the Markdown and HTML exports are two layouts of one transcript; a fact worded
 //! here is worded the same in both.
 
-use super::transcript::{Transcript, duration_between};
+use super::transcript::{Entry, EntryKind, Part, Transcript, TranscriptTurn, duration_between};
 
-/// The header's facts, as (label, value) pairs, in the order they are shown.
-pub fn header_facts(transcript: &Transcript) -> Vec<(&'static str, String)> {
+/// What a document says before its first turn that depends on every turn: known after a
+/// pass over the whole transcript (built part by part and dropped), or from a whole one.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Overview {
+    /// The turns that count (rolled-back ones left out).
+    pub live_turns: usize,
+    /// Every image of the transcript.
+    pub images: usize,
+    /// One line per turn, for a table of contents.
+    pub contents: Vec<ContentsLine>,
+}
+
+/// A turn as a table of contents lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContentsLine {
+    pub number: Option<usize>,
+    pub rolled_back: bool,
+    pub status: &'static str,
+    /// The start of the person's message, on one line (at most 90 characters).
+    pub preview: String,
+}
+
+impl Overview {
+    /// Counts one part in.
+    pub fn add(&mut self, part: &Part) {
+        match part {
+            Part::Preamble(entries) => self.images += images_in(entries),
+            Part::Turn(turn) => self.add_turn(turn),
+        }
+    }
+
+    fn add_turn(&mut self, turn: &TranscriptTurn) {
+        self.images += images_in(&turn.entries);
+        self.live_turns += usize::from(!turn.rolled_back);
+        let preview = turn
+            .entries
+            .iter()
+            .find_map(|entry| match &entry.kind {
+                EntryKind::User { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .unwrap_or("");
+        let preview: String = preview.split_whitespace().collect::<Vec<_>>().join(" ");
+        self.contents.push(ContentsLine {
+            number: turn.number,
+            rolled_back: turn.rolled_back,
+            status: turn.status,
+            preview: preview.chars().take(90).collect(),
+        });
+    }
+}
+
+fn images_in(entries: &[Entry]) -> usize {
+    entries.iter().map(|entry| entry.images().len()).sum()
+}
+
+/// The header's facts, as (label, value) pairs, in the order they are shown: `head`'s
+/// session facts (its turns are not looked at) and the overview's counts.
+pub fn header_facts(head: &Transcript, overview: &Overview) -> Vec<(&'static str, String)> {
+    let transcript = head;
     let mut facts = Vec::new();
     if let Some(version) = &transcript.cli_version {
         facts.push(("Codex version", version.clone()));
@@ -31,7 +89,7 @@ pub fn header_facts(transcript: &Transcript) -> Vec<(&'static str, String)> {
     if let Some(duration) = duration {
         facts.push(("Duration", duration));
     }
-    facts.push(("Turns", transcript.live_turns().count().to_string()));
+    facts.push(("Turns", overview.live_turns.to_string()));
     if transcript.rolled_back_turns > 0 {
         facts.push((
             "Rolled back turns",

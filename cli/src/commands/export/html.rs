@@ -1,4 +1,6 @@
-//! Rendering a [`Transcript`] as one self-contained HTML page.
+//! Rendering a [`Transcript`] as one self-contained HTML page, written in order: [`head`]
+//! (what needs every turn, the counts and the table of contents, comes from an
+//! [`Overview`] made before), each part as it is built ([`Sections`]), then [`tail`].
 //!
 //! The page opens offline in any browser: its style and a small script are inline, images
 //! are `data:` URLs, and it fetches nothing. It reads without the script. Session content is
@@ -20,19 +22,17 @@ mod page;
 use std::fmt::Write;
 
 use self::escape::{text, time};
-use super::facts::{describe_turn_status, header_facts};
-use super::transcript::{EntryKind, Transcript, TranscriptTurn};
+use super::facts::{ContentsLine, Overview, describe_turn_status, header_facts};
+use super::transcript::{Part, Transcript, TranscriptTurn};
 
 /// Turns from which the page gets a table of contents.
 const TOC_FROM_TURNS: usize = 4;
 
-/// The HTML page of `transcript`; `redaction` is the summary `--redact` printed, if any.
-pub fn render(transcript: &Transcript, redaction: Option<&str>) -> String {
+/// The page up to its first part: the fixed head, the header (`head`'s session facts and
+/// the overview's counts) and, from a few turns on, the table of contents.
+pub fn head(head: &Transcript, overview: &Overview, redaction: Option<&str>) -> String {
     let mut out = String::with_capacity(64 * 1024);
-    let title = transcript
-        .thread_id
-        .as_deref()
-        .unwrap_or("(no session meta)");
+    let title = head.thread_id.as_deref().unwrap_or("(no session meta)");
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -44,42 +44,67 @@ pub fn render(transcript: &Transcript, redaction: Option<&str>) -> String {
         text(title),
         page::STYLE
     );
-    header(&mut out, transcript, title, redaction);
-    if transcript.turns.len() >= TOC_FROM_TURNS {
-        contents(&mut out, transcript);
+    header(&mut out, head, overview, title, redaction);
+    if overview.contents.len() >= TOC_FROM_TURNS {
+        contents(&mut out, &overview.contents);
     }
-    if !transcript.preamble.is_empty() {
-        out.push_str(
-            "<section class=\"turn preamble\" id=\"preamble\">\n<h2>Before the first turn</h2>\n",
-        );
-        for item in &transcript.preamble {
-            entries::entry(&mut out, item);
-        }
-        out.push_str("</section>\n");
-    }
-    let mut rolled_back = 0;
-    for turn in &transcript.turns {
-        if turn.number.is_none() {
-            rolled_back += 1;
-        }
-        section(&mut out, turn, rolled_back);
-    }
-    let _ = write!(
-        out,
-        "</main>\n<script>{}</script>\n</body>\n</html>\n",
-        page::SCRIPT
-    );
     out
 }
 
-fn header(out: &mut String, transcript: &Transcript, title: &str, redaction: Option<&str>) {
+/// Writes the parts of a page in order (the rolled-back turns are counted for their ids).
+#[derive(Debug, Default)]
+pub struct Sections {
+    rolled_back: usize,
+}
+
+impl Sections {
+    /// The HTML of the next part (an empty preamble has none).
+    pub fn part(&mut self, part: &Part) -> String {
+        let mut out = String::new();
+        match part {
+            Part::Preamble(entries) if entries.is_empty() => {}
+            Part::Preamble(entries) => {
+                out.push_str(
+                    "<section class=\"turn preamble\" id=\"preamble\">\n<h2>Before the first turn</h2>\n",
+                );
+                for item in entries {
+                    entries::entry(&mut out, item);
+                }
+                out.push_str("</section>\n");
+            }
+            Part::Turn(turn) => {
+                if turn.number.is_none() {
+                    self.rolled_back += 1;
+                }
+                section(&mut out, turn, self.rolled_back);
+            }
+        }
+        out
+    }
+}
+
+/// The end of the page, after its last part.
+pub fn tail() -> String {
+    format!(
+        "</main>\n<script>{}</script>\n</body>\n</html>\n",
+        page::SCRIPT
+    )
+}
+
+fn header(
+    out: &mut String,
+    head: &Transcript,
+    overview: &Overview,
+    title: &str,
+    redaction: Option<&str>,
+) {
     out.push_str("<header>\n<button type=\"button\" id=\"expand-all\">Expand all</button>\n");
     let _ = writeln!(
         out,
         "<h1>Codex session <code>{}</code></h1>\n<dl>",
         text(title)
     );
-    for (label, value) in header_facts(transcript) {
+    for (label, value) in header_facts(head, overview) {
         let _ = write!(out, "<dt>{}</dt><dd>", text(label));
         if label == "Started" {
             time(out, &value, "day");
@@ -88,9 +113,8 @@ fn header(out: &mut String, transcript: &Transcript, title: &str, redaction: Opt
         }
         out.push_str("</dd>\n");
     }
-    let images = transcript.images().count();
-    if images > 0 {
-        let _ = writeln!(out, "<dt>Images</dt><dd>{images}</dd>");
+    if overview.images > 0 {
+        let _ = writeln!(out, "<dt>Images</dt><dd>{}</dd>", overview.images);
     }
     if let Some(redaction) = redaction {
         let _ = writeln!(out, "<dt>Redacted</dt><dd>{}</dd>", text(redaction));
@@ -98,59 +122,46 @@ fn header(out: &mut String, transcript: &Transcript, title: &str, redaction: Opt
     out.push_str("</dl>\n</header>\n");
 }
 
-fn turn_id(turn: &TranscriptTurn, rolled_back: usize) -> String {
-    match turn.number {
+fn turn_id(number: Option<usize>, rolled_back: usize) -> String {
+    match number {
         Some(number) => format!("turn-{number}"),
         None => format!("rolled-back-{rolled_back}"),
     }
 }
 
-fn turn_label(turn: &TranscriptTurn) -> String {
-    match turn.number {
+fn turn_label(number: Option<usize>) -> String {
+    match number {
         Some(number) => format!("Turn {number}"),
         None => "Rolled-back turn".to_string(),
     }
 }
 
-fn contents(out: &mut String, transcript: &Transcript) {
+fn contents(out: &mut String, lines: &[ContentsLine]) {
     let _ = writeln!(
         out,
         "<nav class=\"toc\"><details open><summary>Contents ({} turns)</summary><ol>",
-        transcript.turns.len()
+        lines.len()
     );
     let mut rolled_back = 0;
-    for turn in &transcript.turns {
-        if turn.number.is_none() {
+    for line in lines {
+        if line.number.is_none() {
             rolled_back += 1;
         }
-        let preview = turn
-            .entries
-            .iter()
-            .find_map(|entry| match &entry.kind {
-                EntryKind::User { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .unwrap_or("");
-        let preview: String = preview.split_whitespace().collect::<Vec<_>>().join(" ");
-        let preview: String = preview.chars().take(90).collect();
+        let status = if line.rolled_back {
+            "rolled back"
+        } else {
+            line.status
+        };
         let _ = writeln!(
             out,
             "<li><a href=\"#{}\">{}</a> <span class=\"meta\">{} · {}</span></li>",
-            turn_id(turn, rolled_back),
-            text(&turn_label(turn)),
-            status_word(turn),
-            text(&preview)
+            turn_id(line.number, rolled_back),
+            text(&turn_label(line.number)),
+            status,
+            text(&line.preview)
         );
     }
     out.push_str("</ol></details></nav>\n");
-}
-
-fn status_word(turn: &TranscriptTurn) -> &'static str {
-    if turn.rolled_back {
-        "rolled back"
-    } else {
-        turn.status
-    }
 }
 
 fn section(out: &mut String, turn: &TranscriptTurn, rolled_back: usize) {
@@ -158,8 +169,8 @@ fn section(out: &mut String, turn: &TranscriptTurn, rolled_back: usize) {
     let _ = write!(
         out,
         "<section class=\"turn{class}\" id=\"{}\">\n<h2>{}",
-        turn_id(turn, rolled_back),
-        text(&turn_label(turn))
+        turn_id(turn.number, rolled_back),
+        text(&turn_label(turn.number))
     );
     let _ = write!(
         out,

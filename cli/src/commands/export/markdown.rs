@@ -1,4 +1,5 @@
-//! Rendering a [`Transcript`] as Markdown.
+//! Rendering a [`Transcript`] as Markdown: its header ([`head`]), then each part as it is
+//! built ([`part`]), so that a long session is written one turn at a time.
 //!
 //! Choices, for a transcript people read and paste into issues:
 //! - the person's messages are block quotes, the assistant's text is kept as the Markdown it
@@ -14,33 +15,36 @@
 use std::fmt::Write;
 
 use super::excerpt::excerpt;
-use super::facts::{describe_turn_status, header_facts};
-use super::transcript::{Entry, EntryKind, Image, ToolCall, Transcript, TranscriptTurn};
+use super::facts::{Overview, describe_turn_status, header_facts};
+use super::transcript::{Entry, EntryKind, Image, Part, ToolCall, Transcript, TranscriptTurn};
 
-/// The Markdown text of `transcript`; `redaction` is the summary `--redact` printed, if any.
-pub fn render(transcript: &Transcript, redaction: Option<&str>) -> String {
+/// The document's header: `head`'s session facts and the overview's counts.
+pub fn head(head: &Transcript, overview: &Overview, redaction: Option<&str>) -> String {
     let mut md = String::new();
-    let title = transcript
-        .thread_id
-        .as_deref()
-        .unwrap_or("(no session meta)");
+    let title = head.thread_id.as_deref().unwrap_or("(no session meta)");
     let _ = writeln!(md, "# Codex session {}\n", code_span(title));
-    for (label, value) in header_facts(transcript) {
+    for (label, value) in header_facts(head, overview) {
         let _ = writeln!(md, "- {label}: {}", code_span(&value));
     }
-    let images = transcript.images().count();
-    if images > 0 {
-        let _ = writeln!(md, "- Images: {images}");
+    if overview.images > 0 {
+        let _ = writeln!(md, "- Images: {}", overview.images);
     }
     if let Some(redaction) = redaction {
         let _ = writeln!(md, "- Redacted: {}", escape_text(redaction));
     }
-    if !transcript.preamble.is_empty() {
-        let _ = writeln!(md, "\n---\n\n## Before the first turn\n");
-        render_entries(&mut md, &transcript.preamble);
-    }
-    for turn in &transcript.turns {
-        render_turn(&mut md, turn);
+    md
+}
+
+/// The text of one part, in the order parts come (an empty preamble has none).
+pub fn part(part: &Part) -> String {
+    let mut md = String::new();
+    match part {
+        Part::Preamble(entries) if entries.is_empty() => {}
+        Part::Preamble(entries) => {
+            let _ = writeln!(md, "\n---\n\n## Before the first turn\n");
+            render_entries(&mut md, entries);
+        }
+        Part::Turn(turn) => render_turn(&mut md, turn),
     }
     md
 }

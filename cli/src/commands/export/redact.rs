@@ -151,28 +151,40 @@ impl Redactor {
 
     /// Masks every string of `transcript` in place.
     pub fn redact(&self, transcript: &mut Transcript) -> RedactionReport {
+        let mut report = self.report();
+        self.redact_head(transcript, &mut report);
+        self.redact_entries(&mut transcript.preamble, &mut report);
+        for turn in &mut transcript.turns {
+            self.redact_entries(&mut turn.entries, &mut report);
+        }
+        report
+    }
+
+    /// A report that has counted nothing yet, with a line per kind of mask.
+    pub fn report(&self) -> RedactionReport {
         let mut report = RedactionReport::default();
         for rule in &self.rules {
             if !report.counts.iter().any(|(kind, _)| *kind == rule.kind) {
                 report.counts.push((rule.kind.clone(), 0));
             }
         }
-        let mut visit = |value: &mut String| self.mask(value, &mut report);
-        for value in [&mut transcript.cwd, &mut transcript.git_branch]
-            .into_iter()
-            .flatten()
-        {
-            visit(value);
+        report
+    }
+
+    /// Masks the header's strings (the cwd, the branch), counting into `report`.
+    pub fn redact_head(&self, head: &mut Transcript, report: &mut RedactionReport) {
+        for value in [&mut head.cwd, &mut head.git_branch].into_iter().flatten() {
+            self.mask(value, report);
         }
-        for entry in transcript.preamble.iter_mut().chain(
-            transcript
-                .turns
-                .iter_mut()
-                .flat_map(|turn| turn.entries.iter_mut()),
-        ) {
+    }
+
+    /// Masks every string of `entries` (one part of a transcript), counting into `report`:
+    /// a transcript redacted part by part is masked and counted as it is whole.
+    pub fn redact_entries(&self, entries: &mut [Entry], report: &mut RedactionReport) {
+        let mut visit = |value: &mut String| self.mask(value, report);
+        for entry in entries {
             visit_entry(entry, &mut visit);
         }
-        report
     }
 
     fn mask(&self, value: &mut String, report: &mut RedactionReport) {

@@ -1,5 +1,6 @@
 //! The transcript model `export` renders (Markdown and HTML alike): turns of timed entries,
-//! built from rollout items by [`build`].
+//! built from rollout items one part at a time by [`TranscriptBuilder`] after a first pass
+//! made the file's [`FileIndex`] (a loaded file: the same builder fed from memory).
 //!
 //! What a reader of a conversation wants, from the file alone:
 //! - one turn per user turn of codex-rollout's turn index (the same turns `inspect`, `fork`
@@ -9,8 +10,8 @@
 //!   context and are left out;
 //! - assistant messages (with their phase), reasoning summaries and web searches as the model
 //!   produced them;
-//! - each tool call with its output next to it, paired by codex-protocol's `match_calls`
-//!   whatever came in between (an output before its call, or a second one, stands alone),
+//! - each tool call with its output next to it, paired by codex-protocol's call matching
+//!   (its forward `CallMatcher`) whatever came in between (an output before its call, or a second one, stands alone),
 //!   with the command, exit code and duration where the file records them;
 //! - the images of the session (the person's and those inside tool outputs), recognized by
 //!   their header, or said to be missing;
@@ -23,11 +24,13 @@
 
 mod build;
 mod image;
+mod index;
 mod meta;
 mod tool;
 
-pub use build::build;
+pub use build::{Part, TranscriptBuilder};
 pub use image::{Image, ImageSource, human_bytes};
+pub use index::{FileIndex, IndexScan, index_items};
 pub use meta::{duration_between, human_duration_ms};
 
 use serde::Serialize;
@@ -145,10 +148,17 @@ impl Transcript {
         self.preamble
             .iter()
             .chain(self.turns.iter().flat_map(|turn| turn.entries.iter()))
-            .flat_map(|entry| match &entry.kind {
-                EntryKind::User { images, .. } => images.as_slice(),
-                EntryKind::ToolCall(call) => call.output_images.as_slice(),
-                _ => &[],
-            })
+            .flat_map(Entry::images)
+    }
+}
+
+impl Entry {
+    /// The images of this entry (the person's, or inside a tool output).
+    pub fn images(&self) -> &[Image] {
+        match &self.kind {
+            EntryKind::User { images, .. } => images.as_slice(),
+            EntryKind::ToolCall(call) => call.output_images.as_slice(),
+            _ => &[],
+        }
     }
 }

@@ -1,89 +1,119 @@
-//! Building a [`Transcript`] from a loaded rollout, turn by turn as the turn index has them.
+//! Building a [`Transcript`] one item at a time, turn by turn as the turn index has them,
+//! handing each part (the preamble, each turn) on once nothing later changes it
+//! ([`FileIndex::holds`]). A file is read twice: once for its [`FileIndex`], then through this
+//! builder; a loaded file (standard input, the sample) is the same builder fed from memory.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 use codex_core::event_mapping::parse_turn_item;
-use codex_protocol::call_matching::match_calls;
+use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
 use codex_protocol::items::{AgentMessageContent, TurnItem};
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::user_input::UserInput;
-use codex_rollout::load::RolloutContents;
-use codex_rollout::turns::{TurnRecords, UserTurn, all_user_turns_in_rollout};
+use codex_rollout::turns::UserTurn;
 
 use super::image::Image;
-use super::meta::{line_time, note_header};
+use super::index::FileIndex;
+use super::meta::line_time;
 use super::tool::{apply_exec_end, apply_output, call_entry};
-use super::{Entry, EntryKind, ToolCall, Transcript, TranscriptTurn};
+use super::{Entry, EntryKind, ToolCall, TranscriptTurn};
 
-/// Builds the transcript of a loaded rollout.
-pub fn build(contents: &RolloutContents) -> Transcript {
-    let items = contents.items();
-    let turns = all_user_turns_in_rollout(items, TurnRecords::of(contents));
-    let mut builder = Builder::default();
-    let responses = items
-        .iter()
-        .enumerate()
-        .filter_map(|(index, item)| match item {
-            RolloutItem::ResponseItem(response) => Some((index, response)),
-            _ => None,
-        });
-    builder.answers = match_calls(responses.collect::<Vec<_>>())
-        .pairs
-        .into_iter()
-        .map(|pair| (pair.output, pair.call))
-        .collect();
-    let mut next = 0;
-    // The turn the current item belongs to; `None` before the first.
-    let mut current: Option<&UserTurn> = None;
-    for (index, item) in items.iter().enumerate() {
-        builder.at = line_time(contents, index);
-        if builder.at.is_some() {
-            builder.transcript.ended_at.clone_from(&builder.at);
+/// A finished part of a transcript, in the order parts are written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Part {
+    /// What comes before the first turn (always the first part, possibly empty).
+    Preamble(Vec<Entry>),
+    Turn(TranscriptTurn),
+}
+
+/// How the builder sees a response item (the first pass asks it too, to know the calls).
+pub(crate) enum Classified {
+    /// A user-role message: the turn's own opened it; any other is injected context.
+    Skip,
+    Entry(EntryKind),
+    /// A tool call or output (or nothing shown).
+    Tool,
+}
+
+/// What a response item shows, apart from tool calls and outputs.
+pub(crate) fn classify(item: &ResponseItem) -> Classified {
+    match parse_turn_item(item) {
+        Some(TurnItem::UserMessage(_)) => Classified::Skip,
+        Some(TurnItem::AgentMessage(message)) => {
+            let text = message
+                .content
+                .iter()
+                .map(|AgentMessageContent::Text { text }| text.as_str())
+                .collect::<String>();
+            let phase = message
+                .phase
+                .as_ref()
+                .map(|phase| phase.as_str().to_string());
+            Classified::Entry(EntryKind::Assistant { text, phase })
         }
-        while let Some(turn) = turns.get(next).filter(|turn| turn.start <= index) {
-            next += 1;
-            current = Some(turn);
-            let started_at = line_time(contents, turn.start);
-            // The person's message is timed by its own line, not the turn's first.
-            let message_at = turn
-                .message
-                .or(turn.event)
-                .and_then(|at| line_time(contents, at));
-            let item_at = std::mem::replace(&mut builder.at, message_at.or(started_at.clone()));
-            builder.open_turn(items, turn, started_at);
-            builder.at = item_at;
+        Some(TurnItem::Reasoning(reasoning)) if !reasoning.summary_text.is_empty() => {
+            Classified::Entry(EntryKind::Reasoning {
+                summary: reasoning.summary_text,
+            })
         }
-        note_header(&mut builder.transcript, item);
-        let is_record =
-            current.is_some_and(|turn| turn.message == Some(index) || turn.event == Some(index));
-        match item {
-            _ if is_record => {}
-            RolloutItem::ResponseItem(response) => builder.response_item(index, response),
-            RolloutItem::EventMsg(event) => builder.event(event),
-            RolloutItem::Compacted(_) => {
-                builder.push(EntryKind::Compaction);
-            }
-            _ => {}
-        }
+        Some(TurnItem::WebSearch(search)) => Classified::Entry(EntryKind::WebSearch {
+            query: search.query,
+        }),
+        Some(TurnItem::HookPrompt(_)) => Classified::Entry(EntryKind::Note {
+            text: "a hook added a prompt".to_string(),
+        }),
+        _ => Classified::Tool,
     }
-    builder.transcript
 }
 
-/// Where an entry lives: the preamble or a turn.
+/// Where an entry lives: its part (0 the preamble, `k` turn `k - 1`) and its place there
+/// (after the person's message, which is placed when the part is finished).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Slot {
-    Preamble(usize),
-    Turn(usize, usize),
+struct Slot {
+    part: usize,
+    entry: usize,
 }
 
-#[derive(Default)]
-struct Builder {
-    transcript: Transcript,
-    /// The call each output answers, by item index (codex-protocol's matching rule).
-    answers: HashMap<usize, usize>,
-    /// Where each call's entry is, by the call's item index.
+/// A part being built.
+#[derive(Debug)]
+struct Open {
+    /// `None` for the preamble.
+    turn: Option<TranscriptTurn>,
+    entries: Vec<Entry>,
+    /// The person's message, for a turn.
+    opening: Option<Opening>,
+}
+
+/// The person's message of a turn, read from its record lines (which may follow the
+/// turn's first line): its response item when that renders, else its record event.
+#[derive(Debug, Default)]
+struct Opening {
+    message: Option<usize>,
+    event: Option<usize>,
+    from_item: Option<EntryKind>,
+    from_event: Option<EntryKind>,
+    /// The time of the message's own line, else of the turn's first.
+    at: Option<String>,
+}
+
+/// The streaming builder (see the module docs).
+#[derive(Debug)]
+pub struct TranscriptBuilder<'a> {
+    turns: &'a [UserTurn],
+    holds: &'a [usize],
+    /// The next item's index.
+    index: usize,
+    /// The next turn to open.
+    next: usize,
+    /// The parts not handed on yet, the first being part `first`.
+    open: VecDeque<Open>,
+    first: usize,
+    ready: Vec<Part>,
+    live_turns: usize,
+    matcher: StreamingCallMatcher,
+    /// Where each call's entry is, by the call's item index, until its output comes.
     calls: HashMap<usize, Slot>,
     /// Where each call's entry is, by call id, for the events that name it.
     calls_by_id: HashMap<String, Slot>,
@@ -91,141 +121,206 @@ struct Builder {
     at: Option<String>,
 }
 
-impl Builder {
-    fn push(&mut self, kind: EntryKind) -> Slot {
-        let entry = Entry {
-            at: self.at.clone(),
-            kind,
+impl<'a> TranscriptBuilder<'a> {
+    /// A builder for the file `index` was made from.
+    pub fn new(index: &'a FileIndex) -> Self {
+        let mut open = VecDeque::new();
+        open.push_back(Open {
+            turn: None,
+            entries: Vec::new(),
+            opening: None,
+        });
+        Self {
+            turns: &index.turns,
+            holds: &index.holds,
+            index: 0,
+            next: 0,
+            open,
+            first: 0,
+            ready: Vec::new(),
+            live_turns: 0,
+            matcher: StreamingCallMatcher::new(),
+            calls: HashMap::new(),
+            calls_by_id: HashMap::new(),
+            at: None,
+        }
+    }
+
+    /// The parts finished so far, in order.
+    pub fn take_ready(&mut self) -> Vec<Part> {
+        std::mem::take(&mut self.ready)
+    }
+
+    /// Takes the next item, whose line's bytes are `raw`.
+    pub fn push(&mut self, item: &RolloutItem, raw: &[u8]) {
+        let index = self.index;
+        self.index += 1;
+        self.at = line_time(raw);
+        let turns = self.turns;
+        while let Some(turn) = turns.get(self.next).filter(|turn| turn.start <= index) {
+            self.next += 1;
+            self.open_turn(turn);
+        }
+        self.release(index);
+        self.note_opening(index, item);
+        let is_record = self
+            .next
+            .checked_sub(1)
+            .and_then(|current| self.turns.get(current))
+            .is_some_and(|turn| turn.message == Some(index) || turn.event == Some(index));
+        let pushed = match item {
+            RolloutItem::ResponseItem(response) => self.matcher.push_owned(index, response),
+            _ => Pushed::Nothing,
         };
-        let turns = self.transcript.turns.len();
-        match self.transcript.turns.last_mut() {
-            Some(turn) => {
-                turn.entries.push(entry);
-                Slot::Turn(turns - 1, turn.entries.len() - 1)
+        match item {
+            _ if is_record => {}
+            RolloutItem::ResponseItem(response) => self.response_item(index, response, pushed),
+            RolloutItem::EventMsg(event) => self.event(event),
+            RolloutItem::Compacted(_) => {
+                self.push_entry(EntryKind::Compaction);
             }
-            None => {
-                self.transcript.preamble.push(entry);
-                Slot::Preamble(self.transcript.preamble.len() - 1)
+            _ => {}
+        }
+    }
+
+    /// Hands on every part: the file has ended.
+    pub fn finish(&mut self) {
+        while !self.open.is_empty() {
+            self.release_first();
+        }
+    }
+
+    /// Hands on the finished parts (all but the last opened) that no item from `index` on
+    /// changes.
+    fn release(&mut self, index: usize) {
+        while self.open.len() > 1 {
+            match self.holds.get(self.first) {
+                Some(&hold) if hold >= index => break,
+                _ => self.release_first(),
             }
         }
     }
 
-    fn call_mut(&mut self, slot: Slot) -> Option<&mut ToolCall> {
-        let entry = match slot {
-            Slot::Preamble(entry) => self.transcript.preamble.get_mut(entry),
-            Slot::Turn(turn, entry) => self
-                .transcript
-                .turns
-                .get_mut(turn)
-                .and_then(|turn| turn.entries.get_mut(entry)),
+    fn release_first(&mut self) {
+        let Some(open) = self.open.pop_front() else {
+            return;
         };
-        match entry.map(|entry| &mut entry.kind) {
+        let part = self.first;
+        self.first += 1;
+        self.calls.retain(|_, slot| slot.part != part);
+        self.calls_by_id.retain(|_, slot| slot.part != part);
+        self.ready.push(finish_part(open));
+    }
+
+    fn push_entry(&mut self, kind: EntryKind) -> Slot {
+        let entry = Entry {
+            at: self.at.clone(),
+            kind,
+        };
+        let part = self.first + self.open.len().saturating_sub(1);
+        let entries = match self.open.back_mut() {
+            Some(open) => &mut open.entries,
+            None => return Slot { part, entry: 0 },
+        };
+        entries.push(entry);
+        Slot {
+            part,
+            entry: entries.len() - 1,
+        }
+    }
+
+    fn call_mut(&mut self, slot: Slot) -> Option<&mut ToolCall> {
+        let open = self.open.get_mut(slot.part.checked_sub(self.first)?)?;
+        match open
+            .entries
+            .get_mut(slot.entry)
+            .map(|entry| &mut entry.kind)
+        {
             Some(EntryKind::ToolCall(call)) => Some(call),
             _ => None,
         }
     }
 
-    /// Starts a turn with the person's message: its response item, else its record event.
-    fn open_turn(&mut self, items: &[RolloutItem], turn: &UserTurn, started_at: Option<String>) {
+    /// Starts a turn; its person's message is read from its record lines as they come.
+    fn open_turn(&mut self, turn: &UserTurn) {
         let number = if turn.rolled_back {
-            self.transcript.rolled_back_turns += 1;
             None
         } else {
-            Some(self.transcript.live_turns().count() + 1)
+            self.live_turns += 1;
+            Some(self.live_turns)
         };
-        self.transcript.turns.push(TranscriptTurn {
-            number,
-            status: "unfinished",
-            rolled_back: turn.rolled_back,
-            started_at,
+        self.open.push_back(Open {
+            turn: Some(TranscriptTurn {
+                number,
+                status: "unfinished",
+                rolled_back: turn.rolled_back,
+                started_at: self.at.clone(),
+                entries: Vec::new(),
+            }),
             entries: Vec::new(),
+            opening: Some(Opening {
+                message: turn.message,
+                event: turn.event,
+                at: self.at.clone(),
+                ..Opening::default()
+            }),
         });
-        let from_item = turn.message.and_then(|index| match items.get(index) {
-            Some(RolloutItem::ResponseItem(item)) => match parse_turn_item(item) {
-                Some(TurnItem::UserMessage(message)) => Some(user_entry(&message.content)),
-                _ => None,
-            },
-            _ => None,
-        });
-        let entry = from_item.or_else(|| {
-            turn.event.and_then(|index| match items.get(index) {
-                Some(RolloutItem::EventMsg(EventMsg::UserMessage(event))) => {
-                    let images = event
-                        .images
-                        .iter()
-                        .flatten()
-                        .map(|url| Image::from_url(url))
-                        .chain(event.local_images.iter().map(|path| Image::local(path)))
-                        .collect();
-                    Some(EntryKind::User {
-                        text: event.message.clone(),
-                        images,
-                    })
-                }
-                Some(RolloutItem::EventMsg(EventMsg::ItemCompleted(done))) => match &done.item {
-                    TurnItem::UserMessage(message) => Some(user_entry(&message.content)),
+    }
+
+    /// Reads the person's message of an open turn from `item`, when it is one of its records.
+    fn note_opening(&mut self, index: usize, item: &RolloutItem) {
+        let at = &self.at;
+        for opening in self
+            .open
+            .iter_mut()
+            .filter_map(|open| open.opening.as_mut())
+        {
+            // The message is timed by its own line, not the turn's first.
+            if opening.message.or(opening.event) == Some(index) && at.is_some() {
+                opening.at.clone_from(at);
+            }
+            if opening.message == Some(index) {
+                opening.from_item = match item {
+                    RolloutItem::ResponseItem(item) => match parse_turn_item(item) {
+                        Some(TurnItem::UserMessage(message)) => Some(user_entry(&message.content)),
+                        _ => None,
+                    },
                     _ => None,
-                },
-                _ => None,
-            })
-        });
-        if let Some(entry) = entry {
-            self.push(entry);
+                };
+            }
+            if opening.event == Some(index) {
+                opening.from_event = event_entry(item);
+            }
         }
     }
 
-    fn response_item(&mut self, index: usize, item: &ResponseItem) {
-        match parse_turn_item(item) {
-            // The turn's own message opened it; any other is injected context.
-            Some(TurnItem::UserMessage(_)) => {}
-            Some(TurnItem::AgentMessage(message)) => {
-                let text = message
-                    .content
-                    .iter()
-                    .map(|AgentMessageContent::Text { text }| text.as_str())
-                    .collect::<String>();
-                let phase = message
-                    .phase
-                    .as_ref()
-                    .map(|phase| phase.as_str().to_string());
-                self.push(EntryKind::Assistant { text, phase });
+    fn response_item(&mut self, index: usize, item: &ResponseItem, pushed: Pushed) {
+        match classify(item) {
+            Classified::Skip => {}
+            Classified::Entry(kind) => {
+                self.push_entry(kind);
             }
-            Some(TurnItem::Reasoning(reasoning)) if !reasoning.summary_text.is_empty() => {
-                self.push(EntryKind::Reasoning {
-                    summary: reasoning.summary_text,
-                });
-            }
-            Some(TurnItem::WebSearch(search)) => {
-                self.push(EntryKind::WebSearch {
-                    query: search.query,
-                });
-            }
-            Some(TurnItem::HookPrompt(_)) => {
-                self.push(EntryKind::Note {
-                    text: "a hook added a prompt".to_string(),
-                });
-            }
-            _ => self.tool_item(index, item),
+            Classified::Tool => self.tool_item(index, item, pushed),
         }
     }
 
-    fn tool_item(&mut self, index: usize, item: &ResponseItem) {
+    fn tool_item(&mut self, index: usize, item: &ResponseItem, pushed: Pushed) {
         let Some(link) = item.call_link() else {
             return;
         };
         if link.is_call() {
             let call = call_entry(item, link.call_id);
-            let at = self.push(EntryKind::ToolCall(Box::new(call)));
+            let at = self.push_entry(EntryKind::ToolCall(Box::new(call)));
             self.calls.insert(index, at);
             if let Some(id) = link.call_id {
                 self.calls_by_id.insert(id.to_string(), at);
             }
             return;
         }
-        let found = self
-            .answers
-            .get(&index)
-            .and_then(|call| self.calls.get(call).copied());
+        let found = match pushed {
+            Pushed::Answered(pair) => self.calls.remove(&pair.call),
+            _ => None,
+        };
         match found.and_then(|slot| self.call_mut(slot)) {
             Some(call) => apply_output(call, item),
             None => {
@@ -236,15 +331,20 @@ impl Builder {
                     ..ToolCall::default()
                 };
                 apply_output(&mut call, item);
-                self.push(EntryKind::ToolCall(Box::new(call)));
+                self.push_entry(EntryKind::ToolCall(Box::new(call)));
             }
         }
+    }
+
+    /// The turn being read (the last opened), if one has opened.
+    fn current_turn(&mut self) -> Option<&mut TranscriptTurn> {
+        self.open.back_mut().and_then(|open| open.turn.as_mut())
     }
 
     fn event(&mut self, event: &EventMsg) {
         match event {
             EventMsg::TurnComplete(complete) => {
-                if let Some(turn) = self.transcript.turns.last_mut() {
+                if let Some(turn) = self.current_turn() {
                     turn.status = if complete.error.is_some() {
                         "failed"
                     } else {
@@ -253,7 +353,7 @@ impl Builder {
                 }
             }
             EventMsg::TurnAborted(_) => {
-                if let Some(turn) = self.transcript.turns.last_mut() {
+                if let Some(turn) = self.current_turn() {
                     turn.status = "interrupted";
                 }
             }
@@ -268,10 +368,59 @@ impl Builder {
                     "{} earlier turn(s) were rolled back here",
                     rollback.num_turns
                 );
-                self.push(EntryKind::Note { text });
+                self.push_entry(EntryKind::Note { text });
             }
             _ => {}
         }
+    }
+}
+
+/// A part as it is handed on: a turn opens with the person's message.
+fn finish_part(open: Open) -> Part {
+    let Open {
+        turn,
+        mut entries,
+        opening,
+    } = open;
+    let Some(mut turn) = turn else {
+        return Part::Preamble(entries);
+    };
+    if let Some(opening) = opening
+        && let Some(kind) = opening.from_item.or(opening.from_event)
+    {
+        entries.insert(
+            0,
+            Entry {
+                at: opening.at,
+                kind,
+            },
+        );
+    }
+    turn.entries = entries;
+    Part::Turn(turn)
+}
+
+/// The person's message a record event carries.
+fn event_entry(item: &RolloutItem) -> Option<EntryKind> {
+    match item {
+        RolloutItem::EventMsg(EventMsg::UserMessage(event)) => {
+            let images = event
+                .images
+                .iter()
+                .flatten()
+                .map(|url| Image::from_url(url))
+                .chain(event.local_images.iter().map(|path| Image::local(path)))
+                .collect();
+            Some(EntryKind::User {
+                text: event.message.clone(),
+                images,
+            })
+        }
+        RolloutItem::EventMsg(EventMsg::ItemCompleted(done)) => match &done.item {
+            TurnItem::UserMessage(message) => Some(user_entry(&message.content)),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -295,3 +444,7 @@ fn user_entry(content: &[UserInput]) -> EntryKind {
         .join("\n");
     EntryKind::User { text, images }
 }
+
+#[cfg(test)]
+#[path = "build_tests.rs"]
+mod tests;

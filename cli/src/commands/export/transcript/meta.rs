@@ -1,19 +1,18 @@
 //! What the header of a transcript says, and when each line was written.
 //!
 //! The time of a line is its envelope's `timestamp`, which the loader does not keep with the
-//! item; it is read back from the line's bytes (`RolloutContents::raw_line`), looking at the
-//! start of the line first, where every writer puts it.
+//! item; it is read back from the line's bytes (`RolloutContents::raw_line` for a loaded
+//! file, the streamed line's own bytes for a stream), looking at the start of the line first,
+//! where every writer puts it.
 
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::RolloutItem;
-use codex_rollout::load::RolloutContents;
 use serde::Deserialize;
 
 use super::{TokenTotals, Transcript};
 
-/// The `timestamp` of the line item `index` came from, when it has one.
-pub fn line_time(contents: &RolloutContents, index: usize) -> Option<String> {
-    let raw = contents.raw_line(contents.entry_of_item(index)?);
+/// The `timestamp` of the line whose bytes are `raw`, when it has one.
+pub fn line_time(raw: &[u8]) -> Option<String> {
     const PREFIX: &[u8] = br#"{"timestamp":""#;
     if let Some(rest) = raw.strip_prefix(PREFIX) {
         let end = rest.iter().position(|&byte| byte == b'"')?;

@@ -1,0 +1,217 @@
+//! Writing an export in order, a piece at a time: where it goes ([`Target`]: standard output,
+//! or a file through a temporary one so a reader never sees half a page) and what each piece
+//! is in the format asked for ([`Layout`]).
+//!
+//! Each format is its header, then one piece per part of the transcript, then an ending;
+//! concatenated, the pieces are the document of the whole transcript, byte for byte. The
+//! `--json` document is the serialized [`Transcript`]: its session fields, the preamble,
+//! then each turn as it comes.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::facts::Overview;
+use super::transcript::{Part, TokenTotals, Transcript};
+use super::{html, markdown};
+use crate::cli::ExportFormat;
+use crate::error::Failure;
+use crate::input::Source;
+use crate::output::Output;
+
+/// What the pieces of the document are.
+pub enum Layout {
+    Markdown,
+    Html(html::Sections),
+    /// The transcript as one JSON document; `turns` counts the turns written so far.
+    Json {
+        turns: usize,
+    },
+}
+
+impl Layout {
+    /// The layout of `format`, or JSON.
+    pub fn of(format: ExportFormat, json: bool) -> Self {
+        match (json, format) {
+            (true, _) => Self::Json { turns: 0 },
+            (false, ExportFormat::Markdown) => Self::Markdown,
+            (false, ExportFormat::Html) => Self::Html(html::Sections::default()),
+        }
+    }
+
+    /// Whether the header needs the [`Overview`] (every turn) before the first part.
+    pub fn needs_overview(&self) -> bool {
+        !matches!(self, Self::Json { .. })
+    }
+
+    /// The document's first piece.
+    pub fn head(
+        &self,
+        head: &Transcript,
+        overview: &Overview,
+        redaction: Option<&str>,
+    ) -> Result<String, Failure> {
+        Ok(match self {
+            Self::Markdown => markdown::head(head, overview, redaction),
+            Self::Html(_) => html::head(head, overview, redaction),
+            Self::Json { .. } => {
+                let mut json = serde_json::to_string(&JsonHead::of(head))?;
+                json.pop();
+                json.push_str(",\"preamble\":");
+                json
+            }
+        })
+    }
+
+    /// The piece of one part.
+    pub fn part(&mut self, part: &Part) -> Result<String, Failure> {
+        Ok(match self {
+            Self::Markdown => markdown::part(part),
+            Self::Html(sections) => sections.part(part),
+            Self::Json { turns } => match part {
+                Part::Preamble(entries) => serde_json::to_string(entries)? + ",\"turns\":[",
+                Part::Turn(turn) => {
+                    let comma = if *turns > 0 { "," } else { "" };
+                    *turns += 1;
+                    format!("{comma}{}", serde_json::to_string(turn)?)
+                }
+            },
+        })
+    }
+
+    /// The document's last piece.
+    pub fn tail(&self, head: &Transcript) -> String {
+        match self {
+            Self::Markdown => String::new(),
+            Self::Html(_) => html::tail(),
+            Self::Json { .. } => format!("],\"rolled_back_turns\":{}}}\n", head.rolled_back_turns),
+        }
+    }
+}
+
+/// The session fields of [`Transcript`], serialized as it serializes them.
+#[derive(Serialize)]
+struct JsonHead<'a> {
+    thread_id: &'a Option<String>,
+    cli_version: &'a Option<String>,
+    cwd: &'a Option<String>,
+    git_branch: &'a Option<String>,
+    models: &'a [String],
+    started_at: &'a Option<String>,
+    ended_at: &'a Option<String>,
+    tokens: &'a Option<TokenTotals>,
+}
+
+impl<'a> JsonHead<'a> {
+    fn of(head: &'a Transcript) -> Self {
+        Self {
+            thread_id: &head.thread_id,
+            cli_version: &head.cli_version,
+            cwd: &head.cwd,
+            git_branch: &head.git_branch,
+            models: &head.models,
+            started_at: &head.started_at,
+            ended_at: &head.ended_at,
+            tokens: &head.tokens,
+        }
+    }
+}
+
+/// Where the document goes.
+pub enum Target<'a> {
+    /// Standard output, sanitized as text, or escaped as JSON text.
+    Output { out: &'a mut Output, json: bool },
+    /// A temporary file beside `path`, renamed to it when the document is whole.
+    File {
+        path: PathBuf,
+        temporary: PathBuf,
+        file: BufWriter<File>,
+    },
+}
+
+impl<'a> Target<'a> {
+    /// Standard output (`out`), or `path`; refuses to overwrite the session file it reads.
+    pub fn open(
+        source: &Source,
+        path: Option<&Path>,
+        out: &'a mut Output,
+    ) -> Result<Self, Failure> {
+        let Some(path) = path else {
+            let json = out.is_json();
+            return Ok(Self::Output { out, json });
+        };
+        if let Source::File(input) = source {
+            let same = std::fs::canonicalize(input)
+                .ok()
+                .zip(std::fs::canonicalize(path).ok())
+                .is_some_and(|(input, output)| input == output);
+            if same {
+                return Err(Failure::Usage(format!(
+                    "{}: refusing to write the export over the session file it reads",
+                    path.display()
+                )));
+            }
+        }
+        let folder = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "export".to_string());
+        let temporary = folder.join(format!(".{name}.{}.tmp", std::process::id()));
+        let file = File::create(&temporary).map_err(|err| unwritable(path, err))?;
+        Ok(Self::File {
+            path: path.to_path_buf(),
+            temporary,
+            file: BufWriter::new(file),
+        })
+    }
+
+    /// Writes the next piece.
+    pub fn write(&mut self, piece: &str) -> Result<(), Failure> {
+        match self {
+            Self::Output { out, json: true } => out.json_text(piece),
+            Self::Output { out, json: false } => out.text(piece),
+            Self::File { path, file, .. } => file
+                .write_all(piece.as_bytes())
+                .map_err(|err| unwritable(path, err)),
+        }
+    }
+
+    /// Ends the document: a file is synced and put in place (the written path is returned);
+    /// after `failed`, the temporary file is removed instead.
+    pub fn finish(self, failed: bool) -> Result<Option<PathBuf>, Failure> {
+        let Self::File {
+            path,
+            temporary,
+            file,
+        } = self
+        else {
+            return Ok(None);
+        };
+        let done = if failed {
+            Ok(())
+        } else {
+            file.into_inner()
+                .map_err(std::io::IntoInnerError::into_error)
+                .and_then(|file| file.sync_all())
+                .and_then(|()| std::fs::rename(&temporary, &path))
+        };
+        if failed || done.is_err() {
+            let _ = std::fs::remove_file(&temporary);
+        }
+        done.map(|()| Some(path.clone()))
+            .map_err(|err| unwritable(&path, err))
+    }
+}
+
+fn unwritable(path: &Path, err: std::io::Error) -> Failure {
+    Failure::Output(std::io::Error::new(
+        err.kind(),
+        format!("{}: {err}", path.display()),
+    ))
+}

@@ -1,0 +1,142 @@
+//! What export learns from a first pass over a file, so that a second pass can build and
+//! write the transcript one turn at a time: the turn index, the header's facts, and for each
+//! part of the transcript (the preamble, each turn) the last item that changes it.
+//!
+//! Why the last item: a tool output (or an `exec_command_end`) fills in the entry of its call,
+//! which may sit in an earlier turn. A part is complete, and can be written and dropped, once
+//! the reader is past every item that changes it. The pairs come from codex-protocol's
+//! [`StreamingCallMatcher`] (the forward form of `match_calls`, so the same pairs as the
+//! builder's); an `exec_command_end` changes the latest call with its id, as the builder
+//! looks it up. Knowing them ahead costs a few words per call; the parts themselves are held
+//! only while something later still changes them, which on Codex's own files is the turn
+//! being read.
+
+use std::collections::HashMap;
+
+use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
+use codex_protocol::event::EventMsg;
+use codex_protocol::rollout::{LineFormat, RolloutItem};
+use codex_rollout::turns::{StreamedTurnIndex, UserTurn};
+
+use super::Transcript;
+use super::build::{Classified, classify};
+use super::meta::{line_time, note_header};
+
+/// What the first pass learned (see the module docs).
+#[derive(Debug, Clone, Default)]
+pub struct FileIndex {
+    /// The header's facts; no entries.
+    pub head: Transcript,
+    /// Every user turn, rolled-back ones marked (codex-rollout's turn index).
+    pub turns: Vec<UserTurn>,
+    /// Per part (0 the preamble, `k` turn `k - 1`): the last item index that changes it.
+    pub holds: Vec<usize>,
+    /// The items read.
+    pub items: usize,
+}
+
+/// The first pass, one item at a time.
+#[derive(Debug, Default)]
+pub struct IndexScan {
+    turns: StreamedTurnIndex,
+    head: Transcript,
+    matcher: StreamingCallMatcher,
+    /// The latest call entry of each call id, by item index.
+    latest_call: HashMap<String, usize>,
+    /// (call item index, index of an item that changes its entry).
+    links: Vec<(usize, usize)>,
+    items: usize,
+}
+
+impl IndexScan {
+    /// A scan that has seen nothing.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Notes the format of a line that loaded (the turn index needs it).
+    pub fn note_format(&mut self, format: LineFormat) {
+        self.turns.note_format(format);
+    }
+
+    /// Takes the next item, whose line's bytes are `raw`.
+    pub fn push(&mut self, item: &RolloutItem, raw: &[u8]) {
+        self.turns.push(item);
+        self.observe(item, raw);
+    }
+
+    /// Takes the next item without indexing turns (the caller has the turn index).
+    fn observe(&mut self, item: &RolloutItem, raw: &[u8]) {
+        let index = self.items;
+        self.items += 1;
+        if let Some(at) = line_time(raw) {
+            self.head.ended_at = Some(at);
+        }
+        note_header(&mut self.head, item);
+        match item {
+            RolloutItem::ResponseItem(response) => {
+                if let Pushed::Answered(pair) = self.matcher.push_owned(index, response) {
+                    self.links.push((pair.call, index));
+                }
+                if matches!(classify(response), Classified::Tool)
+                    && let Some(link) = response.call_link()
+                    && link.is_call()
+                    && let Some(id) = link.call_id
+                {
+                    self.latest_call.insert(id.to_string(), index);
+                }
+            }
+            RolloutItem::EventMsg(EventMsg::ExecCommandEnd(end)) => {
+                if let Some(&call) = self.latest_call.get(&end.call_id) {
+                    self.links.push((call, index));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The index of everything pushed.
+    pub fn finish(self) -> FileIndex {
+        let (_, turns) = self.turns.finish();
+        finish_with(self.head, turns, self.links, self.items)
+    }
+}
+
+/// The index of items held in memory, whose turns the caller has (a loaded file's).
+pub fn index_items<'a>(
+    items: impl IntoIterator<Item = (&'a RolloutItem, &'a [u8])>,
+    turns: Vec<UserTurn>,
+) -> FileIndex {
+    let mut scan = IndexScan::new();
+    for (item, raw) in items {
+        scan.observe(item, raw);
+    }
+    finish_with(scan.head, turns, scan.links, scan.items)
+}
+
+fn finish_with(
+    mut head: Transcript,
+    turns: Vec<UserTurn>,
+    links: Vec<(usize, usize)>,
+    items: usize,
+) -> FileIndex {
+    head.rolled_back_turns = turns.iter().filter(|turn| turn.rolled_back).count();
+    let mut holds = vec![0; turns.len() + 1];
+    for (part, turn) in turns.iter().enumerate() {
+        let records = turn.message.into_iter().chain(turn.event);
+        holds[part + 1] = records.fold(turn.start, usize::max);
+    }
+    for (call, changer) in links {
+        // The part an item belongs to: the last turn that opened at or before it.
+        let part = turns.partition_point(|turn| turn.start <= call);
+        if let Some(hold) = holds.get_mut(part) {
+            *hold = (*hold).max(changer);
+        }
+    }
+    FileIndex {
+        head,
+        turns,
+        holds,
+        items,
+    }
+}
