@@ -9,13 +9,13 @@
 //! first and the variant's fields are decoded directly from the JSON.
 //!
 //! How the variant is decoded without a second, hand-written copy of the variant list: each
-//! enum is declared once, inside [`type_first_enum!`], which emits the enum unchanged (its
+//! enum is declared once, inside `type_first_enum!`, which emits the enum unchanged (its
 //! derives, and so its wire format, schema and TypeScript, are exactly what they were) and a
 //! *twin*: the same variants with the same attributes, derived as serde's externally tagged
 //! `remote` definition of the enum. Serde's `remote` derive builds the real enum's variants
 //! itself (a field added, renamed or retyped in the one declaration is in both), and an
 //! externally tagged enum decodes its variant from any [`Deserializer`] that offers
-//! `(tag, entries)`; [`sealed::ByTag`] offers exactly that: the tag read first and the
+//! `(tag, entries)`; `sealed::ByTag` offers exactly that: the tag read first and the
 //! remaining entries of the payload map with every `type` key removed, which is what serde's
 //! `Content` path gives the variant too (so `#[serde(flatten)]` maps never see `type`, and a
 //! repeated `type` is refused as a duplicate, as the derive refuses it). The only attribute
@@ -172,12 +172,12 @@ impl<'de> serde::Deserialize<'de> for Text<'de> {
 }
 
 /// The adapter between a payload map and a twin enum. Its items are public only so that the
-/// crate-private [`type_first_enum!`] expansions and the sealed trait can name them.
+/// crate-private `type_first_enum!` expansions and the sealed trait can name them.
 pub(crate) mod sealed {
     use super::*;
 
     /// Decodes `Self` from the entries of its payload once the tag is known; implemented by
-    /// [`type_first_enum!`] through the enum's twin.
+    /// `type_first_enum!` through the enum's twin.
     pub trait Sealed: Sized {
         /// Decodes the variant named `tag` from `entries`.
         fn decode_entries<'de, A: MapAccess<'de>>(

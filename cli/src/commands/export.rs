@@ -48,7 +48,7 @@ pub struct ExportOptions {
 }
 
 /// Runs `export`: a first pass indexes the file; when the header needs every turn (Markdown,
-/// HTML) a second builds the transcript part by part for its [`Overview`] and drops it; the
+/// HTML) a second builds the transcript part by part for its `Overview` and drops it; the
 /// last builds it again and writes each part as soon as it is finished. Memory is the
 /// longest line plus the turn index and the parts still being built, not the file.
 pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> CommandResult {

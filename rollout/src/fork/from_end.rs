@@ -160,7 +160,7 @@ fn cut_in_suffix(
     }
 }
 
-/// What [`write_fork_lines`] wrote.
+/// What the streamed copy of a fork wrote ([`super::fork_file_dropping_turns`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ForkLines {
     /// Lines written (items, legacy markers, kept opaque lines, the rewritten meta).
