@@ -310,7 +310,7 @@ pub fn fork_file_dropping_turns_in_batches(
         return Ok(None);
     };
     let Some(cut) =
-        from_end::cut_from_end_in_batches(source, drop, first_batch_bytes).map_err(read)?
+        from_end::cut_after_head(source, head, drop, first_batch_bytes).map_err(read)?
     else {
         return Ok(None);
     };
@@ -321,18 +321,13 @@ pub fn fork_file_dropping_turns_in_batches(
         timestamp: format_line_timestamp(Utc::now()),
         history_base: None,
     };
-    let mut lines = None;
-    place_new_file(path, thread_id, |file| {
+    let lines = place_new_file(path, thread_id, |file| {
         let mut out = std::io::BufWriter::new(file);
-        lines = Some(from_end::write_fork_lines(
-            source, cut.offset, &rewrite, &mut out,
-        )?);
+        let lines = from_end::write_fork_lines(source, cut.offset, &rewrite, &mut out)?;
         out.flush()
-            .map_err(io_error("write fork", &temp_path(path, thread_id)))
+            .map_err(io_error("write fork", &temp_path(path, thread_id)))?;
+        Ok(lines)
     })?;
-    let Some(lines) = lines else {
-        return Ok(None);
-    };
     Ok(Some(ForkedFile {
         forked: ForkedRollout {
             path: path.to_path_buf(),
@@ -360,11 +355,11 @@ fn io_error(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) ->
 /// Creates the new session file `path` with what `write` writes: under a temporary name,
 /// synced, then hard-linked into place, which fails if `path` exists by then (see the module
 /// docs). Nothing is left behind on failure.
-fn place_new_file(
+fn place_new_file<T>(
     path: &Path,
     thread_id: ThreadId,
-    write: impl FnOnce(&mut std::fs::File) -> Result<(), ForkError>,
-) -> Result<(), ForkError> {
+    write: impl FnOnce(&mut std::fs::File) -> Result<T, ForkError>,
+) -> Result<T, ForkError> {
     if path.exists() {
         return Err(ForkError::DestinationExists(path.to_path_buf()));
     }
@@ -381,19 +376,23 @@ fn place_new_file(
         .open(&temp)
         .map_err(io_error("write fork", &temp))
         .and_then(|mut file| {
-            write(&mut file)?;
-            file.sync_all().map_err(io_error("write fork", &temp))
+            let written = write(&mut file)?;
+            file.sync_all().map_err(io_error("write fork", &temp))?;
+            Ok(written)
         });
-    if let Err(err) = written {
-        let _ = std::fs::remove_file(&temp);
-        return Err(err);
-    }
+    let written = match written {
+        Ok(written) => written,
+        Err(err) => {
+            let _ = std::fs::remove_file(&temp);
+            return Err(err);
+        }
+    };
     // A hard link, unlike a rename, fails when the destination exists, so a file created
     // there after the check above is never replaced: the fork appears whole or not at all.
     let linked = std::fs::hard_link(&temp, path);
     let _ = std::fs::remove_file(&temp);
     match linked {
-        Ok(()) => Ok(()),
+        Ok(()) => Ok(written),
         Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
             Err(ForkError::DestinationExists(path.to_path_buf()))
         }

@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use codex_protocol::rollout::HistoryBase;
 use codex_rollout::CodexHome;
 use codex_rollout::fork::{
-    ForkError, ForkMode, fork_file_dropping_turns, fork_rollout_to_path_with,
+    ForkError, ForkMode, ForkedRollout, fork_file_dropping_turns, fork_rollout_to_path_with,
 };
 use codex_rollout::history_base::load_rollout_with_base;
 use codex_rollout::list::find_rollout_by_thread_id;
@@ -54,6 +54,24 @@ pub struct ForkReport {
     /// The prefix of the source a fork by reference names (absent for a copied fork).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub history_base: Option<HistoryBase>,
+}
+
+impl ForkReport {
+    /// The report of `forked`, a fork of `source` (which had `before` user turns) without its
+    /// last `dropped` ones.
+    fn of(source: String, forked: ForkedRollout, before: usize, dropped: usize) -> Self {
+        Self {
+            source,
+            output: forked.path.display().to_string(),
+            thread_id: forked.thread_id.to_string(),
+            forked_from_id: forked.forked_from_id.to_string(),
+            user_turns_before: before,
+            user_turns_after: before - dropped,
+            lines_written: forked.lines_written,
+            skipped_problem_lines: forked.skipped_problem_lines,
+            history_base: forked.history_base,
+        }
+    }
 }
 
 /// `--by-reference` and the home the source must be found in.
@@ -91,19 +109,11 @@ pub fn run(
             Err(err) => return Err(fork_failure(&name, err)),
         };
         if let Some(streamed) = streamed {
-            let forked = streamed.forked;
-            let report = ForkReport {
-                source: name,
-                output: forked.path.display().to_string(),
-                thread_id: forked.thread_id.to_string(),
-                forked_from_id: forked.forked_from_id.to_string(),
-                user_turns_before: streamed.kept_turns + drop_turns,
-                user_turns_after: streamed.kept_turns,
-                lines_written: forked.lines_written,
-                skipped_problem_lines: forked.skipped_problem_lines,
-                history_base: None,
-            };
-            return print(&report, out);
+            let before = streamed.kept_turns + drop_turns;
+            return print(
+                &ForkReport::of(name, streamed.forked, before, drop_turns),
+                out,
+            );
         }
     }
     let session = load_session(source)?;
@@ -135,18 +145,7 @@ pub fn run(
             "the fork was written, but does not resolve: {err}"
         ));
     }
-    let report = ForkReport {
-        source: name,
-        output: forked.path.display().to_string(),
-        thread_id: forked.thread_id.to_string(),
-        forked_from_id: forked.forked_from_id.to_string(),
-        user_turns_before: turns,
-        user_turns_after: turns - drop_turns,
-        lines_written: forked.lines_written,
-        skipped_problem_lines: forked.skipped_problem_lines,
-        history_base: forked.history_base,
-    };
-    print(&report, out)
+    print(&ForkReport::of(name, forked, turns, drop_turns), out)
 }
 
 fn print(report: &ForkReport, out: &mut Output) -> CommandResult {

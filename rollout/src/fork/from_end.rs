@@ -59,6 +59,19 @@ pub fn cut_from_end_in_batches(
     drop: usize,
     first_batch_bytes: u64,
 ) -> io::Result<Option<CutFromEnd>> {
+    match read_head(path)? {
+        Some(head) => cut_after_head(path, head, drop, first_batch_bytes),
+        None => Ok(None),
+    }
+}
+
+/// [`cut_from_end_in_batches`] of a file whose first line is `head`.
+pub(crate) fn cut_after_head(
+    path: &Path,
+    head: Head,
+    drop: usize,
+    first_batch_bytes: u64,
+) -> io::Result<Option<CutFromEnd>> {
     let len = std::fs::metadata(path)?.len();
     if drop == 0 {
         return Ok(Some(CutFromEnd {
@@ -66,9 +79,7 @@ pub fn cut_from_end_in_batches(
             bytes_read: 0,
         }));
     }
-    let Some(Head { paginated, .. }) = read_head(path)? else {
-        return Ok(None);
-    };
+    let paginated = head.paginated;
     let mut lines = ReverseLines::new(File::open(path)?)?;
     // The suffix read so far, last line first: (offset, bytes).
     let mut suffix: Vec<(u64, Vec<u8>)> = Vec::new();
