@@ -27,12 +27,13 @@
 
 #![allow(clippy::expect_used, clippy::print_stderr)]
 
+#[path = "support/generate.rs"]
+mod generate;
+
 use std::hint::black_box;
 
 use codex_protocol::models::ResponseItem;
-use codex_protocol::rollout::{
-    RolloutItem, RolloutLine, parse_rollout_line, parse_rollout_line_typed,
-};
+use codex_protocol::rollout::{RolloutItem, RolloutLine, parse_rollout_line_typed};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::load::{LoadedRollout, RolloutContents, load_rollout_bytes};
 use codex_rollout::reconstruct::{
@@ -41,37 +42,11 @@ use codex_rollout::reconstruct::{
 use codex_rollout::recorder::new_session_meta;
 use std::time::Instant;
 
-use codex_test_support::{REAL_FIXTURES, non_empty_lines, real_jsonl_files};
+use codex_test_support::REAL_FIXTURES;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group};
+use generate::real_lines;
 
 const MIN_LINES: usize = 100_000;
-
-/// The enveloped lines of the real fixtures, split into the first session meta and the rest.
-fn real_lines() -> Option<(Vec<u8>, Vec<Vec<u8>>)> {
-    let mut meta = None;
-    let mut body = Vec::new();
-    for path in real_jsonl_files().ok()?? {
-        let Ok(lines) = non_empty_lines(&path) else {
-            continue;
-        };
-        for line in &lines {
-            let Ok(parsed) = parse_rollout_line(line) else {
-                continue;
-            };
-            if parsed.is_legacy() {
-                continue;
-            }
-            match parsed.item() {
-                Some(RolloutItem::SessionMeta(_)) => {
-                    meta.get_or_insert_with(|| line.clone());
-                }
-                Some(RolloutItem::Compacted(_)) | None => {}
-                Some(_) => body.push(line.clone()),
-            }
-        }
-    }
-    Some((meta?, body))
-}
 
 fn own_lines() -> (Vec<u8>, Vec<Vec<u8>>) {
     let line = |item| {
@@ -106,10 +81,14 @@ fn own_lines() -> (Vec<u8>, Vec<Vec<u8>>) {
 
 /// A rollout of more than [`MIN_LINES`] lines.
 fn build_rollout() -> Vec<u8> {
-    let (meta, body) = real_lines().unwrap_or_else(|| {
-        eprintln!("!!! no real fixture lines in {REAL_FIXTURES}: benchmarking our own lines !!!");
-        own_lines()
-    });
+    let (meta, body) = real_lines()
+        .map(|real| (real.meta, real.body))
+        .unwrap_or_else(|| {
+            eprintln!(
+                "!!! no real fixture lines in {REAL_FIXTURES}: benchmarking our own lines !!!"
+            );
+            own_lines()
+        });
     let mut bytes = meta;
     bytes.push(b'\n');
     let mut lines = 1;

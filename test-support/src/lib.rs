@@ -6,10 +6,16 @@
 //! `CODEX_REQUIRE_REAL_FIXTURES=1`, where a missing folder fails the test. Written once here,
 //! the rule cannot drift between copies.
 //!
+//! It also holds the flags a headless browser runs with (`headless_browser`), which the
+//! export's browser tests and `cargo xtask screenshots` share.
+//!
 //! It is a dev-dependency only and depends on nothing, so that even `codex-protocol` (which
 //! everything else depends on) may use it without a dependency cycle.
 
+mod browser;
 mod real_fixtures;
+
+pub use browser::headless_browser;
 
 pub use real_fixtures::{
     REAL_FIXTURES, REQUIRE_REAL_FIXTURES_ENV, fixtures_dir_at, jsonl_files_in, non_empty_lines,

@@ -43,24 +43,11 @@ pub fn ensure_chromium() -> Result<PathBuf> {
     }
 }
 
-/// The flags that keep a headless browser to itself: no sandbox (CI containers), no GPU, no
-/// network of its own, a fresh profile.
+/// The shared headless flags (`codex_test_support::headless_browser`), scrollbars hidden for
+/// screenshots.
 pub fn headless(browser: &Path, profile: &Path) -> Command {
-    let mut command = Command::new(browser);
-    command
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--disable-extensions",
-            "--hide-scrollbars",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()));
+    let mut command = codex_test_support::headless_browser(browser, profile);
+    command.arg("--hide-scrollbars");
     command
 }
 

@@ -7,7 +7,7 @@
 //! missing browser fails them.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use scraper::{Html, Selector};
@@ -67,20 +67,8 @@ pub fn render(
     let net_log = scratch.join("net-log.json");
     let dom = scratch.join("dom.html");
     let url = format!("file://{}", page.canonicalize()?.display());
-    let mut child = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--disable-extensions",
-            "--virtual-time-budget=3000",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
+    let mut child = codex_test_support::headless_browser(browser, &profile)
+        .arg("--virtual-time-budget=3000")
         .arg(format!("--log-net-log={}", net_log.display()))
         .arg("--dump-dom")
         .arg(&url)
