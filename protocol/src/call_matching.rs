@@ -53,10 +53,33 @@ where
     I: IntoIterator<Item = (usize, &'a ResponseItem)>,
 {
     let mut matcher = CallMatcher::new();
+    let mut pairs = Vec::new();
     for (index, item) in items {
-        let _ = matcher.push(index, item);
+        if let Pushed::Answered(pair) = matcher.push(index, item) {
+            pairs.push(pair);
+        }
     }
-    matcher.finish()
+    pairs.sort_unstable_by_key(|pair| pair.call);
+    let Unpaired {
+        unanswered,
+        orphans,
+    } = matcher.finish();
+    CallMatches {
+        pairs,
+        unanswered,
+        orphans,
+    }
+}
+
+/// What a [`CallMatcher`] is left with at the end: the items that found no partner, each
+/// list in index order. The pairs are not kept: each was handed back by the push that made
+/// it ([`Pushed::Answered`]), so a streaming reader's memory is the calls still waiting.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Unpaired {
+    /// Calls that need an output and have none.
+    pub unanswered: Vec<usize>,
+    /// Outputs that need a call and answer none.
+    pub orphans: Vec<usize>,
 }
 
 /// What pushing one item into a [`CallMatcher`] did.
@@ -89,7 +112,7 @@ pub type OwnedPairKey = (OutputChannel, String);
 pub struct CallMatcher<K> {
     /// Per key, the latest call not answered yet and whether it needs an output.
     pending: SmallMap<K, (usize, bool)>,
-    matches: CallMatches,
+    unpaired: Unpaired,
 }
 
 impl<K: Eq + Hash + Clone> Default for CallMatcher<K> {
@@ -103,7 +126,7 @@ impl<K: Eq + Hash + Clone> CallMatcher<K> {
     pub fn new() -> Self {
         Self {
             pending: SmallMap::new(),
-            matches: CallMatches::default(),
+            unpaired: Unpaired::default(),
         }
     }
 
@@ -113,22 +136,18 @@ impl<K: Eq + Hash + Clone> CallMatcher<K> {
         match link.side {
             CallSide::Call => {
                 if let Some((earlier, true)) = self.pending.insert(key, (index, requires_partner)) {
-                    self.matches.unanswered.push(earlier);
+                    self.unpaired.unanswered.push(earlier);
                 }
                 Pushed::Call
             }
             CallSide::Output => match self.pending.remove(&key) {
-                Some((call, _)) => {
-                    let pair = CallPair {
-                        call,
-                        output: index,
-                    };
-                    self.matches.pairs.push(pair);
-                    Pushed::Answered(pair)
-                }
+                Some((call, _)) => Pushed::Answered(CallPair {
+                    call,
+                    output: index,
+                }),
                 None => {
                     if requires_partner {
-                        self.matches.orphans.push(index);
+                        self.unpaired.orphans.push(index);
                     }
                     Pushed::Orphan
                 }
@@ -136,20 +155,19 @@ impl<K: Eq + Hash + Clone> CallMatcher<K> {
         }
     }
 
-    /// The matches of everything pushed: pairs in call order, unanswered calls and orphan
-    /// outputs in index order.
-    pub fn finish(self) -> CallMatches {
-        let mut matches = self.matches;
-        matches.unanswered.extend(
+    /// What found no partner in everything pushed: unanswered calls (those still waiting
+    /// included) and orphan outputs, in index order.
+    pub fn finish(self) -> Unpaired {
+        let mut unpaired = self.unpaired;
+        unpaired.unanswered.extend(
             self.pending
                 .into_values()
                 .filter(|(_, requires_partner)| *requires_partner)
                 .map(|(index, _)| index),
         );
-        matches.pairs.sort_unstable_by_key(|pair| pair.call);
-        matches.unanswered.sort_unstable();
-        matches.orphans.sort_unstable();
-        matches
+        unpaired.unanswered.sort_unstable();
+        unpaired.orphans.sort_unstable();
+        unpaired
     }
 
     /// The calls still waiting for an output.

@@ -183,9 +183,14 @@ proptest! {
         let expected = backward_reference(&items);
         prop_assert_eq!(&run(&items), &expected);
         let mut owned = CallMatcher::<OwnedPairKey>::new();
+        let mut pairs = Vec::new();
         for (index, item) in items.iter().enumerate() {
-            let _ = owned.push_owned(index, item);
+            if let Pushed::Answered(pair) = owned.push_owned(index, item) {
+                pairs.push(pair);
+            }
         }
-        prop_assert_eq!(owned.finish(), expected);
+        pairs.sort_unstable_by_key(|pair| pair.call);
+        let Unpaired { unanswered, orphans } = owned.finish();
+        prop_assert_eq!(CallMatches { pairs, unanswered, orphans }, expected);
     }
 }

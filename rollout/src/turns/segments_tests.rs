@@ -1,3 +1,4 @@
+use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::RolloutItem;
 use pretty_assertions::assert_eq;
 
@@ -207,8 +208,16 @@ fn every_segment_rule_agrees_with_the_whole_file_index_on_each_prefix() {
     assert_eq!(surviving_texts(&items).len(), 2);
 }
 
+/// A person's turn with a second message sent while it ran: two turns of one rule.
+fn steered_turn(id: &str) -> Vec<String> {
+    let mut lines = person_turn(id, "a");
+    lines.insert(3, user_item("more"));
+    lines.insert(4, user_event("more"));
+    lines
+}
+
 #[test]
-fn a_counting_reader_keeps_runs_of_old_turns_and_rolls_back_into_them() {
+fn a_counting_reader_keeps_a_byte_per_old_turn_and_rolls_back_into_them() {
     let mut parts: Vec<Vec<String>> = (0..200)
         .map(|turn| person_turn(&format!("t{turn}"), "a"))
         .collect();
@@ -221,15 +230,49 @@ fn a_counting_reader_keeps_runs_of_old_turns_and_rolls_back_into_them() {
     let mut scan = SegmentScan::counting();
     for (index, item) in items.iter().enumerate() {
         scan.push(index, item);
-        if counts_as_turn(item) {
+        if matches!(item, RolloutItem::EventMsg(EventMsg::UserMessage(_))) {
             scan.note_turn(0);
         }
     }
-    assert!(
-        scan.older.len() <= 2,
-        "old turns fold into runs: {:?}",
-        scan.older
+    // t0..t49, u1 and u2 (the last rollback takes u2 when u3's segment closes).
+    assert_eq!(
+        scan.older.codes.len() + scan.surviving.len(),
+        52,
+        "one byte for each old surviving turn, the newest kept whole"
     );
+    assert!(scan.older.wide.is_empty());
     assert_eq!(streamed_count(&items), surviving_texts(&items).len());
     assert_eq!(streamed_count(&items), 51);
+}
+
+#[test]
+fn old_turns_of_every_kind_roll_back_as_the_whole_file_index_says() {
+    // Far more turns than are kept whole, of every kind: quiet ones (kept as nothing),
+    // steered ones (two turns of a rule: kept wide), agent and person turns; rollbacks reach
+    // deep into them, and the streamed count agrees on each prefix.
+    let mut parts = Vec::new();
+    for turn in 0..(3 * RECENT_SEGMENTS) {
+        let id = format!("t{turn}");
+        parts.push(match turn % 4 {
+            0 => person_turn(&id, "a"),
+            1 => quiet_turn(&id),
+            2 => steered_turn(&id),
+            _ => agent_turn(&id, "x"),
+        });
+    }
+    parts.push(vec![rollback(90)]);
+    parts.push(person_turn("u1", "b"));
+    parts.push(steered_turn("u2"));
+    parts.push(vec![rollback(40)]);
+    parts.push(person_turn("u3", "c"));
+    let items = items(parts);
+    for end in 0..=items.len() {
+        let prefix = &items[..end];
+        assert_eq!(
+            streamed_count(prefix),
+            surviving_texts(prefix).len(),
+            "prefix of {end} items"
+        );
+    }
+    assert!(surviving_texts(&items).len() > 10);
 }
