@@ -279,18 +279,27 @@ pub struct ForkedFile {
     pub bytes_read_backwards: u64,
 }
 
+/// The thread a plain file forked from its end records: its first line's session meta;
+/// `None` when the file does not start with an enveloped one (such a file is forked from the
+/// whole file). A fork by reference asks it to find the source's home before writing.
+pub fn fork_source_thread(source: &Path) -> std::io::Result<Option<ThreadId>> {
+    Ok(from_end::read_head(source)?.map(|head| head.thread_id))
+}
+
 /// Forks the plain file `source` without its last `drop` user turns into the file `path`
-/// (which must not exist yet), copying the kept lines, without holding the source: the cut
-/// is found from the end and the kept lines are streamed (see [`cut_from_end`]). `Ok(None)`
-/// when only the whole file can tell where the cut is; the caller then loads it and uses
-/// [`fork_rollout_to_path`] with [`crate::turns::fork_point_dropping_turns`], which gives the
-/// same fork.
+/// (which must not exist yet) without holding the source: the cut is found from the end (see
+/// [`cut_from_end`]) and the kept lines are streamed into the fork, or, by reference, read
+/// once forwards for the counts and the ordinal at the cut and named. `Ok(None)` when only
+/// the whole file can tell where the cut is; the caller then loads it and uses
+/// [`fork_rollout_to_path_with`] with [`crate::turns::fork_point_dropping_turns`], which
+/// gives the same fork.
 pub fn fork_file_dropping_turns(
     source: &Path,
     drop: usize,
     path: &Path,
+    mode: ForkMode,
 ) -> Result<Option<ForkedFile>, ForkError> {
-    fork_file_dropping_turns_in_batches(source, drop, path, from_end::FIRST_BATCH_BYTES)
+    fork_file_dropping_turns_in_batches(source, drop, path, mode, from_end::FIRST_BATCH_BYTES)
 }
 
 /// [`fork_file_dropping_turns`] reading backwards in batches from `first_batch_bytes` (see
@@ -299,6 +308,7 @@ pub fn fork_file_dropping_turns_in_batches(
     source: &Path,
     drop: usize,
     path: &Path,
+    mode: ForkMode,
     first_batch_bytes: u64,
 ) -> Result<Option<ForkedFile>, ForkError> {
     let read = |source_error| ForkError::Io {
@@ -315,19 +325,44 @@ pub fn fork_file_dropping_turns_in_batches(
         return Ok(None);
     };
     let thread_id = ThreadId::new();
-    let rewrite = MetaRewrite {
+    let mut rewrite = MetaRewrite {
         thread_id,
         forked_from_id: head.thread_id,
         timestamp: format_line_timestamp(Utc::now()),
         history_base: None,
     };
-    let lines = place_new_file(path, thread_id, |file| {
-        let mut out = std::io::BufWriter::new(file);
-        let lines = from_end::write_fork_lines(source, cut.offset, &rewrite, &mut out)?;
-        out.flush()
-            .map_err(io_error("write fork", &temp_path(path, thread_id)))?;
-        Ok(lines)
-    })?;
+    let temp = temp_path(path, thread_id);
+    let write_error = || io_error("write fork", &temp);
+    let lines = match mode {
+        ForkMode::Copy => place_new_file(path, thread_id, |file| {
+            let mut out = std::io::BufWriter::new(file);
+            let lines = from_end::write_fork_lines(source, cut.offset, &rewrite, &mut out)?;
+            out.flush().map_err(write_error())?;
+            Ok(lines)
+        })?,
+        ForkMode::ByReference => {
+            let prefix = from_end::reference_prefix(source, cut.offset, head.thread_id)?;
+            rewrite.history_base = Some(prefix.base);
+            let lines_written = place_new_file(path, thread_id, |file| {
+                let Some((raw, format)) = &prefix.meta else {
+                    return Ok(0);
+                };
+                let text = String::from_utf8_lossy(raw);
+                let legacy = matches!(format, LineFormat::Legacy(_));
+                let line = rewrite_session_meta_line(&text, legacy, &rewrite)?;
+                file.write_all(line.as_bytes())
+                    .and_then(|()| file.write_all(b"\n"))
+                    .map_err(write_error())?;
+                Ok(1)
+            })?;
+            ForkLines {
+                lines_written,
+                skipped_problem_lines: prefix.pass.skipped_problem_lines,
+                kept_items: prefix.pass.kept_items,
+                kept_turns: prefix.pass.kept_turns,
+            }
+        }
+    };
     Ok(Some(ForkedFile {
         forked: ForkedRollout {
             path: path.to_path_buf(),
@@ -336,14 +371,14 @@ pub fn fork_file_dropping_turns_in_batches(
             kept_items: lines.kept_items,
             lines_written: lines.lines_written,
             skipped_problem_lines: lines.skipped_problem_lines,
-            history_base: None,
+            history_base: rewrite.history_base,
         },
         kept_turns: lines.kept_turns,
         bytes_read_backwards: cut.bytes_read,
     }))
 }
 
-fn io_error(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> ForkError {
+fn io_error(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> ForkError + use<> {
     let path = path.to_path_buf();
     move |source| ForkError::Io {
         action,

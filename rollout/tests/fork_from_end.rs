@@ -1,6 +1,6 @@
 //! A fork found from the end of the file and streamed (`fork_file_dropping_turns`) is the
-//! fork of the loaded file (`fork_bytes` at `fork_point_dropping_turns`): the same lines,
-//! byte for byte but the rewritten meta, the same counts; on every real file (read backwards
+//! fork of the loaded file (`fork_bytes_with` at `fork_point_dropping_turns`), copied or by
+//! reference: the same lines, byte for byte but the rewritten meta, the same counts and base; on every real file (read backwards
 //! in small batches, so that small files take the backward path) and on generated files with
 //! compactions, rollbacks and a torn last line.
 
@@ -11,7 +11,7 @@ mod generate;
 
 use std::path::Path;
 
-use codex_rollout::fork::{fork_bytes, fork_file_dropping_turns_in_batches};
+use codex_rollout::fork::{ForkMode, fork_bytes_with, fork_file_dropping_turns_in_batches};
 use codex_rollout::load::load_rollout_items;
 use codex_rollout::turns::{fork_point_dropping_turns, user_turns};
 use codex_test_support::real_jsonl_files;
@@ -40,34 +40,58 @@ fn lines(bytes: &[u8]) -> Vec<&[u8]> {
         .collect()
 }
 
-/// Forks `path` without each number of its last turns both ways; how many the backward path
-/// took, and how many of those it decided before reaching the file's start.
+/// How often the backward path was taken.
+#[derive(Debug, Default)]
+struct Taken {
+    /// Forks the backward path wrote.
+    backward: usize,
+    /// Of those, the ones a suffix decided before the file's start was read.
+    from_a_suffix: usize,
+    /// Forks by reference whose base names an ordinal (a paginated source).
+    with_ordinal: usize,
+}
+
+/// Forks `path` without each number of its last turns both ways, copied and by reference,
+/// and compares the forks.
 fn check(
     path: &Path,
     scratch: &Path,
     first_batch: u64,
-) -> Result<(usize, usize), Box<dyn std::error::Error>> {
+) -> Result<Taken, Box<dyn std::error::Error>> {
+    let mut taken = Taken::default();
     let Ok(source) = load_rollout_items(path) else {
-        return Ok((0, 0));
+        return Ok(taken);
     };
     let len = std::fs::metadata(path)?.len();
     let turns = user_turns(source.contents());
-    let mut backward = 0;
-    let mut from_a_suffix = 0;
-    for drop in 1..=turns.len().min(4) {
+    for (drop, mode) in (1..=turns.len().min(4))
+        .flat_map(|drop| [(drop, ForkMode::Copy), (drop, ForkMode::ByReference)])
+    {
         let out = scratch.join(format!("fork-{drop}.jsonl"));
         let _ = std::fs::remove_file(&out);
-        let Some(streamed) = fork_file_dropping_turns_in_batches(path, drop, &out, first_batch)?
+        let Some(streamed) =
+            fork_file_dropping_turns_in_batches(path, drop, &out, mode, first_batch)?
         else {
             continue;
         };
-        backward += 1;
-        from_a_suffix += usize::from(streamed.bytes_read_backwards < len);
+        taken.backward += 1;
+        taken.from_a_suffix += usize::from(streamed.bytes_read_backwards < len);
+        taken.with_ordinal += usize::from(
+            streamed
+                .forked
+                .history_base
+                .as_ref()
+                .is_some_and(|base| base.end_ordinal_exclusive.is_some()),
+        );
         let point = fork_point_dropping_turns(&turns, drop)?;
-        let (expected, summary) = fork_bytes(&source, point, streamed.forked.thread_id)?;
+        let (expected, summary) = fork_bytes_with(&source, point, streamed.forked.thread_id, mode)?;
         let written = std::fs::read(&out)?;
         let (written, expected) = (lines(&written), lines(&expected));
-        let name = format!("{} drop {drop}", path.display());
+        let name = format!("{} drop {drop} {mode:?}", path.display());
+        assert_eq!(
+            streamed.forked.history_base, summary.history_base,
+            "{name}: the base"
+        );
         assert_eq!(written.len(), expected.len(), "{name}: lines");
         for (number, (got, want)) in written.iter().zip(&expected).enumerate() {
             if got != want {
@@ -95,7 +119,7 @@ fn check(
             "{name}: kept turns"
         );
     }
-    Ok((backward, from_a_suffix))
+    Ok(taken)
 }
 
 #[test]
@@ -104,15 +128,23 @@ fn every_real_file_forks_from_its_end_as_from_the_whole_file() -> TestResult {
         return Ok(());
     };
     let scratch = tempfile::tempdir()?;
-    let (mut backward, mut from_a_suffix) = (0, 0);
+    let (mut backward, mut from_a_suffix, mut with_ordinal) = (0, 0, 0);
     for path in &files {
         for first_batch in [512, 4096, 1 << 20] {
-            let (taken, early) = check(path, scratch.path(), first_batch)?;
-            backward += taken;
-            from_a_suffix += early;
+            let taken = check(path, scratch.path(), first_batch)?;
+            backward += taken.backward;
+            from_a_suffix += taken.from_a_suffix;
+            with_ordinal += taken.with_ordinal;
         }
     }
-    eprintln!("{backward} forks found from the end, {from_a_suffix} from a suffix alone");
+    eprintln!(
+        "{backward} forks found from the end, {from_a_suffix} from a suffix alone, \
+         {with_ordinal} by reference naming an ordinal"
+    );
+    assert!(
+        with_ordinal >= 3,
+        "paginated sources forked by reference: {with_ordinal}"
+    );
     assert!(
         backward >= 20,
         "the backward path was taken {backward} times"
@@ -152,7 +184,7 @@ fn generated_files_fork_from_their_end_as_from_the_whole_file() -> TestResult {
     for (index, shape) in shapes.iter().enumerate() {
         let path = scratch.path().join(format!("generated-{index}.jsonl"));
         write_rollout(&path, &real, shape)?;
-        from_a_suffix += check(&path, scratch.path(), 64 << 10)?.1;
+        from_a_suffix += check(&path, scratch.path(), 64 << 10)?.from_a_suffix;
         std::fs::remove_file(&path)?;
     }
     assert!(from_a_suffix >= 6, "a suffix decided {from_a_suffix} times");

@@ -11,28 +11,31 @@
 //!
 //! A plain FILE is forked without being held (`fork_file_dropping_turns`): the cut is found
 //! by reading FILE from its end until the turn index of the suffix decides it, and the kept
-//! lines are streamed into the fork; the result is the fork of the loaded file (a
-//! codex-rollout test compares them on every real file). Where only the whole file can tell
-//! (a compressed or pre-envelope file, fewer turns than asked), it is loaded.
+//! lines are streamed into the fork (by reference: read once for the counts and the ordinal
+//! at the cut); the result is the fork of the loaded file (a codex-rollout test compares them
+//! on every real file). Where only the whole file can tell (a compressed or pre-envelope
+//! file, fewer turns than asked), it is loaded.
 //!
 //! With `--by-reference` nothing is copied: the fork is the rewritten meta line alone, whose
 //! `history_base` names the kept prefix of FILE (its thread id, the prefix's length in FILE's
 //! uncompressed bytes, and for a paginated FILE the ordinal after it). Readers find FILE again
 //! by its thread id under the Codex home, so before writing, the command checks that FILE's
 //! thread is there (`--home`, else `$CODEX_HOME`, else `~/.codex`; only read), and after
-//! writing it resolves the fork once and warns if that fails. Turns are those of FILE's own
-//! lines: a FILE that is itself a fork by reference forks within its own lines.
+//! writing a fork of the loaded file it resolves the fork once and warns if that fails (a
+//! streamed one was checked by the resolver's rule before it was written). Turns are those
+//! of FILE's own lines: a FILE that is itself a fork by reference forks within its own lines.
 
 use std::path::{Path, PathBuf};
 
 use codex_protocol::rollout::HistoryBase;
+use codex_protocol::thread_id::ThreadId;
 use codex_rollout::CodexHome;
 use codex_rollout::fork::{
     ForkError, ForkMode, ForkedRollout, fork_file_dropping_turns, fork_rollout_to_path_with,
+    fork_source_thread,
 };
 use codex_rollout::history_base::load_rollout_with_base;
 use codex_rollout::list::find_rollout_by_thread_id;
-use codex_rollout::load::LoadedRollout;
 use codex_rollout::turns::{TooFewTurns, fork_point_dropping_turns, user_turns};
 use serde::Serialize;
 
@@ -96,18 +99,35 @@ pub fn run(
             source.name()
         )));
     }
-    if let (Source::File(path), None) = (source, &by_reference) {
+    if let Source::File(path) = source {
         // A plain file is forked from its end and streamed when its end tells the cut.
         let name = source.name();
-        let streamed = match fork_file_dropping_turns(path, drop_turns, output) {
-            Ok(streamed) => streamed,
+        let mode = match by_reference {
+            Some(_) => ForkMode::ByReference,
+            None => ForkMode::Copy,
+        };
+        // A fork by reference checks the source's home first, as the whole-file path does.
+        let ready = match (&by_reference, fork_source_thread(path)) {
+            (None, _) => true,
+            (Some(options), Ok(Some(thread_id))) => {
+                home_holding(thread_id, path, options.home.clone())?;
+                true
+            }
+            (Some(_), _) => false,
+        };
+        let streamed = match ready.then(|| fork_file_dropping_turns(path, drop_turns, output, mode))
+        {
+            Some(Ok(streamed)) => streamed,
             // FILE cannot be read: the loader below says so as for every command.
-            Err(ForkError::Io {
+            Some(Err(ForkError::Io {
                 action: "read fork source",
                 ..
-            }) => None,
-            Err(err) => return Err(fork_failure(&name, err)),
+            }))
+            | None => None,
+            Some(Err(err)) => return Err(fork_failure(&name, err)),
         };
+        // A streamed fork by reference is not resolved once more after writing: its base was
+        // checked by the resolver's own rule in the pass, and resolving would load FILE whole.
         if let Some(streamed) = streamed {
             let before = streamed.kept_turns + drop_turns;
             return print(
@@ -129,7 +149,11 @@ pub fn run(
         },
     )?;
     let home = match &by_reference {
-        Some(by_reference) => Some(home_holding(&loaded, by_reference.home.clone())?),
+        Some(by_reference) => Some(home_holding(
+            loaded.thread_id(),
+            loaded.path(),
+            by_reference.home.clone(),
+        )?),
         None => None,
     };
     let mode = match home {
@@ -169,11 +193,14 @@ fn fork_failure(name: &str, err: ForkError) -> Failure {
     }
 }
 
-/// The home a fork by reference of `source` resolves through: it must hold the source's
-/// thread, else the fork could never be read back.
-fn home_holding(source: &LoadedRollout, home: Option<PathBuf>) -> Result<CodexHome, Failure> {
+/// The home a fork by reference of `path` (the rollout of thread `thread_id`) resolves
+/// through: it must hold that thread, else the fork could never be read back.
+fn home_holding(
+    thread_id: ThreadId,
+    path: &Path,
+    home: Option<PathBuf>,
+) -> Result<CodexHome, Failure> {
     let home = crate::inputs::resolve_home(home.as_deref())?;
-    let thread_id = source.thread_id();
     let found = find_rollout_by_thread_id(&home, thread_id).map_err(|err| {
         Failure::Unreadable(format!(
             "cannot look for thread {thread_id} under {}: {err}",
@@ -185,17 +212,17 @@ fn home_holding(source: &LoadedRollout, home: Option<PathBuf>) -> Result<CodexHo
             "{} records thread {thread_id}, which has no rollout under {}, so a fork by \
              reference to it could not be read back; pass --home DIR, or fork without \
              --by-reference",
-            source.path().display(),
+            path.display(),
             home.root().display()
         )));
     };
     let same = |path: &Path| std::fs::canonicalize(path).ok();
-    if same(&found) != same(source.path()) {
+    if same(&found) != same(path) {
         warn(&format!(
             "the fork will refer to {}, the rollout of thread {thread_id} under {}, not to {}",
             found.display(),
             home.root().display(),
-            source.path().display()
+            path.display()
         ));
     }
     Ok(home)

@@ -23,11 +23,12 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::Path;
 
-use codex_protocol::rollout::{HistoryMode, LineFormat, RolloutItem};
+use codex_protocol::rollout::{HistoryBase, HistoryMode, LineFormat, RolloutItem};
 use codex_protocol::thread_id::ThreadId;
 
 use super::meta_line::{MetaRewrite, rewrite_session_meta_line};
 use super::{ForkError, ForkPoint};
+use crate::history_base::{Around, check_around, ordinal_for_cut, ordinal_of};
 use crate::load::lines::{LineOutcome, read_line};
 use crate::stream::{RolloutStream, StreamedContent};
 use crate::tail::reverse::ReverseLines;
@@ -192,62 +193,172 @@ pub(crate) fn write_fork_lines(
     rewrite: &MetaRewrite,
     out: &mut impl Write,
 ) -> Result<ForkLines, ForkError> {
-    let io_error = |action| {
-        let path = path.to_path_buf();
-        move |source| ForkError::Io {
-            action,
-            path,
-            source,
+    let mut lines_written = 0;
+    let prefix = pass_prefix(path, cut, false, |kept| {
+        if kept.first_meta {
+            let text = String::from_utf8_lossy(kept.raw);
+            let legacy = matches!(kept.format, LineFormat::Legacy(_));
+            let rewritten = rewrite_session_meta_line(&text, legacy, rewrite)?;
+            out.write_all(rewritten.as_bytes())
+        } else {
+            out.write_all(kept.raw)
         }
+        .and_then(|()| out.write_all(b"\n"))
+        .map_err(|source| ForkError::Io {
+            action: "write the fork of",
+            path: path.to_path_buf(),
+            source,
+        })?;
+        lines_written += 1;
+        Ok(())
+    })?;
+    Ok(ForkLines {
+        lines_written,
+        skipped_problem_lines: prefix.skipped_problem_lines,
+        kept_items: prefix.kept_items,
+        kept_turns: prefix.kept_turns,
+    })
+}
+
+/// The prefix a fork by reference of a plain file names, found in one forward pass over the
+/// lines before the cut (nothing is copied).
+pub(crate) struct ReferencedPrefix {
+    /// What the lines before the cut hold.
+    pub(crate) pass: PrefixPass,
+    /// The source's first session meta line and its format, which the fork rewrites.
+    pub(crate) meta: Option<(Vec<u8>, LineFormat)>,
+    /// The base naming the prefix, checked by the resolver's rule.
+    pub(crate) base: HistoryBase,
+}
+
+/// The prefix of `path` (the rollout of thread `thread_id`) that ends at byte `cut`, as a
+/// fork by reference names it: the ordinal is the one a whole-file fork writes
+/// ([`ordinal_for_cut`]) and is checked as a resolver checks it ([`check_around`]); `cut` is
+/// a line start, as every cut found from the end is.
+pub(crate) fn reference_prefix(
+    path: &Path,
+    cut: u64,
+    thread_id: ThreadId,
+) -> Result<ReferencedPrefix, ForkError> {
+    let mut meta = None;
+    let pass = pass_prefix(path, cut, true, |kept| {
+        if kept.first_meta {
+            meta = Some((kept.raw.to_vec(), kept.format));
+        }
+        Ok(())
+    })?;
+    let base = HistoryBase {
+        thread_id,
+        end_ordinal_exclusive: ordinal_for_cut(pass.ordinals),
+        end_byte_offset: Some(cut),
     };
-    let mut stream = RolloutStream::open(path).map_err(io_error("read fork source"))?;
-    let mut written = ForkLines {
-        lines_written: 0,
+    if let Some(ordinal) = base.end_ordinal_exclusive {
+        check_around(pass.ordinals, cut, ordinal).map_err(|problem| ForkError::Prefix {
+            path: path.to_path_buf(),
+            problem,
+        })?;
+    }
+    Ok(ReferencedPrefix { pass, meta, base })
+}
+
+/// One line a fork keeps, as [`pass_prefix`] hands it on.
+pub(crate) struct KeptLine<'a> {
+    /// Its bytes, without the line end.
+    pub(crate) raw: &'a [u8],
+    pub(crate) format: LineFormat,
+    /// It is the source's first session meta, which the fork rewrites.
+    pub(crate) first_meta: bool,
+}
+
+/// What [`pass_prefix`] found in the lines before the cut.
+pub(crate) struct PrefixPass {
+    /// Lines the loader skips, which a fork neither copies nor names.
+    pub(crate) skipped_problem_lines: usize,
+    pub(crate) kept_items: usize,
+    /// The user turns of the kept lines.
+    pub(crate) kept_turns: usize,
+    /// The lines with an ordinal nearest the cut (asked for by a fork by reference; else
+    /// none).
+    pub(crate) ordinals: Around,
+}
+
+/// One forward pass over the lines of `path` before byte `cut`, handing each line a fork
+/// keeps to `keep` in file order; with `find_ordinals`, the pass also notes the ordinal
+/// nearest the cut on each side (reading on past it until a line has one: a fork from the end
+/// cuts near the end).
+pub(crate) fn pass_prefix(
+    path: &Path,
+    cut: u64,
+    find_ordinals: bool,
+    mut keep: impl FnMut(KeptLine<'_>) -> Result<(), ForkError>,
+) -> Result<PrefixPass, ForkError> {
+    let read_error = |source| ForkError::Io {
+        action: "read fork source",
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut stream = RolloutStream::open(path).map_err(read_error)?;
+    let mut pass = PrefixPass {
         skipped_problem_lines: 0,
         kept_items: 0,
         kept_turns: 0,
+        ordinals: (None, None),
     };
     let mut turns = UserTurnCounter::new();
     let mut meta_seen = false;
-    while let Some(line) = stream.next_line().map_err(io_error("read fork source"))? {
-        if line.offset >= cut {
+    while let Some(line) = stream.next_line().map_err(read_error)? {
+        let past_cut = line.offset >= cut;
+        if past_cut && !find_ordinals {
             break;
+        }
+        let format = match &line.content {
+            StreamedContent::Skipped => None,
+            StreamedContent::Line(_, format)
+            | StreamedContent::LegacyMarker(format)
+            | StreamedContent::Opaque(format) => Some(*format),
+        };
+        if find_ordinals && format.is_some() {
+            let ordinal = match line.line() {
+                Some(rollout_line) => rollout_line.ordinal,
+                None => ordinal_of(line.raw),
+            };
+            if let Some(ordinal) = ordinal {
+                if past_cut {
+                    pass.ordinals.1 = Some((line.number, ordinal));
+                    break;
+                }
+                pass.ordinals.0 = Some((line.number, ordinal));
+            }
+        }
+        if past_cut {
+            continue;
         }
         if line
             .problem
             .as_ref()
             .is_some_and(|problem| !problem.kind.is_kept())
         {
-            written.skipped_problem_lines += 1;
+            pass.skipped_problem_lines += 1;
         }
-        let format = match &line.content {
-            StreamedContent::Skipped => continue,
-            StreamedContent::Line(_, format)
-            | StreamedContent::LegacyMarker(format)
-            | StreamedContent::Opaque(format) => *format,
+        let Some(format) = format else {
+            continue;
         };
         turns.note_format(format);
         let first_meta = match line.line() {
             Some(rollout_line) => {
-                written.kept_items += 1;
+                pass.kept_items += 1;
                 turns.push(&rollout_line.item);
                 !meta_seen && matches!(rollout_line.item, RolloutItem::SessionMeta(_))
             }
             None => false,
         };
-        if first_meta {
-            meta_seen = true;
-            let text = String::from_utf8_lossy(line.raw);
-            let legacy = matches!(format, LineFormat::Legacy(_));
-            let rewritten = rewrite_session_meta_line(&text, legacy, rewrite)?;
-            out.write_all(rewritten.as_bytes())
-        } else {
-            out.write_all(line.raw)
-        }
-        .and_then(|()| out.write_all(b"\n"))
-        .map_err(io_error("write the fork of"))?;
-        written.lines_written += 1;
+        meta_seen |= first_meta;
+        keep(KeptLine {
+            raw: line.raw,
+            format,
+            first_meta,
+        })?;
     }
-    written.kept_turns = turns.count();
-    Ok(written)
+    pass.kept_turns = turns.count();
+    Ok(pass)
 }

@@ -93,12 +93,18 @@ pub(crate) fn prefix_end(
     })
 }
 
-/// The ordinal a fork by reference writes for a prefix of `byte` bytes: the ordinal of the
-/// first line after the cut that has one, else one more than the last before it; `None` when
-/// no line has an ordinal (a legacy parent).
+/// The ordinal a fork by reference writes for a prefix of `byte` bytes: see
+/// [`ordinal_for_cut`].
 pub(crate) fn ordinal_at(contents: &RolloutContents, byte: usize) -> Option<u64> {
-    let (before, after) = ordinals_around(contents, byte);
-    match (before, after) {
+    ordinal_for_cut(ordinals_around(contents, byte))
+}
+
+/// The ordinal a fork by reference writes for a cut with these lines around it: the ordinal
+/// of the first line after the cut that has one, else one more than the last before it;
+/// `None` when no line has an ordinal (a legacy parent). The whole-file and the streamed
+/// fork both ask it.
+pub(crate) fn ordinal_for_cut(around: Around) -> Option<u64> {
+    match around {
         (_, Some((_, ordinal))) => Some(ordinal),
         (Some((_, last)), None) => Some(last.saturating_add(1)),
         (None, None) => None,
@@ -130,6 +136,14 @@ fn check_ordinal_at(
     ordinal: u64,
 ) -> Result<usize, PrefixProblem> {
     let offset = u64::try_from(byte).unwrap_or(u64::MAX);
+    check_around(ordinals_around(contents, byte), offset, ordinal)?;
+    Ok(byte)
+}
+
+/// Whether the lines around a cut at `offset` agree with `ordinal`: the nearest line with an
+/// ordinal before it has a smaller one, the nearest at or after it one at least as large,
+/// and some line has one.
+pub(crate) fn check_around(around: Around, offset: u64, ordinal: u64) -> Result<(), PrefixProblem> {
     let disagree = |line, side, found| PrefixProblem::Disagree {
         offset,
         ordinal,
@@ -137,14 +151,14 @@ fn check_ordinal_at(
         side,
         found,
     };
-    match ordinals_around(contents, byte) {
+    match around {
         (None, None) => Err(PrefixProblem::NoOrdinals { ordinal }),
         (Some((line, found)), _) if found >= ordinal => Err(disagree(line, "before", found)),
         (_, Some((line, found))) if found < ordinal => Err(disagree(line, "after", found)),
         (Some((_, last)), None) if last.saturating_add(1) < ordinal => {
             Err(PrefixProblem::OrdinalBeyondEnd { ordinal, last })
         }
-        _ => Ok(byte),
+        _ => Ok(()),
     }
 }
 
@@ -170,9 +184,10 @@ fn ordinal_cut(contents: &RolloutContents, ordinal: u64) -> Result<usize, Prefix
     }
 }
 
-/// The nearest line with an ordinal before `byte` and the nearest at or after it, each as
-/// (line number, ordinal).
-type Around = (Option<(usize, u64)>, Option<(usize, u64)>);
+/// The nearest line with an ordinal before a cut and the nearest at or after it, each as
+/// (line number, ordinal). Lines are the loader's entries (items, legacy markers, kept
+/// opaque lines), never the lines it skips.
+pub(crate) type Around = (Option<(usize, u64)>, Option<(usize, u64)>);
 
 fn ordinals_around(contents: &RolloutContents, byte: usize) -> Around {
     let entries = contents.entries();
@@ -213,7 +228,7 @@ struct OrdinalOnly {
 }
 
 /// The `ordinal` of an enveloped line, if it has one.
-fn ordinal_of(line: &[u8]) -> Option<u64> {
+pub(crate) fn ordinal_of(line: &[u8]) -> Option<u64> {
     serde_json::from_slice::<OrdinalOnly>(line.trim_ascii())
         .ok()
         .and_then(|line| line.ordinal)
