@@ -20,7 +20,8 @@
 //! `history` as whole processes, their wall time as a ratio of a one-thread `Value` parse of
 //! the same file measured just before, and their peak RSS (`/usr/bin/time -f %M`, the
 //! child's maximum resident set), and `thread` whole (standard input, loaded whole), streamed
-//! (a file) and `--last 1`. `CODEX_BENCH_SCALE_ONLY=1` runs the scale pass alone, at the sizes
+//! (a file) and `--last 1`, and `fork --drop-turns 1` whole (standard input), from the end
+//! and from the end by reference. `CODEX_BENCH_SCALE_ONLY=1` runs the scale pass alone, at the sizes
 //! of `CODEX_BENCH_SCALE_MIB` (comma-separated MiB, default `100,1024`).
 
 #![allow(clippy::expect_used, clippy::print_stderr, clippy::unwrap_used)]
@@ -184,6 +185,55 @@ fn measure(args: &[&str], stdin: Option<Feed<'_>>) -> (Duration, u64) {
     (elapsed, peak)
 }
 
+/// `fork --drop-turns 1` of the file at `path` (whose first line is `meta`): whole (the same
+/// bytes on standard input, which is loaded whole), from the end and copied, and from the end
+/// by reference (the file linked into a home under its thread's name, as readers find it).
+fn fork_scale(mib: u64, path: &Path, meta: &[u8], value: Duration, feed: Feed<'_>) {
+    let dir = bench_dir();
+    let meta: serde_json::Value = serde_json::from_slice(meta).unwrap();
+    let thread = meta["payload"]["id"].as_str().unwrap().to_string();
+    let day = dir.join("home/sessions/2026/01/01");
+    std::fs::create_dir_all(&day).unwrap();
+    let source = day.join(format!("rollout-2026-01-01T00-00-00-{thread}.jsonl"));
+    let _ = std::fs::remove_file(&source);
+    std::fs::hard_link(path, &source).unwrap();
+    let home = dir.join("home").to_string_lossy().into_owned();
+    let source_arg = source.to_string_lossy().into_owned();
+    let out = |name: &str| {
+        let out = dir.join(name);
+        let _ = std::fs::remove_file(&out);
+        out.to_string_lossy().into_owned()
+    };
+    let fork = ["fork", "--drop-turns", "1", "--json", "-o"];
+    let whole_out = out("fork-whole.jsonl");
+    let (whole, whole_rss) = measure(&[&fork[..], &[&whole_out, "-"]].concat(), Some(feed));
+    let copy_out = out("fork-copy.jsonl");
+    let (copy, copy_rss) = measure(&[&fork[..], &[&copy_out, &source_arg]].concat(), None);
+    let reference_out = out("fork-reference.jsonl");
+    let by_reference = ["--by-reference", "--home", &home];
+    let (reference, reference_rss) = measure(
+        &[&fork[..], &[&reference_out, &source_arg], &by_reference[..]].concat(),
+        None,
+    );
+    eprintln!(
+        "scale {mib} MiB: fork whole {:.2}s ({:.2}x), peak {} MiB | from the end {:.2}s \
+         ({:.2}x), peak {} MiB | by reference {:.2}s ({:.2}x), peak {} MiB",
+        whole.as_secs_f64(),
+        whole.as_secs_f64() / value.as_secs_f64(),
+        whole_rss / 1024,
+        copy.as_secs_f64(),
+        copy.as_secs_f64() / value.as_secs_f64(),
+        copy_rss / 1024,
+        reference.as_secs_f64(),
+        reference.as_secs_f64() / value.as_secs_f64(),
+        reference_rss / 1024,
+    );
+    for out in [whole_out, copy_out, reference_out] {
+        std::fs::remove_file(out).unwrap();
+    }
+    std::fs::remove_file(&source).unwrap();
+}
+
 fn value_parse_file(path: &Path) -> Duration {
     let started = Instant::now();
     let bytes = std::fs::read(path).unwrap();
@@ -260,6 +310,7 @@ fn scale(lines: &RealLines) {
             last.as_secs_f64() / value.as_secs_f64(),
             last_rss / 1024,
         );
+        fork_scale(mib, &path, &lines.meta, value, &mut feed);
         std::fs::remove_file(&path).unwrap();
     }
     if std::env::var("CODEX_BENCH_10G").as_deref() == Ok("1") {

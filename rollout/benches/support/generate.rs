@@ -12,6 +12,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
+use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{RolloutItem, parse_rollout_line};
 use codex_test_support::{non_empty_lines, real_jsonl_files};
 
@@ -25,6 +26,11 @@ pub struct RealLines {
 }
 
 /// The real lines, `None` without the real fixtures.
+///
+/// A file whose turn starts disagree with the ids its turns record later is left out (a
+/// capture trimmed by hand, its turn ids replaced): repeated a thousand times, each such turn
+/// would join every turn before it into one segment (core's rule for a `task_started` of
+/// another turn), which no writer produces, and resume would rightly read the whole file.
 pub fn real_lines() -> Option<RealLines> {
     let mut meta = None;
     let mut body = Vec::new();
@@ -32,6 +38,9 @@ pub fn real_lines() -> Option<RealLines> {
         let Ok(lines) = non_empty_lines(&path) else {
             continue;
         };
+        if !turn_ids_agree(&lines) {
+            continue;
+        }
         for line in &lines {
             let Ok(parsed) = parse_rollout_line(line) else {
                 continue;
@@ -49,6 +58,36 @@ pub fn real_lines() -> Option<RealLines> {
         }
     }
     Some(RealLines { meta: meta?, body })
+}
+
+/// Whether every turn of `lines` records only the id its `task_started` gave it.
+fn turn_ids_agree(lines: &[Vec<u8>]) -> bool {
+    let mut opener: Option<String> = None;
+    for line in lines {
+        let Ok(parsed) = parse_rollout_line(line) else {
+            continue;
+        };
+        let recorded = match parsed.item() {
+            Some(RolloutItem::EventMsg(EventMsg::TurnStarted(started))) => {
+                opener = Some(started.turn_id.clone()).filter(|id| !id.is_empty());
+                continue;
+            }
+            Some(RolloutItem::EventMsg(EventMsg::TurnComplete(complete))) => {
+                Some(complete.turn_id.as_str())
+            }
+            Some(RolloutItem::EventMsg(EventMsg::TurnAborted(aborted))) => {
+                aborted.turn_id.as_deref()
+            }
+            Some(RolloutItem::TurnContext(context)) => context.turn_id.as_deref(),
+            _ => None,
+        };
+        if let (Some(opener), Some(recorded)) = (&opener, recorded.filter(|id| !id.is_empty()))
+            && opener != recorded
+        {
+            return false;
+        }
+    }
+    true
 }
 
 impl RealLines {

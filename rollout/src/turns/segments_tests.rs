@@ -87,6 +87,18 @@ fn surviving_texts(items: &[RolloutItem]) -> Vec<usize> {
         .collect()
 }
 
+/// The streamed count equals the whole-file index on each prefix of `items`.
+fn assert_streamed_count_agrees_on_every_prefix(items: &[RolloutItem]) {
+    for end in 0..=items.len() {
+        let prefix = &items[..end];
+        assert_eq!(
+            streamed_count(prefix),
+            surviving_texts(prefix).len(),
+            "prefix of {end} items"
+        );
+    }
+}
+
 fn streamed_count(items: &[RolloutItem]) -> usize {
     let mut counter = UserTurnCounter::new();
     for item in items {
@@ -197,14 +209,7 @@ fn every_segment_rule_agrees_with_the_whole_file_index_on_each_prefix() {
         vec![rollback(1)],
         person_turn("t6", "d"),
     ]);
-    for end in 0..=items.len() {
-        let prefix = &items[..end];
-        assert_eq!(
-            streamed_count(prefix),
-            surviving_texts(prefix).len(),
-            "prefix of {end} items"
-        );
-    }
+    assert_streamed_count_agrees_on_every_prefix(&items);
     assert_eq!(surviving_texts(&items).len(), 2);
 }
 
@@ -266,13 +271,6 @@ fn old_turns_of_every_kind_roll_back_as_the_whole_file_index_says() {
     parts.push(vec![rollback(40)]);
     parts.push(person_turn("u3", "c"));
     let items = items(parts);
-    for end in 0..=items.len() {
-        let prefix = &items[..end];
-        assert_eq!(
-            streamed_count(prefix),
-            surviving_texts(prefix).len(),
-            "prefix of {end} items"
-        );
-    }
+    assert_streamed_count_agrees_on_every_prefix(&items);
     assert!(surviving_texts(&items).len() > 10);
 }
