@@ -20,9 +20,10 @@
 //! `history` as whole processes, their wall time as a ratio of a one-thread `Value` parse of
 //! the same file measured just before, and their peak RSS (`/usr/bin/time -f %M`, the
 //! child's maximum resident set), and `thread` whole (standard input, loaded whole), streamed
-//! (a file) and `--last 1`, and `fork --drop-turns 1` whole (standard input), from the end
-//! and from the end by reference. `CODEX_BENCH_SCALE_ONLY=1` runs the scale pass alone, at the sizes
-//! of `CODEX_BENCH_SCALE_MIB` (comma-separated MiB, default `100,1024`).
+//! (a file) and `--last 1`, `notifications` whole and streamed (read twice), and
+//! `fork --drop-turns 1` whole (standard input), from the end and from the end by reference.
+//! `CODEX_BENCH_SCALE_ONLY=1` runs the scale pass alone, at the sizes of
+//! `CODEX_BENCH_SCALE_MIB` (comma-separated MiB, default `100,1024`).
 
 #![allow(clippy::expect_used, clippy::print_stderr, clippy::unwrap_used)]
 
@@ -309,6 +310,19 @@ fn scale(lines: &RealLines) {
             last.as_secs_f64(),
             last.as_secs_f64() / value.as_secs_f64(),
             last_rss / 1024,
+        );
+        let (replayed, replayed_rss) = measure(&["notifications", &file], None);
+        let (replayed_whole, replayed_whole_rss) =
+            measure(&["notifications", "-"], Some(&mut feed));
+        eprintln!(
+            "scale {mib} MiB: notifications whole {:.2}s ({:.2}x), peak {} MiB | streamed \
+             {:.2}s ({:.2}x), peak {} MiB",
+            replayed_whole.as_secs_f64(),
+            replayed_whole.as_secs_f64() / value.as_secs_f64(),
+            replayed_whole_rss / 1024,
+            replayed.as_secs_f64(),
+            replayed.as_secs_f64() / value.as_secs_f64(),
+            replayed_rss / 1024,
         );
         fork_scale(mib, &path, &lines.meta, value, &mut feed);
         std::fs::remove_file(&path).unwrap();

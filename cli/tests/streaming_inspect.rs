@@ -14,7 +14,7 @@ use codex_test_support::real_jsonl_files;
 use codex_thread::commands::inspect::{inspect, inspect_source};
 use codex_thread::input::Source;
 use codex_thread::progress::Progress;
-use generate::{Shape, real_lines, write_rollout};
+use generate::{real_lines, streamed_equivalence_shapes, write_rollout};
 use pretty_assertions::assert_eq;
 
 fn check(path: &Path) {
@@ -40,23 +40,7 @@ fn streaming_inspect_equals_the_whole_file_inspect() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    for (index, shape) in [
-        Shape {
-            bytes: 5 << 20,
-            compactions: vec![0.3, 0.99],
-            rollbacks: vec![(0.995, 2)],
-            ..Shape::default()
-        },
-        Shape {
-            bytes: 2 << 20,
-            compactions: vec![0.5],
-            rollbacks: vec![(0.9, 10_000)],
-            torn_last_line: true,
-        },
-    ]
-    .iter()
-    .enumerate()
-    {
+    for (index, shape) in streamed_equivalence_shapes().iter().enumerate() {
         let path = dir.path().join(format!("generated-{index}.jsonl"));
         write_rollout(&path, &lines, shape).unwrap();
         check(&path);

@@ -13,7 +13,7 @@ use codex_test_support::real_jsonl_files;
 use codex_thread::commands::thread::{build_streamed, build_whole};
 use codex_thread::input::Source;
 use codex_thread::progress::Progress;
-use generate::{Shape, real_lines, write_rollout};
+use generate::{real_lines, streamed_equivalence_shapes, write_rollout};
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
@@ -104,23 +104,7 @@ fn streamed_thread_equals_the_whole_file_thread_and_last_is_its_suffix() {
     let Some(lines) = real_lines() else {
         return;
     };
-    for (index, shape) in [
-        Shape {
-            bytes: 3 << 20,
-            compactions: vec![0.3, 0.99],
-            rollbacks: vec![(0.995, 2)],
-            ..Shape::default()
-        },
-        Shape {
-            bytes: 2 << 20,
-            compactions: vec![0.5],
-            rollbacks: vec![(0.9, 10_000)],
-            torn_last_line: true,
-        },
-    ]
-    .iter()
-    .enumerate()
-    {
+    for (index, shape) in streamed_equivalence_shapes().iter().enumerate() {
         let path = dir.path().join(format!("generated-{index}.jsonl"));
         write_rollout(&path, &lines, shape).unwrap();
         check(&path);

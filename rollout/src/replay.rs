@@ -42,12 +42,13 @@ use crate::load::RolloutContents;
 use crate::turns::{TurnRecords, all_user_turns_in_rollout};
 
 mod client_view;
+mod replayer;
 
 pub use client_view::{ClientView, ViewRuleChanged};
 use codex_protocol::event::UserMessageEvent;
 use codex_protocol::items::UserMessageItem;
 use codex_protocol::user_input::UserInput;
-use std::collections::HashSet;
+pub use replayer::Replayer;
 
 /// A recorded session as the ordered events a live session emitted.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,96 +91,21 @@ impl Replay {
 }
 
 /// Replays `contents`: its events, with the item events its writer dropped rebuilt (see the
-/// module docs). Never fails: lines that did not load simply contribute nothing.
+/// module docs). Never fails: lines that did not load simply contribute nothing. The
+/// whole-file form of [`Replayer`], which a stream feeds line by line.
 pub fn replay_rollout(contents: &RolloutContents) -> Replay {
     let thread_id = contents
         .thread_id()
         .unwrap_or_else(|| ThreadId::from_uuid(Uuid::nil()));
     let records = TurnRecords::of(contents);
-    // A paginated file records its items itself; rebuilding them too would double them.
-    let rebuild_items = records != TurnRecords::CompletedUserMessages;
     let turns = all_user_turns_in_rollout(contents.items(), records);
-    let turn_messages: HashSet<usize> = turns.iter().filter_map(|turn| turn.message).collect();
-    let event_only_turns: HashSet<usize> = turns
-        .iter()
-        .filter(|turn| turn.message.is_none())
-        .filter_map(|turn| turn.event)
-        .collect();
+    let mut replayer = Replayer::new(thread_id, records, &turns);
     let mut events = Vec::new();
-    let mut clock_ms = None;
-    let mut running_turn: Option<String> = None;
     for (index, item) in contents.items().iter().enumerate() {
-        let line_ms = line_time_ms(contents, index);
-        clock_ms = line_ms.or(clock_ms);
-        match item {
-            RolloutItem::EventMsg(msg) => {
-                track_turn(&mut running_turn, msg);
-                // No writer keeps `item_started`: a completed item is announced first, as it
-                // was live, with the start time the completion recorded.
-                if let EventMsg::ItemCompleted(done) = msg {
-                    events.push(ReplayedEvent {
-                        item_index: index,
-                        at_ms: clock_ms,
-                        origin: EventOrigin::Rebuilt,
-                        msg: started_of(done),
-                    });
-                }
-                events.push(ReplayedEvent {
-                    item_index: index,
-                    at_ms: clock_ms,
-                    origin: EventOrigin::Recorded,
-                    msg: msg.clone(),
-                });
-                // A turn whose message item the file lost: its item pair from the record.
-                if let EventMsg::UserMessage(event) = msg
-                    && rebuild_items
-                    && event_only_turns.contains(&index)
-                {
-                    let line = contents
-                        .entry_of_item(index)
-                        .map_or(0, |entry| entry.number);
-                    let item = TurnItem::UserMessage(user_message_from_event(
-                        event,
-                        format!("line-{line}"),
-                    ));
-                    let turn_id = running_turn.clone().unwrap_or_default();
-                    for msg in
-                        item_event_pair(thread_id, turn_id, item, line_ms.unwrap_or_default())
-                    {
-                        events.push(ReplayedEvent {
-                            item_index: index,
-                            at_ms: clock_ms,
-                            origin: EventOrigin::Rebuilt,
-                            msg,
-                        });
-                    }
-                }
-            }
-            RolloutItem::ResponseItem(response) if rebuild_items => {
-                let line = contents
-                    .entry_of_item(index)
-                    .map_or(0, |entry| entry.number);
-                let rebuilt = rebuilt_item_events(
-                    response,
-                    ItemPlace {
-                        line,
-                        line_ms,
-                        thread_id,
-                        running_turn: running_turn.as_deref(),
-                    },
-                    turn_messages.contains(&index),
-                );
-                for msg in rebuilt.into_iter().flatten() {
-                    events.push(ReplayedEvent {
-                        item_index: index,
-                        at_ms: clock_ms,
-                        origin: EventOrigin::Rebuilt,
-                        msg,
-                    });
-                }
-            }
-            _ => {}
-        }
+        let (line, raw) = contents.entry_of_item(index).map_or((0, &[][..]), |entry| {
+            (entry.number, contents.raw_line(entry))
+        });
+        replayer.push(index, line, raw, item, &mut |event| events.push(event));
     }
     Replay { thread_id, events }
 }
@@ -273,7 +199,7 @@ pub(crate) fn started_of(done: &ItemCompletedEvent) -> EventMsg {
 
 /// The user message a `user_message` event describes (text, then images by URL, then
 /// local images), for a turn whose message item the file does not hold.
-fn user_message_from_event(event: &UserMessageEvent, id: String) -> UserMessageItem {
+pub(crate) fn user_message_from_event(event: &UserMessageEvent, id: String) -> UserMessageItem {
     let mut content = vec![UserInput::Text {
         text: event.message.clone(),
         text_elements: Vec::new(),
@@ -311,7 +237,7 @@ fn stable_id(response: &ResponseItem, line: usize) -> String {
 }
 
 /// The `item_started` / `item_completed` pair core sends for `item`, both at `at_ms`.
-fn item_event_pair(
+pub(crate) fn item_event_pair(
     thread_id: ThreadId,
     turn_id: String,
     item: TurnItem,
@@ -363,13 +289,6 @@ fn with_stable_id(item: TurnItem, stable_id: String) -> TurnItem {
         }
         other => other,
     }
-}
-
-/// The `timestamp` of the line holding item `index`, in Unix milliseconds, when it has one
-/// that reads as RFC 3339.
-fn line_time_ms(contents: &RolloutContents, index: usize) -> Option<i64> {
-    let entry = contents.entry_of_item(index)?;
-    raw_line_time_ms(contents.raw_line(entry))
 }
 
 /// The `timestamp` of the line `raw`, in Unix milliseconds, when it has one that reads as

@@ -1,12 +1,20 @@
 //! `codex-thread notifications [FILE]`: the JSON-RPC messages a client would receive if the
 //! session were replayed live, one per line.
 //!
-//! The events come from codex-rollout's [`replay_rollout`]: every persisted event, plus the
-//! `item_started` / `item_completed` pairs core sent live for recorded response items when
-//! the file did not persist them (see `codex_rollout::replay`). This command only projects
-//! them, in order, through app-server-protocol's [`EventProjector`], the same stateful
-//! projection a live app server runs, after the thread's `thread/started` (when the file has
-//! a session meta).
+//! The events come from codex-rollout's replay ([`Replayer`], the incremental
+//! `replay_rollout`): every persisted event, plus the `item_started` / `item_completed` pairs
+//! core sent live for recorded response items when the file did not persist them (see
+//! `codex_rollout::replay`). This command only projects them, in order, through
+//! app-server-protocol's [`EventProjector`], the same stateful projection a live app server
+//! runs, after the thread's `thread/started` (when the file has a session meta).
+//!
+//! A file is read twice as a stream, so memory is the turn index, not the file: a first pass
+//! takes the turn index the replay asks ([`StreamedTurnIndex`]: which items are a person's
+//! message) and the first session meta, a second pass replays and writes each message as its
+//! line is read. The second pass stops at the last line the first read an item from, so a
+//! session Codex is still appending to is replayed as it was at the first pass; a file
+//! rewritten in between is an error. Standard input and the sample, which cannot be read
+//! twice, are loaded whole.
 //!
 //! The projector's clock follows the file: each event is projected at its replay time.
 //! Streaming deltas are never persisted, so a replay has no `.../delta` notifications;
@@ -18,40 +26,158 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use codex_app_server_protocol::thread_history::thread_from_session_meta;
 use codex_app_server_protocol::v2::ThreadStartedNotification;
 use codex_app_server_protocol::{EventProjector, ServerMessage, ServerNotification};
-use codex_rollout::replay::replay_rollout;
+use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
+use codex_protocol::thread_id::ThreadId;
+use codex_rollout::replay::{ReplayedEvent, Replayer, replay_rollout};
+use codex_rollout::stream::StreamedContent;
+use codex_rollout::turns::StreamedTurnIndex;
+use uuid::Uuid;
 
-use crate::error::{CommandResult, Status};
+use crate::error::{CommandResult, Failure, Status};
 use crate::input::{Session, Source, load_session};
 use crate::output::Output;
+use crate::progress::Progress;
+use crate::streamed::{open_stream, source_size, stream_session, unreadable};
+
+/// The projection of a replay into protocol messages: the thread's start, then each event's
+/// messages at the event's time.
+struct Projection {
+    now_ms: Arc<AtomicI64>,
+    projector: EventProjector,
+}
+
+impl Projection {
+    /// The projection of the replay of thread `thread_id`, and its first message when the
+    /// file has a session meta.
+    fn new(thread_id: ThreadId, meta: Option<&SessionMetaLine>) -> (Self, Option<ServerMessage>) {
+        let now_ms = Arc::new(AtomicI64::new(0));
+        let clock = Arc::clone(&now_ms);
+        let projector = EventProjector::with_clock(thread_id.to_string(), move || {
+            clock.load(Ordering::Relaxed)
+        });
+        let started = meta.map(|meta| {
+            ServerMessage::Notification(ServerNotification::ThreadStarted(
+                ThreadStartedNotification {
+                    thread: Box::new(thread_from_session_meta(meta)),
+                },
+            ))
+        });
+        (Self { now_ms, projector }, started)
+    }
+
+    fn project(&mut self, event: &ReplayedEvent) -> Vec<ServerMessage> {
+        self.now_ms
+            .store(event.at_ms.unwrap_or_default(), Ordering::Relaxed);
+        self.projector.project(&event.msg)
+    }
+}
 
 /// The messages of a live replay of `session`, in order.
 pub fn replay(session: &Session) -> Vec<ServerMessage> {
     let replay = replay_rollout(session.contents());
-    let now_ms = Arc::new(AtomicI64::new(0));
-    let clock = Arc::clone(&now_ms);
-    let mut projector = EventProjector::with_clock(replay.thread_id.to_string(), move || {
-        clock.load(Ordering::Relaxed)
-    });
-    let mut messages = Vec::new();
-    if let Some(meta) = session.session_meta() {
-        messages.push(ServerMessage::Notification(
-            ServerNotification::ThreadStarted(ThreadStartedNotification {
-                thread: Box::new(thread_from_session_meta(meta)),
-            }),
-        ));
-    }
+    let (mut projection, started) = Projection::new(replay.thread_id, session.session_meta());
+    let mut messages: Vec<ServerMessage> = started.into_iter().collect();
     for event in &replay.events {
-        now_ms.store(event.at_ms.unwrap_or_default(), Ordering::Relaxed);
-        messages.extend(projector.project(&event.msg));
+        messages.extend(projection.project(event));
     }
     messages
 }
 
 /// Runs `notifications`: JSON Lines in both modes (it is a stream of protocol messages).
 pub fn run(source: &Source, out: &mut Output) -> CommandResult {
+    if let Source::File(_) = source {
+        return run_streamed(source, out);
+    }
     let session = load_session(source)?;
     for message in replay(&session) {
         out.json_line(&message)?;
+    }
+    Ok(Status::Ok)
+}
+
+/// What the first pass over a file takes for the replay.
+struct FirstPass {
+    index: StreamedTurnIndex,
+    meta: Option<SessionMetaLine>,
+    items: usize,
+    /// The last line an item was read from.
+    last_line: usize,
+}
+
+/// `notifications` of a file read twice as a stream (see the module docs).
+fn run_streamed(source: &Source, out: &mut Output) -> CommandResult {
+    let name = source.name();
+    let mut first = FirstPass {
+        index: StreamedTurnIndex::new(),
+        meta: None,
+        items: 0,
+        last_line: 0,
+    };
+    let progress = Progress::for_bytes(source_size(source), "indexing");
+    stream_session(source, &progress, |line| match &line.content {
+        StreamedContent::Line(rollout_line, format) => {
+            first.index.note_format(*format);
+            first.index.push(&rollout_line.item);
+            if let (None, RolloutItem::SessionMeta(meta)) = (&first.meta, &rollout_line.item) {
+                first.meta = Some(meta.as_ref().clone());
+            }
+            first.items += 1;
+            first.last_line = line.number;
+        }
+        StreamedContent::LegacyMarker(format) | StreamedContent::Opaque(format) => {
+            first.index.note_format(*format);
+        }
+        StreamedContent::Skipped => {}
+    })?;
+    let (records, turns) = first.index.finish();
+    let thread_id = first
+        .meta
+        .as_ref()
+        .map_or_else(|| ThreadId::from_uuid(Uuid::nil()), |meta| meta.meta.id);
+    let mut replayer = Replayer::new(thread_id, records, &turns);
+    let (mut projection, started) = Projection::new(thread_id, first.meta.as_ref());
+    if let Some(started) = started {
+        out.json_line(&started)?;
+    }
+    let progress = Progress::for_bytes(source_size(source), "replaying");
+    let stream = open_stream(source, &progress)?;
+    let mut items = 0;
+    let mut failed: Option<Failure> = None;
+    stream
+        .for_each_line_parallel(|line| {
+            if failed.is_some() || line.number > first.last_line {
+                return;
+            }
+            let Some(rollout_line) = line.line() else {
+                return;
+            };
+            replayer.push(
+                items,
+                line.number,
+                line.raw,
+                &rollout_line.item,
+                &mut |event| {
+                    for message in projection.project(&event) {
+                        if failed.is_none()
+                            && let Err(err) = out.json_line(&message)
+                        {
+                            failed = Some(err);
+                        }
+                    }
+                },
+            );
+            items += 1;
+        })
+        .map_err(|err| unreadable(&name, &err))?;
+    if let Some(err) = failed {
+        return Err(err);
+    }
+    if items != first.items {
+        return Err(Failure::Content(format!(
+            "{name} changed while it was replayed ({} item(s) at first, {items} now); replay \
+             it again",
+            first.items
+        )));
     }
     Ok(Status::Ok)
 }

@@ -124,6 +124,26 @@ pub struct Shape {
     pub torn_last_line: bool,
 }
 
+/// The generated files the streamed-versus-whole tests of the commands check: compactions
+/// early and at the very end with a rollback after them, and a rollback past every turn with
+/// a torn last line.
+pub fn streamed_equivalence_shapes() -> [Shape; 2] {
+    [
+        Shape {
+            bytes: 3 << 20,
+            compactions: vec![0.3, 0.99],
+            rollbacks: vec![(0.995, 2)],
+            ..Shape::default()
+        },
+        Shape {
+            bytes: 2 << 20,
+            compactions: vec![0.5],
+            rollbacks: vec![(0.9, 10_000)],
+            torn_last_line: true,
+        },
+    ]
+}
+
 /// What was written.
 #[derive(Debug, Clone, Copy)]
 pub struct Written {

@@ -1,0 +1,121 @@
+//! The replay of a file taken one item at a time: what [`super::replay_rollout`] gives for
+//! the whole file, handed on event by event, so a live replay can be written from a stream
+//! in the memory of the turn index rather than of the file.
+//!
+//! Which response items are a person's message, and which turns lost their message item, is
+//! the turn index's answer over the whole file (every turn it ever held: a live client saw
+//! the turns a later rollback removed); a stream takes it from a first pass
+//! ([`crate::turns::StreamedTurnIndex`]), then feeds the items again.
+
+use std::collections::HashSet;
+
+use codex_protocol::event::EventMsg;
+use codex_protocol::items::TurnItem;
+use codex_protocol::rollout::RolloutItem;
+use codex_protocol::thread_id::ThreadId;
+
+use super::{
+    EventOrigin, ItemPlace, ReplayedEvent, item_event_pair, raw_line_time_ms, rebuilt_item_events,
+    started_of, track_turn, user_message_from_event,
+};
+use crate::turns::{TurnRecords, UserTurn};
+
+/// The replay of a file, fed one item at a time in file order (see the module docs).
+#[derive(Debug)]
+pub struct Replayer {
+    thread_id: ThreadId,
+    /// A paginated file records its items itself; rebuilding them too would double them.
+    rebuild_items: bool,
+    /// Items that are a turn's message.
+    turn_messages: HashSet<usize>,
+    /// `user_message` events of turns whose message item the file lost.
+    event_only_turns: HashSet<usize>,
+    clock_ms: Option<i64>,
+    running_turn: Option<String>,
+}
+
+impl Replayer {
+    /// The replay of the file of thread `thread_id` (its first `session_meta`, else the nil
+    /// id), whose turns are `turns` under `records`: every turn of the whole file,
+    /// rolled-back ones included ([`crate::turns::all_user_turns_in_rollout`]).
+    pub fn new(thread_id: ThreadId, records: TurnRecords, turns: &[UserTurn]) -> Self {
+        Self {
+            thread_id,
+            rebuild_items: records != TurnRecords::CompletedUserMessages,
+            turn_messages: turns.iter().filter_map(|turn| turn.message).collect(),
+            event_only_turns: turns
+                .iter()
+                .filter(|turn| turn.message.is_none())
+                .filter_map(|turn| turn.event)
+                .collect(),
+            clock_ms: None,
+            running_turn: None,
+        }
+    }
+
+    /// Takes item `index` (0-based among the file's items) of line `line` (1-based), whose
+    /// bytes are `raw`, and hands `out` the events it replays, in order.
+    pub fn push(
+        &mut self,
+        index: usize,
+        line: usize,
+        raw: &[u8],
+        item: &RolloutItem,
+        out: &mut impl FnMut(ReplayedEvent),
+    ) {
+        let line_ms = raw_line_time_ms(raw);
+        self.clock_ms = line_ms.or(self.clock_ms);
+        let at_ms = self.clock_ms;
+        let mut emit = |origin, msg| {
+            out(ReplayedEvent {
+                item_index: index,
+                at_ms,
+                origin,
+                msg,
+            });
+        };
+        match item {
+            RolloutItem::EventMsg(msg) => {
+                track_turn(&mut self.running_turn, msg);
+                // No writer keeps `item_started`: a completed item is announced first, as it
+                // was live, with the start time the completion recorded.
+                if let EventMsg::ItemCompleted(done) = msg {
+                    emit(EventOrigin::Rebuilt, started_of(done));
+                }
+                emit(EventOrigin::Recorded, msg.clone());
+                // A turn whose message item the file lost: its item pair from the record.
+                if let EventMsg::UserMessage(event) = msg
+                    && self.rebuild_items
+                    && self.event_only_turns.contains(&index)
+                {
+                    let item = TurnItem::UserMessage(user_message_from_event(
+                        event,
+                        format!("line-{line}"),
+                    ));
+                    let turn_id = self.running_turn.clone().unwrap_or_default();
+                    for msg in
+                        item_event_pair(self.thread_id, turn_id, item, line_ms.unwrap_or_default())
+                    {
+                        emit(EventOrigin::Rebuilt, msg);
+                    }
+                }
+            }
+            RolloutItem::ResponseItem(response) if self.rebuild_items => {
+                let place = ItemPlace {
+                    line,
+                    line_ms,
+                    thread_id: self.thread_id,
+                    running_turn: self.running_turn.as_deref(),
+                };
+                let turn_message = self.turn_messages.contains(&index);
+                for msg in rebuilt_item_events(response, place, turn_message)
+                    .into_iter()
+                    .flatten()
+                {
+                    emit(EventOrigin::Rebuilt, msg);
+                }
+            }
+            _ => {}
+        }
+    }
+}
