@@ -4,6 +4,7 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+mod common;
 #[path = "../../rollout/benches/support/generate.rs"]
 mod generate;
 
@@ -51,17 +52,8 @@ fn streamed_notifications_equal_the_whole_file_replay() {
     );
     let dir = tempfile::tempdir().unwrap();
     // A compressed copy streams to the plain file's messages.
-    let plain = files
-        .iter()
-        .max_by_key(|file| std::fs::metadata(file).map_or(0, |meta| meta.len()))
-        .unwrap();
-    let zst = dir.path().join("copy.jsonl.zst");
-    std::fs::write(
-        &zst,
-        zstd::encode_all(std::fs::read(plain).unwrap().as_slice(), 3).unwrap(),
-    )
-    .unwrap();
-    check(&zst, plain);
+    let (plain, zst) = common::compressed_copy_of_largest(&files, dir.path()).unwrap();
+    check(&zst, &plain);
 
     let Some(lines) = real_lines() else {
         return;

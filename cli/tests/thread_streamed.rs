@@ -4,6 +4,7 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+mod common;
 #[path = "../../rollout/benches/support/generate.rs"]
 mod generate;
 
@@ -86,16 +87,7 @@ fn streamed_thread_equals_the_whole_file_thread_and_last_is_its_suffix() {
         check(file);
     }
     // A compressed copy streams to the plain file's thread.
-    let plain = files
-        .iter()
-        .max_by_key(|file| std::fs::metadata(file).map_or(0, |meta| meta.len()))
-        .unwrap();
-    let zst = dir.path().join("copy.jsonl.zst");
-    std::fs::write(
-        &zst,
-        zstd::encode_all(std::fs::read(plain).unwrap().as_slice(), 3).unwrap(),
-    )
-    .unwrap();
+    let (plain, zst) = common::compressed_copy_of_largest(&files, dir.path()).unwrap();
     check(&zst);
     let from_zst = build_streamed(&Source::File(zst), &Progress::hidden()).unwrap();
     let from_plain = build_whole(&Source::File(plain.clone())).unwrap();

@@ -25,6 +25,21 @@ pub const SCHEMA_DIR: &str = concat!(
     "/../app-server-protocol/schema/json"
 );
 
+/// The largest of `files` and a zstd copy of it (level 3, one frame) written into `dir`: what
+/// the streamed-versus-whole tests read as a compressed rollout.
+pub fn compressed_copy_of_largest(
+    files: &[PathBuf],
+    dir: &Path,
+) -> Result<(PathBuf, PathBuf), Box<dyn std::error::Error>> {
+    let plain = files
+        .iter()
+        .max_by_key(|file| fs::metadata(file).map_or(0, |meta| meta.len()))
+        .ok_or("no files to compress")?;
+    let zst = dir.join("copy.jsonl.zst");
+    fs::write(&zst, zstd::encode_all(fs::read(plain)?.as_slice(), 3)?)?;
+    Ok((plain.clone(), zst))
+}
+
 /// The `codex-thread` binary, with a clean environment for logging.
 pub fn bin() -> Result<Command, Box<dyn std::error::Error>> {
     let mut command = Command::cargo_bin("codex-thread")?;
