@@ -90,7 +90,7 @@ fn streamed_thread_equals_the_whole_file_thread_and_last_is_its_suffix() {
     let (plain, zst) = common::compressed_copy_of_largest(&files, dir.path()).unwrap();
     check(&zst);
     let from_zst = build_streamed(&Source::File(zst), &Progress::hidden()).unwrap();
-    let from_plain = build_whole(&Source::File(plain.clone())).unwrap();
+    let from_plain = build_whole(&Source::File(plain)).unwrap();
     assert_eq!(from_zst, from_plain);
 
     let Some(lines) = real_lines() else {

@@ -99,42 +99,13 @@ pub fn run(
             source.name()
         )));
     }
-    if let Source::File(path) = source {
-        // A plain file is forked from its end and streamed when its end tells the cut.
-        let name = source.name();
-        let mode = match by_reference {
-            Some(_) => ForkMode::ByReference,
-            None => ForkMode::Copy,
-        };
-        // A fork by reference checks the source's home first, as the whole-file path does.
-        let ready = match (&by_reference, fork_source_thread(path)) {
-            (None, _) => true,
-            (Some(options), Ok(Some(thread_id))) => {
-                home_holding(thread_id, path, options.home.clone())?;
-                true
-            }
-            (Some(_), _) => false,
-        };
-        let streamed = match ready.then(|| fork_file_dropping_turns(path, drop_turns, output, mode))
-        {
-            Some(Ok(streamed)) => streamed,
-            // FILE cannot be read: the loader below says so as for every command.
-            Some(Err(ForkError::Io {
-                action: "read fork source",
-                ..
-            }))
-            | None => None,
-            Some(Err(err)) => return Err(fork_failure(&name, err)),
-        };
-        // A streamed fork by reference is not resolved once more after writing: its base was
-        // checked by the resolver's own rule in the pass, and resolving would load FILE whole.
-        if let Some(streamed) = streamed {
-            let before = streamed.kept_turns + drop_turns;
-            return print(
-                &ForkReport::of(name, streamed.forked, before, drop_turns),
-                out,
-            );
-        }
+    // The home a fork by reference resolves through, once checked.
+    let mut home = None;
+    if let Source::File(path) = source
+        && let Some(report) =
+            fork_from_end(path, drop_turns, output, by_reference.as_ref(), &mut home)?
+    {
+        return print(&report, out);
     }
     let session = load_session(source)?;
     let name = session.name().to_string();
@@ -148,13 +119,14 @@ pub fn run(
             ))
         },
     )?;
-    let home = match &by_reference {
-        Some(by_reference) => Some(home_holding(
+    let home = match (&by_reference, home) {
+        (Some(_), Some(checked)) => Some(checked),
+        (Some(by_reference), None) => Some(home_holding(
             loaded.thread_id(),
             loaded.path(),
             by_reference.home.clone(),
         )?),
-        None => None,
+        (None, _) => None,
     };
     let mode = match home {
         Some(_) => ForkMode::ByReference,
@@ -170,6 +142,44 @@ pub fn run(
         ));
     }
     print(&ForkReport::of(name, forked, turns, drop_turns), out)
+}
+
+/// The fork of the plain file `path` found from its end and streamed, when its end tells
+/// the cut; `None` when only the whole file can tell (or FILE cannot be read: the loader then
+/// says so as for every command). A fork by reference checks the source's home first, as
+/// the whole-file path does, and leaves it in `home`. A streamed fork by reference is not
+/// resolved once more after writing: its base was checked by the resolver's own rule in the
+/// pass, and resolving would load FILE whole.
+fn fork_from_end(
+    path: &Path,
+    drop_turns: usize,
+    output: &Path,
+    by_reference: Option<&ByReferenceOptions>,
+    home: &mut Option<CodexHome>,
+) -> Result<Option<ForkReport>, Failure> {
+    let name = path.display().to_string();
+    let mode = match by_reference {
+        Some(options) => {
+            let Ok(Some(thread_id)) = fork_source_thread(path) else {
+                return Ok(None);
+            };
+            *home = Some(home_holding(thread_id, path, options.home.clone())?);
+            ForkMode::ByReference
+        }
+        None => ForkMode::Copy,
+    };
+    let streamed = match fork_file_dropping_turns(path, drop_turns, output, mode) {
+        Ok(streamed) => streamed,
+        Err(ForkError::Io {
+            action: "read fork source",
+            ..
+        }) => None,
+        Err(err) => return Err(fork_failure(&name, err)),
+    };
+    Ok(streamed.map(|streamed| {
+        let before = streamed.kept_turns + drop_turns;
+        ForkReport::of(name, streamed.forked, before, drop_turns)
+    }))
 }
 
 fn print(report: &ForkReport, out: &mut Output) -> CommandResult {
