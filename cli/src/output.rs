@@ -14,7 +14,10 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::error::Failure;
-pub use sanitize::{escape_json_text, one_line, sanitize_text};
+pub use sanitize::{JsonTextWriter, escape_json_text, one_line, sanitize_text};
+
+/// Bytes of serialized JSON escaped at a time by [`Output::json_line`].
+const JSON_CHUNK_BYTES: usize = 64 * 1024;
 pub use wrap::wrap;
 
 /// The output of one command run.
@@ -60,9 +63,16 @@ impl Output {
     }
 
     /// One compact JSON document on its own line (a JSON Lines record).
+    /// Written as it is serialized (a thread of a large file is a large document), escaped
+    /// on the way ([`JsonTextWriter`]).
     pub fn json_line<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
-        let json = serde_json::to_string(value)?;
-        writeln!(self.sink, "{}", escape_json_text(&json))?;
+        let mut writer =
+            io::BufWriter::with_capacity(JSON_CHUNK_BYTES, JsonTextWriter::new(&mut *self.sink));
+        serde_json::to_writer(&mut writer, value)?;
+        let escaper = writer
+            .into_inner()
+            .map_err(io::IntoInnerError::into_error)?;
+        writeln!(escaper.finish()?)?;
         Ok(())
     }
 

@@ -13,6 +13,7 @@
 //! (`\u001b`), so it stays valid JSON that decodes to the original string.
 
 use std::borrow::Cow;
+use std::io::{self, Write};
 
 /// True for a character a terminal may act on (see the module docs). Newline and tab are not.
 pub fn is_terminal_control(c: char) -> bool {
@@ -41,6 +42,66 @@ pub fn escape_json_text(json: &str) -> Cow<'_, str> {
     escape_with(json, |c, out| {
         out.push_str(&format!("\\u{:04x}", u32::from(c)));
     })
+}
+
+/// A writer of serialized JSON that escapes as [`escape_json_text`] does on the way through,
+/// so a large document is written as it is serialized instead of being held as a string
+/// first. Writes may split a character anywhere: its first bytes wait for the rest.
+#[derive(Debug)]
+pub struct JsonTextWriter<W: Write> {
+    inner: W,
+    /// The bytes of a character that a write cut (at most three).
+    pending: Vec<u8>,
+}
+
+impl<W: Write> JsonTextWriter<W> {
+    /// A writer into `inner`.
+    pub fn new(inner: W) -> Self {
+        Self {
+            inner,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Everything written, checked whole: fails when the text ended inside a character.
+    pub fn finish(mut self) -> io::Result<W> {
+        if !self.pending.is_empty() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "serialized JSON ended inside a UTF-8 character",
+            ));
+        }
+        self.inner.flush()?;
+        Ok(self.inner)
+    }
+}
+
+impl<W: Write> Write for JsonTextWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let joined;
+        let bytes = if self.pending.is_empty() {
+            buf
+        } else {
+            joined = [std::mem::take(&mut self.pending).as_slice(), buf].concat();
+            &joined
+        };
+        let (text, rest) = match std::str::from_utf8(bytes) {
+            Ok(text) => (text, &[][..]),
+            // A character cut at the end: the rest of it comes with the next write.
+            Err(err) if err.error_len().is_none() => {
+                let (valid, rest) = bytes.split_at(err.valid_up_to());
+                (std::str::from_utf8(valid).unwrap_or_default(), rest)
+            }
+            Err(err) => return Err(io::Error::new(io::ErrorKind::InvalidData, err)),
+        };
+        self.inner.write_all(escape_json_text(text).as_bytes())?;
+        self.pending = rest.to_vec();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 fn escape_with(text: &str, escape: impl Fn(char, &mut String)) -> Cow<'_, str> {
@@ -96,6 +157,25 @@ mod tests {
         assert!(!escaped.chars().any(is_terminal_control), "{escaped}");
         let decoded: String = serde_json::from_str(&escaped)?;
         assert_eq!(decoded, original);
+        Ok(())
+    }
+
+    #[test]
+    fn the_json_writer_escapes_as_the_text_function_whatever_the_cuts() -> io::Result<()> {
+        let original = "a\u{1b}b\u{7f}c\u{85}d\u{2066}e é ✓ 𝄞";
+        let json = serde_json::to_string(original)?;
+        let expected = escape_json_text(&json).into_owned();
+        for piece in 1..=5 {
+            let mut writer = JsonTextWriter::new(Vec::new());
+            for chunk in json.as_bytes().chunks(piece) {
+                writer.write_all(chunk)?;
+            }
+            let written = String::from_utf8(writer.finish()?).map_err(io::Error::other)?;
+            assert_eq!(written, expected, "pieces of {piece} byte(s)");
+        }
+        let mut cut = JsonTextWriter::new(Vec::new());
+        cut.write_all(&"é".as_bytes()[..1])?;
+        assert!(cut.finish().is_err(), "a text that ends inside a character");
         Ok(())
     }
 
