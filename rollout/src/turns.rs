@@ -197,8 +197,9 @@ pub(crate) fn is_boundary(item: &RolloutItem) -> bool {
 
 /// The number of user turns of a file read one line at a time (a stream): what
 /// [`user_turn_count`] gives for the whole file, keeping a few words per recent turn segment
-/// and per run of older ones instead of the items. Every rule of [`TurnRecords`] is counted side by side, with rollbacks applied
-/// by the one segment rule, and the rule the whole file calls for is chosen at the end.
+/// and a byte per older one instead of the items. Every rule of [`TurnRecords`] is counted
+/// side by side, with rollbacks applied by the one segment rule, and the rule the whole file
+/// calls for is chosen at the end.
 #[derive(Debug, Clone)]
 pub struct UserTurnCounter {
     indexer: TurnIndexer,
