@@ -18,6 +18,11 @@
 //! writes each kept line byte for byte (the rewritten session meta in place of the first),
 //! drops the lines the loader skips, and counts the kept turns; what it writes equals what
 //! [`super::fork_bytes`] gives for the loaded file (a test compares them on every real file).
+//!
+//! **By reference.** [`reference_prefix`] makes the same pass ([`pass_prefix`]) without
+//! writing: it counts what the fork's report says and notes the ordinal nearest the cut on
+//! each side, and the base it names is the one [`super::fork_bytes_with`] names for the
+//! loaded file, checked by the resolver's rule.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
