@@ -24,7 +24,7 @@ use codex_thread::cli::ExportFormat;
 use codex_thread::commands::export::{self, ExportOptions};
 use codex_thread::input::{Source, load_session};
 use codex_thread::output::Output;
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use serde_json::json;
 
 const TURNS: usize = 1_000;
@@ -199,4 +199,12 @@ fn bench(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench);
-criterion_main!(benches);
+fn main() {
+    if !codex_test_support::under_cargo_bench("export") {
+        return;
+    }
+    benches();
+    criterion::Criterion::default()
+        .configure_from_args()
+        .final_summary();
+}

@@ -361,6 +361,9 @@ fn scale(lines: &RealLines) {
 criterion_group!(benches, bench_large);
 
 fn main() {
+    if !codex_test_support::under_cargo_bench("large") {
+        return;
+    }
     // `CODEX_BENCH_SCALE_ONLY=1`: the whole-process scale pass alone, without the group.
     if std::env::var("CODEX_BENCH_SCALE_ONLY").as_deref() == Ok("1") {
         if let Some(lines) = real_lines() {

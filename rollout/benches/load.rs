@@ -271,6 +271,9 @@ fn interleaved_ratios() {
 criterion_group!(benches, bench_load);
 
 fn main() {
+    if !codex_test_support::under_cargo_bench("load") {
+        return;
+    }
     interleaved_ratios();
     benches();
     Criterion::default().configure_from_args().final_summary();

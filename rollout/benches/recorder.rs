@@ -26,7 +26,7 @@ use codex_protocol::thread_id::ThreadId;
 use codex_rollout::RolloutRecorder;
 use codex_rollout::recorder::new_session_meta;
 use codex_rollout::timestamp::now_line_timestamp;
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group};
 use serde_json::json;
 
 const TURNS: usize = 500;
@@ -167,4 +167,12 @@ fn bench_recorder(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench_recorder);
-criterion_main!(benches);
+fn main() {
+    if !codex_test_support::under_cargo_bench("recorder") {
+        return;
+    }
+    benches();
+    criterion::Criterion::default()
+        .configure_from_args()
+        .final_summary();
+}

@@ -150,6 +150,9 @@ fn rg_path() -> Option<PathBuf> {
 }
 
 fn main() {
+    if !codex_test_support::under_cargo_bench("search") {
+        return;
+    }
     let mib: u64 = std::env::var("CODEX_SEARCH_BENCH_MIB")
         .ok()
         .and_then(|text| text.parse().ok())

@@ -7,14 +7,17 @@
 //! the rule cannot drift between copies.
 //!
 //! It also holds the flags a headless browser runs with (`headless_browser`), which the
-//! export's browser tests and `cargo xtask screenshots` share.
+//! export's browser tests and `cargo xtask screenshots` share, and the rule that benchmarks
+//! measure under `cargo bench` only (`under_cargo_bench`).
 //!
 //! It is a dev-dependency only and depends on nothing, so that even `codex-protocol` (which
 //! everything else depends on) may use it without a dependency cycle.
 
+mod bench;
 mod browser;
 mod real_fixtures;
 
+pub use bench::under_cargo_bench;
 pub use browser::headless_browser;
 
 pub use real_fixtures::{

@@ -127,6 +127,19 @@ pub(crate) fn check_rules(root: &Path, rules: &[Rule]) -> std::io::Result<Vec<Vi
             }
         }
     }
+    for file in files.iter().filter(|file| is_bench_main(file)) {
+        let text = std::fs::read_to_string(root.join(file))?;
+        let measures_in_tests = text.contains("criterion_main!")
+            || (text.contains("fn main()") && !text.contains("under_cargo_bench("));
+        if measures_in_tests {
+            violations.push(Violation {
+                rule: "benchmarks measure under `cargo bench` only".to_string(),
+                file: file.clone(),
+                detail: "its `main` does not ask `codex_test_support::under_cargo_bench` first"
+                    .to_string(),
+            });
+        }
+    }
     for file in &files {
         let lines = std::fs::read_to_string(root.join(file))?.lines().count();
         if lines > MAX_LINES {
@@ -145,6 +158,16 @@ fn covered(rule: &Rule, file: &str) -> bool {
         && !file.ends_with("_tests.rs")
         && !file.contains("/tests/")
         && !file.contains("test_support")
+}
+
+/// A bench target's own file (`<crate>/benches/<name>.rs`; not its support modules), which
+/// `cargo test --all-targets` runs as a test.
+fn is_bench_main(file: &str) -> bool {
+    let mut parts = file.split('/');
+    matches!(
+        (parts.next(), parts.next(), parts.next(), parts.next()),
+        (Some(_), Some("benches"), Some(name), None) if name.ends_with(".rs")
+    )
 }
 
 /// The first forbidden text found on a line that is not a comment.

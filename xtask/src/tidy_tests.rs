@@ -132,3 +132,29 @@ fn a_tolerated_file_passes_until_it_is_fixed_then_the_allowance_fails() -> std::
     );
     Ok(())
 }
+
+#[test]
+fn a_benchmark_that_measures_in_the_test_suite_is_reported() -> std::io::Result<()> {
+    let dir = tempfile::tempdir()?;
+    clean_tree(dir.path())?;
+    let guarded = "fn main() {\n    if !codex_test_support::under_cargo_bench(\"a\") {\n        return;\n    }\n}\n";
+    write(dir.path(), "rollout/benches/guarded.rs", guarded)?;
+    write(
+        dir.path(),
+        "rollout/benches/support/generate.rs",
+        "fn main() {}\n",
+    )?;
+    assert_eq!(check(dir.path())?, Vec::new());
+    write(dir.path(), "rollout/benches/bare.rs", "fn main() {}\n")?;
+    write(
+        dir.path(),
+        "cli/benches/macro.rs",
+        "criterion_main!(benches);\n",
+    )?;
+    let files: Vec<String> = check(dir.path())?
+        .into_iter()
+        .map(|violation| violation.file)
+        .collect();
+    assert_eq!(files, ["cli/benches/macro.rs", "rollout/benches/bare.rs"]);
+    Ok(())
+}
