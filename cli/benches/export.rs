@@ -199,12 +199,4 @@ fn bench(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench);
-fn main() {
-    if !codex_test_support::under_cargo_bench("export") {
-        return;
-    }
-    benches();
-    criterion::Criterion::default()
-        .configure_from_args()
-        .final_summary();
-}
+codex_test_support::bench_main!("export", benches);

@@ -196,10 +196,4 @@ fn bench(c: &mut Criterion) {
 
 criterion_group!(benches, bench);
 
-fn main() {
-    if !codex_test_support::under_cargo_bench("usage") {
-        return;
-    }
-    benches();
-    Criterion::default().configure_from_args().final_summary();
-}
+codex_test_support::bench_main!("usage", benches);

@@ -310,12 +310,4 @@ criterion_group!(
     bench_drop_turns,
     bench_snapshot_clone
 );
-fn main() {
-    if !codex_test_support::under_cargo_bench("history") {
-        return;
-    }
-    benches();
-    criterion::Criterion::default()
-        .configure_from_args()
-        .final_summary();
-}
+codex_test_support::bench_main!("history", benches);

@@ -221,11 +221,4 @@ fn interleaved_ratios() {
 
 criterion_group!(benches, bench_payloads);
 
-fn main() {
-    if !codex_test_support::under_cargo_bench("payload") {
-        return;
-    }
-    interleaved_ratios();
-    benches();
-    Criterion::default().configure_from_args().final_summary();
-}
+codex_test_support::bench_main!("payload", interleaved_ratios, benches);

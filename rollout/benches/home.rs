@@ -202,10 +202,4 @@ fn bench_home(c: &mut Criterion) {
 
 criterion_group!(benches, bench_home);
 
-fn main() {
-    if !codex_test_support::under_cargo_bench("home") {
-        return;
-    }
-    benches();
-    Criterion::default().configure_from_args().final_summary();
-}
+codex_test_support::bench_main!("home", benches);

@@ -270,11 +270,4 @@ fn interleaved_ratios() {
 
 criterion_group!(benches, bench_load);
 
-fn main() {
-    if !codex_test_support::under_cargo_bench("load") {
-        return;
-    }
-    interleaved_ratios();
-    benches();
-    Criterion::default().configure_from_args().final_summary();
-}
+codex_test_support::bench_main!("load", interleaved_ratios, benches);

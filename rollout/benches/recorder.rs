@@ -167,12 +167,4 @@ fn bench_recorder(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench_recorder);
-fn main() {
-    if !codex_test_support::under_cargo_bench("recorder") {
-        return;
-    }
-    benches();
-    criterion::Criterion::default()
-        .configure_from_args()
-        .final_summary();
-}
+codex_test_support::bench_main!("recorder", benches);

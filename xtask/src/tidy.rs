@@ -135,7 +135,8 @@ pub(crate) fn check_rules(root: &Path, rules: &[Rule]) -> std::io::Result<Vec<Vi
             violations.push(Violation {
                 rule: "benchmarks measure under `cargo bench` only".to_string(),
                 file: file.clone(),
-                detail: "its `main` does not ask `codex_test_support::under_cargo_bench` first"
+                detail: "its `main` does not ask `codex_test_support::under_cargo_bench` first \
+                         (or use `codex_test_support::bench_main!`, which does)"
                     .to_string(),
             });
         }
