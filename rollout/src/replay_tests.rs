@@ -10,9 +10,9 @@ use super::*;
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../cli/sample/session.jsonl");
-const THREAD: &str = "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a99";
+pub(super) const THREAD: &str = "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a99";
 
-fn meta_line() -> String {
+pub(super) fn meta_line() -> String {
     format!(
         r#"{{"timestamp":"2025-06-02T09:00:00.000Z","type":"session_meta","payload":{{"id":"{THREAD}","timestamp":"2025-06-02T09:00:00.000Z","cwd":"/w","originator":"test","cli_version":"0.1.0"}}}}"#
     )
@@ -22,13 +22,13 @@ fn line(time: &str, kind: &str, payload: &str) -> String {
     format!(r#"{{"timestamp":"{time}","type":"{kind}","payload":{payload}}}"#)
 }
 
-fn user_message(text: &str) -> String {
+pub(super) fn user_message(text: &str) -> String {
     format!(
         r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{text}"}}]}}"#
     )
 }
 
-fn assistant_message(text: &str) -> String {
+pub(super) fn assistant_message(text: &str) -> String {
     format!(
         r#"{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"{text}"}}]}}"#
     )

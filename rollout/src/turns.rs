@@ -329,6 +329,7 @@ pub fn fork_point_dropping_turns(
     }))
 }
 
+/// Its line builders (`line`, `user_item`, `task_started`, ...) serve the crate's other tests.
 #[cfg(test)]
 #[path = "turns_tests.rs"]
-mod tests;
+pub(crate) mod tests;

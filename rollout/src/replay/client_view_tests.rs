@@ -5,11 +5,11 @@ use pretty_assertions::assert_eq;
 use super::*;
 use crate::load::RolloutContents;
 use crate::replay::client_view_items;
+use crate::replay::tests::{THREAD, assistant_message, meta_line, user_message};
 use crate::stream::{RolloutStream, StreamedContent};
+use crate::turns::tests::line;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-const THREAD: &str = "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a99";
 
 /// The client view of `bytes` read as a stream.
 fn streamed(bytes: &[u8]) -> Result<Result<Vec<RolloutItem>, ViewRuleChanged>, std::io::Error> {
@@ -63,28 +63,6 @@ fn check_equal(bytes: &[u8], name: &str) -> TestResult {
     let streamed = streamed(bytes)?.map_err(|err| format!("{name}: {err}"))?;
     assert_eq!(streamed, whole, "{name}");
     Ok(())
-}
-
-fn meta_line() -> String {
-    format!(
-        r#"{{"timestamp":"2025-06-02T09:00:00.000Z","type":"session_meta","payload":{{"id":"{THREAD}","timestamp":"2025-06-02T09:00:00.000Z","cwd":"/w","originator":"test","cli_version":"0.1.0"}}}}"#
-    )
-}
-
-fn line(kind: &str, payload: &str) -> String {
-    format!(r#"{{"timestamp":"2025-06-02T09:00:01.000Z","type":"{kind}","payload":{payload}}}"#)
-}
-
-fn user_message(text: &str) -> String {
-    format!(
-        r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{text}"}}]}}"#
-    )
-}
-
-fn assistant_message(text: &str) -> String {
-    format!(
-        r#"{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"{text}"}}]}}"#
-    )
 }
 
 fn rebuilt_count(items: &[RolloutItem]) -> usize {
