@@ -1,6 +1,8 @@
 //! Wire shapes of every `TurnItem` and every modelled `EventMsg` variant: each value is
 //! serialized (and the JSON pinned by an insta snapshot), read back, and compared.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::collections::BTreeSet;
 
@@ -163,7 +165,7 @@ fn every_event_variant_round_trips() -> TestResult {
     // The list above is itself checked against the schema, so a new variant cannot be added
     // without a case here (`other` is the fallback and has no case).
     let schema = serde_json::to_value(schemars::schema_for!(EventMsg))?;
-    let mut declared = schema_tags(&schema);
+    let mut declared = common::schema_tags(&schema);
     assert!(
         declared.remove("other"),
         "EventMsg keeps its `other` fallback"
@@ -171,27 +173,6 @@ fn every_event_variant_round_trips() -> TestResult {
     let expected: BTreeSet<String> = expected.iter().map(|tag| tag.to_string()).collect();
     assert_eq!(declared, expected);
     Ok(())
-}
-
-/// The `type` tags of every branch of an internally tagged enum's JSON schema, found wherever
-/// schemars put the tag (directly in the branch's properties or in an `allOf` part).
-fn schema_tags(schema: &Value) -> BTreeSet<String> {
-    fn tag_of(branch: &Value) -> Option<String> {
-        let tag = &branch["properties"]["type"];
-        let direct = tag["const"]
-            .as_str()
-            .or_else(|| tag["enum"].get(0).and_then(Value::as_str));
-        match direct {
-            Some(tag) => Some(tag.to_string()),
-            None => branch["allOf"].as_array()?.iter().find_map(tag_of),
-        }
-    }
-    schema["oneOf"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(tag_of)
-        .collect()
 }
 
 #[test]

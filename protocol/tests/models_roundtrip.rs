@@ -3,6 +3,8 @@
 //! Each family gets one snapshot of its JSON (reviewed, committed under `snapshots/`) and a
 //! read-back that must equal the value written.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::collections::BTreeSet;
 
@@ -130,23 +132,6 @@ fn base_instructions_wire_shape() -> TestResult {
     assert_round_trips(&values)
 }
 
-/// The `type` tags of every branch of an internally tagged enum's JSON schema. Read from the
-/// schema (not from a hand-written list) so a new variant shows up here by itself.
-fn schema_tags(schema: &Value) -> BTreeSet<String> {
-    schema["oneOf"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|branch| {
-            let tag = &branch["properties"]["type"];
-            tag["const"]
-                .as_str()
-                .or_else(|| tag["enum"].get(0).and_then(Value::as_str))
-                .map(str::to_string)
-        })
-        .collect()
-}
-
 /// The snapshot families above cover every `ResponseItem` and `ResponseInputItem` variant:
 /// adding a variant without a snapshot case fails here.
 #[test]
@@ -162,7 +147,7 @@ fn snapshot_families_cover_every_variant() -> TestResult {
     .flatten()
     .map(|item| item.item_type().to_string())
     .collect();
-    let declared = schema_tags(&serde_json::to_value(schemars::schema_for!(ResponseItem))?);
+    let declared = common::schema_tags(&serde_json::to_value(schemars::schema_for!(ResponseItem))?);
     assert_eq!(declared.len(), 18, "{declared:?}");
     assert_eq!(covered, declared);
 
@@ -172,7 +157,7 @@ fn snapshot_families_cover_every_variant() -> TestResult {
             serde_json::to_value(item).map(|json| json["type"].as_str().unwrap_or("").to_string())
         })
         .collect::<Result<_, _>>()?;
-    let declared_inputs = schema_tags(&serde_json::to_value(schemars::schema_for!(
+    let declared_inputs = common::schema_tags(&serde_json::to_value(schemars::schema_for!(
         ResponseInputItem
     ))?);
     assert_eq!(declared_inputs.len(), 5, "{declared_inputs:?}");
