@@ -28,13 +28,6 @@ struct FileInspection<'a> {
     inspection: &'a Inspection,
 }
 
-/// One file's line of `inspect --json` when it could not be inspected.
-#[derive(Debug, Serialize)]
-struct FileError<'a> {
-    file: &'a str,
-    error: String,
-}
-
 /// Inspects `source` as a stream, advancing `progress`.
 pub fn inspect_source(source: &Source, progress: &Progress) -> Result<Inspection, Failure> {
     let mut inspector = Inspector::new();
@@ -82,25 +75,54 @@ pub fn run(sources: &[Source], out: &mut Output) -> CommandResult {
                 render(&name, &inspection, out)?;
             }
             Err(failure) if single => return Err(failure),
-            Err(failure) => {
-                status = worse(status, &failure);
-                if out.is_json() {
-                    out.json_line(&FileError {
-                        file: &name,
-                        error: failure.to_string(),
-                    })?;
-                } else {
-                    out.line(&format!("{name}: {failure}"))?;
-                }
-            }
+            Err(failure) => status = report_failure(out, status, "file", &name, &failure)?,
         }
     }
     Ok(status)
 }
 
-/// The worse of `status` and the status a failure stands for (every many-file command that
-/// reports failures in place).
-pub(crate) fn worse(status: Status, failure: &Failure) -> Status {
+/// Reports in place the failure of one file of a many-file run (`inspect`, `list`): with
+/// `--json` a JSON Lines record `{<key>: name, "error": ...}` (`key` is the name the
+/// command's own records give the file), else a line; returns the run's status made worse
+/// by it.
+pub(crate) fn report_failure(
+    out: &mut Output,
+    status: Status,
+    key: &'static str,
+    name: &str,
+    failure: &Failure,
+) -> Result<Status, Failure> {
+    if out.is_json() {
+        out.json_line(&FileError {
+            key,
+            name,
+            error: failure.to_string(),
+        })?;
+    } else {
+        out.line(&format!("{name}: {failure}"))?;
+    }
+    Ok(worse(status, failure))
+}
+
+/// One file's JSON Lines record when it could not be read: `{<key>: name, "error": ...}`.
+struct FileError<'a> {
+    key: &'static str,
+    name: &'a str,
+    error: String,
+}
+
+impl Serialize for FileError<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut record = serializer.serialize_map(Some(2))?;
+        record.serialize_entry(self.key, self.name)?;
+        record.serialize_entry("error", &self.error)?;
+        record.end()
+    }
+}
+
+/// The worse of `status` and the status a failure stands for.
+fn worse(status: Status, failure: &Failure) -> Status {
     let failed = match failure.exit_code() {
         crate::error::EXIT_CONTENT => Status::ContentProblems,
         _ => Status::Unreadable,

@@ -69,13 +69,6 @@ pub struct Listing {
     pub next_cursor: Option<String>,
 }
 
-/// One named file's line of `list --json` when it could not be read.
-#[derive(Debug, Serialize)]
-struct FileError<'a> {
-    path: &'a str,
-    error: String,
-}
-
 /// Runs `list`: a page of a home without FILE/DIR arguments, every named session with them.
 pub fn run(args: ListArgs, out: &mut Output) -> CommandResult {
     if args.limit == Some(0) {
@@ -136,15 +129,8 @@ fn run_files(sources: &[Source], out: &mut Output) -> CommandResult {
                 "{name}: not listed (no session meta or no user message near its top)"
             )),
             Err(failure) => {
-                status = crate::commands::inspect::worse(status, &failure);
-                if out.is_json() {
-                    out.json_line(&FileError {
-                        path: &name,
-                        error: failure.to_string(),
-                    })?;
-                } else {
-                    out.line(&format!("{name}: {failure}"))?;
-                }
+                status =
+                    crate::commands::inspect::report_failure(out, status, "path", &name, &failure)?;
             }
         }
     }
