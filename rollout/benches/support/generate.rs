@@ -13,7 +13,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use codex_protocol::event::EventMsg;
-use codex_protocol::rollout::{RolloutItem, parse_rollout_line};
+use codex_protocol::rollout::{ParsedLine, RolloutItem, parse_rollout_line};
 use codex_test_support::{non_empty_lines, real_jsonl_files};
 
 /// The real lines a generated file is made of.
@@ -38,35 +38,34 @@ pub fn real_lines() -> Option<RealLines> {
         let Ok(lines) = non_empty_lines(&path) else {
             continue;
         };
-        if !turn_ids_agree(&lines) {
+        let parsed: Vec<(&Vec<u8>, ParsedLine)> = lines
+            .iter()
+            .filter_map(|line| Some((line, parse_rollout_line(line).ok()?)))
+            .collect();
+        if !turn_ids_agree(parsed.iter().map(|(_, parsed)| parsed)) {
             continue;
         }
-        for line in &lines {
-            let Ok(parsed) = parse_rollout_line(line) else {
-                continue;
-            };
+        for (line, parsed) in &parsed {
             if parsed.is_legacy() {
                 continue;
             }
             match parsed.item() {
                 Some(RolloutItem::SessionMeta(_)) => {
-                    meta.get_or_insert_with(|| line.clone());
+                    meta.get_or_insert_with(|| (*line).clone());
                 }
                 Some(RolloutItem::Compacted(_)) | None => {}
-                Some(_) => body.push(line.clone()),
+                Some(_) => body.push((*line).clone()),
             }
         }
     }
     Some(RealLines { meta: meta?, body })
 }
 
-/// Whether every turn of `lines` records only the id its `task_started` gave it.
-fn turn_ids_agree(lines: &[Vec<u8>]) -> bool {
+/// Whether every turn of a file's parsed lines records only the id its `task_started` gave
+/// it.
+fn turn_ids_agree<'a>(lines: impl Iterator<Item = &'a ParsedLine>) -> bool {
     let mut opener: Option<String> = None;
-    for line in lines {
-        let Ok(parsed) = parse_rollout_line(line) else {
-            continue;
-        };
+    for parsed in lines {
         let recorded = match parsed.item() {
             Some(RolloutItem::EventMsg(EventMsg::TurnStarted(started))) => {
                 opener = Some(started.turn_id.clone()).filter(|id| !id.is_empty());
