@@ -108,6 +108,17 @@ impl StreamedLine<'_> {
         }
     }
 
+    /// The format of a line that loaded (an item, a legacy marker, a kept opaque line); `None`
+    /// for a skipped one. What readers note for the turn index's rule.
+    pub fn format(&self) -> Option<LineFormat> {
+        match &self.content {
+            StreamedContent::Line(_, format)
+            | StreamedContent::LegacyMarker(format)
+            | StreamedContent::Opaque(format) => Some(*format),
+            StreamedContent::Skipped => None,
+        }
+    }
+
     /// Takes the rollout line out, when the line holds one.
     pub fn into_line(self) -> Option<RolloutLine> {
         match self.content {

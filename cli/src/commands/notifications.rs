@@ -29,7 +29,6 @@ use codex_app_server_protocol::{EventProjector, ServerMessage, ServerNotificatio
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::replay::{ReplayedEvent, Replayer, replay_rollout};
-use codex_rollout::stream::StreamedContent;
 use codex_rollout::turns::StreamedTurnIndex;
 use uuid::Uuid;
 
@@ -114,20 +113,19 @@ fn run_streamed(source: &Source, out: &mut Output) -> CommandResult {
         last_line: 0,
     };
     let progress = Progress::for_bytes(source_size(source), "indexing");
-    stream_session(source, &progress, |line| match &line.content {
-        StreamedContent::Line(rollout_line, format) => {
-            first.index.note_format(*format);
-            first.index.push(&rollout_line.item);
-            if let (None, RolloutItem::SessionMeta(meta)) = (&first.meta, &rollout_line.item) {
-                first.meta = Some(meta.as_ref().clone());
-            }
-            first.items += 1;
-            first.last_line = line.number;
+    stream_session(source, &progress, |line| {
+        if let Some(format) = line.format() {
+            first.index.note_format(format);
         }
-        StreamedContent::LegacyMarker(format) | StreamedContent::Opaque(format) => {
-            first.index.note_format(*format);
+        let Some(rollout_line) = line.line() else {
+            return;
+        };
+        first.index.push(&rollout_line.item);
+        if let (None, RolloutItem::SessionMeta(meta)) = (&first.meta, &rollout_line.item) {
+            first.meta = Some(meta.as_ref().clone());
         }
-        StreamedContent::Skipped => {}
+        first.items += 1;
+        first.last_line = line.number;
     })?;
     let (records, turns) = first.index.finish();
     let thread_id = first

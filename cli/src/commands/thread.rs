@@ -20,7 +20,6 @@
 use codex_app_server_protocol::thread_history::{BuiltThread, ThreadBuilder};
 use codex_app_server_protocol::v2::{ThreadItem, Turn};
 use codex_rollout::replay::{ClientView, client_view_items};
-use codex_rollout::stream::StreamedContent;
 use serde_json::Value;
 
 use crate::error::{CommandResult, Failure, Status};
@@ -83,15 +82,13 @@ pub fn build_streamed(source: &Source, progress: &Progress) -> Result<BuiltThrea
     let mut view = ClientView::streaming();
     let mut builder = ThreadBuilder::new();
     let mut feed = |item: &codex_protocol::rollout::RolloutItem| builder.handle_rollout_item(item);
-    stream_session(source, progress, |line| match &line.content {
-        StreamedContent::Line(rollout_line, format) => {
-            view.note_format(*format);
+    stream_session(source, progress, |line| {
+        if let Some(format) = line.format() {
+            view.note_format(format);
+        }
+        if let Some(rollout_line) = line.line() {
             view.push(line.number, line.raw, &rollout_line.item, &mut feed);
         }
-        StreamedContent::LegacyMarker(format) | StreamedContent::Opaque(format) => {
-            view.note_format(*format);
-        }
-        StreamedContent::Skipped => {}
     })?;
     match view.finish(&mut feed) {
         Ok(_) => Ok(builder.finish()),

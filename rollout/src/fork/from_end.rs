@@ -35,7 +35,7 @@ use super::meta_line::{MetaRewrite, rewrite_session_meta_line};
 use super::{ForkError, ForkPoint};
 use crate::history_base::{Around, check_around, ordinal_for_cut, ordinal_of};
 use crate::load::lines::{LineOutcome, read_line};
-use crate::stream::{RolloutStream, StreamedContent};
+use crate::stream::RolloutStream;
 use crate::tail::reverse::ReverseLines;
 use crate::turns::{StreamedTurnIndex, TurnRecords, UserTurnCounter, fork_point_dropping_turns};
 
@@ -316,12 +316,7 @@ pub(crate) fn pass_prefix(
         if past_cut && !find_ordinals {
             break;
         }
-        let format = match &line.content {
-            StreamedContent::Skipped => None,
-            StreamedContent::Line(_, format)
-            | StreamedContent::LegacyMarker(format)
-            | StreamedContent::Opaque(format) => Some(*format),
-        };
+        let format = line.format();
         if find_ordinals && format.is_some() {
             let ordinal = match line.line() {
                 Some(rollout_line) => rollout_line.ordinal,

@@ -6,7 +6,7 @@ use super::*;
 use crate::load::RolloutContents;
 use crate::replay::client_view_items;
 use crate::replay::tests::{THREAD, assistant_message, meta_line, user_message};
-use crate::stream::{RolloutStream, StreamedContent};
+use crate::stream::RolloutStream;
 use crate::turns::tests::line;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
@@ -15,17 +15,15 @@ type TestResult = Result<(), Box<dyn std::error::Error>>;
 fn streamed(bytes: &[u8]) -> Result<Result<Vec<RolloutItem>, ViewRuleChanged>, std::io::Error> {
     let mut view = ClientView::streaming();
     let mut out = Vec::new();
-    RolloutStream::new(bytes)?.for_each_line(|line| match &line.content {
-        StreamedContent::Line(rollout_line, format) => {
-            view.note_format(*format);
+    RolloutStream::new(bytes)?.for_each_line(|line| {
+        if let Some(format) = line.format() {
+            view.note_format(format);
+        }
+        if let Some(rollout_line) = line.line() {
             view.push(line.number, line.raw, &rollout_line.item, &mut |item| {
                 out.push(item.clone());
             });
         }
-        StreamedContent::LegacyMarker(format) | StreamedContent::Opaque(format) => {
-            view.note_format(*format);
-        }
-        StreamedContent::Skipped => {}
     })?;
     Ok(view.finish(&mut |item| out.push(item.clone())).map(|_| out))
 }

@@ -10,7 +10,6 @@
 //! the items in memory.
 
 use codex_protocol::rollout::RolloutItem;
-use codex_rollout::stream::StreamedContent;
 use codex_rollout::turns::{TurnRecords, all_user_turns_in_rollout};
 
 use super::transcript::{FileIndex, IndexScan, index_items};
@@ -45,16 +44,14 @@ impl Reader {
             Self::Stream { source, lines } => {
                 let progress = Progress::for_bytes(source_size(source), "indexing");
                 let mut scan = IndexScan::new();
-                stream_session(source, &progress, |line| match &line.content {
-                    StreamedContent::Line(rollout_line, format) => {
-                        scan.note_format(*format);
+                stream_session(source, &progress, |line| {
+                    if let Some(format) = line.format() {
+                        scan.note_format(format);
+                    }
+                    if let Some(rollout_line) = line.line() {
                         scan.push(&rollout_line.item, line.raw);
                         *lines = line.number;
                     }
-                    StreamedContent::LegacyMarker(format) | StreamedContent::Opaque(format) => {
-                        scan.note_format(*format);
-                    }
-                    StreamedContent::Skipped => {}
                 })?;
                 Ok(scan.finish())
             }
