@@ -7,10 +7,12 @@
 //! [`stream_session`] applies the checks [`crate::input::load_session`] applies to a loaded
 //! file (a damaged compressed stream, an empty input, an input without one readable line are
 //! errors naming it; skipped lines are announced on standard error), once the stream has
-//! ended.
+//! ended, and says how many items it read up to which line ([`ItemsSeen`]); a command that
+//! reads a file twice holds its later pass to that ([`stream_again`]).
 
 use std::io::Read;
 
+use codex_protocol::rollout::RolloutLine;
 use codex_rollout::load::{LineProblem, ProblemKind};
 use codex_rollout::stream::{RolloutStream, StreamedLine};
 
@@ -67,16 +69,29 @@ struct Checks {
     skipped: usize,
     first_skipped: Option<LineProblem>,
     damage: Option<LineProblem>,
+    /// The last line an item was read from.
+    last_item_line: usize,
+}
+
+/// The items a pass over a file read, and the last line it read one from: what a later pass
+/// over the same file must find again ([`stream_again`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ItemsSeen {
+    /// Lines that held an item.
+    pub items: usize,
+    /// The last of them (1-based).
+    pub last_line: usize,
 }
 
 /// Streams `source`, parsing chunks of it in parallel and handing each line to `visit` in
-/// file order (a damaged compressed stream's last, partial line is not handed on), then fails as a loaded session would: damaged, empty, or
-/// without a readable rollout line; warns when lines were skipped.
+/// file order (a damaged compressed stream's last, partial line is not handed on), then fails
+/// as a loaded session would: damaged, empty, or without a readable rollout line; warns when
+/// lines were skipped. Says which items it read.
 pub fn stream_session(
     source: &Source,
     progress: &Progress,
     mut visit: impl FnMut(&StreamedLine<'_>),
-) -> Result<(), Failure> {
+) -> Result<ItemsSeen, Failure> {
     let name = source.name();
     let stream = open_stream(source, progress)?;
     let mut checks = Checks {
@@ -97,12 +112,62 @@ pub fn stream_session(
                 }
             }
             checks.blank &= line.raw.iter().all(u8::is_ascii_whitespace);
-            checks.items += usize::from(line.line().is_some());
+            if line.line().is_some() {
+                checks.items += 1;
+                checks.last_item_line = line.number;
+            }
             checks.lines = line.number;
             visit(&line);
         })
         .map_err(|err| unreadable(&name, &err))?;
-    finish_checks(&name, &checks)
+    finish_checks(&name, &checks)?;
+    Ok(ItemsSeen {
+        items: checks.items,
+        last_line: checks.last_item_line,
+    })
+}
+
+/// A later pass over a file [`stream_session`] read before (`seen`): hands `visit` each item
+/// up to the last line the first pass read one from (its index among the items, the line,
+/// the rollout line), in order, and stops at the first error `visit` returns. A session Codex
+/// is still appending to is read as it was at the first pass; a file whose items changed in
+/// between is an error ("changed while it was `done`; `redo` it again").
+pub fn stream_again(
+    source: &Source,
+    label: &str,
+    seen: ItemsSeen,
+    (done, redo): (&str, &str),
+    mut visit: impl FnMut(usize, &StreamedLine<'_>, &RolloutLine) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let name = source.name();
+    let progress = Progress::for_bytes(source_size(source), label);
+    let stream = open_stream(source, &progress)?;
+    let mut items = 0;
+    let mut failed = None;
+    stream
+        .for_each_line_parallel(|line| {
+            if failed.is_some() || line.number > seen.last_line {
+                return;
+            }
+            if let Some(rollout_line) = line.line() {
+                if let Err(err) = visit(items, &line, rollout_line) {
+                    failed = Some(err);
+                }
+                items += 1;
+            }
+        })
+        .map_err(|err| unreadable(&name, &err))?;
+    if let Some(err) = failed {
+        return Err(err);
+    }
+    if items != seen.items {
+        return Err(Failure::Content(format!(
+            "{name} changed while it was {done} ({} item(s) at first, {items} now); {redo} it \
+             again",
+            seen.items
+        )));
+    }
+    Ok(())
 }
 
 fn finish_checks(name: &str, checks: &Checks) -> Result<(), Failure> {

@@ -116,7 +116,7 @@ fn each_part(
     mut visit: impl FnMut(&mut Part) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let mut builder = TranscriptBuilder::new(index);
-    reader.replay(index, |item, raw| {
+    reader.replay(|item, raw| {
         builder.push(item, raw);
         for mut part in builder.take_ready() {
             visit(&mut part)?;

@@ -32,11 +32,11 @@ use codex_rollout::replay::{ReplayedEvent, Replayer, replay_rollout};
 use codex_rollout::turns::StreamedTurnIndex;
 use uuid::Uuid;
 
-use crate::error::{CommandResult, Failure, Status};
+use crate::error::{CommandResult, Status};
 use crate::input::{Session, Source, load_session};
 use crate::output::Output;
 use crate::progress::Progress;
-use crate::streamed::{open_stream, source_size, stream_session, unreadable};
+use crate::streamed::{source_size, stream_again, stream_session};
 
 /// The projection of a replay into protocol messages: the thread's start, then each event's
 /// messages at the event's time.
@@ -94,88 +94,53 @@ pub fn run(source: &Source, out: &mut Output) -> CommandResult {
     Ok(Status::Ok)
 }
 
-/// What the first pass over a file takes for the replay.
-struct FirstPass {
-    index: StreamedTurnIndex,
-    meta: Option<SessionMetaLine>,
-    items: usize,
-    /// The last line an item was read from.
-    last_line: usize,
-}
-
 /// `notifications` of a file read twice as a stream (see the module docs).
 fn run_streamed(source: &Source, out: &mut Output) -> CommandResult {
-    let name = source.name();
-    let mut first = FirstPass {
-        index: StreamedTurnIndex::new(),
-        meta: None,
-        items: 0,
-        last_line: 0,
-    };
+    let mut index = StreamedTurnIndex::new();
+    let mut meta: Option<SessionMetaLine> = None;
     let progress = Progress::for_bytes(source_size(source), "indexing");
-    stream_session(source, &progress, |line| {
+    let seen = stream_session(source, &progress, |line| {
         if let Some(format) = line.format() {
-            first.index.note_format(format);
+            index.note_format(format);
         }
-        let Some(rollout_line) = line.line() else {
-            return;
-        };
-        first.index.push(&rollout_line.item);
-        if let (None, RolloutItem::SessionMeta(meta)) = (&first.meta, &rollout_line.item) {
-            first.meta = Some(meta.as_ref().clone());
+        if let Some(rollout_line) = line.line() {
+            index.push(&rollout_line.item);
+            if let (None, RolloutItem::SessionMeta(first)) = (&meta, &rollout_line.item) {
+                meta = Some(first.as_ref().clone());
+            }
         }
-        first.items += 1;
-        first.last_line = line.number;
     })?;
-    let (records, turns) = first.index.finish();
-    let thread_id = first
-        .meta
+    let (records, turns) = index.finish();
+    let thread_id = meta
         .as_ref()
         .map_or_else(|| ThreadId::from_uuid(Uuid::nil()), |meta| meta.meta.id);
     let mut replayer = Replayer::new(thread_id, records, &turns);
-    let (mut projection, started) = Projection::new(thread_id, first.meta.as_ref());
+    let (mut projection, started) = Projection::new(thread_id, meta.as_ref());
     if let Some(started) = started {
         out.json_line(&started)?;
     }
-    let progress = Progress::for_bytes(source_size(source), "replaying");
-    let stream = open_stream(source, &progress)?;
-    let mut items = 0;
-    let mut failed: Option<Failure> = None;
-    stream
-        .for_each_line_parallel(|line| {
-            if failed.is_some() || line.number > first.last_line {
-                return;
-            }
-            let Some(rollout_line) = line.line() else {
-                return;
-            };
+    stream_again(
+        source,
+        "replaying",
+        seen,
+        ("replayed", "replay"),
+        |index, line, rollout_line| {
+            let mut written = Ok(());
             replayer.push(
-                items,
+                index,
                 line.number,
                 line.raw,
                 &rollout_line.item,
                 &mut |event| {
                     for message in projection.project(&event) {
-                        if failed.is_none()
-                            && let Err(err) = out.json_line(&message)
-                        {
-                            failed = Some(err);
+                        if written.is_ok() {
+                            written = out.json_line(&message);
                         }
                     }
                 },
             );
-            items += 1;
-        })
-        .map_err(|err| unreadable(&name, &err))?;
-    if let Some(err) = failed {
-        return Err(err);
-    }
-    if items != first.items {
-        return Err(Failure::Content(format!(
-            "{name} changed while it was replayed ({} item(s) at first, {items} now); replay \
-             it again",
-            first.items
-        )));
-    }
+            written
+        },
+    )?;
     Ok(Status::Ok)
 }

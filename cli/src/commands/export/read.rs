@@ -16,12 +16,12 @@ use super::transcript::{FileIndex, IndexScan, index_items};
 use crate::error::Failure;
 use crate::input::{Session, Source, load_session};
 use crate::progress::Progress;
-use crate::streamed::{open_stream, source_size, stream_session, unreadable};
+use crate::streamed::{ItemsSeen, source_size, stream_again, stream_session};
 
 /// A session `export` reads (see the module docs).
 pub enum Reader {
-    /// A file, streamed on each pass; `lines` is the last line with an item of the first.
-    Stream { source: Source, lines: usize },
+    /// A file, streamed on each pass; `seen` is what the first pass read.
+    Stream { source: Source, seen: ItemsSeen },
     /// Standard input or the sample, loaded whole.
     Loaded(Session),
 }
@@ -32,7 +32,7 @@ impl Reader {
         match source {
             Source::File(_) => Ok(Self::Stream {
                 source: source.clone(),
-                lines: 0,
+                seen: ItemsSeen::default(),
             }),
             Source::Stdin | Source::Sample => Ok(Self::Loaded(load_session(source)?)),
         }
@@ -41,16 +41,15 @@ impl Reader {
     /// The first pass: the file's index, after the checks a loaded session gets.
     pub fn index(&mut self) -> Result<FileIndex, Failure> {
         match self {
-            Self::Stream { source, lines } => {
+            Self::Stream { source, seen } => {
                 let progress = Progress::for_bytes(source_size(source), "indexing");
                 let mut scan = IndexScan::new();
-                stream_session(source, &progress, |line| {
+                *seen = stream_session(source, &progress, |line| {
                     if let Some(format) = line.format() {
                         scan.note_format(format);
                     }
                     if let Some(rollout_line) = line.line() {
                         scan.push(&rollout_line.item, line.raw);
-                        *lines = line.number;
                     }
                 })?;
                 Ok(scan.finish())
@@ -74,41 +73,16 @@ impl Reader {
     /// Stops at the first error `visit` returns.
     pub fn replay(
         &self,
-        index: &FileIndex,
         mut visit: impl FnMut(&RolloutItem, &[u8]) -> Result<(), Failure>,
     ) -> Result<(), Failure> {
         match self {
-            Self::Stream { source, lines } => {
-                let name = source.name();
-                let progress = Progress::for_bytes(source_size(source), "exporting");
-                let stream = open_stream(source, &progress)?;
-                let mut items = 0;
-                let mut failed = None;
-                stream
-                    .for_each_line_parallel(|line| {
-                        if failed.is_some() || line.number > *lines {
-                            return;
-                        }
-                        if let Some(rollout_line) = line.line() {
-                            items += 1;
-                            if let Err(err) = visit(&rollout_line.item, line.raw) {
-                                failed = Some(err);
-                            }
-                        }
-                    })
-                    .map_err(|err| unreadable(&name, &err))?;
-                if let Some(err) = failed {
-                    return Err(err);
-                }
-                if items != index.items {
-                    return Err(Failure::Content(format!(
-                        "{name} changed while it was exported ({} item(s) at first, {items} \
-                         now); export it again",
-                        index.items
-                    )));
-                }
-                Ok(())
-            }
+            Self::Stream { source, seen } => stream_again(
+                source,
+                "exporting",
+                *seen,
+                ("exported", "export"),
+                |_, line, rollout_line| visit(&rollout_line.item, line.raw),
+            ),
             Self::Loaded(session) => {
                 for (at, item) in session.contents().items().iter().enumerate() {
                     visit(item, raw_line(session, at))?;

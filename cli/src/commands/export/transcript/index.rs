@@ -31,8 +31,6 @@ pub struct FileIndex {
     pub turns: Vec<UserTurn>,
     /// Per part (0 the preamble, `k` turn `k - 1`): the last item index that changes it.
     pub holds: Vec<usize>,
-    /// The items read.
-    pub items: usize,
 }
 
 /// The first pass, one item at a time.
@@ -98,7 +96,7 @@ impl IndexScan {
     /// The index of everything pushed.
     pub fn finish(self) -> FileIndex {
         let (_, turns) = self.turns.finish();
-        finish_with(self.head, turns, self.links, self.items)
+        finish_with(self.head, turns, self.links)
     }
 }
 
@@ -111,14 +109,13 @@ pub fn index_items<'a>(
     for (item, raw) in items {
         scan.observe(item, raw);
     }
-    finish_with(scan.head, turns, scan.links, scan.items)
+    finish_with(scan.head, turns, scan.links)
 }
 
 fn finish_with(
     mut head: Transcript,
     turns: Vec<UserTurn>,
     links: Vec<(usize, usize)>,
-    items: usize,
 ) -> FileIndex {
     head.rolled_back_turns = turns.iter().filter(|turn| turn.rolled_back).count();
     let mut holds = vec![0; turns.len() + 1];
@@ -133,10 +130,5 @@ fn finish_with(
             *hold = (*hold).max(changer);
         }
     }
-    FileIndex {
-        head,
-        turns,
-        holds,
-        items,
-    }
+    FileIndex { head, turns, holds }
 }
