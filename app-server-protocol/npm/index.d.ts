@@ -96,6 +96,7 @@ export interface SchemaTypes {
   TerminalInteractionNotification: Types.v2.TerminalInteractionNotification;
   Thread: Types.v2.Thread;
   ThreadActiveFlag: Types.v2.ThreadActiveFlag;
+  ThreadHistoryMode: Types.v2.ThreadHistoryMode;
   ThreadItem: Types.v2.ThreadItem;
   ThreadNameUpdatedNotification: Types.v2.ThreadNameUpdatedNotification;
   ThreadReadParams: Types.v2.ThreadReadParams;
@@ -112,6 +113,7 @@ export interface SchemaTypes {
   ThreadStatusChangedNotification: Types.v2.ThreadStatusChangedNotification;
   ThreadTokenUsage: Types.v2.ThreadTokenUsage;
   ThreadTokenUsageUpdatedNotification: Types.v2.ThreadTokenUsageUpdatedNotification;
+  TimedThreadItem: Types.v2.TimedThreadItem;
   TokenUsageBreakdown: Types.v2.TokenUsageBreakdown;
   Turn: Types.v2.Turn;
   TurnCompletedNotification: Types.v2.TurnCompletedNotification;

@@ -89,6 +89,7 @@ impl ThreadState {
             ServerNotification::AgentMessageDelta(delta) => {
                 let item = self.item_or(&delta.turn_id, &delta.item_id, || {
                     ThreadItem::AgentMessage {
+                        moderation: None,
                         id: delta.item_id.clone(),
                         text: String::new(),
                         phase: None,
@@ -188,7 +189,7 @@ impl ThreadState {
         let index = match turn.items.iter().position(|item| item.id() == item_id) {
             Some(index) => index,
             None => {
-                turn.items.push(create());
+                turn.items.push(create().into());
                 turn.items.len() - 1
             }
         };
@@ -208,7 +209,7 @@ impl ThreadState {
 fn upsert(turn: &mut Turn, item: ThreadItem) {
     match turn.item_mut(item.id()) {
         Some(existing) => *existing = item,
-        None => turn.items.push(item),
+        None => turn.items.push(item.into()),
     }
 }
 

@@ -98,6 +98,10 @@ pub enum Command {
         /// Only the last N turns.
         #[arg(long, value_name = "N")]
         last: Option<usize>,
+        /// Codex home whose thread names and default provider describe FILE (default: the
+        /// home FILE lies in, else `$CODEX_HOME`, else `~/.codex`).
+        #[arg(long, value_name = "DIR")]
+        home: Option<PathBuf>,
     },
     /// The JSON-RPC messages of a live replay, one per line
     ///

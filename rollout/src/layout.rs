@@ -27,6 +27,22 @@ pub const SESSIONS_SUBDIR: &str = "sessions";
 pub const ARCHIVED_SESSIONS_SUBDIR: &str = "archived_sessions";
 /// What upstream appends to `.jsonl` when it compresses a rollout with zstd.
 pub const COMPRESSED_SUFFIX: &str = ".zst";
+/// The file in the home where Codex keeps thread names.
+pub const SESSION_INDEX_FILE: &str = "session_index.jsonl";
+/// The home's configuration file.
+const CONFIG_FILE: &str = "config.toml";
+/// The provider Codex uses when its config names none.
+const DEFAULT_MODEL_PROVIDER: &str = "openai";
+
+/// One line of `session_index.jsonl`.
+#[derive(serde::Deserialize)]
+struct SessionIndexEntry {
+    id: String,
+    thread_name: String,
+    #[serde(default)]
+    updated_at: Option<String>,
+}
+
 /// Environment variable that overrides the default home.
 pub const CODEX_HOME_ENV: &str = "CODEX_HOME";
 
@@ -88,6 +104,49 @@ impl CodexHome {
     /// `<home>/archived_sessions`.
     pub fn archived_sessions_dir(&self) -> PathBuf {
         self.root.join(ARCHIVED_SESSIONS_SUBDIR)
+    }
+
+    /// The name a person gave thread `thread_id` through Codex, if any: Codex keeps names in
+    /// `<home>/session_index.jsonl` (`{"id", "thread_name", "updated_at"}` per line), never in
+    /// the rollout; of several lines for one thread the newest `updated_at` wins (the later
+    /// line on a tie). A missing index names no thread; a line that is not such an object is
+    /// passed over, as Codex passes it over.
+    pub fn thread_name(&self, thread_id: &str) -> std::io::Result<Option<String>> {
+        let text = match std::fs::read_to_string(self.root.join(SESSION_INDEX_FILE)) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => return Err(error),
+        };
+        let mut newest: Option<(String, String)> = None;
+        for line in text.lines() {
+            let Ok(entry) = serde_json::from_str::<SessionIndexEntry>(line) else {
+                continue;
+            };
+            if entry.id != thread_id {
+                continue;
+            }
+            let updated_at = entry.updated_at.unwrap_or_default();
+            if newest.as_ref().is_none_or(|(at, _)| updated_at >= *at) {
+                newest = Some((updated_at, entry.thread_name));
+            }
+        }
+        Ok(newest.map(|(_, name)| name))
+    }
+
+    /// The model provider this home's Codex uses for a session that does not record its own
+    /// (files before `model_provider` was written): `model_provider` at the top of
+    /// `<home>/config.toml`, else Codex's default, `openai`. A config that cannot be read or
+    /// parsed gives the default.
+    pub fn default_model_provider(&self) -> String {
+        #[derive(serde::Deserialize)]
+        struct Config {
+            model_provider: Option<String>,
+        }
+        std::fs::read_to_string(self.root.join(CONFIG_FILE))
+            .ok()
+            .and_then(|text| toml::from_str::<Config>(&text).ok())
+            .and_then(|config| config.model_provider)
+            .unwrap_or_else(|| DEFAULT_MODEL_PROVIDER.to_owned())
     }
 
     /// The file a session created at `created` with thread id `thread_id` is written to.

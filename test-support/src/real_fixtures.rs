@@ -11,16 +11,9 @@ pub const REAL_FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shar
 /// (CI sets it to `1`, so real-fixture tests can never pass there without running).
 pub const REQUIRE_REAL_FIXTURES_ENV: &str = "CODEX_REQUIRE_REAL_FIXTURES";
 
-/// Whether a value of [`REQUIRE_REAL_FIXTURES_ENV`] requires the fixtures: only exactly `1`
-/// does. Separate from [`required_by_env`] so the rule can be tested without touching the
-/// process environment.
-pub fn required_from(value: Option<&str>) -> bool {
-    value == Some("1")
-}
-
 /// Whether this process requires the real fixtures (`CODEX_REQUIRE_REAL_FIXTURES=1`).
 pub fn required_by_env() -> bool {
-    required_from(std::env::var(REQUIRE_REAL_FIXTURES_ENV).ok().as_deref())
+    crate::skip::required_by(REQUIRE_REAL_FIXTURES_ENV)
 }
 
 /// The rule, with the folder and the requirement injected: `Some(dir)` when `dir` is a
@@ -30,24 +23,12 @@ pub fn required_by_env() -> bool {
 ///
 /// When `dir` is not a folder and `required` is true: that is how a required fixture fails
 /// its test.
-#[allow(clippy::panic, clippy::print_stderr)]
 pub fn fixtures_dir_at(dir: &Path, required: bool) -> Option<PathBuf> {
     if dir.is_dir() {
         return Some(dir.to_path_buf());
     }
-    if required {
-        panic!(
-            "{REQUIRE_REAL_FIXTURES_ENV}=1 but the real fixtures folder {} is missing",
-            dir.display()
-        );
-    }
-    eprintln!("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
-    eprintln!(
-        "!!! SKIPPED: real fixtures folder {} is missing; the test did not run",
-        dir.display()
-    );
-    eprintln!("!!! (set {REQUIRE_REAL_FIXTURES_ENV}=1 to make a missing folder a failure)");
-    eprintln!("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
+    let missing = format!("the real fixtures folder {} is missing", dir.display());
+    crate::skip::skip_or_fail(REQUIRE_REAL_FIXTURES_ENV, required, &missing, "");
     None
 }
 

@@ -1,6 +1,7 @@
 use std::path::Path;
 
 use super::*;
+use crate::required_from;
 
 const MISSING: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/no-such-fixtures-folder");
 

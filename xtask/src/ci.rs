@@ -11,9 +11,15 @@ pub fn run() -> Result<()> {
     let root = workspace_root()?;
     // The HTML export's safety test needs a real browser: have one, and fail without it.
     let browser = crate::browser::ensure_chromium()?.display().to_string();
+    // The differential tests need the real Codex: have the pinned one, and fail without it.
+    let codex = crate::real_codex::ensure(codex_test_support::PINNED_CODEX_VERSION)?
+        .display()
+        .to_string();
     let test_env = [
         (crate::browser::REQUIRE_BROWSER_ENV, "1"),
         ("CODEX_CHROMIUM", browser.as_str()),
+        (codex_test_support::REQUIRE_REAL_CODEX_ENV, "1"),
+        (codex_test_support::REAL_CODEX_BIN_ENV, codex.as_str()),
     ];
     step(&root, "format", "cargo", &["fmt", "--all", "--", "--check"])?;
     step(

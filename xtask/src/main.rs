@@ -14,6 +14,10 @@
 //!   so `cargo test` and CI run it).
 //! - `cargo xtask screenshots`: the pictures of `docs/export.md`, regenerated from real
 //!   sessions in headless Chromium.
+//! - `cargo xtask real-codex install [--version V]`: the real Codex CLI the differential tests
+//!   run (default the pinned version), from the npm registry into `<target>/real-codex/V`
+//!   (also part of `ci`); `cargo xtask real-codex diff --version V`: those tests against
+//!   another version, their report printed as a table.
 //!
 //! Written in Rust rather than shell so that it runs the same on every machine that can build
 //! the workspace.
@@ -22,6 +26,7 @@ mod browser;
 mod ci;
 mod codegen;
 mod package;
+mod real_codex;
 mod screenshots;
 mod tidy;
 mod ts_client;
@@ -56,6 +61,28 @@ enum Command {
     Package,
     /// Regenerate `docs/images/` (HTML exports of real sessions in headless Chromium).
     Screenshots,
+    /// The real Codex CLI the differential tests run against.
+    RealCodex {
+        #[command(subcommand)]
+        command: RealCodexCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum RealCodexCommand {
+    /// Install `@openai/codex@VERSION` under `<target>/real-codex/` when missing; print the
+    /// binary's path.
+    Install {
+        /// The version (default: the pinned one).
+        #[arg(long, default_value = codex_test_support::PINNED_CODEX_VERSION)]
+        version: String,
+    },
+    /// Run the differential tests against VERSION and print their report as a table.
+    Diff {
+        /// The Codex version to compare with.
+        #[arg(long)]
+        version: String,
+    },
 }
 
 fn main() -> Result<()> {
@@ -66,6 +93,12 @@ fn main() -> Result<()> {
         Command::Tidy => tidy_run(),
         Command::Package => package::run(),
         Command::Screenshots => screenshots::run_all(),
+        Command::RealCodex {
+            command: RealCodexCommand::Install { version },
+        } => real_codex::install(&version),
+        Command::RealCodex {
+            command: RealCodexCommand::Diff { version },
+        } => real_codex::diff(&version),
     }
 }
 

@@ -96,6 +96,7 @@ pub(crate) fn web_search_completed(end: &WebSearchEndEvent) -> ThreadItem {
         id: end.call_id.clone(),
         query: end.query.clone(),
         action: end.action.clone().map(Into::into),
+        results: end.results.clone(),
     }
 }
 
@@ -215,7 +216,10 @@ pub fn user_message_from_event(id: String, event: &UserMessageEvent) -> ThreadIt
         });
     }
     for url in event.images.iter().flatten() {
-        content.push(UserInput::Image { url: url.clone() });
+        content.push(UserInput::Image {
+            detail: None,
+            url: url.clone(),
+        });
     }
     for path in &event.local_images {
         content.push(UserInput::LocalImage {
@@ -240,6 +244,7 @@ pub fn user_message_from_event(id: String, event: &UserMessageEvent) -> ThreadIt
 /// The agent's message as recorded by the legacy `agent_message` event.
 pub(crate) fn agent_message_from_event(id: String, event: &AgentMessageEvent) -> ThreadItem {
     ThreadItem::AgentMessage {
+        moderation: None,
         id,
         text: event.message.clone(),
         phase: event.phase.clone(),

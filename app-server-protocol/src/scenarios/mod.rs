@@ -29,7 +29,7 @@ use crate::jsonrpc::{JSONRPCMessage, JSONRPCResponse, RequestId};
 use crate::projection::{EventProjector, ServerMessage};
 use crate::thread_history::build_turns_from_rollout_items;
 use crate::v2::{
-    SessionSource, Thread, ThreadItem, ThreadRollbackParams, ThreadRollbackResponse, ThreadStatus,
+    SessionSource, Thread, ThreadHistoryMode, ThreadItem, ThreadRollbackParams, ThreadRollbackResponse, ThreadStatus,
     Turn, TurnStatus,
 };
 
@@ -191,25 +191,37 @@ impl Scenario {
     pub fn thread(&self, turns: Vec<Turn>) -> Thread {
         Thread {
             id: self.thread_id.to_string(),
+            environments: None,
+            extra: None,
             session_id: self.thread_id.to_string(),
-            project_id: None,
             forked_from_id: None,
+            attached_to_thread_id: None,
             parent_thread_id: None,
             preview: String::new(),
             ephemeral: false,
+            section: None,
+            section_entered_at: None,
+            project_id: None,
+            history_mode: ThreadHistoryMode::Paginated,
             model_provider: "openai".to_owned(),
+            model: None,
+            reasoning_effort: None,
             created_at: scripted_now_ms() / 1000,
             updated_at: scripted_now_ms() / 1000,
+            recency_at: None,
             status: ThreadStatus::Idle,
             path: None,
             cwd: "/workspace/demo".to_owned(),
             cli_version: "0.0.0-scripted".to_owned(),
+            originator: None,
             source: SessionSource::AppServer,
+            can_accept_direct_input: None,
             thread_source: None,
             agent_nickname: None,
             agent_role: None,
             git_info: None,
             name: None,
+            daybreak_enabled: None,
             turns,
         }
     }
@@ -230,7 +242,7 @@ pub fn as_recorded(turns: &[Turn], paginated: bool) -> Vec<Turn> {
         }
         if !paginated {
             turn.items
-                .retain(|item| !matches!(item, ThreadItem::CommandExecution { .. }));
+                .retain(|item| !matches!(item.item, ThreadItem::CommandExecution { .. }));
         }
     }
     turns

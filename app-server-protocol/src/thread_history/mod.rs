@@ -23,7 +23,7 @@ use tracing::debug;
 
 use crate::projection::item_builders;
 use crate::projection::{TurnOutcome, turn_error_for_status};
-use crate::v2::{ThreadItem, Turn, TurnStatus};
+use crate::v2::{ThreadItem, TimedThreadItem, Turn, TurnStatus};
 use pending_turn::{Origin, PendingTurn};
 
 pub use thread_meta::{
@@ -45,8 +45,12 @@ pub struct ThreadHistoryBuilder {
     /// Closed turns, still open to late records that name them (or arrive between turns).
     closed: Vec<PendingTurn>,
     current: Option<PendingTurn>,
-    next_item: u64,
-    next_turn: u64,
+    /// Item ids minted so far (`item-1`, `item-2`, ...): one per item added, none for a
+    /// record that merges into an item already there.
+    minted_items: u64,
+    /// Rollout items seen before the one being handled: an implied turn is named
+    /// `rollout-<index>` after the item that opened it, as Codex names it.
+    item_index: u64,
 }
 
 impl ThreadHistoryBuilder {
@@ -57,12 +61,17 @@ impl ThreadHistoryBuilder {
 
     /// Takes one rollout item into account.
     pub fn handle_rollout_item(&mut self, item: &RolloutItem) {
+        self.handle_rollout_item_at_index(item);
+        self.item_index += 1;
+    }
+
+    fn handle_rollout_item_at_index(&mut self, item: &RolloutItem) {
         match item {
             RolloutItem::EventMsg(event) => self.handle_event(event),
             RolloutItem::Compacted(_) => {
-                let id = self.mint_item_id();
-                self.target(None)
-                    .record(ThreadItem::ContextCompaction { id }, Origin::CompactionLine);
+                self.record_minted(None, Origin::CompactionLine, |id| {
+                    ThreadItem::ContextCompaction { id }
+                });
             }
             // Model memory and bookkeeping lines: a client sees none of them.
             RolloutItem::SessionMeta(_)
@@ -106,6 +115,14 @@ impl ThreadHistoryBuilder {
                 let drop = usize::try_from(rollback.num_turns).unwrap_or(usize::MAX);
                 let keep = self.closed.len().saturating_sub(drop);
                 self.closed.truncate(keep);
+                // Codex numbers what is left as if the dropped turns had never been: the next
+                // minted id follows the highest one still shown.
+                self.minted_items = self
+                    .closed
+                    .iter()
+                    .filter_map(PendingTurn::highest_minted_item)
+                    .max()
+                    .unwrap_or(0);
             }
             EventMsg::Error(error) => {
                 if let Some(turn) = self.current.as_mut()
@@ -115,17 +132,13 @@ impl ThreadHistoryBuilder {
                 }
             }
             EventMsg::UserMessage(message) => {
-                let id = self.mint_item_id();
-                let item = item_builders::user_message_from_event(id, message);
-                self.record_user_message(item, Origin::LegacyEvent);
+                let item = item_builders::user_message_from_event(String::new(), message);
+                self.record_user_message(item.into(), Origin::LegacyEvent);
             }
             EventMsg::AgentMessage(message) => {
-                let id = self.mint_item_id();
-                self.record(
-                    None,
-                    item_builders::agent_message_from_event(id, message),
-                    Origin::LegacyEvent,
-                );
+                self.record_minted(None, Origin::LegacyEvent, |id| {
+                    item_builders::agent_message_from_event(id, message)
+                });
             }
             EventMsg::AgentReasoning(reasoning) => self.record_reasoning(&reasoning.text, false),
             EventMsg::AgentReasoningRawContent(reasoning) => {
@@ -135,20 +148,21 @@ impl ThreadHistoryBuilder {
                 if is_interaction(&completed.item) {
                     return;
                 }
-                let item = ThreadItem::from(completed.item.clone());
-                if matches!(item, ThreadItem::UserMessage { .. }) {
+                let item = TimedThreadItem::new(
+                    ThreadItem::from(completed.item.clone()),
+                    completed.started_at_ms,
+                    Some(completed.completed_at_ms),
+                );
+                if matches!(item.item, ThreadItem::UserMessage { .. }) {
                     self.record_user_message(item, Origin::Typed);
                 } else {
-                    self.record(Some(&completed.turn_id), item, Origin::Typed);
+                    let mut item = item;
+                    let turn_id = Some(completed.turn_id.as_str());
+                    if item.id().is_empty() && !self.target(turn_id).absorbs(&item, Origin::Typed) {
+                        item.set_id(self.mint_item_id());
+                    }
+                    self.record(turn_id, item, Origin::Typed);
                 }
-            }
-            EventMsg::ExecCommandEnd(end)
-                if end.source != ExecCommandSource::UnifiedExecInteraction =>
-            {
-                self.record_legacy(
-                    Some(&end.turn_id),
-                    item_builders::command_execution_completed(end),
-                );
             }
             EventMsg::PatchApplyEnd(end) => {
                 self.record_legacy(
@@ -168,28 +182,31 @@ impl ThreadHistoryBuilder {
                     item_builders::mcp_tool_call_completed(end),
                 );
             }
-            EventMsg::ViewImageToolCall(view) => {
-                self.record_legacy(None, item_builders::image_view(view));
-            }
-            EventMsg::EnteredReviewMode(entered) => {
-                let id = entered
-                    .item_id
-                    .clone()
-                    .unwrap_or_else(|| self.mint_item_id());
-                let item = item_builders::entered_review_mode(id, entered);
-                self.record_legacy(entered.turn_id.as_deref(), item);
-            }
+            EventMsg::EnteredReviewMode(entered) => match &entered.item_id {
+                Some(id) => self.record_legacy(
+                    entered.turn_id.as_deref(),
+                    item_builders::entered_review_mode(id.clone(), entered),
+                ),
+                None => self.record_minted(entered.turn_id.as_deref(), Origin::LegacyEvent, |id| {
+                    item_builders::entered_review_mode(id, entered)
+                }),
+            },
             EventMsg::ExitedReviewMode(exited) => {
-                let id = exited
-                    .item_id
-                    .clone()
-                    .unwrap_or_else(|| self.mint_item_id());
-                let item = item_builders::exited_review_mode(id, exited.review_output.as_ref());
-                self.record_legacy(exited.turn_id.as_deref(), item);
+                let output = exited.review_output.as_ref();
+                match &exited.item_id {
+                    Some(id) => self.record_legacy(
+                        exited.turn_id.as_deref(),
+                        item_builders::exited_review_mode(id.clone(), output),
+                    ),
+                    None => self.record_minted(exited.turn_id.as_deref(), Origin::LegacyEvent, |id| {
+                        item_builders::exited_review_mode(id, output)
+                    }),
+                }
             }
             EventMsg::ContextCompacted(_) => {
-                let id = self.mint_item_id();
-                self.record_legacy(None, ThreadItem::ContextCompaction { id });
+                self.record_minted(None, Origin::LegacyEvent, |id| ThreadItem::ContextCompaction {
+                    id,
+                });
             }
             _ => {}
         }
@@ -206,16 +223,18 @@ impl ThreadHistoryBuilder {
 
     fn start_turn(&mut self, started: &codex_protocol::event::TurnStartedEvent) {
         let id = if started.turn_id.is_empty() {
-            self.mint_turn_id()
+            self.implied_turn_id()
         } else {
             started.turn_id.clone()
         };
+        let root_turn_id = root_turn_id(started);
         let started_at = started.started_at.as_ref().and_then(|at| at.unix_seconds());
         match self.current.take() {
             // Some cores write `task_started` just after the user message that opened it.
             Some(mut turn) if !turn.explicit && turn.holds_only_user_messages() => {
                 turn.explicit = true;
                 turn.turn.id = id;
+                turn.turn.root_turn_id = root_turn_id;
                 turn.turn.started_at = started_at;
                 self.current = Some(turn);
                 return;
@@ -229,62 +248,100 @@ impl ThreadHistoryBuilder {
             }
             None => {}
         }
-        self.current = Some(PendingTurn::new(id, true, started_at));
+        self.current = Some(PendingTurn::new(id, root_turn_id, true, started_at));
     }
 
     /// A user message opens a new turn, except when it steers an explicit turn, joins an
     /// implicit turn that has none yet, or is a second record of a message already there.
-    fn record_user_message(&mut self, item: ThreadItem, origin: Origin) {
+    ///
+    /// A legacy message event carries no id (`item`'s is empty): it gets a minted one unless
+    /// it merges into an item already there.
+    fn record_user_message(&mut self, mut item: TimedThreadItem, origin: Origin) {
         let starts_new_turn = match &self.current {
             Some(turn) => !turn.explicit && turn.has_user_message() && !turn.absorbs(&item, origin),
             None => true,
         };
         if starts_new_turn {
             self.close_current();
-            let id = self.mint_turn_id();
-            self.current = Some(PendingTurn::new(id, false, None));
+            let id = self.implied_turn_id();
+            self.current = Some(PendingTurn::new(id, None, false, None));
+        }
+        if item.id().is_empty() && !self.target(None).absorbs(&item, origin) {
+            item.set_id(self.mint_item_id());
         }
         self.record(None, item, origin);
     }
 
     fn record_legacy(&mut self, turn_id: Option<&str>, item: ThreadItem) {
-        self.record(turn_id, item, Origin::LegacyEvent);
+        self.record(turn_id, item.into(), Origin::LegacyEvent);
     }
 
-    fn record(&mut self, turn_id: Option<&str>, item: ThreadItem, origin: Origin) {
+    /// Records an item that has no id of its own, minting one only when it adds an item.
+    fn record_minted(
+        &mut self,
+        turn_id: Option<&str>,
+        origin: Origin,
+        make: impl FnOnce(String) -> ThreadItem,
+    ) {
+        let mut item = make(String::new());
+        if !self.target(turn_id).absorbs(&item, origin) {
+            item.set_id(self.mint_item_id());
+        }
+        self.record(turn_id, item.into(), origin);
+    }
+
+    fn record(&mut self, turn_id: Option<&str>, item: TimedThreadItem, origin: Origin) {
         self.target(turn_id).record(item, origin);
     }
 
     fn record_reasoning(&mut self, text: &str, raw: bool) {
-        let id = self.mint_item_id();
-        self.target(None)
-            .record_reasoning(text.to_owned(), raw, move || id);
+        let minted = &mut self.minted_items;
+        let new_id = move || {
+            *minted += 1;
+            format!("item-{minted}")
+        };
+        let named = None;
+        Self::target_in(
+            &mut self.current,
+            &mut self.closed,
+            self.item_index,
+            named,
+        )
+        .record_reasoning(text.to_owned(), raw, new_id);
     }
 
     /// Where a record goes: the open turn when it names no other; a closed turn it names;
     /// otherwise the open turn, the last closed turn (a late record), or a new implicit turn.
     fn target(&mut self, turn_id: Option<&str>) -> &mut PendingTurn {
+        Self::target_in(&mut self.current, &mut self.closed, self.item_index, turn_id)
+    }
+
+    /// [`Self::target`] over the fields it needs, so a caller may hold another field.
+    fn target_in<'a>(
+        current: &'a mut Option<PendingTurn>,
+        closed: &'a mut [PendingTurn],
+        item_index: u64,
+        turn_id: Option<&str>,
+    ) -> &'a mut PendingTurn {
         let named = turn_id.filter(|id| !id.is_empty());
-        let open_matches = match (&self.current, named) {
+        let open_matches = match (&*current, named) {
             (Some(turn), Some(id)) => turn.turn.id == id,
             (Some(_), None) => true,
             (None, _) => false,
         };
         if !open_matches
             && let Some(id) = named
-            && let Some(index) = self.closed.iter().rposition(|turn| turn.turn.id == id)
+            && let Some(index) = closed.iter().rposition(|turn| turn.turn.id == id)
         {
-            return &mut self.closed[index];
+            return &mut closed[index];
         }
-        if self.current.is_none()
-            && let Some(index) = self.closed.len().checked_sub(1)
+        if current.is_none()
+            && let Some(index) = closed.len().checked_sub(1)
         {
-            return &mut self.closed[index];
+            return &mut closed[index];
         }
-        let next_turn = &mut self.next_turn;
-        self.current.get_or_insert_with(|| {
-            *next_turn += 1;
-            PendingTurn::new(format!("turn-{next_turn}"), false, None)
+        current.get_or_insert_with(|| {
+            PendingTurn::new(format!("rollout-{item_index}"), None, false, None)
         })
     }
 
@@ -316,14 +373,28 @@ impl ThreadHistoryBuilder {
     }
 
     fn mint_item_id(&mut self) -> String {
-        self.next_item += 1;
-        format!("item-{}", self.next_item)
+        self.minted_items += 1;
+        format!("item-{}", self.minted_items)
     }
 
-    fn mint_turn_id(&mut self) -> String {
-        self.next_turn += 1;
-        format!("turn-{}", self.next_turn)
+    /// The id of a turn the records imply (no `task_started` named it): `rollout-<index>`
+    /// after the rollout item that opened it.
+    fn implied_turn_id(&self) -> String {
+        format!("rollout-{}", self.item_index)
     }
+}
+
+/// The root turn a `task_started` names: its own field, else its attribution's (0.160 and
+/// later write it there).
+fn root_turn_id(started: &codex_protocol::event::TurnStartedEvent) -> Option<String> {
+    started.root_turn_id.clone().or_else(|| {
+        started
+            .turn_attribution
+            .as_ref()?
+            .get("root_turn_id")?
+            .as_str()
+            .map(str::to_owned)
+    })
 }
 
 fn is_interaction(item: &TurnItem) -> bool {

@@ -8,7 +8,7 @@
 //! fingerprint joins it instead of adding an item. The typed item wins when both exist,
 //! because it carries the real item id, the one live clients saw.
 
-use crate::v2::{ThreadItem, Turn, TurnError, TurnItemsView, TurnStatus, UserInput};
+use crate::v2::{TimedThreadItem, ThreadItem, Turn, TurnError, TurnItemsView, TurnStatus, UserInput};
 
 /// Which kind of persisted record produced an entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +24,9 @@ pub(crate) enum Origin {
 #[derive(Debug)]
 struct Entry {
     item: ThreadItem,
+    /// The times of the record that set `item` (only `item_completed` carries any).
+    started_at_ms: Option<i64>,
+    completed_at_ms: Option<i64>,
     origins: Vec<Origin>,
 }
 
@@ -39,10 +42,16 @@ pub(crate) struct PendingTurn {
 }
 
 impl PendingTurn {
-    pub(crate) fn new(id: String, explicit: bool, started_at: Option<i64>) -> Self {
+    pub(crate) fn new(
+        id: String,
+        root_turn_id: Option<String>,
+        explicit: bool,
+        started_at: Option<i64>,
+    ) -> Self {
         Self {
             turn: Turn {
                 id,
+                root_turn_id,
                 items: Vec::new(),
                 items_view: TurnItemsView::Full,
                 status: TurnStatus::InProgress,
@@ -80,6 +89,9 @@ impl PendingTurn {
     /// True when `item` would merge into an existing entry (same id, or the same fact seen
     /// through another kind of record) rather than add one.
     pub(crate) fn absorbs(&self, item: &ThreadItem, origin: Origin) -> bool {
+        if item.id().is_empty() {
+            return self.twin_position(item, origin).is_some();
+        }
         self.entries
             .iter()
             .any(|entry| entry.item.id() == item.id())
@@ -89,15 +101,22 @@ impl PendingTurn {
     /// Records `item`, merging it with an entry for the same fact when there is one:
     /// same id first, then (for messages and compactions, whose legacy records carry no id)
     /// same kind and fingerprint from a different record kind.
-    pub(crate) fn record(&mut self, item: ThreadItem, origin: Origin) {
+    pub(crate) fn record(&mut self, timed: TimedThreadItem, origin: Origin) {
+        let TimedThreadItem {
+            item,
+            started_at_ms,
+            completed_at_ms,
+        } = timed;
         let position = self
             .entries
             .iter()
-            .position(|entry| entry.item.id() == item.id())
+            .position(|entry| !item.id().is_empty() && entry.item.id() == item.id())
             .or_else(|| self.twin_position(&item, origin));
         let Some(position) = position else {
             self.entries.push(Entry {
                 item,
+                started_at_ms,
+                completed_at_ms,
                 origins: vec![origin],
             });
             return;
@@ -105,7 +124,13 @@ impl PendingTurn {
         let entry = &mut self.entries[position];
         let existing_is_typed = entry.origins.contains(&Origin::Typed);
         if origin == Origin::Typed || !existing_is_typed {
+            let mut item = item;
+            if item.id().is_empty() {
+                item.set_id(entry.item.id().to_owned());
+            }
             entry.item = item;
+            entry.started_at_ms = started_at_ms;
+            entry.completed_at_ms = completed_at_ms;
         }
         if !entry.origins.contains(&origin) {
             entry.origins.push(origin);
@@ -138,6 +163,7 @@ impl PendingTurn {
                 summary, content, ..
             },
             origins,
+            ..
         }) = self.entries.last_mut()
             && origins.as_slice() == [Origin::LegacyEvent]
             && (raw || content.is_empty())
@@ -160,14 +186,28 @@ impl PendingTurn {
                 summary,
                 content,
             },
+            started_at_ms: None,
+            completed_at_ms: None,
             origins: vec![Origin::LegacyEvent],
         });
+    }
+
+    /// The highest `item-<n>` id among the turn's items, if any was minted.
+    pub(crate) fn highest_minted_item(&self) -> Option<u64> {
+        self.entries
+            .iter()
+            .filter_map(|entry| entry.item.id().strip_prefix("item-")?.parse().ok())
+            .max()
     }
 
     /// The finished turn with its items in recorded order.
     pub(crate) fn into_turn(self) -> Turn {
         let mut turn = self.turn;
-        turn.items = self.entries.into_iter().map(|entry| entry.item).collect();
+        turn.items = self
+            .entries
+            .into_iter()
+            .map(|entry| TimedThreadItem::new(entry.item, entry.started_at_ms, entry.completed_at_ms))
+            .collect();
         turn
     }
 }

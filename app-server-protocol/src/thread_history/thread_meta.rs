@@ -2,13 +2,19 @@
 //! from the history builder.
 
 use codex_protocol::event::{EventMsg, EventTimestamp};
-use codex_protocol::rollout::{RolloutItem, SessionMetaLine, SessionSource as CoreSessionSource};
+use codex_protocol::rollout::{
+    HistoryMode, RolloutItem, SessionMetaLine, SessionSource as CoreSessionSource,
+};
 
 use super::ThreadHistoryBuilder;
-use crate::v2::{GitInfo, SessionSource, Thread, ThreadSource, ThreadStatus, Turn, UserInput};
+use crate::v2::{
+    GitInfo, SessionSource, Thread, ThreadHistoryMode, ThreadSource, ThreadStatus, Turn, TurnStatus,
+    UserInput,
+};
 
-/// Longest preview kept, in characters.
-const PREVIEW_CHARS: usize = 200;
+/// What an editor extension writes before the person's own words in a user message: the
+/// preview shows what follows it.
+const USER_MESSAGE_BEGIN: &str = "## My request for Codex:";
 
 /// A thread with no turns, described by its session meta line. Not loaded: a resume loads it.
 ///
@@ -22,25 +28,44 @@ pub fn thread_from_session_meta(line: &SessionMetaLine) -> Thread {
         .unix_seconds()
         .unwrap_or_default();
     let spawn = thread_spawn(&meta.source);
+    let parent_thread_id = meta
+        .parent_thread_id
+        .map(|id| id.to_string())
+        .or_else(|| spawn_field(spawn, "parent_thread_id"));
     Thread {
         id: meta.id.to_string(),
-        session_id: meta.session_id.to_string(),
-        project_id: None,
-        forked_from_id: meta.forked_from_id.map(|id| id.to_string()),
-        parent_thread_id: meta
-            .parent_thread_id
+        environments: None,
+        extra: None,
+        // Codex's state keeps no session of a thread it has not loaded: it names the thread.
+        session_id: meta.id.to_string(),
+        forked_from_id: meta
+            .forked_from_id
             .map(|id| id.to_string())
-            .or_else(|| spawn_field(spawn, "parent_thread_id")),
+            .or_else(|| parent_thread_id.clone()),
+        attached_to_thread_id: None,
+        parent_thread_id,
         preview: String::new(),
         ephemeral: false,
+        section: None,
+        section_entered_at: None,
+        project_id: None,
+        history_mode: match meta.history_mode {
+            Some(HistoryMode::Paginated) => ThreadHistoryMode::Paginated,
+            _ => ThreadHistoryMode::Legacy,
+        },
         model_provider: meta.model_provider.clone().unwrap_or_default(),
+        model: None,
+        reasoning_effort: None,
         created_at,
         updated_at: created_at,
+        recency_at: None,
         status: ThreadStatus::NotLoaded,
         path: None,
         cwd: meta.cwd.display().to_string(),
         cli_version: meta.cli_version.clone(),
+        originator: Some(meta.originator.clone()).filter(|originator| !originator.is_empty()),
         source: session_source(&meta.source),
+        can_accept_direct_input: None,
         thread_source: meta
             .thread_source
             .as_deref()
@@ -53,12 +78,17 @@ pub fn thread_from_session_meta(line: &SessionMetaLine) -> Thread {
             .agent_role
             .clone()
             .or_else(|| spawn_field(spawn, "agent_role")),
-        git_info: line.git.as_ref().map(|git| GitInfo {
-            sha: git.commit_hash.clone(),
-            branch: git.branch.clone(),
-            origin_url: git.repository_url.clone(),
-        }),
+        git_info: line
+            .git
+            .as_ref()
+            .map(|git| GitInfo {
+                sha: git.commit_hash.clone(),
+                branch: git.branch.clone(),
+                origin_url: git.repository_url.clone(),
+            })
+            .filter(|git| git.sha.is_some() || git.branch.is_some() || git.origin_url.is_some()),
         name: None,
+        daybreak_enabled: None,
         turns: Vec::new(),
     }
 }
@@ -83,6 +113,10 @@ pub fn thread_from_rollout_items(items: &[RolloutItem]) -> Option<Thread> {
 pub struct ThreadBuilder {
     thread: Option<Thread>,
     preview: Option<String>,
+    /// The model and reasoning effort of the latest turn context: what Codex's state records
+    /// of a thread it ran.
+    model: Option<String>,
+    reasoning_effort: Option<String>,
     history: ThreadHistoryBuilder,
 }
 
@@ -121,7 +155,11 @@ impl ThreadBuilder {
             RolloutItem::EventMsg(EventMsg::UserMessage(message))
                 if self.preview.is_none() && !message.message.trim().is_empty() =>
             {
-                self.preview = Some(message.message.chars().take(PREVIEW_CHARS).collect());
+                self.preview = Some(preview_of(&message.message));
+            }
+            RolloutItem::TurnContext(context) => {
+                self.model = Some(context.model.clone()).filter(|model| !model.is_empty());
+                self.reasoning_effort = context.effort.clone();
             }
             _ => {}
         }
@@ -131,11 +169,20 @@ impl ThreadBuilder {
     /// The thread (its preview the first user message event, else the first user text of
     /// its turns), or the turns alone when no session meta was seen.
     pub fn finish(self) -> BuiltThread {
-        let turns = self.history.finish();
+        let mut turns = self.history.finish();
+        // A turn the file leaves open was cut short as far as a reader can tell: Codex shows
+        // a thread it has not loaded that way.
+        if let Some(last) = turns.last_mut()
+            && last.status == TurnStatus::InProgress
+        {
+            last.status = TurnStatus::Interrupted;
+        }
         let Some(mut thread) = self.thread else {
             return BuiltThread::TurnsOnly(turns);
         };
         thread.turns = turns;
+        thread.model = self.model;
+        thread.reasoning_effort = self.reasoning_effort;
         thread.preview = match self.preview {
             Some(preview) => preview,
             None => first_user_text(&thread).unwrap_or_default(),
@@ -149,17 +196,25 @@ fn first_user_text(thread: &Thread) -> Option<String> {
         .turns
         .iter()
         .flat_map(|turn| &turn.items)
-        .find_map(|item| match item {
+        .find_map(|item| match &item.item {
             crate::v2::ThreadItem::UserMessage { content, .. } => {
                 content.iter().find_map(|input| match input {
-                    UserInput::Text { text, .. } => {
-                        Some(text.chars().take(PREVIEW_CHARS).collect())
-                    }
+                    UserInput::Text { text, .. } => Some(preview_of(text)),
                     _ => None,
                 })
             }
             _ => None,
         })
+}
+
+/// The preview of a user message, as Codex lists it: the whole text after the editor's
+/// context (everything up to [`USER_MESSAGE_BEGIN`]), trimmed; never cut.
+fn preview_of(message: &str) -> String {
+    let own_words = match message.find(USER_MESSAGE_BEGIN) {
+        Some(start) => &message[start + USER_MESSAGE_BEGIN.len()..],
+        None => message,
+    };
+    own_words.trim().to_owned()
 }
 
 /// The `{"thread_spawn": {...}}` detail of a sub-agent source, when the source is one.
@@ -182,7 +237,7 @@ fn session_source(source: &CoreSessionSource) -> SessionSource {
         CoreSessionSource::Exec => SessionSource::Exec,
         CoreSessionSource::Mcp => SessionSource::AppServer,
         CoreSessionSource::Custom(name) => SessionSource::Custom(name.clone()),
-        CoreSessionSource::SubAgent(_) => SessionSource::SubAgent,
+        CoreSessionSource::SubAgent(detail) => SessionSource::SubAgent(detail.clone()),
         CoreSessionSource::Internal(_) | CoreSessionSource::Unknown(_) => SessionSource::Unknown,
     }
 }

@@ -71,6 +71,7 @@ impl From<TurnItem> for ThreadItem {
                 id: search.id,
                 query: search.query,
                 action: Some(search.action.into()),
+                results: search.results,
             },
             TurnItem::ImageView(view) => Self::ImageView {
                 id: view.id,
@@ -104,6 +105,7 @@ impl From<TurnItem> for ThreadItem {
 fn agent_message(agent: AgentMessageItem) -> ThreadItem {
     let text = agent.text();
     ThreadItem::AgentMessage {
+        moderation: None,
         id: agent.id,
         text,
         phase: agent.phase,
@@ -114,20 +116,21 @@ fn agent_message(agent: AgentMessageItem) -> ThreadItem {
 }
 
 fn command_execution(command: CommandExecutionItem) -> ThreadItem {
+    let cwd = path_of_file_uri(command.cwd);
     ThreadItem::CommandExecution {
         id: command.id,
         plugin_id: command.plugin_id,
         script_path: command.script_path,
         command: shell_join(&command.command),
-        cwd: command.cwd,
         process_id: command.process_id,
         source: command.source.into(),
         status: command.status.into(),
         command_actions: command
             .parsed_cmd
             .into_iter()
-            .map(CommandAction::from)
+            .map(|parsed| read_path_under(CommandAction::from(parsed), &cwd))
             .collect(),
+        cwd,
         aggregated_output: command
             .aggregated_output
             .filter(|output| !output.is_empty()),
@@ -226,4 +229,49 @@ fn mcp_tool_call(call: McpToolCallItem) -> ThreadItem {
         }),
         duration_ms: call.duration.and_then(duration_ms),
     }
+}
+
+/// A read action names the file it reads relative to the command's folder; Codex shows the
+/// path the file has, under `cwd` (a path already absolute stays as it is).
+fn read_path_under(action: CommandAction, cwd: &str) -> CommandAction {
+    match action {
+        CommandAction::Read {
+            command,
+            name,
+            path,
+        } if !path.starts_with('/') && cwd.starts_with('/') => CommandAction::Read {
+            command,
+            name,
+            path: std::path::Path::new(cwd).join(path).display().to_string(),
+        },
+        other => other,
+    }
+}
+
+/// A command's working directory as a path: typed items record it as a `file://` URI (0.160
+/// and later), which Codex shows as the path it names. Anything else is kept as written.
+fn path_of_file_uri(cwd: String) -> String {
+    match cwd.strip_prefix("file://") {
+        Some(path) if path.starts_with('/') => percent_decoded(path).unwrap_or(cwd),
+        _ => cwd,
+    }
+}
+
+/// `%XX` escapes of a URI path decoded; `None` when an escape is malformed or the bytes are
+/// not UTF-8.
+fn percent_decoded(path: &str) -> Option<String> {
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        if bytes[index] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(index + 1..index + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            index += 3;
+        } else {
+            out.push(bytes[index]);
+            index += 1;
+        }
+    }
+    String::from_utf8(out).ok()
 }

@@ -42,7 +42,10 @@ impl From<CoreUserInput> for UserInput {
                 text,
                 text_elements: text_elements.into_iter().map(TextElement::from).collect(),
             },
-            CoreUserInput::Image { image_url, .. } => Self::Image { url: image_url },
+            CoreUserInput::Image { image_url, detail } => Self::Image {
+                detail,
+                url: image_url,
+            },
             CoreUserInput::LocalImage { path, .. } => Self::LocalImage {
                 path: path.display().to_string(),
             },

@@ -45,6 +45,9 @@ pub enum ThreadItem {
     /// What the agent said. Streaming deltas append to `text`; the completed item replaces it.
     #[serde(rename_all = "camelCase")]
     AgentMessage {
+        /// Whether moderation held the message back and what to show instead; null when not.
+        #[serde(default)]
+        moderation: Option<serde_json::Value>,
         /// Item id.
         id: String,
         /// All text parts joined.
@@ -55,13 +58,11 @@ pub enum ThreadItem {
         /// Memories the message cites.
         #[serde(default)]
         memory_citation: Option<MemoryCitation>,
-        /// How the message is delivered; absent for the usual, synchronous answer.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
+        /// How the message is delivered; null for the usual, synchronous answer.
+        #[serde(default)]
         delivery: Option<AgentMessageDelivery>,
-        /// Questions the agent asks the person to answer later; absent when it asks none.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
+        /// Questions the agent asks the person to answer later; null when it asks none.
+        #[serde(default)]
         questions: Option<Vec<AsyncUserInputQuestion>>,
     },
     /// A tool output shown on its own: one that answers no call of the turn.
@@ -233,6 +234,9 @@ pub enum ThreadItem {
         query: String,
         /// What the search did, once known.
         action: Option<WebSearchAction>,
+        /// The results the provider returned out of band, as it returned them; null when none.
+        #[serde(default)]
+        results: Option<Vec<serde_json::Value>>,
     },
     /// An image the agent looked at.
     #[serde(rename_all = "camelCase")]

@@ -13,29 +13,47 @@ use super::turn::Turn;
 pub struct Thread {
     /// Thread id.
     pub id: String,
-    /// The session the thread belongs to: shared by every thread of one session tree (a
-    /// root thread and the sub-agents it spawned). The root thread's id, for a root thread.
+    /// Execution environments of a loaded thread (experimental); null when not loaded.
+    pub environments: Option<serde_json::Value>,
+    /// Client-defined extra data of a loaded thread (experimental); null when not loaded.
+    pub extra: Option<serde_json::Value>,
+    /// The session the thread belongs to. Codex keeps it in the session meta; a file that
+    /// does not record one belongs to a session of its own id.
     pub session_id: String,
-    /// The project the thread belongs to; null when it belongs to none (or it is not known).
-    pub project_id: Option<String>,
-    /// The thread this one was forked from, when it was.
+    /// The thread this one was forked from, when it was (a spawned sub-agent names its parent).
     pub forked_from_id: Option<String>,
-    /// The thread that spawned this one (sub-agents); absent otherwise.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    /// The thread this one is attached to (experimental); null for a thread read from a file.
+    pub attached_to_thread_id: Option<String>,
+    /// The thread that spawned this one (sub-agents); null otherwise.
     pub parent_thread_id: Option<String>,
     /// A short preview (usually the first user message), for lists.
     pub preview: String,
     /// True for threads that are never written to disk.
     pub ephemeral: bool,
+    /// The section a person filed the thread under; never recorded in a session file.
+    pub section: Option<serde_json::Value>,
+    /// When the thread entered its section, Unix seconds.
+    #[ts(type = "number | null")]
+    pub section_entered_at: Option<i64>,
+    /// The project the thread belongs to; null when it belongs to none (or it is not known).
+    pub project_id: Option<String>,
+    /// How the thread's history is persisted: `legacy` or `paginated`.
+    pub history_mode: ThreadHistoryMode,
     /// Provider serving the model (e.g. `openai`).
     pub model_provider: String,
+    /// The model of a loaded thread, else the latest one its state recorded; null when unknown.
+    pub model: Option<String>,
+    /// The reasoning effort of a loaded thread, else the latest recorded; null when unset.
+    pub reasoning_effort: Option<String>,
     /// Creation time, Unix seconds.
     #[ts(type = "number")]
     pub created_at: i64,
-    /// Last update time, Unix seconds.
+    /// Last update time, Unix seconds (a session file's modification time).
     #[ts(type = "number")]
     pub updated_at: i64,
+    /// The time threads are ordered by in lists, Unix seconds.
+    #[ts(type = "number | null")]
+    pub recency_at: Option<i64>,
     /// Whether the thread is loaded and what it is doing.
     pub status: ThreadStatus,
     /// The session file, when the thread is persisted. Unstable: clients should not parse it.
@@ -44,27 +62,67 @@ pub struct Thread {
     pub cwd: String,
     /// Version of the CLI that created the thread.
     pub cli_version: String,
+    /// The client that created the thread (`codex_cli_rs`, `codex_exec`, ...), if recorded.
+    pub originator: Option<String>,
     /// Which kind of client started it.
     pub source: SessionSource,
-    /// What started the thread (a person, a parent agent, a memory job); absent when unknown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
+    /// Whether the thread takes direct input (experimental); null for a thread read from a file.
+    pub can_accept_direct_input: Option<bool>,
+    /// What started the thread (a person, a parent agent, a memory job); null when unknown.
     pub thread_source: Option<ThreadSource>,
     /// Display nickname of a sub-agent thread.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub agent_nickname: Option<String>,
     /// Role of a sub-agent thread.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub agent_role: Option<String>,
     /// Git state of `cwd` when the thread started, when known.
     pub git_info: Option<GitInfo>,
     /// Name the person gave the thread, if any.
     pub name: Option<String>,
+    /// Whether daybreak is on for the thread (experimental); null for a thread read from a file.
+    pub daybreak_enabled: Option<bool>,
     /// The turns. Populated only by resume, read (with turns), fork and rollback; empty
     /// elsewhere.
     pub turns: Vec<Turn>,
+}
+
+/// What a session file and its home say of a thread beyond the file's lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThreadFile {
+    /// Where the file is.
+    pub path: String,
+    /// When the file last changed, Unix seconds.
+    pub modified_at: i64,
+    /// The name the home's index gives the thread, if any.
+    pub name: Option<String>,
+    /// The provider the home's Codex assumes for a file that records none.
+    pub default_model_provider: String,
+}
+
+impl Thread {
+    /// Completes a thread read from a session file as Codex describes it: the file's path, its
+    /// modification time as the update and recency time, the home's name for it, and the
+    /// home's provider when the file records none.
+    pub fn describe_file(&mut self, file: ThreadFile) {
+        self.path = Some(file.path);
+        self.updated_at = file.modified_at;
+        self.recency_at = Some(file.modified_at);
+        self.name = file.name;
+        if self.model_provider.is_empty() {
+            self.model_provider = file.default_model_provider;
+        }
+    }
+}
+
+/// How a thread's history is persisted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "v2/")]
+pub enum ThreadHistoryMode {
+    /// Every item in one file, read whole on resume (every Codex before 0.151).
+    #[default]
+    Legacy,
+    /// Ordinals on every line; history read page by page (0.151 and later).
+    Paginated,
 }
 
 /// What started a thread.
@@ -137,8 +195,9 @@ pub enum SessionSource {
     Exec,
     /// A client of the app server (core calls it `mcp`).
     AppServer,
-    /// A sub-agent spawned by another thread.
-    SubAgent,
+    /// A sub-agent spawned by another thread, with the detail its session meta records
+    /// (`"review"`, `"compact"`, `{"thread_spawn": {...}}`, `{"other": ...}`).
+    SubAgent(serde_json::Value),
     /// A named custom client.
     Custom(String),
     /// Anything this version does not know.

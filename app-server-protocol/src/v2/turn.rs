@@ -45,8 +45,11 @@ pub enum TurnItemsView {
 pub struct Turn {
     /// Turn id (the core's turn id; minted for old files that did not record one).
     pub id: String,
-    /// The turn's items in order; see `itemsView` for whether they are all here.
-    pub items: Vec<ThreadItem>,
+    /// The first turn of the chain of work that led to this one; null in older history.
+    pub root_turn_id: Option<String>,
+    /// The turns's items in order, each with its recorded times; see `itemsView` for whether
+    /// they are all here.
+    pub items: Vec<TimedThreadItem>,
     /// How complete `items` is.
     #[serde(default)]
     pub items_view: TurnItemsView,
@@ -70,6 +73,7 @@ impl Turn {
     pub fn in_progress(id: impl Into<String>, started_at: Option<i64>) -> Self {
         Self {
             id: id.into(),
+            root_turn_id: None,
             items: Vec::new(),
             items_view: TurnItemsView::NotLoaded,
             status: TurnStatus::InProgress,
@@ -82,12 +86,70 @@ impl Turn {
 
     /// The item with `item_id`, if the turn has it.
     pub fn item(&self, item_id: &str) -> Option<&ThreadItem> {
-        self.items.iter().find(|item| item.id() == item_id)
+        self.items
+            .iter()
+            .map(|timed| &timed.item)
+            .find(|item| item.id() == item_id)
     }
 
     /// Mutable access to the item with `item_id`, if the turn has it.
     pub fn item_mut(&mut self, item_id: &str) -> Option<&mut ThreadItem> {
-        self.items.iter_mut().find(|item| item.id() == item_id)
+        self.items
+            .iter_mut()
+            .map(|timed| &mut timed.item)
+            .find(|item| item.id() == item_id)
+    }
+}
+
+/// A [`ThreadItem`] with the times its lifecycle recorded. On the wire the item's own fields
+/// and the two times stand side by side in one object, as Codex sends them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "v2/")]
+pub struct TimedThreadItem {
+    /// The item.
+    #[serde(flatten)]
+    #[ts(flatten)]
+    pub item: ThreadItem,
+    /// When the item started, Unix milliseconds; null when its record does not say.
+    #[serde(default)]
+    #[ts(type = "number | null")]
+    pub started_at_ms: Option<i64>,
+    /// When the item completed, Unix milliseconds; null when its record does not say.
+    #[serde(default)]
+    #[ts(type = "number | null")]
+    pub completed_at_ms: Option<i64>,
+}
+
+impl TimedThreadItem {
+    /// An item with the times its completion record gives.
+    pub fn new(item: ThreadItem, started_at_ms: Option<i64>, completed_at_ms: Option<i64>) -> Self {
+        Self {
+            item,
+            started_at_ms,
+            completed_at_ms,
+        }
+    }
+}
+
+impl From<ThreadItem> for TimedThreadItem {
+    /// An item whose record carries no times (every record before `item_completed` did).
+    fn from(item: ThreadItem) -> Self {
+        Self::new(item, None, None)
+    }
+}
+
+impl std::ops::Deref for TimedThreadItem {
+    type Target = ThreadItem;
+
+    fn deref(&self) -> &ThreadItem {
+        &self.item
+    }
+}
+
+impl std::ops::DerefMut for TimedThreadItem {
+    fn deref_mut(&mut self) -> &mut ThreadItem {
+        &mut self.item
     }
 }
 

@@ -26,6 +26,9 @@ pub enum UserInput {
     },
     /// An image given by URL (http(s) or a `data:` URL).
     Image {
+        /// How closely the model should look; null when the person did not choose.
+        #[serde(default)]
+        detail: Option<codex_protocol::models::ImageDetail>,
         /// Where the image is.
         url: String,
     },

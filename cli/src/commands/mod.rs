@@ -50,8 +50,8 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             home,
             out,
         ),
-        Command::Thread { file, last } => {
-            thread::run(&Source::from_arg(file.as_deref())?, last, out)
+        Command::Thread { file, last, home } => {
+            thread::run(&Source::from_arg(file.as_deref())?, last, home, out)
         }
         Command::Notifications { file } => {
             notifications::run(&Source::from_arg(file.as_deref())?, out)

@@ -18,7 +18,13 @@
 //! `{"turns": [...]}` only. `--last N` keeps the last N turns of that thread.
 
 use codex_app_server_protocol::thread_history::{BuiltThread, ThreadBuilder};
-use codex_app_server_protocol::v2::{ThreadItem, Turn};
+use std::path::{Path, PathBuf};
+
+use codex_app_server_protocol::v2::{ThreadFile, ThreadItem, Turn};
+use codex_rollout::CodexHome;
+use codex_rollout::history_base::load_rollout_with_base;
+use codex_rollout::layout::home_of_rollout_path;
+use codex_rollout::list::read_head_summary;
 use codex_rollout::replay::{ClientView, client_view_items};
 use serde_json::Value;
 
@@ -29,7 +35,12 @@ use crate::progress::Progress;
 use crate::streamed::{source_size, stream_session};
 
 /// Runs `thread`: the whole thread, or its last `last` turns.
-pub fn run(source: &Source, last: Option<usize>, out: &mut Output) -> CommandResult {
+pub fn run(
+    source: &Source,
+    last: Option<usize>,
+    home: Option<PathBuf>,
+    out: &mut Output,
+) -> CommandResult {
     if last == Some(0) {
         return Err(Failure::Usage(
             "--last must be at least 1 (turns to show)".to_string(),
@@ -37,11 +48,16 @@ pub fn run(source: &Source, last: Option<usize>, out: &mut Output) -> CommandRes
     }
     let mut built = match source {
         Source::Stdin => build_whole(source)?,
+        Source::File(path) if has_history_base(path) => build_with_base(path, home.clone())?,
         Source::File(_) | Source::Sample => {
             let progress = Progress::for_bytes(source_size(source), "reading");
             build_streamed(source, &progress)?
         }
     };
+    if let (BuiltThread::Thread(thread), Source::File(path)) = (&mut built, source) {
+        let file = thread_file(path, home, &thread.id)?;
+        thread.describe_file(file);
+    }
     if let Some(last) = last {
         keep_last_turns(&mut built, last);
     }
@@ -64,6 +80,71 @@ pub fn run(source: &Source, last: Option<usize>, out: &mut Output) -> CommandRes
         render_turn(index + 1, turn, out)?;
     }
     Ok(Status::Ok)
+}
+
+/// Whether the file at `path` continues another thread's history (a fork by reference or a
+/// continuation file): its session meta names a `history_base`.
+fn has_history_base(path: &Path) -> bool {
+    read_head_summary(path).is_ok_and(|head| {
+        head.session_meta
+            .is_some_and(|meta| meta.meta.history_base.is_some())
+    })
+}
+
+/// The thread of a file that continues another's history, as Codex shows it: the parent's
+/// turns up to the base, then the file's own (the base resolved through the home by rollout
+/// id, so a missing parent is an error that names it).
+fn build_with_base(path: &Path, home: Option<PathBuf>) -> Result<BuiltThread, Failure> {
+    let home = home_of(path, home)?;
+    let resolved = load_rollout_with_base(&home, path)
+        .map_err(|error| Failure::Content(format!("{}: {error}", path.display())))?;
+    let mut builder = ThreadBuilder::new();
+    for item in resolved.items() {
+        builder.handle_rollout_item(item);
+    }
+    Ok(builder.finish())
+}
+
+/// The home named by `home`, else the one `path` lies in, else the default one.
+fn home_of(path: &Path, home: Option<PathBuf>) -> Result<CodexHome, Failure> {
+    Ok(match home {
+        Some(root) => CodexHome::new(root),
+        None => match home_of_rollout_path(path) {
+            Some(home) => home,
+            None => CodexHome::resolve(None).map_err(|error| Failure::Usage(error.to_string()))?,
+        },
+    })
+}
+
+/// What `path` and its home say of the thread beyond its lines. The home is `home` when
+/// given, else the one the file lies in, else the default one.
+fn thread_file(
+    path: &Path,
+    home: Option<PathBuf>,
+    thread_id: &str,
+) -> Result<ThreadFile, Failure> {
+    let unreadable =
+        |error: std::io::Error| Failure::Unreadable(format!("{}: {error}", path.display()));
+    let home = home_of(path, home)?;
+    let modified = std::fs::metadata(path)
+        .and_then(|metadata| metadata.modified())
+        .map_err(unreadable)?;
+    let modified_at = modified
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| i64::try_from(since.as_secs()).unwrap_or(i64::MAX));
+    let absolute = std::path::absolute(path).map_err(unreadable)?;
+    let name = home.thread_name(thread_id).map_err(|error| {
+        Failure::Unreadable(format!(
+            "{}: {error}",
+            home.root().join(codex_rollout::layout::SESSION_INDEX_FILE).display()
+        ))
+    })?;
+    Ok(ThreadFile {
+        path: absolute.display().to_string(),
+        modified_at,
+        name,
+        default_model_provider: home.default_model_provider(),
+    })
 }
 
 /// Drops all but the last `last` turns.

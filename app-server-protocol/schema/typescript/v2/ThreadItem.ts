@@ -51,6 +51,10 @@ id: string,
  */
 fragments: Array<HookPromptFragment>, } | { "type": "agentMessage", 
 /**
+ * Whether moderation held the message back and what to show instead; null when not.
+ */
+moderation: JsonValue | null, 
+/**
  * Item id.
  */
 id: string, 
@@ -67,13 +71,13 @@ phase: MessagePhase | null,
  */
 memoryCitation: MemoryCitation | null, 
 /**
- * How the message is delivered; absent for the usual, synchronous answer.
+ * How the message is delivered; null for the usual, synchronous answer.
  */
-delivery?: AgentMessageDelivery, 
+delivery: AgentMessageDelivery | null, 
 /**
- * Questions the agent asks the person to answer later; absent when it asks none.
+ * Questions the agent asks the person to answer later; null when it asks none.
  */
-questions?: Array<AsyncUserInputQuestion>, } | { "type": "functionCallOutput", 
+questions: Array<AsyncUserInputQuestion> | null, } | { "type": "functionCallOutput", 
 /**
  * Item id.
  */
@@ -317,7 +321,11 @@ query: string,
 /**
  * What the search did, once known.
  */
-action: WebSearchAction | null, } | { "type": "imageView", 
+action: WebSearchAction | null, 
+/**
+ * The results the provider returned out of band, as it returned them; null when none.
+ */
+results: Array<JsonValue> | null, } | { "type": "imageView", 
 /**
  * Item id.
  */

@@ -47,6 +47,7 @@ export type { TerminalInteractionNotification } from "./TerminalInteractionNotif
 export type { TextElement } from "./TextElement";
 export type { Thread } from "./Thread";
 export type { ThreadActiveFlag } from "./ThreadActiveFlag";
+export type { ThreadHistoryMode } from "./ThreadHistoryMode";
 export type { ThreadItem } from "./ThreadItem";
 export type { ThreadNameUpdatedNotification } from "./ThreadNameUpdatedNotification";
 export type { ThreadReadParams } from "./ThreadReadParams";
@@ -63,6 +64,7 @@ export type { ThreadStatus } from "./ThreadStatus";
 export type { ThreadStatusChangedNotification } from "./ThreadStatusChangedNotification";
 export type { ThreadTokenUsage } from "./ThreadTokenUsage";
 export type { ThreadTokenUsageUpdatedNotification } from "./ThreadTokenUsageUpdatedNotification";
+export type { TimedThreadItem } from "./TimedThreadItem";
 export type { TokenUsageBreakdown } from "./TokenUsageBreakdown";
 export type { Turn } from "./Turn";
 export type { TurnCompletedNotification } from "./TurnCompletedNotification";

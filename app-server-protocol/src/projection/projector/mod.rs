@@ -327,6 +327,7 @@ impl EventProjector {
                 thread_id: self.thread_id.clone(),
                 turn: Turn {
                     id: turn_id,
+                    root_turn_id: None,
                     items: Vec::new(),
                     items_view: TurnItemsView::NotLoaded,
                     status: outcome.status,

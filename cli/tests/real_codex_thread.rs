@@ -1,0 +1,287 @@
+//! `codex-thread thread --json` equals the real Codex's `thread/read`, item by item and field
+//! by field, on every real session file placed in a home and on threads the real Codex writes
+//! during the test. Where Codex answers otherwise for a reason we can name, the test asserts
+//! exactly that difference (`docs/compat-real-codex.md` lists them) and reports it as
+//! documented; anything else fails.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use codex_test_support::{
+    CodexHome, DiffOutcome, DiffReport, Reply, Script, ScriptedModel, apply_patch_call,
+    assistant_message, describe_differences, exec_command_call, json_differences, reasoning,
+    real_codex_or_skip,
+};
+use serde_json::Value;
+
+use common::{TestResult, bin};
+
+/// Our thread of `file`, read with `home` as its Codex home.
+fn our_thread(file: &Path, home: &Path) -> Result<Value, Box<dyn std::error::Error>> {
+    let output = bin()?
+        .args(["--json", "thread"])
+        .arg(file)
+        .arg("--home")
+        .arg(home)
+        .output()?;
+    if !output.status.success() {
+        return Err(format!(
+            "thread {} failed: {}",
+            file.display(),
+            String::from_utf8_lossy(&output.stderr)
+        )
+        .into());
+    }
+    Ok(serde_json::from_slice(&output.stdout)?)
+}
+
+/// Copies `file` into `home` where Codex keeps a session of its id and creation time, as
+/// `thread --json` of the file itself reports them. `None` for a file without session meta.
+fn place_in_home(file: &Path, home: &Path) -> Result<Option<PathBuf>, Box<dyn std::error::Error>> {
+    let thread = our_thread(file, home)?;
+    let (Some(id), Some(created)) = (
+        thread.get("id").and_then(Value::as_str),
+        thread.get("createdAt").and_then(Value::as_i64),
+    ) else {
+        return Ok(None);
+    };
+    let id = uuid::Uuid::parse_str(id)?;
+    let created = chrono::DateTime::from_timestamp(created, 0).ok_or("creation time")?;
+    let placed = codex_rollout::CodexHome::new(home).rollout_path(created, id);
+    std::fs::create_dir_all(placed.parent().ok_or("no parent")?)?;
+    std::fs::copy(file, &placed)?;
+    Ok(Some(placed))
+}
+
+/// Takes the differences Codex is known to have out of `theirs` (made equal to ours, each
+/// checked to be exactly what the docs say), and returns what was set aside.
+///
+/// `placed`: the file was copied into the home, not written there by Codex.
+fn set_aside_documented(
+    ours: &Value,
+    theirs: &mut Value,
+    app_server_cwd: &Path,
+    placed: bool,
+) -> Vec<String> {
+    let mut documented = Vec::new();
+    // A working directory that is not absolute here (a Windows path read on Linux): Codex
+    // resolves it against its own working directory.
+    if let (Some(our_cwd), Some(their_cwd)) = (
+        ours.get("cwd").and_then(Value::as_str),
+        theirs.get("cwd").and_then(Value::as_str),
+    ) && !our_cwd.starts_with('/')
+        && their_cwd == app_server_cwd.join(our_cwd).display().to_string()
+    {
+        theirs["cwd"] = Value::from(our_cwd);
+        documented.push("cwd resolved against the app-server's folder".to_owned());
+    }
+    // Model and reasoning effort come from Codex's state database, which records them only
+    // for some files it backfills; we report the latest turn context's.
+    for key in ["model", "reasoningEffort"] {
+        let one_is_null =
+            theirs.get(key) == Some(&Value::Null) || ours.get(key) == Some(&Value::Null);
+        if one_is_null && theirs.get(key) != ours.get(key) {
+            theirs[key] = ours[key].clone();
+            documented.push(format!("{key} not in Codex's state"));
+        }
+    }
+    // Codex moves a thread it runs up its list when a turn starts; we give the file's last
+    // change, which is the same for a thread Codex did not run and later by the length of the
+    // last turn for one it did.
+    if let (Some(ours_at), Some(theirs_at), Some(last_start)) = (
+        ours.get("recencyAt").and_then(Value::as_i64),
+        theirs.get("recencyAt").and_then(Value::as_i64),
+        ours.get("turns")
+            .and_then(Value::as_array)
+            .and_then(|turns| turns.last())
+            .and_then(|turn| turn.get("startedAt"))
+            .and_then(Value::as_i64),
+    ) && theirs_at != ours_at
+        && (last_start..ours_at).contains(&theirs_at)
+    {
+        theirs["recencyAt"] = Value::from(ours_at);
+        documented.push("recencyAt is the last turn's start for a thread Codex ran".to_owned());
+    }
+    // A paginated file placed in a home: Codex reads its turns from its own state database,
+    // never from the file, so it shows none.
+    let paginated = ours.get("historyMode").and_then(Value::as_str) == Some("paginated");
+    if placed
+        && paginated
+        && theirs.get("turns").and_then(Value::as_array).is_some_and(Vec::is_empty)
+    {
+        theirs["turns"] = ours["turns"].clone();
+        if theirs.get("preview") == Some(&Value::from("")) {
+            theirs["preview"] = ours["preview"].clone();
+        }
+        documented.push("paginated file: Codex reads turns from its state only".to_owned());
+    }
+    // An implied turn is named after the index of the item that opened it; Codex counts only
+    // the lines its own parser accepts, so its index is lower after a line it rejects.
+    if let (Some(our_turns), Some(their_turns)) = (
+        ours.get("turns").and_then(Value::as_array),
+        theirs.get_mut("turns").and_then(Value::as_array_mut),
+    ) {
+        let mut renamed = 0;
+        for (our_turn, their_turn) in our_turns.iter().zip(their_turns.iter_mut()) {
+            let index = |turn: &Value| -> Option<u64> {
+                turn.get("id")?.as_str()?.strip_prefix("rollout-")?.parse().ok()
+            };
+            if let (Some(our_index), Some(their_index)) = (index(our_turn), index(their_turn))
+                && their_index < our_index
+            {
+                their_turn["id"] = our_turn["id"].clone();
+                renamed += 1;
+            }
+        }
+        if renamed > 0 {
+            documented.push(format!(
+                "{renamed} implied turn id(s) count lines Codex's parser rejects"
+            ));
+        }
+    }
+    documented
+}
+
+/// What Codex says when it refuses a file we read, for the two kinds of file it refuses.
+fn codex_refuses_documented(message: &str) -> Option<&'static str> {
+    if message.contains("is empty") {
+        Some("Codex cannot read the pre-envelope format")
+    } else if message.contains("invalid session metadata history_mode") {
+        Some("Codex refuses a history_mode it does not know")
+    } else {
+        None
+    }
+}
+
+/// Compares our thread of `file` (in `home`) with `thread/read` of `id`; the outcome.
+fn compare(
+    app_server: &mut codex_test_support::AppServer,
+    home: &Path,
+    file: &Path,
+    id: &str,
+    placed: bool,
+) -> Result<DiffOutcome, Box<dyn std::error::Error>> {
+    let ours = our_thread(file, home)?;
+    let mut theirs = match app_server.thread_read(id) {
+        Ok(thread) => thread,
+        Err(error) => {
+            let message = error.to_string();
+            return Ok(match codex_refuses_documented(&message) {
+                Some(why) => DiffOutcome::Documented(why.to_owned()),
+                None => DiffOutcome::Differs(format!("thread/read failed: {message}")),
+            });
+        }
+    };
+    let documented = set_aside_documented(&ours, &mut theirs, home, placed);
+    let differences = json_differences(&ours, &theirs);
+    Ok(if !differences.is_empty() {
+        DiffOutcome::Differs(describe_differences(&differences, 12))
+    } else if documented.is_empty() {
+        DiffOutcome::Equal
+    } else {
+        DiffOutcome::Documented(documented.join("; "))
+    })
+}
+
+#[test]
+fn thread_equals_app_server_thread_read_on_real_files() -> TestResult {
+    let Some(codex) = real_codex_or_skip("thread_equals_app_server_thread_read_on_real_files")
+    else {
+        return Ok(());
+    };
+    let Some(files) = common::real_files()? else {
+        return Ok(());
+    };
+    let report = DiffReport::from_env();
+    let (mut equal, mut documented, mut differs) = (0, 0, Vec::new());
+    for file in &files {
+        let name = file.file_name().and_then(|name| name.to_str()).unwrap_or("?");
+        let home = tempfile::tempdir()?;
+        let Some(placed) = place_in_home(file, home.path())? else {
+            // No session meta: neither side has a thread to show.
+            continue;
+        };
+        let id = our_thread(&placed, home.path())?["id"]
+            .as_str()
+            .ok_or("no id")?
+            .to_owned();
+        let mut app_server = codex_test_support::AppServer::start(&codex, home.path())?;
+        let outcome = compare(&mut app_server, home.path(), &placed, &id, true)?;
+        report.record("thread = thread/read", name, &outcome)?;
+        match outcome {
+            DiffOutcome::Equal => equal += 1,
+            DiffOutcome::Documented(_) => documented += 1,
+            DiffOutcome::Differs(what) => differs.push(format!("{name}: {what}")),
+        }
+    }
+    eprintln!(
+        "real files: {equal} equal, {documented} equal but for documented differences, {} differ",
+        differs.len()
+    );
+    assert!(differs.is_empty(), "{}", differs.join("\n\n"));
+    assert!(equal > 0, "no real file read equal to Codex");
+    Ok(())
+}
+
+/// Threads the real Codex writes: a chat, commands with reasoning, a patch, several calls in
+/// one response, a failing command, resumed twice, and a fork.
+#[test]
+fn thread_equals_app_server_thread_read_on_threads_codex_writes() -> TestResult {
+    let Some(codex) =
+        real_codex_or_skip("thread_equals_app_server_thread_read_on_threads_codex_writes")
+    else {
+        return Ok(());
+    };
+    let patch = "*** Begin Patch\n*** Add File: notes.txt\n+hello\n*** End Patch\n";
+    let model = ScriptedModel::start(
+        Script::new()
+            // 1. chat
+            .reply(Reply::items(vec![assistant_message("msg_a1", "Hello there.")]))
+            // 2. reasoning and a command, then an answer
+            .reply(Reply::items(vec![
+                reasoning("rs_b1", "I should list the folder."),
+                exec_command_call("call_b1", "ls"),
+            ]))
+            .reply(Reply::items(vec![assistant_message("msg_b2", "Listed.")]))
+            // 3. a patch, then two commands in one response (one fails), then an answer
+            .reply(Reply::items(vec![apply_patch_call("call_c1", patch)]))
+            .reply(Reply::items(vec![
+                exec_command_call("call_c2", "cat notes.txt"),
+                exec_command_call("call_c3", "false"),
+            ]))
+            .reply(Reply::items(vec![assistant_message("msg_c3", "Done.")]))
+            // 4. resumed: one more turn
+            .reply(Reply::items(vec![assistant_message("msg_d1", "Resumed.")]))
+            // 5. a fork's first turn
+            .reply(Reply::items(vec![assistant_message("msg_e1", "Forked.")])),
+    )?;
+    let home = CodexHome::new(&codex, &model)?;
+    let chat = home.exec("say hello")?;
+    chat.assert_success();
+    let worker = home.exec("list the folder")?;
+    worker.assert_success();
+    let worker_id = worker.expect_thread_id().to_owned();
+    home.resume(&worker_id, "write notes")?.assert_success();
+    home.resume(&worker_id, "and again")?.assert_success();
+    let fork = home.fork(&worker_id, "go on from here")?;
+    fork.assert_success();
+
+    let report = DiffReport::from_env();
+    let mut app_server = home.app_server()?;
+    let mut differs = Vec::new();
+    let mut compared = 0;
+    for thread in app_server.thread_list(false)? {
+        let id = thread["id"].as_str().ok_or("no id")?.to_owned();
+        let path = PathBuf::from(thread["path"].as_str().ok_or("no path")?);
+        let outcome = compare(&mut app_server, home.path(), &path, &id, false)?;
+        report.record("thread = thread/read", &id, &outcome)?;
+        compared += 1;
+        if let DiffOutcome::Differs(what) = outcome {
+            differs.push(format!("{id}: {what}"));
+        }
+    }
+    assert_eq!(compared, 3, "chat, worker and fork");
+    assert!(differs.is_empty(), "{}", differs.join("\n\n"));
+    Ok(())
+}
