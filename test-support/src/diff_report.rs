@@ -104,8 +104,8 @@ impl DiffReport {
     }
 }
 
-/// The records of a report file, in order; lines that are not a record are returned as
-/// their text in the `Err` list instead.
+/// The records of a report file, in order, and (second) the text of each non-empty line
+/// that is not a record.
 ///
 /// # Errors
 ///

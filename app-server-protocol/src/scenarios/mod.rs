@@ -248,6 +248,18 @@ pub fn as_recorded(turns: &[Turn], paginated: bool) -> Vec<Turn> {
     turns
 }
 
+/// `turns` without item times. Item notifications carry no times (a gap against Codex 0.169,
+/// whose items do), while a file's `item_completed` records do: live and replayed turns are
+/// compared without them.
+pub fn without_item_times(turns: &[Turn]) -> Vec<Turn> {
+    let mut turns = turns.to_vec();
+    for item in turns.iter_mut().flat_map(|turn| turn.items.iter_mut()) {
+        item.started_at_ms = None;
+        item.completed_at_ms = None;
+    }
+    turns
+}
+
 fn emitted_prefix(scenario: &Scenario, steps: usize) -> Vec<RolloutItem> {
     let meta = SessionMeta::new(
         scenario.thread_id,

@@ -79,7 +79,7 @@ fn rollback(num_turns: u32) -> RolloutItem {
 }
 
 fn kinds(turn: &Turn) -> Vec<&'static str> {
-    turn.items.iter().map(ThreadItem::kind).collect()
+    turn.items.iter().map(|item| item.kind()).collect()
 }
 
 fn shape(turns: &[Turn]) -> Vec<(String, TurnStatus, Vec<&'static str>)> {
@@ -103,17 +103,17 @@ fn old_files_get_one_implicit_turn_per_user_message() {
         shape(&turns),
         vec![
             (
-                "turn-1".to_owned(),
+                "rollout-0".to_owned(),
                 TurnStatus::Completed,
                 vec!["userMessage", "agentMessage"]
             ),
             (
-                "turn-2".to_owned(),
+                "rollout-2".to_owned(),
                 TurnStatus::Interrupted,
                 vec!["userMessage"]
             ),
             (
-                "turn-3".to_owned(),
+                "rollout-4".to_owned(),
                 TurnStatus::Completed,
                 vec!["userMessage", "agentMessage"]
             ),
@@ -182,7 +182,7 @@ fn rollback_drops_the_last_turns() {
     assert_eq!(
         shape(&turns),
         vec![(
-            "turn-1".to_owned(),
+            "rollout-11".to_owned(),
             TurnStatus::Completed,
             vec!["userMessage"]
         )]
@@ -287,7 +287,7 @@ fn legacy_reasoning_paragraphs_merge_into_one_item() {
     ]);
     let ThreadItem::Reasoning {
         summary, content, ..
-    } = &turns[0].items[1]
+    } = &turns[0].items[1].item
     else {
         panic!("{:?}", turns[0].items);
     };

@@ -37,7 +37,9 @@ pub struct Thread {
     pub section_entered_at: Option<i64>,
     /// The project the thread belongs to; null when it belongs to none (or it is not known).
     pub project_id: Option<String>,
-    /// How the thread's history is persisted: `legacy` or `paginated`.
+    /// How the thread's history is persisted: `legacy` or `paginated` (read as `legacy` when
+    /// a document from before the field omits it).
+    #[serde(default)]
     pub history_mode: ThreadHistoryMode,
     /// Provider serving the model (e.g. `openai`).
     pub model_provider: String,

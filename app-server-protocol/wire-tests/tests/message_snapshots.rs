@@ -36,27 +36,39 @@ fn ids() -> (String, String) {
 fn thread() -> Thread {
     Thread {
         id: THREAD.to_owned(),
+        environments: None,
+        extra: None,
         session_id: THREAD.to_owned(),
-        project_id: None,
         forked_from_id: None,
+        attached_to_thread_id: None,
         parent_thread_id: None,
         preview: "Explain the build".to_owned(),
         ephemeral: false,
+        section: None,
+        section_entered_at: None,
+        project_id: None,
+        history_mode: codex_app_server_protocol::v2::ThreadHistoryMode::Paginated,
         model_provider: "openai".to_owned(),
+        model: Some("gpt-5.5".to_owned()),
+        reasoning_effort: None,
         created_at: 1_750_000_000,
         updated_at: 1_750_000_100,
+        recency_at: Some(1_750_000_100),
         status: ThreadStatus::Active {
             active_flags: vec![codex_app_server_protocol::v2::ThreadActiveFlag::WaitingOnApproval],
         },
         path: Some("/home/me/.codex/sessions/rollout.jsonl".to_owned()),
         cwd: "/repo".to_owned(),
         cli_version: "0.1.0".to_owned(),
+        originator: Some("codex_vscode".to_owned()),
         source: SessionSource::VsCode,
+        can_accept_direct_input: None,
         thread_source: Some(ThreadSource::User),
         agent_nickname: None,
         agent_role: None,
         git_info: None,
         name: None,
+        daybreak_enabled: None,
         turns: Vec::new(),
     }
 }
@@ -91,6 +103,7 @@ fn every_notification() -> Vec<ServerNotification> {
         ..Turn::in_progress("turn-1", Some(1_750_000_000))
     };
     let agent = ThreadItem::AgentMessage {
+        moderation: None,
         id: "item-1".to_owned(),
         text: "Hi".to_owned(),
         phase: None,

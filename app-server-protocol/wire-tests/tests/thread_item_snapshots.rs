@@ -514,10 +514,14 @@ fn context_compaction_snapshot() {
 fn turn_snapshots() {
     let failed = Turn {
         id: "turn-2".to_owned(),
-        items: vec![item(TurnItem::Plan(PlanItem {
-            id: "plan-1".to_owned(),
-            text: "try".to_owned(),
-        }))],
+        root_turn_id: None,
+        items: vec![
+            item(TurnItem::Plan(PlanItem {
+                id: "plan-1".to_owned(),
+                text: "try".to_owned(),
+            }))
+            .into(),
+        ],
         items_view: TurnItemsView::Full,
         status: TurnStatus::Failed,
         error: Some(TurnError {

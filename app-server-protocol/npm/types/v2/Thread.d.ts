@@ -63,7 +63,8 @@ sectionEnteredAt: number | null,
  */
 projectId: string | null, 
 /**
- * How the thread's history is persisted: `legacy` or `paginated`.
+ * How the thread's history is persisted: `legacy` or `paginated` (read as `legacy` when
+ * a document from before the field omits it).
  */
 historyMode: ThreadHistoryMode, 
 /**
