@@ -225,7 +225,15 @@ fn real_files_rebuild_one_turn_per_user_turn_and_validate() -> TestResult {
                 serde_json::from_value(value)?
             }
         };
-        assert_eq!(thread.turns, turns);
+        // The thread of a file shows a turn the file leaves open as interrupted, as Codex
+        // shows a thread it has not loaded; otherwise its turns are the history builder's.
+        let mut expected = turns.clone();
+        if let Some(last) = expected.last_mut()
+            && last.status == TurnStatus::InProgress
+        {
+            last.status = TurnStatus::Interrupted;
+        }
+        assert_eq!(thread.turns, expected);
         let json = serde_json::to_value(&thread)?;
         let errors: Vec<String> = validator
             .iter_errors(&json)

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use codex_test_support::{
     CodexHome, DiffOutcome, DiffReport, Reply, Script, ScriptedModel, apply_patch_call,
-    assistant_message, describe_differences, exec_command_call, json_differences, reasoning,
-    real_codex_or_skip,
+    assistant_message, describe_differences, exec_command_call, json_differences,
+    real_codex_or_skip, reasoning,
 };
 use serde_json::Value;
 
@@ -108,7 +108,10 @@ fn set_aside_documented(
     let paginated = ours.get("historyMode").and_then(Value::as_str) == Some("paginated");
     if placed
         && paginated
-        && theirs.get("turns").and_then(Value::as_array).is_some_and(Vec::is_empty)
+        && theirs
+            .get("turns")
+            .and_then(Value::as_array)
+            .is_some_and(Vec::is_empty)
     {
         theirs["turns"] = ours["turns"].clone();
         if theirs.get("preview") == Some(&Value::from("")) {
@@ -125,7 +128,11 @@ fn set_aside_documented(
         let mut renamed = 0;
         for (our_turn, their_turn) in our_turns.iter().zip(their_turns.iter_mut()) {
             let index = |turn: &Value| -> Option<u64> {
-                turn.get("id")?.as_str()?.strip_prefix("rollout-")?.parse().ok()
+                turn.get("id")?
+                    .as_str()?
+                    .strip_prefix("rollout-")?
+                    .parse()
+                    .ok()
             };
             if let (Some(our_index), Some(their_index)) = (index(our_turn), index(their_turn))
                 && their_index < our_index
@@ -196,7 +203,10 @@ fn thread_equals_app_server_thread_read_on_real_files() -> TestResult {
     let report = DiffReport::from_env();
     let (mut equal, mut documented, mut differs) = (0, 0, Vec::new());
     for file in &files {
-        let name = file.file_name().and_then(|name| name.to_str()).unwrap_or("?");
+        let name = file
+            .file_name()
+            .and_then(|name| name.to_str())
+            .unwrap_or("?");
         let home = tempfile::tempdir()?;
         let Some(placed) = place_in_home(file, home.path())? else {
             // No session meta: neither side has a thread to show.
@@ -237,7 +247,10 @@ fn thread_equals_app_server_thread_read_on_threads_codex_writes() -> TestResult 
     let model = ScriptedModel::start(
         Script::new()
             // 1. chat
-            .reply(Reply::items(vec![assistant_message("msg_a1", "Hello there.")]))
+            .reply(Reply::items(vec![assistant_message(
+                "msg_a1",
+                "Hello there.",
+            )]))
             // 2. reasoning and a command, then an answer
             .reply(Reply::items(vec![
                 reasoning("rs_b1", "I should list the folder."),

@@ -208,7 +208,12 @@ fn live_turn_items(thread_id: ThreadId, events: &[Event]) -> TurnItems {
 fn resumed_turn_items(items: &[RolloutItem]) -> TurnItems {
     build_turns_from_rollout_items(items)
         .into_iter()
-        .map(|turn| (turn.id, turn.items.into_iter().map(|item| item.item).collect()))
+        .map(|turn| {
+            (
+                turn.id,
+                turn.items.into_iter().map(|item| item.item).collect(),
+            )
+        })
         .collect()
 }
 

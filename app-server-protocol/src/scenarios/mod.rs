@@ -29,8 +29,8 @@ use crate::jsonrpc::{JSONRPCMessage, JSONRPCResponse, RequestId};
 use crate::projection::{EventProjector, ServerMessage};
 use crate::thread_history::build_turns_from_rollout_items;
 use crate::v2::{
-    SessionSource, Thread, ThreadHistoryMode, ThreadItem, ThreadRollbackParams, ThreadRollbackResponse, ThreadStatus,
-    Turn, TurnStatus,
+    SessionSource, Thread, ThreadHistoryMode, ThreadItem, ThreadRollbackParams,
+    ThreadRollbackResponse, ThreadStatus, Turn, TurnStatus,
 };
 
 /// Folder of the TypeScript client's fixtures, relative to the crate root.

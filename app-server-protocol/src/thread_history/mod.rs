@@ -198,14 +198,16 @@ impl ThreadHistoryBuilder {
                         exited.turn_id.as_deref(),
                         item_builders::exited_review_mode(id.clone(), output),
                     ),
-                    None => self.record_minted(exited.turn_id.as_deref(), Origin::LegacyEvent, |id| {
-                        item_builders::exited_review_mode(id, output)
-                    }),
+                    None => {
+                        self.record_minted(exited.turn_id.as_deref(), Origin::LegacyEvent, |id| {
+                            item_builders::exited_review_mode(id, output)
+                        })
+                    }
                 }
             }
             EventMsg::ContextCompacted(_) => {
-                self.record_minted(None, Origin::LegacyEvent, |id| ThreadItem::ContextCompaction {
-                    id,
+                self.record_minted(None, Origin::LegacyEvent, |id| {
+                    ThreadItem::ContextCompaction { id }
                 });
             }
             _ => {}
@@ -301,19 +303,19 @@ impl ThreadHistoryBuilder {
             format!("item-{minted}")
         };
         let named = None;
-        Self::target_in(
-            &mut self.current,
-            &mut self.closed,
-            self.item_index,
-            named,
-        )
-        .record_reasoning(text.to_owned(), raw, new_id);
+        Self::target_in(&mut self.current, &mut self.closed, self.item_index, named)
+            .record_reasoning(text.to_owned(), raw, new_id);
     }
 
     /// Where a record goes: the open turn when it names no other; a closed turn it names;
     /// otherwise the open turn, the last closed turn (a late record), or a new implicit turn.
     fn target(&mut self, turn_id: Option<&str>) -> &mut PendingTurn {
-        Self::target_in(&mut self.current, &mut self.closed, self.item_index, turn_id)
+        Self::target_in(
+            &mut self.current,
+            &mut self.closed,
+            self.item_index,
+            turn_id,
+        )
     }
 
     /// [`Self::target`] over the fields it needs, so a caller may hold another field.

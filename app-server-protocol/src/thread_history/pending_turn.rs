@@ -8,7 +8,9 @@
 //! fingerprint joins it instead of adding an item. The typed item wins when both exist,
 //! because it carries the real item id, the one live clients saw.
 
-use crate::v2::{TimedThreadItem, ThreadItem, Turn, TurnError, TurnItemsView, TurnStatus, UserInput};
+use crate::v2::{
+    ThreadItem, TimedThreadItem, Turn, TurnError, TurnItemsView, TurnStatus, UserInput,
+};
 
 /// Which kind of persisted record produced an entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -206,7 +208,9 @@ impl PendingTurn {
         turn.items = self
             .entries
             .into_iter()
-            .map(|entry| TimedThreadItem::new(entry.item, entry.started_at_ms, entry.completed_at_ms))
+            .map(|entry| {
+                TimedThreadItem::new(entry.item, entry.started_at_ms, entry.completed_at_ms)
+            })
             .collect();
         turn
     }

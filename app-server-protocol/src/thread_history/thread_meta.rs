@@ -8,8 +8,8 @@ use codex_protocol::rollout::{
 
 use super::ThreadHistoryBuilder;
 use crate::v2::{
-    GitInfo, SessionSource, Thread, ThreadHistoryMode, ThreadSource, ThreadStatus, Turn, TurnStatus,
-    UserInput,
+    GitInfo, SessionSource, Thread, ThreadHistoryMode, ThreadSource, ThreadStatus, Turn,
+    TurnStatus, UserInput,
 };
 
 /// What an editor extension writes before the person's own words in a user message: the

@@ -118,11 +118,7 @@ fn home_of(path: &Path, home: Option<PathBuf>) -> Result<CodexHome, Failure> {
 
 /// What `path` and its home say of the thread beyond its lines. The home is `home` when
 /// given, else the one the file lies in, else the default one.
-fn thread_file(
-    path: &Path,
-    home: Option<PathBuf>,
-    thread_id: &str,
-) -> Result<ThreadFile, Failure> {
+fn thread_file(path: &Path, home: Option<PathBuf>, thread_id: &str) -> Result<ThreadFile, Failure> {
     let unreadable =
         |error: std::io::Error| Failure::Unreadable(format!("{}: {error}", path.display()));
     let home = home_of(path, home)?;
@@ -131,12 +127,16 @@ fn thread_file(
         .map_err(unreadable)?;
     let modified_at = modified
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| i64::try_from(since.as_secs()).unwrap_or(i64::MAX));
+        .map_or(0, |since| {
+            i64::try_from(since.as_secs()).unwrap_or(i64::MAX)
+        });
     let absolute = std::path::absolute(path).map_err(unreadable)?;
     let name = home.thread_name(thread_id).map_err(|error| {
         Failure::Unreadable(format!(
             "{}: {error}",
-            home.root().join(codex_rollout::layout::SESSION_INDEX_FILE).display()
+            home.root()
+                .join(codex_rollout::layout::SESSION_INDEX_FILE)
+                .display()
         ))
     })?;
     Ok(ThreadFile {
