@@ -225,6 +225,7 @@ fn thread_equals_app_server_thread_read_on_real_files() -> TestResult {
             DiffOutcome::Differs(what) => differs.push(format!("{name}: {what}")),
         }
     }
+    #[allow(clippy::print_stderr)] // the counts, for the log of a test run
     eprintln!(
         "real files: {equal} equal, {documented} equal but for documented differences, {} differ",
         differs.len()
