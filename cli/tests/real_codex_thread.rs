@@ -192,6 +192,7 @@ fn compare(
 }
 
 #[test]
+#[allow(clippy::print_stderr)] // the counts, for the log of a test run
 fn thread_equals_app_server_thread_read_on_real_files() -> TestResult {
     let Some(codex) = real_codex_or_skip("thread_equals_app_server_thread_read_on_real_files")
     else {
@@ -225,7 +226,6 @@ fn thread_equals_app_server_thread_read_on_real_files() -> TestResult {
             DiffOutcome::Differs(what) => differs.push(format!("{name}: {what}")),
         }
     }
-    #[allow(clippy::print_stderr)] // the counts, for the log of a test run
     eprintln!(
         "real files: {equal} equal, {documented} equal but for documented differences, {} differ",
         differs.len()
