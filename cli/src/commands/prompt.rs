@@ -12,7 +12,8 @@
 
 use codex_core::context_manager::InputModality;
 use codex_core::prompt::{
-    Prompt, ProviderKind, RequestOptions, WireApi, encode_request, resolve_base_instructions,
+    InstructionsPlacement, Prompt, ProviderKind, RequestOptions, WireApi, encode_request,
+    resolve_base_instructions,
 };
 use codex_protocol::models::BaseInstructions;
 use std::path::PathBuf;
@@ -24,6 +25,9 @@ use crate::commands::history::{SessionHistory, reconstruct};
 use crate::error::{CommandResult, Status};
 use crate::input::Source;
 use crate::output::Output;
+
+/// The provider id of OpenAI's own endpoint: the only one sent harness metadata.
+const OPENAI_PROVIDER: &str = "openai";
 
 /// Model named when the file records none.
 const UNKNOWN_MODEL: &str = "unknown-model";
@@ -78,11 +82,18 @@ pub fn run(
         } else {
             WireApi::Responses
         },
-        provider: ProviderKind::default(),
+        provider: ProviderKind {
+            is_openai: session
+                .session_meta()
+                .and_then(|meta| meta.meta.model_provider.as_deref())
+                .is_none_or(|provider| provider == OPENAI_PROVIDER),
+            ..ProviderKind::default()
+        },
         reasoning_effort: settings.and_then(|context| context.effort.clone()),
         reasoning_summary: settings.and_then(|context| context.summary.clone()),
         prompt_cache_key: session.thread_id().map(|id| id.to_string()),
         output_schema_strict: true,
+        instructions_placement: InstructionsPlacement::FirstInput,
     };
     let request = encode_request(&prompt, &options);
     out.json_document(&request.body)?;

@@ -23,6 +23,18 @@ pub enum WireApi {
     ResponsesLite,
 }
 
+/// Where normal Responses puts the base instructions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InstructionsPlacement {
+    /// In the top-level `instructions` field (seed 002's encoding).
+    #[default]
+    TopLevel,
+    /// As a developer message first in `input`, with no `instructions` field: what Codex
+    /// 0.169 sends for every model (checked against its requests in
+    /// `cli/tests/real_codex_prompt.rs`).
+    FirstInput,
+}
+
 /// What the provider accepts beyond the plain Responses API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ProviderKind {
@@ -60,6 +72,8 @@ pub struct RequestOptions {
     pub prompt_cache_key: Option<String>,
     /// Whether the output schema is enforced strictly.
     pub output_schema_strict: bool,
+    /// Where normal Responses puts the base instructions (Lite always puts them in `input`).
+    pub instructions_placement: InstructionsPlacement,
 }
 
 /// The `reasoning` object of a request.
@@ -139,11 +153,16 @@ pub fn encode_request(prompt: &Prompt, options: &RequestOptions) -> EncodedReque
             .iter()
             .map(|tool| tool.as_json().clone())
             .collect();
-        (
-            prompt.base_instructions.text.clone(),
-            Some(tools),
-            prompt.parallel_tool_calls,
-        )
+        let instructions = match options.instructions_placement {
+            InstructionsPlacement::TopLevel => prompt.base_instructions.text.clone(),
+            InstructionsPlacement::FirstInput => {
+                if !prompt.base_instructions.text.is_empty() {
+                    input.insert(0, lite::base_instructions_message(prompt));
+                }
+                String::new()
+            }
+        };
+        (instructions, Some(tools), prompt.parallel_tool_calls)
     };
     let summary = options
         .reasoning_summary

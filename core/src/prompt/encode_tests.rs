@@ -94,6 +94,7 @@ fn options(wire_api: WireApi, provider: ProviderKind) -> RequestOptions {
         reasoning_summary: Some("auto".to_string()),
         prompt_cache_key: Some("thread-1".to_string()),
         output_schema_strict: true,
+        instructions_placement: InstructionsPlacement::TopLevel,
     }
 }
 

@@ -28,12 +28,17 @@ pub(crate) fn lite_input_prefix(prompt: &Prompt, provider: ProviderKind) -> Vec<
         tools: lite_tools(&prompt.tools, provider.supports_namespace_tools),
     }];
     if !prompt.base_instructions.text.is_empty() {
-        prefix.push(ResponseItem::message(
-            "developer",
-            vec![ContentItem::input_text(&prompt.base_instructions.text)],
-        ));
+        prefix.push(base_instructions_message(prompt));
     }
     prefix
+}
+
+/// The base instructions as the developer message that carries them in `input`.
+pub(crate) fn base_instructions_message(prompt: &Prompt) -> ResponseItem {
+    ResponseItem::message(
+        "developer",
+        vec![ContentItem::input_text(&prompt.base_instructions.text)],
+    )
 }
 
 /// The tool JSON inside `additional_tools`.

@@ -22,6 +22,7 @@ use codex_protocol::models::BaseInstructions;
 use codex_protocol::models::ResponseItem;
 
 pub use encode::EncodedRequest;
+pub use encode::InstructionsPlacement;
 pub use encode::ProviderKind;
 pub use encode::ReasoningRequest;
 pub use encode::RequestOptions;

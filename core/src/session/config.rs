@@ -7,6 +7,7 @@ use super::media::MediaSettings;
 use crate::context_manager::InputModality;
 use crate::context_manager::TruncationPolicy;
 use crate::context_manager::default_input_modalities;
+use crate::prompt::InstructionsPlacement;
 use crate::prompt::ProviderKind;
 use crate::prompt::RequestOptions;
 use crate::prompt::WireApi;
@@ -60,6 +61,7 @@ impl ModelSettings {
             reasoning_summary: self.reasoning_summary.clone(),
             prompt_cache_key,
             output_schema_strict: true,
+            instructions_placement: InstructionsPlacement::TopLevel,
         }
     }
 }
