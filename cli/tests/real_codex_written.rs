@@ -1,0 +1,188 @@
+//! What `codex-thread` writes is taken by the real Codex: a fork (copied and by reference, of
+//! a plain and of a compressed parent) and a compressed rollout are resumed by
+//! `codex exec resume`, and the request Codex then sends carries the history our `prompt` of
+//! that file predicts; `thread/read` of a home we compressed equals that of the plain home.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use codex_test_support::{
+    CodexHome, RecordedRequest, Reply, Script, ScriptedModel, assistant_message,
+    describe_differences, exec_command_call, json_differences, real_codex_or_skip,
+};
+use serde_json::{Value, json};
+
+use common::{TestResult, bin};
+
+type Failure = Box<dyn std::error::Error>;
+
+/// Runs `codex-thread` with `args`; its standard output, or an error with its standard error.
+fn run_ours(args: &[&str]) -> Result<String, Failure> {
+    let output = bin()?.args(args).output()?;
+    if !output.status.success() {
+        return Err(format!(
+            "codex-thread {args:?} failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+        .into());
+    }
+    Ok(String::from_utf8(output.stdout)?)
+}
+
+fn text(path: &Path) -> Result<&str, Failure> {
+    path.to_str().ok_or_else(|| "path is not UTF-8".into())
+}
+
+/// Moves the session at `file` to where Codex keeps a session of its id and creation time in
+/// `home`; its new path and its thread id.
+fn move_into_home(file: &Path, home: &Path) -> Result<(PathBuf, String), Failure> {
+    let thread: Value =
+        serde_json::from_str(&run_ours(&["--json", "thread", text(file)?, "--home", text(home)?])?)?;
+    let id = thread["id"].as_str().ok_or("no id")?.to_owned();
+    let created = thread["createdAt"].as_i64().ok_or("no createdAt")?;
+    let created = chrono::DateTime::from_timestamp(created, 0).ok_or("creation time")?;
+    let placed = codex_rollout::CodexHome::new(home).rollout_path(created, uuid::Uuid::parse_str(&id)?);
+    std::fs::create_dir_all(placed.parent().ok_or("no parent")?)?;
+    std::fs::rename(file, &placed)?;
+    Ok((placed, id))
+}
+
+/// Resumes `thread_id` in the real Codex and checks that the history of its first request
+/// equals the input of our `prompt` of `file` (everything after the base instructions).
+fn resumed_as_we_predict(
+    home: &CodexHome,
+    model: &ScriptedModel,
+    file: &Path,
+    thread_id: &str,
+) -> Result<(), Failure> {
+    let prompt: Value = serde_json::from_str(&run_ours(&[
+        "--json",
+        "prompt",
+        text(file)?,
+        "--home",
+        text(home.path())?,
+    ])?)?;
+    let calls_before = model.model_calls().len();
+    model.push_reply(Reply::items(vec![assistant_message("msg_resumed", "Back.")]));
+    home.resume(thread_id, "carry on")?.assert_success();
+    let request: RecordedRequest = model
+        .model_calls()
+        .into_iter()
+        .nth(calls_before)
+        .ok_or("the resume sent no request")?;
+    let theirs = request.input();
+    let ours = prompt["input"].as_array().ok_or("no input")?;
+    let ours_history = ours.get(1..).unwrap_or_default();
+    let theirs_history = theirs
+        .get(1..1 + ours_history.len())
+        .ok_or("Codex's request is shorter than our history")?;
+    let differences = json_differences(&json!(ours_history), &json!(theirs_history));
+    if !differences.is_empty() {
+        return Err(format!(
+            "{}: resumed history differs: {}",
+            file.display(),
+            describe_differences(&differences, 8)
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// A home where the real Codex wrote one thread of two turns (a command, then an answer;
+/// then a second answer); the thread's id.
+fn home_with_a_thread(
+    codex: &codex_test_support::RealCodex,
+    model: &ScriptedModel,
+) -> Result<(CodexHome, String), Failure> {
+    model.push_reply(Reply::items(vec![exec_command_call("call_w1", "echo hi")]));
+    model.push_reply(Reply::items(vec![assistant_message("msg_w2", "Said hi.")]));
+    model.push_reply(Reply::items(vec![assistant_message("msg_w3", "Twice.")]));
+    let home = CodexHome::new(codex, model)?;
+    let first = home.exec("say hi")?;
+    first.assert_success();
+    let id = first.expect_thread_id().to_owned();
+    home.resume(&id, "again")?.assert_success();
+    Ok((home, id))
+}
+
+fn rollout_of(home: &CodexHome, thread_id: &str) -> Result<PathBuf, Failure> {
+    home.session_files()?
+        .into_iter()
+        .find(|path| path.to_string_lossy().contains(thread_id))
+        .ok_or_else(|| format!("no rollout for {thread_id}").into())
+}
+
+#[test]
+fn forks_we_write_are_resumed_by_codex_as_we_predict() -> TestResult {
+    let Some(codex) = real_codex_or_skip("forks_we_write_are_resumed_by_codex_as_we_predict")
+    else {
+        return Ok(());
+    };
+    let model = ScriptedModel::start(Script::new())?;
+    let (home, parent_id) = home_with_a_thread(&codex, &model)?;
+    let scratch = tempfile::tempdir()?;
+    let home_dir = text(home.path())?.to_owned();
+    let mut resumed = 0;
+    for compressed_parent in [false, true] {
+        if compressed_parent {
+            let plain = rollout_of(&home, &parent_id)?;
+            run_ours(&["compress", text(&plain)?, "--older-than", "0", "--home", &home_dir])?;
+        }
+        let parent = rollout_of(&home, &parent_id)?;
+        assert_eq!(
+            parent.to_string_lossy().ends_with(".zst"),
+            compressed_parent,
+            "{}",
+            parent.display()
+        );
+        for by_reference in [false, true] {
+            let out = scratch
+                .path()
+                .join(format!("fork-{compressed_parent}-{by_reference}.jsonl"));
+            let mut args = vec!["fork", text(&parent)?, "--drop-turns", "1", "-o", text(&out)?];
+            if by_reference {
+                args.extend(["--by-reference", "--home", home_dir.as_str()]);
+            }
+            run_ours(&args)?;
+            let (placed, id) = move_into_home(&out, home.path())?;
+            resumed_as_we_predict(&home, &model, &placed, &id).map_err(|error| {
+                format!("fork (by reference: {by_reference}, .zst parent: {compressed_parent}): {error}")
+            })?;
+            resumed += 1;
+        }
+    }
+    assert_eq!(resumed, 4);
+    Ok(())
+}
+
+#[test]
+fn compressed_homes_read_and_resume_in_codex_as_plain_ones() -> TestResult {
+    let Some(codex) =
+        real_codex_or_skip("compressed_homes_read_and_resume_in_codex_as_plain_ones")
+    else {
+        return Ok(());
+    };
+    let model = ScriptedModel::start(Script::new())?;
+    let (home, id) = home_with_a_thread(&codex, &model)?;
+    let plain = home.app_server()?.thread_read(&id)?;
+    let file = rollout_of(&home, &id)?;
+    run_ours(&["compress", text(&file)?, "--older-than", "0", "--home", text(home.path())?])?;
+    let compressed = rollout_of(&home, &id)?;
+    assert!(
+        compressed.to_string_lossy().ends_with(".jsonl.zst"),
+        "compress left {}",
+        compressed.display()
+    );
+    let mut read = home.app_server()?.thread_read(&id)?;
+    // The path is the file's, now compressed; everything else must read as before.
+    read["path"] = plain["path"].clone();
+    let differences = json_differences(&read, &plain);
+    assert!(
+        differences.is_empty(),
+        "thread/read after compress: {}",
+        describe_differences(&differences, 12)
+    );
+    resumed_as_we_predict(&home, &model, &compressed, &id)?;
+    Ok(())
+}
