@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 
 use codex_test_support::{
     CodexHome, DiffOutcome, DiffReport, RecordedRequest, Reply, Script, ScriptedModel,
-    apply_patch_call, assistant_message, describe_differences, exec_command_call,
-    json_differences, reasoning, real_codex_or_skip,
+    apply_patch_call, assistant_message, describe_differences, exec_command_call, json_differences,
+    real_codex_or_skip, reasoning,
 };
 use serde_json::{Value, json};
 
@@ -82,7 +82,9 @@ fn compare_resume(
     // Both open with the base instructions as a developer message.
     for (who, input) in [("ours", our_input), ("theirs", their_input)] {
         if input.first().and_then(|item| item.get("role")) != Some(&json!("developer")) {
-            problems.push(format!("{who}: input does not open with a developer message"));
+            problems.push(format!(
+                "{who}: input does not open with a developer message"
+            ));
         }
     }
     // Then the history: ours whole, theirs followed by the new turn.
@@ -109,7 +111,10 @@ fn compare_resume(
         .collect();
     let differences = json_differences(&json!(history), &json!(theirs_history));
     if !differences.is_empty() {
-        problems.push(format!("history: {}", describe_differences(&differences, 8)));
+        problems.push(format!(
+            "history: {}",
+            describe_differences(&differences, 8)
+        ));
     }
     if theirs_after.len() <= ours_after.len() {
         problems.push("Codex's request holds no new turn after the history".to_owned());
@@ -117,8 +122,7 @@ fn compare_resume(
     let mut theirs_known = known_fields(body);
     // A file that records no reasoning effort means the model's default, which Codex takes
     // from its model catalogue; we send none.
-    if prompt.pointer("/reasoning/effort").is_none()
-        && theirs_known["reasoning.effort"].is_string()
+    if prompt.pointer("/reasoning/effort").is_none() && theirs_known["reasoning.effort"].is_string()
     {
         theirs_known["reasoning.effort"] = Value::Null;
     }
@@ -139,7 +143,8 @@ fn compare_resume(
 
 #[test]
 fn prompt_and_history_equal_the_request_codex_sends_on_resume() -> TestResult {
-    let Some(codex) = real_codex_or_skip("prompt_and_history_equal_the_request_codex_sends_on_resume")
+    let Some(codex) =
+        real_codex_or_skip("prompt_and_history_equal_the_request_codex_sends_on_resume")
     else {
         return Ok(());
     };
@@ -157,7 +162,10 @@ fn prompt_and_history_equal_the_request_codex_sends_on_resume() -> TestResult {
                 exec_command_call("call_b3", "false"),
             ]))
             .reply(Reply::items(vec![assistant_message("msg_b3", "Written.")]))
-            .reply(Reply::items(vec![assistant_message("msg_c1", "Still here.")])),
+            .reply(Reply::items(vec![assistant_message(
+                "msg_c1",
+                "Still here.",
+            )])),
     )?;
     let home = CodexHome::new(&codex, &model)?;
     let first = home.exec("list the folder")?;
@@ -178,7 +186,11 @@ fn prompt_and_history_equal_the_request_codex_sends_on_resume() -> TestResult {
             .nth(calls_before)
             .ok_or("the resume sent no request")?;
         let outcome = compare_resume(&snapshot, home.path(), &request)?;
-        report.record("prompt = resume request", &format!("resume {turn}"), &outcome)?;
+        report.record(
+            "prompt = resume request",
+            &format!("resume {turn}"),
+            &outcome,
+        )?;
         resumed += 1;
         if let DiffOutcome::Differs(what) = outcome {
             differs.push(format!("resume {turn}: {what}"));

@@ -37,12 +37,18 @@ fn text(path: &Path) -> Result<&str, Failure> {
 /// Moves the session at `file` to where Codex keeps a session of its id and creation time in
 /// `home`; its new path and its thread id.
 fn move_into_home(file: &Path, home: &Path) -> Result<(PathBuf, String), Failure> {
-    let thread: Value =
-        serde_json::from_str(&run_ours(&["--json", "thread", text(file)?, "--home", text(home)?])?)?;
+    let thread: Value = serde_json::from_str(&run_ours(&[
+        "--json",
+        "thread",
+        text(file)?,
+        "--home",
+        text(home)?,
+    ])?)?;
     let id = thread["id"].as_str().ok_or("no id")?.to_owned();
     let created = thread["createdAt"].as_i64().ok_or("no createdAt")?;
     let created = chrono::DateTime::from_timestamp(created, 0).ok_or("creation time")?;
-    let placed = codex_rollout::CodexHome::new(home).rollout_path(created, uuid::Uuid::parse_str(&id)?);
+    let placed =
+        codex_rollout::CodexHome::new(home).rollout_path(created, uuid::Uuid::parse_str(&id)?);
     std::fs::create_dir_all(placed.parent().ok_or("no parent")?)?;
     std::fs::rename(file, &placed)?;
     Ok((placed, id))
@@ -64,7 +70,10 @@ fn resumed_as_we_predict(
         text(home.path())?,
     ])?)?;
     let calls_before = model.model_calls().len();
-    model.push_reply(Reply::items(vec![assistant_message("msg_resumed", "Back.")]));
+    model.push_reply(Reply::items(vec![assistant_message(
+        "msg_resumed",
+        "Back.",
+    )]));
     home.resume(thread_id, "carry on")?.assert_success();
     let request: RecordedRequest = model
         .model_calls()
@@ -127,7 +136,14 @@ fn forks_we_write_are_resumed_by_codex_as_we_predict() -> TestResult {
     for compressed_parent in [false, true] {
         if compressed_parent {
             let plain = rollout_of(&home, &parent_id)?;
-            run_ours(&["compress", text(&plain)?, "--older-than", "0", "--home", &home_dir])?;
+            run_ours(&[
+                "compress",
+                text(&plain)?,
+                "--older-than",
+                "0",
+                "--home",
+                &home_dir,
+            ])?;
         }
         let parent = rollout_of(&home, &parent_id)?;
         assert_eq!(
@@ -140,14 +156,23 @@ fn forks_we_write_are_resumed_by_codex_as_we_predict() -> TestResult {
             let out = scratch
                 .path()
                 .join(format!("fork-{compressed_parent}-{by_reference}.jsonl"));
-            let mut args = vec!["fork", text(&parent)?, "--drop-turns", "1", "-o", text(&out)?];
+            let mut args = vec![
+                "fork",
+                text(&parent)?,
+                "--drop-turns",
+                "1",
+                "-o",
+                text(&out)?,
+            ];
             if by_reference {
                 args.extend(["--by-reference", "--home", home_dir.as_str()]);
             }
             run_ours(&args)?;
             let (placed, id) = move_into_home(&out, home.path())?;
             resumed_as_we_predict(&home, &model, &placed, &id).map_err(|error| {
-                format!("fork (by reference: {by_reference}, .zst parent: {compressed_parent}): {error}")
+                format!(
+                    "fork (by reference: {by_reference}, .zst parent: {compressed_parent}): {error}"
+                )
             })?;
             resumed += 1;
         }
@@ -158,8 +183,7 @@ fn forks_we_write_are_resumed_by_codex_as_we_predict() -> TestResult {
 
 #[test]
 fn compressed_homes_read_and_resume_in_codex_as_plain_ones() -> TestResult {
-    let Some(codex) =
-        real_codex_or_skip("compressed_homes_read_and_resume_in_codex_as_plain_ones")
+    let Some(codex) = real_codex_or_skip("compressed_homes_read_and_resume_in_codex_as_plain_ones")
     else {
         return Ok(());
     };
@@ -167,7 +191,14 @@ fn compressed_homes_read_and_resume_in_codex_as_plain_ones() -> TestResult {
     let (home, id) = home_with_a_thread(&codex, &model)?;
     let plain = home.app_server()?.thread_read(&id)?;
     let file = rollout_of(&home, &id)?;
-    run_ours(&["compress", text(&file)?, "--older-than", "0", "--home", text(home.path())?])?;
+    run_ours(&[
+        "compress",
+        text(&file)?,
+        "--older-than",
+        "0",
+        "--home",
+        text(home.path())?,
+    ])?;
     let compressed = rollout_of(&home, &id)?;
     assert!(
         compressed.to_string_lossy().ends_with(".jsonl.zst"),
@@ -184,5 +215,73 @@ fn compressed_homes_read_and_resume_in_codex_as_plain_ones() -> TestResult {
         describe_differences(&differences, 12)
     );
     resumed_as_we_predict(&home, &model, &compressed, &id)?;
+    Ok(())
+}
+
+/// `usage` counts, token for token, what the scripted model reported for each thread: every
+/// response once, a fork never charged its parent's responses.
+#[test]
+fn usage_equals_what_the_model_reported() -> TestResult {
+    use codex_test_support::Usage;
+    let Some(codex) = real_codex_or_skip("usage_equals_what_the_model_reported") else {
+        return Ok(());
+    };
+    let usage = |n: u64| Usage::new(1_000 * n, 100 * n, 10 * n, n);
+    let model = ScriptedModel::start(
+        Script::new()
+            .reply(Reply::items(vec![exec_command_call("call_u1", "echo one")]).usage(usage(1)))
+            .reply(Reply::items(vec![assistant_message("msg_u2", "One.")]).usage(usage(2)))
+            .reply(Reply::items(vec![assistant_message("msg_u3", "Again.")]).usage(usage(3)))
+            .reply(Reply::items(vec![assistant_message("msg_u4", "Other.")]).usage(usage(4)))
+            .reply(Reply::items(vec![assistant_message("msg_u5", "Forked.")]).usage(usage(5))),
+    )?;
+    let home = CodexHome::new(&codex, &model)?;
+    let a = home.exec("first")?;
+    a.assert_success();
+    let a = a.expect_thread_id().to_owned();
+    home.resume(&a, "again")?.assert_success();
+    let b = home.exec("second")?;
+    b.assert_success();
+    let b = b.expect_thread_id().to_owned();
+    let fork = home.fork(&a, "from here")?;
+    fork.assert_success();
+    let fork = fork.expect_thread_id().to_owned();
+    let sum = |ns: &[u64]| {
+        let total = ns.iter().map(|&n| usage(n)).fold([0u64; 4], |acc, u| {
+            [
+                acc[0] + u.input,
+                acc[1] + u.cached,
+                acc[2] + u.output,
+                acc[3] + u.reasoning,
+            ]
+        });
+        json!({"input_tokens": total[0], "cached_input_tokens": total[1],
+               "output_tokens": total[2], "reasoning_output_tokens": total[3]})
+    };
+    let expected =
+        json!({ a.clone(): sum(&[1, 2, 3]), b.clone(): sum(&[4]), fork.clone(): sum(&[5]) });
+    let report: Value = serde_json::from_str(&run_ours(&[
+        "--json",
+        "usage",
+        "session",
+        "--home",
+        text(home.path())?,
+    ])?)?;
+    let mut ours = serde_json::Map::new();
+    for session in report["session"].as_array().ok_or("no sessions")? {
+        let id = session["thread_id"].as_str().ok_or("no thread id")?;
+        let pick = |key: &str| session[key].clone();
+        ours.insert(
+            id.to_owned(),
+            json!({"input_tokens": pick("input_tokens"), "cached_input_tokens": pick("cached_input_tokens"),
+                   "output_tokens": pick("output_tokens"), "reasoning_output_tokens": pick("reasoning_output_tokens")}),
+        );
+    }
+    let differences = json_differences(&Value::Object(ours), &expected);
+    assert!(
+        differences.is_empty(),
+        "usage vs the model's reports: {}",
+        describe_differences(&differences, 12)
+    );
     Ok(())
 }
