@@ -13,7 +13,7 @@ use codex_test_support::{
     assistant_message, describe_differences, exec_command_call, json_differences,
     real_codex_or_skip, reasoning,
 };
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use common::{TestResult, bin};
 
@@ -102,6 +102,17 @@ fn set_aside_documented(
     {
         theirs["recencyAt"] = Value::from(ours_at);
         documented.push("recencyAt is the last turn's start for a thread Codex ran".to_owned());
+    }
+    // A name set through Codex changes its state, not the file: the thread's update time
+    // moves in Codex's state only.
+    if let (Some(ours_at), Some(theirs_at)) = (
+        ours.get("updatedAt").and_then(Value::as_i64),
+        theirs.get("updatedAt").and_then(Value::as_i64),
+    ) && theirs_at > ours_at
+        && theirs.get("name").is_some_and(Value::is_string)
+    {
+        theirs["updatedAt"] = Value::from(ours_at);
+        documented.push("updatedAt moved by a name set through Codex".to_owned());
     }
     // A paginated file placed in a home: Codex reads its turns from its own state database,
     // never from the file, so it shows none.
@@ -297,5 +308,127 @@ fn thread_equals_app_server_thread_read_on_threads_codex_writes() -> TestResult 
     }
     assert_eq!(compared, 3, "chat, worker and fork");
     assert!(differs.is_empty(), "{}", differs.join("\n\n"));
+    Ok(())
+}
+
+/// The harder shapes: a web search, a tool Codex does not offer, a turn that hit a 429, a
+/// compaction before a resumed turn, a named thread, an archived thread, a legacy thread
+/// started through the app-server, and a thread reverted into a continuation file.
+#[test]
+fn thread_equals_app_server_thread_read_on_harder_threads_codex_writes() -> TestResult {
+    use codex_test_support::{Usage, function_call, web_search_call};
+    use std::time::Duration;
+    let Some(codex) =
+        real_codex_or_skip("thread_equals_app_server_thread_read_on_harder_threads_codex_writes")
+    else {
+        return Ok(());
+    };
+    let model = ScriptedModel::start(Script::new())?;
+    let home = CodexHome::new(&codex, &model)?;
+    let run = |prompt: &str, replies: Vec<Reply>| -> Result<String, Box<dyn std::error::Error>> {
+        for reply in replies {
+            model.push_reply(reply);
+        }
+        let run = home.exec(prompt)?;
+        Ok(run.expect_thread_id().to_owned())
+    };
+    // A web search, then an answer.
+    run(
+        "search the web",
+        vec![
+            Reply::items(vec![web_search_call("ws_1", "rust serde")]),
+            Reply::items(vec![assistant_message("msg_ws", "Found it.")]),
+        ],
+    )?;
+    // A tool Codex does not offer.
+    run(
+        "use a strange tool",
+        vec![
+            Reply::items(vec![function_call(
+                "call_x",
+                "no_such_tool",
+                &json!({"a": 1}),
+            )]),
+            Reply::items(vec![assistant_message("msg_x", "That failed.")]),
+        ],
+    )?;
+    // A turn that hit a 429 (Codex retries nothing here and fails the turn).
+    run("rate limited", vec![Reply::rate_limited()])?;
+    // A compaction before the resumed turn: a large reported usage, a low limit.
+    let compacting = run(
+        "a long one",
+        vec![
+            Reply::items(vec![assistant_message("msg_big", "Big.")])
+                .usage(Usage::new(9_000, 0, 10, 0)),
+        ],
+    )?;
+    model.push_compaction(Reply::items(vec![assistant_message(
+        "msg_summary",
+        "Summary.",
+    )]));
+    model.push_reply(Reply::items(vec![assistant_message("msg_after", "After.")]));
+    home.runner()
+        .config("model_auto_compact_token_limit=5000")
+        .resume(&compacting, "continue")?
+        .assert_success();
+    // Named, archived.
+    let named = run("name me", vec![Reply::message("msg_n", "Named.")])?;
+    let archived = run("archive me", vec![Reply::message("msg_a", "Archived.")])?;
+    home.archive(&archived)?.assert_success();
+    // A continuation file: three turns, reverted before the third.
+    let reverted = run("one", vec![Reply::message("msg_r1", "One.")])?;
+    for (turn, text) in ["two", "three"].into_iter().enumerate() {
+        model.push_reply(Reply::message(&format!("msg_r{}", turn + 2), text));
+        home.resume(&reverted, text)?.assert_success();
+    }
+    let mut app_server = home.app_server()?;
+    app_server.call(
+        "thread/name/set",
+        json!({"threadId": named, "name": "My thread"}),
+    )?;
+    let turns = app_server.thread_read(&reverted)?["turns"].clone();
+    let third = turns[2]["id"].as_str().ok_or("no third turn")?.to_owned();
+    app_server.call("thread/resume", json!({"threadId": reverted}))?;
+    app_server.call(
+        "thread/revert",
+        json!({"threadId": reverted, "beforeTurnId": third}),
+    )?;
+    // A legacy thread started through the app-server.
+    model.push_reply(Reply::message("msg_l", "Legacy."));
+    let started = app_server.call(
+        "thread/start",
+        json!({"historyMode": "legacy", "cwd": home.work_dir()}),
+    )?;
+    let legacy = started["thread"]["id"]
+        .as_str()
+        .ok_or("no legacy id")?
+        .to_owned();
+    app_server.call(
+        "turn/start",
+        json!({"threadId": legacy, "input": [{"type": "text", "text": "old style"}]}),
+    )?;
+    app_server.wait_for_notification("turn/completed", Duration::from_secs(30))?;
+    drop(app_server);
+
+    let report = DiffReport::from_env();
+    let mut app_server = home.app_server()?;
+    let mut differs = Vec::new();
+    let mut compared = 0;
+    let mut listed = Vec::new();
+    for archived_list in [false, true] {
+        for thread in app_server.thread_list(archived_list)? {
+            let id = thread["id"].as_str().ok_or("no id")?.to_owned();
+            let path = PathBuf::from(thread["path"].as_str().ok_or("no path")?);
+            listed.push(thread["preview"].clone());
+            let outcome = compare(&mut app_server, home.path(), &path, &id, false)?;
+            report.record("thread = thread/read", &id, &outcome)?;
+            compared += 1;
+            if let DiffOutcome::Differs(what) = outcome {
+                differs.push(format!("{id} ({}): {what}", path.display()));
+            }
+        }
+    }
+    assert!(differs.is_empty(), "{}", differs.join("\n\n"));
+    assert_eq!(compared, 8, "every scenario's thread: {listed:?}");
     Ok(())
 }

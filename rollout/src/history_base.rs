@@ -28,7 +28,8 @@ use codex_protocol::thread_id::ThreadId;
 
 use crate::error::RolloutError;
 use crate::layout::CodexHome;
-use crate::list::find_rollout_by_thread_id;
+use crate::layout::{parse_rollout_file_name, rollout_id_of_path};
+use crate::list::find_rollout_by_rollout_id;
 use crate::load::{LoadError, LoadedRollout, RolloutContents, load_rollout_items};
 use crate::source::{self, StreamDamage};
 
@@ -48,9 +49,9 @@ pub enum HistoryBaseError {
     /// The rollout itself could not be loaded.
     #[error(transparent)]
     Load(#[from] LoadError),
-    /// No rollout of the parent thread is under the home.
+    /// No file of the rollout the base names is under the home.
     #[error(
-        "{}: its history_base names thread {thread_id}, and no rollout of that thread is \
+        "{}: its history_base names rollout {thread_id}, and no file of that rollout is \
          under {} (sessions/ or archived_sessions/)",
         .child.display(),
         .home.display()
@@ -308,7 +309,9 @@ pub fn resolve_history_base(
             full: None,
         });
     };
-    let mut chain = vec![rollout.thread_id()];
+    let own =
+        rollout_id_of_path(rollout.path()).map_or_else(|| rollout.thread_id(), ThreadId::from);
+    let mut chain = vec![own];
     let mut bases = Vec::new();
     let prefix = resolve_prefix(home, rollout.path(), &base, &mut chain, &mut bases)?;
     let own = rollout.items();
@@ -350,7 +353,7 @@ fn resolve_prefix(
         return Err(HistoryBaseError::TooDeep { child, thread_id });
     }
     let home_root = home.root().to_path_buf();
-    let parent = match find_rollout_by_thread_id(home, thread_id) {
+    let parent = match find_rollout_by_rollout_id(home, *thread_id.as_uuid()) {
         Ok(Some(parent)) => parent,
         Ok(None) => {
             return Err(HistoryBaseError::MissingParent {
@@ -380,6 +383,13 @@ fn resolve_prefix(
         }
     };
     let found = contents.thread_id();
+    // The file found by its rollout id must record the thread its name gives (a continuation
+    // file keeps its thread's id; an ordinary file's rollout is its thread).
+    let expected = parent
+        .file_name()
+        .and_then(|name| name.to_str())
+        .and_then(parse_rollout_file_name)
+        .map_or(thread_id, |name| ThreadId::from(name.thread_id));
     if let (None, Some(damage)) = (found, contents.damage()) {
         return Err(HistoryBaseError::Damaged {
             child,
@@ -388,7 +398,7 @@ fn resolve_prefix(
             damage: damage.clone(),
         });
     }
-    if found != Some(thread_id) {
+    if found != Some(expected) {
         return Err(HistoryBaseError::WrongThread {
             child,
             thread_id,

@@ -211,6 +211,21 @@ pub struct RolloutFileName {
     pub compression: Compression,
 }
 
+impl RolloutFileName {
+    /// The rollout this file is: the rollout id of a continuation file, else the thread id
+    /// (an ordinary file's rollout is its thread). A `history_base` names a file by this id.
+    pub fn rollout(&self) -> Uuid {
+        self.rollout_id.unwrap_or(self.thread_id)
+    }
+}
+
+/// The rollout id of the session file at `path`, from its name ([`RolloutFileName::rollout`]);
+/// `None` when the name is not a rollout file name.
+pub fn rollout_id_of_path(path: &Path) -> Option<Uuid> {
+    let name = path.file_name()?.to_str()?;
+    parse_rollout_file_name(name).map(|name| name.rollout())
+}
+
 /// Parses `rollout-<time>-<uuid>.jsonl`, `rollout-<time>-<uuid>_<rollout uuid>.jsonl` (a
 /// revert copy), and either with `.zst` appended (compressed). `None` for anything else:
 /// listing skips such files.

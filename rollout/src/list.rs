@@ -199,6 +199,24 @@ pub fn find_rollout_by_thread_id(home: &CodexHome, thread_id: ThreadId) -> Resul
     Ok(None)
 }
 
+/// The session file whose rollout id is `rollout_id` ([`crate::layout::RolloutFileName::rollout`]:
+/// the trailing id of a continuation file, else the thread id), live sessions first, then
+/// archived ones; `None` when the home has none. This is how a `history_base` finds the file
+/// it continues.
+pub fn find_rollout_by_rollout_id(home: &CodexHome, rollout_id: Uuid) -> Result<Option<PathBuf>> {
+    for folder in [SessionsFolder::Live, SessionsFolder::Archived] {
+        for dir in folder.file_folders(home, None)? {
+            if let Some((_, path)) = folder_files(&dir, None)
+                .into_iter()
+                .find(|(name, _)| name.rollout() == rollout_id)
+            {
+                return Ok(Some(path));
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// Which folder of the home a listing walks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum SessionsFolder {

@@ -291,6 +291,7 @@ impl From<ErrorEvent> for TurnError {
             message: event.message,
             codex_error_info: event.codex_error_info.map(CodexErrorInfo::from),
             additional_details: None,
+            misalignment: None,
         }
     }
 }
@@ -301,6 +302,7 @@ impl From<StreamErrorEvent> for TurnError {
             message: event.message,
             codex_error_info: event.codex_error_info.map(CodexErrorInfo::from),
             additional_details: event.additional_details,
+            misalignment: None,
         }
     }
 }

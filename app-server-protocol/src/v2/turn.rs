@@ -165,6 +165,9 @@ pub struct TurnError {
     /// Extra detail a client may show on demand.
     #[serde(default)]
     pub additional_details: Option<String>,
+    /// Why a misalignment block stopped the turn and how to go on; null otherwise.
+    #[serde(default)]
+    pub misalignment: Option<serde_json::Value>,
 }
 
 /// Machine-readable class of an error, so a client can offer the right remedy (log in again,

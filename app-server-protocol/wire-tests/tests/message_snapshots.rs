@@ -119,6 +119,7 @@ fn every_notification() -> Vec<ServerNotification> {
                     http_status_code: Some(502),
                 }),
                 additional_details: Some("retrying 1/5".to_owned()),
+                misalignment: None,
             },
             will_retry: true,
             thread_id: t.clone(),

@@ -530,6 +530,7 @@ fn turn_snapshots() {
                 codex_app_server_protocol::v2::CodexErrorInfo::ContextWindowExceeded,
             ),
             additional_details: None,
+            misalignment: None,
         }),
         started_at: Some(1_750_000_000),
         completed_at: Some(1_750_000_009),
