@@ -259,7 +259,7 @@ fn usage_equals_what_the_model_reported() -> TestResult {
                "output_tokens": total[2], "reasoning_output_tokens": total[3]})
     };
     let expected =
-        json!({ a.clone(): sum(&[1, 2, 3]), b.clone(): sum(&[4]), fork.clone(): sum(&[5]) });
+        json!({ a: sum(&[1, 2, 3]), b: sum(&[4]), fork: sum(&[5]) });
     let report: Value = serde_json::from_str(&run_ours(&[
         "--json",
         "usage",
