@@ -258,8 +258,7 @@ fn usage_equals_what_the_model_reported() -> TestResult {
         json!({"input_tokens": total[0], "cached_input_tokens": total[1],
                "output_tokens": total[2], "reasoning_output_tokens": total[3]})
     };
-    let expected =
-        json!({ a: sum(&[1, 2, 3]), b: sum(&[4]), fork: sum(&[5]) });
+    let expected = json!({ a: sum(&[1, 2, 3]), b: sum(&[4]), fork: sum(&[5]) });
     let report: Value = serde_json::from_str(&run_ours(&[
         "--json",
         "usage",
