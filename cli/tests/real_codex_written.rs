@@ -284,3 +284,88 @@ fn usage_equals_what_the_model_reported() -> TestResult {
     );
     Ok(())
 }
+
+/// A thread Codex continues in a second file (`thread/revert` writes
+/// `…-<thread>_<rollout>.jsonl`, whose `history_base` names the first file's rollout id) is
+/// one thread to every command: listed once by its newest piece, its usage summed over its
+/// pieces, resumed by Codex to the history our `prompt` of the newest piece predicts; and a
+/// missing piece is an error that names that piece's rollout id.
+#[test]
+fn continuation_files_are_one_thread() -> TestResult {
+    use codex_test_support::Usage;
+    let Some(codex) = real_codex_or_skip("continuation_files_are_one_thread") else {
+        return Ok(());
+    };
+    let usage = |n: u64| Usage::new(1_000 * n, 100 * n, 10 * n, n);
+    let model = ScriptedModel::start(Script::new())?;
+    let home = CodexHome::new(&codex, &model)?;
+    model.push_reply(Reply::message("msg_1", "One.").usage(usage(1)));
+    let first = home.exec("one")?;
+    first.assert_success();
+    let id = first.expect_thread_id().to_owned();
+    for (n, prompt) in [(2, "two"), (3, "three")] {
+        model.push_reply(Reply::message(&format!("msg_{n}"), prompt).usage(usage(n)));
+        home.resume(&id, prompt)?.assert_success();
+    }
+    let original = rollout_of(&home, &id)?;
+    {
+        let mut app_server = home.app_server()?;
+        let turns = app_server.thread_read(&id)?["turns"].clone();
+        let third = turns[2]["id"].as_str().ok_or("no third turn")?.to_owned();
+        app_server.call("thread/resume", json!({"threadId": id}))?;
+        app_server.call(
+            "thread/revert",
+            json!({"threadId": id, "beforeTurnId": third}),
+        )?;
+    }
+    let listed = home.app_server()?.thread_list(false)?;
+    assert_eq!(listed.len(), 1, "Codex lists one thread: {listed:?}");
+    let newest = PathBuf::from(listed[0]["path"].as_str().ok_or("no path")?);
+    assert_ne!(newest, original, "the revert wrote a continuation file");
+
+    // Listed once, by the newest piece.
+    let ours: Value = serde_json::from_str(&run_ours(&[
+        "--json",
+        "list",
+        "--home",
+        text(home.path())?,
+    ])?)?;
+    let sessions = ours["sessions"].as_array().ok_or("no sessions")?;
+    assert_eq!(sessions.len(), 1, "{sessions:?}");
+    assert_eq!(sessions[0]["path"], json!(text(&newest)?));
+    assert_eq!(sessions[0]["preview"], json!("one"));
+
+    // Its usage: every response of every piece, once.
+    let report: Value = serde_json::from_str(&run_ours(&[
+        "--json",
+        "usage",
+        "session",
+        "--home",
+        text(home.path())?,
+    ])?)?;
+    let rows = report["session"].as_array().ok_or("no sessions")?;
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["thread_id"], json!(id));
+    assert_eq!(rows[0]["path"], json!(text(&newest)?));
+    assert_eq!(rows[0]["input_tokens"], json!(6_000));
+    assert_eq!(rows[0]["output_tokens"], json!(60));
+
+    // Resumed from the newest piece as we predict.
+    resumed_as_we_predict(&home, &model, &newest, &id)?;
+
+    // Without the first piece, the history cannot be rebuilt: the error names its rollout.
+    std::fs::remove_file(&original)?;
+    let output = bin()?
+        .args(["history"])
+        .arg(&newest)
+        .arg("--home")
+        .arg(home.path())
+        .output()?;
+    assert!(!output.status.success(), "history without its base");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("rollout {id}")),
+        "the error names the missing rollout: {stderr}"
+    );
+    Ok(())
+}

@@ -148,13 +148,16 @@ fn history_is_the_rolled_back_model_history() -> TestResult {
 fn prompt_answers_the_interrupted_call_and_lite_moves_instructions_into_input() -> TestResult {
     let normal: serde_json::Value = serde_json::from_str(&stdout_of(&["prompt", "--json"])?)?;
     assert_eq!(normal["model"], "gpt-5-codex");
+    // As Codex 0.169 sends it: no `instructions` field, the base instructions first in input.
+    assert!(normal.get("instructions").is_none());
+    let input = normal["input"].as_array().ok_or("no input")?;
+    assert_eq!(input[0]["role"], "developer");
     assert!(
-        normal["instructions"]
+        input[0]["content"][0]["text"]
             .as_str()
             .is_some_and(|text| text.starts_with("You are Codex"))
     );
     assert_eq!(normal["prompt_cache_key"], SAMPLE_THREAD_ID);
-    let input = normal["input"].as_array().ok_or("no input")?;
     let aborted = input
         .iter()
         .find(|item| item["type"] == "function_call_output" && item["call_id"] == "call_tests")

@@ -19,8 +19,10 @@
 //! (`archived_sessions/`, flat, [`list_archived_sessions`]) are listed separately, as upstream
 //! does. Compressed files (`.jsonl.zst`) are listed like plain ones; when a folder holds both
 //! `X.jsonl` and `X.jsonl.zst`, the plain file is the one listed (upstream's rule: it is the
-//! newer copy while a file is being compressed or written back). Revert copies
-//! (`…_<rollout id>.jsonl`) are rollouts of their own and are listed as such.
+//! newer copy while a file is being compressed or written back). A thread continued in more
+//! files (a revert writes `…_<rollout id>.jsonl`, which goes on from the file before through
+//! its `history_base`) is listed once, by its newest piece, with the thread's first message as
+//! preview, as Codex 0.169 lists it.
 
 use std::fmt;
 use std::fs::File;
@@ -256,6 +258,7 @@ fn list_in(
         return Ok(page);
     }
     let anchor = cursor.map(Cursor::key);
+    let continued = ContinuedThreads::of(home, folder)?;
     let mut last_scanned = None;
     for dir in folder.file_folders(home, anchor)? {
         for (name, path) in folder_files(&dir, anchor) {
@@ -267,7 +270,20 @@ fn list_in(
             page.num_scanned_files += 1;
             last_scanned = Some(name);
             let archived = folder == SessionsFolder::Archived;
-            let Some(summary) = summarize(&path, name, archived) else {
+            let summary = match continued.pieces(&name) {
+                None => summarize(&path, name, archived),
+                // An older piece of a continued thread: the thread is listed by its newest.
+                Some(pieces) if pieces.newest != name => None,
+                Some(pieces) => summarize(&path, name, archived).or_else(|| {
+                    // The newest piece's head holds no user message (a revert copies none):
+                    // the thread's preview is its first piece's.
+                    let first = read_head_summary(&pieces.first).ok()?;
+                    let mut head = read_head_summary(&path).ok()?;
+                    head.preview = first.preview;
+                    summary_from_head(&path, name, archived, head)
+                }),
+            };
+            let Some(summary) = summary else {
                 continue;
             };
             if page.items.len() == page_size {
@@ -366,6 +382,58 @@ fn summary_from_head(
         preview,
         session_meta,
     })
+}
+
+/// The threads of a folder kind that continue in more than one file (a continuation file
+/// `…-<thread>_<rollout>.jsonl` beside the file it continues): each is listed once, by its
+/// newest piece, as Codex lists it. Found from the file names alone.
+struct ContinuedThreads {
+    threads: std::collections::HashMap<Uuid, ThreadPieces>,
+}
+
+/// The pieces of one continued thread.
+struct ThreadPieces {
+    /// The newest piece, by the listing order: the one listed.
+    newest: RolloutFileName,
+    /// The oldest piece, whose head has the thread's first message.
+    first: PathBuf,
+    first_name: RolloutFileName,
+    continued: bool,
+}
+
+impl ContinuedThreads {
+    /// Walks the names of every file of `folder` under `home` (no file is opened).
+    fn of(home: &CodexHome, folder: SessionsFolder) -> Result<Self> {
+        let mut threads: std::collections::HashMap<Uuid, ThreadPieces> =
+            std::collections::HashMap::new();
+        for dir in folder.file_folders(home, None)? {
+            for (name, path) in folder_files(&dir, None) {
+                let pieces = threads
+                    .entry(name.thread_id)
+                    .or_insert_with(|| ThreadPieces {
+                        newest: name,
+                        first: path.clone(),
+                        first_name: name,
+                        continued: false,
+                    });
+                pieces.continued |= name.rollout_id.is_some();
+                if order_key(&name) > order_key(&pieces.newest) {
+                    pieces.newest = name;
+                }
+                if order_key(&name) < order_key(&pieces.first_name) {
+                    pieces.first = path;
+                    pieces.first_name = name;
+                }
+            }
+        }
+        threads.retain(|_, pieces| pieces.continued);
+        Ok(Self { threads })
+    }
+
+    /// The pieces of the thread `name` belongs to, when that thread is continued.
+    fn pieces(&self, name: &RolloutFileName) -> Option<&ThreadPieces> {
+        self.threads.get(&name.thread_id)
+    }
 }
 
 /// A `YYYY/MM/DD` folder.

@@ -399,7 +399,7 @@ async fn archived_sessions_are_listed_apart_and_found_by_id() -> TestResult {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn revert_copies_are_listed_with_their_rollout_id() -> TestResult {
+async fn a_thread_continued_in_revert_copies_is_listed_once_by_its_newest() -> TestResult {
     let tmp = tempfile::tempdir()?;
     let home = CodexHome::new(tmp.path());
     let (original, id) =
@@ -418,26 +418,19 @@ async fn revert_copies_are_listed_with_their_rollout_id() -> TestResult {
         reverts.push((move_to(&copy, &day, &name)?, rollout_id, text));
     }
     let page = list_sessions(&home, 10, None)?;
-    // Newest first: both reverts (ordered by rollout id, descending), then the original.
+    // One thread, listed once by its newest piece (of two reverts in the same second, the
+    // greater rollout id), as Codex 0.169 lists it.
     reverts.sort_by_key(|(_, rollout_id, _)| std::cmp::Reverse(*rollout_id));
-    let mut expected: Vec<PathBuf> = reverts.iter().map(|(path, ..)| path.clone()).collect();
-    expected.push(original.clone());
-    assert_eq!(paths(&page), expected);
-    for (summary, (_, rollout_id, text)) in page.items.iter().zip(&reverts) {
-        assert_eq!(summary.name.thread_id, id);
-        assert_eq!(summary.name.rollout_id, Some(*rollout_id));
-        assert_eq!(summary.preview, *text);
-    }
-    assert_eq!(page.items[2].name.rollout_id, None);
-
-    // A cursor after a revert copy carries its rollout id, survives text, and the next page
-    // neither repeats nor skips the other copy of the same second.
+    let (newest, rollout_id, text) = &reverts[0];
+    assert_eq!(paths(&page), vec![newest.clone()]);
+    let summary = &page.items[0];
+    assert_eq!(summary.name.thread_id, id);
+    assert_eq!(summary.name.rollout_id, Some(*rollout_id));
+    assert_eq!(summary.preview, *text);
+    // Its older pieces are not listed on later pages either.
     let first = list_sessions(&home, 1, None)?;
-    let cursor = first.next_cursor.ok_or("no next page")?;
-    let text = cursor.to_string();
-    assert!(text.ends_with(&format!("_{}", reverts[0].1)), "{text}");
-    let second = list_sessions(&home, 1, Some(&text.parse()?))?;
-    assert_eq!(paths(&second), vec![reverts[1].0.clone()]);
+    assert_eq!(paths(&first), vec![newest.clone()]);
+    assert_eq!(first.next_cursor, None);
 
     // The newest file of the thread is the one found by id.
     assert_eq!(

@@ -59,6 +59,10 @@ impl RealHome {
             };
             let copy = day.join(name);
             std::fs::copy(original, &copy)?;
+            // The thread a file holds is its session meta's, the name's only without one.
+            let thread = codex_rollout::list::read_head_summary(&copy)?
+                .session_meta
+                .map_or(thread, |meta| *meta.meta.id.as_uuid());
             files.insert(copy, (original.clone(), thread));
         }
         Ok(Self { dir, files })

@@ -62,6 +62,10 @@ struct ReaderState {
     cwd: Option<String>,
     model: Option<String>,
     seen_meta: bool,
+    /// The thread the file holds: its first session meta's id (the file name's only when it
+    /// has none), the one answer every command gives.
+    #[serde(default)]
+    thread_id: Option<String>,
 }
 
 /// What a file's row says, compared before storing a batch.
@@ -326,6 +330,7 @@ fn follow_settings(state: &mut ReaderState, item: &RolloutItem) {
         RolloutItem::SessionMeta(meta) if !state.seen_meta => {
             state.seen_meta = true;
             state.cwd = Some(meta.meta.cwd.display().to_string());
+            state.thread_id = Some(meta.meta.id.to_string());
         }
         RolloutItem::TurnContext(context) => {
             state.cwd = Some(context.cwd.display().to_string());
@@ -358,6 +363,11 @@ fn store(
     }
     let state = serde_json::to_string(&position.state).unwrap_or_default();
     let name: &RolloutFileName = &job.file.name;
+    let thread_id = position
+        .state
+        .thread_id
+        .clone()
+        .unwrap_or_else(|| name.thread_id.hyphenated().to_string());
     let id = match &current {
         Some(mark) => {
             if *first && job.read == Plan::FromStart {
@@ -366,7 +376,7 @@ fn store(
             tx.execute(
                 "UPDATE files SET size = ?2, mtime_ns = ?3, head_len = ?4, head_hash = ?5,
                  read_bytes = ?6, read_lines = ?7, complete = ?8, state = ?9,
-                 archived = ?10, compressed = ?11 WHERE id = ?1",
+                 archived = ?10, compressed = ?11, thread_id = ?12 WHERE id = ?1",
                 params![
                     mark.id,
                     job.now.size,
@@ -379,6 +389,7 @@ fn store(
                     state,
                     job.file.archived,
                     job.now.compressed,
+                    thread_id,
                 ],
             )?;
             mark.id
@@ -391,7 +402,7 @@ fn store(
                 params![
                     job.home,
                     job.key,
-                    name.thread_id.hyphenated().to_string(),
+                    thread_id,
                     job.file.archived,
                     job.now.compressed,
                     job.now.size,

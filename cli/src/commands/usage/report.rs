@@ -130,20 +130,38 @@ pub fn build(kind: ReportKind, zone: Tz, range: DateRange, sessions: &[SessionUs
                     Some(session.path.clone()),
                 ),
             };
-            // Two files of one thread (a revert copy, or a file given twice under two
-            // names) stay two session rows: the path tells them apart.
-            let row_key = match &path {
-                Some(path) => format!("{key}\u{0}{path}"),
-                None => key.clone(),
-            };
-            let row = rows.entry(row_key).or_insert_with(|| Row {
+            // The pieces of one thread (a continuation file goes on where its base ends) are
+            // one session, shown by its newest piece, as Codex lists it.
+            let row = rows.entry(key.clone()).or_insert_with(|| Row {
                 key,
-                path,
+                path: path.clone(),
                 last_activity: response.timestamp,
                 tally: Tally::default(),
             });
+            if let (Some(shown), Some(path)) = (&mut row.path, path)
+                && newer_piece(&path, shown)
+            {
+                *shown = path;
+            }
             row.last_activity = row.last_activity.max(response.timestamp);
             row.tally.add(response);
+        }
+    }
+    if kind == ReportKind::Session {
+        // A piece with no response of its own (a revert copies none) is still the thread's
+        // newest piece when it is newer.
+        for session in sessions {
+            let key = session
+                .usage
+                .thread_id
+                .map_or_else(|| session.path.clone(), |id| id.to_string());
+            if let Some(Row {
+                path: Some(shown), ..
+            }) = rows.get_mut(&key)
+                && newer_piece(&session.path, shown)
+            {
+                shown.clone_from(&session.path);
+            }
         }
     }
     let mut rows: Vec<Row> = rows.into_values().collect();
@@ -151,6 +169,23 @@ pub fn build(kind: ReportKind, zone: Tz, range: DateRange, sessions: &[SessionUs
         rows.sort_by(|a, b| (a.last_activity, &a.key).cmp(&(b.last_activity, &b.key)));
     }
     Report { rows, totals }
+}
+
+/// Whether the session file at `candidate` is a newer piece of its thread than `shown`: by
+/// the creation time and rollout id their names give (a continuation file is named after the
+/// moment it was made), else by the names themselves.
+fn newer_piece(candidate: &str, shown: &str) -> bool {
+    let name = |path: &str| {
+        std::path::Path::new(path)
+            .file_name()
+            .and_then(|name| name.to_str())
+            .and_then(codex_rollout::layout::parse_rollout_file_name)
+            .map(|name| (name.created, name.rollout()))
+    };
+    match (name(candidate), name(shown)) {
+        (Some(candidate), Some(shown)) => candidate > shown,
+        _ => candidate > shown,
+    }
 }
 
 /// The local calendar day of a response.
