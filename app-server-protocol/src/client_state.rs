@@ -11,7 +11,10 @@ use std::collections::BTreeMap;
 use crate::common::{ServerNotification, ServerRequest};
 use crate::jsonrpc::RequestId;
 use crate::projection::ServerMessage;
-use crate::v2::{ErrorNotification, ThreadItem, ThreadTokenUsage, Turn, TurnItemsView, TurnStatus};
+use crate::v2::{
+    ErrorNotification, ThreadItem, ThreadTokenUsage, TimedThreadItem, Turn, TurnItemsView,
+    TurnStatus,
+};
 
 /// A client's view of one thread.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -81,10 +84,12 @@ impl ThreadState {
                 }
             }
             ServerNotification::ItemStarted(started) => {
-                upsert(self.turn_mut(&started.turn_id), started.item.clone());
+                let item = upsert(self.turn_mut(&started.turn_id), started.item.clone());
+                item.started_at_ms = Some(started.started_at_ms);
             }
             ServerNotification::ItemCompleted(completed) => {
-                upsert(self.turn_mut(&completed.turn_id), completed.item.clone());
+                let item = upsert(self.turn_mut(&completed.turn_id), completed.item.clone());
+                item.completed_at_ms = Some(completed.completed_at_ms);
             }
             ServerNotification::AgentMessageDelta(delta) => {
                 let item = self.item_or(&delta.turn_id, &delta.item_id, || {
@@ -205,11 +210,20 @@ impl ThreadState {
     }
 }
 
-/// Replaces the item with the same id in place, or appends it.
-fn upsert(turn: &mut Turn, item: ThreadItem) {
-    match turn.item_mut(item.id()) {
-        Some(existing) => *existing = item,
-        None => turn.items.push(item.into()),
+/// Replaces the item with the same id in place (keeping the times recorded so far), or
+/// appends it; the entry either way.
+fn upsert(turn: &mut Turn, item: ThreadItem) -> &mut TimedThreadItem {
+    match turn.items.iter().position(|timed| timed.id() == item.id()) {
+        Some(index) => {
+            let existing = &mut turn.items[index];
+            existing.item = item;
+            existing
+        }
+        None => {
+            turn.items.push(item.into());
+            let last = turn.items.len() - 1;
+            &mut turn.items[last]
+        }
     }
 }
 

@@ -51,7 +51,7 @@
 //! let texts: Vec<&str> = turns[0]
 //!     .items
 //!     .iter()
-//!     .filter_map(|item| match item {
+//!     .filter_map(|item| match &item.item {
 //!         ThreadItem::AgentMessage { text, .. } => Some(text.as_str()),
 //!         _ => None,
 //!     })

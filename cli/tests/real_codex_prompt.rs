@@ -200,3 +200,63 @@ fn prompt_and_history_equal_the_request_codex_sends_on_resume() -> TestResult {
     assert!(differs.is_empty(), "{}", differs.join("\n\n"));
     Ok(())
 }
+
+/// A thread Codex compacted in the middle of a turn (a tool call reported more tokens than
+/// the limit), then resumed: our prompt of the file (the compaction's replacement history,
+/// then what followed) equals the history Codex resumed to.
+#[test]
+fn prompt_equals_codex_after_a_compaction_in_the_middle_of_a_turn() -> TestResult {
+    use codex_test_support::Usage;
+    let Some(codex) =
+        real_codex_or_skip("prompt_equals_codex_after_a_compaction_in_the_middle_of_a_turn")
+    else {
+        return Ok(());
+    };
+    let model = ScriptedModel::start(
+        Script::new()
+            .reply(
+                Reply::items(vec![exec_command_call("call_m1", "echo big")])
+                    .usage(Usage::new(9_000, 0, 10, 0)),
+            )
+            .reply(Reply::items(vec![assistant_message(
+                "msg_m2",
+                "Done after compacting.",
+            )]))
+            .compaction(Reply::items(vec![assistant_message(
+                "msg_summary",
+                "Summary: echoed big.",
+            )]))
+            .reply(Reply::items(vec![assistant_message("msg_m3", "Resumed.")])),
+    )?;
+    let home = CodexHome::new(&codex, &model)?;
+    let first = home
+        .runner()
+        .config("model_auto_compact_token_limit=5000")
+        .exec("make it big")?;
+    first.assert_success();
+    let thread_id = first.expect_thread_id().to_owned();
+    assert!(
+        model
+            .model_calls()
+            .iter()
+            .any(|call| call.request_kind() == Some("compaction")),
+        "Codex did not compact"
+    );
+    let snapshots = tempfile::tempdir()?;
+    let snapshot = snapshots.path().join("before-resume.jsonl");
+    std::fs::copy(rollout_of(&home, &thread_id)?, &snapshot)?;
+    let calls_before = model.model_calls().len();
+    home.resume(&thread_id, "and now")?.assert_success();
+    let request = model
+        .model_calls()
+        .into_iter()
+        .nth(calls_before)
+        .ok_or("the resume sent no request")?;
+    assert_eq!(request.request_kind(), Some("turn"));
+    let outcome = compare_resume(&snapshot, home.path(), &request)?;
+    DiffReport::from_env().record("prompt = resume request", "mid-turn compaction", &outcome)?;
+    if let DiffOutcome::Differs(what) = outcome {
+        panic!("{what}");
+    }
+    Ok(())
+}

@@ -248,9 +248,9 @@ pub fn as_recorded(turns: &[Turn], paginated: bool) -> Vec<Turn> {
     turns
 }
 
-/// `turns` without item times. Item notifications carry no times (a gap against Codex 0.169,
-/// whose items do), while a file's `item_completed` records do: live and replayed turns are
-/// compared without them.
+/// `turns` without item times. A live client records an item's start from `item/started`,
+/// while a file keeps it only where its `item_completed` carries `started_at_ms` (the scripted
+/// core's do not): live and replayed turns are compared without them.
 pub fn without_item_times(turns: &[Turn]) -> Vec<Turn> {
     let mut turns = turns.to_vec();
     for item in turns.iter_mut().flat_map(|turn| turn.items.iter_mut()) {

@@ -6,6 +6,7 @@
 import type { RequestId, ServerNotification, ServerRequest, v2 } from "codex-app-server-protocol";
 
 type ThreadItem = v2.ThreadItem;
+type TimedThreadItem = v2.TimedThreadItem;
 type Turn = v2.Turn;
 
 /** Paragraph indexes beyond this are ignored rather than allocated. */
@@ -53,17 +54,24 @@ export class ThreadState {
         return;
       }
       case "item/started":
+        upsert(this.turn(notification.params.turnId), notification.params.item).startedAtMs =
+          notification.params.startedAtMs;
+        return;
       case "item/completed":
-        upsert(this.turn(notification.params.turnId), notification.params.item);
+        upsert(this.turn(notification.params.turnId), notification.params.item).completedAtMs =
+          notification.params.completedAtMs;
         return;
       case "item/agentMessage/delta": {
         const { turnId, itemId, delta } = notification.params;
         const item = this.item(turnId, itemId, () => ({
           type: "agentMessage",
+          moderation: null,
           id: itemId,
           text: "",
           phase: null,
           memoryCitation: null,
+          delivery: null,
+          questions: null,
         }));
         if (item.type === "agentMessage") {
           item.text += delta;
@@ -142,6 +150,7 @@ export class ThreadState {
     if (turn === undefined) {
       turn = {
         id: turnId,
+        rootTurnId: null,
         items: [],
         itemsView: "full",
         status: "inProgress",
@@ -155,29 +164,42 @@ export class ThreadState {
     return turn;
   }
 
-  private item(turnId: string, itemId: string, create: () => ThreadItem): ThreadItem {
+  private item(turnId: string, itemId: string, create: () => ThreadItem): TimedThreadItem {
     const turn = this.turn(turnId);
     let item = turn.items.find((candidate) => candidate.id === itemId);
     if (item === undefined) {
-      item = create();
+      item = untimed(create());
       turn.items.push(item);
     }
     return item;
   }
 
-  private reasoning(turnId: string, itemId: string): ThreadItem {
+  private reasoning(turnId: string, itemId: string): TimedThreadItem {
     return this.item(turnId, itemId, () => ({ type: "reasoning", id: itemId, summary: [], content: [] }));
   }
 }
 
-/** Replaces the item with the same id in place, or appends it. */
-function upsert(turn: Turn, item: ThreadItem): void {
+/** An item as a turn holds it before any time is known. */
+function untimed(item: ThreadItem): TimedThreadItem {
+  return { ...item, startedAtMs: null, completedAtMs: null };
+}
+
+/** Replaces the item with the same id in place (keeping the times recorded so far), or
+ * appends it; the entry either way. */
+function upsert(turn: Turn, item: ThreadItem): TimedThreadItem {
   const index = turn.items.findIndex((candidate) => candidate.id === item.id);
+  const existing = index >= 0 ? turn.items[index] : undefined;
+  const entry: TimedThreadItem = {
+    ...item,
+    startedAtMs: existing?.startedAtMs ?? null,
+    completedAtMs: existing?.completedAtMs ?? null,
+  };
   if (index >= 0) {
-    turn.items[index] = item;
+    turn.items[index] = entry;
   } else {
-    turn.items.push(item);
+    turn.items.push(entry);
   }
+  return entry;
 }
 
 /** Appends `text` to paragraph `index`, creating empty paragraphs up to it. */

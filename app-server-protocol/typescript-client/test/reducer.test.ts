@@ -22,6 +22,7 @@ test("deltas append to the active item and the completed item replaces it", () =
         threadId,
         turn: {
           id: "t1",
+          rootTurnId: null,
           items: [],
           itemsView: "notLoaded",
           status: "inProgress",
@@ -35,10 +36,13 @@ test("deltas append to the active item and the completed item replaces it", () =
   );
   const started: v2.ThreadItem = {
     type: "agentMessage",
+    moderation: null,
     id: "m1",
     text: "",
     phase: null,
     memoryCitation: null,
+    delivery: null,
+    questions: null,
   };
   state.applyNotification(
     notify({ method: "item/started", params: { item: started, threadId, turnId: "t1", startedAtMs: 1 } }),
@@ -61,7 +65,9 @@ test("deltas append to the active item and the completed item replaces it", () =
       },
     }),
   );
-  assert.deepEqual(state.turns[0]?.items, [{ ...started, text: "Hello, world", phase: "final_answer" }]);
+  assert.deepEqual(state.turns[0]?.items, [
+    { ...started, text: "Hello, world", phase: "final_answer", startedAtMs: 1, completedAtMs: 2 },
+  ]);
   assert.equal(state.turns[0]?.status, "inProgress");
 });
 
@@ -71,7 +77,14 @@ test("reasoning deltas fill their paragraph by index", () => {
   state.applyNotification(notify({ method: "item/reasoning/summaryTextDelta", params: { ...params, delta: "b", summaryIndex: 1 } }));
   state.applyNotification(notify({ method: "item/reasoning/summaryTextDelta", params: { ...params, delta: "a", summaryIndex: 0 } }));
   state.applyNotification(notify({ method: "item/reasoning/textDelta", params: { ...params, delta: "raw", contentIndex: 0 } }));
-  assert.deepEqual(state.turns[0]?.items[0], { type: "reasoning", id: "r1", summary: ["a", "b"], content: ["raw"] });
+  assert.deepEqual(state.turns[0]?.items[0], {
+    type: "reasoning",
+    id: "r1",
+    summary: ["a", "b"],
+    content: ["raw"],
+    startedAtMs: null,
+    completedAtMs: null,
+  });
 });
 
 test("invalid messages are refused with the schema's reasons", () => {
@@ -122,10 +135,12 @@ test("the newest item and thread shapes validate and reduce", () => {
   };
   const question: v2.ThreadItem = {
     type: "agentMessage",
+    moderation: null,
     id: "m2",
     text: "Which one?",
     phase: "partial_answer",
     memoryCitation: null,
+    delivery: null,
     questions: [{ title: "Which one?", options: ["a", "b"] }],
   };
   const activity: v2.ThreadItem = {
@@ -141,29 +156,45 @@ test("the newest item and thread shapes validate and reduce", () => {
   for (const item of [output, question, activity]) {
     state.applyNotification(notify({ method: "item/completed", params: { item, threadId, turnId: "t1", completedAtMs: 3 } }));
   }
-  assert.deepEqual(state.turns[0]?.items, [output, question, activity]);
+  // A turn holds each item with the time its notification gave.
+  assert.deepEqual(
+    state.turns[0]?.items,
+    [output, question, activity].map((item) => ({ ...item, startedAtMs: null, completedAtMs: 3 })),
+  );
 
   const thread: v2.Thread = {
     id: threadId,
+    environments: null,
+    extra: null,
     sessionId: "01977300-0000-7000-8000-000000000001",
-    projectId: null,
-    forkedFromId: null,
+    forkedFromId: "01977300-0000-7000-8000-000000000001",
+    attachedToThreadId: null,
     parentThreadId: "01977300-0000-7000-8000-000000000001",
     preview: "",
     ephemeral: false,
+    section: null,
+    sectionEnteredAt: null,
+    projectId: null,
+    historyMode: "paginated",
     modelProvider: "openai",
+    model: "gpt-5.5",
+    reasoningEffort: null,
     createdAt: 0,
     updatedAt: 0,
+    recencyAt: 0,
     status: { type: "notLoaded" },
     path: null,
     cwd: "/repo",
     cliVersion: "0.155.0",
-    source: "subAgent",
+    originator: "codex_cli_rs",
+    source: { subAgent: { thread_spawn: { parent_thread_id: "01977300-0000-7000-8000-000000000001", depth: 1 } } },
+    canAcceptDirectInput: null,
     threadSource: "subagent",
     agentNickname: "Scout",
     agentRole: "explorer",
     gitInfo: null,
     name: null,
+    daybreakEnabled: null,
     turns: [],
   };
   notify({ method: "thread/started", params: { thread } });
