@@ -11,7 +11,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use codex_test_support::{
     CodexHome, DiffOutcome, DiffReport, RecordedRequest, Reply, Script, ScriptedModel,
@@ -20,34 +20,8 @@ use codex_test_support::{
 };
 use serde_json::{Value, json};
 
-use common::{TestResult, bin};
-
-/// Runs `codex-thread --json <command> FILE --home HOME`; its standard output.
-fn ours(command: &str, file: &Path, home: &Path) -> Result<String, Box<dyn std::error::Error>> {
-    let output = bin()?
-        .args(["--json", command])
-        .arg(file)
-        .arg("--home")
-        .arg(home)
-        .output()?;
-    if !output.status.success() {
-        return Err(format!(
-            "{command} {} failed: {}",
-            file.display(),
-            String::from_utf8_lossy(&output.stderr)
-        )
-        .into());
-    }
-    Ok(String::from_utf8(output.stdout)?)
-}
-
-/// The rollout file of `thread_id` in `home`.
-fn rollout_of(home: &CodexHome, thread_id: &str) -> Result<PathBuf, Box<dyn std::error::Error>> {
-    home.session_files()?
-        .into_iter()
-        .find(|path| path.to_string_lossy().contains(thread_id))
-        .ok_or_else(|| format!("no rollout for {thread_id}").into())
-}
+use common::TestResult;
+use common::real_codex::{ours_on, rollout_of};
 
 /// The top-level fields a session file lets us know, as a request carries them.
 fn known_fields(body: &Value) -> Value {
@@ -70,8 +44,8 @@ fn compare_resume(
     home: &Path,
     request: &RecordedRequest,
 ) -> Result<DiffOutcome, Box<dyn std::error::Error>> {
-    let prompt: Value = serde_json::from_str(&ours("prompt", snapshot, home)?)?;
-    let history: Vec<Value> = ours("history", snapshot, home)?
+    let prompt: Value = serde_json::from_str(&ours_on("prompt", snapshot, home)?)?;
+    let history: Vec<Value> = ours_on("history", snapshot, home)?
         .lines()
         .map(serde_json::from_str)
         .collect::<Result<_, _>>()?;

@@ -15,44 +15,8 @@ use codex_test_support::{
 };
 use serde_json::{Value, json};
 
-use common::{TestResult, bin};
-
-/// Our thread of `file`, read with `home` as its Codex home.
-fn our_thread(file: &Path, home: &Path) -> Result<Value, Box<dyn std::error::Error>> {
-    let output = bin()?
-        .args(["--json", "thread"])
-        .arg(file)
-        .arg("--home")
-        .arg(home)
-        .output()?;
-    if !output.status.success() {
-        return Err(format!(
-            "thread {} failed: {}",
-            file.display(),
-            String::from_utf8_lossy(&output.stderr)
-        )
-        .into());
-    }
-    Ok(serde_json::from_slice(&output.stdout)?)
-}
-
-/// Copies `file` into `home` where Codex keeps a session of its id and creation time, as
-/// `thread --json` of the file itself reports them. `None` for a file without session meta.
-fn place_in_home(file: &Path, home: &Path) -> Result<Option<PathBuf>, Box<dyn std::error::Error>> {
-    let thread = our_thread(file, home)?;
-    let (Some(id), Some(created)) = (
-        thread.get("id").and_then(Value::as_str),
-        thread.get("createdAt").and_then(Value::as_i64),
-    ) else {
-        return Ok(None);
-    };
-    let id = uuid::Uuid::parse_str(id)?;
-    let created = chrono::DateTime::from_timestamp(created, 0).ok_or("creation time")?;
-    let placed = codex_rollout::CodexHome::new(home).rollout_path(created, id);
-    std::fs::create_dir_all(placed.parent().ok_or("no parent")?)?;
-    std::fs::copy(file, &placed)?;
-    Ok(Some(placed))
-}
+use common::TestResult;
+use common::real_codex::{home_path_of, our_thread};
 
 /// Takes the differences Codex is known to have out of `theirs` (made equal to ours, each
 /// checked to be exactly what the docs say), and returns what was set aside.
@@ -220,14 +184,11 @@ fn thread_equals_app_server_thread_read_on_real_files() -> TestResult {
             .and_then(|name| name.to_str())
             .unwrap_or("?");
         let home = tempfile::tempdir()?;
-        let Some(placed) = place_in_home(file, home.path())? else {
+        let Some((placed, id)) = home_path_of(file, home.path())? else {
             // No session meta: neither side has a thread to show.
             continue;
         };
-        let id = our_thread(&placed, home.path())?["id"]
-            .as_str()
-            .ok_or("no id")?
-            .to_owned();
+        std::fs::copy(file, &placed)?;
         let mut app_server = codex_test_support::AppServer::start(&codex, home.path())?;
         let outcome = compare(&mut app_server, home.path(), &placed, &id, true)?;
         report.record("thread = thread/read", name, &outcome)?;

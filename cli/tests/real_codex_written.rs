@@ -13,43 +13,15 @@ use codex_test_support::{
 };
 use serde_json::{Value, json};
 
+use common::real_codex::{home_path_of, rollout_of, run_ours, text};
 use common::{TestResult, bin};
 
 type Failure = Box<dyn std::error::Error>;
 
-/// Runs `codex-thread` with `args`; its standard output, or an error with its standard error.
-fn run_ours(args: &[&str]) -> Result<String, Failure> {
-    let output = bin()?.args(args).output()?;
-    if !output.status.success() {
-        return Err(format!(
-            "codex-thread {args:?} failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        )
-        .into());
-    }
-    Ok(String::from_utf8(output.stdout)?)
-}
-
-fn text(path: &Path) -> Result<&str, Failure> {
-    path.to_str().ok_or_else(|| "path is not UTF-8".into())
-}
-
 /// Moves the session at `file` to where Codex keeps a session of its id and creation time in
 /// `home`; its new path and its thread id.
 fn move_into_home(file: &Path, home: &Path) -> Result<(PathBuf, String), Failure> {
-    let thread: Value = serde_json::from_str(&run_ours(&[
-        "--json",
-        "thread",
-        text(file)?,
-        "--home",
-        text(home)?,
-    ])?)?;
-    let id = thread["id"].as_str().ok_or("no id")?.to_owned();
-    let created = thread["createdAt"].as_i64().ok_or("no createdAt")?;
-    let created = chrono::DateTime::from_timestamp(created, 0).ok_or("creation time")?;
-    let placed =
-        codex_rollout::CodexHome::new(home).rollout_path(created, uuid::Uuid::parse_str(&id)?);
-    std::fs::create_dir_all(placed.parent().ok_or("no parent")?)?;
+    let (placed, id) = home_path_of(file, home)?.ok_or("no session meta")?;
     std::fs::rename(file, &placed)?;
     Ok((placed, id))
 }
@@ -113,13 +85,6 @@ fn home_with_a_thread(
     let id = first.expect_thread_id().to_owned();
     home.resume(&id, "again")?.assert_success();
     Ok((home, id))
-}
-
-fn rollout_of(home: &CodexHome, thread_id: &str) -> Result<PathBuf, Failure> {
-    home.session_files()?
-        .into_iter()
-        .find(|path| path.to_string_lossy().contains(thread_id))
-        .ok_or_else(|| format!("no rollout for {thread_id}").into())
 }
 
 #[test]

@@ -10,6 +10,7 @@ use assert_cmd::Command;
 
 pub mod browser;
 pub mod home;
+pub mod real_codex;
 
 pub type TestResult = Result<(), Box<dyn std::error::Error>>;
 
