@@ -73,10 +73,19 @@ fn set_aside_documented(
         ours.get("updatedAt").and_then(Value::as_i64),
         theirs.get("updatedAt").and_then(Value::as_i64),
     ) && theirs_at > ours_at
-        && theirs.get("name").is_some_and(Value::is_string)
     {
-        theirs["updatedAt"] = Value::from(ours_at);
-        documented.push("updatedAt moved by a name set through Codex".to_owned());
+        // Codex records a thread it ran as updated just after its last write to the file,
+        // which can fall in the next second.
+        let just_after = theirs_at - ours_at == 1 && !placed;
+        let named = theirs.get("name").is_some_and(Value::is_string);
+        if just_after || named {
+            theirs["updatedAt"] = Value::from(ours_at);
+            documented.push(if named {
+                "updatedAt moved by a name set through Codex".to_owned()
+            } else {
+                "updatedAt recorded by Codex just after the file's last write".to_owned()
+            });
+        }
     }
     // A paginated file placed in a home: Codex reads its turns from its own state database,
     // never from the file, so it shows none.
