@@ -136,6 +136,14 @@ pub struct SessionSummary {
     pub session_meta: SessionMetaLine,
 }
 
+impl SessionSummary {
+    /// The thread the file holds: its session meta's id (a listed file always has one), the
+    /// one answer every command gives, whatever the file is called.
+    pub fn thread_id(&self) -> ThreadId {
+        self.session_meta.meta.id
+    }
+}
+
 /// A page of the listing.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionsPage {

@@ -239,7 +239,7 @@ fn render_session(session: &ListedSession, out: &mut Output) -> Result<(), Failu
 fn listed(summary: SessionSummary) -> ListedSession {
     ListedSession {
         path: summary.path.display().to_string(),
-        thread_id: summary.name.thread_id.hyphenated().to_string(),
+        thread_id: summary.thread_id().to_string(),
         created_at: rfc3339_millis(summary.name.created),
         updated_at: summary.updated_at.map(rfc3339_millis),
         cli_version: summary.session_meta.meta.cli_version.clone(),
