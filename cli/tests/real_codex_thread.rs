@@ -363,8 +363,32 @@ fn thread_equals_app_server_thread_read_on_harder_threads_codex_writes() -> Test
         "thread/revert",
         json!({"threadId": reverted, "beforeTurnId": third}),
     )?;
-    // A legacy thread started through the app-server.
-    model.push_reply(Reply::message("msg_l", "Legacy."));
+    // Two legacy threads started through the app-server: the first migrated to the paginated
+    // mode by `codex migrate-rollouts --apply`, the second left legacy.
+    model.push_reply(Reply::message("msg_l1", "Legacy."));
+    let started = app_server.call(
+        "thread/start",
+        json!({"historyMode": "legacy", "cwd": home.work_dir()}),
+    )?;
+    let to_migrate = started["thread"]["id"]
+        .as_str()
+        .ok_or("no legacy id")?
+        .to_owned();
+    app_server.call(
+        "turn/start",
+        json!({"threadId": to_migrate, "input": [{"type": "text", "text": "to be migrated"}]}),
+    )?;
+    app_server.wait_for_notification("turn/completed", Duration::from_secs(30))?;
+    drop(app_server);
+    let migrated = home.run(&["migrate-rollouts", "--apply", "--json"])?;
+    assert!(migrated.success(), "migrate-rollouts: {}", migrated.stderr);
+    assert!(
+        migrated.stdout.contains("\"migrated\""),
+        "{}",
+        migrated.stdout
+    );
+    let mut app_server = home.app_server()?;
+    model.push_reply(Reply::message("msg_l2", "Legacy."));
     let started = app_server.call(
         "thread/start",
         json!({"historyMode": "legacy", "cwd": home.work_dir()}),
@@ -379,6 +403,10 @@ fn thread_equals_app_server_thread_read_on_harder_threads_codex_writes() -> Test
     )?;
     app_server.wait_for_notification("turn/completed", Duration::from_secs(30))?;
     drop(app_server);
+    // Archived, then unarchived.
+    let returned = run("come back", vec![Reply::message("msg_u", "Back.")])?;
+    home.archive(&returned)?.assert_success();
+    home.unarchive(&returned)?.assert_success();
 
     let report = DiffReport::from_env();
     let mut app_server = home.app_server()?;
@@ -399,6 +427,6 @@ fn thread_equals_app_server_thread_read_on_harder_threads_codex_writes() -> Test
         }
     }
     assert!(differs.is_empty(), "{}", differs.join("\n\n"));
-    assert_eq!(compared, 8, "every scenario's thread: {listed:?}");
+    assert_eq!(compared, 10, "every scenario's thread: {listed:?}");
     Ok(())
 }
