@@ -11,7 +11,15 @@
 //! right after a user message adopts that message's turn. A rollback drops the last turns.
 //! Records between turns go to the turn they name (item events carry a turn id), else to the
 //! last closed turn (late records), else open an implicit turn. An explicit turn still open at
-//! the end stays `inProgress`; an implicit one is `completed`, since nothing else can be known.
+//! the end stays `inProgress` (the thread of a file, [`ThreadBuilder`], shows it `interrupted`,
+//! as Codex shows a thread it has not loaded); an implicit one is `completed`.
+//!
+//! Ids, as Codex 0.169's `thread/read` gives them (checked against it in
+//! `cli/tests/real_codex_thread.rs`): an implicit turn is `rollout-<index>`, after the index of
+//! the rollout item that opened it; a record without an id gets `item-<n>`, counting only the
+//! items added (a record that merges into one already there mints nothing), renumbered after a
+//! rollback as if the dropped turns had never been. Legacy `exec_command_end` and
+//! `view_image_tool_call` events show no item: Codex shows commands from typed items only.
 
 mod pending_turn;
 mod thread_meta;

@@ -1,5 +1,7 @@
 //! The [`Thread`] a resume returns: identity and origin from the session meta line, turns
-//! from the history builder.
+//! from the history builder; what the file itself says (path, modification time) and what its
+//! home says (the thread's name, the default provider) are added by
+//! [`Thread::describe_file`](crate::v2::Thread::describe_file), since this crate reads no files.
 
 use codex_protocol::event::{EventMsg, EventTimestamp};
 use codex_protocol::rollout::{
