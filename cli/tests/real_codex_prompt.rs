@@ -234,3 +234,51 @@ fn prompt_equals_codex_after_a_compaction_in_the_middle_of_a_turn() -> TestResul
     }
     Ok(())
 }
+
+/// A code-mode model (`gpt-5.6-sol`) records its tools (`additional_tools`) and its base
+/// instructions in the thread's history, and Codex sends that history as it is, in the
+/// Responses Lite shape. Our `prompt` of the thread (no flag: the history says it is code
+/// mode) is that history too.
+#[test]
+fn prompt_equals_codex_for_a_code_mode_model() -> TestResult {
+    let Some(codex) = real_codex_or_skip("prompt_equals_codex_for_a_code_mode_model") else {
+        return Ok(());
+    };
+    let model = ScriptedModel::start(
+        Script::new()
+            .reply(Reply::items(vec![assistant_message("msg_s1", "Hello.")]))
+            .reply(Reply::items(vec![assistant_message("msg_s2", "Again.")])),
+    )?;
+    let home = CodexHome::with_model(&codex, &model, "gpt-5.6-sol")?;
+    let first = home.exec("hi")?;
+    first.assert_success();
+    let thread_id = first.expect_thread_id().to_owned();
+    let snapshots = tempfile::tempdir()?;
+    let snapshot = snapshots.path().join("before-resume.jsonl");
+    std::fs::copy(rollout_of(&home, &thread_id)?, &snapshot)?;
+    let calls_before = model.model_calls().len();
+    home.resume(&thread_id, "again")?.assert_success();
+    let request = model
+        .model_calls()
+        .into_iter()
+        .nth(calls_before)
+        .ok_or("the resume sent no request")?;
+    let theirs = request.input();
+    let prompt: Value = serde_json::from_str(&ours_on("prompt", &snapshot, home.path())?)?;
+    let ours = prompt["input"].as_array().ok_or("no input")?;
+    assert_eq!(ours[0]["type"], json!("additional_tools"));
+    let theirs_history = theirs
+        .get(..ours.len())
+        .ok_or("Codex's request is shorter than our prompt")?;
+    let differences = json_differences(&json!(ours), &json!(theirs_history));
+    assert!(
+        differences.is_empty(),
+        "code-mode prompt: {}",
+        describe_differences(&differences, 8)
+    );
+    assert!(
+        theirs.len() > ours.len(),
+        "Codex's request holds the new turn after the history"
+    );
+    Ok(())
+}

@@ -403,6 +403,12 @@ fn thread_equals_app_server_thread_read_on_harder_threads_codex_writes() -> Test
     )?;
     app_server.wait_for_notification("turn/completed", Duration::from_secs(30))?;
     drop(app_server);
+    // A code-mode model: its tools and instructions recorded in the thread's history.
+    model.push_reply(Reply::message("msg_code", "Coded."));
+    home.runner()
+        .config("model=gpt-5.6-sol")
+        .exec("code mode")?
+        .assert_success();
     // Archived, then unarchived.
     let returned = run("come back", vec![Reply::message("msg_u", "Back.")])?;
     home.archive(&returned)?.assert_success();
@@ -427,6 +433,6 @@ fn thread_equals_app_server_thread_read_on_harder_threads_codex_writes() -> Test
         }
     }
     assert!(differs.is_empty(), "{}", differs.join("\n\n"));
-    assert_eq!(compared, 10, "every scenario's thread: {listed:?}");
+    assert_eq!(compared, 11, "every scenario's thread: {listed:?}");
     Ok(())
 }

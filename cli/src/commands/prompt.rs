@@ -15,7 +15,7 @@ use codex_core::prompt::{
     InstructionsPlacement, Prompt, ProviderKind, RequestOptions, WireApi, encode_request,
     resolve_base_instructions,
 };
-use codex_protocol::models::BaseInstructions;
+use codex_protocol::models::{BaseInstructions, ResponseItem};
 use std::path::PathBuf;
 
 use codex_protocol::rollout::{RolloutItem, TurnContextItem};
@@ -68,16 +68,22 @@ pub fn run(
             Modality::Audio => InputModality::Audio,
         })
         .collect();
+    let input = rebuilt.history.for_prompt(&modalities);
+    let records_its_tools = input
+        .iter()
+        .any(|item| matches!(item, ResponseItem::AdditionalTools { .. }));
     let prompt = Prompt {
         base_instructions,
-        input: rebuilt.history.for_prompt(&modalities),
+        input,
         tools: Vec::new(),
         parallel_tool_calls: true,
         output_schema: None,
     };
     let options = RequestOptions {
         model,
-        wire_api: if lite {
+        // A history that records its tools (code mode) is sent in the Lite shape, as Codex
+        // sends it.
+        wire_api: if lite || records_its_tools {
             WireApi::ResponsesLite
         } else {
             WireApi::Responses

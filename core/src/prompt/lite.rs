@@ -20,8 +20,18 @@ use super::ToolSpec;
 pub const FUNCTIONS_NAMESPACE: &str = "functions";
 
 /// The items Lite puts before the history: the `additional_tools` item, then the base
-/// instructions as a developer message when they are not empty.
+/// instructions as a developer message when they are not empty. None when the history already
+/// carries an `additional_tools` item: a code-mode thread records its tools and instructions
+/// in its history, and Codex sends that history as it is (checked against Codex 0.169 in
+/// `cli/tests/real_codex_prompt.rs`).
 pub(crate) fn lite_input_prefix(prompt: &Prompt, provider: ProviderKind) -> Vec<ResponseItem> {
+    if prompt
+        .input
+        .iter()
+        .any(|item| matches!(item, ResponseItem::AdditionalTools { .. }))
+    {
+        return Vec::new();
+    }
     let mut prefix = vec![ResponseItem::AdditionalTools {
         id: None,
         role: "developer".to_string(),

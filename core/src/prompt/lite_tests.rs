@@ -49,3 +49,18 @@ fn no_foldable_tools_means_no_namespace() {
     let tools = vec![ToolSpec::raw(json!({"type":"web_search"}))];
     assert_eq!(lite_tools(&tools, true), vec![json!({"type":"web_search"})]);
 }
+
+#[test]
+fn a_history_that_records_its_tools_gets_no_prefix() {
+    let recorded = ResponseItem::AdditionalTools {
+        id: None,
+        role: "developer".to_string(),
+        tools: vec![json!({"type": "namespace", "name": "functions", "tools": []})],
+    };
+    let user = ResponseItem::message("user", vec![ContentItem::input_text("hi")]);
+    let base = codex_protocol::models::BaseInstructions::new("You are Codex.".to_string());
+    let fresh = Prompt::new(base.clone(), vec![user.clone()]);
+    assert_eq!(lite_input_prefix(&fresh, ProviderKind::default()).len(), 2);
+    let code_mode = Prompt::new(base, vec![recorded, user]);
+    assert!(lite_input_prefix(&code_mode, ProviderKind::default()).is_empty());
+}
