@@ -15,9 +15,9 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
+use codex_home::{find_rollout_by_thread_id, find_rollouts_by_thread_prefix};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::list::{find_rollout_by_thread_id, find_rollouts_by_thread_prefix};
 use codex_rollout::load::{LineProblem, LoadedRollout, ProblemKind, RolloutContents};
 use codex_rollout::source::{Compression, DecodedRollout, read_rollout};
 

@@ -16,8 +16,8 @@
 
 use std::path::{Path, PathBuf};
 
+use codex_home::{all_rollout_files, rollout_files_under};
 use codex_rollout::CodexHome;
-use codex_rollout::list::{all_rollout_files, rollout_files_under};
 
 use crate::error::Failure;
 use crate::input::{STDIN_ARG, Source};

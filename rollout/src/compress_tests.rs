@@ -9,7 +9,7 @@ use pretty_assertions::assert_eq;
 
 use super::replace::Step;
 use super::*;
-use crate::list::all_rollout_files;
+use crate::layout::{SessionsFolder, folder_files};
 use crate::load::load_rollout_items;
 use crate::writer_lock::thread_writer_lock_path;
 
@@ -61,10 +61,15 @@ fn target_of(path: &Path) -> PathBuf {
 
 /// The one file the listing finds for the session, and its items.
 fn listed_items(home: &CodexHome) -> (PathBuf, Vec<codex_protocol::rollout::RolloutItem>) {
-    let files = all_rollout_files(home).unwrap();
+    let mut files = Vec::new();
+    for folder in [SessionsFolder::Live, SessionsFolder::Archived] {
+        for dir in folder.file_folders(home, None).unwrap() {
+            files.extend(folder_files(&dir, None).into_iter().map(|(_, path)| path));
+        }
+    }
     assert_eq!(files.len(), 1, "{files:?}");
-    let loaded = load_rollout_items(&files[0].path).unwrap();
-    (files[0].path.clone(), loaded.items().to_vec())
+    let loaded = load_rollout_items(&files[0]).unwrap();
+    (files[0].clone(), loaded.items().to_vec())
 }
 
 fn temporary_files(folder: &Path) -> Vec<String> {

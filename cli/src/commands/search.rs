@@ -2,14 +2,14 @@
 //! [--until T] [--limit N] [--sort newest|rank]`: full-text search over every session of a
 //! home.
 //!
-//! codex-rollout's search index does the work (`codex_rollout::search`): it is brought up to
+//! codex-rollout's search index does the work (`codex_home`): it is brought up to
 //! date with the home before the query, then queried. What stays here is the arguments, the
 //! layout of the hits and the resume hint.
 
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Days, NaiveDate, SecondsFormat, Utc};
-use codex_rollout::search::{Hit, Order, Query, Role, SearchError, SearchIndex, update_and_search};
+use codex_home::{Hit, Order, Query, Role, SearchError, SearchIndex, update_and_search};
 use serde::Serialize;
 
 use crate::cli::SearchArgs;

@@ -3,7 +3,7 @@
 //! over many sessions.
 //!
 //! Which responses count, with which tokens, model and time, is codex-rollout's
-//! ([`codex_rollout::usage`]: each response once, a child's copied parent prefix never);
+//! (`codex_home`: each response once, a child's copied parent prefix never);
 //! this command reads the files (several at a time), groups the responses by local date,
 //! session or model ([`report`]), prices them ([`pricing`]) and prints them ([`render`]).
 //! See `docs/usage.md`.
@@ -18,8 +18,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use chrono::NaiveDate;
 use chrono_tz::Tz;
+use codex_home::{FileUsage, file_usage};
 use codex_rollout::stream::RolloutStream;
-use codex_rollout::usage::{FileUsage, file_usage};
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use codex_rollout::usage::{Tally, Tokens};
+use codex_home::{Tally, Tokens};
 use serde_json::{Map, Value, json};
 
 use super::pricing::Pricing;

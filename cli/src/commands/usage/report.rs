@@ -2,13 +2,13 @@
 //! session or model, in a time zone, within an optional date range.
 //!
 //! Which responses exist, their tokens, model and time come from codex-rollout's
-//! [`codex_rollout::usage`]; this module only puts them in rows.
+//! `codex_home`; this module only puts them in rows.
 
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use chrono_tz::Tz;
-use codex_rollout::usage::{FileUsage, Response, Tally};
+use codex_home::{FileUsage, ResponseUsage, Tally};
 
 /// What a report groups by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,7 +118,7 @@ pub fn build(kind: ReportKind, zone: Tz, range: DateRange, sessions: &[SessionUs
                     response
                         .model
                         .as_deref()
-                        .unwrap_or(codex_rollout::usage::UNKNOWN_MODEL)
+                        .unwrap_or(codex_home::UNKNOWN_MODEL)
                         .to_string(),
                     None,
                 ),
@@ -189,7 +189,7 @@ fn newer_piece(candidate: &str, shown: &str) -> bool {
 }
 
 /// The local calendar day of a response.
-pub fn local_day(response: &Response, zone: Tz) -> NaiveDate {
+pub fn local_day(response: &ResponseUsage, zone: Tz) -> NaiveDate {
     response.timestamp.with_timezone(&zone).date_naive()
 }
 

@@ -1,13 +1,13 @@
 use std::sync::Arc;
 
 use chrono::TimeZone;
-use codex_rollout::usage::{CountedFrom, Tokens};
+use codex_home::{CountedFrom, Tokens};
 use proptest::prelude::*;
 
 use super::*;
 
-fn response(at: DateTime<Utc>, model: &str, input: u64, output: u64) -> Response {
-    Response {
+fn response(at: DateTime<Utc>, model: &str, input: u64, output: u64) -> ResponseUsage {
+    ResponseUsage {
         line: 1,
         timestamp: at,
         model: Some(Arc::from(model)),
@@ -16,7 +16,7 @@ fn response(at: DateTime<Utc>, model: &str, input: u64, output: u64) -> Response
     }
 }
 
-fn session(responses: Vec<Response>) -> SessionUsage {
+fn session(responses: Vec<ResponseUsage>) -> SessionUsage {
     SessionUsage {
         path: "s.jsonl".to_string(),
         usage: FileUsage {
@@ -83,7 +83,7 @@ proptest! {
     ) {
         let start = Utc.with_ymd_and_hms(2026, 1, 28, 0, 0, 0).single().ok_or_else(|| TestCaseError::fail("date"))?;
         let models = ["a", "b", "c"];
-        let responses: Vec<Response> = spans
+        let responses: Vec<ResponseUsage> = spans
             .iter()
             .map(|(offset, input, output, model)| {
                 response(start + Duration::seconds(*offset), models[*model], *input, *output)

@@ -1,22 +1,20 @@
 //! Listing over sessions written by our own recorder into a temporary home: live and archived
 //! folders, compressed files (and a plain sibling preferred), revert copies, lookup by id.
 
-mod common;
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use codex_protocol::models::{ContentItem, ResponseItem};
-use codex_protocol::rollout::RolloutItem;
-use codex_protocol::thread_id::ThreadId;
-use codex_rollout::list::{
+use crate::common::{TestResult, event, user};
+use codex_home::{
     Cursor, SessionsPage, find_rollout_by_thread_id, list_archived_sessions, list_sessions,
     list_sessions_async,
 };
+use codex_protocol::models::{ContentItem, ResponseItem};
+use codex_protocol::rollout::RolloutItem;
+use codex_protocol::thread_id::ThreadId;
 use codex_rollout::recorder::new_session_meta;
 use codex_rollout::source::Compression;
 use codex_rollout::{CodexHome, RolloutRecorder};
-use common::{TestResult, event, user};
 use pretty_assertions::assert_eq;
 use serde_json::json;
 use uuid::Uuid;

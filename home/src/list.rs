@@ -30,20 +30,23 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use chrono::{DateTime, NaiveDate, SecondsFormat, Timelike, Utc};
+use chrono::{DateTime, SecondsFormat, Timelike, Utc};
 use codex_protocol::rollout::{SessionMetaLine, parse_rollout_line};
 use codex_protocol::thread_id::ThreadId;
 use tracing::warn;
 use uuid::Uuid;
 
-use crate::error::{Result, RolloutError};
-use crate::layout::{CodexHome, RolloutFileName, parse_rollout_file_name};
-use crate::source::{RolloutReader, open_rollout};
+use codex_rollout::error::{Result, RolloutError};
+use codex_rollout::layout::{
+    CodexHome, OrderKey, RolloutFileName, SessionsFolder, find_first_rollout, folder_files,
+    order_key, parse_rollout_file_name,
+};
+use codex_rollout::source::{RolloutReader, open_rollout};
 
 mod preview;
 mod walk;
 
-pub use preview::{HeadSummary, read_head_summary};
+pub use preview::{HEAD_RECORD_LIMIT, HeadSummary, USER_EVENT_SCAN_LIMIT, read_head_summary};
 pub use walk::{
     FoundRollout, all_rollout_files, find_rollouts_by_thread_prefix, is_rollout_file_name,
     rollout_files_under,
@@ -188,58 +191,7 @@ pub async fn list_sessions_async(
 /// `X.jsonl.zst` exist.
 pub fn find_rollout_by_thread_id(home: &CodexHome, thread_id: ThreadId) -> Result<Option<PathBuf>> {
     let thread_id = *thread_id.as_uuid();
-    for folder in [SessionsFolder::Live, SessionsFolder::Archived] {
-        for dir in folder.file_folders(home, None)? {
-            if let Some((_, path)) = folder_files(&dir, None)
-                .into_iter()
-                .find(|(name, _)| name.thread_id == thread_id)
-            {
-                return Ok(Some(path));
-            }
-        }
-    }
-    Ok(None)
-}
-
-/// The session file whose rollout id is `rollout_id` ([`crate::layout::RolloutFileName::rollout`]:
-/// the trailing id of a continuation file, else the thread id), live sessions first, then
-/// archived ones; `None` when the home has none. This is how a `history_base` finds the file
-/// it continues.
-pub fn find_rollout_by_rollout_id(home: &CodexHome, rollout_id: Uuid) -> Result<Option<PathBuf>> {
-    for folder in [SessionsFolder::Live, SessionsFolder::Archived] {
-        for dir in folder.file_folders(home, None)? {
-            if let Some((_, path)) = folder_files(&dir, None)
-                .into_iter()
-                .find(|(name, _)| name.rollout() == rollout_id)
-            {
-                return Ok(Some(path));
-            }
-        }
-    }
-    Ok(None)
-}
-
-/// Which folder of the home a listing walks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum SessionsFolder {
-    /// `sessions/YYYY/MM/DD/`.
-    Live,
-    /// `archived_sessions/`, flat.
-    Archived,
-}
-
-impl SessionsFolder {
-    /// The folders that hold this kind's files, newest first, skipping days after `anchor`.
-    fn file_folders(self, home: &CodexHome, anchor: Option<OrderKey>) -> Result<Vec<PathBuf>> {
-        Ok(match self {
-            SessionsFolder::Live => dated_folders(&home.sessions_dir())?
-                .into_iter()
-                .filter(|day| anchor.is_none_or(|(created, ..)| day.date <= created.date_naive()))
-                .map(|day| day.path)
-                .collect(),
-            SessionsFolder::Archived => vec![home.archived_sessions_dir()],
-        })
-    }
+    find_first_rollout(home, |name| name.thread_id == thread_id)
 }
 
 fn list_in(
@@ -311,7 +263,7 @@ pub fn summarize_rollout_file(path: &Path) -> Result<Option<SessionSummary>> {
     let archived = path
         .parent()
         .and_then(Path::file_name)
-        .is_some_and(|folder| folder == crate::layout::ARCHIVED_SESSIONS_SUBDIR);
+        .is_some_and(|folder| folder == codex_rollout::layout::ARCHIVED_SESSIONS_SUBDIR);
     let name = path
         .file_name()
         .and_then(|name| name.to_str())
@@ -342,9 +294,9 @@ fn name_from_meta(path: &Path, meta: &SessionMetaLine) -> RolloutFileName {
         thread_id: *meta.meta.id.as_uuid(),
         rollout_id: None,
         compression: if compressed {
-            crate::source::Compression::Zstd
+            codex_rollout::source::Compression::Zstd
         } else {
-            crate::source::Compression::Plain
+            codex_rollout::source::Compression::Plain
         },
     }
 }
@@ -434,101 +386,6 @@ impl ContinuedThreads {
     fn pieces(&self, name: &RolloutFileName) -> Option<&ThreadPieces> {
         self.threads.get(&name.thread_id)
     }
-}
-
-/// A `YYYY/MM/DD` folder.
-struct DayFolder {
-    date: NaiveDate,
-    path: PathBuf,
-}
-
-/// Every `YYYY/MM/DD` folder under `sessions`, newest first. A missing `sessions` folder is
-/// an empty listing; an unreadable sub-folder is skipped with a warning.
-fn dated_folders(sessions: &Path) -> Result<Vec<DayFolder>> {
-    let years = match numeric_children(sessions, 4) {
-        Ok(years) => years,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(err) => return Err(RolloutError::io("read sessions folder", sessions, err)),
-    };
-    let mut days = Vec::new();
-    for (year, year_path) in years {
-        for (month, month_path) in numeric_children_or_warn(&year_path, 2) {
-            for (day, day_path) in numeric_children_or_warn(&month_path, 2) {
-                if let Some(date) = NaiveDate::from_ymd_opt(year as i32, month, day) {
-                    days.push(DayFolder {
-                        date,
-                        path: day_path,
-                    });
-                }
-            }
-        }
-    }
-    days.sort_by_key(|day| std::cmp::Reverse(day.date));
-    Ok(days)
-}
-
-fn numeric_children_or_warn(dir: &Path, width: usize) -> Vec<(u32, PathBuf)> {
-    numeric_children(dir, width).unwrap_or_else(|err| {
-        warn!(path = %dir.display(), error = %err, "skipping unreadable session folder");
-        Vec::new()
-    })
-}
-
-/// Sub-folders whose name is exactly `width` digits, with their number.
-fn numeric_children(dir: &Path, width: usize) -> std::io::Result<Vec<(u32, PathBuf)>> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        if name.len() != width || !name.bytes().all(|b| b.is_ascii_digit()) {
-            continue;
-        }
-        if !entry.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
-        }
-        if let Ok(number) = name.parse() {
-            out.push((number, entry.path()));
-        }
-    }
-    Ok(out)
-}
-
-/// Where a file sits in the listing order: creation time, thread id, rollout id. A plain file
-/// and its compressed sibling have the same key.
-type OrderKey = (DateTime<Utc>, Uuid, Option<Uuid>);
-
-fn order_key(name: &RolloutFileName) -> OrderKey {
-    (name.created, name.thread_id, name.rollout_id)
-}
-
-/// The rollout files of one folder strictly before `anchor`, newest first, each key once:
-/// of `X.jsonl` and `X.jsonl.zst`, only the plain file. A missing folder has none.
-fn folder_files(dir: &Path, anchor: Option<OrderKey>) -> Vec<(RolloutFileName, PathBuf)> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
-        Err(err) => {
-            warn!(path = %dir.display(), error = %err, "skipping unreadable session folder");
-            return Vec::new();
-        }
-    };
-    let mut files: Vec<_> = entries
-        .filter_map(|entry| entry.ok())
-        .filter_map(|entry| {
-            let name = parse_rollout_file_name(entry.file_name().to_str()?)?;
-            Some((name, entry.path()))
-        })
-        .filter(|(name, _)| anchor.is_none_or(|anchor| order_key(name) < anchor))
-        .collect();
-    // Newest first; for one key the plain file first (`Compression::Plain` sorts first).
-    files.sort_by(|(a, _), (b, _)| {
-        order_key(b)
-            .cmp(&order_key(a))
-            .then(a.compression.cmp(&b.compression))
-    });
-    files.dedup_by_key(|(name, _)| order_key(name));
-    files
 }
 
 /// Opens a file for head reading, plain or compressed (shared with [`preview`]).

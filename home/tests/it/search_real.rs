@@ -7,11 +7,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use codex_core::event_mapping::parse_turn_item;
+use codex_home::{Query, Role, SearchIndex};
 use codex_protocol::items::TurnItem;
 use codex_protocol::rollout::RolloutItem;
 use codex_rollout::CodexHome;
 use codex_rollout::load::RolloutContents;
-use codex_rollout::search::{Query, Role, SearchIndex};
 use codex_rollout::source::read_rollout_file;
 use codex_rollout::stream::{RolloutStream, StreamedContent};
 use codex_rollout::turns::{TurnRecords, TurnTally, all_user_turns_in_rollout};
@@ -60,7 +60,7 @@ impl RealHome {
             let copy = day.join(name);
             std::fs::copy(original, &copy)?;
             // The thread a file holds is its session meta's, the name's only without one.
-            let thread = codex_rollout::list::read_head_summary(&copy)?
+            let thread = codex_home::read_head_summary(&copy)?
                 .session_meta
                 .map_or(thread, |meta| *meta.meta.id.as_uuid());
             files.insert(copy, (original.clone(), thread));
@@ -208,7 +208,7 @@ fn real_files_read_in_pieces_index_what_they_index_whole() -> TestResult {
     for word in ["error", "test", "file", "codex"] {
         let mut query = Query::new(word);
         query.limit = 100_000;
-        let key = |hits: Vec<codex_rollout::search::Hit>| -> Vec<(String, u32, u64, String)> {
+        let key = |hits: Vec<codex_home::Hit>| -> Vec<(String, u32, u64, String)> {
             let mut keys: Vec<_> = hits
                 .into_iter()
                 .map(|hit| (hit.thread_id, hit.turn, hit.line, hit.snippet))

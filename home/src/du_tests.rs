@@ -169,7 +169,7 @@ fn a_compressed_file_is_measured_by_its_content_and_the_estimate_is_the_encoders
         estimate_compression: true,
         compress: CompressOptions {
             older_than: Duration::ZERO,
-            lock_home: Some(crate::CodexHome::new(dir.path())),
+            lock_home: Some(codex_rollout::CodexHome::new(dir.path())),
             ..CompressOptions::default()
         },
     };
@@ -207,4 +207,4 @@ fn an_unreadable_file_is_reported_and_counted_apart() {
     assert_eq!(report.decoded_bytes, 0);
 }
 
-use crate::compress::SkipReason;
+use codex_rollout::compress::SkipReason;

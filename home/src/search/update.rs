@@ -23,11 +23,11 @@ use tracing::warn;
 use super::extract::texts_of;
 use super::identity::{Identity, Plan, identity, plan};
 use super::{Result, SearchError};
-use crate::layout::RolloutFileName;
 use crate::list::FoundRollout;
-use crate::source::Compression;
-use crate::stream::{RolloutStream, StreamedContent};
-use crate::turns::{ParentPrefixScan, Provenance, TurnTally};
+use codex_rollout::layout::RolloutFileName;
+use codex_rollout::source::Compression;
+use codex_rollout::stream::{RolloutStream, StreamedContent};
+use codex_rollout::turns::{ParentPrefixScan, Provenance, TurnTally};
 
 /// A batch is stored when its texts reach this many bytes.
 const BATCH_BYTES: usize = 8 * 1024 * 1024;
@@ -297,10 +297,9 @@ fn index_file(
                 }
             }
         }
-        let damaged = line
-            .problem
-            .as_ref()
-            .is_some_and(|problem| matches!(problem.kind, crate::load::ProblemKind::Damaged));
+        let damaged = line.problem.as_ref().is_some_and(|problem| {
+            matches!(problem.kind, codex_rollout::load::ProblemKind::Damaged)
+        });
         position.bytes = end;
         position.lines = number;
         report.bytes += end - line.offset;

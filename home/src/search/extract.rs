@@ -50,7 +50,7 @@ impl Role {
 
 /// What kind of item an indexed text came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Kind {
+pub enum TextKind {
     /// A user or assistant message.
     Message,
     /// A reasoning summary.
@@ -63,26 +63,26 @@ pub enum Kind {
     Patch,
 }
 
-impl Kind {
+impl TextKind {
     /// The kind's name in the index and in JSON.
     pub fn as_str(self) -> &'static str {
         match self {
-            Kind::Message => "message",
-            Kind::Reasoning => "reasoning",
-            Kind::ToolCall => "tool_call",
-            Kind::ToolOutput => "tool_output",
-            Kind::Patch => "patch",
+            TextKind::Message => "message",
+            TextKind::Reasoning => "reasoning",
+            TextKind::ToolCall => "tool_call",
+            TextKind::ToolOutput => "tool_output",
+            TextKind::Patch => "patch",
         }
     }
 
-    /// The kind named `name` ([`Kind::as_str`]).
+    /// The kind named `name` ([`TextKind::as_str`]).
     pub fn parse(name: &str) -> Option<Self> {
         [
-            Kind::Message,
-            Kind::Reasoning,
-            Kind::ToolCall,
-            Kind::ToolOutput,
-            Kind::Patch,
+            TextKind::Message,
+            TextKind::Reasoning,
+            TextKind::ToolCall,
+            TextKind::ToolOutput,
+            TextKind::Patch,
         ]
         .into_iter()
         .find(|kind| kind.as_str() == name)
@@ -93,7 +93,7 @@ impl Kind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Text {
     pub(crate) role: Role,
-    pub(crate) kind: Kind,
+    pub(crate) kind: TextKind,
     pub(crate) text: String,
 }
 
@@ -110,7 +110,7 @@ pub(crate) fn texts_of(item: &ResponseItem) -> Vec<Text> {
         ResponseItem::Message { .. } | ResponseItem::Reasoning { .. } => {
             match parse_turn_item(item) {
                 Some(TurnItem::UserMessage(message)) => {
-                    push(Role::User, Kind::Message, message.message());
+                    push(Role::User, TextKind::Message, message.message());
                 }
                 Some(TurnItem::HookPrompt(_)) | None => {}
                 Some(TurnItem::AgentMessage(message)) => {
@@ -122,12 +122,12 @@ pub(crate) fn texts_of(item: &ResponseItem) -> Vec<Text> {
                         })
                         .collect::<Vec<_>>()
                         .join("\n");
-                    push(Role::Assistant, Kind::Message, text);
+                    push(Role::Assistant, TextKind::Message, text);
                 }
                 Some(TurnItem::Reasoning(reasoning)) => {
                     push(
                         Role::Assistant,
-                        Kind::Reasoning,
+                        TextKind::Reasoning,
                         reasoning.summary_text.join("\n"),
                     );
                 }
@@ -146,22 +146,22 @@ pub(crate) fn texts_of(item: &ResponseItem) -> Vec<Text> {
                 }
                 _ => name.clone(),
             };
-            push(Role::Tool, Kind::ToolCall, call_text(&name, arguments));
+            push(Role::Tool, TextKind::ToolCall, call_text(&name, arguments));
         }
         ResponseItem::CustomToolCall { name, input, .. } => {
-            push(Role::Tool, Kind::ToolCall, call_text(name, input));
+            push(Role::Tool, TextKind::ToolCall, call_text(name, input));
         }
         ResponseItem::LocalShellCall {
             action: LocalShellAction::Exec(exec),
             ..
         } => push(
             Role::Tool,
-            Kind::ToolCall,
+            TextKind::ToolCall,
             call_text("local_shell", &exec.command.join(" ")),
         ),
         ResponseItem::ToolSearchCall { arguments, .. } => push(
             Role::Tool,
-            Kind::ToolCall,
+            TextKind::ToolCall,
             call_text("tool_search", &arguments.to_string()),
         ),
         ResponseItem::WebSearchCall {
@@ -169,13 +169,13 @@ pub(crate) fn texts_of(item: &ResponseItem) -> Vec<Text> {
             ..
         } => push(
             Role::Tool,
-            Kind::ToolCall,
+            TextKind::ToolCall,
             call_text("web_search", &web_search_action_detail(action)),
         ),
         ResponseItem::FunctionCallOutput { output, .. }
         | ResponseItem::CustomToolCallOutput { output, .. } => {
             if let Some(text) = output.body.to_text() {
-                push(Role::Tool, Kind::ToolOutput, capped(&text).to_string());
+                push(Role::Tool, TextKind::ToolOutput, capped(&text).to_string());
             }
         }
         _ => {}
@@ -192,7 +192,7 @@ pub(crate) fn texts_of(item: &ResponseItem) -> Vec<Text> {
                 paths.push(to.display().to_string());
             }
         }
-        push(Role::Tool, Kind::Patch, paths.join("\n"));
+        push(Role::Tool, TextKind::Patch, paths.join("\n"));
     }
     texts
 }

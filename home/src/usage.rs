@@ -36,8 +36,8 @@ use codex_protocol::rollout::{RolloutItem, RolloutLine};
 use codex_protocol::thread_id::ThreadId;
 use serde::Serialize;
 
-use crate::stream::RolloutStream;
-use crate::turns::{ParentPrefixScan, Provenance};
+use codex_rollout::stream::RolloutStream;
+use codex_rollout::turns::{ParentPrefixScan, Provenance};
 
 /// Token counts under the subset rules: `input_tokens` includes `cached_input_tokens`,
 /// `output_tokens` includes `reasoning_output_tokens`, `total_tokens = input + output`.
@@ -125,7 +125,7 @@ pub enum CountedFrom {
 
 /// One model response: what it used, when, for which model.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Response {
+pub struct ResponseUsage {
     /// 1-based line number of the line that counted it.
     pub line: usize,
     /// The line's timestamp.
@@ -146,7 +146,7 @@ pub struct FileUsage {
     /// The thread whose lines the file starts with a copy of, when it is such a child.
     pub copied_from: Option<ThreadId>,
     /// The responses the file's own thread made.
-    pub responses: Vec<Response>,
+    pub responses: Vec<ResponseUsage>,
     /// Usage lines inside the copied parent prefix, left out.
     pub copied_usage_lines: usize,
     /// Line numbers of usage lines whose timestamp cannot be read: they cannot be placed in
@@ -239,7 +239,7 @@ impl UsageScan {
             self.usage.undated_lines.push(number);
             return;
         };
-        self.usage.responses.push(Response {
+        self.usage.responses.push(ResponseUsage {
             line: number,
             timestamp: timestamp.with_timezone(&Utc),
             model: self.model.clone(),
@@ -333,7 +333,7 @@ pub const UNKNOWN_MODEL: &str = "unknown";
 
 impl Tally {
     /// Adds one response.
-    pub fn add(&mut self, response: &Response) {
+    pub fn add(&mut self, response: &ResponseUsage) {
         self.add_tokens(response.model.as_deref(), &response.tokens);
     }
 

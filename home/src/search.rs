@@ -1,5 +1,5 @@
-//! Full-text search over every session of a home, through an SQLite FTS5 index (feature
-//! `search`; SQLite is compiled in, nothing needs installing).
+//! Full-text search over every session of a home, through an SQLite FTS5 index (SQLite is
+//! compiled in, nothing needs installing; this crate is the only one that builds it).
 //!
 //! The index is a cache, never the source of truth: it can be deleted at any time and is
 //! rebuilt from the session files. [`SearchIndex::update`] brings it up to date with a home
@@ -7,7 +7,7 @@
 //! (a half-written last line waits for its `\n`), a file rewritten, shrunk or recompressed is
 //! read again, a file that went away is dropped. What is indexed of each item is decided in
 //! one place ([`extract`]); user-turn numbers come from the turn index's streaming rule
-//! ([`crate::turns::TurnTally`]).
+//! ([`codex_rollout::turns::TurnTally`]).
 //!
 //! Several processes may update and query one index at once: the database is in WAL mode
 //! (readers never wait for a writer), writers wait for each other ([`BUSY_TIMEOUT`]) and hold
@@ -17,8 +17,8 @@
 //! of another schema, is deleted and rebuilt, and [`SearchIndex::rebuilt`] says why.
 //!
 //! ```
+//! use codex_home::{Query, SearchIndex};
 //! use codex_rollout::CodexHome;
-//! use codex_rollout::search::{Query, SearchIndex};
 //!
 //! let dir = tempfile::tempdir()?;
 //! let day = dir.path().join("sessions/2025/09/25");
@@ -44,15 +44,15 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
-use crate::CodexHome;
+use codex_rollout::CodexHome;
 
-pub mod extract;
+mod extract;
 mod identity;
 mod query;
 mod schema;
 mod update;
 
-pub use extract::{Kind, OUTPUT_CAP, Role};
+pub use extract::{OUTPUT_CAP, Role, TextKind};
 pub use query::{Hit, Order, Query};
 pub use update::UpdateReport;
 
@@ -95,7 +95,7 @@ pub enum SearchError {
     NoCacheDir,
     /// The home's sessions could not be listed.
     #[error(transparent)]
-    Home(#[from] crate::RolloutError),
+    Home(#[from] codex_rollout::RolloutError),
 }
 
 /// The result type of this module.

@@ -20,7 +20,7 @@
 //!   and lines of at least [`MIN_SHARED_LINE`] bytes identical (same 64-bit hash of their
 //!   bytes) to a line of an earlier file of the run (copied forks, which have no replayed
 //!   meta). Copied bytes overlap the kinds: they say how much of them is redundant;
-//! - the compression estimate encodes the plain files [`crate::compress::plan_file`] would
+//! - the compression estimate encodes the plain files [`codex_rollout::compress::plan_file`] would
 //!   compress with the same encoder settings, counting the output, writing nothing.
 
 use std::hash::{Hash, Hasher};
@@ -31,11 +31,11 @@ use codex_protocol::thread_id::ThreadId;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::compress::{CompressOptions, Plan, plan_file};
-use crate::layout::parse_rollout_file_name;
-use crate::source::Compression;
-use crate::stream::RolloutStream;
-use crate::turns::{ParentPrefixScan, Provenance};
+use codex_rollout::compress::{CompressOptions, Plan, plan_file};
+use codex_rollout::layout::parse_rollout_file_name;
+use codex_rollout::source::Compression;
+use codex_rollout::stream::RolloutStream;
+use codex_rollout::turns::{ParentPrefixScan, Provenance};
 
 mod classify;
 mod report;
@@ -43,7 +43,8 @@ mod spans;
 
 pub use classify::{ByteKind, ImagePlace};
 pub use report::{
-    CompressEstimate, DayUsage, DuReport, ImageSummary, KindBytes, LargestFile, PlaceBytes,
+    CompressEstimate, DayUsage, DuReport, ImageSummary, KindBytes, LARGEST_FILES, LargestFile,
+    PlaceBytes,
 };
 
 /// Lines shorter than this are not compared across files: short lines (markers, small
@@ -61,7 +62,7 @@ pub struct DuOptions {
 
 /// Where one file's bytes go.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct FileUsage {
+pub struct FileDiskUsage {
     /// The file.
     pub path: PathBuf,
     /// The session's day (`YYYY-MM-DD`, UTC) from the file name, else from its first
@@ -96,7 +97,7 @@ pub struct FileUsage {
 /// One file measured, with what the run-wide merge needs.
 #[derive(Debug)]
 pub(crate) struct Measured {
-    pub(crate) usage: FileUsage,
+    pub(crate) usage: FileDiskUsage,
     /// (hash, bytes) of each image, in order.
     pub(crate) images: Vec<(u64, u64)>,
     /// (hash, bytes with `\n`) of each line long enough to compare and not in the prefix.
@@ -109,7 +110,7 @@ pub fn measure_files(
     paths: &[PathBuf],
     options: &DuOptions,
     progress: &(dyn Fn(u64) + Sync),
-) -> (Vec<FileUsage>, DuReport) {
+) -> (Vec<FileDiskUsage>, DuReport) {
     let measured: Vec<Measured> = paths
         .par_iter()
         .map(|path| measure(path, options, progress))
@@ -119,7 +120,7 @@ pub fn measure_files(
 
 /// Measures one file alone (no cross-file answers: `identical_line_bytes` is 0 and only the
 /// file's own repeated images are duplicates).
-pub fn measure_file(path: &Path, options: &DuOptions) -> FileUsage {
+pub fn measure_file(path: &Path, options: &DuOptions) -> FileDiskUsage {
     let (mut files, _) = report::merge(vec![measure(path, options, &|_| {})]);
     files.pop().unwrap_or_else(|| empty_usage(path))
 }
@@ -128,7 +129,7 @@ fn measure(path: &Path, options: &DuOptions, progress: &(dyn Fn(u64) + Sync)) ->
     match try_measure(path, options, progress) {
         Ok(measured) => measured,
         Err(err) => Measured {
-            usage: FileUsage {
+            usage: FileDiskUsage {
                 error: Some(err.to_string()),
                 ..empty_usage(path)
             },
@@ -138,8 +139,8 @@ fn measure(path: &Path, options: &DuOptions, progress: &(dyn Fn(u64) + Sync)) ->
     }
 }
 
-fn empty_usage(path: &Path) -> FileUsage {
-    FileUsage {
+fn empty_usage(path: &Path) -> FileDiskUsage {
+    FileDiskUsage {
         path: path.to_path_buf(),
         day: None,
         disk_bytes: 0,

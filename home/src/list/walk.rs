@@ -10,9 +10,10 @@ use std::path::{Path, PathBuf};
 
 use tracing::warn;
 
-use super::{SessionsFolder, folder_files};
-use crate::error::Result;
-use crate::layout::{CodexHome, RolloutFileName, parse_rollout_file_name};
+use codex_rollout::error::Result;
+use codex_rollout::layout::{
+    CodexHome, RolloutFileName, SessionsFolder, folder_files, parse_rollout_file_name,
+};
 
 /// A rollout file found by a walk.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -25,8 +25,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use codex_home::{Query, SearchIndex};
 use codex_rollout::CodexHome;
-use codex_rollout::search::{Query, SearchIndex};
 use codex_rollout::stream::RolloutStream;
 use criterion::{Criterion, Throughput};
 

@@ -227,7 +227,7 @@ fn real_files_count_at_most_their_last_total() -> TestResult {
     };
     for path in files {
         let usage = file_usage_at(&path)?;
-        let items = crate::load_rollout_items(&path);
+        let items = codex_rollout::load_rollout_items(&path);
         let Ok(loaded) = items else { continue };
         let last_total = loaded
             .items()

@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use super::{ByteKind, FileUsage, ImagePlace, Measured};
-use crate::compress::SkipReason;
+use super::{ByteKind, FileDiskUsage, ImagePlace, Measured};
+use codex_rollout::compress::SkipReason;
 
 /// How many of the largest files a report names.
 pub const LARGEST_FILES: usize = 10;
@@ -165,7 +165,7 @@ impl DuReport {
 }
 
 /// Merges measured files, in their order, into the files' final usage and the report.
-pub(crate) fn merge(measured: Vec<Measured>) -> (Vec<FileUsage>, DuReport) {
+pub(crate) fn merge(measured: Vec<Measured>) -> (Vec<FileDiskUsage>, DuReport) {
     let mut seen_images: HashSet<u64> = HashSet::new();
     let mut seen_lines: HashSet<u64> = HashSet::new();
     let mut days: BTreeMap<String, DayUsage> = BTreeMap::new();
@@ -215,7 +215,7 @@ pub(crate) fn merge(measured: Vec<Measured>) -> (Vec<FileUsage>, DuReport) {
     }
     report.distinct_images = seen_images.len() as u64;
     report.days = days.into_values().collect();
-    let mut largest: Vec<&FileUsage> = files.iter().collect();
+    let mut largest: Vec<&FileDiskUsage> = files.iter().collect();
     largest.sort_by(|a, b| b.disk_bytes.cmp(&a.disk_bytes).then(a.path.cmp(&b.path)));
     report.largest = largest
         .into_iter()
@@ -229,7 +229,7 @@ pub(crate) fn merge(measured: Vec<Measured>) -> (Vec<FileUsage>, DuReport) {
     (files, report)
 }
 
-fn add_file(report: &mut DuReport, days: &mut BTreeMap<String, DayUsage>, usage: &FileUsage) {
+fn add_file(report: &mut DuReport, days: &mut BTreeMap<String, DayUsage>, usage: &FileDiskUsage) {
     if usage.error.is_some() {
         report.unreadable_files += 1;
         return;

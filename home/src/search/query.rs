@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::types::Value;
 use rusqlite::{Connection, params_from_iter};
 
-use super::extract::{Kind, Role};
+use super::extract::{Role, TextKind};
 use super::{Result, SearchError};
 
 /// A search: FTS5 query syntax (words, `"phrases"`, `prefix*`, `AND`/`OR`/`NOT`, `NEAR`)
@@ -69,7 +69,7 @@ pub struct Hit {
     /// Who the text is from.
     pub role: Role,
     /// What kind of item it came from.
-    pub kind: Kind,
+    pub kind: TextKind,
     /// The user turn (1-based, counted in file order; 0 before the first turn).
     pub turn: u32,
     /// The line (1-based) of the item.
@@ -170,7 +170,7 @@ pub(crate) fn search(
                 thread_id: row.get(0)?,
                 path: PathBuf::from(row.get::<_, String>(1)?),
                 role: Role::parse(&role).unwrap_or(Role::Tool),
-                kind: Kind::parse(&kind).unwrap_or(Kind::ToolOutput),
+                kind: TextKind::parse(&kind).unwrap_or(TextKind::ToolOutput),
                 turn: row.get(4)?,
                 line: row.get::<_, i64>(5)?.max(0) as u64,
                 timestamp_ms: row.get(6)?,
