@@ -20,9 +20,8 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use codex_home::{DuOptions, measure_files};
+use codex_home::{CompressOptions, DuOptions, compress_files, measure_files};
 use codex_rollout::CodexHome;
-use codex_rollout::compress::{CompressOptions, compress_files};
 use codex_test_support::{non_empty_lines, real_jsonl_files};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group};
 use rayon::prelude::*;

@@ -20,7 +20,7 @@
 //!   and lines of at least [`MIN_SHARED_LINE`] bytes identical (same 64-bit hash of their
 //!   bytes) to a line of an earlier file of the run (copied forks, which have no replayed
 //!   meta). Copied bytes overlap the kinds: they say how much of them is redundant;
-//! - the compression estimate encodes the plain files [`codex_rollout::compress::plan_file`] would
+//! - the compression estimate encodes the plain files [`crate::compress::plan_file`] would
 //!   compress with the same encoder settings, counting the output, writing nothing.
 
 use std::hash::{Hash, Hasher};
@@ -31,7 +31,7 @@ use codex_protocol::thread_id::ThreadId;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use codex_rollout::compress::{CompressOptions, Plan, plan_file};
+use crate::compress::{CompressOptions, Plan, plan_file};
 use codex_rollout::layout::parse_rollout_file_name;
 use codex_rollout::source::Compression;
 use codex_rollout::stream::RolloutStream;

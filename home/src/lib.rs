@@ -17,6 +17,9 @@
 //!   kept up to date incrementally. It is a cache: it can be deleted and is rebuilt from the
 //!   files, never the source of truth.
 //! - Disk use: [`measure_files`] says where a home's bytes go ([`DuReport`]).
+//! - Compression: [`plan_file`] decides whether a file is old enough and free of a running
+//!   Codex ([`thread_writer_lock`]); [`compress_files`] replaces each chosen file through
+//!   `codex-rollout`'s verified one-file replacement.
 //!
 //! A key design decision: this crate reads session files only through `codex-rollout`'s
 //! readers and never writes into one. Finding the one file a reader needs (the parent a
@@ -56,11 +59,17 @@
 
 #![warn(missing_docs)]
 
+mod compress;
 mod du;
 mod list;
 mod search;
 mod usage;
+mod writer_lock;
 
+pub use compress::{
+    CompressOptions, CompressRun, DEFAULT_OLDER_THAN, FileResult, Plan, compress_file,
+    compress_files, plan_file,
+};
 pub use du::{
     ByteKind, CompressEstimate, DayUsage, DuOptions, DuReport, FileDiskUsage, ImagePlace,
     ImageSummary, KindBytes, LARGEST_FILES, LargestFile, MIN_SHARED_LINE, PlaceBytes, measure_file,
@@ -79,6 +88,9 @@ pub use search::{
 pub use usage::{
     CountedFrom, FileUsage, ResponseUsage, Tally, Tokens, UNKNOWN_MODEL, UsageError, UsageScan,
     file_usage, file_usage_at,
+};
+pub use writer_lock::{
+    THREAD_WRITER_LOCKS_SUBDIR, WriterLock, thread_writer_lock, thread_writer_lock_path,
 };
 
 /// The README's example, compiled as a doc test so the first code a downstream user copies

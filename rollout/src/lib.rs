@@ -14,11 +14,12 @@
 //! - [`turns`]: what counts as a user turn in a file (events first, legacy files by core's
 //!   boundary rule), shared by `inspect` and `fork`;
 //! - [`replay`]: the event stream a live session emitted, rebuilt from a file;
-//! - [`compress`]: old rollouts compressed in place without a moment where a session cannot
-//!   be read; [`writer_lock`]: whether a running Codex holds a thread.
+//! - [`compress`]: one plain rollout replaced by its verified `.jsonl.zst` without a moment
+//!   where the session cannot be read.
 //!
-//! Work over many sessions (listing a home, usage reports, the search index, disk use) is the
-//! `codex-home` crate's, which builds on this one.
+//! Work over many sessions (listing a home, usage reports, the search index, disk use, which
+//! files to compress and the writer locks) is the `codex-home` crate's, which builds on this
+//! one.
 //!
 //! A key design decision: a bad line is a *problem*, never an error. It is reported with its
 //! line number ([`load::LineProblem`]) and skipped, and every good line is kept with its
@@ -59,7 +60,8 @@
 //!
 //! # Cargo features
 //!
-//! None. zstd is always built in (plain and compressed files are told apart by content), and
+//! `testing` only: hooks for other crates' tests (a compression stopped after a step, as a
+//! kill would stop it), never needed by a program. zstd is always built in (plain and compressed files are told apart by content), and
 //! the recorder's writer task needs tokio's runtime.
 
 pub mod compress;
@@ -79,7 +81,6 @@ pub mod tail;
 pub mod timestamp;
 pub mod turns;
 mod writer;
-pub mod writer_lock;
 
 pub use error::RolloutError;
 pub use fork::user_message_positions_in_rollout;

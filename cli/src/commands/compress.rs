@@ -10,10 +10,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use clap::Args;
-use codex_rollout::compress::{
-    CompressOptions, CompressOutcome, DEFAULT_LEVEL, EncoderSettings, FileResult, MAX_WINDOW_LOG,
-    compress_files,
-};
+use codex_home::{CompressOptions, FileResult, compress_files};
+use codex_rollout::compress::{CompressOutcome, DEFAULT_LEVEL, EncoderSettings, MAX_WINDOW_LOG};
 use serde::Serialize;
 
 use crate::error::{CommandResult, Failure, Status};

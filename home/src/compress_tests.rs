@@ -7,10 +7,11 @@ use std::time::{Duration, SystemTime};
 
 use pretty_assertions::assert_eq;
 
-use super::replace::Step;
+use codex_rollout::compress::{MAX_WINDOW_LOG, Step};
+use codex_rollout::load::load_rollout_items;
+
 use super::*;
-use crate::layout::{SessionsFolder, folder_files};
-use crate::load::load_rollout_items;
+use crate::all_rollout_files;
 use crate::writer_lock::thread_writer_lock_path;
 
 const THREAD: &str = "019f4efd-0137-7790-9622-c175e1415048";
@@ -61,15 +62,10 @@ fn target_of(path: &Path) -> PathBuf {
 
 /// The one file the listing finds for the session, and its items.
 fn listed_items(home: &CodexHome) -> (PathBuf, Vec<codex_protocol::rollout::RolloutItem>) {
-    let mut files = Vec::new();
-    for folder in [SessionsFolder::Live, SessionsFolder::Archived] {
-        for dir in folder.file_folders(home, None).unwrap() {
-            files.extend(folder_files(&dir, None).into_iter().map(|(_, path)| path));
-        }
-    }
+    let files = all_rollout_files(home).unwrap();
     assert_eq!(files.len(), 1, "{files:?}");
-    let loaded = load_rollout_items(&files[0]).unwrap();
-    (files[0].clone(), loaded.items().to_vec())
+    let loaded = load_rollout_items(&files[0].path).unwrap();
+    (files[0].path.clone(), loaded.items().to_vec())
 }
 
 fn temporary_files(folder: &Path) -> Vec<String> {
@@ -208,7 +204,10 @@ fn every_interrupted_state_is_readable_and_the_next_run_finishes() {
     for step in [Step::Verified, Step::Linked, Step::TempRemoved] {
         let (_dir, home, path, modified) = home_with_session();
         let (_, before) = listed_items(&home);
-        let stopped = compress_one(&path, &options(), &|_| {}, Some(step)).unwrap();
+        let stopped = compress_one(&path, &options(), &|_| {}, |job| {
+            job.run_stopping_after(step)
+        })
+        .unwrap();
         assert!(
             matches!(stopped, CompressOutcome::Failed { .. }),
             "{step:?}"
@@ -259,33 +258,6 @@ fn a_different_compressed_sibling_is_never_replaced() {
     );
     assert_eq!(std::fs::read(&target).unwrap(), other);
     assert_eq!(std::fs::read(&path).unwrap(), content().as_bytes());
-}
-
-#[test]
-fn a_thread_taken_while_compressing_keeps_its_plain_file() {
-    let (_dir, _home, path, _) = home_with_session();
-    let metadata = std::fs::metadata(&path).unwrap();
-    let target = target_of(&path);
-    let job = replace::Job {
-        plain: &path,
-        target: &target,
-        metadata: &metadata,
-        encoder: EncoderSettings::default(),
-        still_free: &|| false,
-        progress: &|_| {},
-        stop_after: None,
-    };
-    assert_eq!(
-        job.run().unwrap(),
-        CompressOutcome::Skipped {
-            reason: SkipReason::OpenInCodex
-        }
-    );
-    assert!(path.exists() && !target.exists());
-    assert_eq!(
-        temporary_files(path.parent().unwrap()),
-        Vec::<String>::new()
-    );
 }
 
 #[test]
