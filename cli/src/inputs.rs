@@ -143,7 +143,7 @@ pub fn expand_sources_reporting_each(
 /// that name exists; an ambiguous or unknown id is a usage error that lists what it could
 /// mean. `None` for every other argument.
 fn thread_source(arg: &Path, home: Option<&Path>) -> Result<Option<Source>, Failure> {
-    match crate::input::thread_prefix(arg).filter(|_| !arg.exists()) {
+    match codex_home::thread_prefix(arg).filter(|_| !arg.exists()) {
         Some(prefix) => Ok(Some(Source::File(crate::input::find_thread(prefix, home)?))),
         None => Ok(None),
     }

@@ -6,13 +6,15 @@
 //! - Discovery and lookup: [`all_rollout_files`] walks a home (live sessions, then archived
 //!   ones; plain and `.jsonl.zst`, each session file once), [`rollout_files_under`] any folder;
 //!   [`find_rollout_by_thread_id`] and [`find_rollouts_by_thread_prefix`] answer what a thread
-//!   id, or a prefix of one, on a command line names.
+//!   id, or a prefix of one, on a command line names; [`find_thread`] is that rule, through
+//!   the search index when it knows the thread.
 //! - Listing: [`list_sessions`] and [`list_archived_sessions`] page a home newest first, each
 //!   session with a preview ([`SessionSummary`]); a thread continued in more files is listed
 //!   once, by its newest piece. [`summarize_rollout_file`] is the same summary for one named
 //!   file.
 //! - Usage: [`file_usage`] counts each model response of a file once (a forked child's copied
-//!   parent prefix left out), for the model in force at its line; [`Tally`] sums per model.
+//!   parent prefix left out), for the model in force at its line; [`Tally`] sums per model;
+//!   [`build_usage_report`] groups responses by local day, week, month, session or model.
 //! - Search: [`SearchIndex`], a full-text index (SQLite FTS5) over every session of a home,
 //!   kept up to date incrementally. It is a cache: it can be deleted and is rebuilt from the
 //!   files, never the source of truth.
@@ -20,6 +22,9 @@
 //! - Compression: [`plan_file`] decides whether a file is old enough and free of a running
 //!   Codex ([`thread_writer_lock`]); [`compress_files`] replaces each chosen file through
 //!   `codex-rollout`'s verified one-file replacement.
+//!
+//! - Arguments: [`parse_age`], [`parse_day`] and [`parse_instant_ms`], what a date or an age
+//!   on a command line means, the same for every command.
 //!
 //! A key design decision: this crate reads session files only through `codex-rollout`'s
 //! readers and never writes into one. Finding the one file a reader needs (the parent a
@@ -60,9 +65,11 @@
 #![warn(missing_docs)]
 
 mod compress;
+mod dates;
 mod du;
 mod list;
 mod search;
+mod thread_lookup;
 mod usage;
 mod writer_lock;
 
@@ -70,6 +77,7 @@ pub use compress::{
     CompressOptions, CompressRun, DEFAULT_OLDER_THAN, FileResult, Plan, compress_file,
     compress_files, plan_file,
 };
+pub use dates::{AgeError, RangeEnd, parse_age, parse_day, parse_instant_ms};
 pub use du::{
     ByteKind, CompressEstimate, DayUsage, DuOptions, DuReport, FileDiskUsage, ImagePlace,
     ImageSummary, KindBytes, LARGEST_FILES, LargestFile, MIN_SHARED_LINE, PlaceBytes, measure_file,
@@ -85,9 +93,11 @@ pub use search::{
     BUSY_TIMEOUT, Hit, OUTPUT_CAP, Order, Query, Role, SearchError, SearchIndex, TextKind,
     UpdateReport, update_and_search,
 };
+pub use thread_lookup::{MIN_THREAD_PREFIX, ThreadLookupError, find_thread, thread_prefix};
 pub use usage::{
-    CountedFrom, FileUsage, ResponseUsage, Tally, Tokens, UNKNOWN_MODEL, UsageError, UsageScan,
-    file_usage, file_usage_at,
+    CountedFrom, DateRange, FileUsage, ReportKind, ResponseUsage, SessionUsage, Tally, Tokens,
+    UNKNOWN_MODEL, UsageError, UsageReport, UsageRow, UsageScan, build_usage_report, file_usage,
+    file_usage_at, local_day,
 };
 pub use writer_lock::{
     THREAD_WRITER_LOCKS_SUBDIR, WriterLock, thread_writer_lock, thread_writer_lock_path,

@@ -39,6 +39,12 @@ use serde::Serialize;
 use codex_rollout::stream::RolloutStream;
 use codex_rollout::turns::{ParentPrefixScan, Provenance};
 
+mod report;
+
+pub use report::{
+    DateRange, ReportKind, SessionUsage, UsageReport, UsageRow, build_usage_report, local_day,
+};
+
 /// Token counts under the subset rules: `input_tokens` includes `cached_input_tokens`,
 /// `output_tokens` includes `reasoning_output_tokens`, `total_tokens = input + output`.
 ///

@@ -1,10 +1,10 @@
 use std::sync::Arc;
 
 use chrono::TimeZone;
-use codex_home::{CountedFrom, Tokens};
 use proptest::prelude::*;
 
 use super::*;
+use crate::usage::{CountedFrom, Tokens};
 
 fn response(at: DateTime<Utc>, model: &str, input: u64, output: u64) -> ResponseUsage {
     ResponseUsage {
@@ -35,7 +35,7 @@ fn days_weeks_and_months_are_local() -> Result<(), Box<dyn std::error::Error>> {
         .ok_or("date")?;
     let sessions = [session(vec![response(at, "m", 10, 5)])];
     let keys = |kind, zone| -> Vec<String> {
-        build(kind, zone, DateRange::default(), &sessions)
+        build_usage_report(kind, zone, DateRange::default(), &sessions)
             .rows
             .into_iter()
             .map(|row| row.key)
@@ -53,12 +53,12 @@ fn days_weeks_and_months_are_local() -> Result<(), Box<dyn std::error::Error>> {
         until: since,
     };
     assert!(
-        build(ReportKind::Daily, Tz::UTC, range, &sessions)
+        build_usage_report(ReportKind::Daily, Tz::UTC, range, &sessions)
             .rows
             .is_empty()
     );
     assert_eq!(
-        build(ReportKind::Daily, Tz::Europe__Paris, range, &sessions)
+        build_usage_report(ReportKind::Daily, Tz::Europe__Paris, range, &sessions)
             .rows
             .len(),
         1
@@ -95,7 +95,7 @@ proptest! {
         }
         let sessions = [session(responses)];
         for (_, kind) in ReportKind::ALL {
-            let report = build(kind, ZONES[zone], DateRange::default(), &sessions);
+            let report = build_usage_report(kind, ZONES[zone], DateRange::default(), &sessions);
             let mut summed = Tally::default();
             for row in &report.rows {
                 summed.merge(&row.tally);

@@ -1,14 +1,15 @@
 //! The rows of a usage report: responses grouped by local day, week (starting Monday), month,
 //! session or model, in a time zone, within an optional date range.
 //!
-//! Which responses exist, their tokens, model and time come from codex-rollout's
-//! `codex_home`; this module only puts them in rows.
+//! Which responses exist, their tokens, model and time come from the parent module's tally of
+//! one file ([`super::file_usage`]); this module only puts them in rows. Pricing and the
+//! table or JSON layout are the binary's.
 
 use std::collections::BTreeMap;
 
+use super::{FileUsage, ResponseUsage, Tally, UNKNOWN_MODEL};
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use chrono_tz::Tz;
-use codex_home::{FileUsage, ResponseUsage, Tally};
 
 /// What a report groups by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,7 +79,7 @@ pub struct SessionUsage {
 
 /// One row of a report.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Row {
+pub struct UsageRow {
     /// The day (`2026-07-11`), week (its Monday), month (`2026-07`), model name, or thread id.
     pub key: String,
     /// For session rows: the file.
@@ -91,17 +92,22 @@ pub struct Row {
 
 /// A report: its rows in order and their total.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Report {
+pub struct UsageReport {
     /// Rows: periods in time order, sessions by last activity, models by name.
-    pub rows: Vec<Row>,
+    pub rows: Vec<UsageRow>,
     /// Every counted response.
     pub totals: Tally,
 }
 
 /// Groups the responses of `sessions` into the rows of `kind`, dating them in `zone` and
 /// keeping those whose local day is in `range`.
-pub fn build(kind: ReportKind, zone: Tz, range: DateRange, sessions: &[SessionUsage]) -> Report {
-    let mut rows: BTreeMap<String, Row> = BTreeMap::new();
+pub fn build_usage_report(
+    kind: ReportKind,
+    zone: Tz,
+    range: DateRange,
+    sessions: &[SessionUsage],
+) -> UsageReport {
+    let mut rows: BTreeMap<String, UsageRow> = BTreeMap::new();
     let mut totals = Tally::default();
     for session in sessions {
         for response in &session.usage.responses {
@@ -118,7 +124,7 @@ pub fn build(kind: ReportKind, zone: Tz, range: DateRange, sessions: &[SessionUs
                     response
                         .model
                         .as_deref()
-                        .unwrap_or(codex_home::UNKNOWN_MODEL)
+                        .unwrap_or(UNKNOWN_MODEL)
                         .to_string(),
                     None,
                 ),
@@ -132,7 +138,7 @@ pub fn build(kind: ReportKind, zone: Tz, range: DateRange, sessions: &[SessionUs
             };
             // The pieces of one thread (a continuation file goes on where its base ends) are
             // one session, shown by its newest piece, as Codex lists it.
-            let row = rows.entry(key.clone()).or_insert_with(|| Row {
+            let row = rows.entry(key.clone()).or_insert_with(|| UsageRow {
                 key,
                 path: path.clone(),
                 last_activity: response.timestamp,
@@ -155,7 +161,7 @@ pub fn build(kind: ReportKind, zone: Tz, range: DateRange, sessions: &[SessionUs
                 .usage
                 .thread_id
                 .map_or_else(|| session.path.clone(), |id| id.to_string());
-            if let Some(Row {
+            if let Some(UsageRow {
                 path: Some(shown), ..
             }) = rows.get_mut(&key)
                 && newer_piece(&session.path, shown)
@@ -164,11 +170,11 @@ pub fn build(kind: ReportKind, zone: Tz, range: DateRange, sessions: &[SessionUs
             }
         }
     }
-    let mut rows: Vec<Row> = rows.into_values().collect();
+    let mut rows: Vec<UsageRow> = rows.into_values().collect();
     if kind == ReportKind::Session {
         rows.sort_by(|a, b| (a.last_activity, &a.key).cmp(&(b.last_activity, &b.key)));
     }
-    Report { rows, totals }
+    UsageReport { rows, totals }
 }
 
 /// Whether the session file at `candidate` is a newer piece of its thread than `shown`: by
