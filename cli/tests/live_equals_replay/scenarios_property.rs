@@ -1,9 +1,8 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 //! Live equals replay as a property: for any sequence of turns built from the scripted
 //! actions, a client reducing the live stream ends with the turns rebuilt from what
 //! codex-rollout's policy persists, in both history modes. (The same through the real
-//! recorder and a file on disk, for the catalogue: codex-rollout's `live_equals_replay`.)
+//! recorder and a file on disk, for the catalogue: [`super::recorder`].)
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeMap;
 
@@ -14,11 +13,15 @@ use codex_protocol::thread_id::ThreadId;
 use pretty_assertions::assert_eq;
 use proptest::prelude::*;
 
-use super::script::Script;
-use super::*;
-use crate::client_state::ThreadState;
-use crate::common::{ClientRequest, ServerNotification, ServerRequest};
-use crate::v2::{ThreadItem, Turn};
+use codex_app_server_protocol::jsonrpc::JSONRPCMessage;
+use codex_app_server_protocol::scenarios::{
+    Party, Scenario, Script, all_scenarios, as_recorded, without_item_times,
+};
+use codex_app_server_protocol::v2::{ThreadItem, Turn};
+use codex_app_server_protocol::{
+    ClientRequest, ServerNotification, ServerRequest, ThreadState, build_turns_from_rollout_items,
+};
+use codex_protocol::rollout::RolloutItem;
 
 #[derive(Debug, Clone)]
 enum Action {
