@@ -15,9 +15,9 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
+use codex_home::{ThreadLookupError, thread_prefix};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::list::{find_rollout_by_thread_id, find_rollouts_by_thread_prefix};
 use codex_rollout::load::{LineProblem, LoadedRollout, ProblemKind, RolloutContents};
 use codex_rollout::source::{Compression, DecodedRollout, read_rollout};
 
@@ -44,7 +44,7 @@ pub enum Source {
 
 impl Source {
     /// The source a `[FILE]` argument names: a file, `-`, or a thread id or a unique prefix
-    /// of one (at least [`MIN_THREAD_PREFIX`] characters) when no such file exists, found under
+    /// of one (at least [`codex_home::MIN_THREAD_PREFIX`] characters) when no such file exists, found under
     /// the Codex home ([`find_thread`]). An ambiguous prefix is a usage error (exit 2) that
     /// lists the candidates.
     pub fn from_arg(arg: Option<&Path>) -> Result<Self, Failure> {
@@ -68,70 +68,15 @@ impl Source {
     }
 }
 
-/// The shortest thread id prefix taken as one (shorter arguments are file names only).
-pub const MIN_THREAD_PREFIX: usize = 4;
-
-/// `arg` as a thread id prefix, when it can be one: hexadecimal digits and hyphens only.
-pub fn thread_prefix(arg: &Path) -> Option<&str> {
-    let text = arg.to_str()?;
-    (text.len() >= MIN_THREAD_PREFIX
-        && text.len() <= 36
-        && text.chars().all(|ch| ch.is_ascii_hexdigit() || ch == '-'))
-    .then_some(text)
-}
-
 /// The rollout file of the one thread whose id starts with `prefix`, under `home` (default:
-/// `$CODEX_HOME`, else `~/.codex`): through the search index when it knows the thread, else
-/// by file names. Of a thread with several files, the one codex-rollout's
-/// `find_rollout_by_thread_id` picks (live, newest, plain).
+/// `$CODEX_HOME`, else `~/.codex`), by codex-home's rule ([`codex_home::find_thread`]). An
+/// ambiguous prefix is a usage error; the rest cannot be read.
 pub fn find_thread(prefix: &str, home: Option<&Path>) -> Result<PathBuf, Failure> {
     let home = crate::inputs::resolve_home(home)?;
-    let mut threads: Vec<String> = crate::commands::search::indexed_thread_files(&home, prefix)
-        .into_iter()
-        .map(|(thread, _)| thread)
-        .collect();
-    if threads.is_empty() {
-        threads = find_rollouts_by_thread_prefix(&home, prefix)
-            .map_err(|err| {
-                Failure::Unreadable(format!(
-                    "cannot read the sessions of {}: {err}",
-                    home.root().display()
-                ))
-            })?
-            .into_iter()
-            .map(|file| file.name.thread_id.hyphenated().to_string())
-            .collect();
-    }
-    threads.sort();
-    threads.dedup();
-    let thread = match threads.as_slice() {
-        [] => {
-            return Err(Failure::Unreadable(format!(
-                "cannot read {prefix}: no such file, and no session under {} has a thread id \
-                 starting with it",
-                home.root().display()
-            )));
-        }
-        [thread] => thread,
-        several => {
-            return Err(Failure::Usage(format!(
-                "thread id prefix {prefix} is ambiguous under {}: {} (give more characters)",
-                home.root().display(),
-                several.join(", ")
-            )));
-        }
-    };
-    let id = ThreadId::from_string(thread)
-        .map_err(|_| Failure::Unreadable(format!("invalid thread id {thread}")))?;
-    find_rollout_by_thread_id(&home, id)
-        .ok()
-        .flatten()
-        .ok_or_else(|| {
-            Failure::Unreadable(format!(
-                "the session of thread {thread} is no longer under {}",
-                home.root().display()
-            ))
-        })
+    codex_home::find_thread(&home, prefix).map_err(|err| match err {
+        ThreadLookupError::Ambiguous { .. } => Failure::Usage(err.to_string()),
+        _ => Failure::Unreadable(err.to_string()),
+    })
 }
 
 /// Reads all of `source`, decoded when it is compressed (a damaged compressed stream gives the

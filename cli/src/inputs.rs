@@ -16,8 +16,8 @@
 
 use std::path::{Path, PathBuf};
 
+use codex_home::{all_rollout_files, rollout_files_under};
 use codex_rollout::CodexHome;
-use codex_rollout::list::{all_rollout_files, rollout_files_under};
 
 use crate::error::Failure;
 use crate::input::{STDIN_ARG, Source};
@@ -143,7 +143,7 @@ pub fn expand_sources_reporting_each(
 /// that name exists; an ambiguous or unknown id is a usage error that lists what it could
 /// mean. `None` for every other argument.
 fn thread_source(arg: &Path, home: Option<&Path>) -> Result<Option<Source>, Failure> {
-    match crate::input::thread_prefix(arg).filter(|_| !arg.exists()) {
+    match codex_home::thread_prefix(arg).filter(|_| !arg.exists()) {
         Some(prefix) => Ok(Some(Source::File(crate::input::find_thread(prefix, home)?))),
         None => Ok(None),
     }

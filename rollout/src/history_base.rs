@@ -16,7 +16,7 @@
 //! to at most [`MAX_BASE_DEPTH`] parents and may not come back to a thread already in it.
 //!
 //! Why here: `codex-rollout` is the only crate that reads session files, and the parent is
-//! found with [`crate::list::find_rollout_by_thread_id`] and read with [`crate::source`], plain
+//! found with [`crate::layout::find_rollout_by_rollout_id`] and read with [`crate::source`], plain
 //! or compressed, like every other rollout.
 
 mod prefix;
@@ -28,8 +28,8 @@ use codex_protocol::thread_id::ThreadId;
 
 use crate::error::RolloutError;
 use crate::layout::CodexHome;
+use crate::layout::find_rollout_by_rollout_id;
 use crate::layout::{parse_rollout_file_name, rollout_id_of_path};
-use crate::list::find_rollout_by_rollout_id;
 use crate::load::{LoadError, LoadedRollout, RolloutContents, load_rollout_items};
 use crate::source::{self, StreamDamage};
 

@@ -20,6 +20,13 @@ use uuid::Uuid;
 use crate::error::{Result, RolloutError};
 use crate::source::Compression;
 
+mod folders;
+
+pub use folders::{
+    OrderKey, SessionsFolder, find_first_rollout, find_rollout_by_rollout_id, folder_files,
+    order_key,
+};
+
 /// Folder under the home that holds live sessions.
 pub const SESSIONS_SUBDIR: &str = "sessions";
 /// Folder under the home that holds archived sessions (flat, not dated). This crate lists and

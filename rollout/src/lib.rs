@@ -1,10 +1,10 @@
 //! Codex session files ("rollouts"): the only crate that reads or writes them.
 //!
-//! - [`layout`]: where files live (`<home>/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl`);
+//! - [`layout`]: where files live (`<home>/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl`),
+//!   and the one walk that finds a file of a home by name;
 //! - [`policy`]: which recorded items are durable;
 //! - [`recorder`]: [`RolloutRecorder`], the per-session writer and core's
 //!   [`codex_core::session::RolloutSink`];
-//! - [`list`]: sessions under a home, newest first, paginated;
 //! - [`source`]: opening a file plain or zstd-compressed (`.jsonl.zst`), decided once by the
 //!   magic number, for every reader;
 //! - [`load`], [`reconstruct`], [`fork`]: reading files back into items, model history and
@@ -14,13 +14,12 @@
 //! - [`turns`]: what counts as a user turn in a file (events first, legacy files by core's
 //!   boundary rule), shared by `inspect` and `fork`;
 //! - [`replay`]: the event stream a live session emitted, rebuilt from a file;
-//! - [`usage`]: token usage, each model response counted once (copied parent prefixes left
-//!   out), for usage reports.
-//! - `search` (feature `search`): a full-text index (SQLite FTS5) over every session of a
-//!   home, kept up to date incrementally.
-//! - [`du`], [`compress`]: where a home's bytes go, and old rollouts compressed in place
-//!   without a moment where a session cannot be read; [`writer_lock`]: whether a running
-//!   Codex holds a thread.
+//! - [`compress`]: one plain rollout replaced by its verified `.jsonl.zst` without a moment
+//!   where the session cannot be read.
+//!
+//! Work over many sessions (listing a home, usage reports, the search index, disk use, which
+//! files to compress and the writer locks) is the `codex-home` crate's, which builds on this
+//! one.
 //!
 //! A key design decision: a bad line is a *problem*, never an error. It is reported with its
 //! line number ([`load::LineProblem`]) and skipped, and every good line is kept with its
@@ -61,37 +60,31 @@
 //!
 //! # Cargo features
 //!
-//! None. zstd is always built in (plain and compressed files are told apart by content), and
+//! `testing` only: hooks for other crates' tests (a compression stopped after a step, as a
+//! kill would stop it), never needed by a program. zstd is always built in (plain and compressed files are told apart by content), and
 //! the recorder's writer task needs tokio's runtime.
 
 pub mod compress;
-pub mod du;
 pub mod error;
 pub mod fork;
 pub mod history_base;
 pub mod layout;
-pub mod list;
 pub mod load;
 pub mod policy;
 pub mod reconstruct;
 pub mod recorder;
 pub mod replay;
 mod resume_point;
-#[cfg(feature = "search")]
-pub mod search;
 pub mod source;
 pub mod stream;
 pub mod tail;
 pub mod timestamp;
 pub mod turns;
-pub mod usage;
 mod writer;
-pub mod writer_lock;
 
 pub use error::RolloutError;
 pub use fork::user_message_positions_in_rollout;
 pub use layout::CodexHome;
-pub use list::{SessionsPage, list_sessions};
 pub use load::{
     LoadError, LoadedRollout, get_rollout_history, load_rollout_bytes, load_rollout_from_reader,
     load_rollout_items,

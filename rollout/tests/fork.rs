@@ -12,7 +12,7 @@ use codex_rollout::CodexHome;
 use codex_rollout::fork::{
     ForkError, ForkPoint, fork_rollout, fork_rollout_to_path, user_message_positions_in_rollout,
 };
-use codex_rollout::list::find_rollout_by_thread_id;
+use codex_rollout::layout::find_first_rollout;
 use codex_rollout::load::{LoadedRollout, load_rollout_bytes, load_rollout_items};
 use codex_rollout::reconstruct::reconstruct_history_from_rollout;
 use codex_rollout::recorder::new_session_meta;
@@ -209,7 +209,7 @@ fn fork_into_a_home_is_findable_and_never_overwrites() -> TestResult {
     let forked = fork_rollout(&source, ForkPoint::BeforeNthLastUserMessage(1), &home)?;
     assert!(forked.path.starts_with(home.sessions_dir()));
     assert_eq!(
-        find_rollout_by_thread_id(&home, forked.thread_id)?,
+        find_first_rollout(&home, |name| name.thread_id == *forked.thread_id.as_uuid())?,
         Some(forked.path.clone())
     );
     let again = fork_rollout_to_path(&source, ForkPoint::KeepAll, &forked.path);

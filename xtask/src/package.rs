@@ -31,6 +31,7 @@ pub const PUBLISHED: &[&str] = &[
     "codex-core",
     "codex-app-server-protocol",
     "codex-rollout",
+    "codex-home",
     "codex-thread",
 ];
 

@@ -2,10 +2,15 @@
 //! source, checked on every `cargo test` (as rust-analyzer's tidy tests do), so they cannot
 //! silently become false.
 //!
+//! [`layers`] checks every workspace member's `Cargo.toml` against the diagram of
+//! `docs/architecture.md`: dependencies, dev-dependencies included, point up it only.
+//!
 //! Each rule names the files it covers and the text those files must not contain (outside
 //! comments). A rule may list files that still break it, each with the reason it is
 //! tolerated; an allowance that is no longer needed is itself a failure, so the list only
 //! shrinks.
+
+mod layers;
 
 use std::path::{Path, PathBuf};
 
@@ -93,9 +98,12 @@ pub(crate) struct Violation {
     pub(crate) detail: String,
 }
 
-/// Every violation of this workspace's [`RULES`] under `root` (a workspace checkout).
+/// Every violation of this workspace's [`RULES`] and of the layer rule ([`layers`]) under
+/// `root` (a workspace checkout).
 pub(crate) fn check(root: &Path) -> std::io::Result<Vec<Violation>> {
-    check_rules(root, RULES)
+    let mut violations = check_rules(root, RULES)?;
+    violations.extend(layers::check(root)?);
+    Ok(violations)
 }
 
 /// Every violation of `rules` (and of the line limit) under `root`.

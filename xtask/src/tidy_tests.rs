@@ -10,8 +10,59 @@ fn write(root: &Path, file: &str, text: &str) -> std::io::Result<()> {
     std::fs::write(path, text)
 }
 
+/// The diagram of a small workspace: protocol at the top, two crates under it, one under both.
+const DIAGRAM: &str = "# Architecture\n\n## Bird's-eye view\n\n```\ncodex-protocol   protocol/\n   ^        ^\ncodex-core   codex-app-server-protocol   core/, app-server-protocol/\n   ^\ncodex-rollout   rollout/\n```\n";
+
+fn manifest(name: &str, deps: &str, dev_deps: &str) -> String {
+    format!(
+        "[package]\nname = \"{name}\"\n\n[dependencies]\n{deps}\n[dev-dependencies]\n{dev_deps}"
+    )
+}
+
+/// A workspace whose manifests follow [`DIAGRAM`].
+fn layered_workspace(root: &Path) -> std::io::Result<()> {
+    write(
+        root,
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"protocol\", \"core\", \"app-server-protocol\", \"rollout\", \"test-support\"]\n",
+    )?;
+    write(root, "docs/architecture.md", DIAGRAM)?;
+    let support = "codex-test-support = { path = \"../test-support\" }\n";
+    let protocol = "codex-protocol = { workspace = true }\n";
+    write(
+        root,
+        "protocol/Cargo.toml",
+        &manifest("codex-protocol", "", support),
+    )?;
+    write(
+        root,
+        "core/Cargo.toml",
+        &manifest("codex-core", protocol, support),
+    )?;
+    write(
+        root,
+        "app-server-protocol/Cargo.toml",
+        &manifest("codex-app-server-protocol", protocol, support),
+    )?;
+    write(
+        root,
+        "rollout/Cargo.toml",
+        &manifest(
+            "codex-rollout",
+            "codex-core = { workspace = true }\nserde = \"1\"\n",
+            support,
+        ),
+    )?;
+    write(
+        root,
+        "test-support/Cargo.toml",
+        &manifest("codex-test-support", "", ""),
+    )
+}
+
 /// A tree that keeps every rule: the files each rule tolerates break it as they do here.
 fn clean_tree(root: &Path) -> std::io::Result<()> {
+    layered_workspace(root)?;
     write(root, "protocol/src/lib.rs", "pub struct Item;\n")?;
     write(
         root,
@@ -156,5 +207,58 @@ fn a_benchmark_that_measures_in_the_test_suite_is_reported() -> std::io::Result<
         .map(|violation| violation.file)
         .collect();
     assert_eq!(files, ["cli/benches/macro.rs", "rollout/benches/bare.rs"]);
+    Ok(())
+}
+
+/// The test of the layer rule: a dependency down or sideways the diagram, a dev-dependency
+/// included, is reported once, naming the manifest; a crate the diagram does not know is too.
+#[test]
+fn a_dependency_against_the_diagram_is_reported() -> std::io::Result<()> {
+    let cases = [
+        (
+            "protocol/Cargo.toml",
+            manifest(
+                "codex-protocol",
+                "",
+                "codex-core = { path = \"../core\" }\n",
+            ),
+            "`codex-protocol` has `codex-core` in [dev-dependencies]",
+        ),
+        (
+            "app-server-protocol/Cargo.toml",
+            manifest(
+                "codex-app-server-protocol",
+                "codex-protocol = { workspace = true }\n",
+                "codex-rollout = { path = \"../rollout\" }\n",
+            ),
+            "`codex-app-server-protocol` has `codex-rollout` in [dev-dependencies]",
+        ),
+        (
+            "core/Cargo.toml",
+            manifest(
+                "codex-core",
+                "asp = { package = \"codex-app-server-protocol\", path = \"../app-server-protocol\" }\n",
+                "",
+            ),
+            "`codex-core` has `codex-app-server-protocol` in [dependencies]",
+        ),
+        (
+            "rollout/Cargo.toml",
+            manifest("codex-rollout-renamed", "", ""),
+            "`codex-rollout-renamed` is neither in the diagram",
+        ),
+    ];
+    for (file, text, detail) in cases {
+        let dir = tempfile::tempdir()?;
+        clean_tree(dir.path())?;
+        write(dir.path(), file, &text)?;
+        let violations: Vec<Violation> = check(dir.path())?
+            .into_iter()
+            .filter(|violation| violation.file == file)
+            .collect();
+        assert_eq!(violations.len(), 1, "{file}: {violations:#?}");
+        assert!(violations[0].rule.starts_with("dependencies point up"));
+        assert!(violations[0].detail.starts_with(detail), "{violations:#?}");
+    }
     Ok(())
 }

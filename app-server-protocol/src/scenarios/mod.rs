@@ -22,6 +22,7 @@ use codex_protocol::thread_id::ThreadId;
 use serde::{Deserialize, Serialize};
 
 pub use catalog::all_scenarios;
+pub use script::Script;
 
 use crate::common::ClientRequest;
 use crate::export::ExportError;
@@ -338,7 +339,3 @@ pub fn client_fixture_files(persist: Persist<'_>) -> Result<BTreeMap<String, Str
     }
     Ok(files)
 }
-
-#[cfg(test)]
-#[path = "scenarios_tests.rs"]
-mod tests;

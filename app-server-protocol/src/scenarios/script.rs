@@ -29,7 +29,7 @@ const EPOCH_SECONDS: i64 = 1_750_000_000;
 
 /// Builds the steps of one scripted thread.
 #[derive(Debug)]
-pub(crate) struct Script {
+pub struct Script {
     thread_id: ThreadId,
     steps: Vec<Step>,
     turn_id: String,
@@ -39,7 +39,7 @@ pub(crate) struct Script {
 }
 
 impl Script {
-    pub(crate) fn new(thread_id: ThreadId) -> Self {
+    pub fn new(thread_id: ThreadId) -> Self {
         Self {
             thread_id,
             steps: Vec::new(),
@@ -50,7 +50,7 @@ impl Script {
         }
     }
 
-    pub(crate) fn into_steps(self) -> Vec<Step> {
+    pub fn into_steps(self) -> Vec<Step> {
         self.steps
     }
 
@@ -90,7 +90,7 @@ impl Script {
     }
 
     /// `task_started` for a new turn.
-    pub(crate) fn start_turn(&mut self, turn_id: &str) {
+    pub fn start_turn(&mut self, turn_id: &str) {
         self.turn_id = turn_id.to_owned();
         self.seconds += 10;
         self.turn_started_at = self.seconds;
@@ -102,7 +102,7 @@ impl Script {
     }
 
     /// The person's message: item events, then the legacy `user_message`.
-    pub(crate) fn user_message(&mut self, text: &str) {
+    pub fn user_message(&mut self, text: &str) {
         let item = UserMessageItem {
             id: self.id("user"),
             client_id: None,
@@ -117,7 +117,7 @@ impl Script {
     }
 
     /// A reasoning summary streamed in `deltas`.
-    pub(crate) fn reasoning(&mut self, deltas: &[&str]) {
+    pub fn reasoning(&mut self, deltas: &[&str]) {
         let id = self.id("rs");
         let text: String = deltas.concat();
         let empty = ReasoningItem {
@@ -152,7 +152,7 @@ impl Script {
     }
 
     /// An agent message streamed in `deltas`.
-    pub(crate) fn agent_message(&mut self, deltas: &[&str], phase: MessagePhase) {
+    pub fn agent_message(&mut self, deltas: &[&str], phase: MessagePhase) {
         let id = self.id("msg");
         let text: String = deltas.concat();
         let mut item = AgentMessageItem::new(id.clone(), Vec::new());
@@ -178,7 +178,7 @@ impl Script {
     }
 
     /// The core asks to run `argv`; returns the call id.
-    pub(crate) fn exec_approval(&mut self, argv: &[&str]) -> String {
+    pub fn exec_approval(&mut self, argv: &[&str]) -> String {
         let call_id = self.id("call");
         self.emit(EventMsg::ExecApprovalRequest(ExecApprovalRequestEvent {
             call_id: call_id.clone(),
@@ -204,13 +204,7 @@ impl Script {
     /// raw bytes, `item_completed`, then the legacy end. What a session file keeps of it is
     /// the mode's choice: the end event in a legacy file, the completed item in a paginated
     /// one.
-    pub(crate) fn exec_command(
-        &mut self,
-        call_id: &str,
-        argv: &[&str],
-        chunks: &[&[u8]],
-        exit_code: i32,
-    ) {
+    pub fn exec_command(&mut self, call_id: &str, argv: &[&str], chunks: &[&[u8]], exit_code: i32) {
         let command: Vec<String> = argv.iter().map(|arg| (*arg).to_owned()).collect();
         let parsed_cmd = vec![ParsedCommand::Unknown {
             cmd: argv.join(" "),
@@ -295,7 +289,7 @@ impl Script {
     }
 
     /// The core asks to apply a patch adding `path`; returns the call id.
-    pub(crate) fn patch_approval(&mut self, path: &str) -> String {
+    pub fn patch_approval(&mut self, path: &str) -> String {
         let call_id = self.id("patch");
         self.emit(EventMsg::ApplyPatchApprovalRequest(
             ApplyPatchApprovalRequestEvent {
@@ -319,7 +313,7 @@ impl Script {
     /// A patch adding `path`, applied (or not, when `success` is false), as a current core
     /// reports it: `item_started` (FileChange), the legacy begin, `item_completed`, the
     /// legacy end.
-    pub(crate) fn patch_apply(&mut self, call_id: &str, path: &str, success: bool) {
+    pub fn patch_apply(&mut self, call_id: &str, path: &str, success: bool) {
         let changes: std::collections::BTreeMap<String, FileChange> = [(
             path.to_owned(),
             FileChange::Add {
@@ -363,7 +357,7 @@ impl Script {
     }
 
     /// A token count after a model response.
-    pub(crate) fn token_count(&mut self, last_total: i64) {
+    pub fn token_count(&mut self, last_total: i64) {
         let last = TokenUsage {
             input_tokens: last_total - 100,
             cached_input_tokens: 0,
@@ -383,7 +377,7 @@ impl Script {
     }
 
     /// An error event (the turn will fail).
-    pub(crate) fn error(&mut self, message: &str, info: codex_protocol::event::CodexErrorInfo) {
+    pub fn error(&mut self, message: &str, info: codex_protocol::event::CodexErrorInfo) {
         self.emit(EventMsg::Error(ErrorEvent {
             message: message.to_owned(),
             codex_error_info: Some(info),
@@ -391,7 +385,7 @@ impl Script {
     }
 
     /// `task_complete` for the running turn.
-    pub(crate) fn complete_turn(&mut self, last_agent_message: Option<&str>) {
+    pub fn complete_turn(&mut self, last_agent_message: Option<&str>) {
         self.seconds += 2;
         self.emit(EventMsg::TurnComplete(TurnCompleteEvent {
             last_agent_message: last_agent_message.map(str::to_owned),
@@ -403,7 +397,7 @@ impl Script {
     }
 
     /// `turn_aborted` for the running turn (the person interrupted it).
-    pub(crate) fn abort_turn(&mut self) {
+    pub fn abort_turn(&mut self) {
         self.seconds += 1;
         self.emit(EventMsg::TurnAborted(TurnAbortedEvent {
             root_turn_id: None,
@@ -417,7 +411,7 @@ impl Script {
     }
 
     /// The client answers the open approval for `item_id` with `decision` (JSON).
-    pub(crate) fn client_answers(&mut self, item_id: &str, decision: serde_json::Value) {
+    pub fn client_answers(&mut self, item_id: &str, decision: serde_json::Value) {
         self.steps.push(Step::ClientAnswer {
             item_id: item_id.to_owned(),
             decision,
@@ -425,7 +419,7 @@ impl Script {
     }
 
     /// The client rolls back the last `num_turns` turns; the core records the rollback.
-    pub(crate) fn client_rollback(&mut self, num_turns: u32) {
+    pub fn client_rollback(&mut self, num_turns: u32) {
         self.steps.push(Step::ClientRollback { num_turns });
         self.emit(EventMsg::ThreadRolledBack(ThreadRolledBackEvent {
             num_turns,

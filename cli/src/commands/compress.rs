@@ -10,10 +10,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use clap::Args;
-use codex_rollout::compress::{
-    CompressOptions, CompressOutcome, DEFAULT_LEVEL, EncoderSettings, FileResult, MAX_WINDOW_LOG,
-    compress_files,
-};
+use codex_home::{CompressOptions, FileResult, compress_files};
+use codex_rollout::compress::{CompressOutcome, DEFAULT_LEVEL, EncoderSettings, MAX_WINDOW_LOG};
 use serde::Serialize;
 
 use crate::error::{CommandResult, Failure, Status};
@@ -33,7 +31,7 @@ pub struct FilesArgs {
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
     /// Leave files modified more recently than this (`7d`, `12h`, `30m`, `0`).
-    #[arg(long, value_name = "AGE", default_value = "7d", value_parser = parse_age)]
+    #[arg(long, value_name = "AGE", default_value = "7d", value_parser = codex_home::parse_age)]
     pub older_than: Duration,
 }
 
@@ -62,26 +60,6 @@ pub struct CompressArgs {
     /// Say what would be compressed; change nothing.
     #[arg(long)]
     pub dry_run: bool,
-}
-
-/// Parses `7d`, `12h`, `30m`, `45s` or a bare number of days.
-pub fn parse_age(text: &str) -> Result<Duration, String> {
-    let text = text.trim();
-    let (number, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
-        Some((at, _)) => text.split_at(at),
-        None => (text, "d"),
-    };
-    let number: u64 = number
-        .parse()
-        .map_err(|_| format!("`{text}` is not an age like 7d, 12h, 30m or 0"))?;
-    let seconds = match unit {
-        "d" => 86_400,
-        "h" => 3_600,
-        "m" => 60,
-        "s" => 1,
-        _ => return Err(format!("`{text}`: the unit must be d, h, m or s")),
-    };
-    Ok(Duration::from_secs(number.saturating_mul(seconds)))
 }
 
 /// The files `args` name, as paths (standard input is refused: these commands work on files).

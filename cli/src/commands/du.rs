@@ -7,7 +7,7 @@
 //! file, `"type":"file"`, then one `"type":"summary"`).
 
 use clap::Args;
-use codex_rollout::du::{ByteKind, DuOptions, DuReport, FileUsage, ImagePlace, measure_files};
+use codex_home::{ByteKind, DuOptions, DuReport, FileDiskUsage, ImagePlace, measure_files};
 use serde::Serialize;
 
 use super::compress::{EncoderArgs, FilesArgs, files_of, fit_path, options_of, total_bytes};
@@ -37,7 +37,7 @@ struct FileRecord<'a> {
     #[serde(rename = "type")]
     record: &'static str,
     #[serde(flatten)]
-    usage: &'a FileUsage,
+    usage: &'a FileDiskUsage,
 }
 
 #[derive(Serialize)]

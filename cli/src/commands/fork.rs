@@ -27,6 +27,7 @@
 
 use std::path::{Path, PathBuf};
 
+use codex_home::find_rollout_by_thread_id;
 use codex_protocol::rollout::HistoryBase;
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::CodexHome;
@@ -35,7 +36,6 @@ use codex_rollout::fork::{
     fork_source_thread,
 };
 use codex_rollout::history_base::load_rollout_with_base;
-use codex_rollout::list::find_rollout_by_thread_id;
 use codex_rollout::turns::{TooFewTurns, fork_point_dropping_turns, user_turns};
 use serde::Serialize;
 

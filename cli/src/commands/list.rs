@@ -16,11 +16,11 @@
 
 use std::path::PathBuf;
 
-use codex_rollout::CodexHome;
-use codex_rollout::list::{
+use codex_home::{
     Cursor, SessionSummary, SessionsPage, list_archived_sessions, list_sessions,
     summarize_rollout_file,
 };
+use codex_rollout::CodexHome;
 use rayon::prelude::*;
 use serde::Serialize;
 

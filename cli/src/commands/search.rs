@@ -2,14 +2,17 @@
 //! [--until T] [--limit N] [--sort newest|rank]`: full-text search over every session of a
 //! home.
 //!
-//! codex-rollout's search index does the work (`codex_rollout::search`): it is brought up to
+//! codex-home's search index does the work (`codex_home::SearchIndex`): it is brought up to
 //! date with the home before the query, then queried. What stays here is the arguments, the
 //! layout of the hits and the resume hint.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use chrono::{DateTime, Days, NaiveDate, SecondsFormat, Utc};
-use codex_rollout::search::{Hit, Order, Query, Role, SearchError, SearchIndex, update_and_search};
+use chrono::{DateTime, SecondsFormat, Utc};
+use codex_home::{
+    Hit, Order, Query, RangeEnd, Role, SearchError, SearchIndex, parse_instant_ms,
+    update_and_search,
+};
 use serde::Serialize;
 
 use crate::cli::SearchArgs;
@@ -67,12 +70,12 @@ pub fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
         since_ms: args
             .since
             .as_deref()
-            .map(|text| time_arg("--since", text, false))
+            .map(|text| time_arg("--since", text, RangeEnd::Start))
             .transpose()?,
         until_ms: args
             .until
             .as_deref()
-            .map(|text| time_arg("--until", text, true))
+            .map(|text| time_arg("--until", text, RangeEnd::End))
             .transpose()?,
         copied: args.copied,
         limit: args.limit,
@@ -156,48 +159,11 @@ fn index_path(explicit: Option<PathBuf>) -> Result<PathBuf, Failure> {
     }
 }
 
-/// A `--since`/`--until` value as Unix ms: RFC 3339, or a date (UTC), which means the start
-/// of that day, or for `--until` its end.
-fn time_arg(flag: &str, text: &str, end_of_day: bool) -> Result<i64, Failure> {
-    if let Ok(at) = DateTime::parse_from_rfc3339(text) {
-        return Ok(at.timestamp_millis());
-    }
-    let date = NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
+/// A `--since`/`--until` value as Unix ms, by codex-home's rule ([`codex_home::parse_instant_ms`]).
+fn time_arg(flag: &str, text: &str, end: RangeEnd) -> Result<i64, Failure> {
+    parse_instant_ms(text, end).ok_or_else(|| {
         Failure::Usage(format!(
             "invalid {flag} `{text}`: expected a date (2025-09-25) or an RFC 3339 time"
         ))
-    })?;
-    let date = if end_of_day {
-        date.checked_add_days(Days::new(1)).unwrap_or(date)
-    } else {
-        date
-    };
-    Ok(date
-        .and_hms_opt(0, 0, 0)
-        .map_or(0, |at| at.and_utc().timestamp_millis()))
-}
-
-/// The rollout files of `home` whose thread id starts with `prefix`, from the search index
-/// when one exists at the default place and knows any, else none (the caller scans names).
-pub fn indexed_thread_files(
-    home: &codex_rollout::CodexHome,
-    prefix: &str,
-) -> Vec<(String, PathBuf)> {
-    let Ok(path) = SearchIndex::default_path() else {
-        return Vec::new();
-    };
-    indexed_thread_files_at(&path, home, prefix)
-}
-
-fn indexed_thread_files_at(
-    path: &Path,
-    home: &codex_rollout::CodexHome,
-    prefix: &str,
-) -> Vec<(String, PathBuf)> {
-    SearchIndex::open_existing(path)
-        .and_then(|index| index.files_with_thread_prefix(home, prefix).ok())
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|(_, path)| path.is_file())
-        .collect()
+    })
 }

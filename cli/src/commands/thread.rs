@@ -21,10 +21,10 @@ use codex_app_server_protocol::thread_history::{BuiltThread, ThreadBuilder};
 use std::path::{Path, PathBuf};
 
 use codex_app_server_protocol::v2::{ThreadFile, ThreadItem, Turn};
+use codex_home::read_head_summary;
 use codex_rollout::CodexHome;
 use codex_rollout::history_base::load_rollout_with_base;
 use codex_rollout::layout::home_of_rollout_path;
-use codex_rollout::list::read_head_summary;
 use codex_rollout::replay::{ClientView, client_view_items};
 use serde_json::Value;
 

@@ -3,14 +3,13 @@
 //! over many sessions.
 //!
 //! Which responses count, with which tokens, model and time, is codex-rollout's
-//! ([`codex_rollout::usage`]: each response once, a child's copied parent prefix never);
+//! (`codex_home`: each response once, a child's copied parent prefix never);
 //! this command reads the files (several at a time), groups the responses by local date,
-//! session or model ([`report`]), prices them ([`pricing`]) and prints them ([`render`]).
+//! session or model ([`codex_home::build_usage_report`]), prices them ([`pricing`]) and prints them ([`render`]).
 //! See `docs/usage.md`.
 
 pub mod pricing;
 pub mod render;
-pub mod report;
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -18,8 +17,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use chrono::NaiveDate;
 use chrono_tz::Tz;
+use codex_home::{FileUsage, file_usage};
 use codex_rollout::stream::RolloutStream;
-use codex_rollout::usage::{FileUsage, file_usage};
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
@@ -27,8 +26,8 @@ use crate::inputs::{WhenEmpty, expand_sources, resolve_home};
 use crate::output::{Output, warn};
 use crate::progress::Progress;
 use crate::sample::SAMPLE_JSONL;
+use codex_home::{DateRange, ReportKind, SessionUsage, build_usage_report};
 use pricing::Pricing;
-use report::{DateRange, ReportKind, SessionUsage};
 
 /// The arguments of `usage`, as the command line gave them.
 #[derive(Debug, Clone, Default)]
@@ -77,7 +76,7 @@ pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
     }
     let sources = expand_sources(paths, args.home.as_deref(), WhenEmpty::DefaultHome)?;
     let (sessions, unreadable) = read_all(&sources);
-    let report = report::build(kind, zone, range, &sessions);
+    let report = build_usage_report(kind, zone, range, &sessions);
     if out.is_json() {
         out.json_line(&render::to_json(kind, &report, &pricing, &zone_name))?;
     } else {
@@ -102,11 +101,10 @@ fn split_report_word(targets: &[PathBuf]) -> (ReportKind, &[PathBuf]) {
     (ReportKind::Daily, targets)
 }
 
-/// `YYYY-MM-DD` or `YYYYMMDD`.
+/// A `--since`/`--until` day, by codex-home's rule ([`codex_home::parse_day`]).
 fn parse_date(text: &str) -> Result<NaiveDate, Failure> {
-    NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        .or_else(|_| NaiveDate::parse_from_str(text, "%Y%m%d"))
-        .map_err(|_| Failure::Usage(format!("invalid date `{text}`: expected YYYY-MM-DD")))
+    codex_home::parse_day(text)
+        .ok_or_else(|| Failure::Usage(format!("invalid date `{text}`: expected YYYY-MM-DD")))
 }
 
 /// The zone named (an IANA name), else the local one, else UTC (with a warning).

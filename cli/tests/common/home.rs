@@ -6,9 +6,9 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use codex_home::all_rollout_files;
 use codex_protocol::rollout::RolloutItem;
 use codex_rollout::layout::parse_rollout_file_name;
-use codex_rollout::list::all_rollout_files;
 use codex_rollout::load_rollout_items;
 
 /// Thirty days: older than `compress`'s default age.

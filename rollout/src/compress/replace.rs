@@ -17,7 +17,8 @@ const CHUNK: usize = 256 * 1024;
 
 /// The steps of a replacement, for tests that stop after one (a kill at that moment).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Step {
+#[cfg_attr(not(any(test, feature = "testing")), allow(dead_code))]
+pub enum Step {
     /// The temporary file is written, synced and checked.
     Verified,
     /// The compressed name exists beside the plain file.
@@ -26,20 +27,46 @@ pub(crate) enum Step {
     TempRemoved,
 }
 
-pub(crate) struct Job<'a> {
-    pub(crate) plain: &'a Path,
-    pub(crate) target: &'a Path,
-    pub(crate) metadata: &'a Metadata,
-    pub(crate) encoder: EncoderSettings,
+/// One plain file replaced by its compressed copy ([`Replacement::run`]).
+pub struct Replacement<'a> {
+    /// The plain `X.jsonl`.
+    pub plain: &'a Path,
+    /// Its compressed name, `X.jsonl.zst`.
+    pub target: &'a Path,
+    /// The plain file's metadata when it was chosen; a change since means it is left plain.
+    pub metadata: &'a Metadata,
+    /// How to encode.
+    pub encoder: EncoderSettings,
     /// Whether the thread is still free of a writer (asked again before each change).
-    pub(crate) still_free: &'a dyn Fn() -> bool,
-    pub(crate) progress: &'a (dyn Fn(u64) + Sync),
-    /// Stop (as a kill would) after this step; `None` in production.
-    pub(crate) stop_after: Option<Step>,
+    pub still_free: &'a dyn Fn() -> bool,
+    /// Called with the bytes read as they are read.
+    pub progress: &'a (dyn Fn(u64) + Sync),
 }
 
-impl Job<'_> {
-    pub(crate) fn run(&self) -> Result<CompressOutcome, CompressError> {
+impl std::fmt::Debug for Replacement<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Replacement")
+            .field("plain", &self.plain)
+            .field("target", &self.target)
+            .field("encoder", &self.encoder)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Replacement<'_> {
+    /// Replaces the file, in the order that keeps every moment readable; the plain file is
+    /// never removed when an error is returned.
+    pub fn run(&self) -> Result<CompressOutcome, CompressError> {
+        self.run_until(None)
+    }
+
+    /// [`Replacement::run`], stopped (as a kill would) after `step`.
+    #[cfg(any(test, feature = "testing"))]
+    pub fn run_stopping_after(&self, step: Step) -> Result<CompressOutcome, CompressError> {
+        self.run_until(Some(step))
+    }
+
+    fn run_until(&self, stop_after: Option<Step>) -> Result<CompressOutcome, CompressError> {
         let plain_bytes = self.metadata.len();
         if self.target.exists() {
             (self.progress)(plain_bytes);
@@ -62,7 +89,7 @@ impl Job<'_> {
         let result = self.write_and_check(&temp, &temp_path);
         let outcome = match result {
             Ok(Some(compressed_bytes)) => {
-                self.put_in_place(&temp_path, plain_bytes, compressed_bytes)
+                self.put_in_place(&temp_path, plain_bytes, compressed_bytes, stop_after)
             }
             Ok(None) => Ok(CompressOutcome::Skipped {
                 reason: SkipReason::Changed,
@@ -71,7 +98,7 @@ impl Job<'_> {
         };
         // Closing the file lets its lock go.
         drop(temp);
-        if self.stop_after.is_some() {
+        if stop_after.is_some() {
             // A test's "kill": leave the files as they are.
             return outcome;
         }
@@ -138,8 +165,9 @@ impl Job<'_> {
         temp_path: &Path,
         plain_bytes: u64,
         compressed_bytes: u64,
+        stop_after: Option<Step>,
     ) -> Result<CompressOutcome, CompressError> {
-        if self.stop_after == Some(Step::Verified) {
+        if stop_after == Some(Step::Verified) {
             return Ok(self.stopped());
         }
         if changed(self.plain, self.metadata) {
@@ -161,12 +189,12 @@ impl Job<'_> {
             }
             Err(err) => return Err(io_error(self.target)(err)),
         }
-        if self.stop_after == Some(Step::Linked) {
+        if stop_after == Some(Step::Linked) {
             return Ok(self.stopped());
         }
         std::fs::remove_file(temp_path).map_err(io_error(temp_path))?;
         sync_folder(self.plain)?;
-        if self.stop_after == Some(Step::TempRemoved) {
+        if stop_after == Some(Step::TempRemoved) {
             return Ok(self.stopped());
         }
         self.remove_plain()?;
@@ -342,3 +370,7 @@ pub fn remove_stale_temporary_files(folder: &Path, dry_run: bool) -> usize {
     }
     removed
 }
+
+#[cfg(test)]
+#[path = "replace_tests.rs"]
+mod tests;

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use codex_rollout::usage::Tokens;
+use codex_home::Tokens;
 use serde::Deserialize;
 
 use crate::error::Failure;

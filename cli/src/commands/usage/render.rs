@@ -7,11 +7,11 @@
 
 use std::collections::BTreeMap;
 
-use codex_rollout::usage::{Tally, Tokens};
+use codex_home::{Tally, Tokens};
 use serde_json::{Map, Value, json};
 
 use super::pricing::Pricing;
-use super::report::{Report, ReportKind, Row};
+use codex_home::{ReportKind, UsageReport, UsageRow};
 
 /// The widest table printed.
 pub const MAX_WIDTH: usize = 80;
@@ -20,7 +20,7 @@ pub const MAX_WIDTH: usize = 80;
 const MAX_KEY: usize = 24;
 
 /// The report as JSON.
-pub fn to_json(kind: ReportKind, report: &Report, pricing: &Pricing, zone: &str) -> Value {
+pub fn to_json(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone: &str) -> Value {
     let rows: Vec<Value> = report
         .rows
         .iter()
@@ -65,7 +65,7 @@ pub fn to_json(kind: ReportKind, report: &Report, pricing: &Pricing, zone: &str)
 }
 
 /// The models of `report` that have no price.
-pub fn unpriced(report: &Report, pricing: &Pricing) -> Vec<String> {
+pub fn unpriced(report: &UsageReport, pricing: &Pricing) -> Vec<String> {
     report
         .totals
         .models
@@ -123,7 +123,7 @@ struct Line {
 const HEADERS: [&str; 6] = ["Input", "Cached", "Output", "Reasoning", "Total", "Cost"];
 
 /// The report as a table (each line at most [`MAX_WIDTH`] columns), with notes under it.
-pub fn to_table(kind: ReportKind, report: &Report, pricing: &Pricing, zone: &str) -> String {
+pub fn to_table(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone: &str) -> String {
     let key_header = match kind {
         ReportKind::Daily => "Date",
         ReportKind::Weekly => "Week of",
@@ -192,7 +192,12 @@ pub fn to_table(kind: ReportKind, report: &Report, pricing: &Pricing, zone: &str
     text
 }
 
-fn table_lines(kind: ReportKind, report: &Report, pricing: &Pricing, short: bool) -> Vec<Line> {
+fn table_lines(
+    kind: ReportKind,
+    report: &UsageReport,
+    pricing: &Pricing,
+    short: bool,
+) -> Vec<Line> {
     let mut lines = Vec::new();
     let mut push = |key: String, tally: &Tally, with_models: bool| {
         lines.push(Line {
@@ -217,7 +222,7 @@ fn table_lines(kind: ReportKind, report: &Report, pricing: &Pricing, short: bool
     lines
 }
 
-fn row_key(kind: ReportKind, row: &Row) -> String {
+fn row_key(kind: ReportKind, row: &UsageRow) -> String {
     match kind {
         // A thread id is 36 characters: its first 13 (the creation time of a v7 id) and
         // last 4 tell sessions apart in a table; JSON has the whole id and the path.

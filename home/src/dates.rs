@@ -1,0 +1,86 @@
+//! What a date or an age given on a command line means: one rule for every command (`compress`,
+//! `du`, `usage`, `search`), so `--older-than 7d` or `--since 2025-09-25` reads the same
+//! everywhere.
+//!
+//! - An age ([`parse_age`]): a whole number with a unit, `d`, `h`, `m` or `s` (`7d`, `12h`,
+//!   `30m`, `45s`); a bare number is days.
+//! - A day ([`parse_day`]): `YYYY-MM-DD` or `YYYYMMDD`.
+//! - A moment ([`parse_instant_ms`]): an RFC 3339 time, or a day, which means the start of
+//!   that day in UTC, or for the end of a range the start of the next day.
+//!
+//! Which time zone a *day* is counted in is still the command's: `usage` groups responses by
+//! local day (`--timezone`), `search` filters on UTC days. Making that one rule as well is
+//! left to do, as it changes what the commands answer.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Days, NaiveDate};
+
+/// Why an age argument is not one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AgeError {
+    /// It does not start with a whole number.
+    #[error("`{0}` is not an age like 7d, 12h, 30m or 0")]
+    NotANumber(String),
+    /// Its unit is not one of `d`, `h`, `m`, `s`.
+    #[error("`{0}`: the unit must be d, h, m or s")]
+    Unit(String),
+}
+
+/// Which end of a range a day stands for in [`parse_instant_ms`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RangeEnd {
+    /// The first moment counted: the day's start.
+    Start,
+    /// The first moment no longer counted: the next day's start.
+    End,
+}
+
+/// Parses `7d`, `12h`, `30m`, `45s` or a bare number of days (surrounding spaces ignored).
+pub fn parse_age(text: &str) -> Result<Duration, AgeError> {
+    let text = text.trim();
+    let (number, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((at, _)) => text.split_at(at),
+        None => (text, "d"),
+    };
+    let number: u64 = number
+        .parse()
+        .map_err(|_| AgeError::NotANumber(text.to_string()))?;
+    let seconds = match unit {
+        "d" => 86_400,
+        "h" => 3_600,
+        "m" => 60,
+        "s" => 1,
+        _ => return Err(AgeError::Unit(text.to_string())),
+    };
+    Ok(Duration::from_secs(number.saturating_mul(seconds)))
+}
+
+/// Parses a day: `YYYY-MM-DD` or `YYYYMMDD`.
+pub fn parse_day(text: &str) -> Option<NaiveDate> {
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .or_else(|_| NaiveDate::parse_from_str(text, "%Y%m%d"))
+        .ok()
+}
+
+/// Parses a moment as Unix milliseconds: an RFC 3339 time, or a day ([`parse_day`]) in UTC,
+/// whose start is taken for [`RangeEnd::Start`] and the next day's start for
+/// [`RangeEnd::End`].
+pub fn parse_instant_ms(text: &str, end: RangeEnd) -> Option<i64> {
+    if let Ok(at) = DateTime::parse_from_rfc3339(text) {
+        return Some(at.timestamp_millis());
+    }
+    let date = parse_day(text)?;
+    let date = match end {
+        RangeEnd::Start => date,
+        RangeEnd::End => date.checked_add_days(Days::new(1)).unwrap_or(date),
+    };
+    Some(
+        date.and_hms_opt(0, 0, 0)
+            .map_or(0, |at| at.and_utc().timestamp_millis()),
+    )
+}
+
+#[cfg(test)]
+#[path = "dates_tests.rs"]
+mod tests;

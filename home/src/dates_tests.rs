@@ -1,0 +1,45 @@
+use std::time::Duration;
+
+use chrono::NaiveDate;
+
+use super::*;
+
+#[test]
+fn ages_have_a_unit_or_are_days() {
+    let day = 86_400;
+    for (text, seconds) in [
+        ("7d", 7 * day),
+        (" 12h ", 12 * 3_600),
+        ("30m", 30 * 60),
+        ("45s", 45),
+        ("0", 0),
+        ("3", 3 * day),
+    ] {
+        assert_eq!(parse_age(text), Ok(Duration::from_secs(seconds)), "{text}");
+    }
+    assert_eq!(parse_age("d"), Err(AgeError::NotANumber("d".to_string())));
+    assert_eq!(parse_age("7w"), Err(AgeError::Unit("7w".to_string())));
+    assert_eq!(
+        parse_age("7w").map_err(|err| err.to_string()),
+        Err("`7w`: the unit must be d, h, m or s".to_string())
+    );
+}
+
+#[test]
+fn a_day_is_dashed_or_compact_and_a_moment_is_rfc_3339_or_a_utc_day() {
+    let day = NaiveDate::from_ymd_opt(2025, 9, 25);
+    assert_eq!(parse_day("2025-09-25"), day);
+    assert_eq!(parse_day("20250925"), day);
+    assert_eq!(parse_day("25/09/2025"), None);
+    let start = 1_758_758_400_000; // 2025-09-25T00:00:00Z
+    assert_eq!(parse_instant_ms("2025-09-25", RangeEnd::Start), Some(start));
+    assert_eq!(
+        parse_instant_ms("2025-09-25", RangeEnd::End),
+        Some(start + 86_400_000)
+    );
+    assert_eq!(
+        parse_instant_ms("2025-09-25T02:00:00+02:00", RangeEnd::End),
+        Some(start)
+    );
+    assert_eq!(parse_instant_ms("yesterday", RangeEnd::Start), None);
+}

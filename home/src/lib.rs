@@ -1,0 +1,110 @@
+//! Many Codex sessions under one home (`$CODEX_HOME`): what spans sessions, built on
+//! `codex-rollout`, which owns one session file.
+//!
+//! # Brief overview
+//!
+//! - Discovery and lookup: [`all_rollout_files`] walks a home (live sessions, then archived
+//!   ones; plain and `.jsonl.zst`, each session file once), [`rollout_files_under`] any folder;
+//!   [`find_rollout_by_thread_id`] and [`find_rollouts_by_thread_prefix`] answer what a thread
+//!   id, or a prefix of one, on a command line names; [`find_thread`] is that rule, through
+//!   the search index when it knows the thread.
+//! - Listing: [`list_sessions`] and [`list_archived_sessions`] page a home newest first, each
+//!   session with a preview ([`SessionSummary`]); a thread continued in more files is listed
+//!   once, by its newest piece. [`summarize_rollout_file`] is the same summary for one named
+//!   file.
+//! - Usage: [`file_usage`] counts each model response of a file once (a forked child's copied
+//!   parent prefix left out), for the model in force at its line; [`Tally`] sums per model;
+//!   [`build_usage_report`] groups responses by local day, week, month, session or model.
+//! - Search: [`SearchIndex`], a full-text index (SQLite FTS5) over every session of a home,
+//!   kept up to date incrementally. It is a cache: it can be deleted and is rebuilt from the
+//!   files, never the source of truth.
+//! - Disk use: [`measure_files`] says where a home's bytes go ([`DuReport`]).
+//! - Compression: [`plan_file`] decides whether a file is old enough and free of a running
+//!   Codex ([`thread_writer_lock`]); [`compress_files`] replaces each chosen file through
+//!   `codex-rollout`'s verified one-file replacement.
+//!
+//! - Arguments: [`parse_age`], [`parse_day`] and [`parse_instant_ms`], what a date or an age
+//!   on a command line means, the same for every command.
+//!
+//! A key design decision: this crate reads session files only through `codex-rollout`'s
+//! readers and never writes into one. Finding the one file a reader needs (the parent a
+//! `history_base` continues) is `codex-rollout`'s ([`codex_rollout::layout`]); everything
+//! that walks or pages many files is here.
+//!
+//! # Example
+//!
+//! Write one session into a throwaway home, then list the home and find the session by a
+//! prefix of its thread id.
+//!
+//! ```
+//! use codex_home::{find_rollouts_by_thread_prefix, list_sessions};
+//! use codex_rollout::CodexHome;
+//!
+//! const SESSION: &str = r#"{"timestamp":"2025-06-02T09:00:00.000Z","type":"session_meta","payload":{"id":"0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55","timestamp":"2025-06-02T09:00:00.000Z","cwd":"/tmp/demo","originator":"docs","cli_version":"0.1.0"}}
+//! {"timestamp":"2025-06-02T09:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"List the files."}]}}
+//! {"timestamp":"2025-06-02T09:00:01.000Z","type":"event_msg","payload":{"type":"user_message","message":"List the files."}}
+//! "#;
+//!
+//! let dir = tempfile::tempdir()?;
+//! let day = dir.path().join("sessions/2025/06/02");
+//! std::fs::create_dir_all(&day)?;
+//! let name = "rollout-2025-06-02T09-00-00-0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55.jsonl";
+//! std::fs::write(day.join(name), SESSION)?;
+//! let home = CodexHome::new(dir.path());
+//!
+//! let page = list_sessions(&home, 10, None)?;
+//! assert_eq!(page.items.len(), 1);
+//! assert_eq!(page.items[0].preview, "List the files.");
+//!
+//! let found = find_rollouts_by_thread_prefix(&home, "0197A2C4")?;
+//! assert_eq!(found.len(), 1);
+//! assert_eq!(found[0].path, day.join(name));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![warn(missing_docs)]
+
+mod compress;
+mod dates;
+mod du;
+mod list;
+mod search;
+mod thread_lookup;
+mod usage;
+mod writer_lock;
+
+pub use compress::{
+    CompressOptions, CompressRun, DEFAULT_OLDER_THAN, FileResult, Plan, compress_file,
+    compress_files, plan_file,
+};
+pub use dates::{AgeError, RangeEnd, parse_age, parse_day, parse_instant_ms};
+pub use du::{
+    ByteKind, CompressEstimate, DayUsage, DuOptions, DuReport, FileDiskUsage, ImagePlace,
+    ImageSummary, KindBytes, LARGEST_FILES, LargestFile, MIN_SHARED_LINE, PlaceBytes, measure_file,
+    measure_files,
+};
+pub use list::{
+    Cursor, FoundRollout, HEAD_RECORD_LIMIT, HeadSummary, MAX_SCAN_FILES, SessionSummary,
+    SessionsPage, USER_EVENT_SCAN_LIMIT, all_rollout_files, find_rollout_by_thread_id,
+    find_rollouts_by_thread_prefix, is_rollout_file_name, list_archived_sessions, list_sessions,
+    list_sessions_async, read_head_summary, rollout_files_under, summarize_rollout_file,
+};
+pub use search::{
+    BUSY_TIMEOUT, Hit, OUTPUT_CAP, Order, Query, Role, SearchError, SearchIndex, TextKind,
+    UpdateReport, update_and_search,
+};
+pub use thread_lookup::{MIN_THREAD_PREFIX, ThreadLookupError, find_thread, thread_prefix};
+pub use usage::{
+    CountedFrom, DateRange, FileUsage, ReportKind, ResponseUsage, SessionUsage, Tally, Tokens,
+    UNKNOWN_MODEL, UsageError, UsageReport, UsageRow, UsageScan, build_usage_report, file_usage,
+    file_usage_at, local_day,
+};
+pub use writer_lock::{
+    THREAD_WRITER_LOCKS_SUBDIR, WriterLock, thread_writer_lock, thread_writer_lock_path,
+};
+
+/// The README's example, compiled as a doc test so the first code a downstream user copies
+/// stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -1,0 +1,223 @@
+//! Reading the index: FTS5 queries with filters, newest first or by rank, with a snippet.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::types::Value;
+use rusqlite::{Connection, params_from_iter};
+
+use super::extract::{Role, TextKind};
+use super::{Result, SearchError};
+
+/// A search: FTS5 query syntax (words, `"phrases"`, `prefix*`, `AND`/`OR`/`NOT`, `NEAR`)
+/// and filters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Query {
+    /// The FTS5 query.
+    pub text: String,
+    /// Only texts from this role.
+    pub role: Option<Role>,
+    /// Only texts recorded in this working directory or below it.
+    pub cwd: Option<String>,
+    /// Only texts recorded at or after this time (Unix ms).
+    pub since_ms: Option<i64>,
+    /// Only texts recorded before this time (Unix ms).
+    pub until_ms: Option<i64>,
+    /// Also texts a forked or sub-agent file copied from its parent (found in the
+    /// parent's own file otherwise, so left out by default).
+    pub copied: bool,
+    /// At most this many hits.
+    pub limit: usize,
+    /// The order of the hits.
+    pub order: Order,
+    /// What is put before and after each matched term in a snippet.
+    pub highlight: (String, String),
+}
+
+/// The order of search hits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Newest first (by line time; the order of a session browser).
+    Newest,
+    /// Best match first (FTS5's BM25 rank).
+    Rank,
+}
+
+impl Query {
+    /// A query for `text` with no filter, 20 hits, newest first, terms in `[`…`]`.
+    pub fn new(text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            role: None,
+            cwd: None,
+            since_ms: None,
+            until_ms: None,
+            copied: false,
+            limit: 20,
+            order: Order::Newest,
+            highlight: ("[".to_string(), "]".to_string()),
+        }
+    }
+}
+
+/// One matching text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    /// The thread the file records (from its name).
+    pub thread_id: String,
+    /// The session file.
+    pub path: PathBuf,
+    /// Who the text is from.
+    pub role: Role,
+    /// What kind of item it came from.
+    pub kind: TextKind,
+    /// The user turn (1-based, counted in file order; 0 before the first turn).
+    pub turn: u32,
+    /// The line (1-based) of the item.
+    pub line: u64,
+    /// When the line was written (Unix ms), when it says.
+    pub timestamp_ms: Option<i64>,
+    /// The working directory at the time.
+    pub cwd: Option<String>,
+    /// The model at the time, when a turn context said.
+    pub model: Option<String>,
+    /// The line was copied from a parent thread.
+    pub copied: bool,
+    /// The text around the match, matched terms highlighted.
+    pub snippet: String,
+    /// BM25 rank (lower is better).
+    pub rank: f64,
+}
+
+pub(crate) fn search(
+    conn: &Connection,
+    index: &Path,
+    home: &str,
+    query: &Query,
+) -> Result<Vec<Hit>> {
+    let mut sql = String::from(
+        "SELECT f.thread_id, f.path, e.role, e.kind, e.turn, e.line, e.ts_ms, e.cwd, e.model,
+                snippet(texts, 0, ?1, ?2, '…', 16), bm25(texts), e.copied
+         FROM texts JOIN entries e ON e.id = texts.rowid JOIN files f ON f.id = e.file_id
+         WHERE texts MATCH ?3 AND f.home = ?4",
+    );
+    let mut values: Vec<Value> = vec![
+        Value::Text(query.highlight.0.clone()),
+        Value::Text(query.highlight.1.clone()),
+        Value::Text(query.text.clone()),
+        Value::Text(home.to_string()),
+    ];
+    let mut bind = |sql: &mut String, clause: &str, value: Value| {
+        values.push(value);
+        sql.push_str(&clause.replace('?', &format!("?{}", values.len())));
+    };
+    if !query.copied {
+        sql.push_str(" AND e.copied = 0");
+    }
+    if let Some(role) = query.role {
+        bind(
+            &mut sql,
+            " AND e.role = ?",
+            Value::Text(role.as_str().into()),
+        );
+    }
+    if let Some(cwd) = &query.cwd {
+        let cwd = cwd.trim_end_matches('/');
+        let below = format!("{}/%", like_escaped(cwd));
+        bind(&mut sql, " AND (e.cwd = ?", Value::Text(cwd.to_string()));
+        bind(
+            &mut sql,
+            " OR e.cwd LIKE ? ESCAPE '\\')",
+            Value::Text(below),
+        );
+    }
+    if let Some(since) = query.since_ms {
+        bind(&mut sql, " AND e.ts_ms >= ?", Value::Integer(since));
+    }
+    if let Some(until) = query.until_ms {
+        bind(&mut sql, " AND e.ts_ms < ?", Value::Integer(until));
+    }
+    sql.push_str(match query.order {
+        Order::Newest => " ORDER BY e.ts_ms DESC, e.id DESC",
+        Order::Rank => " ORDER BY bm25(texts), e.ts_ms DESC",
+    });
+    bind(
+        &mut sql,
+        " LIMIT ?",
+        Value::Integer(i64::try_from(query.limit).unwrap_or(i64::MAX)),
+    );
+    let failed = |source: rusqlite::Error| match &source {
+        // SQLite's generic error from this fixed statement is about the MATCH text (FTS5
+        // syntax: "fts5: syntax error near …", "unterminated string", "no such column").
+        rusqlite::Error::SqliteFailure(error, Some(message))
+            if error.code == rusqlite::ErrorCode::Unknown =>
+        {
+            SearchError::Query {
+                query: query.text.clone(),
+                message: message.clone(),
+            }
+        }
+        _ => SearchError::Index {
+            path: index.to_path_buf(),
+            source,
+        },
+    };
+    let mut statement = conn.prepare_cached(&sql).map_err(failed)?;
+    let rows = statement
+        .query_map(params_from_iter(values.iter()), |row| {
+            let role: String = row.get(2)?;
+            let kind: String = row.get(3)?;
+            Ok(Hit {
+                thread_id: row.get(0)?,
+                path: PathBuf::from(row.get::<_, String>(1)?),
+                role: Role::parse(&role).unwrap_or(Role::Tool),
+                kind: TextKind::parse(&kind).unwrap_or(TextKind::ToolOutput),
+                turn: row.get(4)?,
+                line: row.get::<_, i64>(5)?.max(0) as u64,
+                timestamp_ms: row.get(6)?,
+                cwd: row.get(7)?,
+                model: row.get(8)?,
+                snippet: row.get(9)?,
+                rank: row.get(10)?,
+                copied: row.get(11)?,
+            })
+        })
+        .map_err(failed)?;
+    rows.collect::<rusqlite::Result<Vec<_>>>().map_err(failed)
+}
+
+pub(crate) fn files_with_thread_prefix(
+    conn: &Connection,
+    index: &Path,
+    home: &str,
+    prefix: &str,
+) -> Result<Vec<(String, PathBuf)>> {
+    let failed = |source| SearchError::Index {
+        path: index.to_path_buf(),
+        source,
+    };
+    let mut statement = conn
+        .prepare_cached(
+            "SELECT thread_id, path FROM files WHERE home = ?1 AND thread_id LIKE ?2 ESCAPE '\\'
+             ORDER BY path",
+        )
+        .map_err(failed)?;
+    let pattern = format!("{}%", like_escaped(&prefix.to_lowercase()));
+    let rows = statement
+        .query_map([home, pattern.as_str()], |row| {
+            Ok((row.get(0)?, PathBuf::from(row.get::<_, String>(1)?)))
+        })
+        .map_err(failed)?;
+    rows.collect::<rusqlite::Result<Vec<_>>>().map_err(failed)
+}
+
+/// `text` with LIKE's wildcards and the escape character escaped by `\`.
+fn like_escaped(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for ch in text.chars() {
+        if matches!(ch, '%' | '_' | '\\') {
+            escaped.push('\\');
+        }
+        escaped.push(ch);
+    }
+    escaped
+}

@@ -1,0 +1,368 @@
+//! Token usage of rollouts: each model response counted once, at its time, for its model.
+//!
+//! Usage reports (`codex-thread usage`, and the tools people run on their Codex homes) need
+//! one answer to "what did this thread spend": a file's `token_count` lines repeat running
+//! totals, a forked or sub-agent child starts with a copy of its parent's lines (totals
+//! included), and newer files also write one `token_usage_record` per response. The rules,
+//! decided here and nowhere else:
+//!
+//! - **Source.** A file that has `token_usage_record` lines is counted from them (one per
+//!   response, its `usage`); any other file from the *change* of
+//!   `token_count.info.total_token_usage`: a snapshot equal to the one before adds nothing
+//!   (Codex repeats it at the end of a turn), `info: null` lines are skipped, and a total
+//!   lower than the one before (a count that restarted) counts that line's
+//!   `last_token_usage`.
+//! - **Copied prefix.** A child's lines copied from its parent (its parent's replayed meta
+//!   and everything up to the child's own first turn, as [`ParentPrefixScan`] decides) never
+//!   count; their totals still set the baseline the child's own totals grow from. A fork by
+//!   reference copies nothing, so nothing is left out.
+//! - **Subsets.** `input_tokens` includes `cached_input_tokens`, `output_tokens` includes
+//!   `reasoning_output_tokens`, and `total_tokens` is `input + output` (see [`Tokens`]).
+//! - **Model and time.** A response is billed to the model in force at its line (the last
+//!   `turn_context` or `thread_settings_applied` that named one) at the line's timestamp.
+//!
+//! [`UsageScan`] applies the rules one line at a time (memory: the responses found);
+//! [`file_usage`] runs it over a [`RolloutStream`]; [`Tally`] sums responses per model.
+//! Dates, time zones, prices and layout belong to the caller.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::Path;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use codex_protocol::event::{EventMsg, TokenUsage};
+use codex_protocol::rollout::{RolloutItem, RolloutLine};
+use codex_protocol::thread_id::ThreadId;
+use serde::Serialize;
+
+use codex_rollout::stream::RolloutStream;
+use codex_rollout::turns::{ParentPrefixScan, Provenance};
+
+mod report;
+
+pub use report::{
+    DateRange, ReportKind, SessionUsage, UsageReport, UsageRow, build_usage_report, local_day,
+};
+
+/// Token counts under the subset rules: `input_tokens` includes `cached_input_tokens`,
+/// `output_tokens` includes `reasoning_output_tokens`, `total_tokens = input + output`.
+///
+/// Unsigned, so a negative count in a file (never written by Codex) reads as zero instead of
+/// cancelling real usage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Tokens {
+    /// Input tokens, cached ones included.
+    pub input_tokens: u64,
+    /// The part of the input served from the prompt cache.
+    pub cached_input_tokens: u64,
+    /// Output tokens, reasoning included.
+    pub output_tokens: u64,
+    /// The part of the output spent on reasoning.
+    pub reasoning_output_tokens: u64,
+    /// `input_tokens + output_tokens`.
+    pub total_tokens: u64,
+}
+
+impl Tokens {
+    /// Builds counts from input and output with their subsets; a subset larger than its
+    /// whole is cut to the whole.
+    pub fn new(input: u64, cached_input: u64, output: u64, reasoning_output: u64) -> Self {
+        Self {
+            input_tokens: input,
+            cached_input_tokens: cached_input.min(input),
+            output_tokens: output,
+            reasoning_output_tokens: reasoning_output.min(output),
+            total_tokens: input.saturating_add(output),
+        }
+    }
+
+    /// The counts of one response as Codex writes them. The written `total_tokens` is not
+    /// read: it is always recomputed as input plus output.
+    pub fn from_usage(usage: &TokenUsage) -> Self {
+        let count = |value: i64| u64::try_from(value).unwrap_or(0);
+        Self::new(
+            count(usage.input_tokens),
+            count(usage.cached_input_tokens),
+            count(usage.output_tokens),
+            count(usage.reasoning_output_tokens),
+        )
+    }
+
+    /// Input tokens not served from the cache.
+    pub fn uncached_input_tokens(&self) -> u64 {
+        self.input_tokens.saturating_sub(self.cached_input_tokens)
+    }
+
+    /// Output tokens that are not reasoning.
+    pub fn visible_output_tokens(&self) -> u64 {
+        self.output_tokens
+            .saturating_sub(self.reasoning_output_tokens)
+    }
+
+    /// Whether nothing was counted.
+    pub fn is_zero(&self) -> bool {
+        self.input_tokens == 0 && self.output_tokens == 0
+    }
+
+    /// Adds `other` (saturating).
+    pub fn add(&mut self, other: &Tokens) {
+        self.input_tokens = self.input_tokens.saturating_add(other.input_tokens);
+        self.cached_input_tokens = self
+            .cached_input_tokens
+            .saturating_add(other.cached_input_tokens);
+        self.output_tokens = self.output_tokens.saturating_add(other.output_tokens);
+        self.reasoning_output_tokens = self
+            .reasoning_output_tokens
+            .saturating_add(other.reasoning_output_tokens);
+        self.total_tokens = self.total_tokens.saturating_add(other.total_tokens);
+    }
+}
+
+/// Which kind of line a response was counted from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CountedFrom {
+    /// A `token_usage_record` line.
+    Record,
+    /// A change of a `token_count` line's running total.
+    TotalChange,
+}
+
+/// One model response: what it used, when, for which model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResponseUsage {
+    /// 1-based line number of the line that counted it.
+    pub line: usize,
+    /// The line's timestamp.
+    pub timestamp: DateTime<Utc>,
+    /// The model in force at the line; `None` when no line named one before it.
+    pub model: Option<Arc<str>>,
+    /// What the response used.
+    pub tokens: Tokens,
+    /// The kind of line it was counted from.
+    pub counted_from: CountedFrom,
+}
+
+/// What one file spent: its own responses, in file order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileUsage {
+    /// The file's own thread (its first `session_meta`), when it has one.
+    pub thread_id: Option<ThreadId>,
+    /// The thread whose lines the file starts with a copy of, when it is such a child.
+    pub copied_from: Option<ThreadId>,
+    /// The responses the file's own thread made.
+    pub responses: Vec<ResponseUsage>,
+    /// Usage lines inside the copied parent prefix, left out.
+    pub copied_usage_lines: usize,
+    /// Line numbers of usage lines whose timestamp cannot be read: they cannot be placed in
+    /// time, so they are left out (and reported).
+    pub undated_lines: Vec<usize>,
+}
+
+impl FileUsage {
+    /// The sum of the file's responses.
+    pub fn total(&self) -> Tokens {
+        let mut total = Tokens::default();
+        for response in &self.responses {
+            total.add(&response.tokens);
+        }
+        total
+    }
+}
+
+/// The usage rules fed one line at a time, in file order (see the module docs).
+#[derive(Debug, Default)]
+pub struct UsageScan {
+    prefix: ParentPrefixScan,
+    usage: FileUsage,
+    model: Option<Arc<str>>,
+    last_total: Option<TokenUsage>,
+    /// A `token_usage_record` was seen: the file is counted from records only.
+    has_records: bool,
+}
+
+impl UsageScan {
+    /// A scan at the start of a file.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Takes in the next line (`number` is its 1-based line number).
+    pub fn push(&mut self, number: usize, line: &RolloutLine) {
+        let provenance = self.prefix.push(&line.item);
+        let copied = matches!(provenance, Provenance::Copied { .. });
+        if let Provenance::Copied { parent_thread_id } = provenance {
+            self.usage.copied_from.get_or_insert(parent_thread_id);
+        }
+        let (tokens, counted_from) = match &line.item {
+            RolloutItem::SessionMeta(meta) => {
+                self.usage.thread_id.get_or_insert(meta.meta.id);
+                return;
+            }
+            RolloutItem::TurnContext(context) => {
+                self.set_model(&context.model);
+                return;
+            }
+            RolloutItem::EventMsg(EventMsg::ThreadSettingsApplied(applied)) => {
+                if let Some(model) = &applied.thread_settings.model {
+                    self.set_model(model);
+                }
+                return;
+            }
+            RolloutItem::TokenUsageRecord(record) => {
+                if !self.has_records && !copied {
+                    // The first own record: the file is counted from records, so what the
+                    // running totals gave so far is dropped.
+                    self.has_records = true;
+                    self.usage
+                        .responses
+                        .retain(|response| response.counted_from == CountedFrom::Record);
+                }
+                (Tokens::from_usage(&record.usage), CountedFrom::Record)
+            }
+            RolloutItem::EventMsg(EventMsg::TokenCount(count)) => {
+                let Some(info) = &count.info else {
+                    return;
+                };
+                let Some(tokens) =
+                    self.total_change(&info.total_token_usage, &info.last_token_usage)
+                else {
+                    return;
+                };
+                if self.has_records {
+                    return;
+                }
+                (tokens, CountedFrom::TotalChange)
+            }
+            _ => return,
+        };
+        if copied {
+            self.usage.copied_usage_lines += 1;
+            return;
+        }
+        let Ok(timestamp) = DateTime::parse_from_rfc3339(&line.timestamp) else {
+            self.usage.undated_lines.push(number);
+            return;
+        };
+        self.usage.responses.push(ResponseUsage {
+            line: number,
+            timestamp: timestamp.with_timezone(&Utc),
+            model: self.model.clone(),
+            tokens,
+            counted_from,
+        });
+    }
+
+    /// The file's usage.
+    pub fn finish(self) -> FileUsage {
+        self.usage
+    }
+
+    fn set_model(&mut self, model: &str) {
+        if model.is_empty() || self.model.as_deref() == Some(model) {
+            return;
+        }
+        self.model = Some(Arc::from(model));
+    }
+
+    /// What a new running total adds over the last one: `None` when it repeats it.
+    fn total_change(&mut self, total: &TokenUsage, last: &TokenUsage) -> Option<Tokens> {
+        let fields = |usage: &TokenUsage| {
+            [
+                usage.input_tokens,
+                usage.cached_input_tokens,
+                usage.output_tokens,
+                usage.reasoning_output_tokens,
+            ]
+        };
+        let now = fields(total);
+        let before = self.last_total.as_ref().map(fields).unwrap_or_default();
+        self.last_total = Some(*total);
+        if now == before {
+            return None;
+        }
+        if now.iter().zip(before).any(|(now, before)| *now < before) {
+            // The running total restarted: this line's own response is all it tells.
+            let tokens = Tokens::from_usage(last);
+            return (!tokens.is_zero()).then_some(tokens);
+        }
+        let change =
+            |index: usize| u64::try_from(now[index].saturating_sub(before[index])).unwrap_or(0);
+        Some(Tokens::new(change(0), change(1), change(2), change(3)))
+    }
+}
+
+/// Why a file's usage could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {path}: {source}")]
+pub struct UsageError {
+    /// The file.
+    pub path: std::path::PathBuf,
+    /// The operating system's answer.
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// The usage of the rollout `stream` reads (plain or compressed). Lines that cannot be read
+/// are skipped, as everywhere; a damaged compressed stream counts what came before the damage.
+pub fn file_usage<R: Read>(mut stream: RolloutStream<R>) -> std::io::Result<FileUsage> {
+    let mut scan = UsageScan::new();
+    while let Some(line) = stream.next_line()? {
+        if let Some(rollout_line) = line.line() {
+            scan.push(line.number, rollout_line);
+        }
+    }
+    Ok(scan.finish())
+}
+
+/// The usage of the rollout file at `path`.
+pub fn file_usage_at(path: &Path) -> Result<FileUsage, UsageError> {
+    let error = |source| UsageError {
+        path: path.to_path_buf(),
+        source,
+    };
+    file_usage(RolloutStream::open(path).map_err(error)?).map_err(error)
+}
+
+/// A sum of responses, in all and per model.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// All responses together.
+    pub tokens: Tokens,
+    /// Per model; responses with no known model are under [`UNKNOWN_MODEL`].
+    pub models: BTreeMap<String, Tokens>,
+}
+
+/// The model name responses are tallied under when no line named their model.
+pub const UNKNOWN_MODEL: &str = "unknown";
+
+impl Tally {
+    /// Adds one response.
+    pub fn add(&mut self, response: &ResponseUsage) {
+        self.add_tokens(response.model.as_deref(), &response.tokens);
+    }
+
+    /// Adds counts billed to `model`.
+    pub fn add_tokens(&mut self, model: Option<&str>, tokens: &Tokens) {
+        self.tokens.add(tokens);
+        let model = model.unwrap_or(UNKNOWN_MODEL);
+        match self.models.get_mut(model) {
+            Some(sum) => sum.add(tokens),
+            None => {
+                self.models.insert(model.to_string(), *tokens);
+            }
+        }
+    }
+
+    /// Adds another tally.
+    pub fn merge(&mut self, other: &Tally) {
+        for (model, tokens) in &other.models {
+            self.add_tokens(Some(model), tokens);
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "usage_tests.rs"]
+mod tests;

@@ -1,0 +1,6 @@
+//! The integration tests of `codex-home`, one binary (as ripgrep's `tests/tests.rs`): homes
+//! written by our own recorder, and homes built from the real session files.
+
+mod common;
+mod list;
+mod search_real;
