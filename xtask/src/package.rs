@@ -52,6 +52,7 @@ pub fn run() -> Result<()> {
         package.extend(["-p", name]);
         publish.extend(["-p", name]);
     }
+    forget_extracted_packages()?;
     step(&root, "cargo package (verified)", "cargo", &package)?;
     step(&root, "cargo publish --dry-run", "cargo", &publish)?;
     report_crate_sizes(&root)?;
@@ -64,6 +65,36 @@ pub fn run() -> Result<()> {
     npm_consumer::run(&scratch.path().join("ts-consumer"), &tarball, &streams)?;
     banner("fresh Cargo project: the packaged crates run rollout/README.md's example");
     cargo_consumer::run(&root, &scratch.path().join("cargo-consumer"))?;
+    Ok(())
+}
+
+/// Removes cargo's extracted copies of our own packages (`$CARGO_HOME/registry/src/*/NAME-VERSION`).
+///
+/// Verifying a package builds it against the others through a temporary local registry, and
+/// cargo extracts each `.crate` there once per name and version: a copy extracted by an
+/// earlier run of the same version is reused as it is, so the packages would be verified
+/// against yesterday's sources (seen: `codex-home` failing against an old `codex-rollout`).
+fn forget_extracted_packages() -> Result<()> {
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")));
+    let Some(sources) = cargo_home.map(|home| home.join("registry").join("src")) else {
+        return Ok(());
+    };
+    let Ok(registries) = std::fs::read_dir(&sources) else {
+        return Ok(());
+    };
+    for registry in registries.flatten() {
+        for name in PUBLISHED {
+            let extracted = registry
+                .path()
+                .join(format!("{name}-{}", crate::codegen::npm::VERSION));
+            if extracted.exists() {
+                std::fs::remove_dir_all(&extracted)
+                    .with_context(|| format!("removing {}", extracted.display()))?;
+            }
+        }
+    }
     Ok(())
 }
 
