@@ -306,15 +306,43 @@ pub struct UsageError {
 
 /// The usage of the rollout `stream` reads (plain or compressed). Lines that cannot be read
 /// are skipped, as everywhere; a damaged compressed stream counts what came before the damage.
+///
+/// Only the lines that can change the answer are parsed: the file's own session meta (every
+/// line is parsed until it is seen, so a file of any format names its thread), then lines
+/// that carry one of the type tags usage reads (a byte-level test, which may let a message that
+/// quotes a tag through, never the reverse); token counts, records, settings, metas and turn
+/// starts are all such lines. Everything else (the messages, tool calls and outputs that make
+/// up most of a file) is passed over unparsed.
 pub fn file_usage<R: Read>(mut stream: RolloutStream<R>) -> std::io::Result<FileUsage> {
     let mut scan = UsageScan::new();
-    while let Some(line) = stream.next_line()? {
+    let finders: Vec<memchr::memmem::Finder<'_>> = USAGE_LINE_TAGS
+        .iter()
+        .map(|tag| memchr::memmem::Finder::new(tag.as_bytes()))
+        .collect();
+    loop {
+        let seen_meta = scan.usage.thread_id.is_some();
+        let wanted =
+            |raw: &[u8]| !seen_meta || finders.iter().any(|finder| finder.find(raw).is_some());
+        let Some(line) = stream.next_line_where(wanted)? else {
+            break;
+        };
         if let Some(rollout_line) = line.line() {
             scan.push(line.number, rollout_line);
         }
     }
     Ok(scan.finish())
 }
+
+/// The type tags of the lines usage reads (see [`file_usage`]), quoted as JSON spells them.
+const USAGE_LINE_TAGS: [&str; 7] = [
+    "\"session_meta\"",
+    "\"turn_context\"",
+    "\"thread_settings_applied\"",
+    "\"token_usage_record\"",
+    "\"token_count\"",
+    "\"task_started\"",
+    "\"turn_started\"",
+];
 
 /// The usage of the rollout file at `path`.
 pub fn file_usage_at(path: &Path) -> Result<FileUsage, UsageError> {

@@ -255,3 +255,49 @@ fn real_files_count_at_most_their_last_total() -> TestResult {
     }
     Ok(())
 }
+
+/// The usage read with the byte-level line filter equals the usage of every line parsed, on
+/// every real file and on a generated parent and child (the filter never drops a line that
+/// can change the answer).
+#[test]
+fn the_line_filter_changes_no_answer() -> TestResult {
+    let every_line = |text: &[u8]| -> std::io::Result<FileUsage> {
+        let mut stream = RolloutStream::new(text)?;
+        let mut scan = UsageScan::new();
+        while let Some(line) = stream.next_line()? {
+            if let Some(rollout_line) = line.line() {
+                scan.push(line.number, rollout_line);
+            }
+        }
+        Ok(scan.finish())
+    };
+    let child = [
+        meta(CHILD),
+        meta(PARENT),
+        turn("2025-06-02T09:01:00.000Z", PARENT_TURN, "gpt-parent"),
+        count(
+            "2025-06-02T09:01:05.000Z",
+            [100, 40, 20, 5],
+            [100, 40, 20, 5],
+        ),
+        turn("2025-06-02T09:11:00.000Z", CHILD_TURN, "gpt-child"),
+        record("2025-06-02T09:11:04.000Z", [30, 10, 10, 3]),
+        count(
+            "2025-06-02T09:11:05.000Z",
+            [130, 50, 30, 8],
+            [30, 10, 10, 3],
+        ),
+    ]
+    .join("\n");
+    let mut texts: Vec<(String, Vec<u8>)> = vec![("child".to_owned(), child.into_bytes())];
+    if let Some(files) = real_jsonl_files()? {
+        for path in files {
+            texts.push((path.display().to_string(), std::fs::read(&path)?));
+        }
+    }
+    for (name, text) in texts {
+        let filtered = file_usage(RolloutStream::new(text.as_slice())?)?;
+        assert_eq!(filtered, every_line(&text)?, "{name}");
+    }
+    Ok(())
+}

@@ -180,6 +180,18 @@ impl<R: Read> RolloutStream<R> {
 
     /// Reads the next line; `None` at the end of the input (or after a damage was reported).
     pub fn next_line(&mut self) -> io::Result<Option<StreamedLine<'_>>> {
+        self.next_line_where(|_| true)
+    }
+
+    /// [`Self::next_line`] for a reader that needs only some lines: a line whose bytes
+    /// `wanted` rejects is not parsed and comes back [`StreamedContent::Skipped`] with no
+    /// problem (numbers and offsets count it as usual). `wanted` must accept every line the
+    /// caller could use: a byte-level test that may accept too much (a type tag found inside
+    /// a message's text) but never too little.
+    pub fn next_line_where(
+        &mut self,
+        wanted: impl FnOnce(&[u8]) -> bool,
+    ) -> io::Result<Option<StreamedLine<'_>>> {
         if self.finished {
             return Ok(None);
         }
@@ -204,6 +216,16 @@ impl<R: Read> RolloutStream<R> {
                     Some(raw) => (raw, true),
                     None => (self.buf.as_slice(), false),
                 };
+                if !wanted(raw) {
+                    return Ok(Some(StreamedLine {
+                        number: self.number,
+                        offset,
+                        raw,
+                        terminated,
+                        content: StreamedContent::Skipped,
+                        problem: None,
+                    }));
+                }
                 let read = read_line(self.number, raw);
                 Ok(Some(StreamedLine {
                     number: self.number,
