@@ -53,6 +53,7 @@ pub fn run() -> Result<()> {
         publish.extend(["-p", name]);
     }
     forget_extracted_packages()?;
+    forget_built_packages(&root)?;
     step(&root, "cargo package (verified)", "cargo", &package)?;
     step(&root, "cargo publish --dry-run", "cargo", &publish)?;
     report_crate_sizes(&root)?;
@@ -73,7 +74,7 @@ pub fn run() -> Result<()> {
 /// Verifying a package builds it against the others through a temporary local registry, and
 /// cargo extracts each `.crate` there once per name and version: a copy extracted by an
 /// earlier run of the same version is reused as it is, so the packages would be verified
-/// against yesterday's sources (seen: `codex-home` failing against an old `codex-rollout`).
+/// against an earlier run's sources (see also [`forget_built_packages`]).
 fn forget_extracted_packages() -> Result<()> {
     let cargo_home = std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
@@ -93,6 +94,34 @@ fn forget_extracted_packages() -> Result<()> {
                 std::fs::remove_dir_all(&extracted)
                     .with_context(|| format!("removing {}", extracted.display()))?;
             }
+        }
+    }
+    Ok(())
+}
+
+/// Removes the build fingerprints of our own packages (`<target>/debug/.fingerprint/NAME-*`),
+/// so the verification rebuilds them.
+///
+/// The verification builds into the workspace's target directory, and a package from a
+/// registry is taken as unchanging: its build of an earlier run, of the same name and version,
+/// is reused without looking at its sources (seen: `codex-home` verified against a
+/// `codex-rollout` built before `next_line_where` existed). Our path builds are rebuilt too,
+/// once; dependencies are not touched.
+fn forget_built_packages(root: &Path) -> Result<()> {
+    let fingerprints = target_dir(root).join("debug").join(".fingerprint");
+    let Ok(entries) = std::fs::read_dir(&fingerprints) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let ours = PUBLISHED.iter().any(|package| {
+            name.strip_prefix(package)
+                .and_then(|rest| rest.strip_prefix('-'))
+                .is_some_and(|hash| hash.bytes().all(|byte| byte.is_ascii_hexdigit()))
+        });
+        if ours {
+            std::fs::remove_dir_all(entry.path())
+                .with_context(|| format!("removing {}", entry.path().display()))?;
         }
     }
     Ok(())
