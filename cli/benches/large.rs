@@ -1,9 +1,12 @@
 //! Large rollouts: the streaming, parallel and backwards readers against a `serde_json::Value`
 //! parse of the same lines, measured side by side in one run.
 //!
-//! Input: real lines repeated (`rollout/benches/support/generate.rs`, their rollback markers
-//! left out so that the late compaction survives) with a compaction at 99.5 % of the file, written under the target folder and deleted at the end (at most one
-//! file on disk at a time). Sizes: `CODEX_BENCH_MIB` (default 128) for the criterion group;
+//! Input: real lines repeated (`rollout/benches/support/generate.rs`: their rollback markers,
+//! images and torn lines kept) with a compaction at 99 % of the file and rollback markers
+//! after it (2 turns at 99.5 %, 1 at 99.8 %), written under the target folder and deleted at
+//! the end (at most one file on disk at a time). The scale pass also measures `history` and
+//! `prompt` on the same file with a rollback at 99.5 % reaching back past the compaction (no
+//! compaction applies: the history is the whole conversation). Sizes: `CODEX_BENCH_MIB` (default 128) for the criterion group;
 //! the scale pass measures 100 MiB and 1 GiB files (and 10 GiB through a pipe, without disk,
 //! when `CODEX_BENCH_10G=1`).
 //!
@@ -14,7 +17,7 @@
 //!   spans) on a rayon pool of one thread / of every core;
 //! - `stream`: a forward [`RolloutStream`] pass (what `inspect` and `validate` read);
 //! - `history_full`: whole load + reconstruction (resume without the tail);
-//! - `history_tail`: [`load_rollout_tail`] + reconstruction (resume from the end).
+//! - `history_tail`: [`resume_rollout_tail`] (resume from the end).
 //!
 //! Scale pass (printed, once per size): the `codex-thread` release binary's `inspect` and
 //! `history` as whole processes, their wall time as a ratio of a one-thread `Value` parse of
@@ -39,7 +42,7 @@ use std::time::{Duration, Instant};
 use codex_rollout::load::load_rollout_bytes;
 use codex_rollout::reconstruct::{ReconstructOptions, reconstruct_history_from_items};
 use codex_rollout::stream::RolloutStream;
-use codex_rollout::tail::load_rollout_tail;
+use codex_rollout::tail::resume_rollout_tail;
 use criterion::{Criterion, Throughput, criterion_group};
 use generate::{RealLines, Shape, real_lines, write_rollout};
 
@@ -48,7 +51,8 @@ const MIB: u64 = 1024 * 1024;
 fn shape(bytes: u64) -> Shape {
     Shape {
         bytes,
-        compactions: vec![0.995],
+        compactions: vec![0.99],
+        rollbacks: vec![(0.995, 2), (0.998, 1)],
         ..Shape::default()
     }
 }
@@ -77,7 +81,7 @@ fn bench_dir() -> PathBuf {
 }
 
 fn bench_large(c: &mut Criterion) {
-    let Some(lines) = real_lines().map(|lines| lines.without_rollbacks()) else {
+    let Some(lines) = real_lines() else {
         eprintln!("!!! no real fixtures: the large-rollout bench needs them !!!");
         return;
     };
@@ -140,10 +144,10 @@ fn bench_large(c: &mut Criterion) {
     });
     group.bench_function("history_tail", |b| {
         b.iter(|| {
-            let tail = load_rollout_tail(&path).unwrap().expect("a tail");
-            let rebuilt =
-                reconstruct_history_from_items(tail.into_items(), &ReconstructOptions::default());
-            black_box(rebuilt.history.len())
+            let tail = resume_rollout_tail(&path, &ReconstructOptions::default())
+                .unwrap()
+                .expect("a tail");
+            black_box(tail.rebuilt().history.len())
         })
     });
     group.finish();
@@ -235,6 +239,40 @@ fn fork_scale(mib: u64, path: &Path, meta: &[u8], value: Duration, feed: Feed<'_
     std::fs::remove_file(&source).unwrap();
 }
 
+/// `history` and `prompt` when a rollback reaches back past the only compaction: nothing can
+/// be left out, the file is read forwards twice (survey, replay) holding only the history.
+fn reaching_back(mib: u64, lines: &RealLines) {
+    let path = bench_dir().join(format!("reaching-back-{mib}mib.jsonl"));
+    let shape = Shape {
+        bytes: mib * MIB,
+        compactions: vec![0.99],
+        rollbacks: vec![(0.995, 1_000)],
+        ..Shape::default()
+    };
+    write_rollout(&path, lines, &shape).unwrap();
+    let file = path.to_string_lossy().into_owned();
+    let value = value_parse_file(&path);
+    let (history, history_rss) = measure(&["history", "--json", &file], None);
+    let (prompt, prompt_rss) = measure(&["prompt", "--json", &file], None);
+    let (whole, whole_rss) = measure(&["validate", "--json", &file], None);
+    eprintln!(
+        "scale {mib} MiB, rollback past the compaction: value parse {:.2}s | history {:.2}s \
+         ({:.2}x), peak {} MiB | prompt {:.2}s ({:.2}x), peak {} MiB | validate (one stream) \
+         {:.2}s ({:.2}x), peak {} MiB",
+        value.as_secs_f64(),
+        history.as_secs_f64(),
+        history.as_secs_f64() / value.as_secs_f64(),
+        history_rss / 1024,
+        prompt.as_secs_f64(),
+        prompt.as_secs_f64() / value.as_secs_f64(),
+        prompt_rss / 1024,
+        whole.as_secs_f64(),
+        whole.as_secs_f64() / value.as_secs_f64(),
+        whole_rss / 1024,
+    );
+    std::fs::remove_file(&path).unwrap();
+}
+
 fn value_parse_file(path: &Path) -> Duration {
     let started = Instant::now();
     let bytes = std::fs::read(path).unwrap();
@@ -262,6 +300,7 @@ fn scale(lines: &RealLines) {
         let value = value_parse_file(&path);
         let (inspect, inspect_rss) = measure(&["inspect", "--json", &file], None);
         let (history, history_rss) = measure(&["history", "--json", &file], None);
+        let (prompt, prompt_rss) = measure(&["prompt", "--json", &file], None);
         let (inspect_one, _) = {
             // One thread: the stream is one thread anyway; the pool is limited for the rest.
             let started = Instant::now();
@@ -288,6 +327,13 @@ fn scale(lines: &RealLines) {
             history.as_secs_f64() / value.as_secs_f64(),
             history_rss / 1024,
         );
+        eprintln!(
+            "scale {mib} MiB: prompt {:.2}s ({:.3}x), peak {} MiB",
+            prompt.as_secs_f64(),
+            prompt.as_secs_f64() / value.as_secs_f64(),
+            prompt_rss / 1024,
+        );
+        reaching_back(mib, lines);
         // `thread`: streamed (a file), whole (the same bytes on standard input, which is
         // loaded whole), and only the last turn.
         let (thread, thread_rss) = measure(&["thread", "--json", &file], None);
@@ -367,7 +413,7 @@ fn main() {
     // `CODEX_BENCH_SCALE_ONLY=1`: the whole-process scale pass alone, without the group.
     if std::env::var("CODEX_BENCH_SCALE_ONLY").as_deref() == Ok("1") {
         if let Some(lines) = real_lines() {
-            scale(&lines.without_rollbacks());
+            scale(&lines);
         }
         return;
     }

@@ -18,6 +18,9 @@
 
 mod replay;
 mod scan;
+mod streamed;
+
+pub use streamed::{ReplayPlan, StreamedReconstruction};
 
 use std::path::Path;
 
@@ -155,15 +158,17 @@ pub fn reconstruct_history_with(
     items: &[RolloutItem],
     options: &ReconstructOptions,
 ) -> ReconstructedHistory {
-    let found = scan::scan_backwards(items);
-    let metadata = Metadata::of(items, &found);
-    let base = found.base.and_then(|index| match items.get(index) {
+    let plan = Survey::of(items);
+    let base = plan.base().and_then(|index| match items.get(index) {
         Some(RolloutItem::Compacted(compacted)) => compacted.replacement_history.clone(),
         _ => None,
     });
-    let suffix = items.get(metadata.replayed_from..).unwrap_or_default();
+    let reference = plan
+        .reference()
+        .and_then(|index| turn_context_at(items, index));
+    let suffix = items.get(plan.replayed_from()..).unwrap_or_default();
     let replayed = replay::replay(base, suffix, options.truncation_policy);
-    metadata.finish(found, replayed)
+    plan.finish(reference, replayed)
 }
 
 /// [`reconstruct_history_with`] for owned items (a loaded rollout that is not needed any
@@ -172,15 +177,17 @@ pub fn reconstruct_history_from_items(
     mut items: Vec<RolloutItem>,
     options: &ReconstructOptions,
 ) -> ReconstructedHistory {
-    let found = scan::scan_backwards(&items);
-    let metadata = Metadata::of(&items, &found);
-    let base = found.base.and_then(|index| match items.get_mut(index) {
+    let plan = Survey::of(&items);
+    let base = plan.base().and_then(|index| match items.get_mut(index) {
         Some(RolloutItem::Compacted(compacted)) => compacted.replacement_history.take(),
         _ => None,
     });
-    let suffix = items.into_iter().skip(metadata.replayed_from);
+    let reference = plan
+        .reference()
+        .and_then(|index| turn_context_at(&items, index));
+    let suffix = items.into_iter().skip(plan.replayed_from());
     let replayed = replay::replay(base, suffix, options.truncation_policy);
-    metadata.finish(found, replayed)
+    plan.finish(reference, replayed)
 }
 
 /// Rebuilds the model history of the session file at `path` (plain or zstd). A fork by
@@ -198,43 +205,142 @@ pub fn reconstruct_rollout_file(
     ))
 }
 
-/// Whether rebuilding from `suffix` (the last items of a file) alone gives what rebuilding
-/// from the whole file gives: the reverse scan, run on the suffix, stops because it knows
-/// the base compaction, the previous turn's settings and the reference, not because the
-/// suffix ran out (so on the whole file it visits the same items and stops at the same one), it found the context window (so the
-/// whole-file fallback, which counts every compaction, is not asked), and the newest token
-/// usage is in it. Resume from the end ([`crate::tail`]) reads backwards until this holds.
-pub fn suffix_suffices(suffix: &[RolloutItem]) -> bool {
-    let found = scan::scan_backwards(suffix);
-    found.knew_everything && found.window.is_some() && latest_token_info(suffix).is_some()
+fn turn_context_at(items: &[RolloutItem], index: usize) -> Option<TurnContextItem> {
+    match items.get(index) {
+        Some(RolloutItem::TurnContext(context)) => Some(context.as_ref().clone()),
+        _ => None,
+    }
 }
 
-/// What reconstruction reads from the items besides the replay, taken before the replay may
-/// consume them.
-struct Metadata {
-    replayed_from: usize,
-    reference_context_item: Option<TurnContextItem>,
+/// Everything reconstruction reads of the items besides the replay, gathered in one forward
+/// pass that keeps no item: the reverse scan's marks, the newest token usage and turn
+/// context, and what the initial window needs. A slice is surveyed the same way a stream is
+/// ([`crate::reconstruct::streamed`]), so both rebuild by one rule.
+#[derive(Debug)]
+pub(crate) struct Survey {
+    scanner: scan::Scanner,
     token_info: Option<TokenUsageInfo>,
-    initial_window: ContextWindow,
+    newest_turn_context: Option<TurnContextItem>,
+    compactions: usize,
+    unnumbered_compaction: bool,
+    /// The first session meta's window id (`Some(None)`: a meta without one).
+    session_window: Option<Option<String>>,
 }
 
-impl Metadata {
-    fn of(items: &[RolloutItem], found: &scan::ScanResult) -> Self {
+impl Survey {
+    pub(crate) fn new() -> Self {
         Self {
-            replayed_from: found.base.map_or(0, |index| index + 1),
-            reference_context_item: scan::reference_item(items, found.reference),
-            token_info: latest_token_info(items),
-            initial_window: initial_window(items),
+            scanner: scan::Scanner::new(),
+            token_info: None,
+            newest_turn_context: None,
+            compactions: 0,
+            unnumbered_compaction: false,
+            session_window: None,
         }
     }
 
-    fn finish(self, found: scan::ScanResult, replayed: replay::Replay) -> ReconstructedHistory {
+    fn of(items: &[RolloutItem]) -> Plan {
+        let mut survey = Self::new();
+        for item in items {
+            survey.push(item);
+        }
+        survey.finish()
+    }
+
+    /// Takes the next item, in file order.
+    pub(crate) fn push(&mut self, item: &RolloutItem) {
+        self.scanner.push(item);
+        match item {
+            RolloutItem::EventMsg(EventMsg::TokenCount(count)) if count.info.is_some() => {
+                self.token_info = count.info;
+            }
+            RolloutItem::TurnContext(context) => {
+                self.newest_turn_context = Some(context.as_ref().clone());
+            }
+            RolloutItem::Compacted(compacted) => {
+                self.compactions += 1;
+                self.unnumbered_compaction |= compacted.window().0.is_none();
+            }
+            RolloutItem::SessionMeta(meta) if self.session_window.is_none() => {
+                self.session_window = Some(
+                    meta.meta
+                        .context_window
+                        .as_ref()
+                        .map(|window| window.window_id.clone()),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    pub(crate) fn finish(self) -> Plan {
+        Plan {
+            found: self.scanner.finish(),
+            token_info: self.token_info,
+            newest_turn_context: self.newest_turn_context,
+            initial_window: initial_window(
+                self.compactions,
+                self.unnumbered_compaction,
+                self.session_window.flatten().as_deref(),
+            ),
+        }
+    }
+}
+
+/// What the survey decided: where replay starts and everything it reports besides history.
+#[derive(Debug)]
+pub(crate) struct Plan {
+    found: scan::ScanResult,
+    token_info: Option<TokenUsageInfo>,
+    newest_turn_context: Option<TurnContextItem>,
+    initial_window: ContextWindow,
+}
+
+impl Plan {
+    /// Index of the compaction whose replacement history is the base.
+    pub(crate) fn base(&self) -> Option<usize> {
+        self.found.base
+    }
+
+    /// Index of the turn context the next turn is diffed against (always after the base).
+    pub(crate) fn reference(&self) -> Option<usize> {
+        match self.found.reference {
+            scan::Reference::Latest(index) => Some(index),
+            scan::Reference::NeverSet | scan::Reference::Cleared => None,
+        }
+    }
+
+    /// Index of the first replayed item.
+    pub(crate) fn replayed_from(&self) -> usize {
+        self.found.base.map_or(0, |index| index + 1)
+    }
+
+    /// See [`ReplayPlan::suffices`].
+    pub(crate) fn suffices(&self) -> bool {
+        self.found.knew_everything
+            && self.found.window.is_some()
+            && self.token_info.is_some()
+            && self.newest_turn_context.is_some()
+    }
+
+    /// The newest turn context of the items, whether or not a rollback removed its turn.
+    pub(crate) fn newest_turn_context(&self) -> Option<&TurnContextItem> {
+        self.newest_turn_context.as_ref()
+    }
+
+    pub(crate) fn finish(
+        self,
+        reference: Option<TurnContextItem>,
+        replayed: replay::Replay,
+    ) -> ReconstructedHistory {
         // A summary-only compaction dropped the context the reference describes.
         let reference_context_item = if replayed.legacy_compaction {
             None
         } else {
-            self.reference_context_item
+            reference
         };
+        let replayed_from = self.replayed_from();
+        let found = self.found;
         let mut history = replayed.history;
         history.set_reference_context_item(reference_context_item.clone());
         history.set_token_info(self.token_info);
@@ -246,7 +352,7 @@ impl Metadata {
             token_info: self.token_info,
             stats: ReconstructionStats {
                 base_compaction: found.base,
-                replayed_from: self.replayed_from,
+                replayed_from,
                 scanned_down_to: found.scanned_down_to,
                 rollbacks_applied: replayed.rollbacks_applied,
                 compactions_undone: replayed.compactions_undone,
@@ -259,46 +365,24 @@ impl Metadata {
 /// The window when no surviving compaction names one: the session's initial window (number
 /// 0, from the first session meta) unless a legacy compaction without number exists; then the
 /// number of compactions, without ids.
-fn initial_window(items: &[RolloutItem]) -> ContextWindow {
-    let compactions = items
-        .iter()
-        .filter_map(|item| match item {
-            RolloutItem::Compacted(compacted) => Some(compacted),
-            _ => None,
-        })
-        .collect::<Vec<_>>();
-    if compactions
-        .iter()
-        .any(|compacted| compacted.window().0.is_none())
-    {
+fn initial_window(
+    compactions: usize,
+    unnumbered_compaction: bool,
+    session_window: Option<&str>,
+) -> ContextWindow {
+    if unnumbered_compaction {
         return ContextWindow {
-            window_number: u64::try_from(compactions.len()).unwrap_or(u64::MAX),
+            window_number: u64::try_from(compactions).unwrap_or(u64::MAX),
             ..ContextWindow::default()
         };
     }
-    let session_window = items.iter().find_map(|item| match item {
-        RolloutItem::SessionMeta(meta) => Some(meta.meta.context_window.as_ref()),
-        _ => None,
-    });
-    let id = uuid_v7(
-        session_window
-            .flatten()
-            .map(|window| window.window_id.as_str()),
-    );
+    let id = uuid_v7(session_window);
     ContextWindow {
         window_number: 0,
         first_window_id: id.clone(),
         previous_window_id: None,
         window_id: id,
     }
-}
-
-/// The newest token usage recorded by a `token_count` event.
-fn latest_token_info(items: &[RolloutItem]) -> Option<TokenUsageInfo> {
-    items.iter().rev().find_map(|item| match item {
-        RolloutItem::EventMsg(EventMsg::TokenCount(count)) => count.info,
-        _ => None,
-    })
 }
 
 #[cfg(test)]

@@ -1,25 +1,35 @@
-//! Resume from the end: the part of a rollout that rebuilding its history needs, read without
-//! parsing the rest.
+//! Resume from the end: a rollout's rebuilt history, reading no more of the file than the
+//! answer needs and holding none of it.
 //!
 //! A resumed session needs the file's first `session_meta` (its thread, base instructions)
 //! and the *live suffix*: the items from which reconstruction's reverse scan finds everything
 //! it looks for (the newest surviving compaction, the previous turn's settings, the reference
 //! context item, the context window), plus the newest token usage and turn context. Whether a
-//! suffix is enough is asked of reconstruction itself ([`suffix_suffices`]), so the decision
-//! "where does replay start" stays in one function (the reverse scan); a suffix that passes
-//! rebuilds exactly the history the whole file rebuilds.
+//! suffix is enough is asked of reconstruction itself ([`ReplayPlan::suffices`]), so the
+//! decision "where does replay start" stays in one rule; a suffix that passes rebuilds exactly
+//! the history the whole file rebuilds.
 //!
-//! - A **plain file** is read backwards ([`reverse::ReverseLines`]), each line classified by
-//!   the loader's own rule, in batches that double, until the suffix suffices or the start is
-//!   reached; its head is read forwards up to the first `session_meta`.
-//! - A **compressed file** cannot be read backwards: it is decoded forwards as a stream
-//!   ([`crate::stream::RolloutStream`]), keeping only the items from the start of the turn
-//!   of the newest compaction with a replacement history on (plus the first meta).
+//! Both passes read forwards with the one stream reader ([`RolloutStream`], its lines parsed
+//! on rayon's pool and seen in order); nothing parsed is kept but the history being rebuilt:
+//! - **survey**: from a candidate start, every item is shown to the reverse scan, which keeps
+//!   a few words per turn. In a plain file the candidate is found by reading line starts
+//!   backwards ([`reverse::ReverseLines`]) 1 MiB from the end, and moved back twice as far
+//!   each time the suffix does not suffice (rollback markers that reach back far, a
+//!   compaction long ago); once that is more than a quarter of the file (and 8 MiB), the next
+//!   survey is the whole file. The surveys cost at most about twice the suffix needed, or one and a
+//!   half times the file when it is needed whole. A compressed file cannot be read backwards: it is
+//!   surveyed whole.
+//! - **replay**: from the base compaction (whose place the survey noted) to the end, each
+//!   item replayed as it is read; in a compressed file the lines before it are decoded but
+//!   not parsed.
 //!
-//! [`load_rollout_tail`] returns `None` when this path cannot answer, and the caller loads the
-//! whole file: a file whose first lines hold no `session_meta` (the loader's errors then name
-//! what is wrong), a fork by reference (its history starts in its parent), a damaged
-//! compressed stream, or a compressed file whose kept suffix does not suffice.
+//! Memory is the rebuilt history plus the survey's few words per turn, whatever the file's
+//! size or shape: when no compaction applies, the history is the whole conversation, which is
+//! what the answer is.
+//!
+//! [`resume_rollout_tail`] returns `None` when this path cannot answer and the caller loads the
+//! whole file (its errors then name what is wrong): a fork by reference (its history starts
+//! in its parent), a file without one readable item, or a damaged compressed stream.
 
 pub mod reverse;
 
@@ -27,29 +37,32 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use codex_protocol::event::EventMsg;
-use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
+use codex_protocol::rollout::{RolloutItem, SessionMetaLine, TurnContextItem};
 use codex_protocol::thread_id::ThreadId;
 
 use crate::load::ProblemKind;
-use crate::load::lines::{LineOutcome, read_line};
-use crate::reconstruct::suffix_suffices;
+use crate::reconstruct::{
+    ReconstructOptions, ReconstructedHistory, ReplayPlan, StreamedReconstruction,
+};
 use crate::source::{Compression, RolloutReader};
 use crate::stream::RolloutStream;
 use reverse::ReverseLines;
 
 /// How many lines the head is searched for the first `session_meta`.
 const HEAD_LINES: usize = 64;
-/// Items parsed backwards before the suffix is first checked; each later check waits until
-/// the suffix has doubled, so checking costs O(n) in all.
-const FIRST_CHECK_ITEMS: usize = 256;
+/// Bytes from the end of a plain file the first survey starts at; each later one starts twice
+/// as far back.
+const FIRST_SURVEY_BYTES: u64 = 1 << 20;
+/// Reaches up to this are always tried before the whole file (small surveys cost little).
+const WHOLE_SURVEY_AFTER: u64 = 8 << 20;
 
-/// The end of a rollout that rebuilding its history needs (see the module docs).
+/// A rollout's history rebuilt from its end (see the module docs).
 #[derive(Debug, Clone)]
 pub struct RolloutTail {
     path: PathBuf,
-    session_meta: Box<SessionMetaLine>,
-    items: Vec<RolloutItem>,
+    session_meta: Option<Box<SessionMetaLine>>,
+    rebuilt: ReconstructedHistory,
+    newest_turn_context: Option<TurnContextItem>,
     whole_file: bool,
     unreadable_lines: usize,
     bytes_read: u64,
@@ -61,60 +74,228 @@ impl RolloutTail {
         &self.path
     }
 
-    /// The thread the file records (its first `session_meta`).
-    pub fn thread_id(&self) -> ThreadId {
-        self.session_meta.meta.id
+    /// The thread the file records (its first `session_meta`), when it has one.
+    pub fn thread_id(&self) -> Option<ThreadId> {
+        self.session_meta.as_ref().map(|meta| meta.meta.id)
     }
 
-    /// The file's first `session_meta`.
-    pub fn session_meta(&self) -> &SessionMetaLine {
-        &self.session_meta
+    /// The file's first `session_meta`, when it has one.
+    pub fn session_meta(&self) -> Option<&SessionMetaLine> {
+        self.session_meta.as_deref()
     }
 
-    /// The live suffix, in file order: reconstruction of these items gives the whole file's
-    /// history, settings, reference, window and token usage.
-    pub fn items(&self) -> &[RolloutItem] {
-        &self.items
+    /// The rebuilt history: what reconstruction of the whole file gives.
+    pub fn rebuilt(&self) -> &ReconstructedHistory {
+        &self.rebuilt
     }
 
-    /// Takes the suffix out.
-    pub fn into_items(self) -> Vec<RolloutItem> {
-        self.items
+    /// Takes the rebuilt history out.
+    pub fn into_rebuilt(self) -> ReconstructedHistory {
+        self.rebuilt
     }
 
-    /// True when the suffix is the whole file (nothing could be left out).
+    /// The newest turn context of the file, whether or not a rollback removed its turn.
+    pub fn newest_turn_context(&self) -> Option<&TurnContextItem> {
+        self.newest_turn_context.as_ref()
+    }
+
+    /// True when the last survey read the whole file (nothing could be left out).
     pub fn is_whole_file(&self) -> bool {
         self.whole_file
     }
 
-    /// Lines of the part read that could not be read as rollout lines (blank, malformed,
+    /// Lines of the part surveyed that could not be read as rollout lines (blank, malformed,
     /// truncated...); they were skipped, as the loader skips them.
     pub fn unreadable_lines(&self) -> usize {
         self.unreadable_lines
     }
 
-    /// Bytes of the file read backwards (plain files) or decoded (compressed ones).
+    /// Bytes of the file the last survey read (decoded bytes for a compressed file).
     pub fn bytes_read(&self) -> u64 {
         self.bytes_read
     }
 }
 
-/// Reads the live suffix of the rollout at `path` (see the module docs); `None` when the
-/// whole file must be loaded instead.
-pub fn load_rollout_tail(path: impl AsRef<Path>) -> io::Result<Option<RolloutTail>> {
+/// Rebuilds the history of the rollout at `path` from its end (see the module docs); `None`
+/// when the whole file must be loaded instead.
+pub fn resume_rollout_tail(
+    path: impl AsRef<Path>,
+    options: &ReconstructOptions,
+) -> io::Result<Option<RolloutTail>> {
     let path = path.as_ref();
     let mut file = File::open(path)?;
     let compression = RolloutReader::new(&mut file)?.compression();
     file.seek(SeekFrom::Start(0))?;
-    match compression {
-        Compression::Plain => plain_tail(path, file),
-        Compression::Zstd => compressed_tail(path, file),
+    let session_meta = match head_meta(&mut file)? {
+        Head::ForkByReference => return Ok(None),
+        Head::Meta(meta) => Some(meta),
+        Head::None => None,
+    };
+    let len = match compression {
+        Compression::Plain => file.seek(SeekFrom::End(0))?,
+        Compression::Zstd => 0,
+    };
+    let mut starts = match compression {
+        Compression::Plain => Some(ReverseLines::new(File::open(path)?)?),
+        Compression::Zstd => None,
+    };
+    let mut reach = FIRST_SURVEY_BYTES;
+    loop {
+        let start = match &mut starts {
+            Some(lines) => line_start_before(lines, len.saturating_sub(reach))?,
+            None => 0,
+        };
+        let Some(survey) = survey(path, start, options)? else {
+            return Ok(None);
+        };
+        if start == 0 || survey.plan.suffices() {
+            if start == 0 && survey.items == 0 {
+                return Ok(None);
+            }
+            let replay_from = survey.replay_start(start);
+            let rebuilt = replay(path, replay_from, survey.plan)?;
+            return Ok(Some(RolloutTail {
+                path: path.to_path_buf(),
+                session_meta,
+                newest_turn_context: rebuilt.1,
+                rebuilt: rebuilt.0,
+                whole_file: start == 0,
+                unreadable_lines: survey.unreadable_lines,
+                bytes_read: survey.bytes_read,
+            }));
+        }
+        // Past a quarter of the file, the next survey is the whole file: surveys then cost
+        // at most half the file more than one whole survey.
+        reach = reach.saturating_mul(2);
+        if reach > (len / 4).max(WHOLE_SURVEY_AFTER) {
+            reach = len;
+        }
     }
 }
 
-/// The first `session_meta` within the first [`HEAD_LINES`] lines of `reader`, unless it is a
-/// fork by reference.
-fn head_meta(reader: impl Read) -> io::Result<Option<Box<SessionMetaLine>>> {
+/// The offset of the first line that starts at or after `at` (reading backwards from where
+/// `lines` is); 0 once the start is reached.
+fn line_start_before(lines: &mut ReverseLines<File>, at: u64) -> io::Result<u64> {
+    loop {
+        match lines.prev_line()? {
+            Some((offset, _)) if offset > at => continue,
+            Some((offset, _)) => return Ok(offset),
+            None => return Ok(0),
+        }
+    }
+}
+
+/// What a survey of a suffix found.
+struct Survey {
+    plan: ReplayPlan,
+    /// Where each `compacted` item of the suffix starts: (index in the suffix, offset).
+    compactions: Vec<(usize, u64)>,
+    items: usize,
+    unreadable_lines: usize,
+    bytes_read: u64,
+}
+
+impl Survey {
+    /// Where the replay pass starts reading: the base compaction's line, else the survey's
+    /// start.
+    fn replay_start(&self, start: u64) -> u64 {
+        let first = self.plan.first_needed();
+        self.compactions
+            .iter()
+            .find(|(index, _)| *index == first)
+            .map_or(start, |(_, offset)| *offset)
+    }
+}
+
+/// A stream over the file from the line at `offset`: a plain file is read from there; a
+/// compressed one is decoded from its start, the lines before `offset` split but not parsed.
+fn stream_from(path: &Path, offset: u64) -> io::Result<RolloutStream<File>> {
+    let mut file = File::open(path)?;
+    let compression = RolloutReader::new(&mut file)?.compression();
+    match compression {
+        Compression::Plain => {
+            file.seek(SeekFrom::Start(offset))?;
+            RolloutStream::resume(file, 0, offset)
+        }
+        Compression::Zstd => {
+            file.seek(SeekFrom::Start(0))?;
+            let mut stream = RolloutStream::new(file)?;
+            while stream.bytes_read() < offset {
+                if stream.next_line_where(|_| false)?.is_none() {
+                    break;
+                }
+            }
+            Ok(stream)
+        }
+    }
+}
+
+/// Surveys the items from the line at `start` to the end; `None` for a damaged compressed
+/// stream.
+fn survey(path: &Path, start: u64, options: &ReconstructOptions) -> io::Result<Option<Survey>> {
+    let stream = stream_from(path, start)?;
+    let mut pass = StreamedReconstruction::new();
+    let mut compactions = Vec::new();
+    let mut items = 0;
+    let mut unreadable_lines = 0;
+    let mut damaged = false;
+    let read = stream.for_each_line_parallel(|line| {
+        if let Some(problem) = &line.problem {
+            damaged |= problem.kind == ProblemKind::Damaged;
+            if is_unreadable(problem.kind) {
+                unreadable_lines += 1;
+            }
+        }
+        let offset = line.offset;
+        let Some(item) = line.line().map(|line| &line.item) else {
+            return;
+        };
+        if matches!(item, RolloutItem::Compacted(_)) {
+            compactions.push((items, offset));
+        }
+        pass.survey(item);
+        items += 1;
+    })?;
+    if damaged {
+        return Ok(None);
+    }
+    Ok(Some(Survey {
+        plan: pass.plan(options),
+        compactions,
+        items,
+        unreadable_lines,
+        bytes_read: read.bytes - start,
+    }))
+}
+
+/// Replays the items from the line at `offset` (the item `plan.first_needed()`) to the end.
+fn replay(
+    path: &Path,
+    offset: u64,
+    mut plan: ReplayPlan,
+) -> io::Result<(ReconstructedHistory, Option<TurnContextItem>)> {
+    let stream = stream_from(path, offset)?;
+    let mut index = plan.first_needed();
+    stream.for_each_line_parallel(|line| {
+        if let Some(item) = line.into_line().map(|line| line.item) {
+            plan.replay(index, item);
+            index += 1;
+        }
+    })?;
+    let newest = plan.newest_turn_context().cloned();
+    Ok((plan.finish(), newest))
+}
+
+/// What the first lines of a file say about its head.
+enum Head {
+    Meta(Box<SessionMetaLine>),
+    /// The first `session_meta` continues a parent's history.
+    ForkByReference,
+    None,
+}
+
+/// The first `session_meta` within the first [`HEAD_LINES`] lines of `reader`.
+fn head_meta(reader: impl Read) -> io::Result<Head> {
     let mut stream = RolloutStream::new(reader)?;
     while let Some(line) = stream.next_line()? {
         if line.number > HEAD_LINES {
@@ -122,12 +303,12 @@ fn head_meta(reader: impl Read) -> io::Result<Option<Box<SessionMetaLine>>> {
         }
         if let Some(RolloutItem::SessionMeta(meta)) = line.into_line().map(|line| line.item) {
             if meta.meta.history_base.is_some() {
-                return Ok(None);
+                return Ok(Head::ForkByReference);
             }
-            return Ok(Some(meta));
+            return Ok(Head::Meta(meta));
         }
     }
-    Ok(None)
+    Ok(Head::None)
 }
 
 fn is_unreadable(kind: ProblemKind) -> bool {
@@ -135,131 +316,6 @@ fn is_unreadable(kind: ProblemKind) -> bool {
         kind,
         ProblemKind::UnknownLineType | ProblemKind::UnknownPayloadType
     )
-}
-
-/// True when `items` (a suffix) holds what prompt building reads besides reconstruction: a
-/// turn context (the newest one is the settings fallback).
-fn has_turn_context(items: &[RolloutItem]) -> bool {
-    items
-        .iter()
-        .any(|item| matches!(item, RolloutItem::TurnContext(_)))
-}
-
-/// True when the newest token usage of the file is in `items`.
-fn has_token_info(items: &[RolloutItem]) -> bool {
-    items.iter().any(
-        |item| matches!(item, RolloutItem::EventMsg(EventMsg::TokenCount(count)) if count.info.is_some()),
-    )
-}
-
-/// Whether `suffix` answers everything history and prompt ask of the whole file.
-fn enough(suffix: &[RolloutItem]) -> bool {
-    suffix_suffices(suffix) && has_turn_context(suffix) && has_token_info(suffix)
-}
-
-fn plain_tail(path: &Path, mut file: File) -> io::Result<Option<RolloutTail>> {
-    let Some(session_meta) = head_meta(&mut file)? else {
-        return Ok(None);
-    };
-    let len = file.seek(SeekFrom::End(0))?;
-    let mut lines = ReverseLines::new(file)?;
-    // Newest first while reading; reversed in place to check, and at the end.
-    let mut reversed: Vec<RolloutItem> = Vec::new();
-    let mut unreadable_lines = 0;
-    let mut next_check = FIRST_CHECK_ITEMS;
-    let mut start_offset = len;
-    let mut whole_file = true;
-    while let Some((offset, raw)) = lines.prev_line()? {
-        start_offset = offset;
-        // Line numbers are unknown when reading backwards; the problems are only counted.
-        let read = read_line(0, raw);
-        if read
-            .problem
-            .is_some_and(|problem| is_unreadable(problem.kind))
-        {
-            unreadable_lines += 1;
-        }
-        if let LineOutcome::Line(line, _) = read.outcome {
-            reversed.push(line.item);
-        }
-        if reversed.len() >= next_check {
-            next_check = reversed.len().saturating_mul(2);
-            reversed.reverse();
-            let done = enough(&reversed);
-            reversed.reverse();
-            if done {
-                whole_file = offset == 0;
-                break;
-            }
-        }
-    }
-    reversed.reverse();
-    Ok(Some(RolloutTail {
-        path: path.to_path_buf(),
-        session_meta,
-        items: reversed,
-        whole_file,
-        unreadable_lines,
-        bytes_read: len - start_offset,
-    }))
-}
-
-fn compressed_tail(path: &Path, file: File) -> io::Result<Option<RolloutTail>> {
-    let mut stream = RolloutStream::new(file)?;
-    let mut session_meta = None;
-    let mut items: Vec<RolloutItem> = Vec::new();
-    let mut whole_file = true;
-    let mut unreadable_lines = 0;
-    // Index in `items` of the newest `task_started`: the scan reads a compaction's turn from
-    // its start.
-    let mut turn_start = 0;
-    while let Some(line) = stream.next_line()? {
-        if let Some(problem) = &line.problem {
-            if problem.kind == ProblemKind::Damaged {
-                return Ok(None);
-            }
-            if is_unreadable(problem.kind) {
-                unreadable_lines += 1;
-            }
-        }
-        let Some(item) = line.into_line().map(|line| line.item) else {
-            continue;
-        };
-        match &item {
-            RolloutItem::SessionMeta(meta) if session_meta.is_none() => {
-                if meta.meta.history_base.is_some() {
-                    return Ok(None);
-                }
-                session_meta = Some(meta.clone());
-            }
-            // Everything before the turn of the newest compaction with a base is dropped; the
-            // check at the end tells whether a rollback needed more.
-            RolloutItem::Compacted(compacted)
-                if compacted.replacement_history.is_some() && turn_start > 0 =>
-            {
-                items.drain(..turn_start);
-                turn_start = 0;
-                whole_file = false;
-            }
-            RolloutItem::EventMsg(EventMsg::TurnStarted(_)) => turn_start = items.len(),
-            _ => {}
-        }
-        items.push(item);
-    }
-    let Some(session_meta) = session_meta else {
-        return Ok(None);
-    };
-    if !whole_file && !enough(&items) {
-        return Ok(None);
-    }
-    Ok(Some(RolloutTail {
-        path: path.to_path_buf(),
-        session_meta,
-        items,
-        whole_file,
-        unreadable_lines,
-        bytes_read: stream.bytes_read(),
-    }))
 }
 
 #[cfg(test)]

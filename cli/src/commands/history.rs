@@ -6,7 +6,7 @@
 //! replayed through core's `ContextManager`, rollbacks applied where they were recorded. It is
 //! the raw history (what history keeps), not the prompt projection (`prompt` shows that).
 //!
-//! A plain or compressed file is read from its end (codex-rollout's `tail`): only the live
+//! A plain or compressed file is rebuilt from its end (codex-rollout's `tail`): only the live
 //! suffix reconstruction needs is parsed, and the session meta at its head; anything else
 //! (standard input, the sample, a file the tail cannot answer) is loaded whole.
 //!
@@ -18,41 +18,40 @@
 
 use std::path::PathBuf;
 
-use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
+use codex_protocol::rollout::{RolloutItem, SessionMetaLine, TurnContextItem};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::CodexHome;
 use codex_rollout::history_base::{
-    HistoryBaseError, ResolvedBase, ResolvedRollout, history_base_of, resolve_history_base,
+    HistoryBaseError, ResolvedBase, history_base_of, resolve_history_base,
 };
-use codex_rollout::reconstruct::{ReconstructedHistory, reconstruct_history_from_rollout};
-use codex_rollout::tail::{RolloutTail, load_rollout_tail};
+use codex_rollout::reconstruct::{
+    ReconstructOptions, ReconstructedHistory, reconstruct_history_with,
+};
+use codex_rollout::tail::resume_rollout_tail;
 
 use crate::error::{CommandResult, Failure, Status};
-use crate::input::{Session, Source, load_session};
+use crate::input::{Source, load_session};
 use crate::output::{Output, note, warn};
 
-/// A session's history items: the file's own, or, for a fork by reference, its session meta,
-/// its parent's resolved prefix and then its own lines.
+/// A session's rebuilt history and what a prompt needs besides it: the file's own session
+/// meta, its newest turn context, and for a fork by reference the parents it was resolved
+/// from.
 #[derive(Debug)]
 pub struct SessionHistory {
     name: String,
-    items: HistoryItems,
-}
-
-#[derive(Debug)]
-enum HistoryItems {
-    Own(Session),
-    Resolved(ResolvedRollout),
-    /// The live suffix of a file, read from its end (codex-rollout's `tail`).
-    Tail(RolloutTail),
+    session_meta: Option<SessionMetaLine>,
+    rebuilt: ReconstructedHistory,
+    newest_turn_context: Option<TurnContextItem>,
+    bases: Vec<ResolvedBase>,
 }
 
 impl SessionHistory {
-    /// Loads `source`; when it is a fork by reference, resolves its base through `home`
-    /// (default: `$CODEX_HOME`, else `~/.codex`).
+    /// Rebuilds the history of `source`; when it is a fork by reference, resolves its base
+    /// through `home` (default: `$CODEX_HOME`, else `~/.codex`).
     pub fn load(source: &Source, home: Option<PathBuf>) -> Result<Self, Failure> {
+        let options = ReconstructOptions::default();
         if let Source::File(path) = source
-            && let Ok(Some(tail)) = load_rollout_tail(path)
+            && let Ok(Some(tail)) = resume_rollout_tail(path, &options)
         {
             let name = source.name();
             if tail.unreadable_lines() > 0 {
@@ -64,19 +63,19 @@ impl SessionHistory {
             }
             return Ok(Self {
                 name,
-                items: HistoryItems::Tail(tail),
+                session_meta: tail.session_meta().cloned(),
+                newest_turn_context: tail.newest_turn_context().cloned(),
+                rebuilt: tail.into_rebuilt(),
+                bases: Vec::new(),
             });
         }
-        // Anything the tail cannot answer (standard input, the sample, a fork by reference,
-        // a file without a meta at its head, a damaged stream) is loaded whole, with the
-        // loader's own errors.
+        // Anything resume from the end does not answer (standard input, the sample, a fork
+        // by reference, a file without a readable item, a damaged stream) is loaded whole,
+        // with the loader's own errors.
         let session = load_session(source)?;
         let name = session.name().to_string();
         if history_base_of(session.items()).is_none() {
-            return Ok(Self {
-                name,
-                items: HistoryItems::Own(session),
-            });
+            return Ok(Self::of_items(name, session.items(), Vec::new(), &options));
         }
         let home = CodexHome::resolve(home).map_err(|err| {
             Failure::Usage(format!(
@@ -85,10 +84,29 @@ impl SessionHistory {
             ))
         })?;
         let resolved = resolve_history_base(&home, session.into_loaded()?).map_err(base_failure)?;
-        Ok(Self {
+        let bases = resolved.bases().to_vec();
+        Ok(Self::of_items(name, resolved.items(), bases, &options))
+    }
+
+    fn of_items(
+        name: String,
+        items: &[RolloutItem],
+        bases: Vec<ResolvedBase>,
+        options: &ReconstructOptions,
+    ) -> Self {
+        Self {
             name,
-            items: HistoryItems::Resolved(resolved),
-        })
+            session_meta: items.iter().find_map(|item| match item {
+                RolloutItem::SessionMeta(meta) => Some(meta.as_ref().clone()),
+                _ => None,
+            }),
+            newest_turn_context: items.iter().rev().find_map(|item| match item {
+                RolloutItem::TurnContext(context) => Some(context.as_ref().clone()),
+                _ => None,
+            }),
+            rebuilt: reconstruct_history_with(items, options),
+            bases,
+        }
     }
 
     /// The input's name.
@@ -96,41 +114,34 @@ impl SessionHistory {
         &self.name
     }
 
-    /// Every item of the history, parents' prefixes included.
-    pub fn items(&self) -> &[RolloutItem] {
-        match &self.items {
-            HistoryItems::Own(session) => session.items(),
-            HistoryItems::Resolved(resolved) => resolved.items(),
-            HistoryItems::Tail(tail) => tail.items(),
-        }
+    /// The rebuilt history.
+    pub fn rebuilt(&self) -> &ReconstructedHistory {
+        &self.rebuilt
+    }
+
+    /// Takes the rebuilt history out (what a prompt is projected from), leaving it empty.
+    pub fn take_history(&mut self) -> codex_core::context_manager::ContextManager {
+        std::mem::take(&mut self.rebuilt.history)
+    }
+
+    /// The newest turn context recorded, whether or not a rollback removed its turn.
+    pub fn newest_turn_context(&self) -> Option<&TurnContextItem> {
+        self.newest_turn_context.as_ref()
     }
 
     /// The thread the file records, if it has a session meta.
     pub fn thread_id(&self) -> Option<ThreadId> {
-        match &self.items {
-            HistoryItems::Own(session) => session.thread_id(),
-            HistoryItems::Resolved(resolved) => Some(resolved.thread_id()),
-            HistoryItems::Tail(tail) => Some(tail.thread_id()),
-        }
+        self.session_meta.as_ref().map(|meta| meta.meta.id)
     }
 
     /// The file's own (first) session meta.
     pub fn session_meta(&self) -> Option<&SessionMetaLine> {
-        if let HistoryItems::Tail(tail) = &self.items {
-            return Some(tail.session_meta());
-        }
-        self.items().iter().find_map(|item| match item {
-            RolloutItem::SessionMeta(meta) => Some(meta.as_ref()),
-            _ => None,
-        })
+        self.session_meta.as_ref()
     }
 
     /// The parents the history was resolved from, nearest first.
     pub fn bases(&self) -> &[ResolvedBase] {
-        match &self.items {
-            HistoryItems::Own(_) | HistoryItems::Tail(_) => &[],
-            HistoryItems::Resolved(resolved) => resolved.bases(),
-        }
+        &self.bases
     }
 }
 
@@ -148,16 +159,11 @@ pub fn base_failure(err: HistoryBaseError) -> Failure {
     }
 }
 
-/// Rebuilds the model history of `history`.
-pub fn reconstruct(history: &SessionHistory) -> ReconstructedHistory {
-    reconstruct_history_from_rollout(history.items())
-}
-
 /// Runs `history`: JSON Lines in both modes, with a one-line summary on standard error in
 /// human mode.
 pub fn run(source: &Source, home: Option<PathBuf>, out: &mut Output) -> CommandResult {
     let history = SessionHistory::load(source, home)?;
-    let rebuilt = reconstruct(&history);
+    let rebuilt = history.rebuilt();
     for item in rebuilt.history.raw_items() {
         out.json_line(item)?;
     }

@@ -18,10 +18,10 @@ use codex_core::prompt::{
 use codex_protocol::models::{BaseInstructions, ResponseItem};
 use std::path::PathBuf;
 
-use codex_protocol::rollout::{RolloutItem, TurnContextItem};
+use codex_protocol::rollout::TurnContextItem;
 
 use crate::cli::Modality;
-use crate::commands::history::{SessionHistory, reconstruct};
+use crate::commands::history::SessionHistory;
 use crate::error::{CommandResult, Status};
 use crate::input::Source;
 use crate::output::Output;
@@ -40,12 +40,10 @@ pub fn run(
     home: Option<PathBuf>,
     out: &mut Output,
 ) -> CommandResult {
-    let session = SessionHistory::load(source, home)?;
-    let rebuilt = reconstruct(&session);
-    let last_turn = session.items().iter().rev().find_map(|item| match item {
-        RolloutItem::TurnContext(context) => Some(context.as_ref()),
-        _ => None,
-    });
+    let mut session = SessionHistory::load(source, home)?;
+    let input_history = session.take_history();
+    let rebuilt = session.rebuilt();
+    let last_turn = session.newest_turn_context();
     let settings: Option<&TurnContextItem> = rebuilt.reference_context_item.as_ref().or(last_turn);
     let model = rebuilt
         .previous_turn_settings
@@ -68,7 +66,7 @@ pub fn run(
             Modality::Audio => InputModality::Audio,
         })
         .collect();
-    let input = rebuilt.history.for_prompt(&modalities);
+    let input = input_history.for_prompt(&modalities);
     let records_its_tools = input
         .iter()
         .any(|item| matches!(item, ResponseItem::AdditionalTools { .. }));

@@ -36,8 +36,9 @@ struct Checkpoint {
     turns_since_base: usize,
 }
 
+/// The replay fed one item at a time (a stream's items as they are read).
 #[derive(Debug)]
-struct Replayer {
+pub(crate) struct Replayer {
     replay: Replay,
     policy: TruncationPolicy,
     /// Turn boundaries recorded since the history was last replaced.
@@ -145,23 +146,35 @@ where
     I: IntoIterator,
     I::Item: ReplayItem,
 {
-    let mut replayer = Replayer {
-        replay: Replay::default(),
-        policy,
-        turns_since_base: 0,
-        checkpoints: Vec::new(),
-    };
-    if let Some(base) = base {
-        replayer.replay.history.replace(base);
-    }
+    let mut replayer = Replayer::new(base, policy);
     for item in suffix {
         replayer.apply(item);
     }
-    replayer.replay
+    replayer.finish()
 }
 
 impl Replayer {
-    fn apply(&mut self, item: impl ReplayItem) {
+    /// A replay on top of `base` (a replacement history, or nothing).
+    pub(crate) fn new(base: Option<Vec<ResponseItem>>, policy: TruncationPolicy) -> Self {
+        let mut replayer = Replayer {
+            replay: Replay::default(),
+            policy,
+            turns_since_base: 0,
+            checkpoints: Vec::new(),
+        };
+        if let Some(base) = base {
+            replayer.replay.history.replace(base);
+        }
+        replayer
+    }
+
+    /// What was replayed.
+    pub(crate) fn finish(self) -> Replay {
+        self.replay
+    }
+
+    /// Replays the next item.
+    pub(crate) fn apply(&mut self, item: impl ReplayItem) {
         match action(item.item()) {
             Action::Record { boundary } => {
                 if boundary {

@@ -12,9 +12,14 @@
 //! discarded segment contributes nothing. In particular, a compaction inside a rolled-back
 //! turn is not taken as the base, and it does not hide the turns before it (upstream narrows
 //! the replayed suffix as soon as it *sees* such a compaction, losing those turns).
+//!
+//! The scan is fed forwards ([`Scanner`]): the segments are built as the items come, and of
+//! each item only what the scan reads later is kept ([`Mark`]: compactions, turn ids, turn
+//! contexts' settings), so a file can be scanned as a stream in memory of a few words per
+//! turn; the walk from the newest segment back happens at the end.
 
 use codex_protocol::event::EventMsg;
-use codex_protocol::rollout::{RolloutItem, TurnContextItem};
+use codex_protocol::rollout::RolloutItem;
 
 use super::{ContextWindow, PreviousTurnSettings};
 use crate::turns::{Segment, SegmentScan};
@@ -56,33 +61,105 @@ struct Found {
     window: Option<ContextWindow>,
 }
 
-/// Scans `items` from the newest back (see the module docs).
-pub(crate) fn scan_backwards(items: &[RolloutItem]) -> ScanResult {
-    let mut reader = SegmentScan::keeping_all();
-    for (index, item) in items.iter().enumerate() {
-        reader.push(index, item);
+/// What the scan needs to remember of one item: the items themselves are not kept, so a
+/// file can be scanned as a stream.
+#[derive(Debug, Clone)]
+enum Mark {
+    /// A `compacted` item: the window it opened, whether it carries a replacement history.
+    Compacted {
+        window: Option<ContextWindow>,
+        replacement: bool,
+    },
+    /// The turn id a `task_complete` or `turn_aborted` recorded.
+    TurnId(Option<String>),
+    /// A `turn_context`: its turn id and the settings it records.
+    TurnContext {
+        turn_id: Option<String>,
+        settings: PreviousTurnSettings,
+    },
+}
+
+impl Mark {
+    fn of(item: &RolloutItem) -> Option<Self> {
+        Some(match item {
+            RolloutItem::Compacted(compacted) => Mark::Compacted {
+                window: ContextWindow::from_compacted(compacted),
+                replacement: compacted.replacement_history.is_some(),
+            },
+            RolloutItem::EventMsg(EventMsg::TurnComplete(complete)) => {
+                Mark::TurnId(Some(complete.turn_id.clone()))
+            }
+            RolloutItem::EventMsg(EventMsg::TurnAborted(aborted)) => {
+                Mark::TurnId(aborted.turn_id.clone())
+            }
+            RolloutItem::TurnContext(context) => Mark::TurnContext {
+                turn_id: context.turn_id.clone(),
+                settings: PreviousTurnSettings::from_context(context),
+            },
+            _ => return None,
+        })
     }
-    let (segments, _) = reader.finish();
-    let mut result = ScanResult {
-        scanned_down_to: items.len(),
-        ..ScanResult::default()
-    };
-    for segment in segments.iter().rev() {
-        result.scanned_down_to = segment.items.start;
-        if segment.discarded {
-            continue;
+}
+
+/// The reverse scan, fed forwards: [`Scanner::push`] takes the items in file order (from a
+/// slice or a stream), keeping of each only its [`Mark`] and its part in the turn segments;
+/// [`Scanner::finish`] walks the segments from the newest back.
+#[derive(Debug)]
+pub(crate) struct Scanner {
+    segments: SegmentScan,
+    marks: Vec<(usize, Mark)>,
+    next: usize,
+}
+
+impl Scanner {
+    pub(crate) fn new() -> Self {
+        Self {
+            segments: SegmentScan::keeping_all(),
+            marks: Vec::new(),
+            next: 0,
         }
-        result.adopt(segment, read_segment(items, segment));
-        if result.knows_everything() {
-            // Only a segment that a `task_started` opened is known whole (the first one of
-            // a suffix may be cut).
-            result.knew_everything = segment.opened_by_turn_start;
-            if result.knew_everything {
-                break;
+    }
+
+    /// Takes the next item (its index is the number of items pushed before it).
+    pub(crate) fn push(&mut self, item: &RolloutItem) {
+        let index = self.next;
+        self.next += 1;
+        self.segments.push(index, item);
+        if let Some(mark) = Mark::of(item) {
+            self.marks.push((index, mark));
+        }
+    }
+
+    /// The result (see the module docs).
+    pub(crate) fn finish(self) -> ScanResult {
+        let (segments, _) = self.segments.finish();
+        let mut result = ScanResult {
+            scanned_down_to: self.next,
+            ..ScanResult::default()
+        };
+        for segment in segments.iter().rev() {
+            result.scanned_down_to = segment.items.start;
+            if segment.discarded {
+                continue;
+            }
+            let first = self
+                .marks
+                .partition_point(|(index, _)| *index < segment.items.start);
+            let last = self
+                .marks
+                .partition_point(|(index, _)| *index < segment.items.end);
+            result.adopt(segment, read_segment(&self.marks[first..last]));
+            if result.knows_everything() {
+                // Only a segment that a `task_started` opened is known whole (the first one
+                // of a suffix may be cut).
+                result.knew_everything = segment.opened_by_turn_start;
+                if result.knew_everything {
+                    break;
+                }
             }
         }
+        result
     }
-    result
 }
 
 impl ScanResult {
@@ -111,46 +188,44 @@ impl ScanResult {
     }
 }
 
-/// Reads one segment from its newest item back.
-fn read_segment(items: &[RolloutItem], segment: &Segment) -> Found {
+/// Reads the marks of one segment from the newest back.
+fn read_segment(marks: &[(usize, Mark)]) -> Found {
     let mut found = Found::default();
     // The segment's turn id: its newest `task_complete`, `turn_aborted` or `turn_context`
     // that has one.
     let mut turn_id: Option<&str> = None;
-    for index in segment.items.clone().rev() {
-        let Some(item) = items.get(index) else {
-            continue;
-        };
-        match item {
-            RolloutItem::Compacted(compacted) => {
+    for (index, mark) in marks.iter().rev() {
+        match mark {
+            Mark::Compacted {
+                window,
+                replacement,
+            } => {
                 if found.window.is_none() {
-                    found.window = ContextWindow::from_compacted(compacted);
+                    found.window.clone_from(window);
                 }
                 if found.reference == Reference::NeverSet {
                     found.reference = Reference::Cleared;
                 }
-                if found.base.is_none() && compacted.replacement_history.is_some() {
-                    found.base = Some(index);
+                if found.base.is_none() && *replacement {
+                    found.base = Some(*index);
                 }
             }
-            RolloutItem::EventMsg(EventMsg::TurnComplete(complete)) => {
-                turn_id = turn_id.or_else(|| non_empty_str(&complete.turn_id));
+            Mark::TurnId(id) => {
+                turn_id = turn_id.or_else(|| id.as_deref().and_then(non_empty_str));
             }
-            RolloutItem::EventMsg(EventMsg::TurnAborted(aborted)) => {
-                turn_id = turn_id.or_else(|| aborted.turn_id.as_deref().and_then(non_empty_str));
-            }
-            RolloutItem::TurnContext(context) => {
-                turn_id = turn_id.or_else(|| context.turn_id.as_deref().and_then(non_empty_str));
-                if ids_compatible(turn_id, context.turn_id.as_deref()) {
+            Mark::TurnContext {
+                turn_id: context_turn,
+                settings,
+            } => {
+                turn_id = turn_id.or_else(|| context_turn.as_deref().and_then(non_empty_str));
+                if ids_compatible(turn_id, context_turn.as_deref()) {
                     // Overwritten by every older compatible context: the oldest one wins.
-                    found.previous_turn_settings =
-                        Some(PreviousTurnSettings::from_context(context));
+                    found.previous_turn_settings = Some(settings.clone());
                     if found.reference == Reference::NeverSet {
-                        found.reference = Reference::Latest(index);
+                        found.reference = Reference::Latest(*index);
                     }
                 }
             }
-            _ => {}
         }
     }
     found
@@ -166,18 +241,4 @@ fn ids_compatible(a: Option<&str>, b: Option<&str>) -> bool {
 
 fn non_empty_str(id: &str) -> Option<&str> {
     (!id.is_empty()).then_some(id)
-}
-
-/// The turn context a [`Reference`] points at.
-pub(crate) fn reference_item(
-    items: &[RolloutItem],
-    reference: Reference,
-) -> Option<TurnContextItem> {
-    match reference {
-        Reference::Latest(index) => match items.get(index) {
-            Some(RolloutItem::TurnContext(context)) => Some(context.as_ref().clone()),
-            _ => None,
-        },
-        Reference::NeverSet | Reference::Cleared => None,
-    }
 }

@@ -1,0 +1,122 @@
+//! Rebuilding a history in two forward passes over a file, holding the history and never the
+//! file: what resume does when reading from the end cannot answer (no compaction survives,
+//! or the one that does lies far back).
+//!
+//! Pass one ([`StreamedReconstruction::survey`]) sees every item and keeps only what the
+//! reverse scan needs of each ([`Survey`]): which compaction is the base, where replay starts,
+//! the settings and window. Pass two ([`ReplayPlan::replay`]) hands over the items from the
+//! base on, which are replayed as they come. The rule is the one the slice functions use
+//! (`Survey` is how they decide too), so both passes together give exactly what
+//! [`super::reconstruct_history_with`] gives for the same items.
+
+use codex_protocol::rollout::{RolloutItem, TurnContextItem};
+
+use super::replay::Replayer;
+use super::{Plan, ReconstructOptions, ReconstructedHistory, Survey};
+
+/// Pass one of a two-pass rebuild (see the module docs).
+#[derive(Debug)]
+pub struct StreamedReconstruction {
+    survey: Survey,
+}
+
+impl Default for StreamedReconstruction {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl StreamedReconstruction {
+    /// An empty first pass.
+    pub fn new() -> Self {
+        Self {
+            survey: Survey::new(),
+        }
+    }
+
+    /// Takes the next item of the file, in order (every item: their indices are counted).
+    pub fn survey(&mut self, item: &RolloutItem) {
+        self.survey.push(item);
+    }
+
+    /// Ends pass one: what pass two must hand over.
+    pub fn plan(self, options: &ReconstructOptions) -> ReplayPlan {
+        let plan = self.survey.finish();
+        let first_needed = plan.base().unwrap_or_default();
+        let replayer = match plan.base() {
+            Some(_) => None,
+            None => Some(Replayer::new(None, options.truncation_policy)),
+        };
+        ReplayPlan {
+            plan,
+            policy: options.truncation_policy,
+            first_needed,
+            replayer,
+            reference: None,
+        }
+    }
+}
+
+/// Pass two of a two-pass rebuild (see the module docs).
+#[derive(Debug)]
+pub struct ReplayPlan {
+    plan: Plan,
+    policy: codex_core::context_manager::TruncationPolicy,
+    first_needed: usize,
+    /// Started at the base (or at once, without one).
+    replayer: Option<Replayer>,
+    reference: Option<TurnContextItem>,
+}
+
+impl ReplayPlan {
+    /// Index of the first item pass two must hand over; the ones before it are not needed.
+    pub fn first_needed(&self) -> usize {
+        self.first_needed
+    }
+
+    /// Whether the items surveyed (the end of a file) answer everything history and prompt
+    /// ask of the whole file: the reverse scan stopped because it knew the base compaction,
+    /// the previous turn's settings and the reference (not because the items ran out), it
+    /// found the context window, and the newest token usage and turn context are among them.
+    pub fn suffices(&self) -> bool {
+        self.plan.suffices()
+    }
+
+    /// The newest turn context of the file, whether or not a rollback removed its turn (the
+    /// settings a prompt falls back to).
+    pub fn newest_turn_context(&self) -> Option<&TurnContextItem> {
+        self.plan.newest_turn_context()
+    }
+
+    /// Takes the item at `index` (from [`Self::first_needed`] on, in order, each once).
+    pub fn replay(&mut self, index: usize, item: RolloutItem) {
+        if index < self.first_needed {
+            return;
+        }
+        if Some(index) == self.plan.base() {
+            let base = match item {
+                RolloutItem::Compacted(compacted) => compacted.replacement_history,
+                _ => None,
+            };
+            self.replayer = Some(Replayer::new(base, self.policy));
+            return;
+        }
+        if Some(index) == self.plan.reference()
+            && let RolloutItem::TurnContext(context) = &item
+        {
+            self.reference = Some(context.as_ref().clone());
+        }
+        if let Some(replayer) = &mut self.replayer {
+            replayer.apply(item);
+        }
+    }
+
+    /// The rebuilt history.
+    pub fn finish(self) -> ReconstructedHistory {
+        let replayed = self
+            .replayer
+            .unwrap_or_else(|| Replayer::new(None, self.policy))
+            .finish();
+        self.plan.finish(self.reference, replayed)
+    }
+}
