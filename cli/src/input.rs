@@ -8,12 +8,17 @@
 //! line could be read, and a compressed input whose stream is damaged (all three exit 1). The
 //! messages always name the input.
 //!
+//! Standard input and the sample are *spooled* ([`Source::spool`]) by the commands that read a
+//! session more than once or from its end: copied into a temporary file, which is then read
+//! like any other file, so every command has one reading path.
+//!
 //! A compressed rollout (`.jsonl.zst`, on a path or on standard input) is read exactly as the
 //! plain one: codex-rollout's [`codex_rollout::source::read_rollout`] makes that decision, by
 //! the zstd magic number, for this tool as for every other reader.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use codex_home::{ThreadLookupError, thread_prefix};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
@@ -40,7 +45,32 @@ pub enum Source {
     Stdin,
     /// The sample bundled in the binary (no path given).
     Sample,
+    /// Standard input or the sample copied into a temporary file ([`Source::spool`]).
+    Spooled(Spooled),
 }
+
+/// Standard input or the sample, copied into a temporary file that is removed when the last
+/// copy of the source is dropped. Named in messages as what it was copied from.
+#[derive(Debug, Clone)]
+pub struct Spooled {
+    name: &'static str,
+    file: Arc<tempfile::TempPath>,
+}
+
+impl Spooled {
+    /// The temporary file.
+    pub fn path(&self) -> &Path {
+        &self.file
+    }
+}
+
+impl PartialEq for Spooled {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.file, &other.file)
+    }
+}
+
+impl Eq for Spooled {}
 
 impl Source {
     /// The source a `[FILE]` argument names: a file, `-`, or a thread id or a unique prefix
@@ -64,7 +94,46 @@ impl Source {
             Source::File(path) => path.display().to_string(),
             Source::Stdin => STDIN_NAME.to_string(),
             Source::Sample => SAMPLE_NAME.to_string(),
+            Source::Spooled(spooled) => spooled.name.to_string(),
         }
+    }
+
+    /// The file the source can be read from as often as needed: a file's path, or a spooled
+    /// copy's; `None` for standard input and the sample not spooled.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Source::File(path) => Some(path),
+            Source::Spooled(spooled) => Some(spooled.path()),
+            Source::Stdin | Source::Sample => None,
+        }
+    }
+
+    /// The source as a file: standard input or the sample copied into a temporary file
+    /// (announcing the sample), a file as it is.
+    pub fn spool(self) -> Result<Self, Failure> {
+        let (name, bytes): (&'static str, Box<dyn std::io::Read>) = match self {
+            Source::Stdin => (STDIN_NAME, Box::new(std::io::stdin().lock())),
+            Source::Sample => {
+                note_sample();
+                (SAMPLE_NAME, Box::new(SAMPLE_JSONL.as_bytes()))
+            }
+            Source::File(_) | Source::Spooled(_) => return Ok(self),
+        };
+        let failed = |err: std::io::Error| {
+            Failure::Unreadable(format!(
+                "cannot copy {name} into a temporary file: {}",
+                describe(&err)
+            ))
+        };
+        let mut file = tempfile::NamedTempFile::new().map_err(failed)?;
+        let mut bytes = bytes;
+        std::io::copy(&mut bytes, file.as_file_mut()).map_err(|err| {
+            Failure::Unreadable(format!("cannot read {name}: {}", describe(&err)))
+        })?;
+        Ok(Source::Spooled(Spooled {
+            name,
+            file: Arc::new(file.into_temp_path()),
+        }))
     }
 }
 
@@ -94,7 +163,8 @@ pub fn read_source(source: &Source) -> Result<DecodedRollout, Failure> {
         }
         Source::Stdin => read_rollout(std::io::stdin().lock())
             .map_err(|err| Failure::Unreadable(format!("cannot read {STDIN_NAME}: {err}"))),
-        Source::File(path) => read_file(path),
+        Source::File(path) => read_file(path, &path.display().to_string()),
+        Source::Spooled(spooled) => read_file(spooled.path(), spooled.name),
     }
 }
 
@@ -127,17 +197,13 @@ pub(crate) fn open_file(path: &Path) -> Result<(File, u64), Failure> {
     Ok((file, metadata.len()))
 }
 
-fn read_file(path: &Path) -> Result<DecodedRollout, Failure> {
+/// Reads the file at `path`, named `name` in messages.
+fn read_file(path: &Path, name: &str) -> Result<DecodedRollout, Failure> {
     let (file, size) = open_file(path)?;
     // The bar counts the bytes of the file (compressed ones for a `.zst`).
     let progress = Progress::for_bytes(size, "reading");
-    read_rollout(ProgressReader::new(file, &progress)).map_err(|err| {
-        Failure::Unreadable(format!(
-            "cannot read {}: {}",
-            path.display(),
-            describe(&err)
-        ))
-    })
+    read_rollout(ProgressReader::new(file, &progress))
+        .map_err(|err| Failure::Unreadable(format!("cannot read {name}: {}", describe(&err))))
 }
 
 /// The operating system's message without the `(os error N)` suffix, lower-cased like the

@@ -98,7 +98,7 @@ pub fn expand_sources(
     let mut seen = std::collections::HashSet::new();
     sources.retain(|source| match source {
         Source::File(path) => seen.insert(path.clone()),
-        Source::Stdin | Source::Sample => true,
+        Source::Stdin | Source::Sample | Source::Spooled(_) => true,
     });
     Ok(sources)
 }
@@ -134,7 +134,7 @@ pub fn expand_sources_reporting_each(
     let mut seen = std::collections::HashSet::new();
     sources.retain(|source| match source {
         Source::File(path) => seen.insert(path.clone()),
-        Source::Stdin | Source::Sample => true,
+        Source::Stdin | Source::Sample | Source::Spooled(_) => true,
     });
     Ok(sources)
 }

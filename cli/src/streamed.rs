@@ -28,7 +28,10 @@ pub type SourceStream<'a> = RolloutStream<Box<dyn Read + 'a>>;
 /// The size of `source` on disk when it is a file that can be looked at (for progress).
 pub fn source_size(source: &Source) -> u64 {
     match source {
-        Source::File(path) => std::fs::metadata(path).map_or(0, |metadata| metadata.len()),
+        Source::File(_) | Source::Spooled(_) => source
+            .path()
+            .and_then(|path| std::fs::metadata(path).ok())
+            .map_or(0, |metadata| metadata.len()),
         Source::Stdin | Source::Sample => 0,
     }
 }
@@ -48,6 +51,10 @@ pub fn open_stream<'a>(
         Source::Stdin => Box::new(std::io::stdin()),
         Source::File(path) => {
             let (file, _) = open_file(path)?;
+            Box::new(ProgressReader::new(file, progress))
+        }
+        Source::Spooled(spooled) => {
+            let (file, _) = open_file(spooled.path())?;
             Box::new(ProgressReader::new(file, progress))
         }
     };

@@ -69,7 +69,7 @@ pub fn files_of(args: &FilesArgs, command: &str) -> Result<Vec<PathBuf>, Failure
         .into_iter()
         .map(|source| match source {
             Source::File(path) => Ok(path),
-            Source::Stdin | Source::Sample => Err(Failure::Usage(format!(
+            Source::Stdin | Source::Sample | Source::Spooled(_) => Err(Failure::Usage(format!(
                 "{command} works on files and folders, not on standard input"
             ))),
         })

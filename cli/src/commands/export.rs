@@ -60,7 +60,7 @@ pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> Comman
     } else {
         None
     };
-    let mut reader = Reader::open(source)?;
+    let mut reader = Reader::open(source);
     let index = reader.index()?;
     let mut head = index.head.clone();
     let mut report = redactor.as_ref().map(Redactor::report);

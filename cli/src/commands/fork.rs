@@ -101,7 +101,7 @@ pub fn run(
     }
     // The home a fork by reference resolves through, once checked.
     let mut home = None;
-    if let Source::File(path) = source
+    if let Some(path) = source.path()
         && let Some(report) =
             fork_from_end(path, drop_turns, output, by_reference.as_ref(), &mut home)?
     {

@@ -6,9 +6,10 @@
 //! replayed through core's `ContextManager`, rollbacks applied where they were recorded. It is
 //! the raw history (what history keeps), not the prompt projection (`prompt` shows that).
 //!
-//! A plain or compressed file is rebuilt from its end (codex-rollout's `tail`): only the live
-//! suffix reconstruction needs is parsed, and the session meta at its head; anything else
-//! (standard input, the sample, a file the tail cannot answer) is loaded whole.
+//! A plain or compressed file (standard input and the sample spooled into one) is rebuilt from
+//! its end (codex-rollout's `tail`): the suffix reconstruction needs is surveyed, then
+//! replayed from the base compaction, holding only the history; what the tail does not answer
+//! (a fork by reference, a file without a readable item, a damaged stream) is loaded whole.
 //!
 //! A fork by reference (a first session meta with a `history_base`) holds only the end of its
 //! history: codex-rollout's `history_base` finds its parent by thread id under the Codex home
@@ -50,7 +51,7 @@ impl SessionHistory {
     /// through `home` (default: `$CODEX_HOME`, else `~/.codex`).
     pub fn load(source: &Source, home: Option<PathBuf>) -> Result<Self, Failure> {
         let options = ReconstructOptions::default();
-        if let Source::File(path) = source
+        if let Some(path) = source.path()
             && let Ok(Some(tail)) = resume_rollout_tail(path, &options)
         {
             let name = source.name();
@@ -69,9 +70,8 @@ impl SessionHistory {
                 bases: Vec::new(),
             });
         }
-        // Anything resume from the end does not answer (standard input, the sample, a fork
-        // by reference, a file without a readable item, a damaged stream) is loaded whole,
-        // with the loader's own errors.
+        // What resume from the end does not answer (a fork by reference, a file without a
+        // readable item, a damaged stream) is loaded whole, with the loader's own errors.
         let session = load_session(source)?;
         let name = session.name().to_string();
         if history_base_of(session.items()).is_none() {

@@ -20,6 +20,12 @@ use crate::input::Source;
 use crate::inputs::expand_sources_reporting_each;
 use crate::output::Output;
 
+/// The one session a command reads: a file, or standard input or the sample spooled into a
+/// temporary file, so that every command reads a file (from its end, or more than once).
+fn session_file(arg: Option<&std::path::Path>) -> Result<Source, crate::error::Failure> {
+    Source::from_arg(arg)?.spool()
+}
+
 /// Runs `command` (default: `inspect` of the bundled sample), writing to `out`.
 pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
     let command = command.unwrap_or(Command::Inspect {
@@ -35,27 +41,23 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             &expand_sources_reporting_each(&files, home.as_deref())?,
             out,
         ),
-        Command::History { file, home } => {
-            history::run(&Source::from_arg(file.as_deref())?, home, out)
-        }
+        Command::History { file, home } => history::run(&session_file(file.as_deref())?, home, out),
         Command::Prompt {
             file,
             lite,
             modalities,
             home,
         } => prompt::run(
-            &Source::from_arg(file.as_deref())?,
+            &session_file(file.as_deref())?,
             lite,
             &modalities,
             home,
             out,
         ),
         Command::Thread { file, last, home } => {
-            thread::run(&Source::from_arg(file.as_deref())?, last, home, out)
+            thread::run(&session_file(file.as_deref())?, last, home, out)
         }
-        Command::Notifications { file } => {
-            notifications::run(&Source::from_arg(file.as_deref())?, out)
-        }
+        Command::Notifications { file } => notifications::run(&session_file(file.as_deref())?, out),
         Command::Export {
             file,
             format,
@@ -69,7 +71,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
                 redact,
                 patterns: redact_patterns,
             };
-            export::run(&Source::from_arg(file.as_deref())?, &options, out)
+            export::run(&session_file(file.as_deref())?, &options, out)
         }
         Command::Fork {
             file,
@@ -80,7 +82,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
         } => {
             let mode = by_reference.then_some(fork::ByReferenceOptions { home });
             fork::run(
-                &Source::from_arg(file.as_deref())?,
+                &session_file(file.as_deref())?,
                 drop_turns,
                 &output,
                 mode,

@@ -13,8 +13,8 @@
 //! message) and the first session meta, a second pass replays and writes each message as its
 //! line is read. The second pass stops at the last line the first read an item from, so a
 //! session Codex is still appending to is replayed as it was at the first pass; a file
-//! rewritten in between is an error. Standard input and the sample, which cannot be read
-//! twice, are loaded whole.
+//! rewritten in between is an error. Standard input and the sample are spooled into a
+//! temporary file first, and read the same way.
 //!
 //! The projector's clock follows the file: each event is projected at its replay time.
 //! Streaming deltas are never persisted, so a replay has no `.../delta` notifications;
@@ -28,12 +28,12 @@ use codex_app_server_protocol::v2::ThreadStartedNotification;
 use codex_app_server_protocol::{EventProjector, ServerMessage, ServerNotification};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::replay::{ReplayedEvent, Replayer, replay_rollout};
+use codex_rollout::replay::{ReplayedEvent, Replayer};
 use codex_rollout::turns::StreamedTurnIndex;
 use uuid::Uuid;
 
 use crate::error::{CommandResult, Status};
-use crate::input::{Session, Source, load_session};
+use crate::input::Source;
 use crate::output::Output;
 use crate::progress::Progress;
 use crate::streamed::{source_size, stream_again, stream_session};
@@ -71,31 +71,8 @@ impl Projection {
     }
 }
 
-/// The messages of a live replay of `session`, in order.
-pub fn replay(session: &Session) -> Vec<ServerMessage> {
-    let replay = replay_rollout(session.contents());
-    let (mut projection, started) = Projection::new(replay.thread_id, session.session_meta());
-    let mut messages: Vec<ServerMessage> = started.into_iter().collect();
-    for event in &replay.events {
-        messages.extend(projection.project(event));
-    }
-    messages
-}
-
 /// Runs `notifications`: JSON Lines in both modes (it is a stream of protocol messages).
 pub fn run(source: &Source, out: &mut Output) -> CommandResult {
-    if let Source::File(_) = source {
-        return run_streamed(source, out);
-    }
-    let session = load_session(source)?;
-    for message in replay(&session) {
-        out.json_line(&message)?;
-    }
-    Ok(Status::Ok)
-}
-
-/// `notifications` of a file read twice as a stream (see the module docs).
-fn run_streamed(source: &Source, out: &mut Output) -> CommandResult {
     let mut index = StreamedTurnIndex::new();
     let mut meta: Option<SessionMetaLine> = None;
     let progress = Progress::for_bytes(source_size(source), "indexing");

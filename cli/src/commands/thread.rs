@@ -8,12 +8,12 @@
 //! view of its turns (the pre-envelope format, files filtered by hand) they include the item
 //! events a replay rebuilds, so `thread` shows the turns `notifications` does.
 //!
-//! A file (plain or `.zst`) and the sample are read as a stream, each item handed from the
+//! A file (plain or `.zst`; standard input and the sample are spooled into one) is read as a
+//! stream, each item handed from the
 //! client view to the builder as it is read, so memory is the thread's turns, not the file.
 //! When the client view finds at the end that it was built by a rule the whole file
 //! contradicts (`ViewRuleChanged`: a file's first turn record after its first 512 items), the
-//! file is loaded whole and the view built with the rule known. Standard input, which cannot
-//! be read twice, is loaded whole. With `--json` it is the `Thread` object of the protocol
+//! file is loaded whole and the view built with the rule known. With `--json` it is the `Thread` object of the protocol
 //! (validating against the generated schema); a file without session meta gives
 //! `{"turns": [...]}` only. `--last N` keeps the last N turns of that thread.
 
@@ -47,9 +47,8 @@ pub fn run(
         ));
     }
     let mut built = match source {
-        Source::Stdin => build_whole(source)?,
         Source::File(path) if has_history_base(path) => build_with_base(path, home.clone())?,
-        Source::File(_) | Source::Sample => {
+        _ => {
             let progress = Progress::for_bytes(source_size(source), "reading");
             build_streamed(source, &progress)?
         }

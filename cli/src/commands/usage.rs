@@ -200,6 +200,9 @@ fn read_one(source: &Source, progress: &Progress) -> Result<FileUsage, String> {
             progress.inc(std::fs::metadata(path).map_or(0, |meta| meta.len()));
             usage
         }
+        Source::Spooled(spooled) => RolloutStream::open(spooled.path())
+            .and_then(file_usage)
+            .map_err(failed)?,
         Source::Stdin => RolloutStream::new(std::io::stdin().lock())
             .and_then(file_usage)
             .map_err(failed)?,

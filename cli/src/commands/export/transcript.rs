@@ -30,7 +30,7 @@ mod tool;
 
 pub use build::{Part, TranscriptBuilder};
 pub use image::{Image, ImageSource, human_bytes};
-pub use index::{FileIndex, IndexScan, index_items};
+pub use index::{FileIndex, IndexScan};
 pub use meta::{duration_between, human_duration_ms};
 
 use serde::Serialize;

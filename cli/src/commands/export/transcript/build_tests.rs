@@ -2,21 +2,23 @@
 //! what it builds when it keeps every part to the end (the whole transcript in memory).
 
 use codex_rollout::load::RolloutContents;
-use codex_rollout::turns::{TurnRecords, all_user_turns_in_rollout};
+use codex_rollout::stream::RolloutStream;
 
-use super::super::index::{FileIndex, index_items};
+use super::super::index::{FileIndex, IndexScan};
 use super::{Part, TranscriptBuilder};
 
-fn index_of(contents: &RolloutContents) -> FileIndex {
-    let items = contents.items();
-    let turns = all_user_turns_in_rollout(items, TurnRecords::of(contents));
-    index_items(
-        items
-            .iter()
-            .enumerate()
-            .map(|(index, item)| (item, raw(contents, index))),
-        turns,
-    )
+/// The index `export`'s first pass makes of `bytes`.
+fn index_of(bytes: &[u8]) -> std::io::Result<FileIndex> {
+    let mut scan = IndexScan::new();
+    RolloutStream::new(bytes)?.for_each_line(|line| {
+        if let Some(format) = line.format() {
+            scan.note_format(format);
+        }
+        if let Some(rollout_line) = line.line() {
+            scan.push(&rollout_line.item, line.raw);
+        }
+    })?;
+    Ok(scan.finish())
 }
 
 fn raw(contents: &RolloutContents, index: usize) -> &[u8] {
@@ -49,8 +51,9 @@ fn parts_handed_on_early_are_the_parts_of_the_whole_transcript()
     assert!(!files.is_empty());
     let mut held_back = 0;
     for file in &files {
-        let contents = &RolloutContents::parse(std::fs::read(file)?);
-        let index = index_of(contents);
+        let bytes = std::fs::read(file)?;
+        let index = index_of(&bytes)?;
+        let contents = &RolloutContents::parse(bytes);
         let (streamed, most_open) = parts(contents, &index);
         let mut whole = index.clone();
         whole.holds = vec![usize::MAX; whole.holds.len()];

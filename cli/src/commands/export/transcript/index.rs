@@ -100,18 +100,6 @@ impl IndexScan {
     }
 }
 
-/// The index of items held in memory, whose turns the caller has (a loaded file's).
-pub fn index_items<'a>(
-    items: impl IntoIterator<Item = (&'a RolloutItem, &'a [u8])>,
-    turns: Vec<UserTurn>,
-) -> FileIndex {
-    let mut scan = IndexScan::new();
-    for (item, raw) in items {
-        scan.observe(item, raw);
-    }
-    finish_with(scan.head, turns, scan.links)
-}
-
 fn finish_with(
     mut head: Transcript,
     turns: Vec<UserTurn>,
