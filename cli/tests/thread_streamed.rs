@@ -1,5 +1,5 @@
-//! `thread` read as a stream (what the command does for a file) equals `thread` of the whole
-//! loaded file, and `thread --last N` is the last N turns of `thread`, on every real file, a
+//! `thread` read as a stream (what the command does) equals the thread the libraries build of
+//! the whole loaded file (`client_view_items`, then `thread_from_rollout_items`'s builder), and `thread --last N` is the last N turns of `thread`, on every real file, a
 //! zstd copy, and generated large files with compactions, rollbacks and a torn last line.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
@@ -10,9 +10,10 @@ mod generate;
 
 use std::path::Path;
 
+use codex_app_server_protocol::thread_history::{BuiltThread, ThreadBuilder};
 use codex_test_support::real_jsonl_files;
-use codex_thread::commands::thread::{build_streamed, build_whole};
-use codex_thread::input::Source;
+use codex_thread::commands::thread::build_streamed;
+use codex_thread::input::{Source, load_session};
 use codex_thread::progress::Progress;
 use generate::{real_lines, streamed_equivalence_shapes, write_rollout};
 use pretty_assertions::assert_eq;
@@ -33,6 +34,16 @@ fn thread_json(path: &Path, last: Option<usize>) -> Option<Value> {
         return None;
     }
     Some(serde_json::from_slice(&output.stdout).unwrap())
+}
+
+/// The thread of the whole loaded file.
+fn build_whole(source: &Source) -> Result<BuiltThread, codex_thread::error::Failure> {
+    let session = load_session(source)?;
+    let mut builder = ThreadBuilder::new();
+    for item in codex_rollout::replay::client_view_items(session.contents()).iter() {
+        builder.handle_rollout_item(item);
+    }
+    Ok(builder.finish())
 }
 
 fn check(path: &Path) {
@@ -101,4 +112,41 @@ fn streamed_thread_equals_the_whole_file_thread_and_last_is_its_suffix() {
         write_rollout(&path, &lines, shape).unwrap();
         check(&path);
     }
+}
+
+/// A file whose first turn record comes after the items the stream decides its view by: the
+/// command reads it again with the rule the whole file calls for, and gets the whole file's
+/// thread.
+#[test]
+fn a_late_turn_record_is_read_again_with_the_whole_file_rule() {
+    let Some(lines) = real_lines() else {
+        return;
+    };
+    let stamp = r#""timestamp":"2026-01-01T00:00:00.000Z""#;
+    let filler = format!(
+        r#"{{{stamp},"type":"response_item","payload":{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"filler"}}]}}}}"#
+    );
+    let mut text = vec![
+        String::from_utf8(lines.meta.clone()).unwrap(),
+        format!(
+            r#"{{{stamp},"type":"event_msg","payload":{{"type":"task_started","turn_id":"turn-1"}}}}"#
+        ),
+    ];
+    text.extend(std::iter::repeat_n(
+        filler,
+        codex_rollout::replay::DECIDING_ITEMS + 5,
+    ));
+    text.push(format!(
+        r#"{{{stamp},"type":"event_msg","payload":{{"type":"user_message","message":"typed late"}}}}"#
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("late-record.jsonl");
+    std::fs::write(&path, text.join("\n") + "\n").unwrap();
+    check(&path);
+    let thread = build_streamed(&Source::File(path), &Progress::hidden()).unwrap();
+    let BuiltThread::Thread(thread) = thread else {
+        panic!("a file with a session meta builds a thread");
+    };
+    let text = serde_json::to_string(&thread.turns).unwrap();
+    assert!(text.contains("typed late"), "{text}");
 }

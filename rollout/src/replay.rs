@@ -44,7 +44,7 @@ use crate::turns::{TurnRecords, all_user_turns_in_rollout};
 mod client_view;
 mod replayer;
 
-pub use client_view::{ClientView, ViewRuleChanged};
+pub use client_view::{ClientView, DECIDING_ITEMS, ViewRuleChanged};
 use codex_protocol::event::UserMessageEvent;
 use codex_protocol::items::UserMessageItem;
 use codex_protocol::user_input::UserInput;

@@ -22,17 +22,20 @@ use std::path::{Path, PathBuf};
 
 use codex_app_server_protocol::v2::{ThreadFile, ThreadItem, Turn};
 use codex_home::read_head_summary;
+use codex_protocol::rollout::RolloutItem;
+use codex_protocol::thread_id::ThreadId;
 use codex_rollout::CodexHome;
 use codex_rollout::history_base::load_rollout_with_base;
 use codex_rollout::layout::home_of_rollout_path;
-use codex_rollout::replay::{ClientView, client_view_items};
+use codex_rollout::replay::ClientView;
 use serde_json::Value;
+use uuid::Uuid;
 
 use crate::error::{CommandResult, Failure, Status};
-use crate::input::{Source, load_session};
+use crate::input::Source;
 use crate::output::{Output, one_line};
 use crate::progress::Progress;
-use crate::streamed::{source_size, stream_session};
+use crate::streamed::{source_size, stream_again, stream_session};
 
 /// Runs `thread`: the whole thread, or its last `last` turns.
 pub fn run(
@@ -157,35 +160,45 @@ fn keep_last_turns(built: &mut BuiltThread, last: usize) {
 }
 
 /// The thread of `source` read as a stream: the client view handed item by item to the
-/// builder. Falls back to [`build_whole`] when the view says its rule changed.
+/// builder. When the view says at the end that the whole file calls for another rule, the
+/// file is streamed again with that rule known.
 pub fn build_streamed(source: &Source, progress: &Progress) -> Result<BuiltThread, Failure> {
     let mut view = ClientView::streaming();
     let mut builder = ThreadBuilder::new();
-    let mut feed = |item: &codex_protocol::rollout::RolloutItem| builder.handle_rollout_item(item);
-    stream_session(source, progress, |line| {
+    let mut thread_id = None;
+    let mut feed = |item: &RolloutItem| builder.handle_rollout_item(item);
+    let seen = stream_session(source, progress, |line| {
         if let Some(format) = line.format() {
             view.note_format(format);
         }
         if let Some(rollout_line) = line.line() {
+            if let (None, RolloutItem::SessionMeta(meta)) = (thread_id, &rollout_line.item) {
+                thread_id = Some(meta.meta.id);
+            }
             view.push(line.number, line.raw, &rollout_line.item, &mut feed);
         }
     })?;
-    match view.finish(&mut feed) {
-        Ok(_) => Ok(builder.finish()),
-        Err(changed) => {
-            tracing::debug!(%changed, source = %source.name(), "loading the whole file");
-            build_whole(source)
-        }
-    }
-}
-
-/// The thread of `source` loaded whole: the client view of the loaded file, then the builder.
-pub fn build_whole(source: &Source) -> Result<BuiltThread, Failure> {
-    let session = load_session(source)?;
+    let changed = match view.finish(&mut feed) {
+        Ok(_) => return Ok(builder.finish()),
+        Err(changed) => changed,
+    };
+    tracing::debug!(%changed, source = %source.name(), "reading the file again");
+    let thread_id = thread_id.unwrap_or_else(|| ThreadId::from_uuid(Uuid::nil()));
+    let mut view = ClientView::for_rule(changed.file, thread_id);
     let mut builder = ThreadBuilder::new();
-    for item in client_view_items(session.contents()).iter() {
-        builder.handle_rollout_item(item);
-    }
+    let mut feed = |item: &RolloutItem| builder.handle_rollout_item(item);
+    stream_again(
+        source,
+        "reading",
+        seen,
+        ("read", "read"),
+        |_, line, rollout_line| {
+            view.push(line.number, line.raw, &rollout_line.item, &mut feed);
+            Ok(())
+        },
+    )?;
+    // The rule is known, so the view cannot find that another one was needed.
+    let _known = view.finish(&mut feed);
     Ok(builder.finish())
 }
 
