@@ -190,12 +190,17 @@ impl UsageScan {
 
     /// Takes in the next line (`number` is its 1-based line number).
     pub fn push(&mut self, number: usize, line: &RolloutLine) {
-        let provenance = self.prefix.push(&line.item);
+        self.push_item(number, &line.timestamp, &line.item);
+    }
+
+    /// [`Self::push`] of a line's parts: its number, its timestamp as written, its item.
+    pub fn push_item(&mut self, number: usize, timestamp: &str, item: &RolloutItem) {
+        let provenance = self.prefix.push(item);
         let copied = matches!(provenance, Provenance::Copied { .. });
         if let Provenance::Copied { parent_thread_id } = provenance {
             self.usage.copied_from.get_or_insert(parent_thread_id);
         }
-        let (tokens, counted_from) = match &line.item {
+        let (tokens, counted_from) = match item {
             RolloutItem::SessionMeta(meta) => {
                 self.usage.thread_id.get_or_insert(meta.meta.id);
                 return;
@@ -241,7 +246,7 @@ impl UsageScan {
             self.usage.copied_usage_lines += 1;
             return;
         }
-        let Ok(timestamp) = DateTime::parse_from_rfc3339(&line.timestamp) else {
+        let Ok(timestamp) = DateTime::parse_from_rfc3339(timestamp) else {
             self.usage.undated_lines.push(number);
             return;
         };

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 use serde::Serialize;
 
-pub use stats::{Inspection, Inspector, ProblemReport, Tokens, UnansweredCall, inspect, tool_name};
+pub use stats::{Inspection, Inspector, ProblemReport, Tokens, UnansweredCall, tool_name};
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
@@ -35,7 +35,7 @@ pub fn inspect_source(source: &Source, progress: &Progress) -> Result<Inspection
         inspector.push_line(line.number, line.problem.as_ref());
         match &line.content {
             codex_rollout::stream::StreamedContent::Line(rollout_line, format) => {
-                inspector.push_item(line.number, &rollout_line.item, *format, line.raw);
+                inspector.push_item(line.number, rollout_line, *format, line.raw);
             }
             codex_rollout::stream::StreamedContent::LegacyMarker(format) => {
                 inspector.push_marker(*format);

@@ -57,7 +57,8 @@ pub struct Transcript {
     pub rolled_back_turns: usize,
 }
 
-/// Token totals of a session.
+/// What the session's own responses used, counted as `usage` counts them (a forked child's
+/// copied parent prefix is not charged to it).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct TokenTotals {
     pub input: i64,

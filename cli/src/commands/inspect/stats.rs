@@ -1,4 +1,4 @@
-//! The numbers `inspect` reports, computed from a tolerantly loaded rollout.
+//! The numbers `inspect` reports, computed from a rollout's lines as they are streamed.
 //!
 //! Definitions (they are the JSON contract of `inspect --json`):
 //! - `lines`: every line of the input, good or bad;
@@ -10,7 +10,9 @@
 //!   `codex_rollout::turns` defines them (the same count `fork --drop-turns` works on);
 //! - `tool_calls`: calls by tool name; `unanswered_calls`: calls that need an output and have
 //!   none anywhere in the file (an interrupted or still-running tool);
-//! - `tokens`: the cumulative usage of the last `token_count` event that carried usage;
+//! - `tokens`: what the session's own responses used, counted as `usage` counts them
+//!   (codex-home's `UsageScan`: a forked child's copied parent prefix is not charged to it),
+//!   and the newest context window a `token_count` named;
 //! - `compactions`: `compacted` lines; `rollbacks`: `thread_rolled_back` events;
 //! - `history_mode`: the first session meta's `history_mode` (`legacy` when absent, any other
 //!   spelling as written; `null` without a meta);
@@ -25,12 +27,13 @@ use std::collections::BTreeMap;
 
 use std::collections::HashMap;
 
+use codex_home::UsageScan;
 use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
-use codex_protocol::rollout::{HistoryBase, LineFormat, RolloutItem};
+use codex_protocol::rollout::{HistoryBase, LineFormat, RolloutItem, RolloutLine};
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::load::{EntryContent, LineProblem, RolloutContents};
+use codex_rollout::load::LineProblem;
 use codex_rollout::turns::{ParentPrefixScan, Provenance, UserTurnCounter};
 use serde::Serialize;
 
@@ -66,7 +69,8 @@ pub struct UnansweredCall {
     pub name: String,
 }
 
-/// Cumulative token usage.
+/// What the session's own responses used: codex-home's count ([`codex_home::FileUsage`], the
+/// one `usage` reports; a forked child's copied parent prefix is not charged to it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Tokens {
     pub input: i64,
@@ -123,6 +127,12 @@ pub struct Inspector {
     /// first own line after them.
     copied: Option<(ThreadId, usize, usize)>,
     copied_closed: bool,
+    /// The session's own responses, counted by `usage`'s rule.
+    usage: UsageScan,
+    /// A usage line was read (a `token_count` with usage, or a `token_usage_record`).
+    usage_seen: bool,
+    /// The model's context window, from the newest `token_count` that says.
+    context_window: Option<i64>,
 }
 
 impl Default for Inspector {
@@ -159,6 +169,9 @@ impl Inspector {
             prefix: ParentPrefixScan::new(),
             copied: None,
             copied_closed: false,
+            usage: UsageScan::new(),
+            usage_seen: false,
+            context_window: None,
         }
     }
 
@@ -186,8 +199,10 @@ impl Inspector {
         self.turns.note_format(format);
     }
 
-    /// Takes the item of line `number`, whose bytes are `raw`.
-    pub fn push_item(&mut self, number: usize, item: &RolloutItem, format: LineFormat, raw: &[u8]) {
+    /// Takes the line `number`, whose bytes are `raw`.
+    pub fn push_item(&mut self, number: usize, line: &RolloutLine, format: LineFormat, raw: &[u8]) {
+        let item = &line.item;
+        self.usage.push(number, line);
         let inspection = &mut self.inspection;
         self.turns.note_format(format);
         self.turns.push(item);
@@ -259,17 +274,11 @@ impl Inspector {
             RolloutItem::EventMsg(EventMsg::ThreadRolledBack(_)) => inspection.rollbacks += 1,
             RolloutItem::EventMsg(EventMsg::TokenCount(count)) => {
                 if let Some(info) = &count.info {
-                    let total = &info.total_token_usage;
-                    inspection.tokens = Some(Tokens {
-                        input: total.input_tokens,
-                        cached_input: total.cached_input_tokens,
-                        output: total.output_tokens,
-                        reasoning_output: total.reasoning_output_tokens,
-                        total: total.total_tokens,
-                        model_context_window: info.model_context_window,
-                    });
+                    self.usage_seen = true;
+                    self.context_window = info.model_context_window;
                 }
             }
+            RolloutItem::TokenUsageRecord(_) => self.usage_seen = true,
             _ => {}
         }
     }
@@ -277,6 +286,18 @@ impl Inspector {
     /// The inspection of everything read.
     pub fn finish(mut self) -> Inspection {
         let mut inspection = self.inspection;
+        if self.usage_seen {
+            let total = self.usage.finish().total();
+            let signed = |count: u64| i64::try_from(count).unwrap_or(i64::MAX);
+            inspection.tokens = Some(Tokens {
+                input: signed(total.input_tokens),
+                cached_input: signed(total.cached_input_tokens),
+                output: signed(total.output_tokens),
+                reasoning_output: signed(total.reasoning_output_tokens),
+                total: signed(total.total_tokens),
+                model_context_window: self.context_window,
+            });
+        }
         inspection.user_turns = self.turns.count();
         inspection.copied_from_parent = self.copied.map(|(thread_id, first, last)| CopiedPrefix {
             thread_id: thread_id.to_string(),
@@ -291,32 +312,6 @@ impl Inspector {
             .collect();
         inspection
     }
-}
-
-/// Computes the inspection of a whole loaded rollout (the same [`Inspector`] the streaming
-/// command uses, fed from the loaded lines).
-pub fn inspect(contents: &RolloutContents) -> Inspection {
-    let mut inspector = Inspector::new();
-    let items = contents.items();
-    for entry in contents.entries() {
-        match entry.content {
-            EntryContent::Item(index) => {
-                if let Some(item) = items.get(index) {
-                    inspector.push_item(entry.number, item, entry.format, contents.raw_line(entry));
-                }
-            }
-            EntryContent::LegacyMarker => inspector.push_marker(entry.format),
-            EntryContent::Opaque => inspector.push_opaque(entry.format),
-        }
-    }
-    for problem in contents.problems() {
-        inspector.push_line(problem.line, Some(problem));
-    }
-    inspector.push_line(contents.line_count(), None);
-    let mut inspection = inspector.finish();
-    // A damage problem is numbered after the last line read; the line count is the lines read.
-    inspection.lines = contents.line_count();
-    inspection
 }
 
 /// The tool a call item invokes; `None` for items that are not calls.

@@ -18,9 +18,11 @@ use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{LineFormat, RolloutItem};
 use codex_rollout::turns::{StreamedTurnIndex, UserTurn};
 
-use super::Transcript;
+use codex_home::UsageScan;
+
 use super::build::{Classified, classify};
 use super::meta::{line_time, note_header};
+use super::{TokenTotals, Transcript};
 
 /// What the first pass learned (see the module docs).
 #[derive(Debug, Clone, Default)]
@@ -44,6 +46,10 @@ pub struct IndexScan {
     /// (call item index, index of an item that changes its entry).
     links: Vec<(usize, usize)>,
     items: usize,
+    /// The session's own responses, counted by `usage`'s rule (codex-home's `UsageScan`).
+    usage: UsageScan,
+    /// A usage line was read (a `token_count` with usage, or a `token_usage_record`).
+    usage_seen: bool,
 }
 
 impl IndexScan {
@@ -67,7 +73,10 @@ impl IndexScan {
     fn observe(&mut self, item: &RolloutItem, raw: &[u8]) {
         let index = self.items;
         self.items += 1;
-        if let Some(at) = line_time(raw) {
+        let at = line_time(raw);
+        self.usage
+            .push_item(index + 1, at.as_deref().unwrap_or_default(), item);
+        if let Some(at) = at {
             self.head.ended_at = Some(at);
         }
         note_header(&mut self.head, item);
@@ -84,6 +93,10 @@ impl IndexScan {
                     self.latest_call.insert(id.to_string(), index);
                 }
             }
+            RolloutItem::EventMsg(EventMsg::TokenCount(count)) if count.info.is_some() => {
+                self.usage_seen = true;
+            }
+            RolloutItem::TokenUsageRecord(_) => self.usage_seen = true,
             RolloutItem::EventMsg(EventMsg::ExecCommandEnd(end)) => {
                 if let Some(&call) = self.latest_call.get(&end.call_id) {
                     self.links.push((call, index));
@@ -94,7 +107,18 @@ impl IndexScan {
     }
 
     /// The index of everything pushed.
-    pub fn finish(self) -> FileIndex {
+    pub fn finish(mut self) -> FileIndex {
+        if self.usage_seen {
+            let total = self.usage.finish().total();
+            let signed = |count: u64| i64::try_from(count).unwrap_or(i64::MAX);
+            self.head.tokens = Some(TokenTotals {
+                input: signed(total.input_tokens),
+                cached_input: signed(total.cached_input_tokens),
+                output: signed(total.output_tokens),
+                reasoning_output: signed(total.reasoning_output_tokens),
+                total: signed(total.total_tokens),
+            });
+        }
         let (_, turns) = self.turns.finish();
         finish_with(self.head, turns, self.links)
     }

@@ -9,7 +9,7 @@ use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::RolloutItem;
 use serde::Deserialize;
 
-use super::{TokenTotals, Transcript};
+use super::Transcript;
 
 /// The `timestamp` of the line whose bytes are `raw`, when it has one.
 pub fn line_time(raw: &[u8]) -> Option<String> {
@@ -41,41 +41,6 @@ pub fn note_header(transcript: &mut Transcript, item: &RolloutItem) {
         RolloutItem::EventMsg(EventMsg::ThreadSettingsApplied(applied)) => {
             if let Some(model) = &applied.thread_settings.model {
                 add_model(transcript, model);
-            }
-        }
-        RolloutItem::EventMsg(EventMsg::TokenCount(count)) => {
-            if let Some(info) = &count.info {
-                let usage = info.total_token_usage;
-                transcript.tokens = Some(TokenTotals {
-                    input: usage.input_tokens,
-                    cached_input: usage.cached_input_tokens,
-                    output: usage.output_tokens,
-                    reasoning_output: usage.reasoning_output_tokens,
-                    total: usage.total_tokens,
-                });
-            }
-        }
-        RolloutItem::TokenUsageRecord(record) => {
-            // A running thread total when the writer gives one, else add this response's.
-            let totals = transcript.tokens.get_or_insert_with(TokenTotals::default);
-            match record.thread_token_usage {
-                Some(usage) => {
-                    *totals = TokenTotals {
-                        input: usage.input_tokens,
-                        cached_input: usage.cached_input_tokens,
-                        output: usage.output_tokens,
-                        reasoning_output: usage.reasoning_output_tokens,
-                        total: usage.total_tokens,
-                    };
-                }
-                None => {
-                    let usage = record.usage;
-                    totals.input += usage.input_tokens;
-                    totals.cached_input += usage.cached_input_tokens;
-                    totals.output += usage.output_tokens;
-                    totals.reasoning_output += usage.reasoning_output_tokens;
-                    totals.total += usage.total_tokens;
-                }
             }
         }
         _ => {}
