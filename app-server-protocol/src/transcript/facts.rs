@@ -23,6 +23,9 @@ pub struct ThreadFacts {
     tokens: BTreeMap<String, TurnTokens>,
     /// The thread's running total, as the last token count said.
     total: Option<TurnTokens>,
+    /// The running total when the current turn started: a turn's tokens are the difference,
+    /// so a token count written twice is not counted twice.
+    baseline: TurnTokens,
     /// A rollback seen and not yet placed: it is shown before the next turn.
     pending_rollback: Option<u32>,
     /// Rollbacks by the id of the turn that followed them.
@@ -54,6 +57,7 @@ impl ThreadFacts {
         match event {
             EventMsg::TurnStarted(started) => {
                 self.current_turn = Some(started.turn_id.clone());
+                self.baseline = self.total.unwrap_or_default();
                 if let Some(turns) = self.pending_rollback.take() {
                     self.trailing_rollback = None;
                     self.rollbacks.insert(started.turn_id.clone(), turns);
@@ -66,18 +70,23 @@ impl ThreadFacts {
             }
             EventMsg::TokenCount(count) => {
                 let Some(info) = &count.info else { return };
-                let last = &info.last_token_usage;
                 let total = &info.total_token_usage;
-                self.total = Some(TurnTokens {
+                let total = TurnTokens {
                     input: total.input_tokens,
                     cached_input: total.cached_input_tokens,
                     output: total.output_tokens,
-                });
+                };
+                self.total = Some(total);
                 if let Some(turn) = &self.current_turn {
-                    let entry = self.tokens.entry(turn.clone()).or_default();
-                    entry.input += last.input_tokens;
-                    entry.cached_input += last.cached_input_tokens;
-                    entry.output += last.output_tokens;
+                    let base = self.baseline;
+                    self.tokens.insert(
+                        turn.clone(),
+                        TurnTokens {
+                            input: total.input.saturating_sub(base.input),
+                            cached_input: total.cached_input.saturating_sub(base.cached_input),
+                            output: total.output.saturating_sub(base.output),
+                        },
+                    );
                 }
             }
             _ => {}
