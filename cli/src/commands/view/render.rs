@@ -133,7 +133,7 @@ pub fn render_cell(cell: &Cell, folded: bool, turn: usize) -> Vec<Line> {
     let live = if cell.live { " (running)" } else { "" };
     match &cell.body {
         CellBody::User { text, attachments } => {
-            let mut lines = text.lines();
+            let mut lines = text.trim_matches('\n').lines();
             let first = lines.next().unwrap_or_default();
             out.extend(line(&[("› ", Tone::User), (first, Tone::User)]));
             for rest in lines {

@@ -197,13 +197,7 @@ impl App {
         };
         let mut pane = ThreadPane::new(&path, &loaded, follower);
         if let Some(turn) = turn {
-            pane.height = 20;
-            pane.rows(80);
-            pane.jump_to_turn(turn);
-        } else if pane.following() {
-            pane.height = 20;
-            pane.rows(80);
-            pane.bottom();
+            pane.show_turn(turn);
         }
         self.thread = Some(pane);
         Ok(())
@@ -451,7 +445,7 @@ impl App {
         };
         frame.render_widget(Paragraph::new(bottom_text), bottom);
         if self.help {
-            let width = 64.min(area.width);
+            let width = 72.min(area.width);
             let height = (HELP.len() as u16 + 2).min(area.height);
             let popup = Rect {
                 x: area.x + (area.width - width) / 2,

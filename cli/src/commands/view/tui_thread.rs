@@ -45,6 +45,8 @@ pub struct ThreadPane {
     follower: Option<Follower>,
     /// Stay at the bottom as the followed file grows.
     stick: bool,
+    /// A turn to show once the pane knows its size.
+    pending_turn: Option<u32>,
 }
 
 impl ThreadPane {
@@ -72,8 +74,9 @@ impl ThreadPane {
             top: 0,
             height: 0,
             find: None,
+            stick: follower.is_some(),
             follower,
-            stick: false,
+            pending_turn: None,
         }
     }
 
@@ -121,7 +124,9 @@ impl ThreadPane {
             self.width = width;
             self.rebuild();
             self.dirty = false;
-            if self.stick {
+            if let Some(turn) = self.pending_turn.take() {
+                self.jump_to_turn(turn);
+            } else if self.stick {
                 self.bottom();
             }
         }
@@ -220,8 +225,14 @@ impl ThreadPane {
         }
     }
 
+    /// Shows user turn `turn` (1-based) at the next drawing.
+    pub fn show_turn(&mut self, turn: u32) {
+        self.pending_turn = Some(turn);
+        self.stick = false;
+    }
+
     /// Selects the first cell of user turn `turn` (1-based, as the search index counts).
-    pub fn jump_to_turn(&mut self, turn: u32) {
+    fn jump_to_turn(&mut self, turn: u32) {
         let mut seen = 0;
         let target = cells(&self.transcript).position(|cell| {
             if matches!(cell.body, CellBody::User { .. }) {

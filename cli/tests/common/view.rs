@@ -1,0 +1,86 @@
+//! What the `view` tests share: a hostile session (terminal escapes, a huge line, deep
+//! nesting) made from the bundled sample, and a Codex home holding the real fixtures where
+//! Codex keeps sessions.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+type Failure = Box<dyn std::error::Error>;
+
+/// The bundled sample session.
+pub const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sample/session.jsonl");
+
+/// A line longer than any screen.
+pub const HUGE_LINE_CHARS: usize = 200_000;
+
+/// The sample with hostile text put into its items: the first user message carries a
+/// clear-screen, a window-title OSC and a bidi override; the first command's output colour
+/// codes, an OSC 52 clipboard write, a carriage return and a 200,000-character line; the first
+/// agent message 2,000 nested quotes and lists.
+pub fn hostile_session() -> Result<String, Failure> {
+    let mut out = String::new();
+    let mut seen = std::collections::HashSet::new();
+    for line in std::fs::read_to_string(SAMPLE)?.lines() {
+        let mut value: Value = serde_json::from_str(line)?;
+        if let Some(item) = value.pointer_mut("/payload/item") {
+            let kind = item["type"].as_str().unwrap_or_default().to_owned();
+            if seen.insert(kind.clone()) {
+                match kind.as_str() {
+                    "UserMessage" => {
+                        item["content"][0]["text"] = Value::from(
+                            "clear \u{1b}[2J\u{1b}[H title \u{1b}]0;pwned\u{7} bidi \u{202e}txt.exe",
+                        );
+                    }
+                    "CommandExecution" => {
+                        item["aggregated_output"] = Value::from(format!(
+                            "\u{1b}[31mred\u{1b}[0m\n\u{1b}]52;c;cHduZWQ=\u{7}clip\nover\rwrite\n{}\n",
+                            "x".repeat(HUGE_LINE_CHARS)
+                        ));
+                    }
+                    "AgentMessage" => {
+                        let nested = format!("{}deep", "> - ".repeat(2000));
+                        item["content"][0]["text"] =
+                            Value::from(format!("{nested}\n\n```sh\necho \u{1b}[5mblink\n```\n"));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out.push_str(&serde_json::to_string(&value)?);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Writes [`hostile_session`] into `dir`; its path.
+pub fn write_hostile(dir: &Path) -> Result<PathBuf, Failure> {
+    let path = dir.join("rollout-2025-06-02T09-00-00-0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55.jsonl");
+    std::fs::write(&path, hostile_session()?)?;
+    Ok(path)
+}
+
+/// A Codex home in `dir` with each real fixture named `rollout-…` copied to where Codex
+/// keeps it (`sessions/YYYY/MM/DD/`); the files placed.
+pub fn home_of_fixtures(fixtures: &[PathBuf], dir: &Path) -> Result<Vec<PathBuf>, Failure> {
+    let mut placed = Vec::new();
+    for file in fixtures {
+        let name = file
+            .file_name()
+            .and_then(|name| name.to_str())
+            .ok_or("fixture name")?;
+        let Some(at) = name.find("rollout-") else {
+            continue;
+        };
+        let rollout = &name[at..];
+        if !codex_home::is_rollout_file_name(Path::new(rollout)) {
+            continue;
+        }
+        let date = rollout.get(8..18).ok_or("rollout name without a date")?;
+        let day = dir.join("sessions").join(date.replace('-', "/"));
+        std::fs::create_dir_all(&day)?;
+        std::fs::copy(file, day.join(rollout))?;
+        placed.push(day.join(rollout));
+    }
+    Ok(placed)
+}
