@@ -7,7 +7,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use common::view::{HUGE_LINE_CHARS, SAMPLE, home_of_fixtures, write_hostile};
+use common::home::home_of_real_files;
+use common::view::{HUGE_LINE_CHARS, SAMPLE, write_hostile};
 use common::{TestResult, bin, real_files};
 
 /// `view` of `file` piped: its standard output.
@@ -157,7 +158,7 @@ fn the_session_list_is_newest_first_with_resume_commands() -> TestResult {
         return Ok(());
     };
     let home = tempfile::tempdir()?;
-    let placed = home_of_fixtures(&files, home.path())?;
+    let placed = home_of_real_files(&files, home.path(), std::time::Duration::ZERO)?;
     let output = bin()?.arg("view").arg("--home").arg(home.path()).output()?;
     let text = String::from_utf8(output.stdout)?;
     let dates: Vec<&str> = text

@@ -1,6 +1,5 @@
 //! What the `view` tests share: a hostile session (terminal escapes, a huge line, deep
-//! nesting) made from the bundled sample, and a Codex home holding the real fixtures where
-//! Codex keeps sessions.
+//! nesting) made from the bundled sample.
 
 use std::path::{Path, PathBuf};
 
@@ -58,29 +57,4 @@ pub fn write_hostile(dir: &Path) -> Result<PathBuf, Failure> {
     let path = dir.join("rollout-2025-06-02T09-00-00-0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55.jsonl");
     std::fs::write(&path, hostile_session()?)?;
     Ok(path)
-}
-
-/// A Codex home in `dir` with each real fixture named `rollout-…` copied to where Codex
-/// keeps it (`sessions/YYYY/MM/DD/`); the files placed.
-pub fn home_of_fixtures(fixtures: &[PathBuf], dir: &Path) -> Result<Vec<PathBuf>, Failure> {
-    let mut placed = Vec::new();
-    for file in fixtures {
-        let name = file
-            .file_name()
-            .and_then(|name| name.to_str())
-            .ok_or("fixture name")?;
-        let Some(at) = name.find("rollout-") else {
-            continue;
-        };
-        let rollout = &name[at..];
-        if !codex_home::is_rollout_file_name(Path::new(rollout)) {
-            continue;
-        }
-        let date = rollout.get(8..18).ok_or("rollout name without a date")?;
-        let day = dir.join("sessions").join(date.replace('-', "/"));
-        std::fs::create_dir_all(&day)?;
-        std::fs::copy(file, day.join(rollout))?;
-        placed.push(day.join(rollout));
-    }
-    Ok(placed)
 }
