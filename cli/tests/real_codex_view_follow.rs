@@ -1,0 +1,175 @@
+//! `view --follow` against a session the real Codex is writing: the scripted model holds its
+//! second reply open, so the turn is still running when the command it ran has completed.
+//! The command cell must appear while the turn runs (in the plain follow output and in the
+//! terminal UI, whose status line says the turn is running), and when the turn ends the
+//! follow output must equal `view` of the finished file (without its status line).
+
+mod common;
+
+use std::ffi::OsStr;
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::{Child, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use codex_test_support::{
+    CodexHome, Reply, Script, ScriptedModel, Tmux, assistant_message, exec_command_call,
+    real_codex_or_skip,
+};
+
+use common::{TestResult, bin};
+
+type Failure = Box<dyn std::error::Error>;
+
+const WAIT: Duration = Duration::from_secs(60);
+
+/// A child whose standard output is gathered as it comes; killed on drop.
+struct Follow {
+    child: Child,
+    output: Arc<Mutex<String>>,
+}
+
+impl Follow {
+    fn start(file: &std::path::Path) -> Result<Follow, Failure> {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("codex-thread"))
+            .args(["view", "--follow", "--poll-ms", "50"])
+            .arg(file)
+            .env_remove("CODEX_HOME")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let mut stdout = child.stdout.take().ok_or("no stdout")?;
+        let output = Arc::new(Mutex::new(String::new()));
+        let sink = Arc::clone(&output);
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 8192];
+            while let Ok(read) = stdout.read(&mut buffer) {
+                if read == 0 {
+                    break;
+                }
+                if let Ok(mut text) = sink.lock() {
+                    text.push_str(&String::from_utf8_lossy(&buffer[..read]));
+                }
+            }
+        });
+        Ok(Follow { child, output })
+    }
+
+    fn text(&self) -> String {
+        self.output
+            .lock()
+            .map(|text| text.clone())
+            .unwrap_or_default()
+    }
+
+    fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> Result<String, Failure> {
+        let start = Instant::now();
+        loop {
+            let text = self.text();
+            if ready(&text) {
+                return Ok(text);
+            }
+            if start.elapsed() > WAIT {
+                return Err(format!("follow output never showed {what}:\n{text}").into());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Follow {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The session file Codex is writing in `home`, once there is one.
+fn wait_for_session(home: &CodexHome) -> Result<PathBuf, Failure> {
+    let start = Instant::now();
+    loop {
+        if let Some(file) = home.session_files()?.into_iter().next() {
+            return Ok(file);
+        }
+        if start.elapsed() > WAIT {
+            return Err("Codex wrote no session file".into());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn follow_shows_the_command_while_the_turn_runs_and_ends_equal_to_view() -> TestResult {
+    let Some(codex) =
+        real_codex_or_skip("follow_shows_the_command_while_the_turn_runs_and_ends_equal_to_view")
+    else {
+        return Ok(());
+    };
+    let model = ScriptedModel::start(Script::new())?;
+    model.push_reply(Reply::items(vec![exec_command_call(
+        "call_follow",
+        "echo followed-output",
+    )]));
+    model.push_reply(
+        Reply::items(vec![assistant_message(
+            "msg_follow",
+            "Followed to the end.",
+        )])
+        .held(),
+    );
+    let home = CodexHome::new(&codex, &model)?;
+    std::thread::scope(|scope| -> TestResult {
+        let run = scope.spawn(|| home.exec("run the command"));
+        let file = wait_for_session(&home)?;
+        let follow = Follow::start(&file)?;
+        let screen_home = tempfile::tempdir()?;
+        let tmux = Tmux::start(
+            110,
+            30,
+            &[("CODEX_HOME", screen_home.path().as_os_str())],
+            assert_cmd::cargo::cargo_bin("codex-thread").as_os_str(),
+            &[
+                OsStr::new("view"),
+                OsStr::new("--follow"),
+                OsStr::new("--poll-ms"),
+                OsStr::new("50"),
+                file.as_os_str(),
+            ],
+        )?;
+        // While the reply is held the turn cannot end: the command cell is there, the
+        // separator is not.
+        let text = follow.wait_for("the command cell", |text| text.contains("followed-output"))?;
+        assert!(text.contains("echo followed-output"), "{text}");
+        assert!(
+            !text.contains("─── turn 1"),
+            "the turn ended early:\n{text}"
+        );
+        let screen = tmux.wait_for("the command cell and the running turn", |screen| {
+            screen.contains("echo followed-output") && screen.contains("running turn")
+        })?;
+        assert!(screen.contains("following"), "{screen}");
+        assert_eq!(
+            model.model_calls().len(),
+            2,
+            "the held request is not in flight"
+        );
+        model.release_held();
+        let exec = run.join().map_err(|_| "exec panicked")??;
+        exec.assert_success();
+        let finished = bin()?.arg("view").arg(&file).output()?;
+        let expected = String::from_utf8(finished.stdout)?;
+        let (cells, status) = expected
+            .trim_end()
+            .rsplit_once('\n')
+            .ok_or("view printed one line")?;
+        assert!(status.starts_with("status: "), "{status}");
+        assert!(status.ends_with("idle"), "{status}");
+        let cells = format!("{cells}\n");
+        follow.wait_for("the whole finished view", |text| text == cells)?;
+        tmux.wait_for("the turn's end in the terminal UI", |screen| {
+            screen.contains("turn 1 completed") && screen.contains("· idle")
+        })?;
+        Ok(())
+    })
+}
