@@ -43,10 +43,8 @@ impl ThreadFacts {
     /// Takes one rollout item into account.
     pub fn handle(&mut self, item: &RolloutItem) {
         match item {
-            RolloutItem::TurnContext(context) => {
-                if !context.model.is_empty() {
-                    self.model = Some(context.model.clone());
-                }
+            RolloutItem::TurnContext(context) if !context.model.is_empty() => {
+                self.model = Some(context.model.clone());
             }
             RolloutItem::EventMsg(event) => self.handle_event(event),
             _ => {}

@@ -14,6 +14,7 @@ mod markdown;
 mod plain;
 mod render;
 mod tui;
+mod tui_style;
 mod tui_thread;
 
 use std::io::IsTerminal;

@@ -294,13 +294,13 @@ fn wrap(line: Line, width: usize) -> Vec<Line> {
         for ch in span.text.chars() {
             let w = ch.width().unwrap_or(0);
             if used + w > width {
-                if !text.is_empty() {
-                    if let Some(row) = rows.last_mut() {
-                        row.push(Span {
-                            text: std::mem::take(&mut text),
-                            tone: span.tone,
-                        });
-                    }
+                if !text.is_empty()
+                    && let Some(row) = rows.last_mut()
+                {
+                    row.push(Span {
+                        text: std::mem::take(&mut text),
+                        tone: span.tone,
+                    });
                 }
                 rows.push(vec![Span {
                     text: "  ".to_owned(),
