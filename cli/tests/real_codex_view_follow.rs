@@ -7,10 +7,7 @@
 mod common;
 
 use std::ffi::OsStr;
-use std::io::Read;
 use std::path::PathBuf;
-use std::process::{Child, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use codex_test_support::{
@@ -18,72 +15,12 @@ use codex_test_support::{
     real_codex_or_skip,
 };
 
+use common::view::Follow;
 use common::{TestResult, bin};
 
 type Failure = Box<dyn std::error::Error>;
 
 const WAIT: Duration = Duration::from_secs(60);
-
-/// A child whose standard output is gathered as it comes; killed on drop.
-struct Follow {
-    child: Child,
-    output: Arc<Mutex<String>>,
-}
-
-impl Follow {
-    fn start(file: &std::path::Path) -> Result<Follow, Failure> {
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("codex-thread"))
-            .args(["view", "--follow", "--poll-ms", "50"])
-            .arg(file)
-            .env_remove("CODEX_HOME")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()?;
-        let mut stdout = child.stdout.take().ok_or("no stdout")?;
-        let output = Arc::new(Mutex::new(String::new()));
-        let sink = Arc::clone(&output);
-        std::thread::spawn(move || {
-            let mut buffer = [0u8; 8192];
-            while let Ok(read) = stdout.read(&mut buffer) {
-                if read == 0 {
-                    break;
-                }
-                if let Ok(mut text) = sink.lock() {
-                    text.push_str(&String::from_utf8_lossy(&buffer[..read]));
-                }
-            }
-        });
-        Ok(Follow { child, output })
-    }
-
-    fn text(&self) -> String {
-        self.output
-            .lock()
-            .map(|text| text.clone())
-            .unwrap_or_default()
-    }
-
-    fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> Result<String, Failure> {
-        let start = Instant::now();
-        loop {
-            let text = self.text();
-            if ready(&text) {
-                return Ok(text);
-            }
-            if start.elapsed() > WAIT {
-                return Err(format!("follow output never showed {what}:\n{text}").into());
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Follow {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// The session file Codex is writing in `home`, once there is one.
 fn wait_for_session(home: &CodexHome) -> Result<PathBuf, Failure> {

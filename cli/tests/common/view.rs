@@ -3,9 +3,17 @@
 
 use std::path::{Path, PathBuf};
 
+use std::io::Read;
+use std::process::{Child, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
 use serde_json::Value;
 
 type Failure = Box<dyn std::error::Error>;
+
+/// How long a follow test waits for output.
+pub const WAIT: Duration = Duration::from_secs(60);
 
 /// The bundled sample session.
 pub const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sample/session.jsonl");
@@ -57,4 +65,65 @@ pub fn write_hostile(dir: &Path) -> Result<PathBuf, Failure> {
     let path = dir.join("rollout-2025-06-02T09-00-00-0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55.jsonl");
     std::fs::write(&path, hostile_session()?)?;
     Ok(path)
+}
+
+/// A child whose standard output is gathered as it comes; killed on drop.
+pub struct Follow {
+    child: Child,
+    output: Arc<Mutex<String>>,
+}
+
+impl Follow {
+    pub fn start(file: &std::path::Path) -> Result<Follow, Failure> {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("codex-thread"))
+            .args(["view", "--follow", "--poll-ms", "50"])
+            .arg(file)
+            .env_remove("CODEX_HOME")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let mut stdout = child.stdout.take().ok_or("no stdout")?;
+        let output = Arc::new(Mutex::new(String::new()));
+        let sink = Arc::clone(&output);
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 8192];
+            while let Ok(read) = stdout.read(&mut buffer) {
+                if read == 0 {
+                    break;
+                }
+                if let Ok(mut text) = sink.lock() {
+                    text.push_str(&String::from_utf8_lossy(&buffer[..read]));
+                }
+            }
+        });
+        Ok(Follow { child, output })
+    }
+
+    pub fn text(&self) -> String {
+        self.output
+            .lock()
+            .map(|text| text.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> Result<String, Failure> {
+        let start = Instant::now();
+        loop {
+            let text = self.text();
+            if ready(&text) {
+                return Ok(text);
+            }
+            if start.elapsed() > WAIT {
+                return Err(format!("follow output never showed {what}:\n{text}").into());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Follow {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

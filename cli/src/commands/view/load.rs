@@ -198,15 +198,17 @@ fn count_lines(bytes: &[u8]) -> usize {
     bytes.iter().filter(|byte| **byte == b'\n').count()
 }
 
-/// Where Codex may have moved the session file `path`: compressed beside itself, or into the
-/// flat `archived_sessions/` of its home (plain or compressed).
+/// Where Codex may have moved the session file `path`: compressed or written back plain
+/// beside itself, or into the flat `archived_sessions/` of its home (plain or compressed).
 fn moved_to(path: &Path) -> Option<PathBuf> {
-    let name = path.file_name()?.to_str()?.to_owned();
-    let mut candidates = vec![path.with_file_name(format!("{name}.zst"))];
+    let name = path.file_name()?.to_str()?;
+    let base = name.strip_suffix(".zst").unwrap_or(name);
+    let mut folders = vec![path.parent()?.to_path_buf()];
     if let Some(home) = home_of_rollout_path(path) {
-        let archived = home.archived_sessions_dir();
-        candidates.push(archived.join(&name));
-        candidates.push(archived.join(format!("{name}.zst")));
+        folders.push(home.archived_sessions_dir());
     }
-    candidates.into_iter().find(|candidate| candidate.exists())
+    folders
+        .iter()
+        .flat_map(|folder| [folder.join(base), folder.join(format!("{base}.zst"))])
+        .find(|candidate| candidate != path && candidate.exists())
 }

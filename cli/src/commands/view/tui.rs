@@ -2,8 +2,8 @@
 //! and filter, and the thread pane ([`super::tui_thread`]).
 //!
 //! Keys. List: j/k or arrows move, Enter opens, `/` searches the full-text index (Enter on a
-//! hit opens its thread at the hit's turn), `f` filters by date, cwd or text, `a` switches to
-//! archived sessions, `y` copies the resume command (OSC 52), `q` quits. Thread: j/k move by
+//! hit opens its thread at the hit's turn), `F` opens it followed (for a session Codex is
+//! writing), `f` filters by date, cwd or text, `a` switches to archived sessions, `y` copies the resume command (OSC 52), `q` quits. Thread: j/k move by
 //! cell, PgUp/PgDn (and space) by page, g/G top and bottom, Enter folds, `/` finds in the
 //! thread and n/N go to the next and previous match, `q` goes back, `?` shows the help. The
 //! mouse wheel scrolls.
@@ -157,7 +157,7 @@ impl App {
         };
         match &args.target {
             Some(path) => {
-                app.open(path.clone(), None)?;
+                app.open(path.clone(), None, args.follow)?;
             }
             None => {
                 let home = home(args.home.as_deref())?;
@@ -168,9 +168,9 @@ impl App {
         Ok(app)
     }
 
-    fn open(&mut self, path: PathBuf, turn: Option<u32>) -> Result<(), Failure> {
+    fn open(&mut self, path: PathBuf, turn: Option<u32>, follow: bool) -> Result<(), Failure> {
         let home = self.home.as_ref().map(|home| home.root().to_path_buf());
-        let (loaded, follower) = if self.poll_follow {
+        let (loaded, follower) = if follow {
             let mut follower = Follower::new(path.clone());
             let loaded = follower.poll()?.unwrap_or_default();
             (loaded, Some(follower))
@@ -338,9 +338,10 @@ impl App {
                     self.message = Some(format!("copied: {}", resume_command(&id)));
                 }
             }
-            KeyCode::Enter => {
+            KeyCode::Enter | KeyCode::Char('F') => {
+                let follow = self.poll_follow || key.code == KeyCode::Char('F');
                 if let Some((_, path, turn)) = self.selected_entry()
-                    && let Err(error) = self.open(path, turn)
+                    && let Err(error) = self.open(path, turn, follow)
                 {
                     self.message = Some(error.to_string());
                 }
@@ -520,7 +521,8 @@ impl App {
         };
         (
             bar,
-            "Enter open · / search · f filter · a archived · y copy · ? help · q quit".to_owned(),
+            "Enter open · F follow · / search · f filter · a archived · y copy · ? help · q quit"
+                .to_owned(),
         )
     }
 

@@ -11,6 +11,7 @@ pub const HELP: &[&str] = &[
     "",
     "session list",
     "  j/k ↓/↑      move            Enter   open thread",
+    "  F            follow thread (a session Codex is writing)",
     "  /            search all      f       filter (date, cwd, text)",
     "  a            archived/live   y       copy resume command",
     "  q            quit",
