@@ -11,7 +11,7 @@ use std::time::Duration;
 use codex_test_support::Tmux;
 
 use common::home::home_of_real_files;
-use common::view::{HUGE_LINE_CHARS, SAMPLE, write_hostile};
+use common::view::{HUGE_LINE_CHARS, SAMPLE, write_hostile, write_large};
 use common::{TestResult, real_files};
 
 type Failure = Box<dyn std::error::Error>;
@@ -206,6 +206,31 @@ fn a_hostile_session_renders_inert() -> TestResult {
     let screen = tmux.wait_for_text("> > > > > > > >")?;
     assert!(!screen.contains("> > > > > > > > >"), "{screen}");
     assert_ne!(tmux.title()?, "pwned");
+    tmux.keys(&["q"])?;
+    tmux.wait_exit()?;
+    Ok(())
+}
+
+#[test]
+fn a_large_session_opens_at_its_end_and_reads_the_rest_at_the_top() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let (file, turns) = write_large(dir.path(), 40 * 1024 * 1024)?;
+    let started = std::time::Instant::now();
+    let tmux = start(&[file.as_os_str()], dir.path())?;
+    let screen = tmux.wait_for_text("turn 20 completed")?;
+    let opened = started.elapsed();
+    assert!(screen.contains("are not read yet: g"), "{screen}");
+    assert!(screen.contains("20 turn(s)"), "{screen}");
+    // Bounded by what is read from the end, not by the file (a debug build, tmux included).
+    assert!(
+        opened < Duration::from_secs(3),
+        "the last screen took {opened:?}"
+    );
+    tmux.keys(&["g"])?;
+    let screen = tmux.wait_for_text("› Question 1: what does this project build with?")?;
+    assert!(!screen.contains("not read yet"), "{screen}");
+    tmux.keys(&["G"])?;
+    tmux.wait_for_text(&format!("turn {turns} completed"))?;
     tmux.keys(&["q"])?;
     tmux.wait_exit()?;
     Ok(())

@@ -13,6 +13,7 @@ mod load;
 mod markdown;
 mod plain;
 mod render;
+mod tail;
 mod tui;
 mod tui_style;
 mod tui_thread;

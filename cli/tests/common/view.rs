@@ -127,3 +127,28 @@ impl Drop for Follow {
         let _ = self.child.wait();
     }
 }
+
+/// A session of at least `bytes` bytes in `dir`: the sample's session meta, then its first
+/// turn again and again (`turn-N`, and the question numbered N); its path and turn count.
+pub fn write_large(dir: &Path, bytes: usize) -> Result<(PathBuf, usize), Failure> {
+    let sample = std::fs::read_to_string(SAMPLE)?;
+    let lines: Vec<&str> = sample.lines().collect();
+    let (meta, block) = (lines[0], &lines[1..22]);
+    let mut out = String::with_capacity(bytes + 16 * 1024);
+    out.push_str(meta);
+    out.push('\n');
+    let mut turns = 0;
+    while out.len() < bytes {
+        turns += 1;
+        for line in block {
+            out.push_str(&line.replace("turn-1", &format!("turn-{turns}")).replace(
+                "What does this project build with?",
+                &format!("Question {turns}: what does this project build with?"),
+            ));
+            out.push('\n');
+        }
+    }
+    let path = dir.join("rollout-2025-06-02T09-00-00-0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55.jsonl");
+    std::fs::write(&path, out)?;
+    Ok((path, turns))
+}

@@ -33,6 +33,8 @@ pub struct Loaded {
     pub turns: Vec<Turn>,
     /// Model, tokens, rollbacks.
     pub facts: ThreadFacts,
+    /// Bytes at the start of the file not read (a large file opened from its end).
+    pub skipped_bytes: u64,
 }
 
 impl Loaded {
@@ -44,14 +46,15 @@ impl Loaded {
 
 /// What the builder and the facts are fed, item by item.
 #[derive(Default)]
-struct Feed {
+pub struct Feed {
     meta: Option<SessionMetaLine>,
     builder: ThreadHistoryBuilder,
     facts: ThreadFacts,
 }
 
 impl Feed {
-    fn push(&mut self, item: &RolloutItem) {
+    /// Takes one rollout item.
+    pub fn push(&mut self, item: &RolloutItem) {
         if let (None, RolloutItem::SessionMeta(meta)) = (&self.meta, item) {
             self.meta = Some(meta.as_ref().clone());
         }
@@ -59,11 +62,13 @@ impl Feed {
         self.facts.handle(item);
     }
 
-    fn finish(self) -> Loaded {
+    /// The thread fed so far.
+    pub fn finish(self) -> Loaded {
         Loaded {
             meta: self.meta,
             turns: self.builder.finish(),
             facts: self.facts,
+            skipped_bytes: 0,
         }
     }
 }

@@ -34,6 +34,7 @@ use ratatui::widgets::{Clear, Paragraph};
 
 use super::list::{Row, home, resume_command, rows, search};
 use super::load::{Follower, load_file};
+use super::tail::load_tail;
 use super::tui_style::{HELP, clip, tui_spans};
 use super::tui_thread::ThreadPane;
 use crate::error::{CommandResult, Failure, Status};
@@ -174,6 +175,8 @@ impl App {
             let mut follower = Follower::new(path.clone());
             let loaded = follower.poll()?.unwrap_or_default();
             (loaded, Some(follower))
+        } else if let (None, Some(tail)) = (turn, load_tail(&path)?) {
+            (tail, None)
         } else {
             (load_file(&path, home.as_deref())?, None)
         };
@@ -223,6 +226,12 @@ impl App {
 
     fn wheel(&mut self, delta: isize) {
         if let Some(pane) = &mut self.thread {
+            if pane.is_partial() && delta < 0 && pane.top == 0 {
+                if let Err(error) = pane.load_rest() {
+                    self.message = Some(error.to_string());
+                }
+                return;
+            }
             pane.scroll(delta);
         } else {
             self.move_selection(delta);
@@ -353,6 +362,16 @@ impl App {
     fn thread_key(&mut self, key: KeyEvent) {
         let Some(pane) = &mut self.thread else { return };
         let page = pane.height.max(2) as isize - 1;
+        let upward = matches!(
+            key.code,
+            KeyCode::Char('g') | KeyCode::Home | KeyCode::PageUp | KeyCode::Char('k') | KeyCode::Up
+        );
+        if pane.is_partial() && upward && (pane.top == 0 || key.code == KeyCode::Char('g')) {
+            if let Err(error) = pane.load_rest() {
+                self.message = Some(error.to_string());
+            }
+            return;
+        }
         match key.code {
             KeyCode::Char('q') | KeyCode::Esc => {
                 if self.direct {

@@ -5,12 +5,14 @@
 //! flags of the cells a sync kept. Lines are wrapped to the pane's width here, before drawing,
 //! so the scroll position counts the rows the screen shows.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use codex_app_server_protocol::transcript::{Cell, CellBody, Transcript};
 use unicode_width::UnicodeWidthChar;
 
-use super::load::{Follower, Loaded};
+use codex_app_server_protocol::transcript::human_bytes;
+
+use super::load::{Follower, Loaded, load_file};
 use super::plain::header;
 use super::render::{Line, Span, Tone, plain, render_cell, status_text};
 use crate::error::Failure;
@@ -47,6 +49,8 @@ pub struct ThreadPane {
     stick: bool,
     /// A turn to show once the pane knows its size.
     pending_turn: Option<u32>,
+    /// The file, when only its end was read: the rest is read at the top.
+    partial: Option<PathBuf>,
 }
 
 impl ThreadPane {
@@ -61,8 +65,16 @@ impl ThreadPane {
             None => Transcript::replay(&loaded.turns, &loaded.facts),
         };
         let folded = cells(&transcript).map(Cell::folded_by_default).collect();
+        let partial = (loaded.skipped_bytes > 0).then(|| path.to_path_buf());
+        let mut header = header(loaded, path);
+        if partial.is_some() {
+            header.push(format!(
+                "… the first {} of the file are not read yet: g (or scrolling to the top) reads them",
+                human_bytes(loaded.skipped_bytes)
+            ));
+        }
         Self {
-            header: header(loaded, path),
+            header,
             thread_id: loaded.thread_id(),
             transcript,
             folded,
@@ -74,15 +86,39 @@ impl ThreadPane {
             top: 0,
             height: 0,
             find: None,
-            stick: follower.is_some(),
+            stick: follower.is_some() || partial.is_some(),
             follower,
             pending_turn: None,
+            partial,
         }
     }
 
     /// Whether the pane follows its file.
     pub fn following(&self) -> bool {
         self.follower.is_some()
+    }
+
+    /// Whether only the end of the file was read.
+    pub fn is_partial(&self) -> bool {
+        self.partial.is_some()
+    }
+
+    /// Reads the whole file when only its end was read; the view then shows its top.
+    pub fn load_rest(&mut self) -> Result<(), Failure> {
+        let Some(path) = self.partial.take() else {
+            return Ok(());
+        };
+        let loaded = load_file(&path, None)?;
+        self.transcript = Transcript::replay(&loaded.turns, &loaded.facts);
+        self.folded = cells(&self.transcript)
+            .map(Cell::folded_by_default)
+            .collect();
+        self.header = header(&loaded, &path);
+        self.dirty = true;
+        self.stick = false;
+        self.top = 0;
+        self.selected = 0;
+        Ok(())
     }
 
     /// The status line.
