@@ -232,3 +232,7 @@ impl State {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "markdown_tests.rs"]
+mod tests;
