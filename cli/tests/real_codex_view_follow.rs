@@ -15,6 +15,7 @@ use codex_test_support::{
     real_codex_or_skip,
 };
 
+use common::real_codex::rollout_of;
 use common::view::Follow;
 use common::{TestResult, bin};
 
@@ -109,4 +110,52 @@ fn follow_shows_the_command_while_the_turn_runs_and_ends_equal_to_view() -> Test
         })?;
         Ok(())
     })
+}
+
+/// A thread reverted by Codex goes on in a continuation file: the follower moves there, says
+/// that the history it showed was rewritten, and shows the turns that follow.
+#[test]
+fn follow_moves_to_the_continuation_file_of_a_reverted_thread() -> TestResult {
+    let Some(codex) =
+        real_codex_or_skip("follow_moves_to_the_continuation_file_of_a_reverted_thread")
+    else {
+        return Ok(());
+    };
+    let model = ScriptedModel::start(Script::new())?;
+    let home = CodexHome::new(&codex, &model)?;
+    model.push_reply(Reply::message("msg_c1", "First answer."));
+    let first = home.exec("one")?;
+    first.assert_success();
+    let id = first.expect_thread_id().to_owned();
+    model.push_reply(Reply::message("msg_c2", "Second answer."));
+    home.resume(&id, "two")?.assert_success();
+    let original = rollout_of(&home, &id)?;
+    let follow = Follow::start(&original)?;
+    follow.wait_for("the second answer", |text| text.contains("Second answer."))?;
+    {
+        let mut app_server = home.app_server()?;
+        let turns = app_server.thread_read(&id)?["turns"].clone();
+        let second = turns[1]["id"].as_str().ok_or("no second turn")?.to_owned();
+        app_server.call("thread/resume", serde_json::json!({"threadId": id}))?;
+        app_server.call(
+            "thread/revert",
+            serde_json::json!({"threadId": id, "beforeTurnId": second}),
+        )?;
+    }
+    model.push_reply(Reply::message("msg_c3", "Third answer, after the revert."));
+    home.resume(&id, "three")?.assert_success();
+    let text = follow.wait_for("the turn written to the continuation file", |text| {
+        text.contains("Third answer, after the revert.")
+    })?;
+    assert!(text.contains("history rewritten"), "{text}");
+    let newest = home
+        .session_files()?
+        .into_iter()
+        .find(|path| path.to_string_lossy().contains(&format!("{id}_")))
+        .ok_or("no continuation file")?;
+    let view = bin()?.arg("view").arg(&newest).output()?;
+    let view = String::from_utf8(view.stdout)?;
+    assert!(view.contains("First answer.") && view.contains("Third answer, after the revert."));
+    assert!(!view.contains("Second answer."), "{view}");
+    Ok(())
 }

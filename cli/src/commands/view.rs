@@ -8,6 +8,7 @@
 //! full-screen UI ([`tui`], ratatui + crossterm) or, when standard output is not a terminal or
 //! `TERM=dumb` (or `--plain`), prints the same lines once and exits ([`plain`]).
 
+mod follow;
 mod list;
 mod load;
 mod markdown;

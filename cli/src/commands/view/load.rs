@@ -4,9 +4,9 @@
 //!
 //! A file that continues another's history (`history_base`) is read with its base resolved
 //! through the home, so a continuation file shows as one thread. A file still being written
-//! is read by [`Follower`]: only up to its last complete line, again when it grows.
+//! is read by [`super::follow::Follower`].
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use codex_app_server_protocol::ThreadHistoryBuilder;
 use codex_app_server_protocol::transcript::ThreadFacts;
@@ -117,7 +117,7 @@ pub fn load_contents(contents: &RolloutContents) -> Loaded {
 }
 
 /// Whether the file at `path` continues another thread's history.
-fn has_history_base(path: &Path) -> bool {
+pub fn has_history_base(path: &Path) -> bool {
     read_head_summary(path).is_ok_and(|head| {
         head.session_meta
             .is_some_and(|meta| meta.meta.history_base.is_some())
@@ -133,87 +133,4 @@ fn home_of(path: &Path, home: Option<&Path>) -> Result<CodexHome, Failure> {
             None => CodexHome::resolve(None).map_err(|error| Failure::Usage(error.to_string()))?,
         },
     })
-}
-
-/// A session file read as it grows: each [`Follower::poll`] reads it again when its size or
-/// modification time changed, up to its last complete line (a torn last line waits for the
-/// rest). When the file goes away it is looked for where Codex moves it: compressed beside
-/// itself (`.zst`), or archived (`archived_sessions/` of its home).
-#[derive(Debug)]
-pub struct Follower {
-    path: PathBuf,
-    seen: Option<(u64, std::time::SystemTime)>,
-    /// Complete lines read at the last change.
-    complete: usize,
-}
-
-impl Follower {
-    /// A follower of `path` that has read nothing yet.
-    pub fn new(path: PathBuf) -> Self {
-        Self {
-            path,
-            seen: None,
-            complete: 0,
-        }
-    }
-
-    /// The file followed now (it changes when the file was compressed or archived).
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// The thread as the file holds it now, when it changed since the last poll; `None` when
-    /// it did not (or only a torn line grew).
-    pub fn poll(&mut self) -> Result<Option<Loaded>, Failure> {
-        if !self.path.exists()
-            && let Some(moved) = moved_to(&self.path)
-        {
-            tracing::debug!(from = %self.path.display(), to = %moved.display(), "followed file moved");
-            self.path = moved;
-            self.seen = None;
-        }
-        let metadata = std::fs::metadata(&self.path)
-            .map_err(|error| Failure::Unreadable(format!("{}: {error}", self.path.display())))?;
-        let stamp = (
-            metadata.len(),
-            metadata.modified().unwrap_or(std::time::UNIX_EPOCH),
-        );
-        if self.seen == Some(stamp) {
-            return Ok(None);
-        }
-        self.seen = Some(stamp);
-        let decoded = codex_rollout::source::read_rollout_file(&self.path)
-            .map_err(|error| Failure::Unreadable(format!("{}: {error}", self.path.display())))?;
-        let mut bytes = decoded.bytes;
-        let end = bytes
-            .iter()
-            .rposition(|byte| *byte == b'\n')
-            .map_or(0, |at| at + 1);
-        bytes.truncate(end);
-        let complete = count_lines(&bytes);
-        if complete == self.complete && complete > 0 {
-            return Ok(None);
-        }
-        self.complete = complete;
-        Ok(Some(load_contents(&RolloutContents::parse(bytes))))
-    }
-}
-
-fn count_lines(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|byte| **byte == b'\n').count()
-}
-
-/// Where Codex may have moved the session file `path`: compressed or written back plain
-/// beside itself, or into the flat `archived_sessions/` of its home (plain or compressed).
-fn moved_to(path: &Path) -> Option<PathBuf> {
-    let name = path.file_name()?.to_str()?;
-    let base = name.strip_suffix(".zst").unwrap_or(name);
-    let mut folders = vec![path.parent()?.to_path_buf()];
-    if let Some(home) = home_of_rollout_path(path) {
-        folders.push(home.archived_sessions_dir());
-    }
-    folders
-        .iter()
-        .flat_map(|folder| [folder.join(base), folder.join(format!("{base}.zst"))])
-        .find(|candidate| candidate != path && candidate.exists())
 }

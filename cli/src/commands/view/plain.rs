@@ -11,8 +11,9 @@ use std::time::Duration;
 
 use codex_app_server_protocol::transcript::{Cell, CellBody, Transcript};
 
+use super::follow::Follower;
 use super::list::{home, resume_command, rows};
-use super::load::{Follower, Loaded, load_file};
+use super::load::{Loaded, load_file};
 use super::render::{plain, render_cell, status_text};
 use crate::error::{CommandResult, Failure, Status};
 use crate::output::Output;

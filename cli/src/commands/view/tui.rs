@@ -32,8 +32,9 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line as TuiLine, Span as TuiSpan};
 use ratatui::widgets::{Clear, Paragraph};
 
+use super::follow::Follower;
 use super::list::{Row, home, resume_command, rows, search};
-use super::load::{Follower, load_file};
+use super::load::load_file;
 use super::tail::load_tail;
 use super::tui_style::{HELP, clip, tui_spans};
 use super::tui_thread::ThreadPane;

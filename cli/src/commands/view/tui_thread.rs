@@ -12,7 +12,8 @@ use unicode_width::UnicodeWidthChar;
 
 use codex_app_server_protocol::transcript::human_bytes;
 
-use super::load::{Follower, Loaded, load_file};
+use super::follow::Follower;
+use super::load::{Loaded, load_file};
 use super::plain::header;
 use super::render::{Line, Span, Tone, plain, render_cell, status_text};
 use crate::error::Failure;
