@@ -157,5 +157,14 @@ fn follow_moves_to_the_continuation_file_of_a_reverted_thread() -> TestResult {
     let view = String::from_utf8(view.stdout)?;
     assert!(view.contains("First answer.") && view.contains("Third answer, after the revert."));
     assert!(!view.contains("Second answer."), "{view}");
+    // The session list shows the thread once, by its newest piece.
+    let list = bin()?.arg("view").arg("--home").arg(home.path()).output()?;
+    let list = String::from_utf8(list.stdout)?;
+    assert!(list.starts_with("1 session(s)"), "{list}");
+    assert_eq!(
+        list.matches(&format!("codex resume {id}")).count(),
+        1,
+        "{list}"
+    );
     Ok(())
 }

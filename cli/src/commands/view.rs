@@ -15,6 +15,7 @@ mod markdown;
 mod plain;
 mod render;
 mod tail;
+mod terminal;
 mod tui;
 mod tui_style;
 mod tui_thread;

@@ -18,12 +18,7 @@ use base64::Engine;
 use codex_home::Hit;
 use codex_rollout::CodexHome;
 use crossterm::event::{
-    self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEvent, KeyEventKind,
-    KeyModifiers, MouseEventKind,
-};
-use crossterm::execute;
-use crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind,
 };
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -33,9 +28,10 @@ use ratatui::text::{Line as TuiLine, Span as TuiSpan};
 use ratatui::widgets::{Clear, Paragraph};
 
 use super::follow::Follower;
-use super::list::{Row, home, resume_command, rows, search};
+use super::list::{Row, find_text, home, resume_command, rows, search};
 use super::load::load_file;
 use super::tail::load_tail;
+use super::terminal::{TerminalGuard, io_failure};
 use super::tui_style::{HELP, clip, tui_spans};
 use super::tui_thread::ThreadPane;
 use crate::error::{CommandResult, Failure, Status};
@@ -84,29 +80,6 @@ pub fn run(args: &TuiArgs) -> CommandResult {
     Ok(Status::Ok)
 }
 
-fn io_failure(error: std::io::Error) -> Failure {
-    Failure::Unreadable(format!("terminal: {error}"))
-}
-
-/// Raw mode, the alternate screen and mouse capture, undone on drop.
-struct TerminalGuard;
-
-impl TerminalGuard {
-    fn enter() -> Result<Self, Failure> {
-        enable_raw_mode().map_err(io_failure)?;
-        execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)
-            .map_err(io_failure)?;
-        Ok(Self)
-    }
-}
-
-impl Drop for TerminalGuard {
-    fn drop(&mut self) {
-        let _ = execute!(std::io::stdout(), DisableMouseCapture, LeaveAlternateScreen);
-        let _ = disable_raw_mode();
-    }
-}
-
 /// A line being typed at the bottom.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Prompt {
@@ -133,6 +106,8 @@ struct App {
     help: bool,
     message: Option<String>,
     copy: Option<String>,
+    /// The words of the last search, for `n` in a thread opened from a hit.
+    query: Option<String>,
     quit: bool,
 }
 
@@ -155,6 +130,7 @@ impl App {
             help: false,
             message: None,
             copy: None,
+            query: None,
             quit: false,
         };
         match &args.target {
@@ -184,6 +160,8 @@ impl App {
         let mut pane = ThreadPane::new(&path, &loaded, follower);
         if let Some(turn) = turn {
             pane.show_turn(turn);
+            // `n` then goes to the words searched for.
+            pane.find = self.query.clone();
         }
         self.thread = Some(pane);
         Ok(())
@@ -299,6 +277,7 @@ impl App {
                 match search(home, self.index.as_deref(), &text) {
                     Ok(hits) => {
                         self.message = Some(format!("{} hit(s) for {text}", hits.len()));
+                        self.query = Some(find_text(&text));
                         self.hits = Some(hits);
                         self.selected = 0;
                         self.list_top = 0;
