@@ -15,6 +15,7 @@
 //! - [`projection`]: live events to notifications and requests;
 //! - [`thread_history`]: persisted rollout items to the turns a resume shows;
 //! - [`client_state`]: the reference client reducer;
+//! - [`transcript`]: the terminal client's history cells, live tail and status line;
 //! - `scenarios` (feature `testing`): scripted conversations for tests and the TypeScript
 //!   client's fixtures;
 //! - [`export`]: JSON Schema and TypeScript generation, in memory (the drift check and the
@@ -79,6 +80,7 @@ pub mod projection;
 #[cfg(any(test, feature = "testing"))]
 pub mod scenarios;
 pub mod thread_history;
+pub mod transcript;
 pub mod v2;
 
 pub use client_state::ThreadState;

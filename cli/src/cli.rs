@@ -236,6 +236,14 @@ pub enum Command {
     /// up to date before each query. Each hit says how to resume its thread.
     #[command(verbatim_doc_comment)]
     Search(SearchArgs),
+    /// Browse, read and follow sessions in the terminal
+    ///
+    /// A session list (newest first; `a` shows archived ones) with a search box
+    /// over the full-text index, a thread as history cells (commands, diffs,
+    /// Markdown; Enter folds), and `--follow` to watch a session Codex is
+    /// writing. Without a terminal (piped, TERM=dumb) it prints the same cells.
+    #[command(verbatim_doc_comment)]
+    View(crate::commands::view::ViewArgs),
 }
 
 /// The arguments of `search`.

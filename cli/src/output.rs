@@ -99,6 +99,12 @@ impl Output {
         }
     }
 
+    /// Flushes what was written so far (a command that prints as it goes).
+    pub fn flush(&mut self) -> Result<(), Failure> {
+        self.sink.flush()?;
+        Ok(())
+    }
+
     /// Flushes everything written.
     pub fn finish(mut self) -> Result<(), Failure> {
         self.sink.flush()?;

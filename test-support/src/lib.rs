@@ -62,6 +62,7 @@ mod real_fixtures;
 mod script;
 mod scripted_model;
 mod skip;
+mod tmux;
 
 pub use crate::app_server::{ALL_SOURCE_KINDS, AppServer, AppServerError, DEFAULT_CALL_TIMEOUT};
 pub use crate::bench::under_cargo_bench;
@@ -90,3 +91,4 @@ pub use crate::real_fixtures::{
 pub use crate::script::{DEFAULT_MODEL_DEADLINE, Reply, Script};
 pub use crate::scripted_model::{Answer, RecordedRequest, ScriptedModel};
 pub use crate::skip::required_from;
+pub use crate::tmux::{TMUX_WAIT, Tmux, tmux_bin};

@@ -15,6 +15,8 @@ pub fn run() -> Result<()> {
     let codex = crate::real_codex::ensure(codex_test_support::PINNED_CODEX_VERSION)?
         .display()
         .to_string();
+    // The terminal UI tests drive `codex-thread view` in tmux: have it, and fail without it.
+    crate::view_screens::ensure_tmux()?;
     let test_env = [
         (crate::browser::REQUIRE_BROWSER_ENV, "1"),
         ("CODEX_CHROMIUM", browser.as_str()),

@@ -14,6 +14,8 @@
 //!   so `cargo test` and CI run it).
 //! - `cargo xtask screenshots`: the pictures of `docs/export.md`, regenerated from real
 //!   sessions in headless Chromium.
+//! - `cargo xtask view-screens`: the captured screens of `docs/view.md`, `codex-thread view`
+//!   driven in tmux.
 //! - `cargo xtask real-codex install [--version V]`: the real Codex CLI the differential tests
 //!   run (default the pinned version), from the npm registry into `<target>/real-codex/V`
 //!   (also part of `ci`); `cargo xtask real-codex diff --version V`: those tests against
@@ -30,6 +32,7 @@ mod real_codex;
 mod screenshots;
 mod tidy;
 mod ts_client;
+mod view_screens;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -61,6 +64,8 @@ enum Command {
     Package,
     /// Regenerate `docs/images/` (HTML exports of real sessions in headless Chromium).
     Screenshots,
+    /// Regenerate the captured screens of `docs/view.md` (`codex-thread view` in tmux).
+    ViewScreens,
     /// The real Codex CLI the differential tests run against.
     RealCodex {
         #[command(subcommand)]
@@ -93,6 +98,7 @@ fn main() -> Result<()> {
         Command::Tidy => tidy_run(),
         Command::Package => package::run(),
         Command::Screenshots => screenshots::run_all(),
+        Command::ViewScreens => view_screens::run(),
         Command::RealCodex {
             command: RealCodexCommand::Install { version },
         } => real_codex::install(&version),

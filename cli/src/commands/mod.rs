@@ -13,6 +13,7 @@ pub mod search;
 pub mod thread;
 pub mod usage;
 pub mod validate;
+pub mod view;
 
 use crate::cli::Command;
 use crate::error::CommandResult;
@@ -126,5 +127,6 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
         Command::Search(args) => search::run(args, out),
         Command::Du(args) => du::run(&args, out),
         Command::Compress(args) => compress::run(&args, out),
+        Command::View(args) => view::run(&args, out),
     }
 }

@@ -11,6 +11,7 @@ use assert_cmd::Command;
 pub mod browser;
 pub mod home;
 pub mod real_codex;
+pub mod view;
 
 pub type TestResult = Result<(), Box<dyn std::error::Error>>;
 

@@ -1,0 +1,105 @@
+//! The session list of a home: live sessions (or archived ones) newest first, a thread that
+//! spans several files (continuation files) listed once, by its newest file; and the search
+//! over the home's full-text index.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use codex_home::{
+    Hit, Order, Query, SearchError, SearchIndex, SessionSummary, list_archived_sessions,
+    list_sessions, update_and_search,
+};
+use codex_rollout::CodexHome;
+
+use crate::error::Failure;
+use crate::inputs::resolve_home;
+
+/// Sessions shown at most.
+pub const LIST_LIMIT: usize = 500;
+
+/// One row of the list.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// The newest file of the thread.
+    pub path: PathBuf,
+    /// The thread id.
+    pub thread_id: String,
+    /// `2026-03-30 19:22`.
+    pub created: String,
+    /// The working directory.
+    pub cwd: String,
+    /// The first thing the person said.
+    pub preview: String,
+}
+
+impl Row {
+    /// The command that resumes the thread in Codex.
+    pub fn resume_command(&self) -> String {
+        resume_command(&self.thread_id)
+    }
+}
+
+/// `codex resume <id>`.
+pub fn resume_command(thread_id: &str) -> String {
+    format!("codex resume {thread_id}")
+}
+
+/// The home `home` names (default: `$CODEX_HOME`, else `~/.codex`).
+pub fn home(home: Option<&Path>) -> Result<CodexHome, Failure> {
+    resolve_home(home)
+}
+
+/// The sessions of `home`, newest first, each thread once.
+pub fn rows(home: &CodexHome, archived: bool) -> Result<Vec<Row>, Failure> {
+    let page = if archived {
+        list_archived_sessions(home, LIST_LIMIT, None)
+    } else {
+        list_sessions(home, LIST_LIMIT, None)
+    }
+    .map_err(|error| Failure::Unreadable(error.to_string()))?;
+    let mut seen = HashSet::new();
+    Ok(page
+        .items
+        .into_iter()
+        .filter(|summary| seen.insert(summary.thread_id()))
+        .map(row)
+        .collect())
+}
+
+fn row(summary: SessionSummary) -> Row {
+    Row {
+        thread_id: summary.thread_id().to_string(),
+        created: summary.name.created.format("%Y-%m-%d %H:%M").to_string(),
+        cwd: summary.session_meta.meta.cwd.display().to_string(),
+        preview: summary.preview.clone(),
+        path: summary.path,
+    }
+}
+
+/// The hits of `text` in `home`'s index (brought up to date first), newest first.
+pub fn search(home: &CodexHome, index: Option<&Path>, text: &str) -> Result<Vec<Hit>, Failure> {
+    let index = match index {
+        Some(path) => path.to_path_buf(),
+        None => SearchIndex::default_path().map_err(|error| Failure::Usage(error.to_string()))?,
+    };
+    let mut query = Query::new(text);
+    query.limit = 200;
+    query.order = Order::Newest;
+    let (hits, _, _) =
+        update_and_search(&index, home, &query, &mut |_| {}).map_err(|error| match error {
+            SearchError::Query { .. } => Failure::Usage(error.to_string()),
+            other => Failure::Unreadable(other.to_string()),
+        })?;
+    Ok(hits)
+}
+
+/// The first word of a full-text query, without its operators (`"`, `*`, `AND`, ...): what
+/// find in thread looks for in a thread opened from a hit.
+pub fn find_text(query: &str) -> String {
+    query
+        .split_whitespace()
+        .map(|word| word.trim_matches(|c: char| !c.is_alphanumeric()))
+        .find(|word| !word.is_empty() && !matches!(*word, "AND" | "OR" | "NOT" | "NEAR"))
+        .unwrap_or_default()
+        .to_owned()
+}

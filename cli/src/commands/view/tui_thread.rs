@@ -1,0 +1,361 @@
+//! The thread pane of the terminal UI: a transcript's cells drawn as wrapped lines, a selected
+//! cell (Enter folds it), scrolling, find in thread, and following the file.
+//!
+//! The pane keeps one fold flag per cell (history, then the live tail); a follow keeps the
+//! flags of the cells a sync kept. Lines are wrapped to the pane's width here, before drawing,
+//! so the scroll position counts the rows the screen shows.
+
+use std::path::{Path, PathBuf};
+
+use codex_app_server_protocol::transcript::{Cell, CellBody, Transcript};
+use unicode_width::UnicodeWidthChar;
+
+use codex_app_server_protocol::transcript::human_bytes;
+
+use super::follow::Follower;
+use super::load::{Loaded, load_file};
+use super::plain::header;
+use super::render::{Line, Span, Tone, plain, render_cell, status_text};
+use crate::error::Failure;
+
+/// One row on screen: the cell it belongs to (none for the gap after a cell) and its spans.
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub cell: Option<usize>,
+    pub spans: Line,
+}
+
+/// The state of an open thread.
+#[derive(Debug)]
+pub struct ThreadPane {
+    pub header: Vec<String>,
+    pub thread_id: Option<String>,
+    transcript: Transcript,
+    folded: Vec<bool>,
+    rows: Vec<Row>,
+    /// The first row of each cell.
+    starts: Vec<usize>,
+    width: usize,
+    dirty: bool,
+    /// The selected cell.
+    pub selected: usize,
+    /// The first row shown.
+    pub top: usize,
+    /// Rows the pane showed last.
+    pub height: usize,
+    /// The text `n`/`N` look for.
+    pub find: Option<String>,
+    follower: Option<Follower>,
+    /// Stay at the bottom as the followed file grows.
+    stick: bool,
+    /// A turn to show once the pane knows its size.
+    pending_turn: Option<u32>,
+    /// The file, when only its end was read: the rest is read at the top.
+    partial: Option<PathBuf>,
+}
+
+impl ThreadPane {
+    /// A pane of the loaded thread at `path`; following it when `follower` is given.
+    pub fn new(path: &Path, loaded: &Loaded, follower: Option<Follower>) -> Self {
+        let transcript = match &follower {
+            Some(_) => {
+                let mut transcript = Transcript::new(None);
+                transcript.sync(&loaded.turns, &loaded.facts);
+                transcript
+            }
+            None => Transcript::replay(&loaded.turns, &loaded.facts),
+        };
+        let folded = cells(&transcript).map(Cell::folded_by_default).collect();
+        let partial = (loaded.skipped_bytes > 0).then(|| path.to_path_buf());
+        let mut header = header(loaded, path);
+        if partial.is_some() {
+            header.push(format!(
+                "… the first {} of the file are not read yet: g (or scrolling to the top) reads them",
+                human_bytes(loaded.skipped_bytes)
+            ));
+        }
+        Self {
+            header,
+            thread_id: loaded.thread_id(),
+            transcript,
+            folded,
+            rows: Vec::new(),
+            starts: Vec::new(),
+            width: 0,
+            dirty: true,
+            selected: 0,
+            top: 0,
+            height: 0,
+            find: None,
+            stick: follower.is_some() || partial.is_some(),
+            follower,
+            pending_turn: None,
+            partial,
+        }
+    }
+
+    /// Whether the pane follows its file.
+    pub fn following(&self) -> bool {
+        self.follower.is_some()
+    }
+
+    /// Whether only the end of the file was read.
+    pub fn is_partial(&self) -> bool {
+        self.partial.is_some()
+    }
+
+    /// Reads the whole file when only its end was read; the view then shows its top.
+    pub fn load_rest(&mut self) -> Result<(), Failure> {
+        let Some(path) = self.partial.take() else {
+            return Ok(());
+        };
+        let loaded = load_file(&path, None)?;
+        self.transcript = Transcript::replay(&loaded.turns, &loaded.facts);
+        self.folded = cells(&self.transcript)
+            .map(Cell::folded_by_default)
+            .collect();
+        self.header = header(&loaded, &path);
+        self.dirty = true;
+        self.stick = false;
+        self.top = 0;
+        self.selected = 0;
+        Ok(())
+    }
+
+    /// The status line.
+    pub fn status(&self) -> String {
+        status_text(self.transcript.status())
+    }
+
+    /// Reads the followed file again; whether anything changed.
+    pub fn poll(&mut self) -> Result<bool, Failure> {
+        let Some(follower) = &mut self.follower else {
+            return Ok(false);
+        };
+        let Some(loaded) = follower.poll()? else {
+            return Ok(false);
+        };
+        if self.header.len() < 3 && loaded.meta.is_some() {
+            self.header = header(&loaded, follower.path());
+            self.thread_id = loaded.thread_id();
+        }
+        let at_bottom = self.stick || self.top + self.height >= self.rows.len();
+        let change = self.transcript.sync(&loaded.turns, &loaded.facts);
+        let mut folded: Vec<bool> = cells(&self.transcript)
+            .map(Cell::folded_by_default)
+            .collect();
+        for (index, flag) in self.folded.iter().take(change.kept).enumerate() {
+            if let Some(slot) = folded.get_mut(index) {
+                *slot = *flag;
+            }
+        }
+        self.folded = folded;
+        self.dirty = true;
+        self.stick = at_bottom;
+        Ok(true)
+    }
+
+    /// The rows for a pane `width` columns wide (rebuilt when the width or the cells changed).
+    pub fn rows(&mut self, width: usize) -> &[Row] {
+        if self.dirty || width != self.width {
+            self.width = width;
+            self.rebuild();
+            self.dirty = false;
+            if let Some(turn) = self.pending_turn.take() {
+                self.jump_to_turn(turn);
+            } else if self.stick {
+                self.bottom();
+            }
+        }
+        &self.rows
+    }
+
+    fn rebuild(&mut self) {
+        self.rows.clear();
+        self.starts.clear();
+        let mut turn = 0;
+        let width = self.width.max(10);
+        for (index, cell) in cells(&self.transcript).enumerate() {
+            if matches!(cell.body, CellBody::TurnEnd { .. }) {
+                turn += 1;
+            }
+            self.starts.push(self.rows.len());
+            let folded = self.folded.get(index).copied().unwrap_or(false);
+            for line in render_cell(cell, folded, turn) {
+                for wrapped in wrap(line, width.saturating_sub(2)) {
+                    self.rows.push(Row {
+                        cell: Some(index),
+                        spans: wrapped,
+                    });
+                }
+            }
+            self.rows.push(Row {
+                cell: None,
+                spans: Vec::new(),
+            });
+        }
+    }
+
+    fn cell_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Selects cell `index` and scrolls so its first row is visible.
+    pub fn select(&mut self, index: usize) {
+        if self.cell_count() == 0 {
+            return;
+        }
+        self.selected = index.min(self.cell_count() - 1);
+        let start = self.starts[self.selected];
+        let end = self
+            .starts
+            .get(self.selected + 1)
+            .copied()
+            .unwrap_or(self.rows.len());
+        if start < self.top {
+            self.top = start;
+        } else if end > self.top + self.height {
+            self.top = start.min(end.saturating_sub(self.height));
+        }
+        self.stick = false;
+    }
+
+    /// Moves the selection by `delta` cells.
+    pub fn step(&mut self, delta: isize) {
+        let next = self.selected.saturating_add_signed(delta);
+        self.select(next);
+    }
+
+    /// Scrolls by `delta` rows and selects the first cell that starts on screen.
+    pub fn scroll(&mut self, delta: isize) {
+        let max_top = self.rows.len().saturating_sub(self.height);
+        self.top = self.top.saturating_add_signed(delta).min(max_top);
+        if let Some(index) = self
+            .starts
+            .iter()
+            .position(|start| *start >= self.top && *start < self.top + self.height.max(1))
+        {
+            self.selected = index;
+        }
+        self.stick = delta > 0 && self.top == max_top && self.following();
+    }
+
+    /// The first cell.
+    pub fn top_of_thread(&mut self) {
+        self.top = 0;
+        self.selected = 0;
+        self.stick = false;
+    }
+
+    /// The last screen.
+    pub fn bottom(&mut self) {
+        self.top = self.rows.len().saturating_sub(self.height);
+        self.selected = self.cell_count().saturating_sub(1);
+        self.stick = self.following();
+    }
+
+    /// Folds or unfolds the selected cell.
+    pub fn toggle_fold(&mut self) {
+        if let Some(flag) = self.folded.get_mut(self.selected) {
+            *flag = !*flag;
+            self.dirty = true;
+        }
+    }
+
+    /// Shows user turn `turn` (1-based) at the next drawing.
+    pub fn show_turn(&mut self, turn: u32) {
+        self.pending_turn = Some(turn);
+        self.stick = false;
+    }
+
+    /// Selects the first cell of user turn `turn` (1-based, as the search index counts).
+    fn jump_to_turn(&mut self, turn: u32) {
+        let mut seen = 0;
+        let target = cells(&self.transcript).position(|cell| {
+            if matches!(cell.body, CellBody::User { .. }) {
+                seen += 1;
+            }
+            seen >= turn
+        });
+        if let Some(index) = target {
+            self.select(index);
+            self.top = self.starts.get(index).copied().unwrap_or(0);
+        }
+    }
+
+    /// Selects the next (or previous) cell whose text holds the find text, unfolding it.
+    pub fn find_next(&mut self, forward: bool) -> bool {
+        let Some(needle) = self.find.as_ref().map(|text| text.to_lowercase()) else {
+            return false;
+        };
+        if needle.is_empty() {
+            return false;
+        }
+        let all: Vec<&Cell> = cells(&self.transcript).collect();
+        let count = all.len();
+        for offset in 1..=count {
+            let index = if forward {
+                (self.selected + offset) % count
+            } else {
+                (self.selected + count * 2 - offset) % count
+            };
+            let matches = render_cell(all[index], false, 0)
+                .iter()
+                .any(|line| plain(line).to_lowercase().contains(&needle));
+            if matches {
+                if let Some(flag) = self.folded.get_mut(index) {
+                    *flag = false;
+                }
+                self.dirty = true;
+                let width = self.width;
+                self.rows(width);
+                self.select(index);
+                return true;
+            }
+        }
+        false
+    }
+}
+
+fn cells(transcript: &Transcript) -> impl Iterator<Item = &Cell> {
+    transcript.history().iter().chain(transcript.live())
+}
+
+/// `line` cut into rows at most `width` columns wide.
+fn wrap(line: Line, width: usize) -> Vec<Line> {
+    let width = width.max(1);
+    let mut rows = vec![Vec::new()];
+    let mut used = 0;
+    for span in line {
+        let mut text = String::new();
+        for ch in span.text.chars() {
+            let w = ch.width().unwrap_or(0);
+            if used + w > width {
+                if !text.is_empty()
+                    && let Some(row) = rows.last_mut()
+                {
+                    row.push(Span {
+                        text: std::mem::take(&mut text),
+                        tone: span.tone,
+                    });
+                }
+                rows.push(vec![Span {
+                    text: "  ".to_owned(),
+                    tone: Tone::Dim,
+                }]);
+                used = 2;
+            }
+            text.push(ch);
+            used += w;
+        }
+        if !text.is_empty()
+            && let Some(row) = rows.last_mut()
+        {
+            row.push(Span {
+                text,
+                tone: span.tone,
+            });
+        }
+    }
+    rows
+}
