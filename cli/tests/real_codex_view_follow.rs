@@ -87,6 +87,12 @@ fn follow_shows_the_command_while_the_turn_runs_and_ends_equal_to_view() -> Test
             screen.contains("echo followed-output") && screen.contains("running turn")
         })?;
         assert!(screen.contains("following"), "{screen}");
+        // The command's output is written before Codex sends the request it answers: wait
+        // for that request (held) rather than expect it already.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while model.model_calls().len() < 2 && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
         assert_eq!(
             model.model_calls().len(),
             2,
