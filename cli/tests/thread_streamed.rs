@@ -127,7 +127,7 @@ fn a_late_turn_record_is_read_again_with_the_whole_file_rule() {
         r#"{{{stamp},"type":"response_item","payload":{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"filler"}}]}}}}"#
     );
     let mut text = vec![
-        String::from_utf8(lines.meta.clone()).unwrap(),
+        String::from_utf8(lines.meta).unwrap(),
         format!(
             r#"{{{stamp},"type":"event_msg","payload":{{"type":"task_started","turn_id":"turn-1"}}}}"#
         ),

@@ -82,6 +82,26 @@ pub(crate) const RULES: &[Rule] = &[
         forbidden: &["pair_key", "PairKey"],
         tolerated: &[],
     },
+    Rule {
+        name: "cli/src totals no tokens (it asks codex-home's UsageScan, the one usage rule)",
+        folder: "cli/src",
+        forbidden: &[
+            "total_token_usage",
+            "last_token_usage",
+            "thread_token_usage",
+        ],
+        tolerated: &[],
+    },
+    Rule {
+        name: "cli/src rebuilds no history (it asks codex-rollout's reconstruction and tail)",
+        folder: "cli/src",
+        forbidden: &[
+            "replacement_history",
+            "ContextManager::new",
+            "record_owned_items",
+        ],
+        tolerated: &[],
+    },
 ];
 
 /// Most lines a hand-written source file may have.

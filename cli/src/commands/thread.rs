@@ -178,9 +178,8 @@ pub fn build_streamed(source: &Source, progress: &Progress) -> Result<BuiltThrea
             view.push(line.number, line.raw, &rollout_line.item, &mut feed);
         }
     })?;
-    let changed = match view.finish(&mut feed) {
-        Ok(_) => return Ok(builder.finish()),
-        Err(changed) => changed,
+    let Err(changed) = view.finish(&mut feed) else {
+        return Ok(builder.finish());
     };
     tracing::debug!(%changed, source = %source.name(), "reading the file again");
     let thread_id = thread_id.unwrap_or_else(|| ThreadId::from_uuid(Uuid::nil()));
