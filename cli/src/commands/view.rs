@@ -4,9 +4,9 @@
 //!
 //! What the cells are, what is live and what a separator says is
 //! `codex_app_server_protocol::transcript`'s; this module reads files
-//! ([`load`]), draws cells as toned lines ([`render`], [`markdown`]) and either runs the
-//! full-screen UI ([`tui`], ratatui + crossterm) or, when standard output is not a terminal or
-//! `TERM=dumb` (or `--plain`), prints the same lines once and exits ([`plain`]).
+//! (`load`), draws cells as toned lines (`render`, `markdown`) and either runs the
+//! full-screen UI (`tui`, ratatui + crossterm) or, when standard output is not a terminal or
+//! `TERM=dumb` (or `--plain`), prints the same lines once and exits (`plain`).
 
 mod follow;
 mod list;

@@ -110,8 +110,8 @@ pub struct CopiedPrefix {
     pub lines: [usize; 2],
 }
 
-/// The inspection of a rollout, computed one line at a time: the whole-file [`inspect`] and
-/// the streaming `inspect` command feed the same lines to it, so both give one answer. It
+/// The inspection of a rollout, computed one line at a time as the `inspect` command streams
+/// the file. It
 /// keeps counters, the calls still waiting for an output and the unanswered ones, never the
 /// items.
 #[derive(Debug)]
