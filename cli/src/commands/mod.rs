@@ -10,6 +10,7 @@ pub mod list;
 pub mod notifications;
 pub mod prompt;
 pub mod search;
+pub mod table;
 pub mod thread;
 pub mod usage;
 pub mod validate;
@@ -124,5 +125,6 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
         Command::Search(args) => search::run(args, out),
         Command::Du(args) => du::run(&args, out),
         Command::Compress(args) => compress::run(&args, out),
+        Command::Table(args) => table::run(&args, out),
     }
 }

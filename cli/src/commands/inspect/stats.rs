@@ -31,6 +31,7 @@ use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::{HistoryBase, LineFormat, RolloutItem};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::load::{EntryContent, LineProblem, RolloutContents};
+use codex_home::tool_name;
 use codex_rollout::turns::{ParentPrefixScan, Provenance, UserTurnCounter};
 use serde::Serialize;
 
@@ -317,26 +318,6 @@ pub fn inspect(contents: &RolloutContents) -> Inspection {
     // A damage problem is numbered after the last line read; the line count is the lines read.
     inspection.lines = contents.line_count();
     inspection
-}
-
-/// The tool a call item invokes; `None` for items that are not calls.
-pub fn tool_name(item: &ResponseItem) -> Option<String> {
-    let name = match item {
-        ResponseItem::FunctionCall {
-            name, namespace, ..
-        } => match namespace {
-            // The namespace is a prefix such as `mcp__server__`, written before the name.
-            Some(namespace) => format!("{namespace}{name}"),
-            _ => name.clone(),
-        },
-        ResponseItem::CustomToolCall { name, .. } => name.clone(),
-        ResponseItem::LocalShellCall { .. } => "local_shell".to_string(),
-        ResponseItem::ToolSearchCall { .. } => "tool_search".to_string(),
-        ResponseItem::WebSearchCall { .. } => "web_search".to_string(),
-        ResponseItem::ImageGenerationCall { .. } => "image_generation".to_string(),
-        _ => return None,
-    };
-    Some(name)
 }
 
 /// The payload `type` of a line whose payload the model does not know.
