@@ -94,11 +94,11 @@ pub use list::{
     find_rollouts_by_thread_prefix, is_rollout_file_name, list_archived_sessions, list_sessions,
     list_sessions_async, read_head_summary, rollout_files_under, summarize_rollout_file,
 };
+pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
 pub use search::{
     BUSY_TIMEOUT, Hit, OUTPUT_CAP, Order, Query, Role, SearchError, SearchIndex, TextKind,
     UpdateReport, update_and_search,
 };
-pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
 pub use table::{
     ItemRow, MANIFEST_FILE, PART_FILE, PartitionCounts, SCHEMA_VERSION, SCHEMA_VERSION_KEY, Table,
     TableError, TableOptions, TableRun, ThreadRow, ThreadRows, TokenRow, TurnRow, table_schema,

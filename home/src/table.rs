@@ -155,7 +155,10 @@ pub fn write_tables(
     })?;
     remove_stale_temps(out);
     let redactor = if options.redact {
-        Some(Redactor::new(crate::redact::local_hostname().as_deref(), &[])?)
+        Some(Redactor::new(
+            crate::redact::local_hostname().as_deref(),
+            &[],
+        )?)
     } else {
         None
     };
@@ -278,7 +281,10 @@ pub fn thread_rows(
         return Ok(None);
     };
     let redactor = if options.redact {
-        Some(Redactor::new(crate::redact::local_hostname().as_deref(), &[])?)
+        Some(Redactor::new(
+            crate::redact::local_hostname().as_deref(),
+            &[],
+        )?)
     } else {
         None
     };
@@ -350,8 +356,12 @@ fn classify(pieces: &[FoundRollout], old: Option<&ThreadEntry>) -> Result<Kind, 
     }
     let mut now: Vec<&Fingerprint> = files.iter().map(|file| &file.fingerprint).collect();
     let mut before: Vec<&Fingerprint> = old.files.iter().map(|file| &file.fingerprint).collect();
-    now.sort_by(|a, b| (&a.first_line, &a.last_line, a.bytes).cmp(&(&b.first_line, &b.last_line, b.bytes)));
-    before.sort_by(|a, b| (&a.first_line, &a.last_line, a.bytes).cmp(&(&b.first_line, &b.last_line, b.bytes)));
+    now.sort_by(|a, b| {
+        (&a.first_line, &a.last_line, a.bytes).cmp(&(&b.first_line, &b.last_line, b.bytes))
+    });
+    before.sort_by(|a, b| {
+        (&a.first_line, &a.last_line, a.bytes).cmp(&(&b.first_line, &b.last_line, b.bytes))
+    });
     if now != before {
         return Ok(Kind::Changed);
     }
@@ -462,20 +472,49 @@ fn write_rows(
     if let Some(day) = created {
         write(Table::Threads, day, RowsOf::Threads(&[&rows.thread]), 1)?;
     }
-    let turns = by_day(rows.turns.iter().map(|turn| rows.day_or_created(turn.started_at)).collect());
+    let turns = by_day(
+        rows.turns
+            .iter()
+            .map(|turn| rows.day_or_created(turn.started_at))
+            .collect(),
+    );
     for (day, indexes) in turns {
-        let picked: Vec<&TurnRow> = indexes.iter().filter_map(|index| rows.turns.get(*index)).collect();
+        let picked: Vec<&TurnRow> = indexes
+            .iter()
+            .filter_map(|index| rows.turns.get(*index))
+            .collect();
         write(Table::Turns, day, RowsOf::Turns(&picked), picked.len())?;
     }
-    let items = by_day(rows.items.iter().map(|item| rows.day_or_created(item.timestamp)).collect());
+    let items = by_day(
+        rows.items
+            .iter()
+            .map(|item| rows.day_or_created(item.timestamp))
+            .collect(),
+    );
     for (day, indexes) in items {
-        let picked: Vec<&ItemRow> = indexes.iter().filter_map(|index| rows.items.get(*index)).collect();
+        let picked: Vec<&ItemRow> = indexes
+            .iter()
+            .filter_map(|index| rows.items.get(*index))
+            .collect();
         write(Table::Items, day, RowsOf::Items(&picked), picked.len())?;
     }
-    let tokens = by_day(rows.tokens.iter().map(|token| rows::day_of(token.timestamp)).collect());
+    let tokens = by_day(
+        rows.tokens
+            .iter()
+            .map(|token| rows::day_of(token.timestamp))
+            .collect(),
+    );
     for (day, indexes) in tokens {
-        let picked: Vec<&TokenRow> = indexes.iter().filter_map(|index| rows.tokens.get(*index)).collect();
-        write(Table::TokenUsage, day, RowsOf::Tokens(&picked), picked.len())?;
+        let picked: Vec<&TokenRow> = indexes
+            .iter()
+            .filter_map(|index| rows.tokens.get(*index))
+            .collect();
+        write(
+            Table::TokenUsage,
+            day,
+            RowsOf::Tokens(&picked),
+            picked.len(),
+        )?;
     }
     Ok(())
 }

@@ -15,11 +15,15 @@ pub fn run() -> Result<()> {
     let codex = crate::real_codex::ensure(codex_test_support::PINNED_CODEX_VERSION)?
         .display()
         .to_string();
+    // The Parquet table tests query with DuckDB: have the pinned one, and fail without it.
+    let duckdb = crate::duckdb::ensure()?.display().to_string();
     let test_env = [
         (crate::browser::REQUIRE_BROWSER_ENV, "1"),
         ("CODEX_CHROMIUM", browser.as_str()),
         (codex_test_support::REQUIRE_REAL_CODEX_ENV, "1"),
         (codex_test_support::REAL_CODEX_BIN_ENV, codex.as_str()),
+        (codex_test_support::REQUIRE_DUCKDB_ENV, "1"),
+        (codex_test_support::DUCKDB_PYTHON_ENV, duckdb.as_str()),
     ];
     step(&root, "format", "cargo", &["fmt", "--all", "--", "--check"])?;
     step(

@@ -19,12 +19,17 @@
 //!   (also part of `ci`); `cargo xtask real-codex diff --version V`: those tests against
 //!   another version, their report printed as a table.
 //!
+//! - `cargo xtask duckdb`: DuckDB from PyPI (pinned) in a virtual environment under
+//!   `<target>/duckdb/`, what the Parquet table tests query with (also part of `ci`); prints
+//!   its Python.
+//!
 //! Written in Rust rather than shell so that it runs the same on every machine that can build
 //! the workspace.
 
 mod browser;
 mod ci;
 mod codegen;
+mod duckdb;
 mod package;
 mod real_codex;
 mod screenshots;
@@ -61,6 +66,9 @@ enum Command {
     Package,
     /// Regenerate `docs/images/` (HTML exports of real sessions in headless Chromium).
     Screenshots,
+    /// Install DuckDB (PyPI, pinned) for the table tests under `<target>/duckdb/`; print its
+    /// Python.
+    Duckdb,
     /// The real Codex CLI the differential tests run against.
     RealCodex {
         #[command(subcommand)]
@@ -93,6 +101,7 @@ fn main() -> Result<()> {
         Command::Tidy => tidy_run(),
         Command::Package => package::run(),
         Command::Screenshots => screenshots::run_all(),
+        Command::Duckdb => duckdb::install(),
         Command::RealCodex {
             command: RealCodexCommand::Install { version },
         } => real_codex::install(&version),

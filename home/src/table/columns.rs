@@ -145,7 +145,9 @@ fn text<'a, T: 'a>(rows: &[&'a T], get: impl Fn(&'a T) -> Option<&'a str>) -> Ar
 }
 
 fn required<'a, T: 'a>(rows: &[&'a T], get: impl Fn(&'a T) -> &'a str) -> ArrayRef {
-    Arc::new(StringArray::from_iter_values(rows.iter().map(|row| get(row))))
+    Arc::new(StringArray::from_iter_values(
+        rows.iter().map(|row| get(row)),
+    ))
 }
 
 fn time<T>(rows: &[&T], get: impl Fn(&T) -> Option<i64>) -> ArrayRef {
@@ -159,7 +161,9 @@ fn int<T>(rows: &[&T], get: impl Fn(&T) -> Option<i64>) -> ArrayRef {
 }
 
 fn count<T>(rows: &[&T], get: impl Fn(&T) -> u64) -> ArrayRef {
-    int(rows, |row| Some(i64::try_from(get(row)).unwrap_or(i64::MAX)))
+    int(rows, |row| {
+        Some(i64::try_from(get(row)).unwrap_or(i64::MAX))
+    })
 }
 
 fn small<T>(rows: &[&T], get: impl Fn(&T) -> u32) -> ArrayRef {
@@ -170,7 +174,9 @@ fn small<T>(rows: &[&T], get: impl Fn(&T) -> u32) -> ArrayRef {
 }
 
 fn flag<T>(rows: &[&T], get: impl Fn(&T) -> bool) -> ArrayRef {
-    Arc::new(BooleanArray::from_iter(rows.iter().map(|row| Some(get(row)))))
+    Arc::new(BooleanArray::from_iter(
+        rows.iter().map(|row| Some(get(row))),
+    ))
 }
 
 fn thread_columns(rows: &[&ThreadRow]) -> Vec<ArrayRef> {

@@ -2,15 +2,20 @@
 //! call completed by what the file later says of it.
 //!
 //! A call's row is given, by call id: its command, exit code and duration from its
-//! `exec_command_end`; its changed files and outcome from its `patch_apply_end`; its outcome
-//! from its `mcp_tool_call_end`; and `status`: `failed` when the command exited non-zero, the
-//! patch or the MCP tool did not succeed, or the output says `success: false`; `completed`
-//! when an output or an end event answered it otherwise; `no_output` when nothing did.
+//! `exec_command_end` (or, in newer files, its `item_completed` `CommandExecution`); its
+//! changed files and outcome from its `patch_apply_end` (`FileChange`); its outcome from its
+//! `mcp_tool_call_end` (`McpToolCall`); and `status`: `failed` when the command exited
+//! non-zero or did not complete, the patch or the MCP tool failed (or was declined), or the
+//! output says `success: false`; `completed` when an output or an end event answered it
+//! otherwise; `no_output` when nothing did.
 //! A call's tool name is [`tool_name`], the name `inspect` counts calls by.
 
 use std::collections::HashMap;
 
 use codex_protocol::event::EventMsg;
+use codex_protocol::items::{
+    CommandExecutionStatus, McpToolCallStatus, PatchApplyStatus, TurnItem,
+};
 use codex_protocol::models::{
     ContentItem, FunctionCallOutputPayload, LocalShellAction, ReasoningItemReasoningSummary,
     ResponseItem,
@@ -66,10 +71,7 @@ pub(crate) struct ItemScan<'a> {
 
 impl<'a> ItemScan<'a> {
     pub(crate) fn new(thread_id: String, piece: u32, options: TextOptions<'a>) -> Self {
-        let report = options
-            .redactor
-            .map(Redactor::report)
-            .unwrap_or_default();
+        let report = options.redactor.map(Redactor::report).unwrap_or_default();
         Self {
             options,
             report,
@@ -83,7 +85,13 @@ impl<'a> ItemScan<'a> {
     }
 
     /// Takes line `number` (1-based); `copied` says it is part of a copied parent prefix.
-    pub(crate) fn push(&mut self, number: usize, line: &RolloutLine, timestamp: Option<i64>, copied: bool) {
+    pub(crate) fn push(
+        &mut self,
+        number: usize,
+        line: &RolloutLine,
+        timestamp: Option<i64>,
+        copied: bool,
+    ) {
         if let Some(model) = crate::usage::model_named(&line.item) {
             self.model = Some(model.to_string());
         }
@@ -99,7 +107,13 @@ impl<'a> ItemScan<'a> {
         (self.rows, self.report)
     }
 
-    fn push_item(&mut self, number: usize, item: &ResponseItem, timestamp: Option<i64>, copied: bool) {
+    fn push_item(
+        &mut self,
+        number: usize,
+        item: &ResponseItem,
+        timestamp: Option<i64>,
+        copied: bool,
+    ) {
         let tool = tool_name(item);
         let call_id = item.call_id().map(str::to_string);
         let text = item_text(item);
@@ -199,6 +213,53 @@ impl<'a> ItemScan<'a> {
                 let duration = duration_ms(end.duration);
                 self.settle(&end.call_id, |call| {
                     call.duration_ms = Some(duration);
+                    mark(call, success);
+                });
+            }
+            EventMsg::ItemCompleted(completed) => self.push_completed(&completed.item),
+            _ => {}
+        }
+    }
+
+    /// A typed item event (newer files write these instead of the end events): a command,
+    /// a patch or an MCP call, named by its call id.
+    fn push_completed(&mut self, item: &TurnItem) {
+        let redactor = self.options.redactor;
+        match item {
+            TurnItem::CommandExecution(command) => {
+                let mut text = command.command.join(" ");
+                if let Some(redactor) = redactor {
+                    redactor.mask(&mut text, &mut self.report);
+                }
+                let success = matches!(command.status, CommandExecutionStatus::Completed)
+                    && command.exit_code.is_none_or(|code| code == 0);
+                self.settle(&command.id, |call| {
+                    call.command = Some(text);
+                    call.exit_code = command.exit_code;
+                    call.duration_ms = command.duration.map(duration_ms);
+                    mark(call, success);
+                });
+            }
+            TurnItem::FileChange(change) => {
+                let mut files: Vec<String> = change.changes.keys().cloned().collect();
+                if let Some(redactor) = redactor {
+                    for file in &mut files {
+                        redactor.mask(file, &mut self.report);
+                    }
+                }
+                let success = !matches!(
+                    change.status,
+                    Some(PatchApplyStatus::Failed | PatchApplyStatus::Declined)
+                );
+                self.settle(&change.id, |call| {
+                    call.patch_files = files;
+                    mark(call, success);
+                });
+            }
+            TurnItem::McpToolCall(mcp) => {
+                let success = !matches!(mcp.status, McpToolCallStatus::Failed);
+                self.settle(&mcp.id, |call| {
+                    call.duration_ms = mcp.duration.map(duration_ms);
                     mark(call, success);
                 });
             }

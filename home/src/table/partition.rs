@@ -101,7 +101,11 @@ impl PartitionSet {
     }
 
     /// Appends `batch` (rows of `key`'s table) to partition `key`.
-    pub(crate) fn write(&mut self, key: PartitionKey, batch: &RecordBatch) -> Result<(), TableError> {
+    pub(crate) fn write(
+        &mut self,
+        key: PartitionKey,
+        batch: &RecordBatch,
+    ) -> Result<(), TableError> {
         if !self.open.contains_key(&key) {
             let opened = self.open_partition(key)?;
             self.open.insert(key, opened);
@@ -141,10 +145,13 @@ impl PartitionSet {
         let mut finished = Vec::new();
         for (key, open) in self.open {
             let temp = open.temp.clone();
-            let mut inner = open.writer.into_inner().map_err(|source| TableError::Parquet {
-                path: temp.clone(),
-                message: source.to_string(),
-            })?;
+            let mut inner = open
+                .writer
+                .into_inner()
+                .map_err(|source| TableError::Parquet {
+                    path: temp.clone(),
+                    message: source.to_string(),
+                })?;
             inner
                 .flush()
                 .and_then(|()| File::open(&temp)?.sync_all())

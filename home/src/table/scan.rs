@@ -74,10 +74,12 @@ pub(crate) fn scan_thread(
     }
     rows.thread.name = match name {
         Some(name) => Some(name),
-        None => home.thread_name(&first_thread_id).map_err(|source| TableError::Read {
-            path: home.root().join(codex_rollout::layout::SESSION_INDEX_FILE),
-            source,
-        })?,
+        None => home
+            .thread_name(&first_thread_id)
+            .map_err(|source| TableError::Read {
+                path: home.root().join(codex_rollout::layout::SESSION_INDEX_FILE),
+                source,
+            })?,
     };
     if let Some(redactor) = options.redactor {
         for value in [
@@ -155,10 +157,7 @@ fn scan_piece(
             .ok()
             .map(|time| time.timestamp_millis());
         last_time = last_time.max(timestamp);
-        let copied = matches!(
-            prefix.push(&rollout_line.item),
-            Provenance::Copied { .. }
-        );
+        let copied = matches!(prefix.push(&rollout_line.item), Provenance::Copied { .. });
         usage.push(line.number, rollout_line);
         items.push(line.number, rollout_line, timestamp, copied);
         match &rollout_line.item {
@@ -251,7 +250,9 @@ fn turn_rows(
                 .ok()
                 .and_then(|value| value.as_str().map(str::to_string)),
             started_at: turn.started_at.map(|seconds| seconds.saturating_mul(1000)),
-            completed_at: turn.completed_at.map(|seconds| seconds.saturating_mul(1000)),
+            completed_at: turn
+                .completed_at
+                .map(|seconds| seconds.saturating_mul(1000)),
             duration_ms: turn.duration_ms,
             compactions: count_items(turn, |item| {
                 matches!(item, ThreadItem::ContextCompaction { .. })

@@ -60,7 +60,6 @@ impl RedactTranscript for Redactor {
             visit_entry(entry, &mut visit);
         }
     }
-
 }
 
 fn visit_entry(entry: &mut Entry, visit: &mut impl FnMut(&mut String)) {

@@ -25,13 +25,13 @@ use std::collections::BTreeMap;
 
 use std::collections::HashMap;
 
+use codex_home::tool_name;
 use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::{HistoryBase, LineFormat, RolloutItem};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::load::{EntryContent, LineProblem, RolloutContents};
-use codex_home::tool_name;
 use codex_rollout::turns::{ParentPrefixScan, Provenance, UserTurnCounter};
 use serde::Serialize;
 
