@@ -70,7 +70,8 @@ pub struct TurnRow {
     pub turn_id: String,
     /// `completed`, `interrupted`, `failed`, `inProgress`; `null` for a rolled-back turn.
     pub status: Option<String>,
-    /// Start and end.
+    /// When it started: the app-server turn's time (whole seconds), else the time of its
+    /// `task_started` line.
     pub started_at: Option<i64>,
     /// End.
     pub completed_at: Option<i64>,

@@ -249,7 +249,16 @@ fn turn_rows(
             status: serde_json::to_value(turn.status)
                 .ok()
                 .and_then(|value| value.as_str().map(str::to_string)),
-            started_at: turn.started_at.map(|seconds| seconds.saturating_mul(1000)),
+            // The builder's time (seconds), else the time of the turn's `task_started` line.
+            started_at: turn
+                .started_at
+                .map(|seconds| seconds.saturating_mul(1000))
+                .or_else(|| {
+                    started
+                        .iter()
+                        .find(|(id, _)| *id == turn.id)
+                        .and_then(|(_, at)| *at)
+                }),
             completed_at: turn
                 .completed_at
                 .map(|seconds| seconds.saturating_mul(1000)),
