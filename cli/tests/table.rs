@@ -236,7 +236,7 @@ fn check_home(python: &Path, home: &Path) -> Result<(usize, usize), Failure> {
         compared_turns += own;
         add(&mut turns, id, own as u64);
     }
-    calls.retain(|_, count| count[0] != Value::from(0));
+    calls.retain(|_, count| count[0] != 0);
     let tables = db.keyed(
         "select thread_id, count(*) from {items} where tool_name is not null group by all",
         1,
@@ -246,7 +246,7 @@ fn check_home(python: &Path, home: &Path) -> Result<(usize, usize), Failure> {
         .values()
         .filter_map(|count| count[0].as_u64())
         .sum::<u64>() as usize;
-    turns.retain(|_, count| count[0] != Value::from(0));
+    turns.retain(|_, count| count[0] != 0);
     let tables = db.keyed(
         "select thread_id, count(*) from {turns} where not rolled_back group by all",
         1,
@@ -302,7 +302,7 @@ fn median(values: &[i64]) -> f64 {
     let mut sorted = values.to_vec();
     sorted.sort_unstable();
     let middle = sorted.len() / 2;
-    if sorted.len() % 2 == 0 {
+    if sorted.len().is_multiple_of(2) {
         (sorted[middle - 1] as f64 + sorted[middle] as f64) / 2.0
     } else {
         sorted[middle] as f64
@@ -549,7 +549,7 @@ fn tables_of_a_home_codex_wrote_agree_with_usage_inspect_and_thread() -> TestRes
     let rows = db.rows(&format!(
         "select forked_from_id from {{threads}} where thread_id = '{fork_id}'"
     ))?;
-    assert_eq!(rows, vec![vec![Value::from(first.clone())]]);
+    assert_eq!(rows, vec![vec![Value::from(first)]]);
     let rows = db.rows(
         "select count(*) filter (where status = 'failed'), count(*) filter (where exit_code = 3) \
          from {items} where tool_name is not null and not copied",
