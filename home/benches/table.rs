@@ -99,7 +99,10 @@ fn main() {
         );
     }
     if let Some(peak) = peak_memory_kib() {
-        eprintln!("peak memory (VmHWM) since the home was laid out: {} MiB", peak / 1024);
+        eprintln!(
+            "peak memory (VmHWM) since the home was laid out: {} MiB",
+            peak / 1024
+        );
     }
 }
 

@@ -22,7 +22,7 @@
 //!
 //! **Atomic per partition** (`partition.rs`): temporary file, then rename; the manifest last.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
@@ -192,6 +192,7 @@ pub fn write_tables(
     }
 
     let threads = threads_of(home)?;
+    let names = thread_names(home)?;
     run.threads = threads.len();
     let mut changed: Vec<(&String, &Vec<FoundRollout>)> = Vec::new();
     let mut unchanged: Vec<(&String, &Vec<FoundRollout>)> = Vec::new();
@@ -225,7 +226,7 @@ pub fn write_tables(
     // Changed threads: every partition their rows fall on is rewritten.
     run.changed = changed.len();
     for batch in changed.chunks(THREADS_PER_BATCH) {
-        for (thread_id, scanned) in scan_batch(home, batch, text, progress)? {
+        for (thread_id, scanned) in scan_batch(&names, batch, text, progress)? {
             let (rows, fingerprints, report) = scanned;
             for key in keys_of(&rows) {
                 partitions.mark_dirty(key);
@@ -255,7 +256,7 @@ pub fn write_tables(
         .collect();
     run.reread = reread.len();
     for batch in reread.chunks(THREADS_PER_BATCH) {
-        for (_, (rows, _, report)) in scan_batch(home, batch, text, progress)? {
+        for (_, (rows, _, report)) in scan_batch(&names, batch, text, progress)? {
             write_rows(&mut partitions, &rows, &mut run)?;
             merge_report(&mut run.redaction, &report);
         }
@@ -292,7 +293,9 @@ pub fn thread_rows(
         with_text: options.with_text,
         redactor: redactor.as_ref(),
     };
-    Ok(Some(scan::scan_thread(home, pieces, text)?.0))
+    Ok(Some(
+        scan::scan_thread(&thread_names(home)?, pieces, text)?.0,
+    ))
 }
 
 enum Kind {
@@ -320,6 +323,14 @@ fn threads_of(home: &CodexHome) -> Result<BTreeMap<String, Vec<FoundRollout>>, T
         pieces.sort_by_key(|piece| piece.name);
     }
     Ok(threads)
+}
+
+/// The names of the home's session index, read once.
+fn thread_names(home: &CodexHome) -> Result<HashMap<String, String>, TableError> {
+    home.thread_names().map_err(|source| TableError::Read {
+        path: home.root().join(codex_rollout::layout::SESSION_INDEX_FILE),
+        source,
+    })
 }
 
 /// Whether a thread's files are the ones `old` recorded, as they were or moved.
@@ -425,7 +436,7 @@ fn keys_of(rows: &ThreadRows) -> Vec<PartitionKey> {
 
 /// Reads a batch of threads in parallel, in the batch's order.
 fn scan_batch<'a>(
-    home: &CodexHome,
+    names: &HashMap<String, String>,
     batch: &[(&'a String, &Vec<FoundRollout>)],
     text: TextOptions<'_>,
     progress: &(dyn Fn(u64) + Sync),
@@ -433,7 +444,7 @@ fn scan_batch<'a>(
     batch
         .par_iter()
         .map(|(thread_id, pieces)| {
-            let scanned = scan::scan_thread(home, pieces, text)?;
+            let scanned = scan::scan_thread(names, pieces, text)?;
             progress(scanned.1.iter().map(|print| print.bytes).sum());
             Ok((*thread_id, scanned))
         })

@@ -7,6 +7,7 @@
 //! (`items.rs`) and the session meta (the `threads` row). Memory is the file's rows and its
 //! turns, never the home.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use chrono::DateTime;
@@ -14,7 +15,6 @@ use codex_app_server_protocol::thread_history::{BuiltThread, ThreadBuilder};
 use codex_app_server_protocol::v2::{ThreadItem, Turn};
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
-use codex_rollout::CodexHome;
 use codex_rollout::replay::{ClientView, client_view_items};
 use codex_rollout::stream::RolloutStream;
 use codex_rollout::turns::{ParentPrefixScan, Provenance};
@@ -29,9 +29,9 @@ use crate::redact::RedactionReport;
 use crate::usage::{CountedFrom, UsageScan};
 
 /// The rows of the thread whose files are `pieces` (oldest first), and each file's
-/// fingerprint.
+/// fingerprint; `names` is the home's session index (`CodexHome::thread_names`).
 pub(crate) fn scan_thread(
-    home: &CodexHome,
+    names: &HashMap<String, String>,
     pieces: &[FoundRollout],
     options: TextOptions<'_>,
 ) -> Result<(ThreadRows, Vec<Fingerprint>, RedactionReport), TableError> {
@@ -72,15 +72,7 @@ pub(crate) fn scan_thread(
         merge_report(&mut report, &scanned.report);
         fingerprints.push(scanned.fingerprint);
     }
-    rows.thread.name = match name {
-        Some(name) => Some(name),
-        None => home
-            .thread_name(&first_thread_id)
-            .map_err(|source| TableError::Read {
-                path: home.root().join(codex_rollout::layout::SESSION_INDEX_FILE),
-                source,
-            })?,
-    };
+    rows.thread.name = name.or_else(|| names.get(&first_thread_id).cloned());
     if let Some(redactor) = options.redactor {
         for value in [
             &mut rows.thread.cwd,
