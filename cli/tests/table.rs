@@ -182,7 +182,11 @@ fn check_home(python: &Path, home: &Path) -> Result<(usize, usize), Failure> {
     let mut calls: BTreeMap<Vec<String>, Vec<Value>> = BTreeMap::new();
     let mut turns: BTreeMap<Vec<String>, Vec<Value>> = BTreeMap::new();
     let mut facts = Facts::default();
-    let mut shown: Vec<(String, Option<String>, Vec<String>)> = Vec::new();
+    // Per file: thread id, the thread it continues by reference, the one it copied, and the
+    // turn ids `thread` shows.
+    let mut shown: Vec<Shown> = Vec::new();
+    // Per thread: the turn ids its files start (`task_started`), rolled back or not.
+    let mut started: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for file in session_files(home)? {
         let inspection: Value =
             serde_json::from_str(&run_ours(&["--json", "inspect", text(&file)?])?)?;
@@ -219,22 +223,39 @@ fn check_home(python: &Path, home: &Path) -> Result<(usize, usize), Failure> {
         let base = inspection["history_base"]["thread_id"]
             .as_str()
             .map(str::to_string);
-        shown.push((id.to_string(), base, turn_ids));
-        facts.read(&std::fs::read_to_string(&file)?);
+        let copied_from = inspection["copied_from_parent"]["thread_id"]
+            .as_str()
+            .map(str::to_string);
+        let text = std::fs::read_to_string(&file)?;
+        started.insert(id.to_string(), started_turns(&text));
+        shown.push((id.to_string(), base, copied_from, turn_ids));
+        facts.read(&text);
     }
+    // A file's own turns are the ones its parent's files never started. The table has every
+    // turn `thread` shows of a copying child (the copied ones marked), only its own of a fork
+    // by reference.
     let mut compared_turns = 0;
-    for (id, base, turn_ids) in &shown {
-        let parent: Vec<&String> = shown
-            .iter()
-            .filter(|(other, _, _)| Some(other) == base.as_ref())
-            .flat_map(|(_, _, ids)| ids)
-            .collect();
+    for (id, base, copied_from, turn_ids) in &shown {
+        let parent_id = base.as_ref().or(copied_from.as_ref());
+        let parent: Vec<&String> = parent_id
+            .and_then(|parent| started.get(parent))
+            .map(|ids| ids.iter().collect())
+            .unwrap_or_default();
         let own = turn_ids
             .iter()
             .filter(|turn| !parent.contains(turn))
-            .count();
-        compared_turns += own;
-        add(&mut turns, id, own as u64);
+            .count() as u64;
+        let all = if base.is_some() {
+            own
+        } else {
+            turn_ids.len() as u64
+        };
+        compared_turns += all as usize;
+        let entry = turns
+            .entry(vec![id.clone()])
+            .or_insert_with(|| vec![Value::from(0u64), Value::from(0u64)]);
+        entry[0] = Value::from(entry[0].as_u64().unwrap_or(0) + all);
+        entry[1] = Value::from(entry[1].as_u64().unwrap_or(0) + own);
     }
     calls.retain(|_, count| count[0] != 0);
     let tables = db.keyed(
@@ -248,7 +269,8 @@ fn check_home(python: &Path, home: &Path) -> Result<(usize, usize), Failure> {
         .sum::<u64>() as usize;
     turns.retain(|_, count| count[0] != 0);
     let tables = db.keyed(
-        "select thread_id, count(*) from {turns} where not rolled_back group by all",
+        "select thread_id, count(*) filter (where not rolled_back), \
+         count(*) filter (where not rolled_back and not copied) from {turns} group by all",
         1,
     )?;
     let tables: BTreeMap<_, _> = tables
@@ -290,6 +312,17 @@ fn check_home(python: &Path, home: &Path) -> Result<(usize, usize), Failure> {
     assert_eq!(tables, expected, "median turn duration per cwd");
     Ok((compared_calls, compared_turns))
 }
+
+/// The turn ids of a file's `task_started` events, each line read as plain JSON.
+fn started_turns(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|value| value["payload"]["type"] == "task_started")
+        .filter_map(|value| value["payload"]["turn_id"].as_str().map(str::to_string))
+        .collect()
+}
+
+type Shown = (String, Option<String>, Option<String>, Vec<String>);
 
 fn add(map: &mut BTreeMap<Vec<String>, Vec<Value>>, id: &str, count: u64) {
     let entry = map

@@ -79,6 +79,9 @@ pub struct TurnRow {
     pub duration_ms: Option<i64>,
     /// A rollback removed it: it is not part of the thread any more.
     pub rolled_back: bool,
+    /// It started inside the parent prefix a forked or sub-agent child copied: it is the
+    /// parent's turn, shown in the child as `thread` shows it.
+    pub copied: bool,
     /// Context compactions inside it.
     pub compactions: u32,
     /// Client-visible items in it.

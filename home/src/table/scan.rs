@@ -132,7 +132,8 @@ fn scan_piece(
     let mut items = ItemScan::new(thread_id.to_string(), piece, options);
     let mut view = ClientView::streaming();
     let mut builder = ThreadBuilder::new();
-    let mut started: Vec<(String, Option<i64>)> = Vec::new();
+    // Every `task_started`: its turn id, its line's time, whether the line was copied.
+    let mut started: Vec<(String, Option<i64>, bool)> = Vec::new();
     let mut print = FingerprintBuilder::default();
     let mut meta = None;
     let mut name = None;
@@ -156,8 +157,8 @@ fn scan_piece(
             RolloutItem::SessionMeta(line_meta) if meta.is_none() => {
                 meta = Some(line_meta.clone());
             }
-            RolloutItem::EventMsg(EventMsg::TurnStarted(turn)) if !copied => {
-                started.push((turn.turn_id.clone(), timestamp));
+            RolloutItem::EventMsg(EventMsg::TurnStarted(turn)) => {
+                started.push((turn.turn_id.clone(), timestamp, copied));
             }
             RolloutItem::EventMsg(EventMsg::ThreadNameUpdated(updated)) if !copied => {
                 if let Some(thread_name) = &updated.thread_name {
@@ -229,8 +230,9 @@ fn turn_rows(
     thread_id: &str,
     piece: u32,
     built: &BuiltThread,
-    started: &[(String, Option<i64>)],
+    started: &[(String, Option<i64>, bool)],
 ) -> Vec<TurnRow> {
+    let started_line = |id: &str| started.iter().find(|(turn, _, _)| turn == id);
     let kept = built.turns();
     let mut rows: Vec<TurnRow> = kept
         .iter()
@@ -245,12 +247,8 @@ fn turn_rows(
             started_at: turn
                 .started_at
                 .map(|seconds| seconds.saturating_mul(1000))
-                .or_else(|| {
-                    started
-                        .iter()
-                        .find(|(id, _)| *id == turn.id)
-                        .and_then(|(_, at)| *at)
-                }),
+                .or_else(|| started_line(&turn.id).and_then(|(_, at, _)| *at)),
+            copied: started_line(&turn.id).is_some_and(|(_, _, copied)| *copied),
             completed_at: turn
                 .completed_at
                 .map(|seconds| seconds.saturating_mul(1000)),
@@ -263,7 +261,7 @@ fn turn_rows(
             ..TurnRow::default()
         })
         .collect();
-    for (turn_id, timestamp) in started {
+    for (turn_id, timestamp, copied) in started {
         if turn_id.is_empty() || kept.iter().any(|turn| &turn.id == turn_id) {
             continue;
         }
@@ -276,6 +274,7 @@ fn turn_rows(
             turn_id: turn_id.clone(),
             started_at: *timestamp,
             rolled_back: true,
+            copied: *copied,
             ..TurnRow::default()
         });
     }
