@@ -4,6 +4,9 @@
 //!
 //! Measured, each the best of [`ROUNDS`] runs (the machine is shared):
 //! - `value_parse_1_thread`: the baseline;
+//! - `stream_1_thread`: every line read and parsed by `codex-rollout`'s stream reader (the
+//!   typed parse every reader of this workspace does), one thread: the floor of any table
+//!   run;
 //! - `table_1_thread`: a first run into an empty folder, rayon limited to one thread;
 //! - `table`: the same on every core rayon has;
 //! - `table_unchanged`: a second run over the unchanged home (writes nothing);
@@ -21,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use codex_home::{TableOptions, write_tables};
 use codex_rollout::CodexHome;
+use codex_rollout::stream::RolloutStream;
 use codex_test_support::{non_empty_lines, real_jsonl_files, under_cargo_bench};
 use uuid::Uuid;
 
@@ -57,6 +61,16 @@ fn main() {
         }
         assert!(values > FILES);
     });
+    let stream = best(|| {
+        let mut lines = 0usize;
+        for path in &paths {
+            let mut stream = RolloutStream::open(path).expect("open");
+            while stream.next_line().expect("read").is_some() {
+                lines += 1;
+            }
+        }
+        assert!(lines > FILES);
+    });
     let home = CodexHome::new(&home);
     let options = TableOptions::default();
     let mut round = 0;
@@ -87,6 +101,7 @@ fn main() {
     let mib = total as f64 / (1024.0 * 1024.0);
     for (name, time) in [
         ("value_parse_1_thread", baseline),
+        ("stream_1_thread", stream),
         ("table_1_thread", table_1),
         ("table", table),
         ("table_unchanged", unchanged),

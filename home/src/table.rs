@@ -34,6 +34,7 @@ mod columns;
 mod items;
 mod manifest;
 mod partition;
+mod pending;
 mod rows;
 mod scan;
 
@@ -43,10 +44,10 @@ pub use manifest::MANIFEST_FILE;
 pub use partition::{PART_FILE, PartitionCounts};
 pub use rows::{ItemRow, Table, ThreadRow, ThreadRows, TokenRow, TurnRow};
 
-use columns::{RowsOf, record_batch};
 use items::TextOptions;
 use manifest::{FileEntry, Fingerprint, Manifest, ThreadEntry};
-use partition::{PartitionKey, PartitionSet, partition_dir, remove_stale_temps};
+use partition::{PartitionKey, PartitionSet, remove_stale_temps};
+use pending::Pending;
 
 use crate::list::FoundRollout;
 use crate::redact::{RedactionReport, Redactor};
@@ -184,6 +185,7 @@ pub fn write_tables(
         ..TableRun::default()
     };
     let mut partitions = PartitionSet::new(out, BTreeSet::new());
+    let mut pending = Pending::default();
     if full_rewrite {
         // Whatever is on disk (another schema version, other options) is replaced or removed.
         for key in partitions_on_disk(out) {
@@ -231,12 +233,14 @@ pub fn write_tables(
             for key in keys_of(&rows) {
                 partitions.mark_dirty(key);
             }
-            write_rows(&mut partitions, &rows, &mut run)?;
+            let entry = entry_of(
+                threads.get(thread_id).map_or(&[][..], Vec::as_slice),
+                fingerprints,
+                &rows,
+            )?;
+            pending.add(&mut partitions, rows, &mut run.rows)?;
             merge_report(&mut run.redaction, &report);
-            let pieces = threads.get(thread_id).map_or(&[][..], Vec::as_slice);
-            manifest
-                .threads
-                .insert(thread_id.clone(), entry_of(pieces, fingerprints, &rows)?);
+            manifest.threads.insert(thread_id.clone(), entry);
         }
     }
 
@@ -257,11 +261,12 @@ pub fn write_tables(
     run.reread = reread.len();
     for batch in reread.chunks(THREADS_PER_BATCH) {
         for (_, (rows, _, report)) in scan_batch(&names, batch, text, progress)? {
-            write_rows(&mut partitions, &rows, &mut run)?;
+            pending.add(&mut partitions, rows, &mut run.rows)?;
             merge_report(&mut run.redaction, &report);
         }
     }
 
+    pending.flush(&mut partitions)?;
     let nothing_dirty = partitions.dirty().is_empty();
     run.partitions = partitions.commit()?;
     if !(nothing_dirty && manifest == previous) {
@@ -449,85 +454,6 @@ fn scan_batch<'a>(
             Ok((*thread_id, scanned))
         })
         .collect()
-}
-
-/// Appends a thread's rows to the partitions being rewritten.
-fn write_rows(
-    partitions: &mut PartitionSet,
-    rows: &ThreadRows,
-    run: &mut TableRun,
-) -> Result<(), TableError> {
-    let by_day = |days: Vec<Option<NaiveDate>>| {
-        let mut groups: BTreeMap<NaiveDate, Vec<usize>> = BTreeMap::new();
-        for (index, day) in days.into_iter().enumerate() {
-            if let Some(day) = day {
-                groups.entry(day).or_default().push(index);
-            }
-        }
-        groups
-    };
-    let created = rows.thread.created_at.and_then(rows::day_of);
-    let mut write = |table: Table, day: NaiveDate, batch: RowsOf<'_>, count: usize| {
-        if !partitions.is_dirty((table, day)) {
-            return Ok(());
-        }
-        let path = partition_dir(Path::new(""), (table, day));
-        let batch = record_batch(batch).map_err(|error| TableError::Parquet {
-            path,
-            message: error.to_string(),
-        })?;
-        partitions.write((table, day), &batch)?;
-        *run.rows.entry(table.name()).or_default() += count as u64;
-        Ok::<(), TableError>(())
-    };
-    if let Some(day) = created {
-        write(Table::Threads, day, RowsOf::Threads(&[&rows.thread]), 1)?;
-    }
-    let turns = by_day(
-        rows.turns
-            .iter()
-            .map(|turn| rows.day_or_created(turn.started_at))
-            .collect(),
-    );
-    for (day, indexes) in turns {
-        let picked: Vec<&TurnRow> = indexes
-            .iter()
-            .filter_map(|index| rows.turns.get(*index))
-            .collect();
-        write(Table::Turns, day, RowsOf::Turns(&picked), picked.len())?;
-    }
-    let items = by_day(
-        rows.items
-            .iter()
-            .map(|item| rows.day_or_created(item.timestamp))
-            .collect(),
-    );
-    for (day, indexes) in items {
-        let picked: Vec<&ItemRow> = indexes
-            .iter()
-            .filter_map(|index| rows.items.get(*index))
-            .collect();
-        write(Table::Items, day, RowsOf::Items(&picked), picked.len())?;
-    }
-    let tokens = by_day(
-        rows.tokens
-            .iter()
-            .map(|token| rows::day_of(token.timestamp))
-            .collect(),
-    );
-    for (day, indexes) in tokens {
-        let picked: Vec<&TokenRow> = indexes
-            .iter()
-            .filter_map(|index| rows.tokens.get(*index))
-            .collect();
-        write(
-            Table::TokenUsage,
-            day,
-            RowsOf::Tokens(&picked),
-            picked.len(),
-        )?;
-    }
-    Ok(())
 }
 
 /// Every `<table>/day=YYYY-MM-DD` folder under `out`.

@@ -90,8 +90,12 @@ fn summary<'a>(args: &TableArgs, run: &'a TableRun) -> Summary<'a> {
 fn render(args: &TableArgs, run: &TableRun, out: &mut Output) -> Result<(), Failure> {
     let output = args.output.display();
     if run.wrote_nothing() {
+        let moved = match run.recognised {
+            0 => String::new(),
+            moved => format!("; {moved} recognised as moved or compressed"),
+        };
         out.line(&format!(
-            "{output}: up to date ({} thread(s), nothing changed)",
+            "{output}: up to date ({} thread(s), nothing changed{moved})",
             run.threads
         ))?;
         return Ok(());

@@ -7,7 +7,7 @@
 //! folder (a Hive partition), which DuckDB, Spark and Trino read as a column.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use arrow_array::builder::{ListBuilder, StringBuilder};
 use arrow_array::{
@@ -27,6 +27,16 @@ pub const SCHEMA_VERSION_KEY: &str = "codex.table.schema_version";
 
 /// The schema of `table`.
 pub fn table_schema(table: Table) -> SchemaRef {
+    static SCHEMAS: OnceLock<[SchemaRef; 4]> = OnceLock::new();
+    let schemas = SCHEMAS.get_or_init(|| Table::ALL.map(build_schema));
+    let index = Table::ALL
+        .iter()
+        .position(|known| *known == table)
+        .unwrap_or_default();
+    schemas[index].clone()
+}
+
+fn build_schema(table: Table) -> SchemaRef {
     let text = |name: &str| Field::new(name, DataType::Utf8, true);
     let required_text = |name: &str| Field::new(name, DataType::Utf8, false);
     let time = |name: &str| {

@@ -10,6 +10,7 @@
 //! otherwise; `no_output` when nothing did.
 //! A call's tool name is [`tool_name`], the name `inspect` counts calls by.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use codex_protocol::event::EventMsg;
@@ -17,8 +18,8 @@ use codex_protocol::items::{
     CommandExecutionStatus, McpToolCallStatus, PatchApplyStatus, TurnItem,
 };
 use codex_protocol::models::{
-    ContentItem, FunctionCallOutputPayload, LocalShellAction, ReasoningItemReasoningSummary,
-    ResponseItem,
+    ContentItem, FunctionCallOutputBody, FunctionCallOutputPayload, LocalShellAction,
+    ReasoningItemReasoningSummary, ResponseItem,
 };
 use codex_protocol::rollout::{RolloutItem, RolloutLine};
 
@@ -147,7 +148,7 @@ impl<'a> ItemScan<'a> {
             row.command = Some(exec.command.join(" "));
         }
         if self.options.with_text {
-            row.text = Some(text);
+            row.text = Some(text.into_owned());
         }
         if let Some(redactor) = self.options.redactor {
             for value in [&mut row.text, &mut row.command].into_iter().flatten() {
@@ -301,31 +302,42 @@ fn output_payload(item: &ResponseItem) -> Option<&FunctionCallOutputPayload> {
 }
 
 /// The text of an item a person could read: a message's text parts, reasoning summaries, a
-/// call's arguments or input, an output's text.
-fn item_text(item: &ResponseItem) -> String {
+/// call's arguments or input, an output's text. Borrowed when the item holds it in one piece.
+fn item_text(item: &ResponseItem) -> Cow<'_, str> {
+    fn joined<'a>(mut parts: impl Iterator<Item = &'a str>) -> Cow<'a, str> {
+        let Some(first) = parts.next() else {
+            return Cow::Borrowed("");
+        };
+        match parts.next() {
+            None => Cow::Borrowed(first),
+            Some(second) => {
+                let mut text = format!("{first}\n{second}");
+                for part in parts {
+                    text.push('\n');
+                    text.push_str(part);
+                }
+                Cow::Owned(text)
+            }
+        }
+    }
     match item {
-        ResponseItem::Message { content, .. } => content
-            .iter()
-            .filter_map(ContentItem::text)
-            .collect::<Vec<_>>()
-            .join("\n"),
-        ResponseItem::Reasoning { summary, .. } => summary
-            .iter()
-            .map(|part| match part {
-                ReasoningItemReasoningSummary::SummaryText { text } => text.as_str(),
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
-        ResponseItem::FunctionCall { arguments, .. } => arguments.clone(),
-        ResponseItem::CustomToolCall { input, .. } => input.clone(),
+        ResponseItem::Message { content, .. } => {
+            joined(content.iter().filter_map(ContentItem::text))
+        }
+        ResponseItem::Reasoning { summary, .. } => joined(summary.iter().map(|part| match part {
+            ReasoningItemReasoningSummary::SummaryText { text } => text.as_str(),
+        })),
+        ResponseItem::FunctionCall { arguments, .. } => Cow::Borrowed(arguments),
+        ResponseItem::CustomToolCall { input, .. } => Cow::Borrowed(input),
         ResponseItem::LocalShellCall {
             action: LocalShellAction::Exec(exec),
             ..
-        } => exec.command.join(" "),
+        } => Cow::Owned(exec.command.join(" ")),
         ResponseItem::FunctionCallOutput { output, .. }
-        | ResponseItem::CustomToolCallOutput { output, .. } => {
-            output.body.to_text().unwrap_or_default()
-        }
-        _ => String::new(),
+        | ResponseItem::CustomToolCallOutput { output, .. } => match &output.body {
+            FunctionCallOutputBody::Text(text) => Cow::Borrowed(text),
+            body => Cow::Owned(body.to_text().unwrap_or_default()),
+        },
+        _ => Cow::Borrowed(""),
     }
 }

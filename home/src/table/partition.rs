@@ -8,7 +8,7 @@
 //!
 //! Memory does not grow with the home: rows are handed over one thread at a time, a writer's
 //! buffered row group is flushed at [`ROW_GROUP_BYTES`], all of them when together they pass
-//! [`BUFFERED_BYTES`], and no file stays open between writes (a home spanning years has
+//! [`BUFFERED_BYTES`] (checked every few writes), and no file stays open between writes (a home spanning years has
 //! thousands of partitions, more than a process may keep open).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -35,6 +35,10 @@ pub const ROW_GROUP_BYTES: usize = 8 << 20;
 /// All buffered row groups are written out when together they pass this size.
 pub const BUFFERED_BYTES: usize = 64 << 20;
 
+/// How many writes pass between two checks of [`BUFFERED_BYTES`] (one write adds at most a
+/// thread's rows of one day).
+const BUFFER_CHECK_WRITES: usize = 64;
+
 /// A partition: a table and a day.
 pub(crate) type PartitionKey = (Table, NaiveDate);
 
@@ -49,6 +53,7 @@ pub(crate) struct PartitionSet {
     out: PathBuf,
     dirty: BTreeSet<PartitionKey>,
     open: BTreeMap<PartitionKey, OpenPartition>,
+    writes: usize,
 }
 
 struct OpenPartition {
@@ -82,6 +87,7 @@ impl PartitionSet {
             out: out.to_path_buf(),
             dirty,
             open: BTreeMap::new(),
+            writes: 0,
         }
     }
 
@@ -121,6 +127,11 @@ impl PartitionSet {
         open.writer.write(batch).map_err(parquet_error)?;
         if open.writer.in_progress_size() > ROW_GROUP_BYTES {
             open.writer.flush().map_err(parquet_error)?;
+        }
+        // Summing every writer's estimate walks all their columns: done every few writes.
+        self.writes += 1;
+        if !self.writes.is_multiple_of(BUFFER_CHECK_WRITES) {
+            return Ok(());
         }
         let buffered: usize = self
             .open
