@@ -244,6 +244,14 @@ pub enum Command {
     /// writing. Without a terminal (piped, TERM=dumb) it prints the same cells.
     #[command(verbatim_doc_comment)]
     View(crate::commands::view::ViewArgs),
+    /// Write a home's sessions as Parquet tables for DuckDB, Spark and Trino
+    ///
+    /// threads, turns, items and token_usage, partitioned by day
+    /// (<DIR>/<table>/day=YYYY-MM-DD/part-0.parquet), with a documented, versioned
+    /// schema. A second run writes only what changed; each partition is replaced
+    /// atomically. Token rows are exactly what `usage` counts. See docs/tables.md.
+    #[command(verbatim_doc_comment)]
+    Table(crate::commands::table::TableArgs),
 }
 
 /// The arguments of `search`.

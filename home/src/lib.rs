@@ -18,6 +18,9 @@
 //! - Search: [`SearchIndex`], a full-text index (SQLite FTS5) over every session of a home,
 //!   kept up to date incrementally. It is a cache: it can be deleted and is rebuilt from the
 //!   files, never the source of truth.
+//! - Tables: [`write_tables`] writes a home's threads, turns, items and token usage as Parquet
+//!   partitioned by day, only what changed since the last run ([`TableRun`]); [`Redactor`]
+//!   is the export's `--redact` rule, which it shares.
 //! - Disk use: [`measure_files`] says where a home's bytes go ([`DuReport`]).
 //! - Compression: [`plan_file`] decides whether a file is old enough and free of a running
 //!   Codex ([`thread_writer_lock`]); [`compress_files`] replaces each chosen file through
@@ -68,7 +71,9 @@ mod compress;
 mod dates;
 mod du;
 mod list;
+mod redact;
 mod search;
+mod table;
 mod thread_lookup;
 mod usage;
 mod writer_lock;
@@ -89,9 +94,15 @@ pub use list::{
     find_rollouts_by_thread_prefix, is_rollout_file_name, list_archived_sessions, list_sessions,
     list_sessions_async, read_head_summary, rollout_files_under, summarize_rollout_file,
 };
+pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
 pub use search::{
     BUSY_TIMEOUT, Hit, OUTPUT_CAP, Order, Query, Role, SearchError, SearchIndex, TextKind,
     UpdateReport, update_and_search,
+};
+pub use table::{
+    ItemRow, MANIFEST_FILE, PART_FILE, PartitionCounts, SCHEMA_VERSION, SCHEMA_VERSION_KEY, Table,
+    TableError, TableOptions, TableRun, ThreadRow, ThreadRows, TokenRow, TurnRow, table_schema,
+    thread_rows, tool_name, write_tables,
 };
 pub use thread_lookup::{MIN_THREAD_PREFIX, ThreadLookupError, find_thread, thread_prefix};
 pub use usage::{

@@ -205,12 +205,9 @@ impl UsageScan {
                 self.usage.thread_id.get_or_insert(meta.meta.id);
                 return;
             }
-            RolloutItem::TurnContext(context) => {
-                self.set_model(&context.model);
-                return;
-            }
-            RolloutItem::EventMsg(EventMsg::ThreadSettingsApplied(applied)) => {
-                if let Some(model) = &applied.thread_settings.model {
+            RolloutItem::TurnContext(_)
+            | RolloutItem::EventMsg(EventMsg::ThreadSettingsApplied(_)) => {
+                if let Some(model) = model_named(item) {
                     self.set_model(model);
                 }
                 return;
@@ -336,6 +333,20 @@ pub fn file_usage<R: Read>(mut stream: RolloutStream<R>) -> std::io::Result<File
         }
     }
     Ok(scan.finish())
+}
+
+/// The model a line puts in force from then on: a `turn_context` or a
+/// `thread_settings_applied` that names one (an empty name names none). Usage bills each
+/// response to it; the tables give each item the same model.
+pub(crate) fn model_named(item: &RolloutItem) -> Option<&str> {
+    let model = match item {
+        RolloutItem::TurnContext(context) => context.model.as_str(),
+        RolloutItem::EventMsg(EventMsg::ThreadSettingsApplied(applied)) => {
+            applied.thread_settings.model.as_deref()?
+        }
+        _ => return None,
+    };
+    (!model.is_empty()).then_some(model)
 }
 
 /// The type tags of the lines usage reads (see [`file_usage`]), quoted as JSON spells them.

@@ -119,25 +119,49 @@ impl CodexHome {
     /// line on a tie). A missing index names no thread; a line that is not such an object is
     /// passed over, as Codex passes it over.
     pub fn thread_name(&self, thread_id: &str) -> std::io::Result<Option<String>> {
+        Ok(self
+            .thread_names_where(|id| id == thread_id)?
+            .remove(thread_id))
+    }
+
+    /// Every thread name of the index, by thread id, by [`Self::thread_name`]'s rule: for a
+    /// caller that names many threads (one read of the index, not one per thread).
+    pub fn thread_names(&self) -> std::io::Result<std::collections::HashMap<String, String>> {
+        self.thread_names_where(|_| true)
+    }
+
+    fn thread_names_where(
+        &self,
+        wanted: impl Fn(&str) -> bool,
+    ) -> std::io::Result<std::collections::HashMap<String, String>> {
         let text = match std::fs::read_to_string(self.root.join(SESSION_INDEX_FILE)) {
             Ok(text) => text,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(std::collections::HashMap::new());
+            }
             Err(error) => return Err(error),
         };
-        let mut newest: Option<(String, String)> = None;
+        let mut newest: std::collections::HashMap<String, (String, String)> =
+            std::collections::HashMap::new();
         for line in text.lines() {
             let Ok(entry) = serde_json::from_str::<SessionIndexEntry>(line) else {
                 continue;
             };
-            if entry.id != thread_id {
+            if !wanted(&entry.id) {
                 continue;
             }
             let updated_at = entry.updated_at.unwrap_or_default();
-            if newest.as_ref().is_none_or(|(at, _)| updated_at >= *at) {
-                newest = Some((updated_at, entry.thread_name));
+            match newest.get(&entry.id) {
+                Some((at, _)) if updated_at < *at => {}
+                _ => {
+                    newest.insert(entry.id, (updated_at, entry.thread_name));
+                }
             }
         }
-        Ok(newest.map(|(_, name)| name))
+        Ok(newest
+            .into_iter()
+            .map(|(id, (_, name))| (id, name))
+            .collect())
     }
 
     /// The model provider this home's Codex uses for a session that does not record its own

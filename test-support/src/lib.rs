@@ -17,6 +17,10 @@
 //!   and Codex's part, and a [`DiffReport`] records each comparison for
 //!   `cargo xtask real-codex diff`.
 //!
+//! - **DuckDB** from PyPI, version [`DUCKDB_VERSION`], in a virtual environment that
+//!   `cargo xtask duckdb` (and `ci`) creates (`CODEX_REQUIRE_DUCKDB`; `CODEX_DUCKDB_PYTHON`
+//!   points at another Python): [`duckdb_python_or_skip`], for the Parquet table tests.
+//!
 //! It also holds the flags a headless browser runs with (`headless_browser`), which the
 //! export's browser tests and `cargo xtask screenshots` share, and the rule that benchmarks
 //! measure under `cargo bench` only (`under_cargo_bench`).
@@ -53,6 +57,7 @@ mod bench;
 mod browser;
 mod codex_home;
 mod diff_report;
+mod duckdb;
 mod http;
 mod json_diff;
 mod model_items;
@@ -72,6 +77,10 @@ pub use crate::codex_home::{
 };
 pub use crate::diff_report::{
     DIFF_REPORT_ENV, DiffOutcome, DiffRecord, DiffReport, read_diff_report,
+};
+pub use crate::duckdb::{
+    DUCKDB_PYTHON_ENV, DUCKDB_VERSION, REQUIRE_DUCKDB_ENV, duckdb_python_or_skip, duckdb_venv_dir,
+    has_duckdb, python_in_venv,
 };
 pub use crate::json_diff::{
     Difference, DifferenceKind, assert_same_json, describe_differences, json_differences,

@@ -108,12 +108,17 @@ pub fn real_codex_bin() -> PathBuf {
 /// `<target>` is `CARGO_TARGET_DIR` when set (relative to the workspace root when relative),
 /// else the workspace root's `target/`. Outside the sources, and removed by `cargo clean`.
 pub fn real_codex_install_dir(version: &str) -> PathBuf {
+    target_dir().join("real-codex").join(version)
+}
+
+/// The workspace's target folder: `CARGO_TARGET_DIR` when set (relative to the workspace
+/// root when relative), else the workspace root's `target/`.
+pub fn target_dir() -> PathBuf {
     let root = workspace_root();
-    let target = match std::env::var_os("CARGO_TARGET_DIR") {
+    match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) if !dir.is_empty() => root.join(dir),
         _ => root.join("target"),
-    };
-    target.join("real-codex").join(version)
+    }
 }
 
 /// The `codex` binary inside an npm install prefix made by `npm install --prefix DIR

@@ -21,12 +21,17 @@
 //!   (also part of `ci`); `cargo xtask real-codex diff --version V`: those tests against
 //!   another version, their report printed as a table.
 //!
+//! - `cargo xtask duckdb`: DuckDB from PyPI (pinned) in a virtual environment under
+//!   `<target>/duckdb/`, what the Parquet table tests query with (also part of `ci`); prints
+//!   its Python.
+//!
 //! Written in Rust rather than shell so that it runs the same on every machine that can build
 //! the workspace.
 
 mod browser;
 mod ci;
 mod codegen;
+mod duckdb;
 mod package;
 mod real_codex;
 mod screenshots;
@@ -66,6 +71,9 @@ enum Command {
     Screenshots,
     /// Regenerate the captured screens of `docs/view.md` (`codex-thread view` in tmux).
     ViewScreens,
+    /// Install DuckDB (PyPI, pinned) for the table tests under `<target>/duckdb/`; print its
+    /// Python.
+    Duckdb,
     /// The real Codex CLI the differential tests run against.
     RealCodex {
         #[command(subcommand)]
@@ -99,6 +107,7 @@ fn main() -> Result<()> {
         Command::Package => package::run(),
         Command::Screenshots => screenshots::run_all(),
         Command::ViewScreens => view_screens::run(),
+        Command::Duckdb => duckdb::install(),
         Command::RealCodex {
             command: RealCodexCommand::Install { version },
         } => real_codex::install(&version),

@@ -19,7 +19,7 @@ mod read;
 mod redact;
 mod transcript;
 
-pub use redact::{RedactionReport, Redactor};
+pub use redact::{RedactTranscript, RedactionReport, Redactor};
 pub use transcript::{
     Entry, EntryKind, FileIndex, Image, ImageSource, Part, ToolCall, Transcript, TranscriptBuilder,
     TranscriptTurn,
@@ -53,7 +53,7 @@ pub struct ExportOptions {
 /// longest line plus the turn index and the parts still being built, not the file.
 pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> CommandResult {
     let redactor = if options.redact || !options.patterns.is_empty() {
-        let hostname = local_hostname();
+        let hostname = codex_home::local_hostname();
         let redactor = Redactor::new(hostname.as_deref(), &options.patterns)
             .map_err(|err| Failure::Usage(err.to_string()))?;
         Some(redactor)
@@ -140,13 +140,4 @@ fn redact_part(redactor: Option<&Redactor>, part: &mut Part, report: Option<&mut
         Part::Turn(turn) => &mut turn.entries,
     };
     redactor.redact_entries(entries, report);
-}
-
-/// This machine's name, masked by `--redact` (it shows in prompts and paths).
-fn local_hostname() -> Option<String> {
-    std::env::var("HOSTNAME")
-        .ok()
-        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
-        .map(|name| name.trim().to_string())
-        .filter(|name| !name.is_empty() && name != "localhost")
 }

@@ -10,6 +10,7 @@ pub mod list;
 pub mod notifications;
 pub mod prompt;
 pub mod search;
+pub mod table;
 pub mod thread;
 pub mod usage;
 pub mod validate;
@@ -128,5 +129,6 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
         Command::Du(args) => du::run(&args, out),
         Command::Compress(args) => compress::run(&args, out),
         Command::View(args) => view::run(&args, out),
+        Command::Table(args) => table::run(&args, out),
     }
 }

@@ -1,4 +1,6 @@
-//! `--redact`: masking what people ask to hide before they share a transcript.
+//! `--redact`: masking what people ask to hide before they share a transcript. The masks and
+//! their order are `codex_home::Redactor`'s (shared with `codex-thread table --redact`); this
+//! module visits every string of a transcript with them.
 //!
 //! What is masked, in this order (a later pattern never sees what an earlier one masked):
 //! 1. private key blocks (`-----BEGIN … PRIVATE KEY-----` to its `END` line) → `[private key]`;
@@ -16,141 +18,24 @@
 //! are). The report counts each kind, and the export says it on standard error and in the
 //! document.
 
-use regex::Regex;
+pub use codex_home::{RedactionReport, Redactor};
 
 use super::transcript::{Entry, EntryKind, Transcript};
 
-/// How many matches of each kind were masked.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RedactionReport {
-    /// (kind, count) in the order of the patterns.
-    pub counts: Vec<(String, usize)>,
-}
-
-impl RedactionReport {
-    /// `3 email(s), 1 token(s)`; `nothing matched` when all counts are zero.
-    pub fn summary(&self) -> String {
-        let parts: Vec<String> = self
-            .counts
-            .iter()
-            .filter(|(_, count)| *count > 0)
-            .map(|(kind, count)| format!("{count} {kind}(s)"))
-            .collect();
-        if parts.is_empty() {
-            "nothing matched".to_string()
-        } else {
-            parts.join(", ")
-        }
-    }
-
-    /// The count of `kind`.
-    pub fn count(&self, kind: &str) -> usize {
-        self.counts
-            .iter()
-            .find(|(known, _)| known == kind)
-            .map_or(0, |(_, count)| *count)
-    }
-}
-
-/// The masks to apply: the built-in patterns, this machine's name, and the caller's.
-#[derive(Debug)]
-pub struct Redactor {
-    rules: Vec<Rule>,
-}
-
-#[derive(Debug)]
-struct Rule {
-    kind: String,
-    pattern: Regex,
-    mask: &'static str,
-}
-
-/// A `--redact-pattern` that is not a valid regex.
-#[derive(Debug, thiserror::Error)]
-#[error("--redact-pattern {pattern:?} is not a valid regex: {source}")]
-pub struct BadPattern {
-    pattern: String,
-    source: regex::Error,
-}
-
-const BUILT_IN: &[(&str, &str, &str)] = &[
-    (
-        "private key",
-        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----",
-        "[private key]",
-    ),
-    (
-        "token",
-        concat!(
-            r"\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}",
-            r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}",
-            r"|(?:AKIA|ASIA)[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,}",
-            r"|AIza[0-9A-Za-z_-]{35}",
-            r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})",
-            r"|\bBearer\s+[A-Za-z0-9._~+/=-]{16,}",
-        ),
-        "[token]",
-    ),
-    (
-        "email",
-        r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b",
-        "[email]",
-    ),
-    (
-        "home path",
-        r"(?:/home/|/Users/|[A-Za-z]:\\Users\\|[A-Za-z]:/Users/)[^/\\\s'`<>|:]+",
-        "~",
-    ),
-    (
-        "host name",
-        r"(?i)\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9-]+)*\.(?:local|lan|internal|corp|intranet|home\.arpa)\b",
-        "[host]",
-    ),
-];
-
-impl Redactor {
-    /// The built-in patterns, `hostname` (this machine's name, when known) and `custom`.
-    pub fn new(hostname: Option<&str>, custom: &[String]) -> Result<Self, BadPattern> {
-        let mut rules: Vec<Rule> = Vec::new();
-        for (kind, pattern, mask) in BUILT_IN {
-            let pattern = Regex::new(pattern).map_err(|source| BadPattern {
-                pattern: (*pattern).to_string(),
-                source,
-            })?;
-            rules.push(Rule {
-                kind: (*kind).to_string(),
-                pattern,
-                mask,
-            });
-        }
-        let hostname = hostname.map(str::trim).filter(|name| name.len() >= 3);
-        if let Some(name) = hostname {
-            let pattern = format!(r"(?i)\b{}\b", regex::escape(name));
-            if let Ok(pattern) = Regex::new(&pattern) {
-                // Counted as a host name, after the private-suffix rule.
-                rules.push(Rule {
-                    kind: "host name".to_string(),
-                    pattern,
-                    mask: "[host]",
-                });
-            }
-        }
-        for custom in custom {
-            let pattern = Regex::new(custom).map_err(|source| BadPattern {
-                pattern: custom.clone(),
-                source,
-            })?;
-            rules.push(Rule {
-                kind: "custom match".to_string(),
-                pattern,
-                mask: "[redacted]",
-            });
-        }
-        Ok(Self { rules })
-    }
-
+/// The export's walk of a transcript: every string it holds, masked by a [`Redactor`].
+pub trait RedactTranscript {
     /// Masks every string of `transcript` in place.
-    pub fn redact(&self, transcript: &mut Transcript) -> RedactionReport {
+    fn redact(&self, transcript: &mut Transcript) -> RedactionReport;
+    /// Masks the header's strings (the cwd, the branch), counting into `report`.
+    fn redact_head(&self, head: &mut Transcript, report: &mut RedactionReport);
+    /// Masks every string of `entries` (one part of a transcript), counting into `report`:
+    /// a transcript redacted part by part is masked and counted as it is whole.
+    fn redact_entries(&self, entries: &mut [Entry], report: &mut RedactionReport);
+}
+
+impl RedactTranscript for Redactor {
+    /// Masks every string of `transcript` in place.
+    fn redact(&self, transcript: &mut Transcript) -> RedactionReport {
         let mut report = self.report();
         self.redact_head(transcript, &mut report);
         self.redact_entries(&mut transcript.preamble, &mut report);
@@ -160,19 +45,8 @@ impl Redactor {
         report
     }
 
-    /// A report that has counted nothing yet, with a line per kind of mask.
-    pub fn report(&self) -> RedactionReport {
-        let mut report = RedactionReport::default();
-        for rule in &self.rules {
-            if !report.counts.iter().any(|(kind, _)| *kind == rule.kind) {
-                report.counts.push((rule.kind.clone(), 0));
-            }
-        }
-        report
-    }
-
     /// Masks the header's strings (the cwd, the branch), counting into `report`.
-    pub fn redact_head(&self, head: &mut Transcript, report: &mut RedactionReport) {
+    fn redact_head(&self, head: &mut Transcript, report: &mut RedactionReport) {
         for value in [&mut head.cwd, &mut head.git_branch].into_iter().flatten() {
             self.mask(value, report);
         }
@@ -180,27 +54,10 @@ impl Redactor {
 
     /// Masks every string of `entries` (one part of a transcript), counting into `report`:
     /// a transcript redacted part by part is masked and counted as it is whole.
-    pub fn redact_entries(&self, entries: &mut [Entry], report: &mut RedactionReport) {
+    fn redact_entries(&self, entries: &mut [Entry], report: &mut RedactionReport) {
         let mut visit = |value: &mut String| self.mask(value, report);
         for entry in entries {
             visit_entry(entry, &mut visit);
-        }
-    }
-
-    fn mask(&self, value: &mut String, report: &mut RedactionReport) {
-        for rule in &self.rules {
-            let found = rule.pattern.find_iter(value).count();
-            if found == 0 {
-                continue;
-            }
-            *value = rule.pattern.replace_all(value, rule.mask).into_owned();
-            if let Some((_, count)) = report
-                .counts
-                .iter_mut()
-                .find(|(kind, _)| *kind == rule.kind)
-            {
-                *count += found;
-            }
         }
     }
 }

@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 
 use std::collections::HashMap;
 
-use codex_home::UsageScan;
+use codex_home::{UsageScan, tool_name};
 use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
@@ -312,26 +312,6 @@ impl Inspector {
             .collect();
         inspection
     }
-}
-
-/// The tool a call item invokes; `None` for items that are not calls.
-pub fn tool_name(item: &ResponseItem) -> Option<String> {
-    let name = match item {
-        ResponseItem::FunctionCall {
-            name, namespace, ..
-        } => match namespace {
-            // The namespace is a prefix such as `mcp__server__`, written before the name.
-            Some(namespace) => format!("{namespace}{name}"),
-            _ => name.clone(),
-        },
-        ResponseItem::CustomToolCall { name, .. } => name.clone(),
-        ResponseItem::LocalShellCall { .. } => "local_shell".to_string(),
-        ResponseItem::ToolSearchCall { .. } => "tool_search".to_string(),
-        ResponseItem::WebSearchCall { .. } => "web_search".to_string(),
-        ResponseItem::ImageGenerationCall { .. } => "image_generation".to_string(),
-        _ => return None,
-    };
-    Some(name)
 }
 
 /// The payload `type` of a line whose payload the model does not know.

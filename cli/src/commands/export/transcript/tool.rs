@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::ToolCall;
 use super::image::Image;
-use crate::commands::inspect::tool_name;
+use codex_home::tool_name;
 
 /// The entry of a call item (its output comes later).
 pub fn call_entry(item: &ResponseItem, call_id: Option<&str>) -> ToolCall {

@@ -1,0 +1,200 @@
+//! `write_tables` over a home of 2,000 generated rollouts, as a ratio to a baseline measured
+//! in the same run: every line of every file parsed into a `serde_json::Value` on one thread
+//! (the least a tool that reads the home must do).
+//!
+//! Measured, each the best of [`ROUNDS`] runs (the machine is shared):
+//! - `value_parse_1_thread`: the baseline;
+//! - `stream_1_thread`: every line read and parsed by `codex-rollout`'s stream reader (the
+//!   typed parse every reader of this workspace does), one thread: the floor of any table
+//!   run;
+//! - `table_1_thread`: a first run into an empty folder, rayon limited to one thread;
+//! - `table`: the same on every core rayon has;
+//! - `table_unchanged`: a second run over the unchanged home (writes nothing);
+//! - peak memory (`VmHWM`) of the table runs, reset after the home is laid out.
+//!
+//! The files are made of the real fixtures' lines (a new meta each, then a slice of the
+//! pool, 8 to 120 KiB, about 120 MiB), written under Cargo's target temporary folder and
+//! removed at the end. Without the real folder, a few lines of our own are used.
+
+#![allow(clippy::expect_used, clippy::print_stderr)]
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use codex_home::{TableOptions, write_tables};
+use codex_rollout::CodexHome;
+use codex_rollout::stream::RolloutStream;
+use codex_test_support::{non_empty_lines, real_jsonl_files, under_cargo_bench};
+use uuid::Uuid;
+
+const FILES: usize = 2_000;
+const ROUNDS: usize = 3;
+
+fn main() {
+    if !under_cargo_bench("table") {
+        return;
+    }
+    let root = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temporary folder");
+    let home = root.path().join("home");
+    let (paths, total) = lay(&home);
+    eprintln!(
+        "table bench: {FILES} files, {:.1} MiB",
+        total as f64 / (1024.0 * 1024.0)
+    );
+    reset_peak_memory();
+
+    let baseline = best(|| {
+        let mut values = 0usize;
+        for path in &paths {
+            let mut reader = std::io::BufReader::with_capacity(
+                256 * 1024,
+                std::fs::File::open(path).expect("open"),
+            );
+            let mut line = Vec::new();
+            while reader.read_until(b'\n', &mut line).expect("read") > 0 {
+                if serde_json::from_slice::<serde_json::Value>(&line).is_ok() {
+                    values += 1;
+                }
+                line.clear();
+            }
+        }
+        assert!(values > FILES);
+    });
+    let stream = best(|| {
+        let mut lines = 0usize;
+        for path in &paths {
+            let mut stream = RolloutStream::open(path).expect("open");
+            while stream.next_line().expect("read").is_some() {
+                lines += 1;
+            }
+        }
+        assert!(lines > FILES);
+    });
+    let home = CodexHome::new(&home);
+    let options = TableOptions::default();
+    let mut round = 0;
+    let mut fresh = || {
+        round += 1;
+        root.path().join(format!("out-{round}"))
+    };
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("pool");
+    let table_1 = best(|| {
+        let out = fresh();
+        let run = one_thread
+            .install(|| write_tables(&home, &out, &options, &|_| {}))
+            .expect("tables");
+        assert_eq!(run.threads, FILES);
+    });
+    let out = fresh();
+    let table = best(|| {
+        let _ = std::fs::remove_dir_all(&out);
+        write_tables(&home, &out, &options, &|_| {}).expect("tables");
+    });
+    let unchanged = best(|| {
+        let run = write_tables(&home, &out, &options, &|_| {}).expect("tables");
+        assert!(run.wrote_nothing());
+    });
+    let mib = total as f64 / (1024.0 * 1024.0);
+    for (name, time) in [
+        ("value_parse_1_thread", baseline),
+        ("stream_1_thread", stream),
+        ("table_1_thread", table_1),
+        ("table", table),
+        ("table_unchanged", unchanged),
+    ] {
+        eprintln!(
+            "{name:<22}{:>9.3} s {:>8.1} MiB/s   {:.2}x the baseline",
+            time.as_secs_f64(),
+            mib / time.as_secs_f64(),
+            time.as_secs_f64() / baseline.as_secs_f64()
+        );
+    }
+    if let Some(peak) = peak_memory_kib() {
+        eprintln!(
+            "peak memory (VmHWM) since the home was laid out: {} MiB",
+            peak / 1024
+        );
+    }
+}
+
+/// The best of [`ROUNDS`] runs of `run`.
+fn best(mut run: impl FnMut()) -> Duration {
+    (0..ROUNDS)
+        .map(|_| {
+            let started = Instant::now();
+            run();
+            started.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+fn pool() -> Vec<Vec<u8>> {
+    let mut lines: Vec<Vec<u8>> = real_jsonl_files()
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|path| non_empty_lines(path).ok())
+        .flatten()
+        .collect();
+    if lines.is_empty() {
+        eprintln!("table bench: no real fixtures, using lines of our own");
+        for i in 0..2_000 {
+            lines.push(format!(
+                r#"{{"timestamp":"2026-01-01T00:00:00.000Z","type":"response_item","payload":{{"type":"function_call_output","call_id":"c{i}","output":"line {i} {}"}}}}"#,
+                "x".repeat(i % 700)
+            ).into_bytes());
+        }
+    }
+    lines
+}
+
+/// Writes the generated home; its files and their total size.
+fn lay(home: &Path) -> (Vec<PathBuf>, u64) {
+    let pool = pool();
+    let mut at = 0usize;
+    let mut total = 0u64;
+    let paths = (0..FILES)
+        .map(|i| {
+            let thread = Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0000 + i as u128);
+            let day = 1 + i % 28;
+            let mut bytes = format!(
+                r#"{{"timestamp":"2026-02-{day:02}T10:00:00.000Z","type":"session_meta","payload":{{"id":"{thread}","timestamp":"2026-02-{day:02}T10:00:00.000Z","cwd":"/w","originator":"bench","cli_version":"0.150.0"}}}}"#
+            )
+            .into_bytes();
+            bytes.push(b'\n');
+            let target = 8 * 1024 + (i * 7919) % (112 * 1024);
+            while bytes.len() < target {
+                bytes.extend_from_slice(&pool[at % pool.len()]);
+                bytes.push(b'\n');
+                at += 1;
+            }
+            let folder = home.join(format!("sessions/2026/02/{day:02}"));
+            std::fs::create_dir_all(&folder).expect("folder");
+            let path = folder.join(format!("rollout-2026-02-{day:02}T10-00-00-{thread}.jsonl"));
+            std::fs::write(&path, &bytes).expect("write");
+            total += bytes.len() as u64;
+            path
+        })
+        .collect();
+    (paths, total)
+}
+
+/// Resets the process's peak resident memory (Linux), so the peak read later is the runs',
+/// not the generator's.
+fn reset_peak_memory() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+fn peak_memory_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+}

@@ -1,0 +1,269 @@
+//! Writing day partitions atomically: `<table>/day=YYYY-MM-DD/part-0.parquet`.
+//!
+//! Each partition being rewritten is written whole into a hidden temporary file in its folder
+//! (`.part-0.parquet.tmp-<pid>`, a name no `*.parquet` glob and no Hive-style reader picks
+//! up), then renamed over the old one: a reader sees the old partition or the new one, never
+//! a part of one, and a run killed half way leaves the old table readable. A partition that
+//! has no rows any more is removed.
+//!
+//! Memory does not grow with the home: rows are handed over one thread at a time, a writer's
+//! buffered row group is flushed at [`ROW_GROUP_BYTES`], all of them when together they pass
+//! [`BUFFERED_BYTES`] (checked every few writes), and no file stays open between writes (a home spanning years has
+//! thousands of partitions, more than a process may keep open).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use arrow_array::RecordBatch;
+use chrono::NaiveDate;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::properties::WriterProperties;
+
+use super::TableError;
+use super::columns::table_schema;
+use super::rows::Table;
+
+/// The file name of a partition's data.
+pub const PART_FILE: &str = "part-0.parquet";
+
+/// A writer's buffered row group is written out past this size.
+pub const ROW_GROUP_BYTES: usize = 8 << 20;
+
+/// All buffered row groups are written out when together they pass this size.
+pub const BUFFERED_BYTES: usize = 64 << 20;
+
+/// How many writes pass between two checks of [`BUFFERED_BYTES`] (one write adds at most a
+/// thread's rows of one day).
+const BUFFER_CHECK_WRITES: usize = 64;
+
+/// A partition: a table and a day.
+pub(crate) type PartitionKey = (Table, NaiveDate);
+
+/// The folder of a partition.
+pub(crate) fn partition_dir(out: &Path, (table, day): PartitionKey) -> PathBuf {
+    out.join(table.name())
+        .join(format!("day={}", day.format("%Y-%m-%d")))
+}
+
+/// The partitions being rewritten in one run.
+pub(crate) struct PartitionSet {
+    out: PathBuf,
+    dirty: BTreeSet<PartitionKey>,
+    open: BTreeMap<PartitionKey, OpenPartition>,
+    writes: usize,
+}
+
+struct OpenPartition {
+    temp: PathBuf,
+    writer: ArrowWriter<BufWriter<AppendFile>>,
+}
+
+impl std::fmt::Debug for PartitionSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PartitionSet")
+            .field("out", &self.out)
+            .field("dirty", &self.dirty.len())
+            .field("open", &self.open.len())
+            .finish()
+    }
+}
+
+/// What committing wrote.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PartitionCounts {
+    /// Partitions written (created or replaced).
+    pub written: usize,
+    /// Partitions removed because no row falls on them any more.
+    pub removed: usize,
+}
+
+impl PartitionSet {
+    /// Rewrites `dirty` under `out`.
+    pub(crate) fn new(out: &Path, dirty: BTreeSet<PartitionKey>) -> Self {
+        Self {
+            out: out.to_path_buf(),
+            dirty,
+            open: BTreeMap::new(),
+            writes: 0,
+        }
+    }
+
+    /// Whether `key` is being rewritten.
+    pub(crate) fn is_dirty(&self, key: PartitionKey) -> bool {
+        self.dirty.contains(&key)
+    }
+
+    /// Rewrites `key` too.
+    pub(crate) fn mark_dirty(&mut self, key: PartitionKey) {
+        self.dirty.insert(key);
+    }
+
+    /// The partitions being rewritten.
+    pub(crate) fn dirty(&self) -> &BTreeSet<PartitionKey> {
+        &self.dirty
+    }
+
+    /// Appends `batch` (rows of `key`'s table) to partition `key`.
+    pub(crate) fn write(
+        &mut self,
+        key: PartitionKey,
+        batch: &RecordBatch,
+    ) -> Result<(), TableError> {
+        if !self.open.contains_key(&key) {
+            let opened = self.open_partition(key)?;
+            self.open.insert(key, opened);
+        }
+        let Some(open) = self.open.get_mut(&key) else {
+            return Ok(());
+        };
+        let temp = open.temp.clone();
+        let parquet_error = |source: parquet::errors::ParquetError| TableError::Parquet {
+            path: temp.clone(),
+            message: source.to_string(),
+        };
+        open.writer.write(batch).map_err(parquet_error)?;
+        if open.writer.in_progress_size() > ROW_GROUP_BYTES {
+            open.writer.flush().map_err(parquet_error)?;
+        }
+        // Summing every writer's estimate walks all their columns: done every few writes.
+        self.writes += 1;
+        if !self.writes.is_multiple_of(BUFFER_CHECK_WRITES) {
+            return Ok(());
+        }
+        let buffered: usize = self
+            .open
+            .values()
+            .map(|open| open.writer.in_progress_size())
+            .sum();
+        if buffered > BUFFERED_BYTES {
+            for open in self.open.values_mut() {
+                open.writer.flush().map_err(|source| TableError::Parquet {
+                    path: open.temp.clone(),
+                    message: source.to_string(),
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Finishes every partition and puts it in place; removes dirty partitions no row was
+    /// written to.
+    pub(crate) fn commit(self) -> Result<PartitionCounts, TableError> {
+        let mut counts = PartitionCounts::default();
+        let mut finished = Vec::new();
+        for (key, open) in self.open {
+            let temp = open.temp.clone();
+            let mut inner = open
+                .writer
+                .into_inner()
+                .map_err(|source| TableError::Parquet {
+                    path: temp.clone(),
+                    message: source.to_string(),
+                })?;
+            inner
+                .flush()
+                .and_then(|()| File::open(&temp)?.sync_all())
+                .map_err(|source| TableError::Write {
+                    path: temp.clone(),
+                    source,
+                })?;
+            finished.push((key, temp));
+        }
+        let written: BTreeSet<PartitionKey> = finished.iter().map(|(key, _)| *key).collect();
+        for (key, temp) in finished {
+            let target = partition_dir(&self.out, key).join(PART_FILE);
+            std::fs::rename(&temp, &target).map_err(|source| TableError::Write {
+                path: target.clone(),
+                source,
+            })?;
+            counts.written += 1;
+        }
+        for key in self.dirty.difference(&written) {
+            let dir = partition_dir(&self.out, *key);
+            match std::fs::remove_file(dir.join(PART_FILE)) {
+                Ok(()) => {
+                    counts.removed += 1;
+                    // Only an empty folder goes; anything else in it is left alone.
+                    let _ = std::fs::remove_dir(&dir);
+                }
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                Err(source) => {
+                    return Err(TableError::Write {
+                        path: dir.join(PART_FILE),
+                        source,
+                    });
+                }
+            }
+        }
+        Ok(counts)
+    }
+
+    fn open_partition(&self, key: PartitionKey) -> Result<OpenPartition, TableError> {
+        let dir = partition_dir(&self.out, key);
+        std::fs::create_dir_all(&dir).map_err(|source| TableError::Write {
+            path: dir.clone(),
+            source,
+        })?;
+        let temp = dir.join(format!(".{PART_FILE}.tmp-{}", std::process::id()));
+        // A fresh file: whatever a killed run left under this name goes.
+        File::create(&temp).map_err(|source| TableError::Write {
+            path: temp.clone(),
+            source,
+        })?;
+        let properties = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(ZstdLevel::default()))
+            .build();
+        let sink = BufWriter::with_capacity(16 << 10, AppendFile { path: temp.clone() });
+        let writer = ArrowWriter::try_new(sink, table_schema(key.0), Some(properties)).map_err(
+            |source| TableError::Parquet {
+                path: temp.clone(),
+                message: source.to_string(),
+            },
+        )?;
+        Ok(OpenPartition { temp, writer })
+    }
+}
+
+/// Removes the temporary files a killed run left under `out` (names starting with `.` and
+/// holding `.tmp-`), so they do not pile up. Readers never see them either way.
+pub(crate) fn remove_stale_temps(out: &Path) {
+    for table in Table::ALL {
+        let Ok(days) = std::fs::read_dir(out.join(table.name())) else {
+            continue;
+        };
+        for day in days.flatten() {
+            let Ok(files) = std::fs::read_dir(day.path()) else {
+                continue;
+            };
+            for file in files.flatten() {
+                let name = file.file_name();
+                let name = name.to_string_lossy();
+                if name.starts_with('.') && name.contains(".tmp-") {
+                    tracing::debug!(path = %file.path().display(), "removing a stale temporary file");
+                    let _ = std::fs::remove_file(file.path());
+                }
+            }
+        }
+    }
+}
+
+/// A file written by appending, opened for each write and closed after it, so that a writer
+/// holds no file descriptor between writes.
+struct AppendFile {
+    path: PathBuf,
+}
+
+impl Write for AppendFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut file = OpenOptions::new().append(true).open(&self.path)?;
+        file.write_all(buf)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

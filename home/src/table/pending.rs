@@ -1,0 +1,127 @@
+//! Rows waiting for their partition: a thread's rows are moved into one buffer per
+//! partition being rewritten, and written out as one record batch per partition when the
+//! buffers together pass [`PENDING_ROWS`] (and at the end), not a small batch per thread and
+//! day: Parquet's cost is per batch and per column, not per row.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use chrono::NaiveDate;
+
+use super::TableError;
+use super::columns::{RowsOf, record_batch};
+use super::partition::{PartitionKey, PartitionSet, partition_dir};
+use super::rows::{ItemRow, Table, ThreadRow, ThreadRows, TokenRow, TurnRow, day_of};
+
+/// Rows held before the buffers are written out.
+pub const PENDING_ROWS: usize = 64 * 1024;
+
+/// The rows of one partition.
+#[derive(Debug)]
+enum Buffer {
+    Threads(Vec<ThreadRow>),
+    Turns(Vec<TurnRow>),
+    Items(Vec<ItemRow>),
+    Tokens(Vec<TokenRow>),
+}
+
+/// Rows waiting, per partition.
+#[derive(Debug, Default)]
+pub(crate) struct Pending {
+    buffers: BTreeMap<PartitionKey, Buffer>,
+    rows: usize,
+}
+
+impl Pending {
+    /// Moves `rows` into the buffers of the partitions being rewritten (rows of other
+    /// partitions are dropped), counting them per table into `counts`; writes the buffers out
+    /// when they hold enough.
+    pub(crate) fn add(
+        &mut self,
+        partitions: &mut PartitionSet,
+        rows: ThreadRows,
+        counts: &mut BTreeMap<&'static str, u64>,
+    ) -> Result<(), TableError> {
+        let created = rows.thread.created_at.and_then(day_of);
+        let day = |ms: Option<i64>| ms.and_then(day_of).or(created);
+        let mut keep = |key: (Table, Option<NaiveDate>)| {
+            let (table, Some(day)) = key else {
+                return None;
+            };
+            partitions.is_dirty((table, day)).then(|| {
+                *counts.entry(table.name()).or_default() += 1;
+                self.rows += 1;
+                (table, day)
+            })
+        };
+        let mut placed: Vec<(PartitionKey, Row)> = Vec::new();
+        if let Some(key) = keep((Table::Threads, created)) {
+            placed.push((key, Row::Thread(rows.thread)));
+        }
+        for turn in rows.turns {
+            if let Some(key) = keep((Table::Turns, day(turn.started_at))) {
+                placed.push((key, Row::Turn(turn)));
+            }
+        }
+        for item in rows.items {
+            if let Some(key) = keep((Table::Items, day(item.timestamp))) {
+                placed.push((key, Row::Item(item)));
+            }
+        }
+        for token in rows.tokens {
+            if let Some(key) = keep((Table::TokenUsage, day(Some(token.timestamp)))) {
+                placed.push((key, Row::Token(token)));
+            }
+        }
+        for (key, row) in placed {
+            let buffer = self.buffers.entry(key).or_insert_with(|| match key.0 {
+                Table::Threads => Buffer::Threads(Vec::new()),
+                Table::Turns => Buffer::Turns(Vec::new()),
+                Table::Items => Buffer::Items(Vec::new()),
+                Table::TokenUsage => Buffer::Tokens(Vec::new()),
+            });
+            match (buffer, row) {
+                (Buffer::Threads(rows), Row::Thread(row)) => rows.push(row),
+                (Buffer::Turns(rows), Row::Turn(row)) => rows.push(row),
+                (Buffer::Items(rows), Row::Item(row)) => rows.push(row),
+                (Buffer::Tokens(rows), Row::Token(row)) => rows.push(row),
+                _ => {}
+            }
+        }
+        if self.rows >= PENDING_ROWS {
+            self.flush(partitions)?;
+        }
+        Ok(())
+    }
+
+    /// Writes every buffer out to its partition.
+    pub(crate) fn flush(&mut self, partitions: &mut PartitionSet) -> Result<(), TableError> {
+        for (key, buffer) in std::mem::take(&mut self.buffers) {
+            let batch = match &buffer {
+                Buffer::Threads(rows) => record_batch(RowsOf::Threads(&refs(rows))),
+                Buffer::Turns(rows) => record_batch(RowsOf::Turns(&refs(rows))),
+                Buffer::Items(rows) => record_batch(RowsOf::Items(&refs(rows))),
+                Buffer::Tokens(rows) => record_batch(RowsOf::Tokens(&refs(rows))),
+            }
+            .map_err(|error| TableError::Parquet {
+                path: partition_dir(Path::new(""), key),
+                message: error.to_string(),
+            })?;
+            partitions.write(key, &batch)?;
+        }
+        self.rows = 0;
+        Ok(())
+    }
+}
+
+/// One row on its way to a buffer.
+enum Row {
+    Thread(ThreadRow),
+    Turn(TurnRow),
+    Item(ItemRow),
+    Token(TokenRow),
+}
+
+fn refs<T>(rows: &[T]) -> Vec<&T> {
+    rows.iter().collect()
+}
