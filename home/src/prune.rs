@@ -11,6 +11,8 @@
 //!   (`state_5.sqlite`, `thread_history_1.sqlite`) changes the way it changes it;
 //! - [`trash`]: deleted sessions wait under `<home>/trash/<unix seconds>/` until
 //!   [`empty_trash`] removes folders older than a grace period;
+//! - [`rescue`]: a thread too large to resume rewritten as a new one holding only what
+//!   resume needs (`codex-rollout`'s rescue), once no running Codex holds it;
 //! - [`apply`]: each planned action done, the writer lock asked again just before.
 //!
 //! `docs/storage.md` says what each action does to the files and to Codex's state, and what
@@ -20,12 +22,14 @@ mod apply;
 mod codex_cli;
 mod plan;
 mod policy;
+mod rescue;
 mod trash;
 
 pub use apply::{AppliedThread, ApplyOptions, Outcome, apply_prune};
 pub use codex_cli::{CodexCli, CodexCliError};
 pub use plan::{Hold, PlannedThread, PrunePlan, plan_prune};
-pub use policy::{Action, DEFAULT_MIN_IDLE, Policy, SourceFilter};
+pub use policy::{Action, DEFAULT_MIN_IDLE, Policy, SourceFilter, parse_size};
+pub use rescue::{RescueThreadError, rescue_thread};
 pub use trash::{TRASH_SUBDIR, TrashFolder, TrashReport, empty_trash};
 
 /// Why pruning could not start.

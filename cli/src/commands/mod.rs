@@ -9,6 +9,8 @@ pub mod inspect;
 pub mod list;
 pub mod notifications;
 pub mod prompt;
+pub mod prune;
+pub mod rescue;
 pub mod search;
 pub mod thread;
 pub mod usage;
@@ -124,5 +126,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
         Command::Search(args) => search::run(args, out),
         Command::Du(args) => du::run(&args, out),
         Command::Compress(args) => compress::run(&args, out),
+        Command::Prune(args) => prune::run(&args, out),
+        Command::Rescue(args) => rescue::run(&args, out),
     }
 }

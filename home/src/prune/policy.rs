@@ -94,3 +94,29 @@ impl Policy {
         }
     }
 }
+
+/// A size on a command line: bytes, or a number with `K`, `M`, `G` or `T` (powers of 1024,
+/// an optional `B` or `iB` after).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let trimmed = text.trim();
+    let upper = trimmed.to_ascii_uppercase();
+    let upper = upper
+        .strip_suffix("IB")
+        .or_else(|| upper.strip_suffix('B'))
+        .unwrap_or(&upper);
+    let (number, shift) = match upper.chars().last() {
+        Some('K') => (&upper[..upper.len() - 1], 10),
+        Some('M') => (&upper[..upper.len() - 1], 20),
+        Some('G') => (&upper[..upper.len() - 1], 30),
+        Some('T') => (&upper[..upper.len() - 1], 40),
+        _ => (upper, 0),
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("not a size: {trimmed:?} (e.g. 500M, 2G, 1048576)"))?;
+    if !value.is_finite() || value < 0.0 {
+        return Err(format!("not a size: {trimmed:?}"));
+    }
+    Ok((value * (1u64 << shift) as f64) as u64)
+}
