@@ -3,8 +3,8 @@
 //! A session that grew too large to resume (repeated `compacted` records, inline images)
 //! still resumes from its *live suffix*: the lines from which reconstruction finds the newest
 //! surviving compaction's replacement history, the previous turn's settings and the token
-//! usage. [`crate::tail::load_rollout_tail`] finds where that suffix starts by reading the
-//! file backwards (the same rule resume uses, asked of reconstruction itself); a rescue is
+//! usage. [`suffix`] finds where the shortest such suffix starts by reading the file
+//! backwards (the rule the resume tail uses, asked of reconstruction itself); a rescue is
 //! a new file made of the session meta line (new thread id, `history_base` dropped: the new
 //! file holds its whole history) followed by the suffix's lines copied byte for byte. In a
 //! paginated file each copied line's envelope `ordinal` is renumbered so the new file counts
@@ -25,9 +25,10 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use codex_protocol::thread_id::ThreadId;
 use serde_json::Value;
 
+mod suffix;
+
 use crate::layout::CodexHome;
 use crate::source::{Compression, RolloutReader};
-use crate::tail::load_rollout_tail;
 
 /// Why a session could not be rescued.
 #[derive(Debug, thiserror::Error)]
@@ -105,20 +106,18 @@ pub fn rescue_rollout(
     let original_bytes = file
         .seek(SeekFrom::End(0))
         .map_err(io_err("read", original))?;
-    let tail = load_rollout_tail(original)
-        .map_err(io_err("read", original))?
-        .ok_or_else(|| RescueError::NoSuffix(original.to_path_buf()))?;
-    if tail.is_whole_file() || tail.bytes_read() >= original_bytes {
-        return Err(RescueError::NothingToLeaveOut(original.to_path_buf()));
-    }
-    let original_thread_id = tail.thread_id();
-    let suffix_offset = original_bytes - tail.bytes_read();
-    drop(tail);
+    let suffix_offset = suffix::shortest_suffix_offset(
+        File::open(original).map_err(io_err("open", original))?,
+    )
+    .map_err(io_err("read", original))?
+    .ok_or_else(|| RescueError::NothingToLeaveOut(original.to_path_buf()))?;
 
     file.seek(SeekFrom::Start(0))
         .map_err(io_err("read", original))?;
     let mut reader = BufReader::new(file);
     let meta_line = first_meta_line(&mut reader).map_err(io_err("read", original))?;
+    let original_thread_id = thread_of_meta(&meta_line)
+        .ok_or_else(|| RescueError::NoSuffix(original.to_path_buf()))?;
     let thread_id = ThreadId::new();
     let (meta, paginated) = rewrite_meta(&meta_line, thread_id, now).map_err(|reason| {
         RescueError::Meta {
@@ -288,6 +287,17 @@ fn renumber(line: &[u8], ordinal: u64) -> Option<Vec<u8>> {
     envelope.get("ordinal")?;
     envelope.insert("ordinal".to_owned(), Value::from(ordinal));
     serde_json::to_vec(&value).ok()
+}
+
+/// The thread id a session meta line names; `None` for a fork by reference (its history
+/// starts in its parent: rescue it once resolved) or an unreadable line.
+fn thread_of_meta(line: &[u8]) -> Option<ThreadId> {
+    let value: Value = serde_json::from_slice(line).ok()?;
+    let payload = value.get("payload")?;
+    if payload.get("history_base").is_some_and(|base| !base.is_null()) {
+        return None;
+    }
+    ThreadId::from_string(payload.get("id")?.as_str()?).ok()
 }
 
 fn trim_newline(line: &[u8]) -> &[u8] {

@@ -1,0 +1,161 @@
+//! `codex-thread rescue` on threads the real Codex writes: the rescued thread resumes in
+//! Codex to exactly the history the original resumes to (the resumed turn's request `input`,
+//! but the base-instructions message whose id Codex derives from the thread), while holding
+//! only the live suffix (one compaction where the original has two, and not the image the
+//! first turn attached, which Codex's compaction summarised away).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use base64::Engine;
+use codex_test_support::{
+    CodexHome, Reply, Script, ScriptedModel, Usage, assistant_message, real_codex_or_skip,
+};
+use serde_json::Value;
+
+use common::TestResult;
+use common::real_codex::{rollout_of, run_ours, text};
+
+const PNG_1X1: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+/// A reply whose reported usage is over the compaction limit the next resume sets.
+fn big(id: &str, text: &str) -> Reply {
+    Reply::items(vec![assistant_message(id, text)]).usage(Usage::new(9_000, 0, 10, 0))
+}
+
+fn count_lines_of_type(path: &Path, kind: &str) -> Result<usize, Box<dyn std::error::Error>> {
+    let text = std::fs::read_to_string(path)?;
+    Ok(text
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|line| line["type"] == kind)
+        .count())
+}
+
+/// The input of the first model call made after `before` calls: the resumed turn's request.
+fn resumed_input(model: &ScriptedModel, before: usize) -> Result<Vec<Value>, Box<dyn std::error::Error>> {
+    let calls = model.model_calls();
+    let call = calls.get(before).ok_or("no request for the resumed turn")?;
+    Ok(call.input().to_vec())
+}
+
+/// Base instructions first (a developer message; its id depends on the thread), then the
+/// history and the new turn: everything but the first item.
+fn after_instructions(input: &[Value]) -> Result<&[Value], Box<dyn std::error::Error>> {
+    let (first, rest) = input.split_first().ok_or("empty input")?;
+    assert_eq!(first["role"], "developer", "{first}");
+    Ok(rest)
+}
+
+#[test]
+fn rescued_thread_resumes_in_codex_to_the_history_the_original_resumes_to() -> TestResult {
+    let Some(codex) =
+        real_codex_or_skip("rescued_thread_resumes_in_codex_to_the_history_the_original_resumes_to")
+    else {
+        return Ok(());
+    };
+    let model = ScriptedModel::start(Script::new())?;
+    let home = CodexHome::new(&codex, &model)?;
+    let image = home.work_dir().join("pixel.png");
+    std::fs::write(&image, base64::engine::general_purpose::STANDARD.decode(PNG_1X1)?)?;
+
+    // A first turn with an image, then three resumed turns, the first two each opened by a
+    // compaction (the previous turn reported more tokens than the limit).
+    model.push_reply(big("msg_1", "Seen the image."));
+    let run = home.run(&[
+        "exec",
+        "--json",
+        "--skip-git-repo-check",
+        "describe this image",
+        "-i",
+        text(&image)?,
+    ])?;
+    run.assert_success();
+    let thread = run.expect_thread_id().to_owned();
+    for turn in 2..=3 {
+        model.push_compaction(Reply::items(vec![assistant_message(
+            &format!("msg_summary_{turn}"),
+            &format!("Summary {turn}."),
+        )]));
+        model.push_reply(big(&format!("msg_{turn}"), &format!("Turn {turn}.")));
+        home.runner()
+            .config("model_auto_compact_token_limit=5000")
+            .resume(&thread, &format!("turn {turn}"))?
+            .assert_success();
+    }
+    model.push_reply(Reply::message("msg_4", "Turn 4."));
+    home.resume(&thread, "turn 4")?.assert_success();
+
+    let original = rollout_of(&home, &thread)?;
+    let compactions = count_lines_of_type(&original, "compacted")?;
+    assert!(compactions >= 2, "the original has {compactions} compactions");
+
+    let out = run_ours(&["--json", "rescue", &thread, "--home", text(home.path())?])?;
+    let rescued: Value = serde_json::from_str(out.trim())?;
+    let rescued_id = rescued["thread_id"].as_str().ok_or("no thread id")?.to_owned();
+    let rescued_path = PathBuf::from(rescued["path"].as_str().ok_or("no path")?);
+    assert!(rescued_path.starts_with(home.path().join("sessions")));
+    assert_eq!(count_lines_of_type(&rescued_path, "compacted")?, 1);
+    let (original_bytes, rescued_bytes) = (
+        std::fs::metadata(&original)?.len(),
+        std::fs::metadata(&rescued_path)?.len(),
+    );
+    assert!(rescued_bytes < original_bytes, "{rescued_bytes} >= {original_bytes}");
+
+    // The rescued thread first (resuming the original appends to it).
+    let before = model.model_calls().len();
+    model.push_reply(Reply::message("msg_r", "Rescued."));
+    home.resume(&rescued_id, "after")?.assert_success();
+    let rescued_input = resumed_input(&model, before)?;
+
+    let before = model.model_calls().len();
+    model.push_reply(Reply::message("msg_o", "Original."));
+    home.resume(&thread, "after")?.assert_success();
+    let original_input = resumed_input(&model, before)?;
+
+    // The history Codex rebuilt is equal item for item, ids included; the new turn's user
+    // message (last) gets a fresh id at request time, so it is compared without it.
+    let (mut theirs, mut ours) = (
+        after_instructions(&original_input)?.to_vec(),
+        after_instructions(&rescued_input)?.to_vec(),
+    );
+    for input in [&mut theirs, &mut ours] {
+        let last = input.last_mut().ok_or("no new user message")?;
+        assert_eq!(last["role"], "user", "{last}");
+        last.as_object_mut().ok_or("not an object")?.remove("id");
+    }
+    assert!(theirs.len() > 4, "{theirs:?}");
+    pretty_assertions::assert_eq!(theirs, ours);
+    // The image reached the model from the compaction's replacement history in both.
+    // Codex 0.169's compaction keeps no image in its replacement history: the image the
+    // original holds reaches neither request, and the rescue leaves it out.
+    let images = |text: &str| text.matches("\"input_image\"").count();
+    assert_eq!(images(&std::fs::read_to_string(&original)?), 1);
+    assert_eq!(images(&serde_json::to_string(&original_input)?), 0);
+    assert_eq!(images(&std::fs::read_to_string(&rescued_path)?), 0);
+
+    // A thread with no compaction needs its whole file: nothing to rescue, said so.
+    model.push_reply(Reply::message("msg_small", "Small."));
+    let small = home.exec("small")?.expect_thread_id().to_owned();
+    let refused = common::bin()?
+        .args(["rescue", &small, "--home", text(home.path())?])
+        .output()?;
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("nothing to rescue"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+
+    // Codex lists and reads the rescued thread.
+    let mut app_server = home.app_server()?;
+    let listed: Vec<String> = app_server
+        .thread_list(false)?
+        .iter()
+        .filter_map(|thread| thread["id"].as_str().map(str::to_owned))
+        .collect();
+    assert!(listed.contains(&rescued_id), "{listed:?}");
+    app_server.thread_read(&rescued_id)?;
+    Ok(())
+}

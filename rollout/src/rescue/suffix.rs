@@ -1,0 +1,83 @@
+//! Where the shortest live suffix of a plain rollout starts: the latest line from which
+//! reconstruction rebuilds the whole file's history, with the newest turn context and token
+//! usage in it (the rule [`crate::tail`] uses to stop reading, asked here of each candidate
+//! start, so the suffix is the shortest one, not the first one large enough).
+//!
+//! Lines are read backwards ([`ReverseLines`]); the suffix is checked each time it doubles,
+//! and once one suffices the start is narrowed down by bisection between the last size that
+//! did not and the first that did. Memory: the suffix's items and their offsets.
+
+use std::fs::File;
+use std::io;
+
+use codex_protocol::event::EventMsg;
+use codex_protocol::rollout::RolloutItem;
+
+use crate::load::lines::{LineOutcome, read_line};
+use crate::reconstruct::suffix_suffices;
+use crate::tail::reverse::ReverseLines;
+
+/// Items read before the first check.
+const FIRST_CHECK: usize = 16;
+
+/// The file offset where the shortest sufficient suffix of `file` starts; `None` when no
+/// suffix short of the whole file suffices.
+pub(super) fn shortest_suffix_offset(file: File) -> io::Result<Option<u64>> {
+    let mut lines = ReverseLines::new(file)?;
+    // Newest first: each line's offset and its item (none for lines without one).
+    let mut offsets: Vec<u64> = Vec::new();
+    let mut items: Vec<Option<RolloutItem>> = Vec::new();
+    let mut insufficient = 0;
+    let mut next_check = FIRST_CHECK;
+    let mut sufficient = None;
+    while let Some((offset, raw)) = lines.prev_line()? {
+        let item = match read_line(0, raw).outcome {
+            LineOutcome::Line(line, _) => Some(line.item),
+            _ => None,
+        };
+        offsets.push(offset);
+        items.push(item);
+        if items.len() >= next_check {
+            if enough(&items, items.len()) {
+                sufficient = Some(items.len());
+                break;
+            }
+            insufficient = items.len();
+            next_check = items.len().saturating_mul(2);
+        }
+    }
+    let Some(mut high) = sufficient else {
+        return Ok(None);
+    };
+    // The last line read back is the file's first: a suffix holding it is the whole file.
+    let mut low = insufficient;
+    while high - low > 1 {
+        let middle = low + (high - low) / 2;
+        if enough(&items, middle) {
+            high = middle;
+        } else {
+            low = middle;
+        }
+    }
+    if offsets.get(high - 1).is_none_or(|offset| *offset == 0) {
+        return Ok(None);
+    }
+    Ok(offsets.get(high - 1).copied())
+}
+
+/// Whether the newest `count` lines' items suffice (the tail's rule).
+fn enough(newest_first: &[Option<RolloutItem>], count: usize) -> bool {
+    let suffix: Vec<RolloutItem> = newest_first[..count]
+        .iter()
+        .rev()
+        .flatten()
+        .cloned()
+        .collect();
+    let turn_context = suffix
+        .iter()
+        .any(|item| matches!(item, RolloutItem::TurnContext(_)));
+    let token_info = suffix.iter().any(|item| {
+        matches!(item, RolloutItem::EventMsg(EventMsg::TokenCount(count)) if count.info.is_some())
+    });
+    turn_context && token_info && suffix_suffices(&suffix)
+}
