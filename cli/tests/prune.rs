@@ -43,8 +43,19 @@ fn age(home: &CodexHome, thread: &str, days: u32) -> TestResult {
 }
 
 /// `codex-thread --json prune --home H ARGS...`: the thread lines by id, and the summary.
-fn prune(home: &Path, codex: &RealCodex, args: &[&str]) -> Result<(BTreeMap<String, Value>, Value), Failure> {
-    let mut all = vec!["--json", "prune", "--home", text(home)?, "--codex", text(codex.bin())?];
+fn prune(
+    home: &Path,
+    codex: &RealCodex,
+    args: &[&str],
+) -> Result<(BTreeMap<String, Value>, Value), Failure> {
+    let mut all = vec![
+        "--json",
+        "prune",
+        "--home",
+        text(home)?,
+        "--codex",
+        text(codex.bin())?,
+    ];
     all.extend_from_slice(args);
     let out = run_ours(&all)?;
     let mut threads = BTreeMap::new();
@@ -53,7 +64,10 @@ fn prune(home: &Path, codex: &RealCodex, args: &[&str]) -> Result<(BTreeMap<Stri
         let value: Value = serde_json::from_str(line)?;
         match value["type"].as_str() {
             Some("thread") => {
-                threads.insert(value["thread_id"].as_str().ok_or("no id")?.to_owned(), value);
+                threads.insert(
+                    value["thread_id"].as_str().ok_or("no id")?.to_owned(),
+                    value,
+                );
             }
             _ => summary = value,
         }
@@ -70,7 +84,10 @@ fn listed(home: &CodexHome) -> Result<(BTreeSet<String>, BTreeSet<String>), Fail
             .filter_map(|thread| thread["id"].as_str().map(str::to_owned))
             .collect()
     };
-    Ok((ids(app_server.thread_list(false)?), ids(app_server.thread_list(true)?)))
+    Ok((
+        ids(app_server.thread_list(false)?),
+        ids(app_server.thread_list(true)?),
+    ))
 }
 
 /// Codex's turns of each thread (`thread/read`).
@@ -116,20 +133,53 @@ fn prune_plans_and_applies_each_action_and_codex_agrees() -> TestResult {
     assert_eq!(plan[&locked]["hold"], "open_in_codex");
     assert_eq!(plan[&old]["hold"], Value::Null);
     // `--keep-last 4` keeps the four newest of the one working directory.
-    let (plan, _) = prune(home.path(), &codex, &["--action", "delete", "--keep-last", "4"])?;
+    let (plan, _) = prune(
+        home.path(),
+        &codex,
+        &["--action", "delete", "--keep-last", "4"],
+    )?;
     assert_eq!(plan.keys().collect::<Vec<_>>(), vec![&locked], "{plan:?}");
 
     // Archive what is older than 50 days (the locked thread is held), delete what is older
     // than 25 days and still live, compress the rest older than a week.
-    let (applied, _) = prune(home.path(), &codex, &["--action", "archive", "--older-than", "50d", "--apply"])?;
+    let (applied, _) = prune(
+        home.path(),
+        &codex,
+        &["--action", "archive", "--older-than", "50d", "--apply"],
+    )?;
     assert_eq!(applied[&older]["applied"]["outcome"], "done", "{applied:?}");
     assert_eq!(applied[&locked]["applied"]["outcome"], "held");
-    let (applied, _) = prune(home.path(), &codex, &["--action", "delete", "--older-than", "25d", "--live", "--apply"])?;
+    let (applied, _) = prune(
+        home.path(),
+        &codex,
+        &[
+            "--action",
+            "delete",
+            "--older-than",
+            "25d",
+            "--live",
+            "--apply",
+        ],
+    )?;
     assert_eq!(applied[&old]["applied"]["outcome"], "done", "{applied:?}");
     assert_eq!(applied[&locked]["applied"]["outcome"], "held");
     assert_eq!(applied.len(), 2, "{applied:?}");
-    let (applied, _) = prune(home.path(), &codex, &["--action", "compress", "--older-than", "7d", "--live", "--apply"])?;
-    assert_eq!(applied[&compressible]["applied"]["outcome"], "done", "{applied:?}");
+    let (applied, _) = prune(
+        home.path(),
+        &codex,
+        &[
+            "--action",
+            "compress",
+            "--older-than",
+            "7d",
+            "--live",
+            "--apply",
+        ],
+    )?;
+    assert_eq!(
+        applied[&compressible]["applied"]["outcome"], "done",
+        "{applied:?}"
+    );
     drop(lock);
 
     // The files.
@@ -139,28 +189,53 @@ fn prune_plans_and_applies_each_action_and_codex_agrees() -> TestResult {
     let archived = walk(&home.path().join("archived_sessions"));
     assert_eq!(archived.len(), 1);
     assert!(archived[0].to_string_lossy().contains(&older));
-    assert!(rollout_of(&home, &compressible)?.to_string_lossy().ends_with(".jsonl.zst"));
+    assert!(
+        rollout_of(&home, &compressible)?
+            .to_string_lossy()
+            .ends_with(".jsonl.zst")
+    );
 
     // What Codex shows: the archived thread archived, the deleted one nowhere, the rest live,
     // and every listed thread reads with the turns it had.
     let (live, archived_ids) = listed(&home)?;
-    let expect_live: BTreeSet<String> = [&compressible, &recent, &locked].into_iter().cloned().collect();
+    let expect_live: BTreeSet<String> = [&compressible, &recent, &locked]
+        .into_iter()
+        .cloned()
+        .collect();
     assert_eq!(live, expect_live);
-    assert_eq!(archived_ids, BTreeSet::from([older.clone()]));
+    assert_eq!(archived_ids, BTreeSet::from([older]));
     let after = read_all(&home, &live.union(&archived_ids).cloned().collect())?;
     for (id, turns) in &after {
         assert_eq!(turns, &before[id], "{id} reads differently after prune");
     }
     let mut app_server = home.app_server()?;
-    assert!(app_server.thread_read(&old).is_err(), "a deleted thread still reads");
+    assert!(
+        app_server.thread_read(&old).is_err(),
+        "a deleted thread still reads"
+    );
     drop(app_server);
 
     // The trash: kept within the grace period, removed after it.
-    let out = run_ours(&["--json", "prune", "--home", text(home.path())?, "--empty-trash", "--apply"])?;
+    let out = run_ours(&[
+        "--json",
+        "prune",
+        "--home",
+        text(home.path())?,
+        "--empty-trash",
+        "--apply",
+    ])?;
     let report: Value = serde_json::from_str(out.trim())?;
     assert_eq!(report["folders"][0]["expired"], false);
     assert_eq!(walk(&home.path().join("trash")).len(), 1);
-    run_ours(&["prune", "--home", text(home.path())?, "--empty-trash", "--grace", "0", "--apply"])?;
+    run_ours(&[
+        "prune",
+        "--home",
+        text(home.path())?,
+        "--empty-trash",
+        "--grace",
+        "0",
+        "--apply",
+    ])?;
     assert!(walk(&home.path().join("trash")).is_empty());
     Ok(())
 }
@@ -214,7 +289,14 @@ fn prune_killed_at_random_moments_loses_nothing() -> TestResult {
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_codex-thread"));
         command
             .env_remove("CODEX_HOME")
-            .args(["prune", "--home", text(home.path())?, "--codex", text(codex.bin())?, "--apply"])
+            .args([
+                "prune",
+                "--home",
+                text(home.path())?,
+                "--codex",
+                text(codex.bin())?,
+                "--apply",
+            ])
             .args(plans[round % 3])
             .stdout(Stdio::null())
             .stderr(Stdio::null());
@@ -228,23 +310,46 @@ fn prune_killed_at_random_moments_loses_nothing() -> TestResult {
     }
     // One run of each to the end finishes what the kills interrupted.
     for plan in plans {
-        let mut all = vec!["prune", "--home", text(home.path())?, "--codex", text(codex.bin())?, "--apply"];
+        let mut all = vec![
+            "prune",
+            "--home",
+            text(home.path())?,
+            "--codex",
+            text(codex.bin())?,
+            "--apply",
+        ];
         all.extend_from_slice(plan);
         run_ours(&all)?;
     }
-    eprintln!("prune killed {kills} times of 9");
+    assert!(kills >= 1, "no run was killed: the test proves nothing");
 
     let trashed: BTreeSet<String> = walk(&home.path().join("trash"))
         .iter()
-        .filter_map(|path| ids.iter().find(|id| path.to_string_lossy().contains(id.as_str())).cloned())
+        .filter_map(|path| {
+            ids.iter()
+                .find(|id| path.to_string_lossy().contains(id.as_str()))
+                .cloned()
+        })
         .collect();
     let (live, archived) = listed(&home)?;
     for id in &ids {
-        let places = [live.contains(id), archived.contains(id), trashed.contains(id)];
-        assert_eq!(places.iter().filter(|&&here| here).count(), 1, "{id}: live, archived, trash = {places:?}");
+        let places = [
+            live.contains(id),
+            archived.contains(id),
+            trashed.contains(id),
+        ];
+        assert_eq!(
+            places.iter().filter(|&&here| here).count(),
+            1,
+            "{id}: live, archived, trash = {places:?}"
+        );
     }
     read_all(&home, &live.union(&archived).cloned().collect())?;
-    for file in home.session_files()?.into_iter().chain(walk(&home.path().join("trash"))) {
+    for file in home
+        .session_files()?
+        .into_iter()
+        .chain(walk(&home.path().join("trash")))
+    {
         run_ours(&["--json", "thread", text(&file)?])?;
     }
     Ok(())

@@ -34,7 +34,10 @@ fn count_lines_of_type(path: &Path, kind: &str) -> Result<usize, Box<dyn std::er
 }
 
 /// The input of the first model call made after `before` calls: the resumed turn's request.
-fn resumed_input(model: &ScriptedModel, before: usize) -> Result<Vec<Value>, Box<dyn std::error::Error>> {
+fn resumed_input(
+    model: &ScriptedModel,
+    before: usize,
+) -> Result<Vec<Value>, Box<dyn std::error::Error>> {
     let calls = model.model_calls();
     let call = calls.get(before).ok_or("no request for the resumed turn")?;
     Ok(call.input().to_vec())
@@ -50,15 +53,18 @@ fn after_instructions(input: &[Value]) -> Result<&[Value], Box<dyn std::error::E
 
 #[test]
 fn rescued_thread_resumes_in_codex_to_the_history_the_original_resumes_to() -> TestResult {
-    let Some(codex) =
-        real_codex_or_skip("rescued_thread_resumes_in_codex_to_the_history_the_original_resumes_to")
-    else {
+    let Some(codex) = real_codex_or_skip(
+        "rescued_thread_resumes_in_codex_to_the_history_the_original_resumes_to",
+    ) else {
         return Ok(());
     };
     let model = ScriptedModel::start(Script::new())?;
     let home = CodexHome::new(&codex, &model)?;
     let image = home.work_dir().join("pixel.png");
-    std::fs::write(&image, base64::engine::general_purpose::STANDARD.decode(PNG_1X1)?)?;
+    std::fs::write(
+        &image,
+        base64::engine::general_purpose::STANDARD.decode(PNG_1X1)?,
+    )?;
 
     // A first turn with an image, then three resumed turns, the first two each opened by a
     // compaction (the previous turn reported more tokens than the limit).
@@ -89,11 +95,17 @@ fn rescued_thread_resumes_in_codex_to_the_history_the_original_resumes_to() -> T
 
     let original = rollout_of(&home, &thread)?;
     let compactions = count_lines_of_type(&original, "compacted")?;
-    assert!(compactions >= 2, "the original has {compactions} compactions");
+    assert!(
+        compactions >= 2,
+        "the original has {compactions} compactions"
+    );
 
     let out = run_ours(&["--json", "rescue", &thread, "--home", text(home.path())?])?;
     let rescued: Value = serde_json::from_str(out.trim())?;
-    let rescued_id = rescued["thread_id"].as_str().ok_or("no thread id")?.to_owned();
+    let rescued_id = rescued["thread_id"]
+        .as_str()
+        .ok_or("no thread id")?
+        .to_owned();
     let rescued_path = PathBuf::from(rescued["path"].as_str().ok_or("no path")?);
     assert!(rescued_path.starts_with(home.path().join("sessions")));
     assert_eq!(count_lines_of_type(&rescued_path, "compacted")?, 1);
@@ -101,7 +113,10 @@ fn rescued_thread_resumes_in_codex_to_the_history_the_original_resumes_to() -> T
         std::fs::metadata(&original)?.len(),
         std::fs::metadata(&rescued_path)?.len(),
     );
-    assert!(rescued_bytes < original_bytes, "{rescued_bytes} >= {original_bytes}");
+    assert!(
+        rescued_bytes < original_bytes,
+        "{rescued_bytes} >= {original_bytes}"
+    );
 
     // The rescued thread first (resuming the original appends to it).
     let before = model.model_calls().len();

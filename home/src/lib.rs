@@ -96,11 +96,9 @@ pub use list::{
     list_sessions_async, read_head_summary, rollout_files_under, summarize_rollout_file,
 };
 pub use prune::{
-    Action, AppliedThread, ApplyOptions, CodexCli, CodexCliError, DEFAULT_MIN_IDLE, Hold,
-    Outcome, PlannedThread, Policy, PruneError, PrunePlan, RescueThreadError, SourceFilter,
-    TRASH_SUBDIR,
-    TrashFolder, TrashReport, apply_prune, empty_trash, parse_size, plan_prune,
-    rescue_thread,
+    Action, AppliedThread, ApplyOptions, CodexCli, CodexCliError, DEFAULT_MIN_IDLE, Hold, Outcome,
+    PlannedThread, Policy, PruneError, PrunePlan, RescueThreadError, SourceFilter, TRASH_SUBDIR,
+    TrashFolder, TrashReport, apply_prune, empty_trash, parse_size, plan_prune, rescue_thread,
 };
 pub use search::{
     BUSY_TIMEOUT, Hit, OUTPUT_CAP, Order, Query, Role, SearchError, SearchIndex, TextKind,

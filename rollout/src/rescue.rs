@@ -45,10 +45,14 @@ pub enum RescueError {
     },
     /// The original's live suffix cannot be found from its end: a compressed file, a fork by
     /// reference, or a file without a session meta near its start.
-    #[error("{0}: its live suffix cannot be read from its end (decompress it, or it is a fork by reference or has no session meta)")]
+    #[error(
+        "{0}: its live suffix cannot be read from its end (decompress it, or it is a fork by reference or has no session meta)"
+    )]
     NoSuffix(PathBuf),
     /// The suffix is the whole file: there is nothing a rescue could leave out.
-    #[error("{0}: resuming it needs the whole file (no compaction to start from); nothing to rescue")]
+    #[error(
+        "{0}: resuming it needs the whole file (no compaction to start from); nothing to rescue"
+    )]
     NothingToLeaveOut(PathBuf),
     /// The session meta line could not be rewritten.
     #[error("{path}: its session meta line cannot be rewritten: {reason}")]
@@ -106,25 +110,23 @@ pub fn rescue_rollout(
     let original_bytes = file
         .seek(SeekFrom::End(0))
         .map_err(io_err("read", original))?;
-    let suffix_offset = suffix::shortest_suffix_offset(
-        File::open(original).map_err(io_err("open", original))?,
-    )
-    .map_err(io_err("read", original))?
-    .ok_or_else(|| RescueError::NothingToLeaveOut(original.to_path_buf()))?;
+    let suffix_offset =
+        suffix::shortest_suffix_offset(File::open(original).map_err(io_err("open", original))?)
+            .map_err(io_err("read", original))?
+            .ok_or_else(|| RescueError::NothingToLeaveOut(original.to_path_buf()))?;
 
     file.seek(SeekFrom::Start(0))
         .map_err(io_err("read", original))?;
     let mut reader = BufReader::new(file);
     let meta_line = first_meta_line(&mut reader).map_err(io_err("read", original))?;
-    let original_thread_id = thread_of_meta(&meta_line)
-        .ok_or_else(|| RescueError::NoSuffix(original.to_path_buf()))?;
+    let original_thread_id =
+        thread_of_meta(&meta_line).ok_or_else(|| RescueError::NoSuffix(original.to_path_buf()))?;
     let thread_id = ThreadId::new();
-    let (meta, paginated) = rewrite_meta(&meta_line, thread_id, now).map_err(|reason| {
-        RescueError::Meta {
+    let (meta, paginated) =
+        rewrite_meta(&meta_line, thread_id, now).map_err(|reason| RescueError::Meta {
             path: original.to_path_buf(),
             reason,
-        }
-    })?;
+        })?;
 
     let uuid = uuid::Uuid::parse_str(&thread_id.to_string()).map_err(|err| RescueError::Meta {
         path: original.to_path_buf(),
@@ -173,13 +175,19 @@ fn first_meta_line(reader: &mut impl BufRead) -> io::Result<Vec<u8>> {
             break;
         }
         let parsed: Option<Value> = serde_json::from_slice(trim_newline(&line)).ok();
-        if parsed.as_ref().and_then(|value| value.get("type")).and_then(Value::as_str)
+        if parsed
+            .as_ref()
+            .and_then(|value| value.get("type"))
+            .and_then(Value::as_str)
             == Some("session_meta")
         {
             return Ok(trim_newline(&line).to_vec());
         }
     }
-    Err(io::Error::new(io::ErrorKind::InvalidData, "no session meta near the start"))
+    Err(io::Error::new(
+        io::ErrorKind::InvalidData,
+        "no session meta near the start",
+    ))
 }
 
 /// The meta line for the rescue: new id (and `session_id` when it named the thread itself),
@@ -294,7 +302,10 @@ fn renumber(line: &[u8], ordinal: u64) -> Option<Vec<u8>> {
 fn thread_of_meta(line: &[u8]) -> Option<ThreadId> {
     let value: Value = serde_json::from_slice(line).ok()?;
     let payload = value.get("payload")?;
-    if payload.get("history_base").is_some_and(|base| !base.is_null()) {
+    if payload
+        .get("history_base")
+        .is_some_and(|base| !base.is_null())
+    {
         return None;
     }
     ThreadId::from_string(payload.get("id")?.as_str()?).ok()

@@ -11,8 +11,8 @@ use std::time::{Duration, SystemTime};
 
 use clap::{Args, ValueEnum};
 use codex_home::{
-    Action, AppliedThread, ApplyOptions, CodexCli, CompressOptions, Outcome, PlannedThread,
-    Policy, SourceFilter, apply_prune, empty_trash, parse_age, parse_size, plan_prune,
+    Action, AppliedThread, ApplyOptions, CodexCli, CompressOptions, Outcome, PlannedThread, Policy,
+    SourceFilter, apply_prune, empty_trash, parse_age, parse_size, plan_prune,
 };
 use serde::Serialize;
 
@@ -219,7 +219,11 @@ pub fn run(args: &PruneArgs, out: &mut Output) -> CommandResult {
     if out.is_json() {
         out.json_line(&summary)?;
     } else {
-        let verb = if args.apply { "acted on" } else { "would act on" };
+        let verb = if args.apply {
+            "acted on"
+        } else {
+            "would act on"
+        };
         out.line(&format!(
             "{verb} {} of {} threads ({}); {} held{}",
             summary.acting,

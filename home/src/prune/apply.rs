@@ -156,17 +156,19 @@ fn act(
         Action::Archive => archive(home, thread, options, has_state).map(|folder| {
             moved_to = Some(folder);
         }),
-        Action::Delete => match move_to_trash(home, thread.thread_id, &thread.files, SystemTime::now()) {
-            Err(err) => Err(err.to_string()),
-            Ok(folder) => {
-                moved_to = Some(folder.clone());
-                forget(home, options, has_state, thread.thread_id)
-                    .map_err(|err| err.to_string())
-                    .and_then(|()| {
-                        finish_delete(&folder, thread.thread_id).map_err(|err| err.to_string())
-                    })
+        Action::Delete => {
+            match move_to_trash(home, thread.thread_id, &thread.files, SystemTime::now()) {
+                Err(err) => Err(err.to_string()),
+                Ok(folder) => {
+                    moved_to = Some(folder.clone());
+                    forget(home, options, has_state, thread.thread_id)
+                        .map_err(|err| err.to_string())
+                        .and_then(|()| {
+                            finish_delete(&folder, thread.thread_id).map_err(|err| err.to_string())
+                        })
+                }
             }
-        },
+        }
     };
     if thread.action != Action::Compress {
         progress(thread.bytes);
@@ -196,7 +198,8 @@ fn archive(
             .map_err(|err| err.to_string())?;
         return Ok(folder);
     }
-    std::fs::create_dir_all(&folder).map_err(|err| format!("cannot create {}: {err}", folder.display()))?;
+    std::fs::create_dir_all(&folder)
+        .map_err(|err| format!("cannot create {}: {err}", folder.display()))?;
     for file in &thread.files {
         let Some(name) = file.file_name() else {
             continue;

@@ -85,7 +85,11 @@ struct Candidate {
 }
 
 /// Plans `policy` over `home` at `now`.
-pub fn plan_prune(home: &CodexHome, policy: &Policy, now: SystemTime) -> Result<PrunePlan, PruneError> {
+pub fn plan_prune(
+    home: &CodexHome,
+    policy: &Policy,
+    now: SystemTime,
+) -> Result<PrunePlan, PruneError> {
     let files = all_rollout_files(home).map_err(|source| PruneError::Walk {
         home: home.root().to_path_buf(),
         source,
@@ -154,10 +158,15 @@ pub fn plan_prune(home: &CodexHome, policy: &Policy, now: SystemTime) -> Result<
 
 fn picks(policy: &Policy, candidate: &Candidate, idle: std::time::Duration) -> bool {
     let thread = &candidate.thread;
-    policy.archived.is_none_or(|archived| archived == thread.archived)
+    policy
+        .archived
+        .is_none_or(|archived| archived == thread.archived)
         && policy.older_than.is_none_or(|age| idle >= age)
         && policy.larger_than.is_none_or(|bytes| thread.bytes > bytes)
-        && policy.cwd.as_ref().is_none_or(|cwd| thread.cwd.starts_with(cwd))
+        && policy
+            .cwd
+            .as_ref()
+            .is_none_or(|cwd| thread.cwd.starts_with(cwd))
         && policy.source.is_none_or(|wanted| {
             candidate
                 .source

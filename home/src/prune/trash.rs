@@ -81,9 +81,7 @@ pub(crate) fn move_to_trash(
 pub(crate) fn finish_delete(folder: &Path, thread: ThreadId) -> Result<(), PruneError> {
     let marker = folder.join(format!("{PENDING_PREFIX}{thread}"));
     match std::fs::remove_file(&marker) {
-        Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
-            Err(io("remove", &marker)(err))
-        }
+        Err(err) if err.kind() != std::io::ErrorKind::NotFound => Err(io("remove", &marker)(err)),
         _ => Ok(()),
     }
 }
@@ -97,7 +95,9 @@ pub(crate) fn pending_deletes(home: &CodexHome) -> Vec<(PathBuf, ThreadId)> {
         };
         for entry in entries.flatten() {
             let name = entry.file_name();
-            let Some(id) = name.to_str().and_then(|name| name.strip_prefix(PENDING_PREFIX))
+            let Some(id) = name
+                .to_str()
+                .and_then(|name| name.strip_prefix(PENDING_PREFIX))
             else {
                 continue;
             };
