@@ -28,7 +28,8 @@ fn session(home: &Path, thread: u8, cwd: &str, source: &str, days: u64, padding:
     )
     .unwrap();
     let file = std::fs::File::options().write(true).open(&path).unwrap();
-    file.set_modified(SystemTime::now() - DAY * days as u32).unwrap();
+    file.set_modified(SystemTime::now() - DAY * days as u32)
+        .unwrap();
     path
 }
 
@@ -72,7 +73,12 @@ fn policies_pick_by_age_size_cwd_source_and_keep_the_newest() {
     check(
         &home,
         &policy,
-        &[(1, None), (2, None), (3, None), (4, Some(Hold::RecentlyWritten))],
+        &[
+            (1, None),
+            (2, None),
+            (3, None),
+            (4, Some(Hold::RecentlyWritten)),
+        ],
     );
     policy.older_than = Some(DAY * 15);
     check(&home, &policy, &[(1, None), (2, None)]);
@@ -81,7 +87,11 @@ fn policies_pick_by_age_size_cwd_source_and_keep_the_newest() {
     check(&home, &policy, &[(2, None)]);
     policy.larger_than = None;
     policy.cwd = Some(PathBuf::from("/work/a"));
-    check(&home, &policy, &[(1, None), (2, None), (4, Some(Hold::RecentlyWritten))]);
+    check(
+        &home,
+        &policy,
+        &[(1, None), (2, None), (4, Some(Hold::RecentlyWritten))],
+    );
     policy.source = Some(SourceFilter::Exec);
     check(&home, &policy, &[(2, None)]);
     policy.cwd = None;
@@ -106,10 +116,19 @@ fn a_thread_a_running_codex_holds_is_held() {
     std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
     let file = std::fs::File::create(&lock).unwrap();
     file.lock().unwrap();
-    check(&home, &Policy::new(Action::Archive), &[(1, Some(Hold::OpenInCodex))]);
+    check(
+        &home,
+        &Policy::new(Action::Archive),
+        &[(1, Some(Hold::OpenInCodex))],
+    );
     let plan = plan_prune(&home, &Policy::new(Action::Archive), SystemTime::now()).unwrap();
     let applied = apply_prune(&home, &plan, &options(), &|_| {});
-    assert_eq!(applied[0].outcome, Outcome::Held { hold: Hold::OpenInCodex });
+    assert_eq!(
+        applied[0].outcome,
+        Outcome::Held {
+            hold: Hold::OpenInCodex
+        }
+    );
     file.unlock().unwrap();
     check(&home, &Policy::new(Action::Archive), &[(1, None)]);
 }
@@ -124,7 +143,12 @@ fn without_codex_state_archive_and_delete_move_the_files_and_the_trash_waits_for
 
     let mut policy = Policy::new(Action::Archive);
     policy.cwd = Some(PathBuf::from("/nowhere"));
-    assert!(plan_prune(&home, &policy, SystemTime::now()).unwrap().threads.is_empty());
+    assert!(
+        plan_prune(&home, &policy, SystemTime::now())
+            .unwrap()
+            .threads
+            .is_empty()
+    );
     let plan = plan_prune(&home, &Policy::new(Action::Archive), SystemTime::now()).unwrap();
     let plan = PrunePlan {
         threads: plan.threads.into_iter().take(1).collect(),
@@ -133,9 +157,17 @@ fn without_codex_state_archive_and_delete_move_the_files_and_the_trash_waits_for
     let applied = apply_prune(&home, &plan, &options(), &|_| {});
     assert_eq!(applied[0].outcome, Outcome::Done);
     assert!(!archived.exists());
-    assert!(home.archived_sessions_dir().join(archived.file_name().unwrap()).exists());
+    assert!(
+        home.archived_sessions_dir()
+            .join(archived.file_name().unwrap())
+            .exists()
+    );
     // Archived again: already done.
-    check(&home, &Policy::new(Action::Archive), &[(2, None), (1, Some(Hold::AlreadyDone))]);
+    check(
+        &home,
+        &Policy::new(Action::Archive),
+        &[(2, None), (1, Some(Hold::AlreadyDone))],
+    );
 
     let mut policy = Policy::new(Action::Delete);
     policy.archived = Some(false);
@@ -146,7 +178,11 @@ fn without_codex_state_archive_and_delete_move_the_files_and_the_trash_waits_for
     let folder = applied[0].moved_to.clone().unwrap();
     let in_trash = folder.join(deleted.strip_prefix(dir.path()).unwrap());
     assert_eq!(std::fs::read(&in_trash).unwrap(), bytes);
-    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 1, "no marker left");
+    assert_eq!(
+        std::fs::read_dir(&folder).unwrap().count(),
+        1,
+        "no marker left"
+    );
 
     let report = empty_trash(&home, DAY * 7, SystemTime::now(), false).unwrap();
     assert!(!report.folders[0].expired);
@@ -167,7 +203,9 @@ fn a_home_with_codex_state_is_not_changed_behind_codex() {
     for action in [Action::Archive, Action::Delete] {
         let plan = plan_prune(&home, &Policy::new(action), SystemTime::now()).unwrap();
         let applied = apply_prune(&home, &plan, &options(), &|_| {});
-        assert!(matches!(&applied[0].outcome, Outcome::Failed { error } if error.contains("--codex")));
+        assert!(
+            matches!(&applied[0].outcome, Outcome::Failed { error } if error.contains("--codex"))
+        );
         assert!(path.exists());
         assert!(!dir.path().join(TRASH_SUBDIR).exists());
     }
@@ -186,7 +224,10 @@ fn a_delete_a_kill_interrupted_is_finished_by_the_next_run() {
     let thread = codex_protocol::thread_id::ThreadId::from_string(&thread_id(1)).unwrap();
     // Killed after the move, before Codex forgot the thread.
     let folder = trash::move_to_trash(&home, thread, &[path], SystemTime::now()).unwrap();
-    assert_eq!(trash::pending_deletes(&home), vec![(folder.clone(), thread)]);
+    assert_eq!(
+        trash::pending_deletes(&home),
+        vec![(folder.clone(), thread)]
+    );
     // An expired folder with a pending delete is not removed before the delete is finished.
     empty_trash(&home, Duration::ZERO, SystemTime::now() + DAY, false).unwrap();
     assert!(folder.exists());

@@ -46,6 +46,10 @@ pub(super) fn shortest_suffix_offset(file: File) -> io::Result<Option<u64>> {
             next_check = items.len().saturating_mul(2);
         }
     }
+    // The start was reached between two checks: the whole file is the last candidate.
+    if sufficient.is_none() && items.len() > insufficient && enough(&items, items.len()) {
+        sufficient = Some(items.len());
+    }
     let Some(mut high) = sufficient else {
         return Ok(None);
     };
