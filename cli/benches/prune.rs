@@ -1,0 +1,247 @@
+//! `codex-thread prune` over a generated home of 2,000 sessions, and `rescue` of one large
+//! session: wall time and peak memory (maximum resident set, `/usr/bin/time`) of each run, as
+//! a person runs them.
+//!
+//! Prune: the plan (dry run), then `--apply` of compress, archive and delete over every
+//! session, then `--empty-trash`; the home has no Codex state (`state_5.sqlite`), so archive
+//! and delete are the file moves alone (with Codex state each thread adds one `codex
+//! archive` / `codex delete` run, about 60 ms in Codex 0.169). Rescue: a session of
+//! `RESCUE_GIB` GiB (default 10 when measuring) of turns with long tool outputs and, every
+//! 500 turns, a compaction whose replacement history repeats a 1 MiB inline image.
+//!
+//! `cargo bench -p codex-thread --bench prune` measures; `cargo test --all-targets` runs it
+//! once on 40 sessions and a 16 MiB session as a check. The generated files live under the
+//! target directory and are deleted at the end.
+
+#![allow(clippy::expect_used, clippy::print_stderr, clippy::unwrap_used)]
+
+#[path = "../tests/common/usage_home.rs"]
+mod usage_home;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use chrono::{TimeZone, Utc};
+use usage_home::{Plan, generate};
+
+const SESSIONS: usize = 2_000;
+const SESSIONS_WHEN_TESTED: usize = 40;
+
+fn measuring() -> bool {
+    std::env::args().any(|arg| arg == "--bench")
+}
+
+/// Wall time and peak resident memory (KiB) of one run.
+fn measure(args: &[&str]) -> (Duration, u64, String) {
+    // `CODEX_THREAD_BIN` measures another build (a release binary) with this harness.
+    let binary = std::env::var("CODEX_THREAD_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_codex-thread").to_owned());
+    let time = Path::new("/usr/bin/time");
+    let mut command = if time.exists() {
+        let mut command = Command::new(time);
+        command.args(["-f", "%M", binary.as_str()]);
+        command
+    } else {
+        Command::new(binary)
+    };
+    command.args(args).env_remove("CODEX_HOME");
+    let started = Instant::now();
+    let output = command.output().expect("run");
+    let elapsed = started.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{args:?}: {stderr}");
+    let peak = stderr
+        .lines()
+        .last()
+        .and_then(|line| line.trim().parse().ok())
+        .unwrap_or(0);
+    (
+        elapsed,
+        peak,
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    )
+}
+
+fn report(label: &str, (elapsed, peak, _): &(Duration, u64, String)) {
+    eprintln!(
+        "{label:<40} {:>8.3} s {:>8.1} MiB",
+        elapsed.as_secs_f64(),
+        *peak as f64 / 1024.0
+    );
+}
+
+fn build_home(home: &Path, sessions: usize) -> u64 {
+    let start = Utc.with_ymd_and_hms(2026, 5, 1, 8, 0, 0).single().unwrap();
+    let mut bytes = 0;
+    for index in 0..sessions {
+        let plan = Plan {
+            seed: index as u64 + 1,
+            start: start + chrono::Duration::minutes(97 * index as i64),
+            model: "gpt-5.5".to_string(),
+            turns: 4,
+            responses_per_turn: 5,
+            output_bytes: 1_500,
+        };
+        let path = generate(&plan, None, false).write_in(home, false).unwrap();
+        bytes += std::fs::metadata(&path).unwrap().len();
+        let file = std::fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(std::time::SystemTime::now() - Duration::from_secs(30 * 86_400))
+            .unwrap();
+    }
+    bytes
+}
+
+fn count_lines(out: &str, needle: &str) -> usize {
+    out.lines().filter(|line| line.contains(needle)).count()
+}
+
+fn bench_prune(root: &Path, sessions: usize) {
+    let home = root.join("home");
+    let bytes = build_home(&home, sessions);
+    let home_arg = home.to_str().unwrap();
+    eprintln!(
+        "prune over {sessions} sessions, {:.1} MB",
+        bytes as f64 / 1e6
+    );
+    let plan = measure(&["--json", "prune", "--home", home_arg, "--action", "delete"]);
+    assert_eq!(count_lines(&plan.2, "\"type\":\"thread\""), sessions);
+    report("plan (dry run, delete)", &plan);
+    let keep = measure(&[
+        "--json",
+        "prune",
+        "--home",
+        home_arg,
+        "--keep-last",
+        "3",
+        "--larger-than",
+        "10K",
+    ]);
+    report("plan (--keep-last 3 --larger-than 10K)", &keep);
+    for action in ["compress", "archive", "delete"] {
+        let run = measure(&[
+            "--json", "prune", "--home", home_arg, "--action", action, "--apply",
+        ]);
+        assert_eq!(
+            count_lines(&run.2, "\"outcome\":\"done\""),
+            sessions,
+            "{action}"
+        );
+        report(&format!("--apply --action {action}"), &run);
+    }
+    let empty = measure(&[
+        "prune",
+        "--home",
+        home_arg,
+        "--empty-trash",
+        "--grace",
+        "0",
+        "--apply",
+    ]);
+    report("--empty-trash --grace 0 --apply", &empty);
+    assert!(
+        !home.join("trash").exists() || std::fs::read_dir(home.join("trash")).unwrap().count() == 0
+    );
+}
+
+/// A plain session of about `target` bytes under `home`; its path.
+fn large_session(home: &Path, target: u64, every: u64) -> PathBuf {
+    let id = "01a23454-9bc3-7cb3-96fe-d04508ce1340";
+    let dir = home.join("sessions/2026/05/01");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("rollout-2026-05-01T08-00-00-{id}.jsonl"));
+    let mut out = std::io::BufWriter::with_capacity(1 << 22, std::fs::File::create(&path).unwrap());
+    let ts = "2026-05-01T08:00:00.000Z";
+    writeln!(out, r#"{{"timestamp":"{ts}","type":"session_meta","payload":{{"id":"{id}","timestamp":"{ts}","cwd":"/repo","originator":"bench","cli_version":"0.0.0"}}}}"#).unwrap();
+    let image = format!("data:image/png;base64,{}", "A".repeat(1 << 20));
+    let output = "o".repeat(200_000);
+    let mut written = 0u64;
+    let mut turn = 0u64;
+    while written < target {
+        turn += 1;
+        let mut lines = String::new();
+        lines += &format!(
+            r#"{{"timestamp":"{ts}","type":"event_msg","payload":{{"type":"task_started","turn_id":"t{turn}","model_context_window":null}}}}"#
+        );
+        lines += "\n";
+        lines += &format!(
+            r#"{{"timestamp":"{ts}","type":"turn_context","payload":{{"turn_id":"t{turn}","cwd":"/repo","approval_policy":"never","sandbox_policy":{{"mode":"read-only"}},"model":"m","summary":"auto"}}}}"#
+        );
+        lines += "\n";
+        if turn % every == 0 {
+            lines += &format!(
+                r#"{{"timestamp":"{ts}","type":"compacted","payload":{{"message":"summary {turn}","window_number":{},"replacement_history":[{{"type":"message","role":"user","content":[{{"type":"input_text","text":"look"}},{{"type":"input_image","image_url":"{image}"}}]}},{{"type":"message","role":"user","content":[{{"type":"input_text","text":"summary {turn}"}}]}}]}}}}"#,
+                turn / every
+            );
+            lines += "\n";
+        }
+        lines += &format!(
+            r#"{{"timestamp":"{ts}","type":"response_item","payload":{{"type":"message","role":"user","content":[{{"type":"input_text","text":"question {turn}"}}]}}}}"#
+        );
+        lines += "\n";
+        lines += &format!(
+            r#"{{"timestamp":"{ts}","type":"response_item","payload":{{"type":"function_call","name":"exec_command","arguments":"{{}}","call_id":"c{turn}"}}}}"#
+        );
+        lines += "\n";
+        lines += &format!(
+            r#"{{"timestamp":"{ts}","type":"response_item","payload":{{"type":"function_call_output","call_id":"c{turn}","output":"{output}"}}}}"#
+        );
+        lines += "\n";
+        let usage = format!(
+            r#"{{"input_tokens":{turn},"cached_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0,"total_tokens":{turn}}}"#
+        );
+        lines += &format!(
+            r#"{{"timestamp":"{ts}","type":"event_msg","payload":{{"type":"token_count","info":{{"total_token_usage":{usage},"last_token_usage":{usage},"model_context_window":1000}},"rate_limits":null}}}}"#
+        );
+        lines += "\n";
+        lines += &format!(
+            r#"{{"timestamp":"{ts}","type":"event_msg","payload":{{"type":"task_complete","turn_id":"t{turn}","last_agent_message":"a"}}}}"#
+        );
+        lines += "\n";
+        out.write_all(lines.as_bytes()).unwrap();
+        written += lines.len() as u64;
+    }
+    out.flush().unwrap();
+    path
+}
+
+fn bench_rescue(root: &Path, gib: f64) {
+    let home = root.join("rescue-home");
+    // A compaction every 500 turns (100 MB) when measuring, every 20 in the check.
+    let every = if measuring() { 500 } else { 20 };
+    let original = large_session(&home, (gib * (1u64 << 30) as f64) as u64, every);
+    let size = std::fs::metadata(&original).unwrap().len();
+    let run = measure(&[
+        "--json",
+        "rescue",
+        original.to_str().unwrap(),
+        "--home",
+        home.to_str().unwrap(),
+    ]);
+    let rescued: serde_json::Value = serde_json::from_str(run.2.trim()).unwrap();
+    eprintln!(
+        "rescue of {:.2} GiB: {:.1} MiB kept ({} lines)",
+        size as f64 / (1u64 << 30) as f64,
+        rescued["rescued_bytes"].as_f64().unwrap() / (1u64 << 20) as f64,
+        rescued["lines"]
+    );
+    report("rescue", &run);
+}
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("prune-bench");
+    let _ = std::fs::remove_dir_all(&root);
+    let (sessions, gib) = if measuring() {
+        let gib = std::env::var("RESCUE_GIB")
+            .ok()
+            .and_then(|value| value.parse().ok())
+            .unwrap_or(10.0);
+        (SESSIONS, gib)
+    } else {
+        (SESSIONS_WHEN_TESTED, 1.0 / 64.0)
+    };
+    bench_prune(&root, sessions);
+    bench_rescue(&root, gib);
+    let _ = std::fs::remove_dir_all(&root);
+}
