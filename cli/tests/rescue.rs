@@ -171,6 +171,11 @@ fn rescued_thread_resumes_in_codex_to_the_history_the_original_resumes_to() -> T
         .filter_map(|thread| thread["id"].as_str().map(str::to_owned))
         .collect();
     assert!(listed.contains(&rescued_id), "{listed:?}");
-    app_server.thread_read(&rescued_id)?;
+    let read = app_server.thread_read(&rescued_id)?;
+    let original_read = app_server.thread_read(&thread)?;
+    // Codex shows the rescued thread from the compaction's turn on (turns 3 and 4, then the
+    // resumed one), the original whole (four turns and the resumed one).
+    let turns = |thread: &Value| thread["turns"].as_array().map_or(0, Vec::len);
+    assert_eq!((turns(&read), turns(&original_read)), (3, 5));
     Ok(())
 }
