@@ -185,6 +185,10 @@ pub enum Command {
         /// List the archived sessions (`archived_sessions/`) instead of the live ones.
         #[arg(long)]
         archived: bool,
+        /// Instead: the threads `prune` with POLICY would act on, and why any is held
+        /// (e.g. `delete,older-than=90d,live`; see docs/storage.md).
+        #[arg(long, value_name = "POLICY", value_parser = codex_home::parse_policy)]
+        plan: Option<codex_home::Policy>,
     },
     /// Tokens and cost per day, week, month, session or model
     ///

@@ -139,6 +139,34 @@ fn prune_plans_and_applies_each_action_and_codex_agrees() -> TestResult {
         &["--action", "delete", "--keep-last", "4"],
     )?;
     assert_eq!(plan.keys().collect::<Vec<_>>(), vec![&locked], "{plan:?}");
+    // `list --plan` shows the same plan; `du --plan` the bytes per directory and month.
+    let listed_plan = run_ours(&[
+        "--json",
+        "list",
+        "--home",
+        text(home.path())?,
+        "--plan",
+        "delete,keep-last=4",
+    ])?;
+    assert_eq!(
+        listed_plan
+            .lines()
+            .filter(|line| line.contains(&locked))
+            .count(),
+        1
+    );
+    assert_eq!(listed_plan.lines().count(), 2, "{listed_plan}");
+    let du: Value = serde_json::from_str(&run_ours(&[
+        "--json",
+        "du",
+        "--home",
+        text(home.path())?,
+        "--plan",
+        "delete,older-than=25d",
+    ])?)?;
+    assert_eq!(du["total"]["threads"], 5);
+    assert_eq!(du["total"]["acting"], 2, "{du}");
+    assert_eq!(du["per_cwd"][text(home.work_dir())?]["acting"], 2, "{du}");
 
     // Archive what is older than 50 days (the locked thread is held), delete what is older
     // than 25 days and still live, compress the rest older than a week.

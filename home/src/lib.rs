@@ -97,8 +97,9 @@ pub use list::{
 };
 pub use prune::{
     Action, AppliedThread, ApplyOptions, CodexCli, CodexCliError, DEFAULT_MIN_IDLE, Hold, Outcome,
-    PlannedThread, Policy, PruneError, PrunePlan, RescueThreadError, SourceFilter, TRASH_SUBDIR,
-    TrashFolder, TrashReport, apply_prune, empty_trash, parse_size, plan_prune, rescue_thread,
+    PlannedThread, Policy, PruneError, PrunePlan, RescueThreadError, SourceFilter, StorageRow,
+    StorageSummary, TRASH_SUBDIR, TrashFolder, TrashReport, apply_prune, empty_trash, parse_policy,
+    parse_size, plan_prune, rescue_thread, storage_summary,
 };
 pub use search::{
     BUSY_TIMEOUT, Hit, OUTPUT_CAP, Order, Query, Role, SearchError, SearchIndex, TextKind,

@@ -13,6 +13,7 @@
 //!   [`empty_trash`] removes folders older than a grace period;
 //! - [`rescue`]: a thread too large to resume rewritten as a new one holding only what
 //!   resume needs (`codex-rollout`'s rescue), once no running Codex holds it;
+//! - [`summary`]: bytes per working directory and per month, with a policy's share;
 //! - [`apply`]: each planned action done, the writer lock asked again just before.
 //!
 //! `docs/storage.md` says what each action does to the files and to Codex's state, and what
@@ -23,13 +24,15 @@ mod codex_cli;
 mod plan;
 mod policy;
 mod rescue;
+mod summary;
 mod trash;
 
 pub use apply::{AppliedThread, ApplyOptions, Outcome, apply_prune};
 pub use codex_cli::{CodexCli, CodexCliError};
 pub use plan::{Hold, PlannedThread, PrunePlan, plan_prune};
-pub use policy::{Action, DEFAULT_MIN_IDLE, Policy, SourceFilter, parse_size};
+pub use policy::{Action, DEFAULT_MIN_IDLE, Policy, SourceFilter, parse_policy, parse_size};
 pub use rescue::{RescueThreadError, rescue_thread};
+pub use summary::{StorageRow, StorageSummary, storage_summary};
 pub use trash::{TRASH_SUBDIR, TrashFolder, TrashReport, empty_trash};
 
 /// Why pruning could not start.

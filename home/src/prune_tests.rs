@@ -250,3 +250,60 @@ fn sizes_on_a_command_line() {
     assert!(parse_size("lots").is_err());
     assert!(parse_size("-1G").is_err());
 }
+
+#[test]
+fn a_policy_in_one_argument() {
+    let policy = parse_policy(
+        "archive,older-than=30d,larger-than=1M,cwd=/w,keep-last=5,source=exec,idle=1h,live",
+    )
+    .unwrap();
+    assert_eq!(policy.action, Action::Archive);
+    assert_eq!(policy.older_than, Some(DAY * 30));
+    assert_eq!(policy.larger_than, Some(1 << 20));
+    assert_eq!(policy.cwd, Some(PathBuf::from("/w")));
+    assert_eq!(policy.keep_last, Some(5));
+    assert_eq!(policy.source, Some(SourceFilter::Exec));
+    assert_eq!(policy.min_idle, Duration::from_secs(3600));
+    assert_eq!(policy.archived, Some(false));
+    assert_eq!(parse_policy("").unwrap().action, Action::Compress);
+    for bad in [
+        "older-than",
+        "keep-last=x",
+        "source=web",
+        "archive,delete",
+        "nonsense",
+    ] {
+        assert!(parse_policy(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn storage_per_cwd_and_month_with_the_share_a_policy_acts_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = CodexHome::new(dir.path());
+    let a = std::fs::metadata(session(dir.path(), 1, "/a", "cli", 40, 100))
+        .unwrap()
+        .len();
+    let b = std::fs::metadata(session(dir.path(), 2, "/a", "cli", 1, 200))
+        .unwrap()
+        .len();
+    let c = std::fs::metadata(session(dir.path(), 3, "/b", "cli", 40, 300))
+        .unwrap()
+        .len();
+    let summary = storage_summary(
+        &home,
+        &parse_policy("delete,older-than=30d").unwrap(),
+        SystemTime::now(),
+    )
+    .unwrap();
+    let row = |threads, bytes, acting, acting_bytes| StorageRow {
+        threads,
+        bytes,
+        acting,
+        acting_bytes,
+    };
+    assert_eq!(summary.per_cwd[Path::new("/a")], row(2, a + b, 1, a));
+    assert_eq!(summary.per_cwd[Path::new("/b")], row(1, c, 1, c));
+    assert_eq!(summary.per_month["2025-06"], row(3, a + b + c, 2, a + c));
+    assert_eq!(summary.total, summary.per_month["2025-06"]);
+}

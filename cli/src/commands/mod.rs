@@ -95,6 +95,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             limit,
             cursor,
             archived,
+            plan,
         } => list::run(
             list::ListArgs {
                 files,
@@ -102,6 +103,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
                 limit,
                 cursor,
                 archived,
+                plan,
             },
             out,
         ),

@@ -12,7 +12,7 @@ use std::time::{Duration, SystemTime};
 use clap::{Args, ValueEnum};
 use codex_home::{
     Action, AppliedThread, ApplyOptions, CodexCli, CompressOptions, Outcome, PlannedThread, Policy,
-    SourceFilter, apply_prune, empty_trash, parse_age, parse_size, plan_prune,
+    PrunePlan, SourceFilter, apply_prune, empty_trash, parse_age, parse_size, plan_prune,
 };
 use serde::Serialize;
 
@@ -188,9 +188,20 @@ pub fn run(args: &PruneArgs, out: &mut Output) -> CommandResult {
     } else {
         None
     };
+    print_plan(&plan, applied.as_deref(), out)
+}
+
+/// Prints `plan` (one line per thread, then a summary), with the outcomes when it was
+/// applied; the status says whether any failed. `list --plan` prints the same.
+pub fn print_plan(
+    plan: &PrunePlan,
+    applied: Option<&[AppliedThread]>,
+    out: &mut Output,
+) -> CommandResult {
+    let apply = applied.is_some();
     let mut summary = Summary {
         record: "summary",
-        applied: args.apply,
+        applied: apply,
         threads_in_home: plan.threads_in_home,
         picked: plan.threads.len(),
         acting: plan.acting().count(),
@@ -198,7 +209,7 @@ pub fn run(args: &PruneArgs, out: &mut Output) -> CommandResult {
         ..Summary::default()
     };
     for (index, planned) in plan.threads.iter().enumerate() {
-        let result = applied.as_ref().and_then(|all| all.get(index));
+        let result = applied.and_then(|all| all.get(index));
         match result.map(|result| &result.outcome) {
             Some(Outcome::Done) => summary.done += 1,
             Some(Outcome::Failed { .. }) => summary.failed += 1,
@@ -219,11 +230,7 @@ pub fn run(args: &PruneArgs, out: &mut Output) -> CommandResult {
     if out.is_json() {
         out.json_line(&summary)?;
     } else {
-        let verb = if args.apply {
-            "acted on"
-        } else {
-            "would act on"
-        };
+        let verb = if apply { "acted on" } else { "would act on" };
         out.line(&format!(
             "{verb} {} of {} threads ({}); {} held{}",
             summary.acting,
@@ -242,6 +249,66 @@ pub fn run(args: &PruneArgs, out: &mut Output) -> CommandResult {
     } else {
         Status::Ok
     })
+}
+
+/// `du --plan POLICY`: bytes per working directory and per month, with the policy's share.
+pub fn print_storage(
+    home: Option<&std::path::Path>,
+    policy: &Policy,
+    out: &mut Output,
+) -> CommandResult {
+    let home = resolve_home(home)?;
+    let summary = codex_home::storage_summary(&home, policy, SystemTime::now())
+        .map_err(|err| Failure::Unreadable(err.to_string()))?;
+    if out.is_json() {
+        out.json_document(&summary)?;
+        return Ok(Status::Ok);
+    }
+    let verb = match policy.action {
+        Action::Compress => "compress",
+        Action::Archive => "archive",
+        Action::Delete => "delete",
+    };
+    let row = |name: &str, row: &codex_home::StorageRow| {
+        format!(
+            "{:>7} {:>10}  {:>7} {:>10}  {name}",
+            row.threads,
+            human_bytes(row.bytes),
+            row.acting,
+            human_bytes(row.acting_bytes)
+        )
+    };
+    for (title, rows) in [
+        (
+            "working directory",
+            summary
+                .per_cwd
+                .iter()
+                .map(|(cwd, r)| (cwd.display().to_string(), r))
+                .collect::<Vec<_>>(),
+        ),
+        (
+            "month",
+            summary
+                .per_month
+                .iter()
+                .map(|(month, r)| (month.clone(), r))
+                .collect(),
+        ),
+    ] {
+        out.line(&format!(
+            "{:>7} {:>10}  {:>18}  {title}",
+            "threads",
+            "bytes",
+            format!("would {verb}")
+        ))?;
+        for (name, r) in rows {
+            out.line(&row(&name, r))?;
+        }
+        out.line(&row("total", &summary.total))?;
+        out.line("")?;
+    }
+    Ok(Status::Ok)
 }
 
 fn human_line(planned: &PlannedThread, applied: Option<&AppliedThread>) -> String {

@@ -120,3 +120,56 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     }
     Ok((value * (1u64 << shift) as f64) as u64)
 }
+
+/// A policy written as one argument (`du --plan`, `list --plan`): comma-separated, an
+/// optional action first (`compress`, `archive`, `delete`; default `compress`), then rules:
+/// `older-than=AGE`, `larger-than=SIZE`, `cwd=DIR`, `keep-last=N`, `source=SOURCE`,
+/// `idle=AGE`, `archived`, `live`. E.g. `archive,older-than=30d,keep-last=5`.
+pub fn parse_policy(text: &str) -> Result<Policy, String> {
+    let mut policy = Policy::new(Action::Compress);
+    for (index, part) in text.split(',').map(str::trim).enumerate() {
+        let (key, value) = match part.split_once('=') {
+            Some((key, value)) => (key.trim(), Some(value.trim())),
+            None => (part, None),
+        };
+        let need = || value.ok_or_else(|| format!("{key} needs a value: {key}=…"));
+        let age = || -> Result<Duration, String> {
+            crate::dates::parse_age(need()?).map_err(|err| err.to_string())
+        };
+        match key {
+            "compress" | "archive" | "delete" if index == 0 && value.is_none() => {
+                policy.action = match key {
+                    "archive" => Action::Archive,
+                    "delete" => Action::Delete,
+                    _ => Action::Compress,
+                };
+            }
+            "older-than" => policy.older_than = Some(age()?),
+            "idle" => policy.min_idle = age()?,
+            "larger-than" => policy.larger_than = Some(parse_size(need()?)?),
+            "cwd" => policy.cwd = Some(PathBuf::from(need()?)),
+            "keep-last" => {
+                policy.keep_last = Some(
+                    need()?
+                        .parse()
+                        .map_err(|_| format!("keep-last wants a number, not {value:?}"))?,
+                );
+            }
+            "source" => {
+                policy.source = Some(match need()? {
+                    "cli" => SourceFilter::Cli,
+                    "vscode" => SourceFilter::VsCode,
+                    "exec" => SourceFilter::Exec,
+                    "mcp" => SourceFilter::Mcp,
+                    "subagent" => SourceFilter::SubAgent,
+                    other => return Err(format!("unknown source {other:?}")),
+                });
+            }
+            "archived" if value.is_none() => policy.archived = Some(true),
+            "live" if value.is_none() => policy.archived = Some(false),
+            "" => {}
+            _ => return Err(format!("unknown policy rule {part:?}")),
+        }
+    }
+    Ok(policy)
+}
