@@ -169,7 +169,7 @@ fn large_session(home: &Path, target: u64, every: u64) -> PathBuf {
             r#"{{"timestamp":"{ts}","type":"turn_context","payload":{{"turn_id":"t{turn}","cwd":"/repo","approval_policy":"never","sandbox_policy":{{"mode":"read-only"}},"model":"m","summary":"auto"}}}}"#
         );
         lines += "\n";
-        if turn % every == 0 {
+        if turn.is_multiple_of(every) {
             lines += &format!(
                 r#"{{"timestamp":"{ts}","type":"compacted","payload":{{"message":"summary {turn}","window_number":{},"replacement_history":[{{"type":"message","role":"user","content":[{{"type":"input_text","text":"look"}},{{"type":"input_image","image_url":"{image}"}}]}},{{"type":"message","role":"user","content":[{{"type":"input_text","text":"summary {turn}"}}]}}]}}}}"#,
                 turn / every
