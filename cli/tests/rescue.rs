@@ -5,8 +5,12 @@
 //! first turn attached, which Codex's compaction summarised away).
 
 mod common;
+#[path = "common/large_session.rs"]
+mod large_session;
 
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
 
 use base64::Engine;
 use codex_test_support::{
@@ -177,5 +181,61 @@ fn rescued_thread_resumes_in_codex_to_the_history_the_original_resumes_to() -> T
     // resumed one), the original whole (four turns and the resumed one).
     let turns = |thread: &Value| thread["turns"].as_array().map_or(0, Vec::len);
     assert_eq!((turns(&read), turns(&original_read)), (3, 5));
+    Ok(())
+}
+
+/// `rescue` killed at random moments while it copies a large live suffix: the original is
+/// never changed, and every session file in the home afterwards is the original or a whole
+/// rescue that rebuilds the original's history (a kill leaves at most a `*.rescue.tmp`, which
+/// no listing shows).
+#[test]
+fn rescue_killed_at_random_moments_leaves_the_original_or_a_whole_rescue() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let home = dir.path();
+    // One early compaction, then about 60 MB of turns: a long suffix to copy.
+    let original = large_session::large_session(home, 60 << 20, 5, 5);
+    let before = std::fs::read(&original)?;
+    let history = |file: &Path| run_ours(&["history", text(file)?]);
+    let expected = history(&original)?;
+    let mut seed = Instant::now().elapsed().as_nanos() as u64 | 1;
+    let mut kills = 0;
+    for _ in 0..8 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_codex-thread"))
+            .env_remove("CODEX_HOME")
+            .args(["rescue", text(&original)?, "--home", text(home)?])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()?;
+        std::thread::sleep(Duration::from_millis(seed % 300));
+        if child.try_wait()?.is_none() {
+            child.kill()?;
+            kills += 1;
+        }
+        child.wait()?;
+    }
+    assert!(kills >= 1, "no run was killed: the test proves nothing");
+    assert!(std::fs::read(&original)? == before, "the original changed");
+    let listed = run_ours(&["--json", "list", "--home", text(home)?, "--limit", "100"])?;
+    let mut rescues = 0;
+    for line in listed.lines() {
+        let session: Value = serde_json::from_str(line)?;
+        let Some(path) = session["path"].as_str() else {
+            continue;
+        };
+        assert!(path.ends_with(".jsonl"), "{path}");
+        if Path::new(path) != original {
+            rescues += 1;
+            assert!(
+                history(Path::new(path))? == expected,
+                "{path} rebuilds another history"
+            );
+        }
+    }
+    // At most one rescue a run (a run killed just after linking its rescue into place
+    // counts as killed but wrote one).
+    assert!(rescues <= 8, "{rescues} rescues from 8 runs");
     Ok(())
 }
