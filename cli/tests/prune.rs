@@ -372,6 +372,16 @@ fn prune_killed_at_random_moments_loses_nothing() -> TestResult {
             "{id}: live, archived, trash = {places:?}"
         );
     }
+    // Ages 10 to 21 days: the four oldest archived, the six next deleted, two left live;
+    // the seven older than 15 days were compressed first (and archived or deleted so).
+    assert_eq!((live.len(), archived.len(), trashed.len()), (2, 4, 6));
+    let compressed = home
+        .session_files()?
+        .into_iter()
+        .chain(walk(&home.path().join("trash")))
+        .filter(|path| path.to_string_lossy().ends_with(".jsonl.zst"))
+        .count();
+    assert_eq!(compressed, 7);
     read_all(&home, &live.union(&archived).cloned().collect())?;
     for file in home
         .session_files()?
