@@ -13,6 +13,7 @@ use std::time::{Duration, SystemTime};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::compress::CompressOutcome;
 use codex_rollout::layout::CodexHome;
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::codex_cli::{CodexCli, CodexCliError};
@@ -90,25 +91,34 @@ pub fn apply_prune(
             Err(err) => tracing::warn!("an interrupted delete is still pending: {err}"),
         }
     }
-    plan.threads
-        .iter()
-        .map(|thread| {
-            let outcome = match thread.hold {
+    let one = |thread: &PlannedThread| {
+        let outcome = match thread.hold {
+            Some(hold) => Outcome::Held { hold },
+            None => match still_free(home, thread, options.min_idle) {
                 Some(hold) => Outcome::Held { hold },
-                None => match still_free(home, thread, options.min_idle) {
-                    Some(hold) => Outcome::Held { hold },
-                    None => return act(home, thread, options, has_state, progress),
-                },
-            };
-            progress(thread.bytes);
-            AppliedThread {
-                thread_id: thread.thread_id,
-                action: thread.action,
-                outcome,
-                moved_to: None,
-            }
-        })
-        .collect()
+                None => return act(home, thread, options, has_state, progress),
+            },
+        };
+        progress(thread.bytes);
+        AppliedThread {
+            thread_id: thread.thread_id,
+            action: thread.action,
+            outcome,
+            moved_to: None,
+        }
+    };
+    // Compression is CPU-bound and each thread's files are its own: on rayon's pool, in
+    // the plan's order. Archive and delete run Codex one thread at a time (its state is
+    // one SQLite database).
+    let all_compress = plan
+        .threads
+        .iter()
+        .all(|thread| thread.action == Action::Compress);
+    if all_compress {
+        plan.threads.par_iter().map(one).collect()
+    } else {
+        plan.threads.iter().map(one).collect()
+    }
 }
 
 /// Asked again just before acting: the lock, and the newest write.
