@@ -55,6 +55,40 @@ fn after_instructions(input: &[Value]) -> Result<&[Value], Box<dyn std::error::E
     Ok(rest)
 }
 
+/// Resumes the rescued thread, then the original (resuming appends to it), with the same
+/// prompt, and asserts Codex sent the same `input` after the base instructions: the history
+/// it rebuilt item for item, ids included; the new turn's user message (last) gets a fresh
+/// id at request time, so it is compared without it. The original's request input.
+fn assert_same_resume(
+    home: &CodexHome,
+    model: &ScriptedModel,
+    original: &str,
+    rescued: &str,
+) -> Result<Vec<Value>, Box<dyn std::error::Error>> {
+    let before = model.model_calls().len();
+    model.push_reply(Reply::message("msg_r", "Rescued."));
+    home.resume(rescued, "after")?.assert_success();
+    let rescued_input = resumed_input(model, before)?;
+
+    let before = model.model_calls().len();
+    model.push_reply(Reply::message("msg_o", "Original."));
+    home.resume(original, "after")?.assert_success();
+    let original_input = resumed_input(model, before)?;
+
+    let (mut theirs, mut ours) = (
+        after_instructions(&original_input)?.to_vec(),
+        after_instructions(&rescued_input)?.to_vec(),
+    );
+    for input in [&mut theirs, &mut ours] {
+        let last = input.last_mut().ok_or("no new user message")?;
+        assert_eq!(last["role"], "user", "{last}");
+        last.as_object_mut().ok_or("not an object")?.remove("id");
+    }
+    assert!(theirs.len() > 4, "{theirs:?}");
+    pretty_assertions::assert_eq!(theirs, ours);
+    Ok(original_input)
+}
+
 #[test]
 fn rescued_thread_resumes_in_codex_to_the_history_the_original_resumes_to() -> TestResult {
     let Some(codex) = real_codex_or_skip(
@@ -122,31 +156,7 @@ fn rescued_thread_resumes_in_codex_to_the_history_the_original_resumes_to() -> T
         "{rescued_bytes} >= {original_bytes}"
     );
 
-    // The rescued thread first (resuming the original appends to it).
-    let before = model.model_calls().len();
-    model.push_reply(Reply::message("msg_r", "Rescued."));
-    home.resume(&rescued_id, "after")?.assert_success();
-    let rescued_input = resumed_input(&model, before)?;
-
-    let before = model.model_calls().len();
-    model.push_reply(Reply::message("msg_o", "Original."));
-    home.resume(&thread, "after")?.assert_success();
-    let original_input = resumed_input(&model, before)?;
-
-    // The history Codex rebuilt is equal item for item, ids included; the new turn's user
-    // message (last) gets a fresh id at request time, so it is compared without it.
-    let (mut theirs, mut ours) = (
-        after_instructions(&original_input)?.to_vec(),
-        after_instructions(&rescued_input)?.to_vec(),
-    );
-    for input in [&mut theirs, &mut ours] {
-        let last = input.last_mut().ok_or("no new user message")?;
-        assert_eq!(last["role"], "user", "{last}");
-        last.as_object_mut().ok_or("not an object")?.remove("id");
-    }
-    assert!(theirs.len() > 4, "{theirs:?}");
-    pretty_assertions::assert_eq!(theirs, ours);
-    // The image reached the model from the compaction's replacement history in both.
+    let original_input = assert_same_resume(&home, &model, &thread, &rescued_id)?;
     // Codex 0.169's compaction keeps no image in its replacement history: the image the
     // original holds reaches neither request, and the rescue leaves it out.
     let images = |text: &str| text.matches("\"input_image\"").count();
@@ -181,6 +191,83 @@ fn rescued_thread_resumes_in_codex_to_the_history_the_original_resumes_to() -> T
     // resumed one), the original whole (four turns and the resumed one).
     let turns = |thread: &Value| thread["turns"].as_array().map_or(0, Vec::len);
     assert_eq!((turns(&read), turns(&original_read)), (3, 5));
+    Ok(())
+}
+
+/// A thread reverted by Codex (`thread/revert`: the turns after the revert point dropped,
+/// the thread continued in a second file whose `history_base` names the kept prefix), then
+/// compacted twice in that continuation: its rescue holds no base and resumes to the same
+/// history.
+#[test]
+fn rescued_continuation_of_a_reverted_thread_resumes_to_the_same_history() -> TestResult {
+    let Some(codex) =
+        real_codex_or_skip("rescued_continuation_of_a_reverted_thread_resumes_to_the_same_history")
+    else {
+        return Ok(());
+    };
+    let model = ScriptedModel::start(Script::new())?;
+    let home = CodexHome::new(&codex, &model)?;
+    model.push_reply(Reply::message("msg_1", "One."));
+    let thread = home.exec("one")?.expect_thread_id().to_owned();
+    for (turn, text) in ["two", "three"].into_iter().enumerate() {
+        model.push_reply(Reply::message(&format!("msg_{}", turn + 2), text));
+        home.resume(&thread, text)?.assert_success();
+    }
+    let mut app_server = home.app_server()?;
+    let turns = app_server.thread_read(&thread)?["turns"].clone();
+    let third = turns[2]["id"].as_str().ok_or("no third turn")?.to_owned();
+    app_server.call("thread/resume", serde_json::json!({"threadId": thread}))?;
+    app_server.call(
+        "thread/revert",
+        serde_json::json!({"threadId": thread, "beforeTurnId": third}),
+    )?;
+    drop(app_server);
+    model.push_reply(big("msg_4", "Four."));
+    home.resume(&thread, "four")?.assert_success();
+    for turn in 5..=6 {
+        model.push_compaction(Reply::items(vec![assistant_message(
+            &format!("msg_summary_{turn}"),
+            &format!("Summary {turn}."),
+        )]));
+        model.push_reply(big(&format!("msg_{turn}"), &format!("Turn {turn}.")));
+        home.runner()
+            .config("model_auto_compact_token_limit=5000")
+            .resume(&thread, &format!("turn {turn}"))?
+            .assert_success();
+    }
+    model.push_reply(Reply::message("msg_7", "Seven."));
+    home.resume(&thread, "seven")?.assert_success();
+
+    let pieces: Vec<PathBuf> = home
+        .session_files()?
+        .into_iter()
+        .filter(|path| path.to_string_lossy().contains(&thread))
+        .collect();
+    let continuation = pieces
+        .iter()
+        .find(|path| path.to_string_lossy().contains(&format!("{thread}_")))
+        .ok_or_else(|| format!("no continuation file among {pieces:?}"))?;
+    assert!(std::fs::read_to_string(continuation)?.contains("\"history_base\""));
+    assert!(count_lines_of_type(continuation, "compacted")? >= 2);
+
+    let out = run_ours(&[
+        "--json",
+        "rescue",
+        text(continuation)?,
+        "--home",
+        text(home.path())?,
+    ])?;
+    let rescued: Value = serde_json::from_str(out.trim())?;
+    let rescued_id = rescued["thread_id"]
+        .as_str()
+        .ok_or("no thread id")?
+        .to_owned();
+    let rescued_text = std::fs::read_to_string(rescued["path"].as_str().ok_or("no path")?)?;
+    assert!(!rescued_text.contains("\"history_base\""));
+    assert_eq!(rescued_text.matches("\"type\":\"compacted\"").count(), 1);
+    let original_input = assert_same_resume(&home, &model, &thread, &rescued_id)?;
+    // The reverted turn is in neither: Codex dropped it, and the rescue never had it.
+    assert!(!serde_json::to_string(&original_input)?.contains("three"));
     Ok(())
 }
 

@@ -43,10 +43,10 @@ pub enum RescueError {
         /// What failed.
         source: io::Error,
     },
-    /// The original's live suffix cannot be found from its end: a compressed file, a fork by
-    /// reference, or a file without a session meta near its start.
+    /// The original's live suffix cannot be found from its end: a compressed file, or a file
+    /// without a session meta near its start.
     #[error(
-        "{0}: its live suffix cannot be read from its end (decompress it, or it is a fork by reference or has no session meta)"
+        "{0}: its live suffix cannot be read from its end (a compressed file: decompress it first; or no session meta)"
     )]
     NoSuffix(PathBuf),
     /// The suffix is the whole file: there is nothing a rescue could leave out.
@@ -297,18 +297,15 @@ fn renumber(line: &[u8], ordinal: u64) -> Option<Vec<u8>> {
     serde_json::to_vec(&value).ok()
 }
 
-/// The thread id a session meta line names; `None` for a fork by reference (its history
-/// starts in its parent: rescue it once resolved) or an unreadable line.
+/// The thread id a session meta line names; `None` for an unreadable line.
+///
+/// A fork by reference or a continuation file (a `history_base`) is rescued like any file:
+/// reconstruction's rule calls a suffix sufficient only when it holds a compaction's
+/// replacement history and what follows it, so what the base names is not needed, and the
+/// rescue drops the `history_base`.
 fn thread_of_meta(line: &[u8]) -> Option<ThreadId> {
     let value: Value = serde_json::from_slice(line).ok()?;
-    let payload = value.get("payload")?;
-    if payload
-        .get("history_base")
-        .is_some_and(|base| !base.is_null())
-    {
-        return None;
-    }
-    ThreadId::from_string(payload.get("id")?.as_str()?).ok()
+    ThreadId::from_string(value.get("payload")?.get("id")?.as_str()?).ok()
 }
 
 fn trim_newline(line: &[u8]) -> &[u8] {
