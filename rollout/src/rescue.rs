@@ -12,6 +12,10 @@
 //! rescued session only as that compaction's replacement history summarises them, which is
 //! exactly how they reach the model when the original resumes.
 //!
+//! A compressed file (`.jsonl.zst`) cannot be read backwards: it is decoded forwards, keeping
+//! the lines from the turn of the newest compaction on ([`suffix`]), then decoded again to
+//! copy them; the rescue is written plain.
+//!
 //! Memory: the suffix's items while it is found (what resume holds anyway), then one line at a
 //! time while copying; the original is never held. The original is only read. The new file is
 //! written under a temporary name, synced, then hard-linked into place, so a kill leaves
@@ -28,7 +32,7 @@ use serde_json::Value;
 mod suffix;
 
 use crate::layout::CodexHome;
-use crate::source::{Compression, RolloutReader};
+use crate::source::{Compression, RolloutReader, open_rollout};
 
 /// Why a session could not be rescued.
 #[derive(Debug, thiserror::Error)]
@@ -43,11 +47,8 @@ pub enum RescueError {
         /// What failed.
         source: io::Error,
     },
-    /// The original's live suffix cannot be found from its end: a compressed file, or a file
-    /// without a session meta near its start.
-    #[error(
-        "{0}: its live suffix cannot be read from its end (a compressed file: decompress it first; or no session meta)"
-    )]
+    /// The original has no session meta near its start.
+    #[error("{0}: no session meta near its start")]
     NoSuffix(PathBuf),
     /// The suffix is the whole file: there is nothing a rescue could leave out.
     #[error(
@@ -104,21 +105,21 @@ pub fn rescue_rollout(
     let compression = RolloutReader::new(&mut file)
         .map_err(io_err("read", original))?
         .compression();
-    if compression != Compression::Plain {
-        return Err(RescueError::NoSuffix(original.to_path_buf()));
-    }
     let original_bytes = file
         .seek(SeekFrom::End(0))
         .map_err(io_err("read", original))?;
-    let suffix_offset =
-        suffix::shortest_suffix_offset(File::open(original).map_err(io_err("open", original))?)
-            .map_err(io_err("read", original))?
-            .ok_or_else(|| RescueError::NothingToLeaveOut(original.to_path_buf()))?;
+    let suffix_offset = match compression {
+        Compression::Plain => {
+            suffix::shortest_suffix_offset(File::open(original).map_err(io_err("open", original))?)
+        }
+        Compression::Zstd => suffix::shortest_suffix_offset_streamed(original),
+    }
+    .map_err(io_err("read", original))?
+    .ok_or_else(|| RescueError::NothingToLeaveOut(original.to_path_buf()))?;
 
-    file.seek(SeekFrom::Start(0))
-        .map_err(io_err("read", original))?;
-    let mut reader = BufReader::new(file);
-    let meta_line = first_meta_line(&mut reader).map_err(io_err("read", original))?;
+    let mut head = BufReader::new(open_rollout(original).map_err(io_err("open", original))?);
+    let meta_line = first_meta_line(&mut head).map_err(io_err("read", original))?;
+    drop(head);
     let original_thread_id =
         thread_of_meta(&meta_line).ok_or_else(|| RescueError::NoSuffix(original.to_path_buf()))?;
     let thread_id = ThreadId::new();
@@ -139,10 +140,21 @@ pub fn rescue_rollout(
     let mut temp_name = target.file_name().unwrap_or_default().to_os_string();
     temp_name.push(".rescue.tmp");
     let temp = target.with_file_name(temp_name);
-    reader
-        .seek(SeekFrom::Start(suffix_offset))
-        .map_err(io_err("read", original))?;
-    let suffix = reader.take(original_bytes - suffix_offset);
+    // The suffix: a plain file from its offset to the length measured (a line appended since
+    // is not the rescue's); a compressed one decoded and read past the offset.
+    let suffix: Box<dyn Read> = match compression {
+        Compression::Plain => {
+            file.seek(SeekFrom::Start(suffix_offset))
+                .map_err(io_err("read", original))?;
+            Box::new(file.take(original_bytes - suffix_offset))
+        }
+        Compression::Zstd => {
+            let mut decoded = open_rollout(original).map_err(io_err("open", original))?;
+            io::copy(&mut (&mut decoded).take(suffix_offset), &mut io::sink())
+                .map_err(io_err("read", original))?;
+            Box::new(decoded)
+        }
+    };
     let written = write_new(&temp, &meta, suffix, paginated);
     let (lines, rescued_bytes) = match written {
         Ok(counts) => counts,

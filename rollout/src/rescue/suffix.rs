@@ -85,3 +85,58 @@ fn enough(newest_first: &[Option<RolloutItem>], count: usize) -> bool {
     });
     turn_context && token_info && suffix_suffices(&suffix)
 }
+
+/// The decoded offset where the shortest sufficient suffix of a compressed rollout starts;
+/// `None` when none short of the whole file suffices, or when it cannot be told forwards.
+///
+/// A compressed file cannot be read backwards, so it is decoded forwards once, keeping only
+/// the lines from the start of the turn of the newest compaction with a replacement history
+/// (what the resume tail keeps of a compressed file); the shortest suffix is then found
+/// among those by the same bisection. A compaction that a later rollback removed leaves too
+/// little kept: `None`, and the caller says so.
+pub(super) fn shortest_suffix_offset_streamed(path: &std::path::Path) -> io::Result<Option<u64>> {
+    let mut stream = crate::stream::RolloutStream::open(path)?;
+    let mut offsets: Vec<u64> = Vec::new();
+    let mut items: Vec<Option<RolloutItem>> = Vec::new();
+    let mut turn_start = 0;
+    while let Some(line) = stream.next_line()? {
+        let offset = line.offset;
+        let item = line.into_line().map(|line| line.item);
+        match &item {
+            Some(RolloutItem::EventMsg(EventMsg::TurnStarted(_))) => turn_start = items.len(),
+            Some(RolloutItem::Compacted(compacted))
+                if compacted.replacement_history.is_some() && turn_start > 0 =>
+            {
+                offsets.drain(..turn_start);
+                items.drain(..turn_start);
+                turn_start = 0;
+            }
+            _ => {}
+        }
+        offsets.push(offset);
+        items.push(item);
+    }
+    Ok(shortest_of(&offsets, &items))
+}
+
+/// The bisection over lines kept oldest first.
+fn shortest_of(offsets: &[u64], oldest_first: &[Option<RolloutItem>]) -> Option<u64> {
+    let newest_first: Vec<Option<RolloutItem>> = oldest_first.iter().rev().cloned().collect();
+    let newest_offsets: Vec<u64> = offsets.iter().rev().copied().collect();
+    if newest_first.is_empty() || !enough(&newest_first, newest_first.len()) {
+        return None;
+    }
+    let (mut low, mut high) = (0, newest_first.len());
+    while high - low > 1 {
+        let middle = low + (high - low) / 2;
+        if enough(&newest_first, middle) {
+            high = middle;
+        } else {
+            low = middle;
+        }
+    }
+    newest_offsets
+        .get(high - 1)
+        .copied()
+        .filter(|offset| *offset != 0)
+}
