@@ -99,10 +99,18 @@ pub(super) fn shortest_suffix_offset_streamed(path: &std::path::Path) -> io::Res
     let mut offsets: Vec<u64> = Vec::new();
     let mut items: Vec<Option<RolloutItem>> = Vec::new();
     let mut turn_start = 0;
+    // Until a compaction is seen only the current turn is kept (a later compaction's turn
+    // starts no earlier), so memory is the newest compaction's suffix or one turn.
+    let mut seen_compaction = false;
     while let Some(line) = stream.next_line()? {
         let offset = line.offset;
         let item = line.into_line().map(|line| line.item);
         match &item {
+            Some(RolloutItem::EventMsg(EventMsg::TurnStarted(_))) if !seen_compaction => {
+                offsets.clear();
+                items.clear();
+                turn_start = 0;
+            }
             Some(RolloutItem::EventMsg(EventMsg::TurnStarted(_))) => turn_start = items.len(),
             Some(RolloutItem::Compacted(compacted))
                 if compacted.replacement_history.is_some() && turn_start > 0 =>
@@ -110,6 +118,10 @@ pub(super) fn shortest_suffix_offset_streamed(path: &std::path::Path) -> io::Res
                 offsets.drain(..turn_start);
                 items.drain(..turn_start);
                 turn_start = 0;
+                seen_compaction = true;
+            }
+            Some(RolloutItem::Compacted(compacted)) if compacted.replacement_history.is_some() => {
+                seen_compaction = true;
             }
             _ => {}
         }
