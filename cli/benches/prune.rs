@@ -9,9 +9,10 @@
 //! `RESCUE_GIB` GiB (default 10 when measuring) of turns with long tool outputs and, every
 //! 500 turns, a compaction whose replacement history repeats a 1 MiB inline image.
 //!
-//! `cargo bench -p codex-thread --bench prune` measures; `cargo test --all-targets` runs it
-//! once on 40 sessions and a 16 MiB session as a check. The generated files live under the
-//! target directory and are deleted at the end.
+//! `cargo bench -p codex-thread --bench prune` measures (`RESCUE_GIB=1` for a smaller
+//! session; `CODEX_THREAD_BIN` measures another build of the binary); outside `cargo bench`
+//! it measures nothing. The generated files live under the target directory and are deleted
+//! at the end.
 
 #![allow(clippy::expect_used, clippy::print_stderr, clippy::unwrap_used)]
 
@@ -29,11 +30,6 @@ use large_session::large_session;
 use usage_home::{Plan, generate};
 
 const SESSIONS: usize = 2_000;
-const SESSIONS_WHEN_TESTED: usize = 40;
-
-fn measuring() -> bool {
-    std::env::args().any(|arg| arg == "--bench")
-}
 
 /// Wall time and peak resident memory (KiB) of one run.
 fn measure(args: &[&str]) -> (Duration, u64, String) {
@@ -149,9 +145,8 @@ fn bench_prune(root: &Path, sessions: usize) {
 
 fn bench_rescue(root: &Path, gib: f64) {
     let home = root.join("rescue-home");
-    // A compaction every 500 turns (100 MB) when measuring, every 20 in the check.
-    let every = if measuring() { 500 } else { 20 };
-    let original = large_session(&home, (gib * (1u64 << 30) as f64) as u64, every, u64::MAX);
+    // A compaction every 500 turns (100 MB).
+    let original = large_session(&home, (gib * (1u64 << 30) as f64) as u64, 500, u64::MAX);
     let size = std::fs::metadata(&original).unwrap().len();
     let run = measure(&[
         "--json",
@@ -171,18 +166,16 @@ fn bench_rescue(root: &Path, gib: f64) {
 }
 
 fn main() {
+    if !codex_test_support::under_cargo_bench("prune") {
+        return;
+    }
     let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("prune-bench");
     let _ = std::fs::remove_dir_all(&root);
-    let (sessions, gib) = if measuring() {
-        let gib = std::env::var("RESCUE_GIB")
-            .ok()
-            .and_then(|value| value.parse().ok())
-            .unwrap_or(10.0);
-        (SESSIONS, gib)
-    } else {
-        (SESSIONS_WHEN_TESTED, 1.0 / 64.0)
-    };
-    bench_prune(&root, sessions);
+    let gib = std::env::var("RESCUE_GIB")
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(10.0);
+    bench_prune(&root, SESSIONS);
     bench_rescue(&root, gib);
     let _ = std::fs::remove_dir_all(&root);
 }
