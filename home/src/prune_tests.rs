@@ -307,3 +307,34 @@ fn storage_per_cwd_and_month_with_the_share_a_policy_acts_on() {
     assert_eq!(summary.per_month["2025-06"], row(3, a + b + c, 2, a + c));
     assert_eq!(summary.total, summary.per_month["2025-06"]);
 }
+
+#[test]
+fn the_base_of_a_fork_by_reference_is_not_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = CodexHome::new(dir.path());
+    let parent = session(dir.path(), 1, "/w", "cli", 40, 10);
+    let child = session(dir.path(), 2, "/w", "cli", 40, 10);
+    let text = std::fs::read_to_string(&child).unwrap().replacen(
+        "\"source\":\"cli\"",
+        &format!(
+            "\"source\":\"cli\",\"history_base\":{{\"thread_id\":\"{}\",\"end_byte_offset\":{}}}",
+            thread_id(1),
+            std::fs::metadata(&parent).unwrap().len()
+        ),
+        1,
+    );
+    std::fs::write(&child, text).unwrap();
+    let file = std::fs::File::options().write(true).open(&child).unwrap();
+    file.set_modified(SystemTime::now() - DAY * 40).unwrap();
+    check(
+        &home,
+        &Policy::new(Action::Delete),
+        &[(1, Some(Hold::BaseOfFork)), (2, None)],
+    );
+    // Archiving or compressing it keeps it findable: not held.
+    check(
+        &home,
+        &Policy::new(Action::Archive),
+        &[(1, None), (2, None)],
+    );
+}

@@ -321,6 +321,7 @@ fn human_line(planned: &PlannedThread, applied: Option<&AppliedThread>) -> Strin
         codex_home::Hold::OpenInCodex => "held: open in Codex".to_owned(),
         codex_home::Hold::RecentlyWritten => "held: written recently".to_owned(),
         codex_home::Hold::AlreadyDone => "already done".to_owned(),
+        codex_home::Hold::BaseOfFork => "held: a fork's base".to_owned(),
     };
     let state = match (applied.map(|applied| applied.outcome.clone()), planned.hold) {
         (Some(Outcome::Done), _) => match planned.action {

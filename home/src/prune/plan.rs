@@ -25,6 +25,10 @@ pub enum Hold {
     RecentlyWritten,
     /// Already as the action would leave it (archived, or every piece compressed).
     AlreadyDone,
+    /// Another thread is a fork by reference of it (its `history_base` names one of this
+    /// thread's files): deleting it would take that thread's history. Delete the forks
+    /// first.
+    BaseOfFork,
 }
 
 /// One thread the policy picked.
@@ -79,6 +83,8 @@ impl PrunePlan {
 /// A thread of the home before the policy is asked.
 struct Candidate {
     thread: PlannedThread,
+    /// The rollout ids of its files (what a `history_base` names).
+    rollout_ids: Vec<uuid::Uuid>,
     source: Option<codex_protocol::rollout::SessionSource>,
     compressed: bool,
     modified: SystemTime,
@@ -96,6 +102,8 @@ pub fn plan_prune(
     })?;
     let mut by_thread: BTreeMap<uuid::Uuid, Candidate> = BTreeMap::new();
     let mut order = Vec::new();
+    // (the rollout id a `history_base` names, the thread whose file names it)
+    let mut bases: Vec<(uuid::Uuid, uuid::Uuid)> = Vec::new();
     for found in files {
         let Ok(metadata) = std::fs::metadata(&found.path) else {
             // Gone since the walk (a Codex archived it): nothing to plan.
@@ -103,7 +111,9 @@ pub fn plan_prune(
         };
         let modified = metadata.modified().unwrap_or(SystemTime::UNIX_EPOCH);
         let compressed = found.name.compression == Compression::Zstd;
+        let rollout_id = found.name.rollout_id.unwrap_or(found.name.thread_id);
         if let Some(candidate) = by_thread.get_mut(&found.name.thread_id) {
+            candidate.rollout_ids.push(rollout_id);
             candidate.thread.files.push(found.path);
             candidate.thread.bytes += metadata.len();
             candidate.modified = candidate.modified.max(modified);
@@ -112,7 +122,14 @@ pub fn plan_prune(
         }
         let head = read_head_summary(&found.path).unwrap_or_default();
         let (cwd, source) = match head.session_meta {
-            Some(meta) => (meta.meta.cwd, Some(meta.meta.source)),
+            Some(meta) => {
+                if let Some(base) = &meta.meta.history_base
+                    && let Ok(named) = uuid::Uuid::parse_str(&base.thread_id.to_string())
+                {
+                    bases.push((named, found.name.thread_id));
+                }
+                (meta.meta.cwd, Some(meta.meta.source))
+            }
             None => (PathBuf::new(), None),
         };
         order.push(found.name.thread_id);
@@ -129,6 +146,7 @@ pub fn plan_prune(
                     action: policy.action,
                     hold: None,
                 },
+                rollout_ids: vec![rollout_id],
                 source,
                 compressed,
                 modified,
@@ -147,7 +165,10 @@ pub fn plan_prune(
         if kept.contains(&id) || !picks(policy, &candidate, idle) {
             continue;
         }
-        candidate.thread.hold = hold_of(home, policy, &candidate, idle);
+        let is_base = bases
+            .iter()
+            .any(|(named, by)| *by != id && candidate.rollout_ids.contains(named));
+        candidate.thread.hold = hold_of(home, policy, &candidate, idle, is_base);
         threads.push(candidate.thread);
     }
     Ok(PrunePlan {
@@ -180,6 +201,7 @@ fn hold_of(
     policy: &Policy,
     candidate: &Candidate,
     idle: std::time::Duration,
+    is_base: bool,
 ) -> Option<Hold> {
     let done = match policy.action {
         Action::Archive => candidate.thread.archived,
@@ -188,6 +210,8 @@ fn hold_of(
     };
     if done {
         Some(Hold::AlreadyDone)
+    } else if is_base && policy.action == Action::Delete {
+        Some(Hold::BaseOfFork)
     } else if thread_writer_lock(home, candidate.thread.thread_id).forbids_rewrite() {
         Some(Hold::OpenInCodex)
     } else if idle < policy.min_idle {
