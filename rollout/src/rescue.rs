@@ -3,7 +3,7 @@
 //! A session that grew too large to resume (repeated `compacted` records, inline images)
 //! still resumes from its *live suffix*: the lines from which reconstruction finds the newest
 //! surviving compaction's replacement history, the previous turn's settings and the token
-//! usage. [`suffix`] finds where the shortest such suffix starts by reading the file
+//! usage. `suffix` finds where the shortest such suffix starts by reading the file
 //! backwards (the rule the resume tail uses, asked of reconstruction itself); a rescue is
 //! a new file made of the session meta line (new thread id, `history_base` dropped: the new
 //! file holds its whole history) followed by the suffix's lines copied byte for byte. In a
@@ -13,7 +13,7 @@
 //! exactly how they reach the model when the original resumes.
 //!
 //! A compressed file (`.jsonl.zst`) cannot be read backwards: it is decoded forwards, keeping
-//! the lines from the turn of the newest compaction on ([`suffix`]), then decoded again to
+//! the lines from the turn of the newest compaction on (`suffix`), then decoded again to
 //! copy them; the rescue is written plain.
 //!
 //! Memory: the suffix's items while it is found (what resume holds anyway), then one line at a
