@@ -238,7 +238,7 @@ pub enum Command {
     /// Prints the plan; --apply does it. Never touches a thread a running Codex
     /// holds or one written in the last --idle. Archive and delete go through
     /// Codex's own `codex archive` / `codex delete` so its state stays in step;
-    /// deleted sessions wait in <home>/trash until --empty-trash after --grace.
+    /// deleted sessions wait in HOME/trash until --empty-trash after --grace.
     #[command(verbatim_doc_comment)]
     Prune(crate::commands::prune::PruneArgs),
     /// Write a session too large to resume again as a new thread with only what resume needs
