@@ -185,6 +185,10 @@ pub enum Command {
         /// List the archived sessions (`archived_sessions/`) instead of the live ones.
         #[arg(long)]
         archived: bool,
+        /// Instead: the threads `prune` with POLICY would act on, and why any is held
+        /// (e.g. `delete,older-than=90d,live`; see docs/storage.md).
+        #[arg(long, value_name = "POLICY", value_parser = codex_home::parse_policy)]
+        plan: Option<codex_home::Policy>,
     },
     /// Tokens and cost per day, week, month, session or model
     ///
@@ -229,6 +233,21 @@ pub enum Command {
     /// session readable.
     #[command(verbatim_doc_comment)]
     Compress(crate::commands::compress::CompressArgs),
+    /// Compress, archive or delete the threads a policy picks (dry run by default)
+    ///
+    /// Prints the plan; --apply does it. Never touches a thread a running Codex
+    /// holds or one written in the last --idle. Archive and delete go through
+    /// Codex's own `codex archive` / `codex delete` so its state stays in step;
+    /// deleted sessions wait in HOME/trash until --empty-trash after --grace.
+    #[command(verbatim_doc_comment)]
+    Prune(crate::commands::prune::PruneArgs),
+    /// Write a session too large to resume again as a new thread with only what resume needs
+    ///
+    /// The new thread starts from the newest compaction (the live suffix,
+    /// copied byte for byte); `codex resume` of it sends the model the same
+    /// history as the original. The original is left as it is.
+    #[command(verbatim_doc_comment)]
+    Rescue(crate::commands::rescue::RescueArgs),
     /// Full-text search over every session of a home
     ///
     /// Messages, reasoning summaries, tool calls and outputs (capped) and

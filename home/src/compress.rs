@@ -109,7 +109,7 @@ pub fn plan_file(path: &Path, metadata: &Metadata, options: &CompressOptions) ->
     let Some(lock_home) = home_of_rollout_path(path).or_else(|| options.lock_home.clone()) else {
         return Ok(Plan::Skip(SkipReason::LockUnknown));
     };
-    let Some(thread_id) = thread_of(path)? else {
+    let Some(thread_id) = thread_of_file(path)? else {
         return Ok(Plan::Skip(SkipReason::LockUnknown));
     };
     if thread_writer_lock(&lock_home, thread_id).forbids_rewrite() {
@@ -138,7 +138,7 @@ fn is_zstd(path: &Path) -> io::Result<bool> {
 }
 
 /// The thread a file records: its name's, else its first `session_meta`'s.
-fn thread_of(path: &Path) -> io::Result<Option<ThreadId>> {
+pub(crate) fn thread_of_file(path: &Path) -> io::Result<Option<ThreadId>> {
     let named = path
         .file_name()
         .and_then(|name| name.to_str())

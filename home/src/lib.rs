@@ -26,6 +26,11 @@
 //!   Codex ([`thread_writer_lock`]); [`compress_files`] replaces each chosen file through
 //!   `codex-rollout`'s verified one-file replacement.
 //!
+//! - Pruning: [`plan_prune`] picks the threads a [`Policy`] names and says why some are
+//!   held (a writer lock, a recent write); [`apply_prune`] compresses, archives (through
+//!   Codex's own `codex archive`) or deletes them (into the home's trash, then `codex
+//!   delete`), and [`empty_trash`] removes what the grace period has let go.
+//!
 //! - Arguments: [`parse_age`], [`parse_day`] and [`parse_instant_ms`], what a date or an age
 //!   on a command line means, the same for every command.
 //!
@@ -71,6 +76,7 @@ mod compress;
 mod dates;
 mod du;
 mod list;
+mod prune;
 mod redact;
 mod search;
 mod table;
@@ -93,6 +99,12 @@ pub use list::{
     SessionsPage, USER_EVENT_SCAN_LIMIT, all_rollout_files, find_rollout_by_thread_id,
     find_rollouts_by_thread_prefix, is_rollout_file_name, list_archived_sessions, list_sessions,
     list_sessions_async, read_head_summary, rollout_files_under, summarize_rollout_file,
+};
+pub use prune::{
+    Action, AppliedThread, ApplyOptions, CodexCli, CodexCliError, DEFAULT_MIN_IDLE, Hold, Outcome,
+    PlannedThread, Policy, PruneError, PrunePlan, RescueThreadError, SourceFilter, StorageRow,
+    StorageSummary, TRASH_SUBDIR, TrashFolder, TrashReport, apply_prune, empty_trash, parse_policy,
+    parse_size, plan_prune, rescue_thread, storage_summary,
 };
 pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
 pub use search::{

@@ -14,6 +14,7 @@
 //! - [`turns`]: what counts as a user turn in a file (events first, legacy files by core's
 //!   boundary rule), shared by `inspect` and `fork`;
 //! - [`replay`]: the event stream a live session emitted, rebuilt from a file;
+//! - [`rescue`]: a new session holding only the live suffix a resume needs;
 //! - [`compress`]: one plain rollout replaced by its verified `.jsonl.zst` without a moment
 //!   where the session cannot be read.
 //!
@@ -74,6 +75,7 @@ pub mod policy;
 pub mod reconstruct;
 pub mod recorder;
 pub mod replay;
+pub mod rescue;
 mod resume_point;
 pub mod source;
 pub mod stream;

@@ -205,6 +205,17 @@ pub fn reconstruct_rollout_file(
     ))
 }
 
+/// Whether rebuilding from `suffix` (the last items of a file) alone gives what rebuilding
+/// from the whole file gives: the reverse scan, run on the suffix, stops because it knows
+/// the base compaction, the previous turn's settings and the reference, not because the
+/// suffix ran out (so on the whole file it visits the same items and stops at the same one),
+/// it found the context window (so the whole-file fallback, which counts every compaction, is
+/// not asked), and the newest token usage is in it. Resume from the end asks the same of the
+/// part it surveyed ([`ReplayPlan::suffices`], which also wants a turn context).
+pub fn suffix_suffices(suffix: &[RolloutItem]) -> bool {
+    Survey::of(suffix).rebuilds_alone()
+}
+
 fn turn_context_at(items: &[RolloutItem], index: usize) -> Option<TurnContextItem> {
     match items.get(index) {
         Some(RolloutItem::TurnContext(context)) => Some(context.as_ref().clone()),
@@ -315,12 +326,14 @@ impl Plan {
         self.found.base.map_or(0, |index| index + 1)
     }
 
+    /// See [`suffix_suffices`].
+    fn rebuilds_alone(&self) -> bool {
+        self.found.knew_everything && self.found.window.is_some() && self.token_info.is_some()
+    }
+
     /// See [`ReplayPlan::suffices`].
     pub(crate) fn suffices(&self) -> bool {
-        self.found.knew_everything
-            && self.found.window.is_some()
-            && self.token_info.is_some()
-            && self.newest_turn_context.is_some()
+        self.rebuilds_alone() && self.newest_turn_context.is_some()
     }
 
     /// The newest turn context of the items, whether or not a rollback removed its turn.

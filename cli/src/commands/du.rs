@@ -30,6 +30,11 @@ pub struct DuArgs {
     /// would take).
     #[arg(long)]
     pub no_estimate: bool,
+    /// Instead: the home's bytes per working directory and per month, and how much of each
+    /// `prune` with POLICY would act on (e.g. `archive,older-than=30d,keep-last=5`; see
+    /// docs/storage.md).
+    #[arg(long, value_name = "POLICY", value_parser = codex_home::parse_policy)]
+    pub plan: Option<codex_home::Policy>,
 }
 
 #[derive(Serialize)]
@@ -51,6 +56,9 @@ struct SummaryRecord<'a> {
 
 /// Runs `du`.
 pub fn run(args: &DuArgs, out: &mut Output) -> CommandResult {
+    if let Some(policy) = &args.plan {
+        return crate::commands::prune::print_storage(args.files.home.as_deref(), policy, out);
+    }
     let paths = files_of(&args.files, "du")?;
     let options = DuOptions {
         estimate_compression: !args.no_estimate,

@@ -42,6 +42,8 @@ pub struct ListArgs {
     pub cursor: Option<String>,
     /// `--archived`.
     pub archived: bool,
+    /// `--plan POLICY`: the threads `prune` with POLICY would act on, instead.
+    pub plan: Option<codex_home::Policy>,
 }
 
 /// Sessions per page when `--limit` is not given.
@@ -71,6 +73,12 @@ pub struct Listing {
 
 /// Runs `list`: a page of a home without FILE/DIR arguments, every named session with them.
 pub fn run(args: ListArgs, out: &mut Output) -> CommandResult {
+    if let Some(policy) = &args.plan {
+        let home = crate::inputs::resolve_home(args.home.as_deref())?;
+        let plan = codex_home::plan_prune(&home, policy, std::time::SystemTime::now())
+            .map_err(|err| Failure::Unreadable(err.to_string()))?;
+        return crate::commands::prune::print_plan(&plan, None, out);
+    }
     if args.limit == Some(0) {
         return Err(Failure::Usage(
             "--limit must be at least 1 (sessions per page)".to_string(),

@@ -9,6 +9,8 @@ pub mod inspect;
 pub mod list;
 pub mod notifications;
 pub mod prompt;
+pub mod prune;
+pub mod rescue;
 pub mod search;
 pub mod table;
 pub mod thread;
@@ -97,6 +99,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             limit,
             cursor,
             archived,
+            plan,
         } => list::run(
             list::ListArgs {
                 files,
@@ -104,6 +107,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
                 limit,
                 cursor,
                 archived,
+                plan,
             },
             out,
         ),
@@ -130,5 +134,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
         Command::Compress(args) => compress::run(&args, out),
         Command::View(args) => view::run(&args, out),
         Command::Table(args) => table::run(&args, out),
+        Command::Prune(args) => prune::run(&args, out),
+        Command::Rescue(args) => rescue::run(&args, out),
     }
 }

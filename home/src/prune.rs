@@ -1,0 +1,63 @@
+//! Pruning a home by policy: which threads a policy picks ([`plan_prune`]), what would be
+//! done to each and why some are held back, and doing it ([`apply_prune`]) in a way a kill
+//! at any moment cannot lose a session and the real Codex stays consistent with the files.
+//!
+//! - [`policy`]: the selection rules (age, size, working directory, archived or live,
+//!   source, the newest N per working directory kept) and the action;
+//! - [`plan`]: one [`PlannedThread`] per thread of the home the policy picks, or the reason
+//!   it is held (a running Codex holds its writer lock, it was written in the last minutes,
+//!   it is already in the state the action would give);
+//! - [`codex_cli`]: the real Codex's own `archive` and `delete`, invoked so that its state
+//!   (`state_5.sqlite`, `thread_history_1.sqlite`) changes the way it changes it;
+//! - [`trash`]: deleted sessions wait under `<home>/trash/<unix seconds>/` until
+//!   [`empty_trash`] removes folders older than a grace period;
+//! - [`rescue`]: a thread too large to resume rewritten as a new one holding only what
+//!   resume needs (`codex-rollout`'s rescue), once no running Codex holds it;
+//! - [`summary`]: bytes per working directory and per month, with a policy's share;
+//! - [`apply`]: each planned action done, the writer lock asked again just before.
+//!
+//! `docs/storage.md` says what each action does to the files and to Codex's state, and what
+//! Codex shows afterwards.
+
+mod apply;
+mod codex_cli;
+mod plan;
+mod policy;
+mod rescue;
+mod summary;
+mod trash;
+
+pub use apply::{AppliedThread, ApplyOptions, Outcome, apply_prune};
+pub use codex_cli::{CodexCli, CodexCliError};
+pub use plan::{Hold, PlannedThread, PrunePlan, plan_prune};
+pub use policy::{Action, DEFAULT_MIN_IDLE, Policy, SourceFilter, parse_policy, parse_size};
+pub use rescue::{RescueThreadError, rescue_thread};
+pub use summary::{StorageRow, StorageSummary, storage_summary};
+pub use trash::{TRASH_SUBDIR, TrashFolder, TrashReport, empty_trash};
+
+/// Why pruning could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum PruneError {
+    /// The home's sessions could not be walked.
+    #[error("cannot list the sessions of {home}: {source}")]
+    Walk {
+        /// The home.
+        home: std::path::PathBuf,
+        /// What failed.
+        source: codex_rollout::error::RolloutError,
+    },
+    /// The trash could not be read or emptied.
+    #[error("cannot {action} {path}: {source}")]
+    Io {
+        /// What was being done.
+        action: &'static str,
+        /// The path it concerned.
+        path: std::path::PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+}
+
+#[cfg(test)]
+#[path = "prune_tests.rs"]
+mod tests;

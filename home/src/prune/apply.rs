@@ -1,0 +1,247 @@
+//! Doing a plan: each thread's action, its writer lock and idle time asked again just
+//! before, every step one that a kill leaves readable (see `docs/storage.md`).
+//!
+//! - compress: `codex-rollout`'s verified replacement of each plain piece ([`compress_file`]);
+//! - archive: Codex's own `codex archive` when the home has Codex state, else the files
+//!   renamed into the flat `archived_sessions/`, as Codex 0.169 places them;
+//! - delete: the files renamed into the trash, then `codex delete --force` for the state
+//!   (see [`super::trash`] for the marker that lets a later run finish an interrupted one).
+
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+
+use codex_protocol::thread_id::ThreadId;
+use codex_rollout::compress::CompressOutcome;
+use codex_rollout::layout::CodexHome;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::codex_cli::{CodexCli, CodexCliError};
+use super::plan::{Hold, PlannedThread, PrunePlan};
+use super::policy::Action;
+use super::trash::{finish_delete, move_to_trash, pending_deletes};
+use crate::compress::{CompressOptions, compress_file};
+use crate::writer_lock::thread_writer_lock;
+
+/// What became of one planned thread.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    /// Done.
+    Done,
+    /// Left alone (the plan's reason, or one found when asked again).
+    Held {
+        /// Why.
+        hold: Hold,
+    },
+    /// Tried and failed; the thread is as it was or, for a delete, in the trash with its
+    /// marker pending (finished by the next run).
+    Failed {
+        /// What went wrong.
+        error: String,
+    },
+}
+
+/// One planned thread after `--apply`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AppliedThread {
+    /// The thread.
+    pub thread_id: ThreadId,
+    /// What was done.
+    pub action: Action,
+    /// How it went.
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    /// Where its files went (the trash folder, the archive folder), when they moved.
+    pub moved_to: Option<PathBuf>,
+}
+
+/// How to apply.
+#[derive(Debug, Clone)]
+pub struct ApplyOptions {
+    /// The Codex that changes its own state (needed when the home has `state_5.sqlite` and
+    /// the plan archives or deletes).
+    pub codex: Option<CodexCli>,
+    /// How compression encodes (its age rule is replaced by `min_idle`).
+    pub compress: CompressOptions,
+    /// A thread written less than this ago is held.
+    pub min_idle: Duration,
+}
+
+/// Applies `plan` to `home`: first finishes deletes an earlier run left pending, then each
+/// acting thread in order. `progress` is called with each thread's bytes once it is done.
+pub fn apply_prune(
+    home: &CodexHome,
+    plan: &PrunePlan,
+    options: &ApplyOptions,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Vec<AppliedThread> {
+    let has_state = CodexCli::home_has_state(home);
+    for (folder, thread) in pending_deletes(home) {
+        // `codex delete` of a thread Codex no longer knows fails ("failed to delete
+        // session"): a kill after Codex forgot it but before the marker went. Either way Codex
+        // has no row left, and the files are in the trash.
+        let forgotten = forget(home, options, has_state, thread);
+        match forgotten {
+            Ok(()) | Err(CodexCliError::Failed { .. }) => {
+                if let Err(err) = finish_delete(&folder, thread) {
+                    tracing::warn!("{err}");
+                }
+            }
+            Err(err) => tracing::warn!("an interrupted delete is still pending: {err}"),
+        }
+    }
+    let one = |thread: &PlannedThread| {
+        let outcome = match thread.hold {
+            Some(hold) => Outcome::Held { hold },
+            None => match still_free(home, thread, options.min_idle) {
+                Some(hold) => Outcome::Held { hold },
+                None => return act(home, thread, options, has_state, progress),
+            },
+        };
+        progress(thread.bytes);
+        AppliedThread {
+            thread_id: thread.thread_id,
+            action: thread.action,
+            outcome,
+            moved_to: None,
+        }
+    };
+    // Compression is CPU-bound and each thread's files are its own: on rayon's pool, in
+    // the plan's order. Archive and delete run Codex one thread at a time (its state is
+    // one SQLite database).
+    let all_compress = plan
+        .threads
+        .iter()
+        .all(|thread| thread.action == Action::Compress);
+    if all_compress {
+        plan.threads.par_iter().map(one).collect()
+    } else {
+        plan.threads.iter().map(one).collect()
+    }
+}
+
+/// Asked again just before acting: the lock, and the newest write.
+fn still_free(home: &CodexHome, thread: &PlannedThread, min_idle: Duration) -> Option<Hold> {
+    if thread_writer_lock(home, thread.thread_id).forbids_rewrite() {
+        return Some(Hold::OpenInCodex);
+    }
+    let now = SystemTime::now();
+    let recent = thread.files.iter().any(|file| {
+        std::fs::metadata(file)
+            .and_then(|meta| meta.modified())
+            .is_ok_and(|modified| now.duration_since(modified).unwrap_or_default() < min_idle)
+    });
+    recent.then_some(Hold::RecentlyWritten)
+}
+
+fn act(
+    home: &CodexHome,
+    thread: &PlannedThread,
+    options: &ApplyOptions,
+    has_state: bool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> AppliedThread {
+    let mut moved_to = None;
+    let needs_codex = has_state && thread.action != Action::Compress;
+    let result: Result<(), String> = match thread.action {
+        _ if needs_codex && options.codex.is_none() => Err(no_codex()),
+        Action::Compress => {
+            let compress = CompressOptions {
+                older_than: options.min_idle,
+                now: SystemTime::now(),
+                dry_run: false,
+                lock_home: Some(home.clone()),
+                ..options.compress.clone()
+            };
+            let mut failed = None;
+            for file in &thread.files {
+                let result = compress_file(file, &compress, progress);
+                if let CompressOutcome::Failed { error } = result.outcome {
+                    failed = Some(error);
+                }
+            }
+            failed.map_or(Ok(()), Err)
+        }
+        Action::Archive => archive(home, thread, options, has_state).map(|folder| {
+            moved_to = Some(folder);
+        }),
+        Action::Delete => {
+            match move_to_trash(home, thread.thread_id, &thread.files, SystemTime::now()) {
+                Err(err) => Err(err.to_string()),
+                Ok(folder) => {
+                    moved_to = Some(folder.clone());
+                    forget(home, options, has_state, thread.thread_id)
+                        .map_err(|err| err.to_string())
+                        .and_then(|()| {
+                            finish_delete(&folder, thread.thread_id).map_err(|err| err.to_string())
+                        })
+                }
+            }
+        }
+    };
+    if thread.action != Action::Compress {
+        progress(thread.bytes);
+    }
+    AppliedThread {
+        thread_id: thread.thread_id,
+        action: thread.action,
+        outcome: match result {
+            Ok(()) => Outcome::Done,
+            Err(error) => Outcome::Failed { error },
+        },
+        moved_to,
+    }
+}
+
+fn archive(
+    home: &CodexHome,
+    thread: &PlannedThread,
+    options: &ApplyOptions,
+    has_state: bool,
+) -> Result<PathBuf, String> {
+    let folder = home.archived_sessions_dir();
+    if has_state {
+        let codex = options.codex.as_ref().ok_or_else(no_codex)?;
+        codex
+            .archive(home, thread.thread_id)
+            .map_err(|err| err.to_string())?;
+        return Ok(folder);
+    }
+    std::fs::create_dir_all(&folder)
+        .map_err(|err| format!("cannot create {}: {err}", folder.display()))?;
+    for file in &thread.files {
+        let Some(name) = file.file_name() else {
+            continue;
+        };
+        std::fs::rename(file, folder.join(name))
+            .map_err(|err| format!("cannot move {}: {err}", file.display()))?;
+    }
+    Ok(folder)
+}
+
+/// Codex forgets a deleted thread (nothing to do in a home without Codex state).
+fn forget(
+    home: &CodexHome,
+    options: &ApplyOptions,
+    has_state: bool,
+    thread: ThreadId,
+) -> Result<(), CodexCliError> {
+    if !has_state {
+        return Ok(());
+    }
+    match options.codex.as_ref() {
+        Some(codex) => codex.delete(home, thread),
+        None => Err(CodexCliError::Failed {
+            command: "delete",
+            thread,
+            stderr: no_codex(),
+        }),
+    }
+}
+
+fn no_codex() -> String {
+    "this home has Codex state (state_5.sqlite): pass the Codex executable (--codex) so that \
+     Codex changes it"
+        .to_owned()
+}

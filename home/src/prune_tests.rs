@@ -1,0 +1,340 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use codex_rollout::layout::CodexHome;
+use pretty_assertions::assert_eq;
+
+use super::*;
+use crate::compress::CompressOptions;
+
+const DAY: Duration = Duration::from_secs(24 * 3600);
+
+/// A session of `thread` (the last two hex digits of its id) in `cwd`, recorded by
+/// `source`, last written `days` ago, `padding` bytes of text in its message.
+fn session(home: &Path, thread: u8, cwd: &str, source: &str, days: u64, padding: usize) -> PathBuf {
+    let id = format!("0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a{thread:02x}");
+    let day = home.join("sessions/2025/06/02");
+    std::fs::create_dir_all(&day).unwrap();
+    let path = day.join(format!("rollout-2025-06-02T09-00-00-{id}.jsonl"));
+    let text = "x".repeat(padding);
+    std::fs::write(
+        &path,
+        format!(
+            "{{\"timestamp\":\"2025-06-02T09:00:00.000Z\",\"type\":\"session_meta\",\"payload\":{{\"id\":\"{id}\",\"timestamp\":\"2025-06-02T09:00:00.000Z\",\"cwd\":\"{cwd}\",\"originator\":\"t\",\"cli_version\":\"0.1.0\",\"source\":\"{source}\"}}}}\n\
+             {{\"timestamp\":\"2025-06-02T09:00:01.000Z\",\"type\":\"response_item\",\"payload\":{{\"type\":\"message\",\"role\":\"user\",\"content\":[{{\"type\":\"input_text\",\"text\":\"hi {text}\"}}]}}}}\n"
+        ),
+    )
+    .unwrap();
+    let file = std::fs::File::options().write(true).open(&path).unwrap();
+    file.set_modified(SystemTime::now() - DAY * days as u32)
+        .unwrap();
+    path
+}
+
+fn thread_id(thread: u8) -> String {
+    format!("0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a{thread:02x}")
+}
+
+/// The plan's picked threads, as (last byte of the id, hold).
+#[track_caller]
+fn check(home: &CodexHome, policy: &Policy, expect: &[(u8, Option<Hold>)]) {
+    let plan = plan_prune(home, policy, SystemTime::now()).unwrap();
+    let got: Vec<(String, Option<Hold>)> = plan
+        .threads
+        .iter()
+        .map(|thread| (thread.thread_id.to_string(), thread.hold))
+        .collect();
+    let expect: Vec<(String, Option<Hold>)> = expect
+        .iter()
+        .map(|(thread, hold)| (thread_id(*thread), *hold))
+        .collect();
+    assert_eq!(got, expect);
+}
+
+fn options() -> ApplyOptions {
+    ApplyOptions {
+        codex: None,
+        compress: CompressOptions::default(),
+        min_idle: Duration::from_secs(60),
+    }
+}
+
+#[test]
+fn policies_pick_by_age_size_cwd_source_and_keep_the_newest() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = CodexHome::new(dir.path());
+    session(dir.path(), 1, "/work/a", "cli", 40, 10);
+    session(dir.path(), 2, "/work/a", "exec", 20, 5000);
+    session(dir.path(), 3, "/work/b", "exec", 10, 10);
+    session(dir.path(), 4, "/work/a/sub", "cli", 0, 10);
+    let mut policy = Policy::new(Action::Delete);
+    check(
+        &home,
+        &policy,
+        &[
+            (1, None),
+            (2, None),
+            (3, None),
+            (4, Some(Hold::RecentlyWritten)),
+        ],
+    );
+    policy.older_than = Some(DAY * 15);
+    check(&home, &policy, &[(1, None), (2, None)]);
+    policy.older_than = None;
+    policy.larger_than = Some(4000);
+    check(&home, &policy, &[(2, None)]);
+    policy.larger_than = None;
+    policy.cwd = Some(PathBuf::from("/work/a"));
+    check(
+        &home,
+        &policy,
+        &[(1, None), (2, None), (4, Some(Hold::RecentlyWritten))],
+    );
+    policy.source = Some(SourceFilter::Exec);
+    check(&home, &policy, &[(2, None)]);
+    policy.cwd = None;
+    policy.source = None;
+    // The newest of each working directory (`/work/a/sub` is a directory of its own).
+    policy.keep_last = Some(1);
+    check(&home, &policy, &[(1, None)]);
+    policy.keep_last = None;
+    policy.archived = Some(true);
+    check(&home, &policy, &[]);
+}
+
+#[test]
+fn a_thread_a_running_codex_holds_is_held() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = CodexHome::new(dir.path());
+    session(dir.path(), 1, "/w", "cli", 40, 10);
+    let lock = crate::thread_writer_lock_path(
+        &home,
+        codex_protocol::thread_id::ThreadId::from_string(&thread_id(1)).unwrap(),
+    );
+    std::fs::create_dir_all(lock.parent().unwrap()).unwrap();
+    let file = std::fs::File::create(&lock).unwrap();
+    file.lock().unwrap();
+    check(
+        &home,
+        &Policy::new(Action::Archive),
+        &[(1, Some(Hold::OpenInCodex))],
+    );
+    let plan = plan_prune(&home, &Policy::new(Action::Archive), SystemTime::now()).unwrap();
+    let applied = apply_prune(&home, &plan, &options(), &|_| {});
+    assert_eq!(
+        applied[0].outcome,
+        Outcome::Held {
+            hold: Hold::OpenInCodex
+        }
+    );
+    file.unlock().unwrap();
+    check(&home, &Policy::new(Action::Archive), &[(1, None)]);
+}
+
+#[test]
+fn without_codex_state_archive_and_delete_move_the_files_and_the_trash_waits_for_its_grace() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = CodexHome::new(dir.path());
+    let archived = session(dir.path(), 1, "/w", "cli", 40, 10);
+    let deleted = session(dir.path(), 2, "/w", "cli", 40, 10);
+    let bytes = std::fs::read(&deleted).unwrap();
+
+    let mut policy = Policy::new(Action::Archive);
+    policy.cwd = Some(PathBuf::from("/nowhere"));
+    assert!(
+        plan_prune(&home, &policy, SystemTime::now())
+            .unwrap()
+            .threads
+            .is_empty()
+    );
+    let plan = plan_prune(&home, &Policy::new(Action::Archive), SystemTime::now()).unwrap();
+    let plan = PrunePlan {
+        threads: plan.threads.into_iter().take(1).collect(),
+        threads_in_home: 2,
+    };
+    let applied = apply_prune(&home, &plan, &options(), &|_| {});
+    assert_eq!(applied[0].outcome, Outcome::Done);
+    assert!(!archived.exists());
+    assert!(
+        home.archived_sessions_dir()
+            .join(archived.file_name().unwrap())
+            .exists()
+    );
+    // Archived again: already done.
+    check(
+        &home,
+        &Policy::new(Action::Archive),
+        &[(2, None), (1, Some(Hold::AlreadyDone))],
+    );
+
+    let mut policy = Policy::new(Action::Delete);
+    policy.archived = Some(false);
+    let plan = plan_prune(&home, &policy, SystemTime::now()).unwrap();
+    let applied = apply_prune(&home, &plan, &options(), &|_| {});
+    assert_eq!(applied[0].outcome, Outcome::Done);
+    assert!(!deleted.exists());
+    let folder = applied[0].moved_to.clone().unwrap();
+    let in_trash = folder.join(deleted.strip_prefix(dir.path()).unwrap());
+    assert_eq!(std::fs::read(&in_trash).unwrap(), bytes);
+    assert_eq!(
+        std::fs::read_dir(&folder).unwrap().count(),
+        1,
+        "no marker left"
+    );
+
+    let report = empty_trash(&home, DAY * 7, SystemTime::now(), false).unwrap();
+    assert!(!report.folders[0].expired);
+    assert!(in_trash.exists());
+    let report = empty_trash(&home, DAY * 7, SystemTime::now() + DAY * 8, true).unwrap();
+    assert!(report.folders[0].expired);
+    assert!(in_trash.exists(), "a dry run removes nothing");
+    empty_trash(&home, DAY * 7, SystemTime::now() + DAY * 8, false).unwrap();
+    assert!(!folder.exists());
+}
+
+#[test]
+fn a_home_with_codex_state_is_not_changed_behind_codex() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = CodexHome::new(dir.path());
+    let path = session(dir.path(), 1, "/w", "cli", 40, 10);
+    std::fs::write(dir.path().join("state_5.sqlite"), b"").unwrap();
+    for action in [Action::Archive, Action::Delete] {
+        let plan = plan_prune(&home, &Policy::new(action), SystemTime::now()).unwrap();
+        let applied = apply_prune(&home, &plan, &options(), &|_| {});
+        assert!(
+            matches!(&applied[0].outcome, Outcome::Failed { error } if error.contains("--codex"))
+        );
+        assert!(path.exists());
+        assert!(!dir.path().join(TRASH_SUBDIR).exists());
+    }
+    // Compression needs no Codex: Codex reads `.jsonl.zst` as it is.
+    let plan = plan_prune(&home, &Policy::new(Action::Compress), SystemTime::now()).unwrap();
+    let applied = apply_prune(&home, &plan, &options(), &|_| {});
+    assert_eq!(applied[0].outcome, Outcome::Done);
+    assert!(!path.exists());
+}
+
+#[test]
+fn a_delete_a_kill_interrupted_is_finished_by_the_next_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = CodexHome::new(dir.path());
+    let path = session(dir.path(), 1, "/w", "cli", 40, 10);
+    let thread = codex_protocol::thread_id::ThreadId::from_string(&thread_id(1)).unwrap();
+    // Killed after the move, before Codex forgot the thread.
+    let folder = trash::move_to_trash(&home, thread, &[path], SystemTime::now()).unwrap();
+    assert_eq!(
+        trash::pending_deletes(&home),
+        vec![(folder.clone(), thread)]
+    );
+    // An expired folder with a pending delete is not removed before the delete is finished.
+    empty_trash(&home, Duration::ZERO, SystemTime::now() + DAY, false).unwrap();
+    assert!(folder.exists());
+    let empty = PrunePlan {
+        threads: Vec::new(),
+        threads_in_home: 0,
+    };
+    apply_prune(&home, &empty, &options(), &|_| {});
+    assert!(trash::pending_deletes(&home).is_empty());
+    empty_trash(&home, Duration::ZERO, SystemTime::now() + DAY, false).unwrap();
+    assert!(!folder.exists());
+}
+
+#[test]
+fn sizes_on_a_command_line() {
+    assert_eq!(parse_size("1048576"), Ok(1 << 20));
+    assert_eq!(parse_size("500M"), Ok(500 << 20));
+    assert_eq!(parse_size("2GiB"), Ok(2 << 30));
+    assert_eq!(parse_size("1.5k"), Ok(1536));
+    assert!(parse_size("lots").is_err());
+    assert!(parse_size("-1G").is_err());
+}
+
+#[test]
+fn a_policy_in_one_argument() {
+    let policy = parse_policy(
+        "archive,older-than=30d,larger-than=1M,cwd=/w,keep-last=5,source=exec,idle=1h,live",
+    )
+    .unwrap();
+    assert_eq!(policy.action, Action::Archive);
+    assert_eq!(policy.older_than, Some(DAY * 30));
+    assert_eq!(policy.larger_than, Some(1 << 20));
+    assert_eq!(policy.cwd, Some(PathBuf::from("/w")));
+    assert_eq!(policy.keep_last, Some(5));
+    assert_eq!(policy.source, Some(SourceFilter::Exec));
+    assert_eq!(policy.min_idle, Duration::from_secs(3600));
+    assert_eq!(policy.archived, Some(false));
+    assert_eq!(parse_policy("").unwrap().action, Action::Compress);
+    for bad in [
+        "older-than",
+        "keep-last=x",
+        "source=web",
+        "archive,delete",
+        "nonsense",
+    ] {
+        assert!(parse_policy(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn storage_per_cwd_and_month_with_the_share_a_policy_acts_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = CodexHome::new(dir.path());
+    let a = std::fs::metadata(session(dir.path(), 1, "/a", "cli", 40, 100))
+        .unwrap()
+        .len();
+    let b = std::fs::metadata(session(dir.path(), 2, "/a", "cli", 1, 200))
+        .unwrap()
+        .len();
+    let c = std::fs::metadata(session(dir.path(), 3, "/b", "cli", 40, 300))
+        .unwrap()
+        .len();
+    let summary = storage_summary(
+        &home,
+        &parse_policy("delete,older-than=30d").unwrap(),
+        SystemTime::now(),
+    )
+    .unwrap();
+    let row = |threads, bytes, acting, acting_bytes| StorageRow {
+        threads,
+        bytes,
+        acting,
+        acting_bytes,
+    };
+    assert_eq!(summary.per_cwd[Path::new("/a")], row(2, a + b, 1, a));
+    assert_eq!(summary.per_cwd[Path::new("/b")], row(1, c, 1, c));
+    assert_eq!(summary.per_month["2025-06"], row(3, a + b + c, 2, a + c));
+    assert_eq!(summary.total, summary.per_month["2025-06"]);
+}
+
+#[test]
+fn the_base_of_a_fork_by_reference_is_not_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = CodexHome::new(dir.path());
+    let parent = session(dir.path(), 1, "/w", "cli", 40, 10);
+    let child = session(dir.path(), 2, "/w", "cli", 40, 10);
+    let text = std::fs::read_to_string(&child).unwrap().replacen(
+        "\"source\":\"cli\"",
+        &format!(
+            "\"source\":\"cli\",\"history_base\":{{\"thread_id\":\"{}\",\"end_byte_offset\":{}}}",
+            thread_id(1),
+            std::fs::metadata(&parent).unwrap().len()
+        ),
+        1,
+    );
+    std::fs::write(&child, text).unwrap();
+    let file = std::fs::File::options().write(true).open(&child).unwrap();
+    file.set_modified(SystemTime::now() - DAY * 40).unwrap();
+    check(
+        &home,
+        &Policy::new(Action::Delete),
+        &[(1, Some(Hold::BaseOfFork)), (2, None)],
+    );
+    // Archiving or compressing it keeps it findable: not held.
+    check(
+        &home,
+        &Policy::new(Action::Archive),
+        &[(1, None), (2, None)],
+    );
+}
