@@ -266,7 +266,7 @@ pub enum Command {
     /// Write a home's sessions as Parquet tables for DuckDB, Spark and Trino
     ///
     /// threads, turns, items and token_usage, partitioned by day
-    /// (<DIR>/<table>/day=YYYY-MM-DD/part-0.parquet), with a documented, versioned
+    /// (`DIR/TABLE/day=YYYY-MM-DD/part-0.parquet`), with a documented, versioned
     /// schema. A second run writes only what changed; each partition is replaced
     /// atomically. Token rows are exactly what `usage` counts. See docs/tables.md.
     #[command(verbatim_doc_comment)]
