@@ -141,6 +141,16 @@ fn list_search_open_the_hit_go_back_and_quit() -> TestResult {
     tmux.keys(&["Enter"])?;
     let screen = tmux.wait_for_text("1 live session(s), filter")?;
     assert!(screen.contains("019d417c"), "{screen}");
+    // Filter by model: the model of each session's first turn context, shown in its row.
+    tmux.keys(&["f", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace"])?;
+    tmux.type_text("model:gpt-5-codex")?;
+    tmux.keys(&["Enter"])?;
+    let screen = tmux.wait_for_text("2 live session(s), filter \"model:gpt-5-codex\"")?;
+    for id in ["01997e76", "01997ea4"] {
+        let row = row_of(&screen, id).ok_or_else(|| format!("{id} not listed:\n{screen}"))?;
+        assert!(row.contains("gpt-5-codex"), "{row}");
+    }
+    assert!(!screen.contains("019d417c"), "{screen}");
     tmux.keys(&["q"])?;
     tmux.wait_exit()?;
     Ok(())

@@ -3,7 +3,7 @@
 //!
 //! Keys. List: j/k or arrows move, Enter opens, `/` searches the full-text index (Enter on a
 //! hit opens its thread at the hit's turn), `F` opens it followed (for a session Codex is
-//! writing), `f` filters by date, cwd or text, `a` switches to archived sessions, `y` copies the resume command (OSC 52), `q` quits. Thread: j/k move by
+//! writing), `f` filters by date, cwd, model (`model:NAME`) or text, `a` switches to archived sessions, `y` copies the resume command (OSC 52), `q` quits. Thread: j/k move by
 //! cell, PgUp/PgDn (and space) by page, g/G top and bottom, Enter folds, `/` finds in the
 //! thread and n/N go to the next and previous match, `q` goes back, `?` shows the help. The
 //! mouse wheel scrolls.
@@ -168,18 +168,9 @@ impl App {
     }
 
     fn visible_rows(&self) -> Vec<&Row> {
-        let needle = self.filter.to_lowercase();
         self.rows
             .iter()
-            .filter(|row| {
-                needle.is_empty()
-                    || format!(
-                        "{} {} {} {}",
-                        row.created, row.cwd, row.preview, row.thread_id
-                    )
-                    .to_lowercase()
-                    .contains(&needle)
-            })
+            .filter(|row| row.matches(&self.filter))
             .collect()
     }
 
@@ -484,10 +475,11 @@ impl App {
                 .iter()
                 .map(|row| {
                     format!(
-                        "{}  {}  {:<28}  {}",
+                        "{}  {}  {:<28}  {:<14}  {}",
                         row.created,
                         row.thread_id.get(..8).unwrap_or(&row.thread_id),
                         clip(&row.cwd, 28),
+                        clip(&row.model, 14),
                         row.preview.replace('\n', " ")
                     )
                 })
