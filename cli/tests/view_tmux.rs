@@ -46,6 +46,14 @@ fn row_of(screen: &str, text: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// The first row of the selected cell (its gutter is `▌`), empty when none is.
+fn selected_row(screen: &str) -> &str {
+    screen
+        .lines()
+        .find(|line| line.starts_with('▌'))
+        .unwrap_or_default()
+}
+
 #[test]
 fn open_fold_find_scroll_help_and_quit_on_the_sample() -> TestResult {
     let home = tempfile::tempdir()?;
@@ -123,13 +131,26 @@ fn list_search_open_the_hit_go_back_and_quit() -> TestResult {
     tmux.keys(&["Enter"])?;
     let screen = tmux.wait_for_text("hit(s)")?;
     assert!(screen.contains("019d417c"), "{screen}");
+    // The newest hit is the agent's message of turn 75 (line 874): that cell is selected,
+    // not the turn's first one.
+    let first = row_of(&screen, "> 019d417c").ok_or("no selected hit")?;
+    assert!(first.contains("turn  75  assistant"), "{first}");
     tmux.keys(&["Enter"])?;
-    let screen = tmux.wait_for_text("thread 019d417c-54dd-7ee3-b9e7-538a07d03f7a")?;
-    let body = screen.to_lowercase();
-    assert!(
-        body.contains("triune"),
-        "the hit's turn is not on screen:\n{screen}"
-    );
+    tmux.wait_for("the hit's message selected", |screen| {
+        screen.contains("thread 019d417c-54dd-7ee3-b9e7-538a07d03f7a")
+            && selected_row(screen).contains("• Report recorded in `REPORT-TRIUNE.md`")
+    })?;
+    // The next hit is the output of the patch call (line 872): the patch cell, found by its
+    // call id, is selected and unfolded.
+    tmux.keys(&["q"])?;
+    tmux.wait_for_text("hit(s) (Esc back to the list)")?;
+    tmux.keys(&["j", "Enter"])?;
+    let screen = tmux.wait_for("the patch of the hit's output selected", |screen| {
+        screen.contains("thread 019d417c-54dd-7ee3-b9e7-538a07d03f7a")
+            && selected_row(screen).contains("✎ patch completed")
+            && !screen.contains("more diff lines")
+    })?;
+    assert!(screen.contains("REPORT-TRIUNE.md"), "{screen}");
     // q goes back to the hits, Esc to the list, q quits.
     tmux.keys(&["q"])?;
     tmux.wait_for_text("hit(s) (Esc back to the list)")?;

@@ -90,8 +90,8 @@ pub use list::{
     list_sessions_async, read_head_summary, rollout_files_under, summarize_rollout_file,
 };
 pub use search::{
-    BUSY_TIMEOUT, Hit, OUTPUT_CAP, Order, Query, Role, SearchError, SearchIndex, TextKind,
-    UpdateReport, update_and_search,
+    BUSY_TIMEOUT, Hit, HitAnchor, OUTPUT_CAP, Order, Query, Role, SearchError, SearchIndex,
+    TextKind, UpdateReport, update_and_search,
 };
 pub use thread_lookup::{MIN_THREAD_PREFIX, ThreadLookupError, find_thread, thread_prefix};
 pub use usage::{

@@ -15,6 +15,7 @@
 //!   being followed gets no separator and the status line says it was left open;
 //! - **status line**: the model, the thread's tokens and the running turn.
 
+mod anchor;
 mod cell;
 mod facts;
 
@@ -23,6 +24,7 @@ use std::collections::BTreeMap;
 use crate::common::ServerNotification;
 use crate::v2::{Turn, TurnStatus};
 
+pub use anchor::anchored_cell;
 pub use cell::{
     Cell, CellBody, FileDiff, OUTPUT_FOLD_LINES, TurnTokens, cell_for_item, human_bytes,
     image_label, is_running,

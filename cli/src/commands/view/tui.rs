@@ -159,7 +159,19 @@ impl App {
         };
         let mut pane = ThreadPane::new(&path, &loaded, follower);
         if let Some(turn) = turn {
-            pane.show_turn(turn);
+            // The hit's item, read again from its line; the turn alone when the file changed.
+            let anchor = self
+                .hits
+                .as_ref()
+                .and_then(|hits| hits.get(self.selected))
+                .and_then(|hit| match hit.anchor() {
+                    Ok(anchor) => anchor,
+                    Err(error) => {
+                        tracing::debug!(%error, "reading the hit's line");
+                        None
+                    }
+                });
+            pane.show_turn(turn, anchor);
             // `n` then goes to the words searched for.
             pane.find = self.query.clone();
         }

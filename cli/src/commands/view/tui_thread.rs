@@ -7,7 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use codex_app_server_protocol::transcript::{Cell, CellBody, Transcript};
+use codex_app_server_protocol::transcript::{Cell, CellBody, Transcript, anchored_cell};
+use codex_home::HitAnchor;
 use unicode_width::UnicodeWidthChar;
 
 use codex_app_server_protocol::transcript::human_bytes;
@@ -50,6 +51,8 @@ pub struct ThreadPane {
     stick: bool,
     /// A turn to show once the pane knows its size.
     pending_turn: Option<u32>,
+    /// The item within that turn (a search hit's), selected once the cells are built.
+    pending_anchor: Option<HitAnchor>,
     /// The file, when only its end was read: the rest is read at the top.
     partial: Option<PathBuf>,
 }
@@ -90,6 +93,7 @@ impl ThreadPane {
             stick: follower.is_some() || partial.is_some(),
             follower,
             pending_turn: None,
+            pending_anchor: None,
             partial,
         }
     }
@@ -162,7 +166,8 @@ impl ThreadPane {
             self.rebuild();
             self.dirty = false;
             if let Some(turn) = self.pending_turn.take() {
-                self.jump_to_turn(turn);
+                let anchor = self.pending_anchor.take();
+                self.jump_to_turn(turn, anchor.as_ref());
             } else if self.stick {
                 self.bottom();
             }
@@ -263,21 +268,40 @@ impl ThreadPane {
     }
 
     /// Shows user turn `turn` (1-based) at the next drawing.
-    pub fn show_turn(&mut self, turn: u32) {
+    pub fn show_turn(&mut self, turn: u32, anchor: Option<HitAnchor>) {
         self.pending_turn = Some(turn);
+        self.pending_anchor = anchor;
         self.stick = false;
     }
 
-    /// Selects the first cell of user turn `turn` (1-based, as the search index counts).
-    fn jump_to_turn(&mut self, turn: u32) {
+    /// Selects the cell of `anchor` in user turn `turn` (1-based, as the search index counts),
+    /// else the turn's first cell; the selected cell is unfolded and shown at the top.
+    fn jump_to_turn(&mut self, turn: u32, anchor: Option<&HitAnchor>) {
         let mut seen = 0;
-        let target = cells(&self.transcript).position(|cell| {
+        let first = cells(&self.transcript).position(|cell| {
             if matches!(cell.body, CellBody::User { .. }) {
                 seen += 1;
             }
             seen >= turn
         });
+        let target = match (first, anchor) {
+            (Some(first), Some(anchor)) => anchored_cell(
+                cells(&self.transcript),
+                first,
+                anchor.call_id.as_deref(),
+                &anchor.text,
+            )
+            .or(Some(first)),
+            (first, _) => first,
+        };
         if let Some(index) = target {
+            if index != first.unwrap_or(index)
+                && let Some(flag) = self.folded.get_mut(index)
+                && *flag
+            {
+                *flag = false;
+                self.rebuild();
+            }
             self.select(index);
             self.top = self.starts.get(index).copied().unwrap_or(0);
         }
