@@ -250,18 +250,43 @@ fn a_large_session_opens_at_its_end_and_reads_the_rest_at_the_top() -> TestResul
     let tmux = start(&[file.as_os_str()], dir.path())?;
     let screen = tmux.wait_for_text("turn 20 completed")?;
     let opened = started.elapsed();
-    assert!(screen.contains("are not read yet: g"), "{screen}");
+    assert!(
+        screen.contains("are not read yet: scrolling up"),
+        "{screen}"
+    );
     assert!(screen.contains("20 turn(s)"), "{screen}");
     // Bounded by what is read from the end, not by the file (a debug build, tmux included).
     assert!(
         opened < Duration::from_secs(3),
         "the last screen took {opened:?}"
     );
+    // Scrolling up past the part held reads the page before it (backwards, 20 turns), and
+    // the view goes on from where it was.
+    let older = turns - 20;
+    let questions = |screen: &str| -> Vec<usize> {
+        screen
+            .split("› Question ")
+            .skip(1)
+            .filter_map(|rest| rest.split(':').next()?.parse().ok())
+            .collect()
+    };
+    for _ in 0..4 {
+        tmux.keys(&["PageUp"; 10])?;
+    }
+    let screen = tmux.wait_for("a turn of the page before", |screen| {
+        questions(screen).iter().any(|question| *question <= older)
+    })?;
+    assert!(screen.contains("are not read yet"), "{screen}");
+    // g reads the file's first page (the rest of the file is not held), G its last again.
     tmux.keys(&["g"])?;
     let screen = tmux.wait_for_text("› Question 1: what does this project build with?")?;
     assert!(!screen.contains("not read yet"), "{screen}");
+    assert!(screen.contains("are not held: scrolling down"), "{screen}");
     tmux.keys(&["G"])?;
-    tmux.wait_for_text(&format!("turn {turns} completed"))?;
+    let screen = tmux.wait_for("the last turn", |screen| {
+        questions(screen).contains(&turns) || screen.contains("turn 20 completed")
+    })?;
+    assert!(!screen.contains("not held"), "{screen}");
     tmux.keys(&["q"])?;
     tmux.wait_exit()?;
     Ok(())

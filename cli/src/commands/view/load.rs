@@ -35,6 +35,8 @@ pub struct Loaded {
     pub facts: ThreadFacts,
     /// Bytes at the start of the file not read (a large file opened from its end).
     pub skipped_bytes: u64,
+    /// Bytes at the end of the file not read (a large file paged back from its end).
+    pub bytes_after: u64,
 }
 
 impl Loaded {
@@ -69,6 +71,7 @@ impl Feed {
             turns: self.builder.finish(),
             facts: self.facts,
             skipped_bytes: 0,
+            bytes_after: 0,
         }
     }
 }

@@ -152,8 +152,9 @@ impl App {
             let mut follower = Follower::new(path.clone());
             let loaded = follower.poll()?.unwrap_or_default();
             (loaded, Some(follower))
-        } else if let (None, Some(tail)) = (turn, load_tail(&path)?) {
-            (tail, None)
+        } else if let (None, Some(window)) = (turn, load_tail(&path)?) {
+            self.thread = Some(ThreadPane::paged(&path, window));
+            return Ok(());
         } else {
             (load_file(&path, home.as_deref())?, None)
         };
@@ -208,8 +209,15 @@ impl App {
 
     fn wheel(&mut self, delta: isize) {
         if let Some(pane) = &mut self.thread {
-            if pane.is_partial() && delta < 0 && pane.top == 0 {
-                if let Err(error) = pane.load_rest() {
+            let paging = if delta < 0 && pane.top == 0 && pane.has_before() {
+                Some(pane.page_back())
+            } else if delta > 0 && pane.at_bottom() && pane.has_after() {
+                Some(pane.page_forward())
+            } else {
+                None
+            };
+            if let Some(result) = paging {
+                if let Err(error) = result {
                     self.message = Some(error.to_string());
                 }
                 return;
@@ -349,8 +357,39 @@ impl App {
             key.code,
             KeyCode::Char('g') | KeyCode::Home | KeyCode::PageUp | KeyCode::Char('k') | KeyCode::Up
         );
-        if pane.is_partial() && upward && (pane.top == 0 || key.code == KeyCode::Char('g')) {
-            if let Err(error) = pane.load_rest() {
+        let downward = matches!(
+            key.code,
+            KeyCode::Char('G')
+                | KeyCode::End
+                | KeyCode::PageDown
+                | KeyCode::Char(' ')
+                | KeyCode::Char('j')
+                | KeyCode::Down
+        );
+        let to_start = matches!(key.code, KeyCode::Char('g') | KeyCode::Home);
+        let to_end = matches!(key.code, KeyCode::Char('G') | KeyCode::End);
+        // A large file is read a page at a time past the part held; g and G read its ends.
+        let paging = if upward && pane.has_before() && to_start {
+            Some(pane.file_start())
+        } else if upward
+            && pane.has_before()
+            && pane.top == 0
+            && (key.code == KeyCode::PageUp || pane.selected_first())
+        {
+            Some(pane.page_back())
+        } else if downward && pane.has_after() && to_end {
+            Some(pane.file_end())
+        } else if downward
+            && pane.has_after()
+            && pane.at_bottom()
+            && (matches!(key.code, KeyCode::PageDown | KeyCode::Char(' ')) || pane.selected_last())
+        {
+            Some(pane.page_forward())
+        } else {
+            None
+        };
+        if let Some(result) = paging {
+            if let Err(error) = result {
                 self.message = Some(error.to_string());
             }
             return;

@@ -14,9 +14,10 @@ use unicode_width::UnicodeWidthChar;
 use codex_app_server_protocol::transcript::human_bytes;
 
 use super::follow::Follower;
-use super::load::{Loaded, load_file};
+use super::load::Loaded;
 use super::plain::header;
 use super::render::{Line, Span, Tone, plain, render_cell, status_text};
+use super::window::Window;
 use crate::error::Failure;
 
 /// One row on screen: the cell it belongs to (none for the gap after a cell) and its spans.
@@ -53,8 +54,12 @@ pub struct ThreadPane {
     pending_turn: Option<u32>,
     /// The item within that turn (a search hit's), selected once the cells are built.
     pending_anchor: Option<HitAnchor>,
-    /// The file, when only its end was read: the rest is read at the top.
-    partial: Option<PathBuf>,
+    /// The pages held of a large file, read on demand (`None`: the whole thread is held).
+    window: Option<Window>,
+    /// After a page was read: the cell to keep in view (its turn and item) and the rows
+    /// to show above it.
+    pending_keep: Option<(String, String, usize)>,
+    path: PathBuf,
 }
 
 impl ThreadPane {
@@ -69,14 +74,7 @@ impl ThreadPane {
             None => Transcript::replay(&loaded.turns, &loaded.facts),
         };
         let folded = cells(&transcript).map(Cell::folded_by_default).collect();
-        let partial = (loaded.skipped_bytes > 0).then(|| path.to_path_buf());
-        let mut header = header(loaded, path);
-        if partial.is_some() {
-            header.push(format!(
-                "… the first {} of the file are not read yet: g (or scrolling to the top) reads them",
-                human_bytes(loaded.skipped_bytes)
-            ));
-        }
+        let header = header(loaded, path);
         Self {
             header,
             thread_id: loaded.thread_id(),
@@ -90,12 +88,24 @@ impl ThreadPane {
             top: 0,
             height: 0,
             find: None,
-            stick: follower.is_some() || partial.is_some(),
+            stick: follower.is_some(),
             follower,
             pending_turn: None,
             pending_anchor: None,
-            partial,
+            window: None,
+            pending_keep: None,
+            path: path.to_path_buf(),
         }
+    }
+
+    /// A pane over a large file, holding the pages of `window` (its end first).
+    pub fn paged(path: &Path, window: Window) -> Self {
+        let loaded = window.loaded();
+        let mut pane = Self::new(path, &loaded, None);
+        pane.header = paged_header(&loaded, path);
+        pane.window = Some(window);
+        pane.stick = true;
+        pane
     }
 
     /// Whether the pane follows its file.
@@ -103,27 +113,111 @@ impl ThreadPane {
         self.follower.is_some()
     }
 
-    /// Whether only the end of the file was read.
-    pub fn is_partial(&self) -> bool {
-        self.partial.is_some()
+    /// Whether part of the file before what is held is not read.
+    pub fn has_before(&self) -> bool {
+        self.window
+            .as_ref()
+            .is_some_and(|window| window.start() > 0)
     }
 
-    /// Reads the whole file when only its end was read; the view then shows its top.
-    pub fn load_rest(&mut self) -> Result<(), Failure> {
-        let Some(path) = self.partial.take() else {
+    /// Whether part of the file after what is held is not read.
+    pub fn has_after(&self) -> bool {
+        self.window
+            .as_ref()
+            .is_some_and(|window| window.bytes_after() > 0)
+    }
+
+    /// Whether the first cell is selected.
+    pub fn selected_first(&self) -> bool {
+        self.selected == 0
+    }
+
+    /// Whether the last cell is selected.
+    pub fn selected_last(&self) -> bool {
+        self.selected + 1 >= self.cell_count()
+    }
+
+    /// Whether the last row is on screen.
+    pub fn at_bottom(&self) -> bool {
+        self.top + self.height >= self.rows.len()
+    }
+
+    /// Reads the page before what is held; the first cell held before stays in view, a
+    /// screen of the new page above it.
+    pub fn page_back(&mut self) -> Result<(), Failure> {
+        let keep = cells(&self.transcript)
+            .next()
+            .map(|cell| (cell.turn_id.clone(), cell.item_id.clone()));
+        let Some(window) = &mut self.window else {
             return Ok(());
         };
-        let loaded = load_file(&path, None)?;
+        if window.page_back()? {
+            self.reload();
+            self.pending_keep = keep.map(|(turn, item)| (turn, item, self.height.max(2) - 1));
+        }
+        Ok(())
+    }
+
+    /// Reads the page after what is held; the last cell held before stays in view.
+    pub fn page_forward(&mut self) -> Result<(), Failure> {
+        let keep = cells(&self.transcript)
+            .last()
+            .map(|cell| (cell.turn_id.clone(), cell.item_id.clone()));
+        let Some(window) = &mut self.window else {
+            return Ok(());
+        };
+        if window.page_forward()? {
+            self.reload();
+            self.pending_keep = keep.map(|(turn, item)| (turn, item, self.height / 2));
+        }
+        Ok(())
+    }
+
+    /// Holds the file's first page and shows its top.
+    pub fn file_start(&mut self) -> Result<(), Failure> {
+        if let Some(window) = &mut self.window {
+            window.to_start()?;
+            self.reload();
+        }
+        self.top_of_thread();
+        Ok(())
+    }
+
+    /// Holds the file's last page and shows its end.
+    pub fn file_end(&mut self) -> Result<(), Failure> {
+        if let Some(window) = &mut self.window {
+            window.to_end()?;
+            self.reload();
+        }
+        self.stick = true;
+        Ok(())
+    }
+
+    /// Builds the cells again from the pages held.
+    fn reload(&mut self) {
+        let Some(window) = &self.window else { return };
+        let loaded = window.loaded();
         self.transcript = Transcript::replay(&loaded.turns, &loaded.facts);
         self.folded = cells(&self.transcript)
             .map(Cell::folded_by_default)
             .collect();
-        self.header = header(&loaded, &path);
+        self.header = paged_header(&loaded, &self.path);
         self.dirty = true;
         self.stick = false;
         self.top = 0;
         self.selected = 0;
-        Ok(())
+    }
+
+    /// Shows the kept cell after a page was read.
+    fn apply_keep(&mut self, (turn, item, above): (String, String, usize)) {
+        if let Some(index) =
+            cells(&self.transcript).position(|cell| cell.turn_id == turn && cell.item_id == item)
+        {
+            self.selected = index;
+            let start = self.starts.get(index).copied().unwrap_or(0);
+            let max_top = self.rows.len().saturating_sub(self.height);
+            self.top = start.saturating_sub(above).min(max_top);
+        }
     }
 
     /// The status line.
@@ -165,7 +259,9 @@ impl ThreadPane {
             self.width = width;
             self.rebuild();
             self.dirty = false;
-            if let Some(turn) = self.pending_turn.take() {
+            if let Some(keep) = self.pending_keep.take() {
+                self.apply_keep(keep);
+            } else if let Some(turn) = self.pending_turn.take() {
                 let anchor = self.pending_anchor.take();
                 self.jump_to_turn(turn, anchor.as_ref());
             } else if self.stick {
@@ -339,6 +435,24 @@ impl ThreadPane {
         }
         false
     }
+}
+
+/// The header of a pane over part of a large file: what is not read, and how to read it.
+fn paged_header(loaded: &Loaded, path: &Path) -> Vec<String> {
+    let mut header = header(loaded, path);
+    if loaded.skipped_bytes > 0 {
+        header.push(format!(
+            "… the first {} of the file are not read yet: scrolling up reads them a page at a time, g reads the start",
+            human_bytes(loaded.skipped_bytes)
+        ));
+    }
+    if loaded.bytes_after > 0 {
+        header.push(format!(
+            "… the last {} of the file are not held: scrolling down reads them, G reads the end",
+            human_bytes(loaded.bytes_after)
+        ));
+    }
+    header
 }
 
 fn cells(transcript: &Transcript) -> impl Iterator<Item = &Cell> {

@@ -1,0 +1,82 @@
+//! What a session file shows of a command the real Codex is still running, and what
+//! `view --follow` makes of it: the scripted model asks for a command that sleeps, and the
+//! file is read while it runs.
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use codex_test_support::{
+    CodexHome, Reply, Script, ScriptedModel, assistant_message, exec_command_call,
+    real_codex_or_skip,
+};
+
+type Failure = Box<dyn std::error::Error>;
+
+const WAIT: Duration = Duration::from_secs(60);
+
+/// The session file Codex is writing in `home`, once there is one.
+fn wait_for_session(home: &CodexHome) -> Result<PathBuf, Failure> {
+    let start = Instant::now();
+    loop {
+        if let Some(file) = home.session_files()?.into_iter().next() {
+            return Ok(file);
+        }
+        if start.elapsed() > WAIT {
+            return Err("Codex wrote no session file".into());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// `type` / `payload.type` of each line of `text`.
+fn line_kinds(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .map(|value| {
+            format!(
+                "{}/{}",
+                value["type"].as_str().unwrap_or("?"),
+                value["payload"]["type"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_running_command_as_the_file_shows_it() -> TestResult {
+    let Some(codex) = real_codex_or_skip("a_running_command_as_the_file_shows_it") else {
+        return Ok(());
+    };
+    let model = ScriptedModel::start(Script::new())?;
+    model.push_reply(Reply::items(vec![exec_command_call(
+        "call_slow",
+        "sleep 8; echo slow-done",
+    )]));
+    model.push_reply(Reply::items(vec![assistant_message("msg_slow", "Slept.")]));
+    let home = CodexHome::new(&codex, &model)?;
+    std::thread::scope(|scope| -> TestResult {
+        let run = scope.spawn(|| home.exec("run the slow command"));
+        let file = wait_for_session(&home)?;
+        // Wait until the model's call is on disk, then look again while the command runs.
+        let start = Instant::now();
+        let during = loop {
+            let text = std::fs::read_to_string(&file)?;
+            if text.contains("call_slow") || start.elapsed() > Duration::from_secs(5) {
+                std::thread::sleep(Duration::from_secs(2));
+                break std::fs::read_to_string(&file)?;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        eprintln!("lines while the command runs: {:?}", line_kinds(&during));
+        assert!(!during.contains("slow-done"), "the command already ended");
+        let exec = run.join().map_err(|_| "exec panicked")??;
+        exec.assert_success();
+        let after = std::fs::read_to_string(&file)?;
+        eprintln!("lines at the end: {:?}", line_kinds(&after));
+        Ok(())
+    })
+}
+
+type TestResult = Result<(), Failure>;
