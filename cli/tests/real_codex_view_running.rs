@@ -1,14 +1,17 @@
 //! What a session file shows of a command the real Codex is still running, and what
 //! `view --follow` makes of it: the scripted model asks for a command that sleeps, and the
-//! file is read while it runs.
+//! file is read while it runs. Codex 0.169 writes the model's `function_call` and nothing of
+//! the command until it ends (no `item_started`, no `exec_command_begin`); the follower shows
+//! that call as a running command in the live tail, and the completed command in its place.
 
 mod common;
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use codex_test_support::{
-    CodexHome, Reply, Script, ScriptedModel, assistant_message, exec_command_call,
+    CodexHome, Reply, Script, ScriptedModel, Tmux, assistant_message, exec_command_call,
     real_codex_or_skip,
 };
 
@@ -69,12 +72,59 @@ fn a_running_command_as_the_file_shows_it() -> TestResult {
             }
             std::thread::sleep(Duration::from_millis(50));
         };
-        eprintln!("lines while the command runs: {:?}", line_kinds(&during));
-        assert!(!during.contains("slow-done"), "the command already ended");
+        // While it runs, the file has the call and nothing of the command: no
+        // `item_started`, no `exec_command_begin`, no output.
+        let kinds = line_kinds(&during);
+        eprintln!("lines while the command runs: {kinds:?}");
+        assert!(
+            kinds.contains(&"response_item/function_call".to_string()),
+            "{kinds:?}"
+        );
+        for absent in [
+            "event_msg/item_started",
+            "event_msg/exec_command_begin",
+            "response_item/function_call_output",
+        ] {
+            assert!(!kinds.contains(&absent.to_string()), "{kinds:?}");
+        }
+        // The UI following the file shows the command running in the live tail.
+        let screen_home = tempfile::tempdir()?;
+        let tmux = Tmux::start(
+            110,
+            30,
+            &[("CODEX_HOME", screen_home.path().as_os_str())],
+            assert_cmd::cargo::cargo_bin("codex-thread").as_os_str(),
+            &[
+                OsStr::new("view"),
+                OsStr::new("--follow"),
+                OsStr::new("--poll-ms"),
+                OsStr::new("50"),
+                file.as_os_str(),
+            ],
+        )?;
+        let screen = tmux.wait_for("the running command", |screen| {
+            screen.contains("$ sleep 8; echo slow-done") && screen.contains("running turn")
+        })?;
+        assert!(
+            screen
+                .lines()
+                .any(|row| row.trim_end().ends_with("running")),
+            "{screen}"
+        );
+        let now = std::fs::read_to_string(&file)?;
+        assert!(
+            !now.contains("function_call_output"),
+            "the command ended before the screen was read:\n{screen}"
+        );
         let exec = run.join().map_err(|_| "exec panicked")??;
         exec.assert_success();
         let after = std::fs::read_to_string(&file)?;
         eprintln!("lines at the end: {:?}", line_kinds(&after));
+        // Completed, it takes its place in history with its output; the turn ends.
+        let screen = tmux.wait_for("the completed command and the turn's end", |screen| {
+            screen.contains("turn 1 completed") && screen.contains("│ slow-done")
+        })?;
+        assert!(screen.contains("exit 0"), "{screen}");
         Ok(())
     })
 }

@@ -1,6 +1,6 @@
 //! [`ThreadFacts`]: what a transcript shows beside the items, read from the same rollout
-//! items the turns are built from: the model, each turn's tokens, and where the history was
-//! rolled back.
+//! items the turns are built from: the model, each turn's tokens, where the history was
+//! rolled back, and the tool calls written and not answered yet (running).
 //!
 //! Why here: the history builder keeps turns and items only (a resume carries no tokens and
 //! drops rolled-back turns silently); a transcript's separators and status line need the rest,
@@ -12,6 +12,7 @@ use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::RolloutItem;
 
 use super::cell::TurnTokens;
+use super::pending::{PendingCall, PendingCalls};
 
 /// The facts gathered so far (feed every rollout item, in file order, with [`Self::handle`]).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -32,6 +33,8 @@ pub struct ThreadFacts {
     rollbacks: BTreeMap<String, u32>,
     /// A rollback after the last turn.
     trailing_rollback: Option<u32>,
+    /// Tool calls written and not answered yet (running, in a file being written).
+    calls: PendingCalls,
 }
 
 impl ThreadFacts {
@@ -42,6 +45,7 @@ impl ThreadFacts {
 
     /// Takes one rollout item into account.
     pub fn handle(&mut self, item: &RolloutItem) {
+        self.calls.handle(item, self.current_turn.as_ref());
         match item {
             RolloutItem::TurnContext(context) if !context.model.is_empty() => {
                 self.model = Some(context.model.clone());
@@ -109,6 +113,14 @@ impl ThreadFacts {
     /// How many turns were rolled back just before turn `turn_id` started.
     pub fn rollback_before(&self, turn_id: &str) -> Option<u32> {
         self.rollbacks.get(turn_id).copied()
+    }
+
+    /// The calls of turn `turn_id` written and not answered yet.
+    pub(crate) fn running_calls<'a>(
+        &'a self,
+        turn_id: &'a str,
+    ) -> impl Iterator<Item = &'a PendingCall> {
+        self.calls.of_turn(turn_id)
     }
 
     /// How many turns were rolled back after the last turn (no turn has started since).
