@@ -75,7 +75,6 @@ fn a_running_command_as_the_file_shows_it() -> TestResult {
         // While it runs, the file has the call and nothing of the command: no
         // `item_started`, no `exec_command_begin`, no output.
         let kinds = line_kinds(&during);
-        eprintln!("lines while the command runs: {kinds:?}");
         assert!(
             kinds.contains(&"response_item/function_call".to_string()),
             "{kinds:?}"
@@ -118,8 +117,17 @@ fn a_running_command_as_the_file_shows_it() -> TestResult {
         );
         let exec = run.join().map_err(|_| "exec panicked")??;
         exec.assert_success();
-        let after = std::fs::read_to_string(&file)?;
-        eprintln!("lines at the end: {:?}", line_kinds(&after));
+        // At its end Codex writes the completed item, then the call's output.
+        let after = line_kinds(&std::fs::read_to_string(&file)?);
+        let completed = after
+            .iter()
+            .rposition(|kind| kind == "response_item/function_call_output")
+            .ok_or_else(|| format!("no output: {after:?}"))?;
+        assert_eq!(
+            after[completed - 1],
+            "event_msg/item_completed",
+            "{after:?}"
+        );
         // Completed, it takes its place in history with its output; the turn ends.
         let screen = tmux.wait_for("the completed command and the turn's end", |screen| {
             screen.contains("turn 1 completed") && screen.contains("│ slow-done")

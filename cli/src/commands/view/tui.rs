@@ -209,14 +209,7 @@ impl App {
 
     fn wheel(&mut self, delta: isize) {
         if let Some(pane) = &mut self.thread {
-            let paging = if delta < 0 && pane.top == 0 && pane.has_before() {
-                Some(pane.page_back())
-            } else if delta > 0 && pane.at_bottom() && pane.has_after() {
-                Some(pane.page_forward())
-            } else {
-                None
-            };
-            if let Some(result) = paging {
+            if let Some(result) = pane.page_for_wheel(delta) {
                 if let Err(error) = result {
                     self.message = Some(error.to_string());
                 }
@@ -353,41 +346,7 @@ impl App {
     fn thread_key(&mut self, key: KeyEvent) {
         let Some(pane) = &mut self.thread else { return };
         let page = pane.height.max(2) as isize - 1;
-        let upward = matches!(
-            key.code,
-            KeyCode::Char('g') | KeyCode::Home | KeyCode::PageUp | KeyCode::Char('k') | KeyCode::Up
-        );
-        let downward = matches!(
-            key.code,
-            KeyCode::Char('G')
-                | KeyCode::End
-                | KeyCode::PageDown
-                | KeyCode::Char(' ')
-                | KeyCode::Char('j')
-                | KeyCode::Down
-        );
-        let to_start = matches!(key.code, KeyCode::Char('g') | KeyCode::Home);
-        let to_end = matches!(key.code, KeyCode::Char('G') | KeyCode::End);
-        // A large file is read a page at a time past the part held; g and G read its ends.
-        let paging = if upward && pane.has_before() && to_start {
-            Some(pane.file_start())
-        } else if upward
-            && pane.has_before()
-            && pane.top == 0
-            && (key.code == KeyCode::PageUp || pane.selected_first())
-        {
-            Some(pane.page_back())
-        } else if downward && pane.has_after() && to_end {
-            Some(pane.file_end())
-        } else if downward
-            && pane.has_after()
-            && pane.at_bottom()
-            && (matches!(key.code, KeyCode::PageDown | KeyCode::Char(' ')) || pane.selected_last())
-        {
-            Some(pane.page_forward())
-        } else {
-            None
-        };
+        let paging = pane.page_for_key(key.code);
         if let Some(result) = paging {
             if let Err(error) = result {
                 self.message = Some(error.to_string());
@@ -526,11 +485,11 @@ impl App {
                 .iter()
                 .map(|row| {
                     format!(
-                        "{}  {}  {:<28}  {:<14}  {}",
+                        "{}  {}  {:<28}  {:<18}  {}",
                         row.created,
                         row.thread_id.get(..8).unwrap_or(&row.thread_id),
                         clip(&row.cwd, 28),
-                        clip(&row.model, 14),
+                        clip(&row.model, 18),
                         row.preview.replace('\n', " ")
                     )
                 })

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use codex_app_server_protocol::transcript::{Cell, CellBody, Transcript, anchored_cell};
 use codex_home::HitAnchor;
+use crossterm::event::KeyCode;
 use unicode_width::UnicodeWidthChar;
 
 use codex_app_server_protocol::transcript::human_bytes;
@@ -127,6 +128,57 @@ impl ThreadPane {
             .is_some_and(|window| window.bytes_after() > 0)
     }
 
+    /// The paging key `code` asks for in a large file, when it moves past the part held:
+    /// g and G read the file's ends; a move up from the top (down from the bottom) reads the
+    /// page before (after). `None` when the key moves within what is held.
+    pub fn page_for_key(&mut self, code: KeyCode) -> Option<Result<(), Failure>> {
+        let upward = matches!(
+            code,
+            KeyCode::Char('g') | KeyCode::Home | KeyCode::PageUp | KeyCode::Char('k') | KeyCode::Up
+        );
+        let downward = matches!(
+            code,
+            KeyCode::Char('G')
+                | KeyCode::End
+                | KeyCode::PageDown
+                | KeyCode::Char(' ')
+                | KeyCode::Char('j')
+                | KeyCode::Down
+        );
+        let page_key = matches!(
+            code,
+            KeyCode::PageUp | KeyCode::PageDown | KeyCode::Char(' ')
+        );
+        if upward && self.has_before() {
+            if matches!(code, KeyCode::Char('g') | KeyCode::Home) {
+                return Some(self.file_start());
+            }
+            if self.top == 0 && (page_key || self.selected_first()) {
+                return Some(self.page_back());
+            }
+        }
+        if downward && self.has_after() {
+            if matches!(code, KeyCode::Char('G') | KeyCode::End) {
+                return Some(self.file_end());
+            }
+            if self.at_bottom() && (page_key || self.selected_last()) {
+                return Some(self.page_forward());
+            }
+        }
+        None
+    }
+
+    /// The paging a wheel move of `delta` rows asks for past the part held.
+    pub fn page_for_wheel(&mut self, delta: isize) -> Option<Result<(), Failure>> {
+        if delta < 0 && self.top == 0 && self.has_before() {
+            Some(self.page_back())
+        } else if delta > 0 && self.at_bottom() && self.has_after() {
+            Some(self.page_forward())
+        } else {
+            None
+        }
+    }
+
     /// Whether the first cell is selected.
     pub fn selected_first(&self) -> bool {
         self.selected == 0
@@ -176,7 +228,7 @@ impl ThreadPane {
     /// Holds the file's first page and shows its top.
     pub fn file_start(&mut self) -> Result<(), Failure> {
         if let Some(window) = &mut self.window {
-            window.to_start()?;
+            window.hold_start()?;
             self.reload();
         }
         self.top_of_thread();
@@ -186,7 +238,7 @@ impl ThreadPane {
     /// Holds the file's last page and shows its end.
     pub fn file_end(&mut self) -> Result<(), Failure> {
         if let Some(window) = &mut self.window {
-            window.to_end()?;
+            window.hold_end()?;
             self.reload();
         }
         self.stick = true;

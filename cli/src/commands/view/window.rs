@@ -57,7 +57,7 @@ impl Window {
             page_turns: page_turns.max(1),
             max_pages: max_pages.max(1),
         };
-        window.to_end()?;
+        window.hold_end()?;
         Ok(window)
     }
 
@@ -134,7 +134,7 @@ impl Window {
     }
 
     /// Holds the file's first page only.
-    pub fn to_start(&mut self) -> Result<(), Failure> {
+    pub fn hold_start(&mut self) -> Result<(), Failure> {
         let page =
             turns_from(&self.path, 0, self.page_turns).map_err(|error| self.unreadable(error))?;
         self.pages = VecDeque::from([page]);
@@ -142,7 +142,7 @@ impl Window {
     }
 
     /// Holds the file's last page only.
-    pub fn to_end(&mut self) -> Result<(), Failure> {
+    pub fn hold_end(&mut self) -> Result<(), Failure> {
         let page = turns_before(&self.path, self.size, self.page_turns, PAGE_MAX_BYTES)
             .map_err(|error| self.unreadable(error))?;
         self.pages = VecDeque::from([page]);

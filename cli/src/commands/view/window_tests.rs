@@ -104,11 +104,11 @@ fn a_bounded_window_holds_a_run_of_the_whole_files_cells() -> TestResult {
         whole[whole.len() - held(&window)?.0.len()..]
     );
     // The ends at once.
-    window.to_start()?;
+    window.hold_start()?;
     assert_eq!(window.start(), 0);
     let (cells, at) = held(&window)?;
     assert_eq!((at, cells.as_slice()), (0, &whole[..cells.len()]));
-    window.to_end()?;
+    window.hold_end()?;
     assert_eq!(window.bytes_after(), 0);
     Ok(())
 }
