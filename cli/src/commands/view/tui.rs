@@ -536,6 +536,8 @@ impl App {
         let body_height = usize::from(area.height) - header_height;
         pane.height = body_height;
         let width = usize::from(area.width);
+        // Rows first: building them may move the selection (a search hit, a page read).
+        pane.rows(width);
         let selected = pane.selected;
         let top = pane.top;
         let rows = pane.rows(width);
