@@ -35,12 +35,27 @@ pub struct ThreadFacts {
     trailing_rollback: Option<u32>,
     /// Tool calls written and not answered yet (running, in a file being written).
     calls: PendingCalls,
+    /// The items start inside the thread (a page of a large file): the running total
+    /// before the first turn is not known, so neither are that turn's own tokens.
+    mid_thread: bool,
+    /// The turn whose tokens are not known (the first one of items read mid-thread).
+    untallied: Option<String>,
 }
 
 impl ThreadFacts {
     /// No facts yet.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Facts of items that start inside a thread, not at its start (a page read from the
+    /// middle of a large file): the first turn's tokens are left unknown, since the running
+    /// total before it was not read.
+    pub fn mid_thread() -> Self {
+        Self {
+            mid_thread: true,
+            ..Self::default()
+        }
     }
 
     /// Takes one rollout item into account.
@@ -60,6 +75,9 @@ impl ThreadFacts {
             EventMsg::TurnStarted(started) => {
                 self.current_turn = Some(started.turn_id.clone());
                 self.baseline = self.total.unwrap_or_default();
+                if self.mid_thread && self.total.is_none() {
+                    self.untallied = Some(started.turn_id.clone());
+                }
                 if let Some(turns) = self.pending_rollback.take() {
                     self.trailing_rollback = None;
                     self.rollbacks.insert(started.turn_id.clone(), turns);
@@ -79,7 +97,9 @@ impl ThreadFacts {
                     output: total.output_tokens,
                 };
                 self.total = Some(total);
-                if let Some(turn) = &self.current_turn {
+                if let Some(turn) = &self.current_turn
+                    && self.untallied.as_ref() != Some(turn)
+                {
                     let base = self.baseline;
                     self.tokens.insert(
                         turn.clone(),
@@ -128,3 +148,7 @@ impl ThreadFacts {
         self.trailing_rollback
     }
 }
+
+#[cfg(test)]
+#[path = "facts_tests.rs"]
+mod tests;

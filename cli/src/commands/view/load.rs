@@ -55,6 +55,14 @@ pub struct Feed {
 }
 
 impl Feed {
+    /// A feed of items that start inside a thread ([`ThreadFacts::mid_thread`]).
+    pub fn mid_thread() -> Self {
+        Self {
+            facts: ThreadFacts::mid_thread(),
+            ..Self::default()
+        }
+    }
+
     /// Takes one rollout item.
     pub fn push(&mut self, item: &RolloutItem) {
         if let (None, RolloutItem::SessionMeta(meta)) = (&self.meta, item) {

@@ -87,7 +87,11 @@ impl Window {
 
     /// The turns held, as the pane shows them.
     pub fn loaded(&self) -> Loaded {
-        let mut feed = Feed::default();
+        let mut feed = if self.start() > 0 {
+            Feed::mid_thread()
+        } else {
+            Feed::default()
+        };
         feed.push(&RolloutItem::SessionMeta(Box::new(self.meta.clone())));
         for item in self.items() {
             feed.push(item);
