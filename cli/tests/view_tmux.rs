@@ -46,6 +46,14 @@ fn row_of(screen: &str, text: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// The first row of the selected cell (its gutter is `▌`), empty when none is.
+fn selected_row(screen: &str) -> &str {
+    screen
+        .lines()
+        .find(|line| line.starts_with('▌'))
+        .unwrap_or_default()
+}
+
 #[test]
 fn open_fold_find_scroll_help_and_quit_on_the_sample() -> TestResult {
     let home = tempfile::tempdir()?;
@@ -123,13 +131,26 @@ fn list_search_open_the_hit_go_back_and_quit() -> TestResult {
     tmux.keys(&["Enter"])?;
     let screen = tmux.wait_for_text("hit(s)")?;
     assert!(screen.contains("019d417c"), "{screen}");
+    // The newest hit is the agent's message of turn 75 (line 874): that cell is selected,
+    // not the turn's first one.
+    let first = row_of(&screen, "> 019d417c").ok_or("no selected hit")?;
+    assert!(first.contains("turn  75  assistant"), "{first}");
     tmux.keys(&["Enter"])?;
-    let screen = tmux.wait_for_text("thread 019d417c-54dd-7ee3-b9e7-538a07d03f7a")?;
-    let body = screen.to_lowercase();
-    assert!(
-        body.contains("triune"),
-        "the hit's turn is not on screen:\n{screen}"
-    );
+    tmux.wait_for("the hit's message selected", |screen| {
+        screen.contains("thread 019d417c-54dd-7ee3-b9e7-538a07d03f7a")
+            && selected_row(screen).contains("• Report recorded in `REPORT-TRIUNE.md`")
+    })?;
+    // The next hit is the output of the patch call (line 872): the patch cell, found by its
+    // call id, is selected and unfolded.
+    tmux.keys(&["q"])?;
+    tmux.wait_for_text("hit(s) (Esc back to the list)")?;
+    tmux.keys(&["j", "Enter"])?;
+    let screen = tmux.wait_for("the patch of the hit's output selected", |screen| {
+        screen.contains("thread 019d417c-54dd-7ee3-b9e7-538a07d03f7a")
+            && selected_row(screen).contains("✎ patch completed")
+            && !screen.contains("more diff lines")
+    })?;
+    assert!(screen.contains("REPORT-TRIUNE.md"), "{screen}");
     // q goes back to the hits, Esc to the list, q quits.
     tmux.keys(&["q"])?;
     tmux.wait_for_text("hit(s) (Esc back to the list)")?;
@@ -141,6 +162,16 @@ fn list_search_open_the_hit_go_back_and_quit() -> TestResult {
     tmux.keys(&["Enter"])?;
     let screen = tmux.wait_for_text("1 live session(s), filter")?;
     assert!(screen.contains("019d417c"), "{screen}");
+    // Filter by model: the model of each session's first turn context, shown in its row.
+    tmux.keys(&["f", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace"])?;
+    tmux.type_text("model:gpt-5-codex")?;
+    tmux.keys(&["Enter"])?;
+    let screen = tmux.wait_for_text("2 live session(s), filter \"model:gpt-5-codex\"")?;
+    for id in ["01997e76", "01997ea4"] {
+        let row = row_of(&screen, id).ok_or_else(|| format!("{id} not listed:\n{screen}"))?;
+        assert!(row.contains("gpt-5-codex"), "{row}");
+    }
+    assert!(!screen.contains("019d417c"), "{screen}");
     tmux.keys(&["q"])?;
     tmux.wait_exit()?;
     Ok(())
@@ -219,18 +250,43 @@ fn a_large_session_opens_at_its_end_and_reads_the_rest_at_the_top() -> TestResul
     let tmux = start(&[file.as_os_str()], dir.path())?;
     let screen = tmux.wait_for_text("turn 20 completed")?;
     let opened = started.elapsed();
-    assert!(screen.contains("are not read yet: g"), "{screen}");
+    assert!(
+        screen.contains("are not read yet: scrolling up"),
+        "{screen}"
+    );
     assert!(screen.contains("20 turn(s)"), "{screen}");
     // Bounded by what is read from the end, not by the file (a debug build, tmux included).
     assert!(
         opened < Duration::from_secs(3),
         "the last screen took {opened:?}"
     );
+    // Scrolling up past the part held reads the page before it (backwards, 20 turns), and
+    // the view goes on from where it was.
+    let older = turns - 20;
+    let questions = |screen: &str| -> Vec<usize> {
+        screen
+            .split("› Question ")
+            .skip(1)
+            .filter_map(|rest| rest.split(':').next()?.parse().ok())
+            .collect()
+    };
+    for _ in 0..4 {
+        tmux.keys(&["PageUp"; 10])?;
+    }
+    let screen = tmux.wait_for("a turn of the page before", |screen| {
+        questions(screen).iter().any(|question| *question <= older)
+    })?;
+    assert!(screen.contains("are not read yet"), "{screen}");
+    // g reads the file's first page (the rest of the file is not held), G its last again.
     tmux.keys(&["g"])?;
     let screen = tmux.wait_for_text("› Question 1: what does this project build with?")?;
     assert!(!screen.contains("not read yet"), "{screen}");
+    assert!(screen.contains("are not held: scrolling down"), "{screen}");
     tmux.keys(&["G"])?;
-    tmux.wait_for_text(&format!("turn {turns} completed"))?;
+    let screen = tmux.wait_for("the last turn", |screen| {
+        questions(screen).contains(&turns) || screen.contains("turn 20 completed")
+    })?;
+    assert!(!screen.contains("not held"), "{screen}");
     tmux.keys(&["q"])?;
     tmux.wait_exit()?;
     Ok(())

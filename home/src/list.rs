@@ -135,6 +135,9 @@ pub struct SessionSummary {
     /// The first thing the person said, as one line of text (`[Image]` for an image-only
     /// message).
     pub preview: String,
+    /// The model of the first turn context or settings change near the top of the file
+    /// (`None` when the head names none, e.g. a session written before turn contexts).
+    pub model: Option<String>,
     /// The session meta at the head of the file.
     pub session_meta: SessionMetaLine,
 }
@@ -240,6 +243,7 @@ fn list_in(
                     let first = read_head_summary(&pieces.first).ok()?;
                     let mut head = read_head_summary(&path).ok()?;
                     head.preview = first.preview;
+                    head.model = head.model.or(first.model);
                     summary_from_head(&path, name, archived, head)
                 }),
             };
@@ -340,6 +344,7 @@ fn summary_from_head(
         archived,
         updated_at,
         preview,
+        model: head.model,
         session_meta,
     })
 }

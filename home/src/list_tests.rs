@@ -48,3 +48,98 @@ fn stray_files_and_folders_are_ignored() -> Result<(), Box<dyn std::error::Error
     assert_eq!(page.num_scanned_files, 1);
     Ok(())
 }
+
+/// One JSONL line of a session written at 2025-01-02T03:04:05.
+fn head_line(kind: &str, payload: &str) -> String {
+    format!(r#"{{"timestamp":"2025-01-02T03:04:05.000Z","type":"{kind}","payload":{payload}}}"#)
+}
+
+fn write_session(home: &CodexHome, id: &str, lines: &[String]) -> std::io::Result<PathBuf> {
+    let day = home.sessions_dir().join("2025").join("01").join("02");
+    std::fs::create_dir_all(&day)?;
+    let path = day.join(format!("rollout-2025-01-02T03-04-05-{id}.jsonl"));
+    std::fs::write(&path, lines.join("\n") + "\n")?;
+    Ok(path)
+}
+
+#[test]
+fn the_listing_carries_the_first_model_named_near_the_top() -> Result<(), Box<dyn std::error::Error>>
+{
+    let tmp = tempfile::tempdir()?;
+    let home = CodexHome::new(tmp.path());
+    let meta = |id: &str| {
+        head_line(
+            "session_meta",
+            &format!(
+                r#"{{"id":"{id}","timestamp":"2025-01-02T03:04:05.000Z","cwd":"/w","originator":"t","cli_version":"0.1.0"}}"#
+            ),
+        )
+    };
+    let user = head_line("event_msg", r#"{"type":"user_message","message":"hello"}"#);
+    let context = |model: &str| {
+        head_line(
+            "turn_context",
+            &format!(
+                r#"{{"cwd":"/w","approval_policy":"never","sandbox_policy":{{"mode":"read-only"}},"model":"{model}","summary":"auto"}}"#
+            ),
+        )
+    };
+    let settings = |model: &str| {
+        head_line(
+            "event_msg",
+            &format!(
+                r#"{{"type":"thread_settings_applied","thread_settings":{{"model":"{model}"}}}}"#
+            ),
+        )
+    };
+    // The turn context after the user message (the usual order): the reading goes on past
+    // the preview to find it; the second turn's context does not count.
+    let after = "0199a213-81c0-7800-8aa1-bbab2a035a51";
+    write_session(
+        &home,
+        after,
+        &[
+            meta(after),
+            user.clone(),
+            context("gpt-5-codex"),
+            context("o3"),
+        ],
+    )?;
+    // A settings change before the first turn context: the first one naming a model wins.
+    let settings_first = "0199a213-81c0-7800-8aa1-bbab2a035a52";
+    write_session(
+        &home,
+        settings_first,
+        &[
+            meta(settings_first),
+            settings("gpt-5.5"),
+            context("gpt-5-codex"),
+            user.clone(),
+        ],
+    )?;
+    // No model within the lines the head reads: none, and the session is still listed.
+    let none = "0199a213-81c0-7800-8aa1-bbab2a035a53";
+    let mut lines = vec![meta(none), user];
+    lines.extend(std::iter::repeat_n(
+        head_line("event_msg", r#"{"type":"agent_message","message":"x"}"#),
+        HEAD_RECORD_LIMIT + USER_EVENT_SCAN_LIMIT,
+    ));
+    lines.push(context("too-late"));
+    write_session(&home, none, &lines)?;
+
+    let page = list_sessions(&home, 10, None)?;
+    let models: Vec<(String, Option<String>)> = page
+        .items
+        .iter()
+        .map(|item| (item.thread_id().to_string(), item.model.clone()))
+        .collect();
+    assert_eq!(
+        models,
+        [
+            (none.to_string(), None),
+            (settings_first.to_string(), Some("gpt-5.5".to_string())),
+            (after.to_string(), Some("gpt-5-codex".to_string())),
+        ]
+    );
+    Ok(())
+}

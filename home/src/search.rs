@@ -46,12 +46,14 @@ use rusqlite::Connection;
 
 use codex_rollout::CodexHome;
 
+mod anchor;
 mod extract;
 mod identity;
 mod query;
 mod schema;
 mod update;
 
+pub use anchor::HitAnchor;
 pub use extract::{OUTPUT_CAP, Role, TextKind};
 pub use query::{Hit, Order, Query};
 pub use update::UpdateReport;

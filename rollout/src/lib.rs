@@ -81,6 +81,7 @@ pub mod source;
 pub mod stream;
 pub mod tail;
 pub mod timestamp;
+pub mod turn_pages;
 pub mod turns;
 mod writer;
 

@@ -1,6 +1,6 @@
 //! [`ThreadFacts`]: what a transcript shows beside the items, read from the same rollout
-//! items the turns are built from: the model, each turn's tokens, and where the history was
-//! rolled back.
+//! items the turns are built from: the model, each turn's tokens, where the history was
+//! rolled back, and the tool calls written and not answered yet (running).
 //!
 //! Why here: the history builder keeps turns and items only (a resume carries no tokens and
 //! drops rolled-back turns silently); a transcript's separators and status line need the rest,
@@ -12,6 +12,7 @@ use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::RolloutItem;
 
 use super::cell::TurnTokens;
+use super::pending::{PendingCall, PendingCalls};
 
 /// The facts gathered so far (feed every rollout item, in file order, with [`Self::handle`]).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -32,6 +33,13 @@ pub struct ThreadFacts {
     rollbacks: BTreeMap<String, u32>,
     /// A rollback after the last turn.
     trailing_rollback: Option<u32>,
+    /// Tool calls written and not answered yet (running, in a file being written).
+    calls: PendingCalls,
+    /// The items start inside the thread (a page of a large file): the running total
+    /// before the first turn is not known, so neither are that turn's own tokens.
+    mid_thread: bool,
+    /// The turn whose tokens are not known (the first one of items read mid-thread).
+    untallied: Option<String>,
 }
 
 impl ThreadFacts {
@@ -40,8 +48,19 @@ impl ThreadFacts {
         Self::default()
     }
 
+    /// Facts of items that start inside a thread, not at its start (a page read from the
+    /// middle of a large file): the first turn's tokens are left unknown, since the running
+    /// total before it was not read.
+    pub fn mid_thread() -> Self {
+        Self {
+            mid_thread: true,
+            ..Self::default()
+        }
+    }
+
     /// Takes one rollout item into account.
     pub fn handle(&mut self, item: &RolloutItem) {
+        self.calls.handle(item, self.current_turn.as_ref());
         match item {
             RolloutItem::TurnContext(context) if !context.model.is_empty() => {
                 self.model = Some(context.model.clone());
@@ -56,6 +75,9 @@ impl ThreadFacts {
             EventMsg::TurnStarted(started) => {
                 self.current_turn = Some(started.turn_id.clone());
                 self.baseline = self.total.unwrap_or_default();
+                if self.mid_thread && self.total.is_none() {
+                    self.untallied = Some(started.turn_id.clone());
+                }
                 if let Some(turns) = self.pending_rollback.take() {
                     self.trailing_rollback = None;
                     self.rollbacks.insert(started.turn_id.clone(), turns);
@@ -75,7 +97,9 @@ impl ThreadFacts {
                     output: total.output_tokens,
                 };
                 self.total = Some(total);
-                if let Some(turn) = &self.current_turn {
+                if let Some(turn) = &self.current_turn
+                    && self.untallied.as_ref() != Some(turn)
+                {
                     let base = self.baseline;
                     self.tokens.insert(
                         turn.clone(),
@@ -111,8 +135,20 @@ impl ThreadFacts {
         self.rollbacks.get(turn_id).copied()
     }
 
+    /// The calls of turn `turn_id` written and not answered yet.
+    pub(crate) fn running_calls<'a>(
+        &'a self,
+        turn_id: &'a str,
+    ) -> impl Iterator<Item = &'a PendingCall> {
+        self.calls.of_turn(turn_id)
+    }
+
     /// How many turns were rolled back after the last turn (no turn has started since).
     pub fn trailing_rollback(&self) -> Option<u32> {
         self.trailing_rollback
     }
 }
+
+#[cfg(test)]
+#[path = "facts_tests.rs"]
+mod tests;

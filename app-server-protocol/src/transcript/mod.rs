@@ -13,21 +13,29 @@
 //! - **safe to replay**: a replay shows no live state. A closed turn's running items are
 //!   shown finished with the turn's status; a turn left open at the end of a file that is not
 //!   being followed gets no separator and the status line says it was left open;
+//! - **what a file shows of a running item**: Codex 0.169 writes a tool call's
+//!   `function_call` when the model makes it and nothing more until it completes, so in a
+//!   file being followed a call of the running turn with no output yet is a live cell
+//!   (`pending`);
 //! - **status line**: the model, the thread's tokens and the running turn.
 
+mod anchor;
 mod cell;
 mod facts;
+mod pending;
 
 use std::collections::BTreeMap;
 
 use crate::common::ServerNotification;
 use crate::v2::{Turn, TurnStatus};
 
+pub use anchor::anchored_cell;
 pub use cell::{
     Cell, CellBody, FileDiff, OUTPUT_FOLD_LINES, TurnTokens, cell_for_item, human_bytes,
     image_label, is_running,
 };
 pub use facts::ThreadFacts;
+use pending::running_cell;
 
 /// The state of the thread's last turn, for the status line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -204,6 +212,19 @@ impl Transcript {
                     finish_with_turn(&mut cell, turn.status, open);
                 }
                 self.history.push(cell);
+            }
+            if running_here && let FactsRef::Rollout(facts) = facts {
+                // Calls the file shows as made and not answered: running items Codex writes
+                // no start event for.
+                for pending in facts.running_calls(&turn.id) {
+                    let shown = turn
+                        .items
+                        .iter()
+                        .any(|timed| timed.item.id() == pending.call_id);
+                    if !shown {
+                        self.live.push(running_cell(&turn.id, pending));
+                    }
+                }
             }
             if open {
                 turn_state = if running_here {

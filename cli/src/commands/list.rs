@@ -60,6 +60,8 @@ pub struct ListedSession {
     pub cli_version: String,
     pub cwd: String,
     pub preview: String,
+    /// The model of the first turn context near the top; `null` when the head names none.
+    pub model: Option<String>,
 }
 
 /// What `list --json` prints.
@@ -253,6 +255,7 @@ fn listed(summary: SessionSummary) -> ListedSession {
         cli_version: summary.session_meta.meta.cli_version.clone(),
         cwd: summary.session_meta.meta.cwd.display().to_string(),
         preview: summary.preview,
+        model: summary.model,
     }
 }
 

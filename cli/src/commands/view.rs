@@ -19,6 +19,7 @@ mod terminal;
 mod tui;
 mod tui_style;
 mod tui_thread;
+mod window;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};

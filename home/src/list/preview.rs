@@ -4,6 +4,10 @@
 //! follows the initial context, usually within a dozen lines, but a long developer preamble
 //! can push it down, so the search continues a little further (bounded, so a session with no
 //! user message costs a fixed amount).
+//!
+//! The model comes from the same lines: the first `turn_context` or `thread_settings_applied`
+//! that names one (Codex writes the turn context right before or after the first user
+//! message). The reading stops once meta, preview and model are found, or at the same bound.
 
 use std::path::Path;
 
@@ -32,6 +36,9 @@ pub struct HeadSummary {
     pub session_meta: Option<SessionMetaLine>,
     /// The first user message as one line of text, if found within the scan limit.
     pub preview: Option<String>,
+    /// The model of the first `turn_context` or `thread_settings_applied` that names one, if
+    /// found within the scan limit.
+    pub model: Option<String>,
 }
 
 /// Reads the head of `path`. Lines that do not parse are skipped (a torn or foreign line at
@@ -47,10 +54,17 @@ pub fn read_head_summary(path: &Path) -> std::io::Result<HeadSummary> {
             Some(RolloutItem::SessionMeta(meta)) if head.session_meta.is_none() => {
                 head.session_meta = Some(*meta);
             }
-            Some(item) if head.preview.is_none() => head.preview = preview_of(&item),
-            _ => {}
+            Some(item) => {
+                if head.model.is_none() {
+                    head.model = model_of(&item);
+                }
+                if head.preview.is_none() {
+                    head.preview = preview_of(&item);
+                }
+            }
+            None => {}
         }
-        if head.preview.is_some() && head.session_meta.is_some() {
+        if head.preview.is_some() && head.session_meta.is_some() && head.model.is_some() {
             break;
         }
         if lines >= HEAD_RECORD_LIMIT && head.session_meta.is_none() {
@@ -58,6 +72,18 @@ pub fn read_head_summary(path: &Path) -> std::io::Result<HeadSummary> {
         }
     }
     Ok(head)
+}
+
+/// The model `item` names, if it is a turn context or a settings change that names one.
+fn model_of(item: &RolloutItem) -> Option<String> {
+    let model = match item {
+        RolloutItem::TurnContext(context) => context.model.as_str(),
+        RolloutItem::EventMsg(EventMsg::ThreadSettingsApplied(event)) => {
+            event.thread_settings.model.as_deref()?
+        }
+        _ => return None,
+    };
+    (!model.is_empty()).then(|| model.to_string())
 }
 
 /// The preview text if `item` is a message the person typed: a `user_message` event, or a

@@ -30,9 +30,31 @@ pub struct Row {
     pub cwd: String,
     /// The first thing the person said.
     pub preview: String,
+    /// The model named near the top of the file (empty when none is).
+    pub model: String,
 }
 
 impl Row {
+    /// Whether the row passes the list's filter: `model:TEXT` matches the model alone;
+    /// any other text matches the date, thread id, cwd, model or first message (case
+    /// insensitive, a part of any of them).
+    pub fn matches(&self, filter: &str) -> bool {
+        let filter = filter.trim().to_lowercase();
+        if let Some(model) = filter.strip_prefix("model:") {
+            return self.model.to_lowercase().contains(model.trim());
+        }
+        filter.is_empty()
+            || [
+                &self.created,
+                &self.thread_id,
+                &self.cwd,
+                &self.model,
+                &self.preview,
+            ]
+            .iter()
+            .any(|field| field.to_lowercase().contains(&filter))
+    }
+
     /// The command that resumes the thread in Codex.
     pub fn resume_command(&self) -> String {
         resume_command(&self.thread_id)
@@ -72,6 +94,7 @@ fn row(summary: SessionSummary) -> Row {
         created: summary.name.created.format("%Y-%m-%d %H:%M").to_string(),
         cwd: summary.session_meta.meta.cwd.display().to_string(),
         preview: summary.preview.clone(),
+        model: summary.model.clone().unwrap_or_default(),
         path: summary.path,
     }
 }

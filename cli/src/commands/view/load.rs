@@ -35,6 +35,8 @@ pub struct Loaded {
     pub facts: ThreadFacts,
     /// Bytes at the start of the file not read (a large file opened from its end).
     pub skipped_bytes: u64,
+    /// Bytes at the end of the file not read (a large file paged back from its end).
+    pub bytes_after: u64,
 }
 
 impl Loaded {
@@ -53,6 +55,14 @@ pub struct Feed {
 }
 
 impl Feed {
+    /// A feed of items that start inside a thread ([`ThreadFacts::mid_thread`]).
+    pub fn mid_thread() -> Self {
+        Self {
+            facts: ThreadFacts::mid_thread(),
+            ..Self::default()
+        }
+    }
+
     /// Takes one rollout item.
     pub fn push(&mut self, item: &RolloutItem) {
         if let (None, RolloutItem::SessionMeta(meta)) = (&self.meta, item) {
@@ -69,6 +79,7 @@ impl Feed {
             turns: self.builder.finish(),
             facts: self.facts,
             skipped_bytes: 0,
+            bytes_after: 0,
         }
     }
 }

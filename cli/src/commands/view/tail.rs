@@ -1,5 +1,6 @@
-//! Opening a large session from its end: the last turns, read backwards, so the last screen
-//! shows without reading the whole file; the rest is read when the person scrolls to the top.
+//! Opening a large session from its end: its last page of turns, read backwards, so the last
+//! screen shows without reading the whole file; the pane then pages through the rest on
+//! demand ([`Window`]).
 //!
 //! Only a plain file that records its turns for clients (`item_completed` or `user_message`
 //! events in the part read) and continues no other file's history is opened this way;
@@ -12,25 +13,19 @@ use std::path::Path;
 
 use codex_home::read_head_summary;
 use codex_protocol::event::EventMsg;
-use codex_protocol::parse_rollout_line;
 use codex_protocol::rollout::RolloutItem;
-use codex_rollout::tail::reverse::ReverseLines;
 
-use super::load::{Feed, Loaded};
+use super::window::Window;
 use crate::error::Failure;
 
 /// Files at least this large open from their end.
 pub const TAIL_FROM_BYTES: u64 = 32 * 1024 * 1024;
-/// Turns read from the end.
-pub const TAIL_TURNS: usize = 20;
-/// Bytes read backwards at most; the turns found by then are shown.
-const TAIL_MAX_BYTES: u64 = 64 * 1024 * 1024;
 /// The first bytes of a zstd frame.
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 
-/// The last turns of the session at `path`, when it is large enough and fit to be read from
+/// The last page of the session at `path`, when it is large enough and fit to be read from
 /// its end (see the module docs); `None` when it should be read whole.
-pub fn load_tail(path: &Path) -> Result<Option<Loaded>, Failure> {
+pub fn load_tail(path: &Path) -> Result<Option<Window>, Failure> {
     let unreadable =
         |error: std::io::Error| Failure::Unreadable(format!("{}: {error}", path.display()));
     let size = std::fs::metadata(path).map_err(unreadable)?.len();
@@ -53,52 +48,16 @@ pub fn load_tail(path: &Path) -> Result<Option<Loaded>, Failure> {
     if meta.meta.history_base.is_some() {
         return Ok(None);
     }
-    let mut lines = ReverseLines::new(File::open(path).map_err(unreadable)?).map_err(unreadable)?;
-    let mut kept: Vec<RolloutItem> = Vec::new();
-    let mut turns = 0;
-    let mut start = size;
-    let mut client_records = false;
-    while let Some((offset, raw)) = lines.prev_line().map_err(unreadable)? {
-        if offset == 0 {
-            // The whole file was read backwards: it is not large after all.
-            return Ok(None);
-        }
-        let Some(item) = parse_rollout_line(raw)
-            .ok()
-            .and_then(|parsed| parsed.into_line())
-        else {
-            continue;
-        };
-        let item = item.item;
-        client_records |= matches!(
-            &item,
-            RolloutItem::EventMsg(EventMsg::ItemCompleted(_) | EventMsg::UserMessage(_))
-        );
-        let opens_turn = matches!(&item, RolloutItem::EventMsg(EventMsg::TurnStarted(_)));
-        kept.push(item);
-        if opens_turn {
-            turns += 1;
-            start = offset;
-            if turns >= TAIL_TURNS || size - offset >= TAIL_MAX_BYTES {
-                break;
-            }
-        }
-    }
-    if turns == 0 || !client_records {
+    let window = Window::at_end(path, size, meta)?;
+    if window.start() == 0 {
+        // The last page is the whole file: it is not large after all.
         return Ok(None);
     }
-    // Only from the oldest turn start read: the lines before it belong to a turn cut short.
-    let first_turn = kept
-        .iter()
-        .rposition(|item| matches!(item, RolloutItem::EventMsg(EventMsg::TurnStarted(_))))
-        .unwrap_or(0);
-    kept.truncate(first_turn + 1);
-    let mut feed = Feed::default();
-    feed.push(&RolloutItem::SessionMeta(Box::new(meta)));
-    for item in kept.iter().rev() {
-        feed.push(item);
-    }
-    let mut loaded = feed.finish();
-    loaded.skipped_bytes = start;
-    Ok(Some(loaded))
+    let client_records = window.items().any(|item| {
+        matches!(
+            item,
+            RolloutItem::EventMsg(EventMsg::ItemCompleted(_) | EventMsg::UserMessage(_))
+        )
+    });
+    Ok(client_records.then_some(window))
 }

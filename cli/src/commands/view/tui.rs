@@ -3,7 +3,7 @@
 //!
 //! Keys. List: j/k or arrows move, Enter opens, `/` searches the full-text index (Enter on a
 //! hit opens its thread at the hit's turn), `F` opens it followed (for a session Codex is
-//! writing), `f` filters by date, cwd or text, `a` switches to archived sessions, `y` copies the resume command (OSC 52), `q` quits. Thread: j/k move by
+//! writing), `f` filters by date, cwd, model (`model:NAME`) or text, `a` switches to archived sessions, `y` copies the resume command (OSC 52), `q` quits. Thread: j/k move by
 //! cell, PgUp/PgDn (and space) by page, g/G top and bottom, Enter folds, `/` finds in the
 //! thread and n/N go to the next and previous match, `q` goes back, `?` shows the help. The
 //! mouse wheel scrolls.
@@ -152,14 +152,27 @@ impl App {
             let mut follower = Follower::new(path.clone());
             let loaded = follower.poll()?.unwrap_or_default();
             (loaded, Some(follower))
-        } else if let (None, Some(tail)) = (turn, load_tail(&path)?) {
-            (tail, None)
+        } else if let (None, Some(window)) = (turn, load_tail(&path)?) {
+            self.thread = Some(ThreadPane::paged(&path, window));
+            return Ok(());
         } else {
             (load_file(&path, home.as_deref())?, None)
         };
         let mut pane = ThreadPane::new(&path, &loaded, follower);
         if let Some(turn) = turn {
-            pane.show_turn(turn);
+            // The hit's item, read again from its line; the turn alone when the file changed.
+            let anchor = self
+                .hits
+                .as_ref()
+                .and_then(|hits| hits.get(self.selected))
+                .and_then(|hit| match hit.anchor() {
+                    Ok(anchor) => anchor,
+                    Err(error) => {
+                        tracing::debug!(%error, "reading the hit's line");
+                        None
+                    }
+                });
+            pane.show_turn(turn, anchor);
             // `n` then goes to the words searched for.
             pane.find = self.query.clone();
         }
@@ -168,18 +181,9 @@ impl App {
     }
 
     fn visible_rows(&self) -> Vec<&Row> {
-        let needle = self.filter.to_lowercase();
         self.rows
             .iter()
-            .filter(|row| {
-                needle.is_empty()
-                    || format!(
-                        "{} {} {} {}",
-                        row.created, row.cwd, row.preview, row.thread_id
-                    )
-                    .to_lowercase()
-                    .contains(&needle)
-            })
+            .filter(|row| row.matches(&self.filter))
             .collect()
     }
 
@@ -205,8 +209,8 @@ impl App {
 
     fn wheel(&mut self, delta: isize) {
         if let Some(pane) = &mut self.thread {
-            if pane.is_partial() && delta < 0 && pane.top == 0 {
-                if let Err(error) = pane.load_rest() {
+            if let Some(result) = pane.page_for_wheel(delta) {
+                if let Err(error) = result {
                     self.message = Some(error.to_string());
                 }
                 return;
@@ -342,12 +346,9 @@ impl App {
     fn thread_key(&mut self, key: KeyEvent) {
         let Some(pane) = &mut self.thread else { return };
         let page = pane.height.max(2) as isize - 1;
-        let upward = matches!(
-            key.code,
-            KeyCode::Char('g') | KeyCode::Home | KeyCode::PageUp | KeyCode::Char('k') | KeyCode::Up
-        );
-        if pane.is_partial() && upward && (pane.top == 0 || key.code == KeyCode::Char('g')) {
-            if let Err(error) = pane.load_rest() {
+        let paging = pane.page_for_key(key.code);
+        if let Some(result) = paging {
+            if let Err(error) = result {
                 self.message = Some(error.to_string());
             }
             return;
@@ -484,10 +485,11 @@ impl App {
                 .iter()
                 .map(|row| {
                     format!(
-                        "{}  {}  {:<28}  {}",
+                        "{}  {}  {:<28}  {:<18}  {}",
                         row.created,
                         row.thread_id.get(..8).unwrap_or(&row.thread_id),
                         clip(&row.cwd, 28),
+                        clip(&row.model, 18),
                         row.preview.replace('\n', " ")
                     )
                 })
@@ -534,6 +536,8 @@ impl App {
         let body_height = usize::from(area.height) - header_height;
         pane.height = body_height;
         let width = usize::from(area.width);
+        // Rows first: building them may move the selection (a search hit, a page read).
+        pane.rows(width);
         let selected = pane.selected;
         let top = pane.top;
         let rows = pane.rows(width);

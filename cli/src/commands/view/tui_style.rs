@@ -12,7 +12,7 @@ pub const HELP: &[&str] = &[
     "session list",
     "  j/k ↓/↑      move            Enter   open thread",
     "  F            follow thread (a session Codex is writing)",
-    "  /            search all      f       filter (date, cwd, text)",
+    "  /            search all      f       filter (date, cwd, model, text)",
     "  a            archived/live   y       copy resume command",
     "  q            quit",
     "",

@@ -7,15 +7,18 @@
 
 use std::path::{Path, PathBuf};
 
-use codex_app_server_protocol::transcript::{Cell, CellBody, Transcript};
+use codex_app_server_protocol::transcript::{Cell, CellBody, Transcript, anchored_cell};
+use codex_home::HitAnchor;
+use crossterm::event::KeyCode;
 use unicode_width::UnicodeWidthChar;
 
 use codex_app_server_protocol::transcript::human_bytes;
 
 use super::follow::Follower;
-use super::load::{Loaded, load_file};
+use super::load::Loaded;
 use super::plain::header;
 use super::render::{Line, Span, Tone, plain, render_cell, status_text};
+use super::window::Window;
 use crate::error::Failure;
 
 /// One row on screen: the cell it belongs to (none for the gap after a cell) and its spans.
@@ -50,8 +53,14 @@ pub struct ThreadPane {
     stick: bool,
     /// A turn to show once the pane knows its size.
     pending_turn: Option<u32>,
-    /// The file, when only its end was read: the rest is read at the top.
-    partial: Option<PathBuf>,
+    /// The item within that turn (a search hit's), selected once the cells are built.
+    pending_anchor: Option<HitAnchor>,
+    /// The pages held of a large file, read on demand (`None`: the whole thread is held).
+    window: Option<Window>,
+    /// After a page was read: the cell to keep in view (its turn and item) and the rows
+    /// to show above it.
+    pending_keep: Option<(String, String, usize)>,
+    path: PathBuf,
 }
 
 impl ThreadPane {
@@ -66,14 +75,7 @@ impl ThreadPane {
             None => Transcript::replay(&loaded.turns, &loaded.facts),
         };
         let folded = cells(&transcript).map(Cell::folded_by_default).collect();
-        let partial = (loaded.skipped_bytes > 0).then(|| path.to_path_buf());
-        let mut header = header(loaded, path);
-        if partial.is_some() {
-            header.push(format!(
-                "… the first {} of the file are not read yet: g (or scrolling to the top) reads them",
-                human_bytes(loaded.skipped_bytes)
-            ));
-        }
+        let header = header(loaded, path);
         Self {
             header,
             thread_id: loaded.thread_id(),
@@ -87,11 +89,24 @@ impl ThreadPane {
             top: 0,
             height: 0,
             find: None,
-            stick: follower.is_some() || partial.is_some(),
+            stick: follower.is_some(),
             follower,
             pending_turn: None,
-            partial,
+            pending_anchor: None,
+            window: None,
+            pending_keep: None,
+            path: path.to_path_buf(),
         }
+    }
+
+    /// A pane over a large file, holding the pages of `window` (its end first).
+    pub fn paged(path: &Path, window: Window) -> Self {
+        let loaded = window.loaded();
+        let mut pane = Self::new(path, &loaded, None);
+        pane.header = paged_header(&loaded, path);
+        pane.window = Some(window);
+        pane.stick = true;
+        pane
     }
 
     /// Whether the pane follows its file.
@@ -99,27 +114,162 @@ impl ThreadPane {
         self.follower.is_some()
     }
 
-    /// Whether only the end of the file was read.
-    pub fn is_partial(&self) -> bool {
-        self.partial.is_some()
+    /// Whether part of the file before what is held is not read.
+    pub fn has_before(&self) -> bool {
+        self.window
+            .as_ref()
+            .is_some_and(|window| window.start() > 0)
     }
 
-    /// Reads the whole file when only its end was read; the view then shows its top.
-    pub fn load_rest(&mut self) -> Result<(), Failure> {
-        let Some(path) = self.partial.take() else {
+    /// Whether part of the file after what is held is not read.
+    pub fn has_after(&self) -> bool {
+        self.window
+            .as_ref()
+            .is_some_and(|window| window.bytes_after() > 0)
+    }
+
+    /// The paging key `code` asks for in a large file, when it moves past the part held:
+    /// g and G read the file's ends; a move up from the top (down from the bottom) reads the
+    /// page before (after). `None` when the key moves within what is held.
+    pub fn page_for_key(&mut self, code: KeyCode) -> Option<Result<(), Failure>> {
+        let upward = matches!(
+            code,
+            KeyCode::Char('g') | KeyCode::Home | KeyCode::PageUp | KeyCode::Char('k') | KeyCode::Up
+        );
+        let downward = matches!(
+            code,
+            KeyCode::Char('G')
+                | KeyCode::End
+                | KeyCode::PageDown
+                | KeyCode::Char(' ')
+                | KeyCode::Char('j')
+                | KeyCode::Down
+        );
+        let page_key = matches!(
+            code,
+            KeyCode::PageUp | KeyCode::PageDown | KeyCode::Char(' ')
+        );
+        if upward && self.has_before() {
+            if matches!(code, KeyCode::Char('g') | KeyCode::Home) {
+                return Some(self.file_start());
+            }
+            if self.top == 0 && (page_key || self.selected_first()) {
+                return Some(self.page_back());
+            }
+        }
+        if downward && self.has_after() {
+            if matches!(code, KeyCode::Char('G') | KeyCode::End) {
+                return Some(self.file_end());
+            }
+            if self.at_bottom() && (page_key || self.selected_last()) {
+                return Some(self.page_forward());
+            }
+        }
+        None
+    }
+
+    /// The paging a wheel move of `delta` rows asks for past the part held.
+    pub fn page_for_wheel(&mut self, delta: isize) -> Option<Result<(), Failure>> {
+        if delta < 0 && self.top == 0 && self.has_before() {
+            Some(self.page_back())
+        } else if delta > 0 && self.at_bottom() && self.has_after() {
+            Some(self.page_forward())
+        } else {
+            None
+        }
+    }
+
+    /// Whether the first cell is selected.
+    pub fn selected_first(&self) -> bool {
+        self.selected == 0
+    }
+
+    /// Whether the last cell is selected.
+    pub fn selected_last(&self) -> bool {
+        self.selected + 1 >= self.cell_count()
+    }
+
+    /// Whether the last row is on screen.
+    pub fn at_bottom(&self) -> bool {
+        self.top + self.height >= self.rows.len()
+    }
+
+    /// Reads the page before what is held; the first cell held before stays in view, a
+    /// screen of the new page above it.
+    pub fn page_back(&mut self) -> Result<(), Failure> {
+        let keep = cells(&self.transcript)
+            .next()
+            .map(|cell| (cell.turn_id.clone(), cell.item_id.clone()));
+        let Some(window) = &mut self.window else {
             return Ok(());
         };
-        let loaded = load_file(&path, None)?;
+        if window.page_back()? {
+            self.reload();
+            self.pending_keep = keep.map(|(turn, item)| (turn, item, self.height.max(2) - 1));
+        }
+        Ok(())
+    }
+
+    /// Reads the page after what is held; the last cell held before stays in view.
+    pub fn page_forward(&mut self) -> Result<(), Failure> {
+        let keep = cells(&self.transcript)
+            .last()
+            .map(|cell| (cell.turn_id.clone(), cell.item_id.clone()));
+        let Some(window) = &mut self.window else {
+            return Ok(());
+        };
+        if window.page_forward()? {
+            self.reload();
+            self.pending_keep = keep.map(|(turn, item)| (turn, item, self.height / 2));
+        }
+        Ok(())
+    }
+
+    /// Holds the file's first page and shows its top.
+    pub fn file_start(&mut self) -> Result<(), Failure> {
+        if let Some(window) = &mut self.window {
+            window.hold_start()?;
+            self.reload();
+        }
+        self.top_of_thread();
+        Ok(())
+    }
+
+    /// Holds the file's last page and shows its end.
+    pub fn file_end(&mut self) -> Result<(), Failure> {
+        if let Some(window) = &mut self.window {
+            window.hold_end()?;
+            self.reload();
+        }
+        self.stick = true;
+        Ok(())
+    }
+
+    /// Builds the cells again from the pages held.
+    fn reload(&mut self) {
+        let Some(window) = &self.window else { return };
+        let loaded = window.loaded();
         self.transcript = Transcript::replay(&loaded.turns, &loaded.facts);
         self.folded = cells(&self.transcript)
             .map(Cell::folded_by_default)
             .collect();
-        self.header = header(&loaded, &path);
+        self.header = paged_header(&loaded, &self.path);
         self.dirty = true;
         self.stick = false;
         self.top = 0;
         self.selected = 0;
-        Ok(())
+    }
+
+    /// Shows the kept cell after a page was read.
+    fn apply_keep(&mut self, (turn, item, above): (String, String, usize)) {
+        if let Some(index) =
+            cells(&self.transcript).position(|cell| cell.turn_id == turn && cell.item_id == item)
+        {
+            self.selected = index;
+            let start = self.starts.get(index).copied().unwrap_or(0);
+            let max_top = self.rows.len().saturating_sub(self.height);
+            self.top = start.saturating_sub(above).min(max_top);
+        }
     }
 
     /// The status line.
@@ -161,8 +311,11 @@ impl ThreadPane {
             self.width = width;
             self.rebuild();
             self.dirty = false;
-            if let Some(turn) = self.pending_turn.take() {
-                self.jump_to_turn(turn);
+            if let Some(keep) = self.pending_keep.take() {
+                self.apply_keep(keep);
+            } else if let Some(turn) = self.pending_turn.take() {
+                let anchor = self.pending_anchor.take();
+                self.jump_to_turn(turn, anchor.as_ref());
             } else if self.stick {
                 self.bottom();
             }
@@ -263,21 +416,40 @@ impl ThreadPane {
     }
 
     /// Shows user turn `turn` (1-based) at the next drawing.
-    pub fn show_turn(&mut self, turn: u32) {
+    pub fn show_turn(&mut self, turn: u32, anchor: Option<HitAnchor>) {
         self.pending_turn = Some(turn);
+        self.pending_anchor = anchor;
         self.stick = false;
     }
 
-    /// Selects the first cell of user turn `turn` (1-based, as the search index counts).
-    fn jump_to_turn(&mut self, turn: u32) {
+    /// Selects the cell of `anchor` in user turn `turn` (1-based, as the search index counts),
+    /// else the turn's first cell; the selected cell is unfolded and shown at the top.
+    fn jump_to_turn(&mut self, turn: u32, anchor: Option<&HitAnchor>) {
         let mut seen = 0;
-        let target = cells(&self.transcript).position(|cell| {
+        let first = cells(&self.transcript).position(|cell| {
             if matches!(cell.body, CellBody::User { .. }) {
                 seen += 1;
             }
             seen >= turn
         });
+        let target = match (first, anchor) {
+            (Some(first), Some(anchor)) => anchored_cell(
+                cells(&self.transcript),
+                first,
+                anchor.call_id.as_deref(),
+                &anchor.text,
+            )
+            .or(Some(first)),
+            (first, _) => first,
+        };
         if let Some(index) = target {
+            if index != first.unwrap_or(index)
+                && let Some(flag) = self.folded.get_mut(index)
+                && *flag
+            {
+                *flag = false;
+                self.rebuild();
+            }
             self.select(index);
             self.top = self.starts.get(index).copied().unwrap_or(0);
         }
@@ -315,6 +487,24 @@ impl ThreadPane {
         }
         false
     }
+}
+
+/// The header of a pane over part of a large file: what is not read, and how to read it.
+fn paged_header(loaded: &Loaded, path: &Path) -> Vec<String> {
+    let mut header = header(loaded, path);
+    if loaded.skipped_bytes > 0 {
+        header.push(format!(
+            "… the first {} of the file are not read yet: scrolling up reads them a page at a time, g reads the start",
+            human_bytes(loaded.skipped_bytes)
+        ));
+    }
+    if loaded.bytes_after > 0 {
+        header.push(format!(
+            "… the last {} of the file are not held: scrolling down reads them, G reads the end",
+            human_bytes(loaded.bytes_after)
+        ));
+    }
+    header
 }
 
 fn cells(transcript: &Transcript) -> impl Iterator<Item = &Cell> {
