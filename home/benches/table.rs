@@ -102,7 +102,8 @@ fn main() {
         assert!(run.wrote_nothing());
     });
     let mib = total as f64 / (1024.0 * 1024.0);
-    for (name, (time, cpu)) in [
+    let ratio = |of: Duration, to: Duration| of.as_secs_f64() / to.as_secs_f64().max(0.01);
+    for (name, times) in [
         ("value_parse_1_thread", baseline),
         ("stream_1_thread", stream),
         ("table_1_thread", table_1),
@@ -110,12 +111,14 @@ fn main() {
         ("table_unchanged", unchanged),
     ] {
         eprintln!(
-            "{name:<22}{:>9.3} s {:>8.1} MiB/s   {:.2}x the baseline   cpu {:.2} s, {:.2}x the baseline's",
-            time.as_secs_f64(),
-            mib / time.as_secs_f64(),
-            time.as_secs_f64() / baseline.0.as_secs_f64(),
-            cpu.as_secs_f64(),
-            cpu.as_secs_f64() / baseline.1.as_secs_f64().max(0.01)
+            "{name:<22}{:>9.3} s {:>8.1} MiB/s   {:.2}x the baseline   cpu {:.2} s ({:.2}x), user {:.2} s ({:.2}x)",
+            times.wall.as_secs_f64(),
+            mib / times.wall.as_secs_f64(),
+            ratio(times.wall, baseline.wall),
+            times.cpu.as_secs_f64(),
+            ratio(times.cpu, baseline.cpu),
+            times.user.as_secs_f64(),
+            ratio(times.user, baseline.user),
         );
     }
     if let Some(peak) = peak_memory_kib() {
@@ -127,40 +130,56 @@ fn main() {
 }
 
 /// The best of [`ROUNDS`] runs of `run`: its wall time, and the least CPU time (user and
-/// system, every thread) a round took. On a shared machine the CPU time moves less than the
-/// wall time: another process's load stretches the wall, not the CPU a run uses.
-fn best(mut run: impl FnMut()) -> (Duration, Duration) {
-    let mut wall = Duration::MAX;
-    let mut cpu = Duration::MAX;
+/// system, every thread) and user CPU time a round took. On a shared machine the CPU time
+/// moves less than the wall time: another process's load stretches the wall, not the CPU a
+/// run uses. The system time is mostly the file system's (creating partition files).
+fn best(mut run: impl FnMut()) -> Times {
+    let mut best = Times {
+        wall: Duration::MAX,
+        cpu: Duration::MAX,
+        user: Duration::MAX,
+    };
     for _ in 0..ROUNDS {
         let started = Instant::now();
-        let cpu_started = cpu_time();
+        let (user_started, system_started) = cpu_time();
         run();
-        wall = wall.min(started.elapsed());
-        cpu = cpu.min(cpu_time().saturating_sub(cpu_started));
+        let (user, system) = cpu_time();
+        let user = user.saturating_sub(user_started);
+        let cpu = user + system.saturating_sub(system_started);
+        best.wall = best.wall.min(started.elapsed());
+        best.cpu = best.cpu.min(cpu);
+        best.user = best.user.min(user);
     }
-    (wall, cpu)
+    best
 }
 
-/// This process's CPU time so far (Linux `/proc/self/stat`, in clock ticks of 10 ms);
-/// zero elsewhere.
-fn cpu_time() -> Duration {
+#[derive(Clone, Copy)]
+struct Times {
+    wall: Duration,
+    cpu: Duration,
+    user: Duration,
+}
+
+/// This process's user and system CPU time so far (Linux `/proc/self/stat`, in clock ticks
+/// of 10 ms); zero elsewhere.
+fn cpu_time() -> (Duration, Duration) {
     let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return Duration::ZERO;
+        return (Duration::ZERO, Duration::ZERO);
     };
-    // The fields after the command's closing parenthesis; utime and stime are the 14th
-    // and 15th of the line, the 12th and 13th after it.
-    let ticks: u64 = stat
-        .rsplit_once(')')
-        .map(|(_, rest)| {
-            rest.split_whitespace()
-                .skip(11)
-                .take(2)
-                .filter_map(|field| field.parse::<u64>().ok())
-                .sum()
-        })
-        .unwrap_or(0);
-    Duration::from_millis(ticks * 10)
+    // utime and stime are the 14th and 15th fields of the line, the 12th and 13th after the
+    // command's closing parenthesis.
+    let mut ticks = stat.rsplit_once(')').map_or(Vec::new(), |(_, rest)| {
+        rest.split_whitespace()
+            .skip(11)
+            .take(2)
+            .map(|field| field.parse::<u64>().unwrap_or(0))
+            .collect()
+    });
+    ticks.resize(2, 0);
+    (
+        Duration::from_millis(ticks[0] * 10),
+        Duration::from_millis(ticks[1] * 10),
+    )
 }
 
 fn pool() -> Vec<Vec<u8>> {
