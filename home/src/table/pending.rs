@@ -55,30 +55,30 @@ impl Pending {
             })
         };
         let buffers = &mut self.buffers;
-        if let Some(key) = keep((Table::Threads, created)) {
-            if let Buffer::Threads(rows_of) = buffer(buffers, key) {
-                rows_of.push(rows.thread);
-            }
+        if let Some(key) = keep((Table::Threads, created))
+            && let Buffer::Threads(rows_of) = buffer(buffers, key)
+        {
+            rows_of.push(rows.thread);
         }
         for turn in rows.turns {
-            if let Some(key) = keep((Table::Turns, day(turn.started_at))) {
-                if let Buffer::Turns(rows_of) = buffer(buffers, key) {
-                    rows_of.push(turn);
-                }
+            if let Some(key) = keep((Table::Turns, day(turn.started_at)))
+                && let Buffer::Turns(rows_of) = buffer(buffers, key)
+            {
+                rows_of.push(turn);
             }
         }
         for item in rows.items {
-            if let Some(key) = keep((Table::Items, day(item.timestamp))) {
-                if let Buffer::Items(rows_of) = buffer(buffers, key) {
-                    rows_of.push(item);
-                }
+            if let Some(key) = keep((Table::Items, day(item.timestamp)))
+                && let Buffer::Items(rows_of) = buffer(buffers, key)
+            {
+                rows_of.push(item);
             }
         }
         for token in rows.tokens {
-            if let Some(key) = keep((Table::TokenUsage, day(Some(token.timestamp)))) {
-                if let Buffer::Tokens(rows_of) = buffer(buffers, key) {
-                    rows_of.push(token);
-                }
+            if let Some(key) = keep((Table::TokenUsage, day(Some(token.timestamp))))
+                && let Buffer::Tokens(rows_of) = buffer(buffers, key)
+            {
+                rows_of.push(token);
             }
         }
         if self.rows >= PENDING_ROWS {
