@@ -440,7 +440,6 @@ fn keys_of(rows: &ThreadRows) -> Vec<PartitionKey> {
         .collect()
 }
 
-/// Reads a batch of threads in parallel, in the batch's order.
 /// Scans `threads` [`THREADS_PER_BATCH`] at a time and hands each scanned batch to `consume`
 /// (rows into their partitions, Parquet encoding) while the next batch is being scanned: at
 /// most two batches are in memory, and writing overlaps reading when rayon has two threads.
@@ -468,6 +467,7 @@ fn pipelined<'a>(
     Ok(())
 }
 
+/// Reads a batch of threads in parallel, in the batch's order.
 fn scan_batch<'a>(
     names: &HashMap<String, String>,
     batch: &[(&'a String, &Vec<FoundRollout>)],
