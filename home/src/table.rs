@@ -227,9 +227,8 @@ pub fn write_tables(
 
     // Changed threads: every partition their rows fall on is rewritten.
     run.changed = changed.len();
-    for batch in changed.chunks(THREADS_PER_BATCH) {
-        for (thread_id, scanned) in scan_batch(&names, batch, text, progress)? {
-            let (rows, fingerprints, report) = scanned;
+    pipelined(&names, &changed, text, progress, |scanned| {
+        for (thread_id, (rows, fingerprints, report)) in scanned {
             for key in keys_of(&rows) {
                 partitions.mark_dirty(key);
             }
@@ -242,7 +241,8 @@ pub fn write_tables(
             merge_report(&mut run.redaction, &report);
             manifest.threads.insert(thread_id.clone(), entry);
         }
-    }
+        Ok(())
+    })?;
 
     // Unchanged threads that share a rewritten partition are read again for it.
     let reread: Vec<(&String, &Vec<FoundRollout>)> = unchanged
@@ -259,12 +259,13 @@ pub fn write_tables(
         })
         .collect();
     run.reread = reread.len();
-    for batch in reread.chunks(THREADS_PER_BATCH) {
-        for (_, (rows, _, report)) in scan_batch(&names, batch, text, progress)? {
+    pipelined(&names, &reread, text, progress, |scanned| {
+        for (_, (rows, _, report)) in scanned {
             pending.add(&mut partitions, rows, &mut run.rows)?;
             merge_report(&mut run.redaction, &report);
         }
-    }
+        Ok(())
+    })?;
 
     pending.flush(&mut partitions)?;
     let nothing_dirty = partitions.dirty().is_empty();
@@ -437,6 +438,33 @@ fn keys_of(rows: &ThreadRows) -> Vec<PartitionKey> {
         .into_iter()
         .flat_map(|(table, days)| days.into_iter().map(move |day| (table, day)))
         .collect()
+}
+
+/// Scans `threads` [`THREADS_PER_BATCH`] at a time and hands each scanned batch to `consume`
+/// (rows into their partitions, Parquet encoding) while the next batch is being scanned: at
+/// most two batches are in memory, and writing overlaps reading when rayon has two threads.
+fn pipelined<'a>(
+    names: &HashMap<String, String>,
+    threads: &[(&'a String, &Vec<FoundRollout>)],
+    text: TextOptions<'_>,
+    progress: &(dyn Fn(u64) + Sync),
+    mut consume: impl FnMut(Vec<(&'a String, Scanned)>) -> Result<(), TableError> + Send,
+) -> Result<(), TableError> {
+    let mut batches = threads.chunks(THREADS_PER_BATCH);
+    let mut current = match batches.next() {
+        Some(batch) => Some(scan_batch(names, batch, text, progress)?),
+        None => None,
+    };
+    while let Some(scanned) = current.take() {
+        let next_batch = batches.next();
+        let (next, consumed) = rayon::join(
+            || next_batch.map(|batch| scan_batch(names, batch, text, progress)),
+            || consume(scanned),
+        );
+        consumed?;
+        current = next.transpose()?;
+    }
+    Ok(())
 }
 
 /// Reads a batch of threads in parallel, in the batch's order.

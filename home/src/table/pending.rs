@@ -54,38 +54,31 @@ impl Pending {
                 (table, day)
             })
         };
-        let mut placed: Vec<(PartitionKey, Row)> = Vec::new();
-        if let Some(key) = keep((Table::Threads, created)) {
-            placed.push((key, Row::Thread(rows.thread)));
+        let buffers = &mut self.buffers;
+        if let Some(key) = keep((Table::Threads, created))
+            && let Buffer::Threads(rows_of) = buffer(buffers, key)
+        {
+            rows_of.push(rows.thread);
         }
         for turn in rows.turns {
-            if let Some(key) = keep((Table::Turns, day(turn.started_at))) {
-                placed.push((key, Row::Turn(turn)));
+            if let Some(key) = keep((Table::Turns, day(turn.started_at)))
+                && let Buffer::Turns(rows_of) = buffer(buffers, key)
+            {
+                rows_of.push(turn);
             }
         }
         for item in rows.items {
-            if let Some(key) = keep((Table::Items, day(item.timestamp))) {
-                placed.push((key, Row::Item(item)));
+            if let Some(key) = keep((Table::Items, day(item.timestamp)))
+                && let Buffer::Items(rows_of) = buffer(buffers, key)
+            {
+                rows_of.push(item);
             }
         }
         for token in rows.tokens {
-            if let Some(key) = keep((Table::TokenUsage, day(Some(token.timestamp)))) {
-                placed.push((key, Row::Token(token)));
-            }
-        }
-        for (key, row) in placed {
-            let buffer = self.buffers.entry(key).or_insert_with(|| match key.0 {
-                Table::Threads => Buffer::Threads(Vec::new()),
-                Table::Turns => Buffer::Turns(Vec::new()),
-                Table::Items => Buffer::Items(Vec::new()),
-                Table::TokenUsage => Buffer::Tokens(Vec::new()),
-            });
-            match (buffer, row) {
-                (Buffer::Threads(rows), Row::Thread(row)) => rows.push(row),
-                (Buffer::Turns(rows), Row::Turn(row)) => rows.push(row),
-                (Buffer::Items(rows), Row::Item(row)) => rows.push(row),
-                (Buffer::Tokens(rows), Row::Token(row)) => rows.push(row),
-                _ => {}
+            if let Some(key) = keep((Table::TokenUsage, day(Some(token.timestamp))))
+                && let Buffer::Tokens(rows_of) = buffer(buffers, key)
+            {
+                rows_of.push(token);
             }
         }
         if self.rows >= PENDING_ROWS {
@@ -115,11 +108,15 @@ impl Pending {
 }
 
 /// One row on its way to a buffer.
-enum Row {
-    Thread(ThreadRow),
-    Turn(TurnRow),
-    Item(ItemRow),
-    Token(TokenRow),
+/// The buffer of partition `key`, made on first use: rows move straight into it (a row is
+/// moved once, not through a list of placed rows first).
+fn buffer(buffers: &mut BTreeMap<PartitionKey, Buffer>, key: PartitionKey) -> &mut Buffer {
+    buffers.entry(key).or_insert_with(|| match key.0 {
+        Table::Threads => Buffer::Threads(Vec::new()),
+        Table::Turns => Buffer::Turns(Vec::new()),
+        Table::Items => Buffer::Items(Vec::new()),
+        Table::TokenUsage => Buffer::Tokens(Vec::new()),
+    })
 }
 
 fn refs<T>(rows: &[T]) -> Vec<&T> {

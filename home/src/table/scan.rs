@@ -167,7 +167,7 @@ fn scan_piece(
             }
             _ => {}
         }
-        view.push(line.number, line.raw, &rollout_line.item, &mut |item| {
+        view.push_at(line.number, timestamp, &rollout_line.item, &mut |item| {
             builder.handle_rollout_item(item);
         });
     }

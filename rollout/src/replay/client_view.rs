@@ -105,8 +105,20 @@ impl ClientView {
         item: &RolloutItem,
         out: &mut impl FnMut(&RolloutItem),
     ) {
+        self.push_at(line, raw_line_time_ms(raw), item, out);
+    }
+
+    /// [`ClientView::push`] for a caller that already has the line's time (its `timestamp`
+    /// in milliseconds, `None` when it has none or it does not parse as RFC 3339): the raw
+    /// line is not parsed a second time for it.
+    pub fn push_at(
+        &mut self,
+        line: usize,
+        line_ms: Option<i64>,
+        item: &RolloutItem,
+        out: &mut impl FnMut(&RolloutItem),
+    ) {
         self.counter.push(item);
-        let line_ms = raw_line_time_ms(raw);
         match self.rule {
             Rule::Known(records) | Rule::Committed(records) => {
                 self.emit(records, line, line_ms, item, out);
