@@ -338,3 +338,88 @@ fn the_base_of_a_fork_by_reference_is_not_deleted() {
         &[(1, None), (2, None)],
     );
 }
+
+/// A session of `thread` in the home's sessions, four turns with a compaction in the second
+/// and the fourth (the lines Codex writes, trimmed to what resume reads).
+fn compacted_session(home: &Path, thread: u8) -> PathBuf {
+    let id = thread_id(thread);
+    let day = home.join("sessions/2025/06/02");
+    std::fs::create_dir_all(&day).unwrap();
+    let path = day.join(format!("rollout-2025-06-02T09-00-00-{id}.jsonl"));
+    let ts = "2025-06-02T09:00:00.000Z";
+    let mut text = format!(
+        "{{\"timestamp\":\"{ts}\",\"type\":\"session_meta\",\"payload\":{{\"id\":\"{id}\",\"timestamp\":\"{ts}\",\"cwd\":\"/work/a\",\"originator\":\"t\",\"cli_version\":\"0.1.0\"}}}}\n"
+    );
+    for turn in 1..=4 {
+        let usage = format!(
+            "{{\"input_tokens\":{turn},\"cached_input_tokens\":0,\"output_tokens\":1,\"reasoning_output_tokens\":0,\"total_tokens\":{turn}}}"
+        );
+        let mut lines = vec![
+            format!(
+                "{{\"type\":\"event_msg\",\"payload\":{{\"type\":\"task_started\",\"turn_id\":\"t{turn}\"}}}}"
+            ),
+            format!(
+                "{{\"type\":\"turn_context\",\"payload\":{{\"turn_id\":\"t{turn}\",\"cwd\":\"/work/a\",\"approval_policy\":\"never\",\"sandbox_policy\":{{\"mode\":\"read-only\"}},\"model\":\"m\",\"summary\":\"auto\"}}}}"
+            ),
+        ];
+        if turn % 2 == 0 {
+            lines.push(format!("{{\"type\":\"compacted\",\"payload\":{{\"message\":\"summary {turn}\",\"window_number\":{turn},\"replacement_history\":[{{\"type\":\"message\",\"role\":\"user\",\"content\":[{{\"type\":\"input_text\",\"text\":\"summary {turn}\"}}]}}]}}}}"));
+        }
+        lines.extend([
+            format!("{{\"type\":\"response_item\",\"payload\":{{\"type\":\"message\",\"role\":\"user\",\"content\":[{{\"type\":\"input_text\",\"text\":\"question {turn}\"}}]}}}}"),
+            format!("{{\"type\":\"event_msg\",\"payload\":{{\"type\":\"user_message\",\"message\":\"question {turn}\"}}}}"),
+            format!("{{\"type\":\"response_item\",\"payload\":{{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{{\"type\":\"output_text\",\"text\":\"answer {turn}\"}}]}}}}"),
+            format!("{{\"type\":\"event_msg\",\"payload\":{{\"type\":\"token_count\",\"info\":{{\"total_token_usage\":{usage},\"last_token_usage\":{usage},\"model_context_window\":1000}}}}}}"),
+            format!("{{\"type\":\"event_msg\",\"payload\":{{\"type\":\"task_complete\",\"turn_id\":\"t{turn}\"}}}}"),
+        ]);
+        for line in lines {
+            text.push_str(&format!("{{\"timestamp\":\"{ts}\",{}\n", &line[1..]));
+        }
+    }
+    std::fs::write(&path, text).unwrap();
+    let file = std::fs::File::options().write(true).open(&path).unwrap();
+    file.set_modified(SystemTime::now() - DAY).unwrap();
+    path
+}
+
+#[test]
+fn rescue_writes_a_thread_that_rebuilds_the_same_history_and_leaves_the_original() {
+    use codex_rollout::load::load_rollout_items;
+    use codex_rollout::reconstruct::reconstruct_history_from_rollout;
+
+    let dir = tempfile::tempdir().unwrap();
+    let home = CodexHome::new(dir.path());
+    let original = compacted_session(dir.path(), 1);
+    let before = std::fs::read(&original).unwrap();
+    // Without a compaction there is nothing a rescue could leave out: it fails, saying so.
+    session(dir.path(), 2, "/work/a", "cli", 3, 10);
+    let policy = parse_policy("rescue").unwrap();
+    assert_eq!(policy.action, Action::Rescue);
+    check(&home, &policy, &[(1, None), (2, None)]);
+    let plan = plan_prune(&home, &policy, SystemTime::now()).unwrap();
+    let applied = apply_prune(&home, &plan, &options(), &|_| {});
+    let outcome = |thread: u8| {
+        applied
+            .iter()
+            .find(|applied| applied.thread_id.to_string() == thread_id(thread))
+            .unwrap()
+    };
+    assert!(
+        matches!(outcome(2).outcome, Outcome::Failed { .. }),
+        "{:?}",
+        outcome(2)
+    );
+    let rescued = outcome(1);
+    assert_eq!(rescued.outcome, Outcome::Done);
+    let rescued_path = rescued.moved_to.clone().unwrap();
+    assert!(rescued_path.starts_with(dir.path().join("sessions")));
+    assert_eq!(std::fs::read(&original).unwrap(), before);
+    let history = |path: &Path| {
+        reconstruct_history_from_rollout(load_rollout_items(path).unwrap().items())
+            .history
+            .raw_items()
+            .to_vec()
+    };
+    assert_eq!(history(&rescued_path), history(&original));
+    assert!(std::fs::metadata(&rescued_path).unwrap().len() < before.len() as u64);
+}

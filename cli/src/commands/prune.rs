@@ -1,4 +1,4 @@
-//! `codex-thread prune [--home DIR] [--action compress|archive|delete] [POLICY...] [--apply]
+//! `codex-thread prune [--home DIR] [--action compress|archive|delete|rescue] [POLICY...] [--apply]
 //! [--codex PATH]` and `prune --empty-trash [--grace AGE]`: the plan of a policy (dry run by
 //! default), or its application, with one progress bar.
 //!
@@ -78,6 +78,8 @@ pub enum ActionArg {
     Archive,
     /// Move into the home's trash and let Codex forget it (`codex delete`).
     Delete,
+    /// Write a new session holding only what resume needs (see `rescue`).
+    Rescue,
 }
 
 /// `--source`.
@@ -101,6 +103,7 @@ pub fn policy_of(args: &PruneArgs) -> Policy {
         ActionArg::Compress => Action::Compress,
         ActionArg::Archive => Action::Archive,
         ActionArg::Delete => Action::Delete,
+        ActionArg::Rescue => Action::Rescue,
     });
     policy.older_than = args.older_than;
     policy.larger_than = args.larger_than;
@@ -264,11 +267,7 @@ pub fn print_storage(
         out.json_document(&summary)?;
         return Ok(Status::Ok);
     }
-    let verb = match policy.action {
-        Action::Compress => "compress",
-        Action::Archive => "archive",
-        Action::Delete => "delete",
-    };
+    let verb = policy.action.name();
     let row = |name: &str, row: &codex_home::StorageRow| {
         format!(
             "{:>7} {:>10}  {:>7} {:>10}  {name}",
@@ -312,11 +311,7 @@ pub fn print_storage(
 }
 
 fn human_line(planned: &PlannedThread, applied: Option<&AppliedThread>) -> String {
-    let action = match planned.action {
-        Action::Compress => "compress",
-        Action::Archive => "archive",
-        Action::Delete => "delete",
-    };
+    let action = planned.action.name();
     let hold = |hold: codex_home::Hold| match hold {
         codex_home::Hold::OpenInCodex => "held: open in Codex".to_owned(),
         codex_home::Hold::RecentlyWritten => "held: written recently".to_owned(),
@@ -328,6 +323,10 @@ fn human_line(planned: &PlannedThread, applied: Option<&AppliedThread>) -> Strin
             Action::Compress => "compressed".to_owned(),
             Action::Archive => "archived".to_owned(),
             Action::Delete => "deleted (in the trash)".to_owned(),
+            Action::Rescue => match applied.and_then(|applied| applied.moved_to.as_ref()) {
+                Some(rescued) => format!("rescued into {}", rescued.display()),
+                None => "rescued".to_owned(),
+            },
         },
         (Some(Outcome::Failed { error }), _) => format!("{action} failed: {error}"),
         (Some(Outcome::Held { hold: why }), _) | (None, Some(why)) => hold(why),

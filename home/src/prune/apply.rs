@@ -19,6 +19,7 @@ use serde::Serialize;
 use super::codex_cli::{CodexCli, CodexCliError};
 use super::plan::{Hold, PlannedThread, PrunePlan};
 use super::policy::Action;
+use super::rescue::rescue_thread;
 use super::trash::{finish_delete, move_to_trash, pending_deletes};
 use crate::compress::{CompressOptions, compress_file};
 use crate::writer_lock::thread_writer_lock;
@@ -143,7 +144,7 @@ fn act(
     progress: &(dyn Fn(u64) + Sync),
 ) -> AppliedThread {
     let mut moved_to = None;
-    let needs_codex = has_state && thread.action != Action::Compress;
+    let needs_codex = has_state && matches!(thread.action, Action::Archive | Action::Delete);
     let result: Result<(), String> = match thread.action {
         _ if needs_codex && options.codex.is_none() => Err(no_codex()),
         Action::Compress => {
@@ -166,6 +167,13 @@ fn act(
         Action::Archive => archive(home, thread, options, has_state).map(|folder| {
             moved_to = Some(folder);
         }),
+        // The newest piece holds the thread's end, which is all a rescue keeps.
+        Action::Rescue => match thread.files.last() {
+            None => Err("the thread has no file".to_owned()),
+            Some(newest) => rescue_thread(home, newest, chrono::Utc::now())
+                .map(|rescued| moved_to = Some(rescued.path))
+                .map_err(|err| err.to_string()),
+        },
         Action::Delete => {
             match move_to_trash(home, thread.thread_id, &thread.files, SystemTime::now()) {
                 Err(err) => Err(err.to_string()),

@@ -206,7 +206,7 @@ fn hold_of(
     let done = match policy.action {
         Action::Archive => candidate.thread.archived,
         Action::Compress => candidate.compressed,
-        Action::Delete => false,
+        Action::Delete | Action::Rescue => false,
     };
     if done {
         Some(Hold::AlreadyDone)

@@ -25,6 +25,22 @@ pub enum Action {
     /// Moved into `<home>/trash/<unix seconds>/`, and removed from Codex's state by
     /// `codex delete`; the bytes stay until `prune --empty-trash` after the grace period.
     Delete,
+    /// A new session holding only what resume needs (codex-rollout's rescue: the live suffix
+    /// from the newest compaction) written into the home's sessions, for a thread too large
+    /// to resume; the original stays as it is.
+    Rescue,
+}
+
+impl Action {
+    /// The action's name, as `--action` and a policy spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Compress => "compress",
+            Action::Archive => "archive",
+            Action::Delete => "delete",
+            Action::Rescue => "rescue",
+        }
+    }
 }
 
 /// Which source a thread must have been recorded by (`--source`).
@@ -122,7 +138,8 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 /// A policy written as one argument (`du --plan`, `list --plan`): comma-separated, an
-/// optional action first (`compress`, `archive`, `delete`; default `compress`), then rules:
+/// optional action first (`compress`, `archive`, `delete`, `rescue`; default `compress`),
+/// then rules:
 /// `older-than=AGE`, `larger-than=SIZE`, `cwd=DIR`, `keep-last=N`, `source=SOURCE`,
 /// `idle=AGE`, `archived`, `live`. E.g. `archive,older-than=30d,keep-last=5`.
 pub fn parse_policy(text: &str) -> Result<Policy, String> {
@@ -137,10 +154,11 @@ pub fn parse_policy(text: &str) -> Result<Policy, String> {
             crate::dates::parse_age(need()?).map_err(|err| err.to_string())
         };
         match key {
-            "compress" | "archive" | "delete" if index == 0 && value.is_none() => {
+            "compress" | "archive" | "delete" | "rescue" if index == 0 && value.is_none() => {
                 policy.action = match key {
                     "archive" => Action::Archive,
                     "delete" => Action::Delete,
+                    "rescue" => Action::Rescue,
                     _ => Action::Compress,
                 };
             }
