@@ -158,13 +158,15 @@ impl CodexHome {
         self.runner().run(&["unarchive", id])
     }
 
-    /// `codex delete ID`.
+    /// `codex delete --force ID`.
     ///
     /// # Errors
     ///
     /// When Codex cannot be started.
     pub fn delete(&self, id: &str) -> io::Result<ExecRun> {
-        self.runner().run(&["delete", id])
+        // Without a terminal Codex 0.169 asks for confirmation it cannot get; `--force` is
+        // how it deletes unattended.
+        self.runner().run(&["delete", "--force", id])
     }
 
     /// `codex ARGS...`, e.g. `["migrate-rollouts", "--apply", "--json"]`.
