@@ -155,14 +155,7 @@ pub fn write_tables(
         source,
     })?;
     remove_stale_temps(out);
-    let redactor = if options.redact {
-        Some(Redactor::new(
-            crate::redact::local_hostname().as_deref(),
-            &[],
-        )?)
-    } else {
-        None
-    };
+    let redactor = redactor_of(options)?;
     let text = TextOptions {
         with_text: options.with_text,
         redactor: redactor.as_ref(),
@@ -287,14 +280,7 @@ pub fn thread_rows(
     let Some(pieces) = threads.get(thread_id) else {
         return Ok(None);
     };
-    let redactor = if options.redact {
-        Some(Redactor::new(
-            crate::redact::local_hostname().as_deref(),
-            &[],
-        )?)
-    } else {
-        None
-    };
+    let redactor = redactor_of(options)?;
     let text = TextOptions {
         with_text: options.with_text,
         redactor: redactor.as_ref(),
@@ -313,6 +299,18 @@ enum Kind {
 type Scanned = (ThreadRows, Vec<Fingerprint>, RedactionReport);
 
 /// The files of `home` grouped by thread id, each thread's pieces oldest first.
+/// The export's masks when `--redact` asks for them (this machine's host name and no extra
+/// patterns).
+fn redactor_of(options: &TableOptions) -> Result<Option<Redactor>, TableError> {
+    if !options.redact {
+        return Ok(None);
+    }
+    Ok(Some(Redactor::new(
+        crate::redact::local_hostname().as_deref(),
+        &[],
+    )?))
+}
+
 fn threads_of(home: &CodexHome) -> Result<BTreeMap<String, Vec<FoundRollout>>, TableError> {
     let files = crate::list::all_rollout_files(home).map_err(|source| TableError::Home {
         path: home.root().to_path_buf(),

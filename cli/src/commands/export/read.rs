@@ -36,14 +36,7 @@ impl Reader {
     pub fn index(&mut self) -> Result<FileIndex, Failure> {
         let progress = Progress::for_bytes(source_size(&self.source), "indexing");
         let mut scan = IndexScan::new();
-        self.seen = stream_session(&self.source, &progress, |line| {
-            if let Some(format) = line.format() {
-                scan.note_format(format);
-            }
-            if let Some(rollout_line) = line.line() {
-                scan.push(&rollout_line.item, line.raw);
-            }
-        })?;
+        self.seen = stream_session(&self.source, &progress, |line| scan.push_line(line))?;
         Ok(scan.finish())
     }
 

@@ -10,14 +10,7 @@ use super::{Part, TranscriptBuilder};
 /// The index `export`'s first pass makes of `bytes`.
 fn index_of(bytes: &[u8]) -> std::io::Result<FileIndex> {
     let mut scan = IndexScan::new();
-    RolloutStream::new(bytes)?.for_each_line(|line| {
-        if let Some(format) = line.format() {
-            scan.note_format(format);
-        }
-        if let Some(rollout_line) = line.line() {
-            scan.push(&rollout_line.item, line.raw);
-        }
-    })?;
+    RolloutStream::new(bytes)?.for_each_line(|line| scan.push_line(&line))?;
     Ok(scan.finish())
 }
 

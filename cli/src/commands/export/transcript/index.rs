@@ -63,6 +63,16 @@ impl IndexScan {
         self.turns.note_format(format);
     }
 
+    /// Takes the next line of a stream: its format (for the turn index) and its item.
+    pub fn push_line(&mut self, line: &codex_rollout::stream::StreamedLine<'_>) {
+        if let Some(format) = line.format() {
+            self.note_format(format);
+        }
+        if let Some(rollout_line) = line.line() {
+            self.push(&rollout_line.item, line.raw);
+        }
+    }
+
     /// Takes the next item, whose line's bytes are `raw`.
     pub fn push(&mut self, item: &RolloutItem, raw: &[u8]) {
         self.turns.push(item);
