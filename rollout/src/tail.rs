@@ -15,8 +15,10 @@
 //!   a few words per turn. In a plain file the candidate is found by reading line starts
 //!   backwards ([`reverse::ReverseLines`]) 1 MiB from the end, and moved back twice as far
 //!   each time the suffix does not suffice (rollback markers that reach back far, a
-//!   compaction long ago); once that is more than a quarter of the file (and 8 MiB), the next
-//!   survey is the whole file. The surveys cost at most about twice the suffix needed, or one and a
+//!   compaction long ago), and, when no compaction of the suffix survives, at least to a
+//!   little before the nearest earlier `compacted` line (found by a byte test while reading
+//!   line starts back; none: the whole file is next); once that is more than a quarter of the file (and 8 MiB), the next survey is the
+//!   whole file. The surveys cost at most about twice the suffix needed, or one and a
 //!   half times the file when it is needed whole. A compressed file cannot be read backwards: it is
 //!   surveyed whole.
 //! - **replay**: from the base compaction (whose place the survey noted) to the end, each
@@ -53,6 +55,8 @@ const HEAD_LINES: usize = 64;
 /// Bytes from the end of a plain file the first survey starts at; each later one starts twice
 /// as far back.
 const FIRST_SURVEY_BYTES: u64 = 1 << 20;
+/// The type tag of a `compacted` line, as JSON spells it.
+const COMPACTED_TAG: &[u8] = b"\"compacted\"";
 /// Reaches up to this are always tried before the whole file (small surveys cost little).
 const WHOLE_SURVEY_AFTER: u64 = 8 << 20;
 
@@ -142,8 +146,8 @@ pub fn resume_rollout_tail(
     let mut reach = FIRST_SURVEY_BYTES;
     loop {
         let start = match &mut starts {
-            Some(lines) => line_start_before(lines, len.saturating_sub(reach))?,
-            None => 0,
+            Some(lines) if reach < len => line_start_before(lines, len - reach)?,
+            _ => 0,
         };
         let Some(survey) = survey(path, start, options)? else {
             return Ok(None);
@@ -164,9 +168,24 @@ pub fn resume_rollout_tail(
                 bytes_read: survey.bytes_read,
             }));
         }
+        // When no compaction of the suffix survives (none, or rollbacks removed them), the
+        // base can only be a compaction before this start: without a `compacted` line there,
+        // only the whole file answers; with one, the next survey reaches at least
+        // [`FIRST_SURVEY_BYTES`] before it (for the turn it happened in). A surviving one
+        // whose turn began before the start only needs the start moved back.
+        reach = reach.saturating_mul(2);
+        if let Some(lines) = &mut starts
+            && !survey.plan.has_base()
+        {
+            match previous_line_containing(lines, COMPACTED_TAG)? {
+                None => reach = len,
+                Some(offset) => {
+                    reach = reach.max((len - offset).saturating_add(FIRST_SURVEY_BYTES));
+                }
+            }
+        }
         // Past a quarter of the file, the next survey is the whole file: surveys then cost
         // at most half the file more than one whole survey.
-        reach = reach.saturating_mul(2);
         if reach > (len / 4).max(WHOLE_SURVEY_AFTER) {
             reach = len;
         }
@@ -183,6 +202,22 @@ fn line_start_before(lines: &mut ReverseLines<File>, at: u64) -> io::Result<u64>
             None => return Ok(0),
         }
     }
+}
+
+/// The offset of the nearest line before where `lines` is that contains `needle`; `None`
+/// once the start is reached without one. A byte test: it may find the word inside some
+/// text, never miss a line whose type it is.
+fn previous_line_containing(
+    lines: &mut ReverseLines<File>,
+    needle: &[u8],
+) -> io::Result<Option<u64>> {
+    let finder = memchr::memmem::Finder::new(needle);
+    while let Some((offset, raw)) = lines.prev_line()? {
+        if finder.find(raw).is_some() {
+            return Ok(Some(offset));
+        }
+    }
+    Ok(None)
 }
 
 /// What a survey of a suffix found.

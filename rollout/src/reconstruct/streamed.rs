@@ -74,6 +74,12 @@ impl ReplayPlan {
         self.first_needed
     }
 
+    /// Whether a compaction with a replacement history survives among the items surveyed
+    /// (it is then the base replay starts from).
+    pub fn has_base(&self) -> bool {
+        self.plan.base().is_some()
+    }
+
     /// Whether the items surveyed (the end of a file) answer everything history and prompt
     /// ask of the whole file: the reverse scan stopped because it knew the base compaction,
     /// the previous turn's settings and the reference (not because the items ran out), it
