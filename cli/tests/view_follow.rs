@@ -80,3 +80,45 @@ fn follow_waits_for_torn_lines_and_survives_compression_and_archiving() -> TestR
     follow.wait_for("the whole session", |text| text == expected)?;
     Ok(())
 }
+
+/// Codex writes a person's message as a `response_item` and its `user_message` record a
+/// moment later: a follow that polls in between holds the change back until the record says
+/// how the file records its turns, so nothing shown is rewritten.
+#[test]
+fn a_message_caught_before_its_record_is_not_shown_twice() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let file = dir.path().join(NAME);
+    let ts = r#""timestamp":"2025-06-02T09:00:00.000Z""#;
+    let head = [
+        format!(
+            r#"{{{ts},"type":"session_meta","payload":{{"id":"0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55","timestamp":"2025-06-02T09:00:00.000Z","cwd":"/work","originator":"codex_exec","cli_version":"0.169.0"}}}}"#
+        ),
+        format!(
+            r#"{{{ts},"type":"event_msg","payload":{{"type":"task_started","turn_id":"t1"}}}}"#
+        ),
+        format!(
+            r#"{{{ts},"type":"response_item","payload":{{"type":"message","role":"user","content":[{{"type":"input_text","text":"caught early"}}]}}}}"#
+        ),
+    ];
+    let rest = [
+        format!(
+            r#"{{{ts},"type":"event_msg","payload":{{"type":"user_message","message":"caught early"}}}}"#
+        ),
+        format!(
+            r#"{{{ts},"type":"response_item","payload":{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"Answered."}}]}}}}"#
+        ),
+        format!(
+            r#"{{{ts},"type":"event_msg","payload":{{"type":"task_complete","turn_id":"t1"}}}}"#
+        ),
+    ];
+    std::fs::write(&file, head.join("\n") + "\n")?;
+    let follow = Follow::start(&file)?;
+    // A few polls (every 50 ms) see the message without its record: fewer than the follow
+    // holds an undecided change for.
+    std::thread::sleep(Duration::from_millis(250));
+    std::fs::write(&file, head.join("\n") + "\n" + &rest.join("\n") + "\n")?;
+    let expected = view_cells(&file)?;
+    let text = follow.wait_for("the finished turn", |text| text == expected)?;
+    assert!(!text.contains("history rewritten"), "{text}");
+    Ok(())
+}

@@ -7,6 +7,13 @@
 //! continuation file (`rollout-…-<thread id>_<rollout id>.jsonl`, written when a thread is
 //! reverted or continued), the follower moves to that file and reads it with its history
 //! base, so the thread stays one.
+//!
+//! A file caught between a person's message and the record of it (Codex writes the
+//! `response_item` first, the `user_message` event a moment later) does not yet say how it
+//! records its turns: read then, it would be shown by the rule of files without records and
+//! shown again, differently, once the record comes. While the file says nothing of its rule,
+//! a change is held back until the file has been still for [`HOLD_UNDECIDED_POLLS`] polls, so
+//! a file that never records its turns (older formats) is still shown, a moment late.
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -15,12 +22,18 @@ use codex_home::find_rollout_by_thread_id;
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::layout::{home_of_rollout_path, parse_rollout_file_name};
 use codex_rollout::load::RolloutContents;
+use codex_rollout::turns::TurnRecords;
 
 use super::load::{Loaded, has_history_base, load_contents, load_file};
 use crate::error::Failure;
 
 /// Polls without a change after which the home is asked for a continuation file.
 const LOOK_FOR_CONTINUATION_AFTER: u32 = 10;
+
+/// Polls without a change after which a file that has not said how it records its turns is
+/// shown anyway (see the module docs); fewer than
+/// [`LOOK_FOR_CONTINUATION_AFTER`], which starts the count again.
+const HOLD_UNDECIDED_POLLS: u32 = 8;
 
 /// A session file followed as it grows (see the module docs).
 #[derive(Debug)]
@@ -33,6 +46,8 @@ pub struct Follower {
     thread_id: Option<ThreadId>,
     /// Polls since the file last changed.
     idle: u32,
+    /// A change held back while its rule is undecided (see the module docs).
+    held: Option<Loaded>,
 }
 
 impl Follower {
@@ -44,6 +59,7 @@ impl Follower {
             complete: 0,
             thread_id: None,
             idle: 0,
+            held: None,
         }
     }
 
@@ -79,6 +95,9 @@ impl Follower {
         );
         if self.seen == Some(stamp) {
             self.idle += 1;
+            if self.idle >= HOLD_UNDECIDED_POLLS {
+                return Ok(self.held.take());
+            }
             return Ok(None);
         }
         self.seen = Some(stamp);
@@ -95,13 +114,23 @@ impl Follower {
             return Ok(None);
         }
         self.complete = complete;
-        let loaded = if has_history_base(&self.path) {
-            load_file(&self.path, None)?
+        self.held = None;
+        let (loaded, undecided) = if has_history_base(&self.path) {
+            (load_file(&self.path, None)?, false)
         } else {
-            load_contents(&RolloutContents::parse(bytes))
+            let contents = RolloutContents::parse(bytes);
+            let undecided = matches!(
+                TurnRecords::of(&contents),
+                TurnRecords::BoundaryItems | TurnRecords::BoundaryItemsInTurns
+            );
+            (load_contents(&contents), undecided)
         };
         if let Some(meta) = &loaded.meta {
             self.thread_id = Some(meta.meta.id);
+        }
+        if undecided {
+            self.held = Some(loaded);
+            return Ok(None);
         }
         Ok(Some(loaded))
     }
