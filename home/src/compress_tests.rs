@@ -3,9 +3,13 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use pretty_assertions::assert_eq;
+
+use codex_rollout::compress::testing::{
+    THREAD, WEEKS_AGO, session_text as content, write_old_session,
+};
 
 use codex_rollout::compress::{MAX_WINDOW_LOG, Step};
 use codex_rollout::load::load_rollout_items;
@@ -14,41 +18,10 @@ use super::*;
 use crate::all_rollout_files;
 use crate::writer_lock::thread_writer_lock_path;
 
-const THREAD: &str = "019f4efd-0137-7790-9622-c175e1415048";
-const NAME: &str = "rollout-2026-07-11T10-23-56-019f4efd-0137-7790-9622-c175e1415048.jsonl";
-const WEEKS_AGO: Duration = Duration::from_secs(30 * 24 * 3600);
-
-fn content() -> String {
-    let mut text = format!(
-        r#"{{"timestamp":"2026-07-11T10:23:56.000Z","type":"session_meta","payload":{{"id":"{THREAD}","timestamp":"2026-07-11T10:23:56.000Z","cwd":"/w","originator":"codex_cli_rs","cli_version":"0.144.0"}}}}"#
-    );
-    text.push('\n');
-    for i in 0..200 {
-        text.push_str(&format!(
-            r#"{{"timestamp":"2026-07-11T10:24:{:02}.000Z","type":"event_msg","payload":{{"type":"user_message","message":"message number {i}","kind":"plain"}}}}"#,
-            i % 60
-        ));
-        text.push('\n');
-    }
-    text
-}
-
 /// A home with one old session file; returns the home folder guard, the home and the file.
 fn home_with_session() -> (tempfile::TempDir, CodexHome, PathBuf, SystemTime) {
     let dir = tempfile::tempdir().unwrap();
-    let home = CodexHome::new(dir.path());
-    let folder = home.sessions_dir().join("2026/07/11");
-    std::fs::create_dir_all(&folder).unwrap();
-    let path = folder.join(NAME);
-    std::fs::write(&path, content()).unwrap();
-    let old = SystemTime::now() - WEEKS_AGO;
-    File::options()
-        .write(true)
-        .open(&path)
-        .unwrap()
-        .set_modified(old)
-        .unwrap();
-    let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+    let (home, path, modified) = write_old_session(dir.path()).unwrap();
     (dir, home, path, modified)
 }
 

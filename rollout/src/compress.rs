@@ -27,6 +27,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 mod replace;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 
 #[cfg(any(test, feature = "testing"))]
 pub use replace::Step;
