@@ -13,7 +13,7 @@
 //! like any other file, so every command has one reading path.
 //!
 //! A compressed rollout (`.jsonl.zst`, on a path or on standard input) is read exactly as the
-//! plain one: codex-rollout's [`codex_rollout::source::read_rollout`] makes that decision, by
+//! plain one: codex-rollout's [`codex_rollout::read_rollout`] makes that decision, by
 //! the zstd magic number, for this tool as for every other reader.
 
 use std::fs::File;
@@ -23,8 +23,8 @@ use std::sync::Arc;
 use codex_home::{ThreadLookupError, thread_prefix};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::load::{LineProblem, LoadedRollout, ProblemKind, RolloutContents};
-use codex_rollout::source::{Compression, DecodedRollout, read_rollout};
+use codex_rollout::{LineProblem, LoadedRollout, ProblemKind, RolloutContents};
+use codex_rollout::{Compression, DecodedRollout, read_rollout};
 
 use crate::error::Failure;
 use crate::output::{note, warn};

@@ -13,8 +13,8 @@
 use std::io::Read;
 
 use codex_protocol::rollout::RolloutLine;
-use codex_rollout::load::{LineProblem, ProblemKind};
-use codex_rollout::stream::{RolloutStream, StreamedLine};
+use codex_rollout::{LineProblem, ProblemKind};
+use codex_rollout::{RolloutStream, StreamedLine};
 
 use crate::error::Failure;
 use crate::input::{Source, describe, is_unreadable, note_sample, open_file};

@@ -7,7 +7,7 @@ mod common;
 use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
-use codex_rollout::load::load_rollout_bytes;
+use codex_rollout::load_rollout_bytes;
 use codex_thread::sample::{SAMPLE_JSONL, SAMPLE_THREAD_ID, generate};
 use common::TestResult;
 

@@ -40,7 +40,7 @@ fn thread_json(path: &Path, last: Option<usize>) -> Option<Value> {
 fn build_whole(source: &Source) -> Result<BuiltThread, codex_thread::error::Failure> {
     let session = load_session(source)?;
     let mut builder = ThreadBuilder::new();
-    for item in codex_rollout::replay::client_view_items(session.contents()).iter() {
+    for item in codex_rollout::client_view_items(session.contents()).iter() {
         builder.handle_rollout_item(item);
     }
     Ok(builder.finish())
@@ -134,7 +134,7 @@ fn a_late_turn_record_is_read_again_with_the_whole_file_rule() {
     ];
     text.extend(std::iter::repeat_n(
         filler,
-        codex_rollout::replay::DECIDING_ITEMS + 5,
+        codex_rollout::DECIDING_ITEMS + 5,
     ));
     text.push(format!(
         r#"{{{stamp},"type":"event_msg","payload":{{"type":"user_message","message":"typed late"}}}}"#

@@ -155,8 +155,8 @@ fn views(file: Option<&Path>, rolled_back: usize) -> Result<Views, Box<dyn std::
 /// How many user turns codex-rollout's own fork can cut before, on the items it loads.
 fn library_fork_positions(file: Option<&Path>) -> Result<usize, Box<dyn std::error::Error>> {
     let contents = match file {
-        Some(file) => codex_rollout::load::RolloutContents::read(std::fs::File::open(file)?)?,
-        None => codex_rollout::load::RolloutContents::parse(
+        Some(file) => codex_rollout::RolloutContents::read(std::fs::File::open(file)?)?,
+        None => codex_rollout::RolloutContents::parse(
             codex_thread::sample::SAMPLE_JSONL.as_bytes().to_vec(),
         ),
     };

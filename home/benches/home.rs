@@ -93,7 +93,7 @@ fn lay(home: &Path, files: &[(PathBuf, Vec<u8>)]) -> Vec<PathBuf> {
 /// Before criterion: what each level, with and without the long window, does to the real
 /// fixtures (compressed size with `compress`'s own encoder, and the time of one pass).
 fn real_fixture_levels() {
-    use codex_rollout::compress::{EncoderSettings, MAX_WINDOW_LOG};
+    use codex_rollout::{EncoderSettings, MAX_WINDOW_LOG};
     use std::io::Write;
     let Some(files) = real_jsonl_files().ok().flatten() else {
         return;

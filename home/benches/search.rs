@@ -27,7 +27,7 @@ use std::time::Instant;
 
 use codex_home::{Query, SearchIndex};
 use codex_rollout::CodexHome;
-use codex_rollout::stream::RolloutStream;
+use codex_rollout::RolloutStream;
 use criterion::{Criterion, Throughput};
 
 const NEEDLE: &str = "quetzalcoatlite";

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use codex_home::{TableOptions, write_tables};
 use codex_rollout::CodexHome;
-use codex_rollout::stream::RolloutStream;
+use codex_rollout::RolloutStream;
 use codex_test_support::{non_empty_lines, real_jsonl_files, under_cargo_bench};
 use uuid::Uuid;
 

@@ -19,15 +19,15 @@ use std::time::{Duration, SystemTime};
 
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::compress::{
-    CompressError, CompressOutcome, EncoderSettings, Replacement, SkipReason, io_error,
+use codex_rollout::{
+    CompressError, CompressOutcome, EncoderSettings, Replacement, SkipReason,
     remove_stale_temporary_files,
 };
-use codex_rollout::layout::{
+use codex_rollout::{
     COMPRESSED_SUFFIX, CodexHome, home_of_rollout_path, parse_rollout_file_name,
 };
-use codex_rollout::source::Compression;
-use codex_rollout::stream::RolloutStream;
+use codex_rollout::Compression;
+use codex_rollout::RolloutStream;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -183,8 +183,8 @@ fn compress_one(
     progress: &(dyn Fn(u64) + Sync),
     run: impl FnOnce(&Replacement<'_>) -> Result<CompressOutcome, CompressError>,
 ) -> Result<CompressOutcome, CompressError> {
-    let metadata = std::fs::metadata(path).map_err(io_error(path))?;
-    let plan = plan_file(path, &metadata, options).map_err(io_error(path))?;
+    let metadata = std::fs::metadata(path).map_err(CompressError::io(path))?;
+    let plan = plan_file(path, &metadata, options).map_err(CompressError::io(path))?;
     let (target, thread_id, lock_home) = match plan {
         Plan::Skip(reason) => {
             // Nothing to read: the file's share of the run is done.

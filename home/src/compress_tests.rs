@@ -7,12 +7,10 @@ use std::time::SystemTime;
 
 use pretty_assertions::assert_eq;
 
-use codex_rollout::compress::testing::{
-    THREAD, WEEKS_AGO, session_text as content, write_old_session,
+use codex_rollout::testing::{
+    Step, THREAD, WEEKS_AGO, session_text as content, write_old_session,
 };
-
-use codex_rollout::compress::{MAX_WINDOW_LOG, Step};
-use codex_rollout::load::load_rollout_items;
+use codex_rollout::{MAX_WINDOW_LOG, load_rollout_items};
 
 use super::*;
 use crate::all_rollout_files;

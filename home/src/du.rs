@@ -32,10 +32,10 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::compress::{CompressOptions, Plan, plan_file};
-use codex_rollout::layout::parse_rollout_file_name;
-use codex_rollout::source::Compression;
-use codex_rollout::stream::RolloutStream;
-use codex_rollout::turns::{ParentPrefixScan, Provenance};
+use codex_rollout::parse_rollout_file_name;
+use codex_rollout::Compression;
+use codex_rollout::RolloutStream;
+use codex_rollout::{ParentPrefixScan, Provenance};
 
 mod classify;
 mod report;

@@ -207,4 +207,4 @@ fn an_unreadable_file_is_reported_and_counted_apart() {
     assert_eq!(report.decoded_bytes, 0);
 }
 
-use codex_rollout::compress::SkipReason;
+use codex_rollout::SkipReason;

@@ -36,12 +36,12 @@ use codex_protocol::thread_id::ThreadId;
 use tracing::warn;
 use uuid::Uuid;
 
-use codex_rollout::error::{Result, RolloutError};
-use codex_rollout::layout::{
+use codex_rollout::{Result, RolloutError};
+use codex_rollout::{
     CodexHome, OrderKey, RolloutFileName, SessionsFolder, find_first_rollout, folder_files,
     order_key, parse_rollout_file_name,
 };
-use codex_rollout::source::{RolloutReader, open_rollout};
+use codex_rollout::{RolloutReader, open_rollout};
 
 mod preview;
 mod walk;
@@ -275,7 +275,7 @@ pub fn summarize_rollout_file(path: &Path) -> Result<Option<SessionSummary>> {
     let archived = path
         .parent()
         .and_then(Path::file_name)
-        .is_some_and(|folder| folder == codex_rollout::layout::ARCHIVED_SESSIONS_SUBDIR);
+        .is_some_and(|folder| folder == codex_rollout::ARCHIVED_SESSIONS_SUBDIR);
     let name = path
         .file_name()
         .and_then(|name| name.to_str())
@@ -306,9 +306,9 @@ fn name_from_meta(path: &Path, meta: &SessionMetaLine) -> RolloutFileName {
         thread_id: *meta.meta.id.as_uuid(),
         rollout_id: None,
         compression: if compressed {
-            codex_rollout::source::Compression::Zstd
+            codex_rollout::Compression::Zstd
         } else {
-            codex_rollout::source::Compression::Plain
+            codex_rollout::Compression::Plain
         },
     }
 }

@@ -44,7 +44,7 @@ pub enum PruneError {
         /// The home.
         home: std::path::PathBuf,
         /// What failed.
-        source: codex_rollout::error::RolloutError,
+        source: codex_rollout::RolloutError,
     },
     /// The trash could not be read or emptied.
     #[error("cannot {action} {path}: {source}")]

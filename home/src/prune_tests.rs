@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use codex_rollout::layout::CodexHome;
+use codex_rollout::CodexHome;
 use pretty_assertions::assert_eq;
 
 use super::*;
@@ -384,8 +384,8 @@ fn compacted_session(home: &Path, thread: u8) -> PathBuf {
 
 #[test]
 fn rescue_writes_a_thread_that_rebuilds_the_same_history_and_leaves_the_original() {
-    use codex_rollout::load::load_rollout_items;
-    use codex_rollout::reconstruct::reconstruct_history_from_rollout;
+    use codex_rollout::load_rollout_items;
+    use codex_rollout::reconstruct_history_from_rollout;
 
     let dir = tempfile::tempdir().unwrap();
     let home = CodexHome::new(dir.path());

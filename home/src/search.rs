@@ -7,7 +7,7 @@
 //! (a half-written last line waits for its `\n`), a file rewritten, shrunk or recompressed is
 //! read again, a file that went away is dropped. What is indexed of each item is decided in
 //! one place ([`extract`]); user-turn numbers come from the turn index's streaming rule
-//! ([`codex_rollout::turns::TurnTally`]).
+//! ([`codex_rollout::TurnTally`]).
 //!
 //! Several processes may update and query one index at once: the database is in WAL mode
 //! (readers never wait for a writer), writers wait for each other ([`BUSY_TIMEOUT`]) and hold

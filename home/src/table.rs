@@ -332,7 +332,7 @@ fn threads_of(home: &CodexHome) -> Result<BTreeMap<String, Vec<FoundRollout>>, T
 /// The names of the home's session index, read once.
 fn thread_names(home: &CodexHome) -> Result<HashMap<String, String>, TableError> {
     home.thread_names().map_err(|source| TableError::Read {
-        path: home.root().join(codex_rollout::layout::SESSION_INDEX_FILE),
+        path: home.root().join(codex_rollout::SESSION_INDEX_FILE),
         source,
     })
 }

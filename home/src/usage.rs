@@ -36,8 +36,8 @@ use codex_protocol::rollout::{RolloutItem, RolloutLine};
 use codex_protocol::thread_id::ThreadId;
 use serde::Serialize;
 
-use codex_rollout::stream::RolloutStream;
-use codex_rollout::turns::{ParentPrefixScan, Provenance};
+use codex_rollout::RolloutStream;
+use codex_rollout::{ParentPrefixScan, Provenance};
 
 mod report;
 

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 
 use codex_protocol::thread_id::ThreadId;
 
-use codex_rollout::layout::CodexHome;
+use codex_rollout::CodexHome;
 
 /// Folder under the home that holds the writer locks.
 pub const THREAD_WRITER_LOCKS_SUBDIR: &str = "thread-writer-locks";

@@ -35,11 +35,11 @@ use std::hint::black_box;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::{RolloutItem, RolloutLine, parse_rollout_line_typed};
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::load::{LoadedRollout, RolloutContents, load_rollout_bytes};
-use codex_rollout::reconstruct::{
+use codex_rollout::new_session_meta;
+use codex_rollout::{LoadedRollout, RolloutContents, load_rollout_bytes};
+use codex_rollout::{
     ReconstructOptions, reconstruct_history_from_items, reconstruct_history_from_rollout,
 };
-use codex_rollout::recorder::new_session_meta;
 use std::time::Instant;
 
 use codex_test_support::REAL_FIXTURES;

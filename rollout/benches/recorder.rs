@@ -24,8 +24,8 @@ use std::sync::Arc;
 use codex_protocol::rollout::{RolloutItem, RolloutLine};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::RolloutRecorder;
-use codex_rollout::recorder::new_session_meta;
-use codex_rollout::timestamp::now_line_timestamp;
+use codex_rollout::new_session_meta;
+use codex_rollout::now_line_timestamp;
 use criterion::{Criterion, Throughput, criterion_group};
 use serde_json::json;
 

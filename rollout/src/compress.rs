@@ -178,10 +178,12 @@ pub enum CompressError {
     },
 }
 
-/// The [`CompressError::Io`] of an operation on `path`, for `map_err`.
-pub fn io_error(path: &Path) -> impl FnOnce(io::Error) -> CompressError + '_ {
-    move |source| CompressError::Io {
-        path: path.to_path_buf(),
-        source,
+impl CompressError {
+    /// The [`CompressError::Io`] of an operation on `path`, for `map_err`.
+    pub fn io(path: &Path) -> impl FnOnce(io::Error) -> CompressError + '_ {
+        move |source| CompressError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
     }
 }

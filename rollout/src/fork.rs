@@ -1,7 +1,7 @@
 //! Forking a session: a new thread that starts from a prefix of another thread's rollout.
 //!
 //! The fork is a new file whose lines are the source's lines up to the cut (see
-//! [`fork_cut`]), copied byte for byte, except the first `session_meta` line, which gets the
+//! [`ForkPoint::cut`]), copied byte for byte, except the first `session_meta` line, which gets the
 //! fork's own thread id, `forked_from_id` = the source thread and the fork time (every other
 //! key of that line is kept as written). Lines the loader skipped as problems are not copied;
 //! lines of unknown kinds are. The file is written (and synced) under a temporary name, then
@@ -40,9 +40,11 @@ use crate::load::{LineEntry, LoadedRollout};
 use crate::timestamp::format_line_timestamp;
 use crate::turns::user_turns;
 
-pub use from_end::{CutFromEnd, ForkLines, cut_from_end, cut_from_end_in_batches};
+pub use from_end::ForkLines;
 pub use meta_line::MetaRewriteError;
-pub use positions::{ForkPoint, fork_cut, user_message_positions_in_rollout};
+#[cfg(test)]
+pub(crate) use positions::fork_cut;
+pub use positions::{ForkPoint, user_message_positions_in_rollout};
 
 use meta_line::{MetaRewrite, rewrite_session_meta_line};
 
@@ -288,7 +290,7 @@ pub fn fork_source_thread(source: &Path) -> std::io::Result<Option<ThreadId>> {
 
 /// Forks the plain file `source` without its last `drop` user turns into the file `path`
 /// (which must not exist yet) without holding the source: the cut is found from the end (see
-/// [`cut_from_end`]) and the kept lines are streamed into the fork, or, by reference, read
+/// the `from_end` module) and the kept lines are streamed into the fork, or, by reference, read
 /// once forwards for the counts and the ordinal at the cut and named. `Ok(None)` when only
 /// the whole file can tell where the cut is; the caller then loads it and uses
 /// [`fork_rollout_to_path_with`] with [`crate::turns::fork_point_dropping_turns`], which
@@ -302,8 +304,9 @@ pub fn fork_file_dropping_turns(
     fork_file_dropping_turns_in_batches(source, drop, path, mode, from_end::FIRST_BATCH_BYTES)
 }
 
-/// [`fork_file_dropping_turns`] reading backwards in batches from `first_batch_bytes` (see
-/// [`cut_from_end_in_batches`]).
+/// [`fork_file_dropping_turns`] reading backwards in batches from `first_batch_bytes` (the
+/// default is 1 MiB; small batches make small files take the backward path, which is how the
+/// tests compare it with the whole-file fork on real files).
 pub fn fork_file_dropping_turns_in_batches(
     source: &Path,
     drop: usize,

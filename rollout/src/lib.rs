@@ -1,31 +1,39 @@
 //! Codex session files ("rollouts"): the only crate that reads or writes them.
 //!
-//! - [`layout`]: where files live (`<home>/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl`),
-//!   and the one walk that finds a file of a home by name;
-//! - [`policy`]: which recorded items are durable;
-//! - [`recorder`]: [`RolloutRecorder`], the per-session writer and core's
-//!   [`codex_core::session::RolloutSink`];
-//! - [`source`]: opening a file plain or zstd-compressed (`.jsonl.zst`), decided once by the
-//!   magic number, for every reader;
-//! - [`load`], [`reconstruct`], [`fork`]: reading files back into items, model history and
-//!   forks (copied, or by reference);
-//! - [`history_base`]: forks by reference resolved, a rollout continuing a prefix of its
-//!   parent's file found under the same home;
-//! - [`turns`]: what counts as a user turn in a file (events first, legacy files by core's
-//!   boundary rule), shared by `inspect` and `fork`;
-//! - [`replay`]: the event stream a live session emitted, rebuilt from a file;
-//! - [`rescue`]: a new session holding only the live suffix a resume needs;
-//! - [`compress`]: one plain rollout replaced by its verified `.jsonl.zst` without a moment
-//!   where the session cannot be read.
+//! What it owns, and its entry points (every public item is re-exported here, at the root;
+//! the modules are private):
+//!
+//! - **where files live**: [`CodexHome`] (`<home>/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl`),
+//!   [`parse_rollout_file_name`], and the one walk that finds a file of a home by name
+//!   ([`find_first_rollout`], [`folder_files`]);
+//! - **writing**: [`RolloutRecorder`], the per-session writer and core's
+//!   [`codex_core::session::RolloutSink`]; which recorded items are durable
+//!   ([`persisted_rollout_items`]);
+//! - **reading**: [`open_rollout`] (plain or zstd-compressed `.jsonl.zst`, decided once by the
+//!   magic number, for every reader), the one forward reader [`RolloutStream`], and the
+//!   whole-file loader [`load_rollout_items`] / [`RolloutContents`];
+//! - **rebuilding**: the model history a resume continues from
+//!   ([`reconstruct_history_from_rollout`], and from the end of a large file
+//!   [`resume_rollout_tail`]); forks by reference resolved ([`load_rollout_with_base`]);
+//! - **turns**: what counts as a user turn in a file ([`user_turns`], [`StreamedTurnIndex`],
+//!   events first, legacy files by core's boundary rule), shared by `inspect` and `fork`, and
+//!   pages of whole turns read backwards ([`turns_before`]);
+//! - **forks**: copied or by reference ([`fork_rollout`], [`fork_file_dropping_turns`]);
+//! - **replay**: the event stream a live session emitted, rebuilt from a file ([`Replayer`],
+//!   [`ClientView`]);
+//! - **rescue**: a new session holding only the live suffix a resume needs
+//!   ([`rescue_rollout`]);
+//! - **compression**: one plain rollout replaced by its verified `.jsonl.zst` without a moment
+//!   where the session cannot be read ([`Replacement`]).
 //!
 //! Work over many sessions (listing a home, usage reports, the search index, disk use, which
 //! files to compress and the writer locks) is the `codex-home` crate's, which builds on this
 //! one.
 //!
 //! A key design decision: a bad line is a *problem*, never an error. It is reported with its
-//! line number ([`load::LineProblem`]) and skipped, and every good line is kept with its
+//! line number ([`LineProblem`]) and skipped, and every good line is kept with its
 //! original bytes. Only a file that cannot be read at all, or that has no session meta, is an
-//! error ([`load::LoadError`]).
+//! error ([`LoadError`]).
 //!
 //! See `docs/rollout.md` for the file format and the guarantees.
 //!
@@ -35,7 +43,7 @@
 //! walk its user turns, and rebuild the model history a resume would continue from.
 //!
 //! ```
-//! use codex_rollout::{load_rollout_bytes, reconstruct_history_from_rollout, turns};
+//! use codex_rollout::{load_rollout_bytes, reconstruct_history_from_rollout, user_turns};
 //!
 //! const SESSION: &str = r#"{"timestamp":"2025-06-02T09:00:00.000Z","type":"session_meta","payload":{"id":"0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55","timestamp":"2025-06-02T09:00:00.000Z","cwd":"/tmp/demo","originator":"docs","cli_version":"0.1.0"}}
 //! {"timestamp":"2025-06-02T09:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"List the files."}]}}
@@ -49,7 +57,7 @@
 //! assert_eq!(rollout.problems()[0].line, 4);
 //! assert_eq!(rollout.items().len(), 4);
 //!
-//! for turn in turns::user_turns(rollout.contents()) {
+//! for turn in user_turns(rollout.contents()) {
 //!     assert_eq!(turn.first_item(), 1); // the user message item opens the only turn
 //! }
 //!
@@ -65,37 +73,82 @@
 //! kill would stop it), never needed by a program. zstd is always built in (plain and compressed files are told apart by content), and
 //! the recorder's writer task needs tokio's runtime.
 
-pub mod compress;
-pub mod error;
-pub mod fork;
-pub mod history_base;
-pub mod layout;
-pub mod load;
-pub mod policy;
-pub mod reconstruct;
-pub mod recorder;
-pub mod replay;
-pub mod rescue;
+#![warn(missing_docs)]
+
+mod compress;
+mod error;
+mod fork;
+mod history_base;
+mod layout;
+mod load;
+mod policy;
+mod reconstruct;
+mod recorder;
+mod replay;
+mod rescue;
 mod resume_point;
-pub mod source;
-pub mod stream;
-pub mod tail;
-pub mod timestamp;
-pub mod turn_pages;
-pub mod turns;
+mod source;
+mod stream;
+mod tail;
+mod timestamp;
+mod turn_pages;
+mod turns;
 mod writer;
 
-pub use error::RolloutError;
-pub use fork::user_message_positions_in_rollout;
-pub use layout::CodexHome;
+pub use compress::{
+    CompressError, CompressOutcome, DEFAULT_LEVEL, EncoderSettings, MAX_WINDOW_LOG, Replacement,
+    SkipReason, remove_stale_temporary_files,
+};
+pub use error::{Result, RolloutError};
+pub use fork::{
+    ForkError, ForkMode, ForkPoint, ForkedRollout, fork_bytes, fork_bytes_with,
+    fork_file_dropping_turns, fork_file_dropping_turns_in_batches, fork_rollout,
+    fork_rollout_to_path, fork_rollout_to_path_with, fork_rollout_with, fork_source_thread,
+    user_message_positions_in_rollout,
+};
+pub use history_base::{
+    HistoryBaseError, MAX_BASE_DEPTH, PrefixProblem, ResolvedBase, history_base_of,
+    load_rollout_with_base, resolve_history_base,
+};
+pub use layout::{
+    ARCHIVED_SESSIONS_SUBDIR, CODEX_HOME_ENV, COMPRESSED_SUFFIX, CodexHome, OrderKey,
+    RolloutFileName, SESSION_INDEX_FILE, SessionsFolder, find_first_rollout, folder_files,
+    home_of_rollout_path, order_key, parse_rollout_file_name,
+};
 pub use load::{
-    LoadError, LoadedRollout, get_rollout_history, load_rollout_bytes, load_rollout_from_reader,
-    load_rollout_items,
+    LineProblem, LoadError, LoadedRollout, ProblemKind, RolloutContents, get_rollout_history,
+    load_rollout_bytes, load_rollout_from_reader, load_rollout_items,
 };
 pub use policy::{is_persisted_rollout_item, persisted_rollout_items};
-pub use reconstruct::{ReconstructedHistory, reconstruct_history_from_rollout};
-pub use recorder::RolloutRecorder;
-pub use turns::{UserTurn, user_turns};
+pub use reconstruct::{
+    ContextWindow, PreviousTurnSettings, ReconstructOptions, ReconstructedHistory,
+    reconstruct_history_from_items, reconstruct_history_from_rollout, reconstruct_history_with,
+    reconstruct_rollout_file,
+};
+pub use recorder::{RolloutRecorder, new_session_meta};
+pub use replay::{
+    ClientView, DECIDING_ITEMS, ReplayedEvent, Replayer, ViewRuleChanged, client_view_items,
+};
+pub use rescue::{RescueError, Rescued, rescue_rollout};
+pub use source::{
+    Compression, DecodedRollout, RolloutReader, open_rollout, read_rollout, read_rollout_file,
+};
+pub use stream::{RolloutStream, StreamedContent, StreamedLine};
+pub use tail::resume_rollout_tail;
+pub use timestamp::{format_line_timestamp, now_line_timestamp};
+pub use turn_pages::{TurnPage, turns_before, turns_from};
+pub use turns::{
+    ParentPrefixScan, Provenance, StreamedTurnIndex, TooFewTurns, TurnRecords, TurnTally, UserTurn,
+    UserTurnCounter, all_user_turns_in_rollout, fork_point_dropping_turns, parent_prefix,
+    user_turn_count, user_turns,
+};
+
+/// Hooks for the tests of crates above this one, never needed by a program.
+#[cfg(feature = "testing")]
+pub mod testing {
+    pub use crate::compress::Step;
+    pub use crate::compress::testing::{THREAD, WEEKS_AGO, session_text, write_old_session};
+}
 
 /// The README's examples, compiled and run as doc tests so the first code a downstream user
 /// copies stays true.

@@ -36,9 +36,9 @@ use tracing::debug;
 
 use crate::source::{self, StreamDamage};
 
-pub use contents::{
-    EntryContent, LineEntry, PARALLEL_MIN_BYTES, RolloutContents, parallel_threads,
-};
+#[cfg(test)]
+pub(crate) use contents::EntryContent;
+pub use contents::{LineEntry, RolloutContents};
 pub use problem::{LineProblem, ProblemKind};
 
 /// Why a rollout could not be loaded as a session. Content problems of single lines are never

@@ -32,7 +32,8 @@ use codex_protocol::rollout::{HistoryMode, RolloutItem};
 
 mod cap;
 
-pub use cap::{PERSISTED_OUTPUT_LIMIT, PERSISTENCE_TRUNCATION_MARKER, cap_middle};
+#[cfg(test)]
+use cap::{PERSISTED_OUTPUT_LIMIT, PERSISTENCE_TRUNCATION_MARKER};
 
 /// Whether something recorded is written to the session file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -252,7 +253,7 @@ fn item_completed_persistence(done: &ItemCompletedEvent) -> Persistence {
 
 /// The form of a durable item that is written: in a paginated file, the output of a completed
 /// `CommandExecution` and the result of a completed `McpToolCall` are capped at
-/// [`PERSISTED_OUTPUT_LIMIT`] bytes by cutting their middle (the live item and the tool output
+/// [`PERSISTED_OUTPUT_LIMIT`](cap::PERSISTED_OUTPUT_LIMIT) bytes by cutting their middle (the live item and the tool output
 /// response item stay whole). Everything else is written as recorded.
 pub fn prepare_for_persistence<'a>(
     item: &'a RolloutItem,
@@ -281,7 +282,8 @@ pub fn is_persisted_rollout_item(item: &RolloutItem, mode: &HistoryMode) -> bool
 }
 
 /// What a session file of history mode `mode` holds of `items`: the durable ones, in order,
-/// each in its written form ([`prepare_for_persistence`]).
+/// each in its written form (a paginated file caps the output of a completed command or MCP
+/// call by cutting its middle).
 pub fn persisted_rollout_items(items: &[RolloutItem], mode: &HistoryMode) -> Vec<RolloutItem> {
     items
         .iter()

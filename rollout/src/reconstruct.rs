@@ -32,12 +32,6 @@ use uuid::Uuid;
 use crate::history_base::{HistoryBaseError, load_rollout_with_base};
 use crate::layout::CodexHome;
 
-/// Summary-only compactions (older files) are rebuilt with core's own rule, re-exported so
-/// callers of reconstruction see the same constants the replay used.
-pub use codex_core::context_manager::legacy_compaction::{
-    COMPACT_USER_MESSAGE_MAX_TOKENS, SUMMARY_PREFIX, build_legacy_compacted_history,
-};
-
 /// The settings of the previous user turn that a resumed session compares against (a model
 /// change is announced to the model).
 #[derive(Debug, Clone, PartialEq, Eq)]

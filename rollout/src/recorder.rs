@@ -173,7 +173,7 @@ impl RolloutRecorder {
         &self.inner.path
     }
 
-    /// Records the durable subset of `items` (see [`crate::policy`]); the rest is dropped
+    /// Records the durable subset of `items` (see [`persisted_rollout_items`](crate::persisted_rollout_items)); the rest is dropped
     /// here. `Ok` means accepted, not written: see the module docs.
     pub async fn record_items(&self, items: &[RolloutItem]) -> Result<()> {
         let mode = &self.inner.mode;

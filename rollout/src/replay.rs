@@ -39,7 +39,9 @@ use codex_protocol::thread_id::ThreadId;
 use uuid::Uuid;
 
 use crate::load::RolloutContents;
-use crate::turns::{TurnRecords, all_user_turns_in_rollout};
+use crate::turns::TurnRecords;
+#[cfg(test)]
+use crate::turns::all_user_turns_in_rollout;
 
 mod client_view;
 mod replayer;
@@ -50,7 +52,9 @@ use codex_protocol::items::UserMessageItem;
 use codex_protocol::user_input::UserInput;
 pub use replayer::Replayer;
 
-/// A recorded session as the ordered events a live session emitted.
+/// A recorded session as the ordered events a live session emitted (tests compare the
+/// streamed replay with it).
+#[cfg(test)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct Replay {
     /// The thread the file records (its first `session_meta`), or the nil id for a file
@@ -60,7 +64,7 @@ pub struct Replay {
     pub events: Vec<ReplayedEvent>,
 }
 
-/// One event of a [`Replay`].
+/// One event of a replay, as a [`Replayer`] hands it over.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReplayedEvent {
     /// The item (index into [`RolloutContents::items`]) the event was read or rebuilt from.
@@ -83,6 +87,7 @@ pub enum EventOrigin {
     Rebuilt,
 }
 
+#[cfg(test)]
 impl Replay {
     /// The bare events, in order.
     pub fn into_messages(self) -> Vec<EventMsg> {
@@ -90,6 +95,7 @@ impl Replay {
     }
 }
 
+#[cfg(test)]
 /// Replays `contents`: its events, with the item events its writer dropped rebuilt (see the
 /// module docs). Never fails: lines that did not load simply contribute nothing. The
 /// whole-file form of [`Replayer`], which a stream feeds line by line.

@@ -72,8 +72,8 @@ impl StreamDamage {
 /// frame, as a stream (nothing is read ahead beyond the decoder's buffer).
 ///
 /// A read error is either the underlying reader's own (passed through unchanged) or, for a
-/// compressed input, a [`StreamDamage`] (find it with [`StreamDamage::of_io_error`]); after
-/// a damage every further read reports it again.
+/// compressed input, a damage to the stream (an [`std::io::Error`] of kind `InvalidData`
+/// that names it); after a damage every further read reports it again.
 #[derive(Debug)]
 pub struct RolloutReader<R: Read> {
     inner: Inner<R>,

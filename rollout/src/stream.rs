@@ -11,7 +11,7 @@
 //! returned as an error.
 //!
 //! ```
-//! use codex_rollout::stream::RolloutStream;
+//! use codex_rollout::RolloutStream;
 //!
 //! let jsonl = concat!(
 //!     r#"{"timestamp":"2025-09-25T01:22:20.083Z","type":"event_msg","#,

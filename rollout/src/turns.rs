@@ -48,7 +48,9 @@ mod tally;
 
 use crate::load::RolloutContents;
 use index::TurnIndexer;
-pub use prefix::{ParentPrefix, ParentPrefixScan, Provenance, parent_prefix};
+#[cfg(test)]
+use prefix::ParentPrefix;
+pub use prefix::{ParentPrefixScan, Provenance, parent_prefix};
 pub(crate) use segments::{Segment, SegmentScan};
 pub use tally::TurnTally;
 

@@ -10,8 +10,8 @@
 use std::io::Read;
 use std::path::Path;
 
-use codex_rollout::load::{LoadError, ProblemKind, RolloutContents, load_rollout_items};
-use codex_rollout::source::Compression;
+use codex_rollout::Compression;
+use codex_rollout::{LoadError, ProblemKind, RolloutContents, load_rollout_items};
 use codex_test_support::real_jsonl_files;
 use pretty_assertions::assert_eq;
 
@@ -51,7 +51,7 @@ fn name(path: &Path) -> String {
 
 /// The load result without its path: the contents when it loads, the error's kind and the
 /// contents it read otherwise.
-fn outcome(result: Result<codex_rollout::load::LoadedRollout, LoadError>) -> String {
+fn outcome(result: Result<codex_rollout::LoadedRollout, LoadError>) -> String {
     match result {
         Ok(loaded) => format!("ok {:?} {:?}", loaded.thread_id(), loaded.problems()),
         Err(LoadError::Empty { .. }) => "empty".to_string(),
@@ -90,7 +90,7 @@ fn every_real_file_compressed_loads_exactly_as_the_plain_file() -> TestResult {
                 plain_load,
                 "{file}, {count} frame(s), loaded"
             );
-            let decoded = codex_rollout::source::read_rollout_file(&target)?;
+            let decoded = codex_rollout::read_rollout_file(&target)?;
             assert_eq!(decoded.compression, Compression::Zstd);
         }
     }

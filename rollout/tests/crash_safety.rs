@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use codex_protocol::rollout::{RolloutItem, parse_rollout_line};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::RolloutRecorder;
-use codex_rollout::recorder::new_session_meta;
+use codex_rollout::new_session_meta;
 use common::{TestResult, message_text, user};
 
 const CHILD_ENV: &str = "CODEX_ROLLOUT_CRASH_CHILD";

@@ -9,14 +9,14 @@ use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::{RolloutItem, RolloutLine, TurnContextItem};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::CodexHome;
-use codex_rollout::fork::{
+use codex_rollout::find_first_rollout;
+use codex_rollout::new_session_meta;
+use codex_rollout::reconstruct_history_from_rollout;
+use codex_rollout::{
     ForkError, ForkPoint, fork_rollout, fork_rollout_to_path, user_message_positions_in_rollout,
 };
-use codex_rollout::layout::find_first_rollout;
-use codex_rollout::load::{LoadedRollout, load_rollout_bytes, load_rollout_items};
-use codex_rollout::reconstruct::reconstruct_history_from_rollout;
-use codex_rollout::recorder::new_session_meta;
-use codex_rollout::turns::{fork_point_dropping_turns, user_turn_count, user_turns};
+use codex_rollout::{LoadedRollout, load_rollout_bytes, load_rollout_items};
+use codex_rollout::{fork_point_dropping_turns, user_turn_count, user_turns};
 use codex_test_support::real_jsonl_files;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};

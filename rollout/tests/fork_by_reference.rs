@@ -10,18 +10,18 @@ use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::{HistoryBase, RolloutItem, RolloutLine};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::CodexHome;
-use codex_rollout::fork::{
+use codex_rollout::{
     ForkMode, ForkPoint, fork_bytes_with, fork_rollout_to_path_with, fork_rollout_with,
 };
-use codex_rollout::history_base::{
+use codex_rollout::{
     HistoryBaseError, PrefixProblem, load_rollout_with_base, resolve_history_base,
 };
-use codex_rollout::load::{LoadedRollout, load_rollout_bytes, load_rollout_items};
-use codex_rollout::reconstruct::{
+use codex_rollout::{LoadedRollout, load_rollout_bytes, load_rollout_items};
+use codex_rollout::{
     ReconstructOptions, ReconstructedHistory, reconstruct_history_from_rollout,
     reconstruct_rollout_file,
 };
-use codex_rollout::turns::{fork_point_dropping_turns, user_turns};
+use codex_rollout::{fork_point_dropping_turns, user_turns};
 use codex_test_support::real_jsonl_files;
 use pretty_assertions::assert_eq;
 

@@ -11,9 +11,9 @@ mod generate;
 
 use std::path::Path;
 
-use codex_rollout::fork::{ForkMode, fork_bytes_with, fork_file_dropping_turns_in_batches};
-use codex_rollout::load::load_rollout_items;
-use codex_rollout::turns::{fork_point_dropping_turns, user_turns};
+use codex_rollout::load_rollout_items;
+use codex_rollout::{ForkMode, fork_bytes_with, fork_file_dropping_turns_in_batches};
+use codex_rollout::{fork_point_dropping_turns, user_turns};
 use codex_test_support::real_jsonl_files;
 use generate::{Shape, real_lines, write_rollout};
 use pretty_assertions::assert_eq;

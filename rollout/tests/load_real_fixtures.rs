@@ -10,8 +10,8 @@ use std::path::Path;
 use codex_core::turn_boundary::is_user_turn_boundary;
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{LineFormat, RolloutItem};
-use codex_rollout::load::{LoadError, ProblemKind, RolloutContents, load_rollout_items};
-use codex_rollout::reconstruct::reconstruct_history_from_rollout;
+use codex_rollout::reconstruct_history_from_rollout;
+use codex_rollout::{LoadError, ProblemKind, RolloutContents, load_rollout_items};
 use codex_test_support::{REAL_FIXTURES as REAL, real_file, real_jsonl_files};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;

@@ -12,12 +12,10 @@ mod generate;
 use std::path::{Path, PathBuf};
 
 use codex_protocol::rollout::{RolloutItem, TurnContextItem};
-use codex_rollout::load::RolloutContents;
-use codex_rollout::reconstruct::{
-    ReconstructOptions, ReconstructedHistory, reconstruct_history_with,
-};
-use codex_rollout::stream::RolloutStream;
-use codex_rollout::tail::resume_rollout_tail;
+use codex_rollout::RolloutContents;
+use codex_rollout::RolloutStream;
+use codex_rollout::resume_rollout_tail;
+use codex_rollout::{ReconstructOptions, ReconstructedHistory, reconstruct_history_with};
 use codex_test_support::real_jsonl_files;
 use generate::{Shape, real_lines, write_rollout};
 use pretty_assertions::assert_eq;
@@ -26,9 +24,9 @@ use pretty_assertions::assert_eq;
 #[derive(Debug, PartialEq)]
 struct Answer {
     history: Vec<codex_protocol::models::ResponseItem>,
-    previous_turn_settings: Option<codex_rollout::reconstruct::PreviousTurnSettings>,
+    previous_turn_settings: Option<codex_rollout::PreviousTurnSettings>,
     reference: Option<TurnContextItem>,
-    window: codex_rollout::reconstruct::ContextWindow,
+    window: codex_rollout::ContextWindow,
     token_info: Option<codex_protocol::event::TokenUsageInfo>,
     rollbacks_applied: usize,
     compactions_undone: usize,
@@ -65,14 +63,14 @@ fn answer_of(
 type Line = (
     usize,
     u64,
-    Option<codex_rollout::load::LineProblem>,
+    Option<codex_rollout::LineProblem>,
     Option<RolloutItem>,
 );
 
 fn lines_of(bytes: &[u8], parallel: bool) -> Vec<Line> {
     let mut lines = Vec::new();
     let stream = RolloutStream::new(bytes).unwrap();
-    let visit = |line: codex_rollout::stream::StreamedLine<'_>| {
+    let visit = |line: codex_rollout::StreamedLine<'_>| {
         lines.push((
             line.number,
             line.offset,

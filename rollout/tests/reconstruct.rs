@@ -19,12 +19,12 @@ use codex_protocol::rollout::{CompactedItem, RolloutItem};
 use codex_protocol::thread_id::ThreadId;
 use codex_protocol::user_input::UserInput;
 use codex_rollout::RolloutRecorder;
-use codex_rollout::load::load_rollout_items;
-use codex_rollout::reconstruct::{
+use codex_rollout::load_rollout_items;
+use codex_rollout::new_session_meta;
+use codex_rollout::{
     ReconstructOptions, reconstruct_history_from_items, reconstruct_history_from_rollout,
     reconstruct_history_with,
 };
-use codex_rollout::recorder::new_session_meta;
 use codex_test_support::real_fixtures_dir;
 use pretty_assertions::assert_eq;
 use proptest::prelude::*;

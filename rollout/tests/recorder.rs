@@ -7,7 +7,7 @@ use std::sync::Arc;
 use codex_core::session::{RolloutSink, SinkError};
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::recorder::new_session_meta;
+use codex_rollout::new_session_meta;
 use codex_rollout::{CodexHome, RolloutError, RolloutRecorder};
 use common::{TestResult, event, read_items, read_texts, user};
 use pretty_assertions::assert_eq;

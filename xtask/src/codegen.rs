@@ -20,7 +20,7 @@ use anyhow::{Result, bail};
 use codex_app_server_protocol::export;
 use codex_app_server_protocol::scenarios::client_fixture_files;
 use codex_protocol::rollout::{HistoryMode, RolloutItem};
-use codex_rollout::policy::persisted_rollout_items;
+use codex_rollout::persisted_rollout_items;
 
 /// Writes the generated files (`check == false`) or verifies them (`check == true`).
 pub fn run(check: bool) -> Result<()> {

@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime};
 
 use clap::Args;
 use codex_home::{CompressOptions, FileResult, compress_files};
-use codex_rollout::compress::{CompressOutcome, DEFAULT_LEVEL, EncoderSettings, MAX_WINDOW_LOG};
+use codex_rollout::{CompressOutcome, DEFAULT_LEVEL, EncoderSettings, MAX_WINDOW_LOG};
 use serde::Serialize;
 
 use crate::error::{CommandResult, Failure, Status};

@@ -34,16 +34,16 @@ pub fn inspect_source(source: &Source, progress: &Progress) -> Result<Inspection
     stream_session(source, progress, |line| {
         inspector.push_line(line.number, line.problem.as_ref());
         match &line.content {
-            codex_rollout::stream::StreamedContent::Line(rollout_line, format) => {
+            codex_rollout::StreamedContent::Line(rollout_line, format) => {
                 inspector.push_item(line.number, rollout_line, *format, line.raw);
             }
-            codex_rollout::stream::StreamedContent::LegacyMarker(format) => {
+            codex_rollout::StreamedContent::LegacyMarker(format) => {
                 inspector.push_marker(*format);
             }
-            codex_rollout::stream::StreamedContent::Opaque(format) => {
+            codex_rollout::StreamedContent::Opaque(format) => {
                 inspector.push_opaque(*format);
             }
-            codex_rollout::stream::StreamedContent::Skipped => {}
+            codex_rollout::StreamedContent::Skipped => {}
         }
     })?;
     Ok(inspector.finish())

@@ -25,9 +25,9 @@ use codex_home::read_head_summary;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::CodexHome;
-use codex_rollout::history_base::load_rollout_with_base;
-use codex_rollout::layout::home_of_rollout_path;
-use codex_rollout::replay::ClientView;
+use codex_rollout::load_rollout_with_base;
+use codex_rollout::home_of_rollout_path;
+use codex_rollout::ClientView;
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -137,7 +137,7 @@ fn thread_file(path: &Path, home: Option<PathBuf>, thread_id: &str) -> Result<Th
         Failure::Unreadable(format!(
             "{}: {error}",
             home.root()
-                .join(codex_rollout::layout::SESSION_INDEX_FILE)
+                .join(codex_rollout::SESSION_INDEX_FILE)
                 .display()
         ))
     })?;

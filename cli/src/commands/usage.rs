@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use chrono::NaiveDate;
 use chrono_tz::Tz;
 use codex_home::{FileUsage, file_usage};
-use codex_rollout::stream::RolloutStream;
+use codex_rollout::RolloutStream;
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;

@@ -13,7 +13,7 @@
 use serde::Serialize;
 
 use codex_protocol::rollout::RolloutItem;
-use codex_rollout::load::ProblemKind;
+use codex_rollout::ProblemKind;
 use rayon::prelude::*;
 
 use crate::commands::inspect::ProblemReport;

@@ -35,7 +35,7 @@ use codex_protocol::rollout::{HistoryMode, TurnContextItem};
 use codex_protocol::thread_id::ThreadId;
 use codex_protocol::user_input::UserInput;
 use codex_rollout::RolloutRecorder;
-use codex_rollout::recorder::new_session_meta;
+use codex_rollout::new_session_meta;
 
 /// The sample's thread id (fixed, so the sample is reproducible).
 pub const SAMPLE_THREAD_ID: &str = "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55";

@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 
 use codex_home::all_rollout_files;
 use codex_protocol::rollout::RolloutItem;
-use codex_rollout::layout::parse_rollout_file_name;
+use codex_rollout::parse_rollout_file_name;
 use codex_rollout::load_rollout_items;
 
 /// Thirty days: older than `compress`'s default age.

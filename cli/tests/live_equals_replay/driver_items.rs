@@ -21,9 +21,9 @@ use codex_protocol::rollout::{HistoryMode, RolloutItem, parse_rollout_line, spli
 use codex_protocol::thread_id::ThreadId;
 use codex_protocol::user_input::UserInput;
 use codex_rollout::RolloutRecorder;
-use codex_rollout::load::load_rollout_items;
-use codex_rollout::reconstruct::reconstruct_history_from_rollout;
-use codex_rollout::recorder::new_session_meta;
+use codex_rollout::load_rollout_items;
+use codex_rollout::reconstruct_history_from_rollout;
+use codex_rollout::new_session_meta;
 use pretty_assertions::assert_eq;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;

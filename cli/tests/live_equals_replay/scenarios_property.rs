@@ -153,7 +153,7 @@ fn scenario(plans: &[TurnPlan]) -> Scenario {
 
 /// What a session file of `mode` keeps of `items`: codex-rollout's policy.
 fn kept(items: &[RolloutItem], mode: HistoryMode) -> Vec<RolloutItem> {
-    codex_rollout::policy::persisted_rollout_items(items, &mode)
+    codex_rollout::persisted_rollout_items(items, &mode)
 }
 
 fn paginated(items: &[RolloutItem]) -> Vec<RolloutItem> {

@@ -4,7 +4,7 @@
 use codex_protocol::rollout::RolloutItem;
 use serde::Serialize;
 
-use codex_rollout::stream::{StreamedContent, StreamedLine};
+use codex_rollout::{StreamedContent, StreamedLine};
 
 /// What a byte of a rollout is, for a disk-usage report. Every decoded byte of a file is
 /// counted under exactly one kind; the line's `\n` belongs to its line.

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use super::{ByteKind, FileDiskUsage, ImagePlace, Measured};
-use codex_rollout::compress::SkipReason;
+use codex_rollout::SkipReason;
 
 /// How many of the largest files a report names.
 pub const LARGEST_FILES: usize = 10;

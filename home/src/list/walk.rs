@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use tracing::warn;
 
-use codex_rollout::error::Result;
-use codex_rollout::layout::{
+use codex_rollout::Result;
+use codex_rollout::{
     CodexHome, RolloutFileName, SessionsFolder, folder_files, parse_rollout_file_name,
 };
 

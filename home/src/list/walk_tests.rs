@@ -4,7 +4,7 @@ use std::path::Path;
 use pretty_assertions::assert_eq;
 
 use super::*;
-use codex_rollout::layout::CodexHome;
+use codex_rollout::CodexHome;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 

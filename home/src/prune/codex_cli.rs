@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::layout::{CODEX_HOME_ENV, CodexHome};
+use codex_rollout::{CODEX_HOME_ENV, CodexHome};
 
 /// The state database whose presence says that Codex (0.1xx with SQLite state) keeps rows
 /// for this home's threads.

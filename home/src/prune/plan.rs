@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::time::SystemTime;
 
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::layout::CodexHome;
-use codex_rollout::source::Compression;
+use codex_rollout::CodexHome;
+use codex_rollout::Compression;
 use serde::Serialize;
 
 use super::PruneError;

@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
-use codex_rollout::layout::CodexHome;
-use codex_rollout::rescue::{RescueError, Rescued, rescue_rollout};
+use codex_rollout::CodexHome;
+use codex_rollout::{RescueError, Rescued, rescue_rollout};
 
 use crate::compress::thread_of_file;
 use crate::writer_lock::thread_writer_lock;

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-use codex_rollout::layout::{CodexHome, parse_rollout_file_name};
+use codex_rollout::{CodexHome, parse_rollout_file_name};
 use serde::Serialize;
 
 use super::PruneError;

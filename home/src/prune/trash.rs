@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::layout::CodexHome;
+use codex_rollout::CodexHome;
 use serde::Serialize;
 
 use super::PruneError;

@@ -5,7 +5,7 @@
 
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
-use codex_rollout::stream::RolloutStream;
+use codex_rollout::RolloutStream;
 
 use super::Hit;
 use super::extract::texts_of;

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::UNIX_EPOCH;
 
 use super::update::Stored;
-use codex_rollout::source::Compression;
+use codex_rollout::Compression;
 
 /// How many leading bytes of a file identify it (with its size and mtime).
 pub(crate) const HEAD_BYTES: u64 = 1024;

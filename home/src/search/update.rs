@@ -24,10 +24,10 @@ use super::extract::texts_of;
 use super::identity::{Identity, Plan, identity, plan};
 use super::{Result, SearchError};
 use crate::list::FoundRollout;
-use codex_rollout::layout::RolloutFileName;
-use codex_rollout::source::Compression;
-use codex_rollout::stream::{RolloutStream, StreamedContent};
-use codex_rollout::turns::{ParentPrefixScan, Provenance, TurnTally};
+use codex_rollout::RolloutFileName;
+use codex_rollout::Compression;
+use codex_rollout::{RolloutStream, StreamedContent};
+use codex_rollout::{ParentPrefixScan, Provenance, TurnTally};
 
 /// A batch is stored when its texts reach this many bytes.
 const BATCH_BYTES: usize = 8 * 1024 * 1024;
@@ -298,7 +298,7 @@ fn index_file(
             }
         }
         let damaged = line.problem.as_ref().is_some_and(|problem| {
-            matches!(problem.kind, codex_rollout::load::ProblemKind::Damaged)
+            matches!(problem.kind, codex_rollout::ProblemKind::Damaged)
         });
         position.bytes = end;
         position.lines = number;

@@ -15,9 +15,9 @@ use codex_app_server_protocol::thread_history::{BuiltThread, ThreadBuilder};
 use codex_app_server_protocol::v2::{ThreadItem, Turn};
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
-use codex_rollout::replay::{ClientView, client_view_items};
-use codex_rollout::stream::RolloutStream;
-use codex_rollout::turns::{ParentPrefixScan, Provenance};
+use codex_rollout::{ClientView, client_view_items};
+use codex_rollout::RolloutStream;
+use codex_rollout::{ParentPrefixScan, Provenance};
 use sha2::{Digest, Sha256};
 
 use super::TableError;
@@ -176,7 +176,7 @@ fn scan_piece(
         Ok(_) => builder.finish(),
         Err(changed) => {
             tracing::debug!(%changed, path = %path.display(), "loading the whole file for its turns");
-            let loaded = codex_rollout::load::load_rollout_items(path).map_err(|source| {
+            let loaded = codex_rollout::load_rollout_items(path).map_err(|source| {
                 TableError::Load {
                     path: path.to_path_buf(),
                     message: source.to_string(),

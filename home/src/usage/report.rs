@@ -185,7 +185,7 @@ fn newer_piece(candidate: &str, shown: &str) -> bool {
         std::path::Path::new(path)
             .file_name()
             .and_then(|name| name.to_str())
-            .and_then(codex_rollout::layout::parse_rollout_file_name)
+            .and_then(codex_rollout::parse_rollout_file_name)
             .map(|name| (name.created, name.rollout()))
     };
     match (name(candidate), name(shown)) {

@@ -11,10 +11,10 @@ use codex_home::{Query, Role, SearchIndex};
 use codex_protocol::items::TurnItem;
 use codex_protocol::rollout::RolloutItem;
 use codex_rollout::CodexHome;
-use codex_rollout::load::RolloutContents;
-use codex_rollout::source::read_rollout_file;
-use codex_rollout::stream::{RolloutStream, StreamedContent};
-use codex_rollout::turns::{TurnRecords, TurnTally, all_user_turns_in_rollout};
+use codex_rollout::RolloutContents;
+use codex_rollout::read_rollout_file;
+use codex_rollout::{RolloutStream, StreamedContent};
+use codex_rollout::{TurnRecords, TurnTally, all_user_turns_in_rollout};
 use codex_test_support::real_jsonl_files;
 use uuid::Uuid;
 
@@ -43,7 +43,7 @@ impl RealHome {
                 .find("rollout-")
                 .map(|at| &name[at..])
                 .and_then(|name| {
-                    codex_rollout::layout::parse_rollout_file_name(name)
+                    codex_rollout::parse_rollout_file_name(name)
                         .map(|parsed| (name.to_string(), parsed.thread_id))
                 });
             let (name, thread) = match rollout {
@@ -294,7 +294,7 @@ fn lines_a_child_copied_from_its_parent_are_marked_and_left_out_by_default() -> 
     let mut children = 0;
     for (copy, (original, thread)) in &real.files {
         let contents = RolloutContents::from_decoded(read_rollout_file(copy)?);
-        let Some(prefix) = codex_rollout::turns::parent_prefix(contents.items()) else {
+        let Some(prefix) = codex_rollout::parent_prefix(contents.items()) else {
             continue;
         };
         // The line number of each item, as the stream numbers lines.

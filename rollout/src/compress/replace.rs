@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use tracing::{debug, warn};
 
-use super::{CompressError, CompressOutcome, EncoderSettings, SkipReason, io_error};
+use super::{CompressError, CompressOutcome, EncoderSettings, SkipReason};
 
 /// What temporary files start with; never a rollout name (`rollout-…`), so no reader lists
 /// them.
@@ -83,9 +83,9 @@ impl Replacement<'_> {
             .read(true)
             .create_new(true)
             .open(&temp_path)
-            .map_err(io_error(&temp_path))?;
+            .map_err(CompressError::io(&temp_path))?;
         // Held until the temporary file is gone, so another run can tell it is in use.
-        temp.lock().map_err(io_error(&temp_path))?;
+        temp.lock().map_err(CompressError::io(&temp_path))?;
         let result = self.write_and_check(&temp, &temp_path);
         let outcome = match result {
             Ok(Some(compressed_bytes)) => {
@@ -113,14 +113,14 @@ impl Replacement<'_> {
     /// Writes the compressed copy into `temp`, syncs it, gives it the plain file's times and
     /// checks it; `None` when the plain file changed meanwhile.
     fn write_and_check(&self, temp: &File, temp_path: &Path) -> Result<Option<u64>, CompressError> {
-        let plain = File::open(self.plain).map_err(io_error(self.plain))?;
+        let plain = File::open(self.plain).map_err(CompressError::io(self.plain))?;
         let mut encoder = self
             .encoder
             .encoder(
                 io::BufWriter::with_capacity(CHUNK, temp),
                 Some(self.metadata.len()),
             )
-            .map_err(io_error(temp_path))?;
+            .map_err(CompressError::io(temp_path))?;
         let mut reader = BufReader::with_capacity(CHUNK, plain);
         let mut buf = vec![0u8; CHUNK];
         loop {
@@ -128,18 +128,18 @@ impl Replacement<'_> {
                 Ok(0) => break,
                 Ok(read) => read,
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-                Err(err) => return Err(io_error(self.plain)(err)),
+                Err(err) => return Err(CompressError::io(self.plain)(err)),
             };
             encoder
                 .write_all(&buf[..read])
-                .map_err(io_error(temp_path))?;
+                .map_err(CompressError::io(temp_path))?;
             (self.progress)(read as u64);
         }
         match encoder.finish() {
             // The pledged size no longer matches: the file grew or shrank while read.
             Err(_) if changed(self.plain, self.metadata) => return Ok(None),
-            Err(err) => return Err(io_error(temp_path)(err)),
-            Ok(mut writer) => writer.flush().map_err(io_error(temp_path))?,
+            Err(err) => return Err(CompressError::io(temp_path)(err)),
+            Ok(mut writer) => writer.flush().map_err(CompressError::io(temp_path))?,
         }
         let mut times = FileTimes::new();
         if let Ok(modified) = self.metadata.modified() {
@@ -148,13 +148,14 @@ impl Replacement<'_> {
         if let Ok(accessed) = self.metadata.accessed() {
             times = times.set_accessed(accessed);
         }
-        temp.set_times(times).map_err(io_error(temp_path))?;
-        temp.sync_all().map_err(io_error(temp_path))?;
+        temp.set_times(times)
+            .map_err(CompressError::io(temp_path))?;
+        temp.sync_all().map_err(CompressError::io(temp_path))?;
         if changed(self.plain, self.metadata) {
             return Ok(None);
         }
         same_content(self.plain, temp_path)?;
-        let compressed = temp.metadata().map_err(io_error(temp_path))?.len();
+        let compressed = temp.metadata().map_err(CompressError::io(temp_path))?.len();
         Ok(Some(compressed))
     }
 
@@ -187,12 +188,12 @@ impl Replacement<'_> {
                     reason: SkipReason::SiblingDiffers,
                 });
             }
-            Err(err) => return Err(io_error(self.target)(err)),
+            Err(err) => return Err(CompressError::io(self.target)(err)),
         }
         if stop_after == Some(Step::Linked) {
             return Ok(self.stopped());
         }
-        std::fs::remove_file(temp_path).map_err(io_error(temp_path))?;
+        std::fs::remove_file(temp_path).map_err(CompressError::io(temp_path))?;
         sync_folder(self.plain)?;
         if stop_after == Some(Step::TempRemoved) {
             return Ok(self.stopped());
@@ -228,7 +229,7 @@ impl Replacement<'_> {
             });
         }
         let compressed_bytes = std::fs::metadata(self.target)
-            .map_err(io_error(self.target))?
+            .map_err(CompressError::io(self.target))?
             .len();
         self.remove_plain()?;
         Ok(CompressOutcome::Finished {
@@ -239,7 +240,7 @@ impl Replacement<'_> {
     }
 
     fn remove_plain(&self) -> Result<(), CompressError> {
-        std::fs::remove_file(self.plain).map_err(io_error(self.plain))?;
+        std::fs::remove_file(self.plain).map_err(CompressError::io(self.plain))?;
         sync_folder(self.plain)
     }
 
@@ -262,14 +263,15 @@ fn changed(path: &Path, before: &Metadata) -> bool {
 /// upstream's reader has), to exactly the bytes of `plain`.
 fn same_content(plain: &Path, compressed: &Path) -> Result<(), CompressError> {
     let mut plain_reader =
-        BufReader::with_capacity(CHUNK, File::open(plain).map_err(io_error(plain))?);
-    let file = File::open(compressed).map_err(io_error(compressed))?;
-    let mut decoded = zstd::stream::read::Decoder::new(file).map_err(io_error(compressed))?;
+        BufReader::with_capacity(CHUNK, File::open(plain).map_err(CompressError::io(plain))?);
+    let file = File::open(compressed).map_err(CompressError::io(compressed))?;
+    let mut decoded =
+        zstd::stream::read::Decoder::new(file).map_err(CompressError::io(compressed))?;
     let mut want = vec![0u8; CHUNK];
     let mut got = vec![0u8; CHUNK];
     let mut offset = 0u64;
     loop {
-        let read = read_full(&mut plain_reader, &mut want).map_err(io_error(plain))?;
+        let read = read_full(&mut plain_reader, &mut want).map_err(CompressError::io(plain))?;
         let decoded_len = read_full(&mut decoded, &mut got).map_err(|err| {
             debug!(error = %err, "compressed copy does not decode");
             CompressError::Mismatch {
@@ -320,7 +322,7 @@ fn sync_folder(path: &Path) -> Result<(), CompressError> {
     {
         File::open(&folder)
             .and_then(|dir| dir.sync_all())
-            .map_err(io_error(&folder))?;
+            .map_err(CompressError::io(&folder))?;
     }
     #[cfg(not(unix))]
     let _ = folder;

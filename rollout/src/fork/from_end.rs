@@ -1,7 +1,7 @@
 //! Forking a large plain file without holding it: the fork point is found by reading the file
 //! backwards, and the kept lines are then streamed into the fork.
 //!
-//! **The point.** [`cut_from_end`] reads lines from the end ([`ReverseLines`]), in batches
+//! **The point.** [`cut_after_head`] reads lines from the end ([`ReverseLines`]), in batches
 //! that double, and runs the turn index (the streamed form every reader shares) over the
 //! suffix read so far. The suffix decides the point when it holds one more surviving turn
 //! than the fork drops (so the first dropped turn's start, which depends on the turn before
@@ -51,27 +51,9 @@ pub struct CutFromEnd {
     pub bytes_read: u64,
 }
 
-/// The cut of a fork of the plain file `path` without its last `drop` user turns, from its
-/// end (see the module docs); `None` when only the whole file can tell.
-pub fn cut_from_end(path: &Path, drop: usize) -> io::Result<Option<CutFromEnd>> {
-    cut_from_end_in_batches(path, drop, FIRST_BATCH_BYTES)
-}
-
-/// [`cut_from_end`] with the first batch read backwards `first_batch_bytes` long (the
-/// default is 1 MiB): small batches make small files take the backward path, which is how
-/// the tests compare it with the whole-file fork on real files.
-pub fn cut_from_end_in_batches(
-    path: &Path,
-    drop: usize,
-    first_batch_bytes: u64,
-) -> io::Result<Option<CutFromEnd>> {
-    match read_head(path)? {
-        Some(head) => cut_after_head(path, head, drop, first_batch_bytes),
-        None => Ok(None),
-    }
-}
-
-/// [`cut_from_end_in_batches`] of a file whose first line is `head`.
+/// The cut of a fork of the plain file `path`, whose first line is `head`, without its last
+/// `drop` user turns, read from the end in batches from `first_batch_bytes` (see the module
+/// docs); `None` when only the whole file can tell.
 pub(crate) fn cut_after_head(
     path: &Path,
     head: Head,

@@ -7,7 +7,7 @@ use crate::turns::{TurnRecords, UserTurn, user_turns_in_rollout};
 
 /// Indices of the records of the user turns that survive the file's rollbacks: each turn's
 /// message item, or its event when the file lost the item. The turns are the turn index's
-/// ([`crate::turns`]); this is the upstream-named view of them.
+/// ([`user_turns`](crate::user_turns)); this is the upstream-named view of them.
 pub fn user_message_positions_in_rollout(items: &[RolloutItem]) -> Vec<usize> {
     user_turns_in_rollout(items, TurnRecords::of_items(items))
         .iter()
@@ -28,7 +28,7 @@ pub enum ForkPoint {
     BeforeNthUserMessage(usize),
     /// Everything before the item at this index (past the end: everything). The cut for a
     /// turn whose user message item is missing from the file (only its `user_message` event
-    /// is there); see [`crate::turns`], which finds a turn's first item.
+    /// is there); see [`user_turns`](crate::user_turns), which finds a turn's first item.
     BeforeItem(usize),
 }
 
@@ -48,6 +48,7 @@ impl ForkPoint {
     }
 }
 
+#[cfg(test)]
 /// The number of leading items of `items` (an enveloped file's) a fork at `point` keeps:
 /// [`ForkPoint::cut`] over the turn index of `items`.
 pub fn fork_cut(items: &[RolloutItem], point: ForkPoint) -> usize {

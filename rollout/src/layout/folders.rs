@@ -125,10 +125,11 @@ fn numeric_children(dir: &Path, width: usize) -> std::io::Result<Vec<(u32, PathB
     Ok(out)
 }
 
-/// Where a file sits in the listing order (`codex-home`'s `list`): creation time, thread id, rollout id. A plain file
-/// and its compressed sibling have the same key.
+/// Where a file sits in the listing order (`codex-home`'s `list`): creation time, thread id,
+/// rollout id. A plain file and its compressed sibling have the same key.
 pub type OrderKey = (DateTime<Utc>, Uuid, Option<Uuid>);
 
+/// The [`OrderKey`] of the file `name` names.
 pub fn order_key(name: &RolloutFileName) -> OrderKey {
     (name.created, name.thread_id, name.rollout_id)
 }

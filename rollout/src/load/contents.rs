@@ -93,7 +93,7 @@ pub struct RolloutContents {
 impl RolloutContents {
     /// Reads every line of `bytes` (bytes that start with the zstd magic number are decoded
     /// first): on the calling thread for a small input, on every thread of rayon's pool
-    /// ([`parallel_threads`]) for one of at least [`PARALLEL_MIN_BYTES`]. Never fails and
+    /// for a large one (4 MiB or more). Never fails and
     /// never panics, whatever the bytes.
     pub fn parse(bytes: Vec<u8>) -> Self {
         Self::from_decoded(source::decode_in_memory(bytes))

@@ -1,7 +1,7 @@
 //! Reading a session for `export`, more than once: a first pass makes the [`FileIndex`], later
 //! passes hand the items to the transcript builder one at a time.
 //!
-//! The file is streamed each time (codex-rollout's [`codex_rollout::stream::RolloutStream`],
+//! The file is streamed each time (codex-rollout's [`codex_rollout::RolloutStream`],
 //! in memory bounded by the longest line), with the checks of a loaded session on the first
 //! pass. Later passes stop at the last line the first pass read an item from, so a session
 //! Codex is still appending to is exported as it was at the first pass; a file rewritten in

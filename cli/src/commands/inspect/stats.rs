@@ -33,8 +33,8 @@ use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::{HistoryBase, LineFormat, RolloutItem, RolloutLine};
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::load::LineProblem;
-use codex_rollout::turns::{ParentPrefixScan, Provenance, UserTurnCounter};
+use codex_rollout::LineProblem;
+use codex_rollout::{ParentPrefixScan, Provenance, UserTurnCounter};
 use serde::Serialize;
 
 /// A problem line, as every command reports it.

@@ -46,7 +46,7 @@ pub fn to_json(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone: 
             }
             object.insert(
                 "last_activity".into(),
-                json!(codex_rollout::timestamp::format_line_timestamp(
+                json!(codex_rollout::format_line_timestamp(
                     row.last_activity
                 )),
             );

@@ -20,9 +20,9 @@ use std::time::SystemTime;
 
 use codex_home::find_rollout_by_thread_id;
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::layout::{home_of_rollout_path, parse_rollout_file_name};
-use codex_rollout::load::RolloutContents;
-use codex_rollout::turns::TurnRecords;
+use codex_rollout::{home_of_rollout_path, parse_rollout_file_name};
+use codex_rollout::RolloutContents;
+use codex_rollout::TurnRecords;
 
 use super::load::{Loaded, has_history_base, load_contents, load_file};
 use crate::error::Failure;
@@ -102,7 +102,7 @@ impl Follower {
         }
         self.seen = Some(stamp);
         self.idle = 0;
-        let decoded = codex_rollout::source::read_rollout_file(&self.path).map_err(unreadable)?;
+        let decoded = codex_rollout::read_rollout_file(&self.path).map_err(unreadable)?;
         let mut bytes = decoded.bytes;
         let end = bytes
             .iter()

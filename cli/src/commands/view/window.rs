@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
-use codex_rollout::turn_pages::{TurnPage, turns_before, turns_from};
+use codex_rollout::{TurnPage, turns_before, turns_from};
 
 use super::load::{Feed, Loaded};
 use crate::error::Failure;

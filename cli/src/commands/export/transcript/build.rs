@@ -12,7 +12,7 @@ use codex_protocol::items::{AgentMessageContent, TurnItem};
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::user_input::UserInput;
-use codex_rollout::turns::UserTurn;
+use codex_rollout::UserTurn;
 
 use super::image::Image;
 use super::index::FileIndex;

@@ -1,8 +1,8 @@
 //! The builder hands parts on as soon as nothing later changes them; what it builds must be
 //! what it builds when it keeps every part to the end (the whole transcript in memory).
 
-use codex_rollout::load::RolloutContents;
-use codex_rollout::stream::RolloutStream;
+use codex_rollout::RolloutContents;
+use codex_rollout::RolloutStream;
 
 use super::super::index::{FileIndex, IndexScan};
 use super::{Part, TranscriptBuilder};

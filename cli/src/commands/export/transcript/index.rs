@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{LineFormat, RolloutItem};
-use codex_rollout::turns::{StreamedTurnIndex, UserTurn};
+use codex_rollout::{StreamedTurnIndex, UserTurn};
 
 use codex_home::UsageScan;
 
@@ -64,7 +64,7 @@ impl IndexScan {
     }
 
     /// Takes the next line of a stream: its format (for the turn index) and its item.
-    pub fn push_line(&mut self, line: &codex_rollout::stream::StreamedLine<'_>) {
+    pub fn push_line(&mut self, line: &codex_rollout::StreamedLine<'_>) {
         if let Some(format) = line.format() {
             self.note_format(format);
         }
