@@ -18,10 +18,10 @@
 use std::collections::HashSet;
 use std::hint::black_box;
 
-use codex_core::context_manager::ContextManager;
-use codex_core::context_manager::InputModality;
-use codex_core::context_manager::normalize::synthetic_output_id;
-use codex_core::turn_boundary::is_user_turn_boundary;
+use codex_core::ContextManager;
+use codex_core::InputModality;
+use codex_core::is_user_turn_boundary;
+use codex_core::synthetic_output_id;
 use codex_protocol::call_pairing::OutputChannel;
 use codex_protocol::models::FunctionCallOutputPayload;
 use codex_protocol::models::ResponseItem;

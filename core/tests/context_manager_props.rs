@@ -3,11 +3,11 @@
 
 use std::collections::HashMap;
 
-use codex_core::context_manager::ContextManager;
-use codex_core::context_manager::InputModality;
-use codex_core::context_manager::TranscriptRead;
-use codex_core::context_manager::TruncationPolicy;
-use codex_core::turn_boundary::is_user_turn_boundary;
+use codex_core::ContextManager;
+use codex_core::InputModality;
+use codex_core::TranscriptRead;
+use codex_core::TruncationPolicy;
+use codex_core::is_user_turn_boundary;
 use codex_protocol::call_pairing::CallSide;
 use codex_protocol::call_pairing::PairKey;
 use codex_protocol::models::ContentItem;

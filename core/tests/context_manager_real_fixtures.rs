@@ -9,9 +9,9 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use codex_core::context_manager::ContextManager;
-use codex_core::context_manager::InputModality;
-use codex_core::context_manager::TruncationPolicy;
+use codex_core::ContextManager;
+use codex_core::InputModality;
+use codex_core::TruncationPolicy;
 use codex_protocol::call_pairing::CallSide;
 use codex_protocol::call_pairing::PairKey;
 use codex_protocol::models::ResponseItem;

@@ -12,8 +12,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use codex_core::event_mapping::parse_turn_item;
-use codex_core::turn_boundary::is_user_turn_boundary;
+use codex_core::is_user_turn_boundary;
+use codex_core::parse_turn_item;
 use codex_protocol::items::{TurnItem, UserMessageItem};
 use codex_protocol::models::ResponseItem;
 use codex_protocol::user_input::UserInput;

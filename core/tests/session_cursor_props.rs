@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
-use codex_core::context_manager::{ContextManager, TranscriptRead};
-use codex_core::session::{
+use codex_core::{ContextManager, TranscriptRead};
+use codex_core::{
     InMemoryEventSink, InMemoryRolloutSink, ModelSettings, Session, SessionConfiguration,
 };
 use codex_protocol::event::EventMsg;

@@ -6,21 +6,21 @@
 
 use std::sync::Arc;
 
-use codex_core::session::InMemoryEventSink;
-use codex_core::session::InMemoryRolloutSink;
-use codex_core::session::InitialContextInputs;
-use codex_core::session::ModelSettings;
-use codex_core::session::Session;
-use codex_core::session::SessionConfiguration;
-use codex_core::session::turn::BoxFuture;
-use codex_core::session::turn::ModelResponse;
-use codex_core::session::turn::ScriptedModel;
-use codex_core::session::turn::ScriptedTools;
-use codex_core::session::turn::ToolExecutor;
-use codex_core::session::turn::TurnInterrupt;
-use codex_core::session::turn::TurnOutcome;
-use codex_core::session::turn::TurnRunner;
-use codex_core::session::turn::scripted::output_for_call;
+use codex_core::BoxFuture;
+use codex_core::InMemoryEventSink;
+use codex_core::InMemoryRolloutSink;
+use codex_core::InitialContextInputs;
+use codex_core::ModelResponse;
+use codex_core::ModelSettings;
+use codex_core::ScriptedModel;
+use codex_core::ScriptedTools;
+use codex_core::Session;
+use codex_core::SessionConfiguration;
+use codex_core::ToolExecutor;
+use codex_core::TurnInterrupt;
+use codex_core::TurnOutcome;
+use codex_core::TurnRunner;
+use codex_core::output_for_call;
 use codex_protocol::event::EventMsg;
 use codex_protocol::event::TokenUsage;
 use codex_protocol::models::MessagePhase;
@@ -414,10 +414,10 @@ fn real_response_items() -> Result<Option<Vec<RealFile>>, Box<dyn std::error::Er
 /// both wire encodings of the resulting prompt work on copies.
 #[tokio::test]
 async fn recording_real_session_items_keeps_existing_ids_and_encodes_both_wires() -> TestResult {
-    use codex_core::prompt::ProviderKind;
-    use codex_core::prompt::RequestOptions;
-    use codex_core::prompt::WireApi;
-    use codex_core::prompt::encode_request;
+    use codex_core::ProviderKind;
+    use codex_core::RequestOptions;
+    use codex_core::WireApi;
+    use codex_core::encode_request;
 
     let Some(files) = real_response_items()? else {
         return Ok(());

@@ -5,17 +5,17 @@
 use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
-use codex_core::session::InMemoryEventSink;
-use codex_core::session::InMemoryRolloutSink;
-use codex_core::session::ModelSettings;
-use codex_core::session::Session;
-use codex_core::session::SessionConfiguration;
-use codex_core::session::clock::{SequentialIds, SteppingClock};
-use codex_core::session::turn::ModelResponse;
-use codex_core::session::turn::ScriptedModel;
-use codex_core::session::turn::ScriptedTools;
-use codex_core::session::turn::TurnInterrupt;
-use codex_core::session::turn::TurnRunner;
+use codex_core::InMemoryEventSink;
+use codex_core::InMemoryRolloutSink;
+use codex_core::ModelResponse;
+use codex_core::ModelSettings;
+use codex_core::ScriptedModel;
+use codex_core::ScriptedTools;
+use codex_core::Session;
+use codex_core::SessionConfiguration;
+use codex_core::TurnInterrupt;
+use codex_core::TurnRunner;
+use codex_core::{SequentialIds, SteppingClock};
 use codex_protocol::models::{ContentItem, ResponseItem};
 use codex_protocol::thread_id::ThreadId;
 use codex_protocol::user_input::UserInput;

@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
-use codex_core::session::turn::{
-    ModelResponse, ScriptedModel, ScriptedTools, TurnError, TurnInterrupt, TurnRunner,
-};
-use codex_core::session::{
+use codex_core::{
     InMemoryEventSink, InMemoryRolloutSink, ModelSettings, Session, SessionConfiguration,
+};
+use codex_core::{
+    ModelResponse, ScriptedModel, ScriptedTools, TurnError, TurnInterrupt, TurnRunner,
 };
 use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;

@@ -3,16 +3,16 @@
 
 use std::sync::Arc;
 
-use codex_core::session::InMemoryEventSink;
-use codex_core::session::InMemoryRolloutSink;
-use codex_core::session::ModelSettings;
-use codex_core::session::Session;
-use codex_core::session::SessionConfiguration;
-use codex_core::session::turn::ModelResponse;
-use codex_core::session::turn::ScriptedModel;
-use codex_core::session::turn::ScriptedTools;
-use codex_core::session::turn::TurnInterrupt;
-use codex_core::session::turn::TurnRunner;
+use codex_core::InMemoryEventSink;
+use codex_core::InMemoryRolloutSink;
+use codex_core::ModelResponse;
+use codex_core::ModelSettings;
+use codex_core::ScriptedModel;
+use codex_core::ScriptedTools;
+use codex_core::Session;
+use codex_core::SessionConfiguration;
+use codex_core::TurnInterrupt;
+use codex_core::TurnRunner;
 use codex_protocol::event::EventMsg;
 use codex_protocol::event::ExecCommandStatus;
 use codex_protocol::items::CommandExecutionStatus;

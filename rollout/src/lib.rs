@@ -7,7 +7,7 @@
 //!   [`parse_rollout_file_name`], and the one walk that finds a file of a home by name
 //!   ([`find_first_rollout`], [`folder_files`]);
 //! - **writing**: [`RolloutRecorder`], the per-session writer and core's
-//!   [`codex_core::session::RolloutSink`]; which recorded items are durable
+//!   [`codex_core::RolloutSink`]; which recorded items are durable
 //!   ([`persisted_rollout_items`]);
 //! - **reading**: [`open_rollout`] (plain or zstd-compressed `.jsonl.zst`, decided once by the
 //!   magic number, for every reader), the one forward reader [`RolloutStream`], and the

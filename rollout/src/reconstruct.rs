@@ -24,7 +24,7 @@ pub use streamed::{ReplayPlan, StreamedReconstruction};
 
 use std::path::Path;
 
-use codex_core::context_manager::{ContextManager, TruncationPolicy};
+use codex_core::{ContextManager, TruncationPolicy};
 use codex_protocol::event::{EventMsg, TokenUsageInfo};
 use codex_protocol::rollout::{CompactedItem, RolloutItem, TurnContextItem};
 use uuid::Uuid;

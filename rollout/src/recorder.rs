@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use codex_core::session::{RolloutSink, SinkError, SinkFuture};
+use codex_core::{RolloutSink, SinkError, SinkFuture};
 use codex_protocol::rollout::{
     HistoryMode, RolloutItem, RolloutLineRef, SessionMeta, SessionMetaLine,
 };
@@ -40,7 +40,7 @@ use crate::policy::{is_persisted_rollout_item, prepare_for_persistence};
 use crate::resume_point::read_resume_point;
 use crate::timestamp::{LineTimestampCache, format_line_timestamp, now_line_timestamp};
 use crate::writer::{self, Command, Staging, WriterState};
-use codex_core::session::clock::Clock;
+use codex_core::Clock;
 
 /// A handle on a session's rollout file. Clone it freely: clones feed the same writer, in
 /// the order their calls reach it.
@@ -84,7 +84,7 @@ impl RolloutRecorder {
 
     /// [`RolloutRecorder::create_at`] with every line stamped by `clock` instead of the system
     /// clock: a recording that is the same on every run when the session uses the same clock
-    /// (core's [`codex_core::session::clock`]).
+    /// (core's [`codex_core::Clock`]).
     pub fn create_at_with_clock(
         path: impl Into<PathBuf>,
         meta: SessionMetaLine,

@@ -30,7 +30,7 @@
 //! carries the replay clock ([`ReplayedEvent::at_ms`]) for consumers that stamp what they
 //! derive. Streaming deltas were never persisted, so a replay has none.
 
-use codex_core::event_mapping::parse_turn_item;
+use codex_core::parse_turn_item;
 use codex_protocol::event::{EventMsg, ItemCompletedEvent, ItemStartedEvent};
 use codex_protocol::items::TurnItem;
 use codex_protocol::models::ResponseItem;

@@ -1,4 +1,4 @@
-use codex_core::event_mapping::parse_turn_item;
+use codex_core::parse_turn_item;
 use codex_protocol::event::EventMsg;
 use codex_protocol::items::TurnItem;
 use codex_protocol::rollout::RolloutItem;

@@ -33,7 +33,7 @@
 //! (both are UUID v7, which sort by creation time). A repeated meta of the file's own thread
 //! (a resume) changes nothing.
 
-use codex_core::turn_boundary::is_user_turn_boundary;
+use codex_core::is_user_turn_boundary;
 
 use codex_protocol::event::EventMsg;
 use codex_protocol::items::TurnItem;

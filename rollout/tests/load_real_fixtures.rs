@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use codex_core::turn_boundary::is_user_turn_boundary;
+use codex_core::is_user_turn_boundary;
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{LineFormat, RolloutItem};
 use codex_rollout::reconstruct_history_from_rollout;

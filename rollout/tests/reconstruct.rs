@@ -6,11 +6,11 @@
 
 use std::sync::Arc;
 
-use codex_core::context_manager::{ContextManager, TruncationPolicy, is_api_message};
-use codex_core::session::turn::{
+use codex_core::{ContextManager, TruncationPolicy, is_api_message};
+use codex_core::{
     ModelResponse, ScriptedModel, ScriptedTools, TurnInterrupt, TurnOutcome, TurnRunner,
 };
-use codex_core::session::{
+use codex_core::{
     InMemoryEventSink, InitialContextInputs, ModelSettings, Session, SessionConfiguration,
 };
 use codex_protocol::event::{EventMsg, ThreadRolledBackEvent, TokenUsage};

@@ -4,7 +4,7 @@ mod common;
 
 use std::sync::Arc;
 
-use codex_core::session::{RolloutSink, SinkError};
+use codex_core::{RolloutSink, SinkError};
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::new_session_meta;

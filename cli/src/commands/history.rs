@@ -120,7 +120,7 @@ impl SessionHistory {
     }
 
     /// Takes the rebuilt history out (what a prompt is projected from), leaving it empty.
-    pub fn take_history(&mut self) -> codex_core::context_manager::ContextManager {
+    pub fn take_history(&mut self) -> codex_core::ContextManager {
         std::mem::take(&mut self.rebuilt.history)
     }
 

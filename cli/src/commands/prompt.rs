@@ -10,8 +10,8 @@
 //! session files, so the request has none. A fork by reference is resolved first, through the
 //! Codex home, as `history` does.
 
-use codex_core::context_manager::InputModality;
-use codex_core::prompt::{
+use codex_core::InputModality;
+use codex_core::{
     InstructionsPlacement, Prompt, ProviderKind, RequestOptions, WireApi, encode_request,
     resolve_base_instructions,
 };

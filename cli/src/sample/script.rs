@@ -15,15 +15,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use codex_core::session::clock::{Clock, IdSource, SequentialIds, SteppingClock};
+use codex_core::{Clock, IdSource, SequentialIds, SteppingClock};
 use uuid::Uuid;
 
-use codex_core::contextual::fragments::ContextFragment;
-use codex_core::session::turn::scripted::output_for_call;
-use codex_core::session::turn::{
+use codex_core::ContextFragment;
+use codex_core::output_for_call;
+use codex_core::{
     BoxFuture, ModelResponse, ScriptedModel, ToolExecutor, TurnInterrupt, TurnRunner,
 };
-use codex_core::session::{
+use codex_core::{
     InMemoryEventSink, InitialContextInputs, ModelSettings, Session, SessionConfiguration,
 };
 use codex_protocol::event::TokenUsage;

@@ -10,11 +10,11 @@ use codex_app_server_protocol::v2::ThreadItem;
 use codex_app_server_protocol::{
     EventProjector, ServerMessage, ServerNotification, build_turns_from_rollout_items,
 };
-use codex_core::context_manager::ContextManager;
-use codex_core::session::turn::{
+use codex_core::ContextManager;
+use codex_core::{
     ModelResponse, ScriptedModel, ScriptedTools, TurnInterrupt, TurnOutcome, TurnRunner,
 };
-use codex_core::session::{InMemoryEventSink, ModelSettings, Session, SessionConfiguration};
+use codex_core::{InMemoryEventSink, ModelSettings, Session, SessionConfiguration};
 use codex_protocol::event::{Event, EventMsg};
 use codex_protocol::models::{MessagePhase, ReasoningItemReasoningSummary, ResponseItem};
 use codex_protocol::rollout::{HistoryMode, RolloutItem, parse_rollout_line, split_lines};

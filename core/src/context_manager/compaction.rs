@@ -64,10 +64,20 @@ impl Default for RetryPolicy {
 pub enum CompactionError<E: fmt::Debug> {
     /// Even a prompt of at most one item overflowed: nothing is left to remove.
     #[error("context window exceeded with {items} item(s) left; cannot trim further: {source:?}")]
-    ContextWindowExceeded { items: usize, source: E },
+    ContextWindowExceeded {
+        /// Items left in the prompt that overflowed.
+        items: usize,
+        /// The model's answer.
+        source: E,
+    },
     /// Transient failures exhausted the retry budget.
     #[error("compaction failed after {retries} retries: {source:?}")]
-    RetriesExhausted { retries: u32, source: E },
+    RetriesExhausted {
+        /// Retries made.
+        retries: u32,
+        /// The last failure.
+        source: E,
+    },
     /// A failure that is not worth retrying.
     #[error("compaction failed: {0:?}")]
     Fatal(E),

@@ -116,7 +116,7 @@ impl ContextManager {
     }
 
     /// Consumes the snapshot and returns the items to send to the model: every call answered,
-    /// no orphan output, unsupported media replaced (see [`normalize`]).
+    /// no orphan output, unsupported media replaced.
     ///
     /// The stored history is never changed; a shared snapshot is projected by cloning each
     /// kept item once, an exclusive one by moving its items.

@@ -24,8 +24,11 @@ pub const AUDIO_OMITTED_PLACEHOLDER: &str =
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum InputModality {
+    /// Text parts.
     Text,
+    /// Images (input images, image parts of tool outputs).
     Image,
+    /// Audio parts.
     Audio,
 }
 

@@ -80,8 +80,10 @@ pub struct RequestOptions {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReasoningRequest {
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The reasoning effort (`low`, `medium`, `high`, ...), omitted when the model has none.
     pub effort: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The reasoning summary setting (`auto`, `concise`, `detailed`), omitted when none.
     pub summary: Option<String>,
     /// Responses Lite asks the provider to keep reasoning of all turns (`all_turns`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -91,6 +93,7 @@ pub struct ReasoningRequest {
 /// The `text` object of a request: the structured output format.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TextControls {
+    /// The output format (`text`, or a JSON schema).
     pub format: TextFormat,
 }
 
@@ -107,31 +110,44 @@ pub struct TextFormat {
 /// A Responses request body.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ResponsesRequest {
+    /// The model slug.
     pub model: String,
     /// Empty (and then omitted) for Responses Lite.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub instructions: String,
+    /// The conversation: the prompt projection of the history, base instructions first when
+    /// they are placed in the input.
     pub input: Vec<ResponseItem>,
     /// Omitted for Responses Lite.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<Value>>,
+    /// Always `auto`.
     pub tool_choice: String,
+    /// Whether the model may answer with several tool calls at once.
     pub parallel_tool_calls: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The `reasoning` object, for reasoning models.
     pub reasoning: Option<ReasoningRequest>,
+    /// Always `false`: the provider keeps nothing; the history is sent with every request.
     pub store: bool,
+    /// Always `true`: the response is read as server-sent events.
     pub stream: bool,
+    /// Always `reasoning.encrypted_content`: reasoning comes back encrypted, to be sent again.
     pub include: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The cache key shared by the requests of one thread ([`RequestOptions::prompt_cache_key`]).
     pub prompt_cache_key: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The structured output format, when one is asked for.
     pub text: Option<TextControls>,
 }
 
 /// A request body plus the HTTP headers its shape requires.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EncodedRequest {
+    /// The JSON body.
     pub body: ResponsesRequest,
+    /// The headers, as name and value.
     pub headers: Vec<(String, String)>,
 }
 

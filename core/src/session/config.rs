@@ -28,7 +28,9 @@ pub struct ModelSettings {
     pub wire_api: WireApi,
     /// What the provider accepts.
     pub provider: ProviderKind,
+    /// The reasoning effort sent with each request, when the model reasons.
     pub reasoning_effort: Option<String>,
+    /// The reasoning summary setting sent with each request.
     pub reasoning_summary: Option<String>,
     /// Whether the model may emit several tool calls per response.
     pub supports_parallel_tool_calls: bool,
@@ -75,6 +77,7 @@ pub struct SessionConfiguration {
     /// Resolved once at session start ([`crate::prompt::resolve_base_instructions`]) and
     /// attached to every prompt; never stored as a history message.
     pub base_instructions: BaseInstructions,
+    /// The model and how requests to it are shaped.
     pub model: ModelSettings,
     /// Media preparation at the history boundary.
     pub media: MediaSettings,
@@ -113,9 +116,13 @@ impl SessionConfiguration {
 pub struct TurnContext {
     /// The turn (submission) id: stamped on recorded items, and the id of emitted events.
     pub sub_id: String,
+    /// The model of this turn.
     pub model: ModelSettings,
+    /// Media preparation for this turn's items.
     pub media: MediaSettings,
+    /// Whether raw reasoning text is shown to clients (legacy raw-reasoning events).
     pub show_raw_reasoning: bool,
+    /// Plan mode (collaboration mode `plan`): changes what counts as visible answer text.
     pub plan_mode: bool,
 }
 

@@ -19,7 +19,9 @@ use super::media::prepare_media_items;
 /// Items ready for history, and what media preparation did to their images.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PreparedItems {
+    /// The items, ready to be recorded.
     pub items: Vec<ResponseItem>,
+    /// What happened to each image the items held, in order.
     pub image_preparations: Vec<ImagePreparationMetadata>,
 }
 

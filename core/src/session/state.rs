@@ -28,7 +28,14 @@ pub(crate) struct SessionState {
 }
 
 /// One running thread: records items into history, hands them to the rollout sink and emits
-/// client events. See [`super`] for the recording path.
+/// client events.
+///
+/// One item, from provider output to everywhere it goes ([`Session::record_conversation_items`]):
+/// prepare a copy (media, turn id and create time when missing, ids when missing) → append to
+/// history under the lock (tool outputs truncated by the model's policy) → hand the
+/// untruncated items to the [`RolloutSink`](crate::RolloutSink) (accepted, not yet on disk) →
+/// one `raw_response_item` event each. With a client-visible form, `item_started` and
+/// `item_completed` follow ([`Session::record_response_item_and_emit_turn_item`]).
 #[derive(Debug)]
 pub struct Session {
     pub(crate) state: Mutex<SessionState>,
@@ -62,7 +69,7 @@ impl Session {
     }
 
     /// This session with its time read from `clock` and its ids minted by `ids` instead of
-    /// the system's (see [`super::clock`]): a reproducible recording, a test.
+    /// the system's (see [`Clock`](crate::Clock)): a reproducible recording, a test.
     pub fn with_clock_and_ids(mut self, clock: Arc<dyn Clock>, ids: Arc<dyn IdSource>) -> Self {
         self.clock = clock;
         self.ids = ids;

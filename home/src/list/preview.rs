@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use codex_core::event_mapping::parse_turn_item;
+use codex_core::parse_turn_item;
 use codex_protocol::event::{EventMsg, UserMessageEvent};
 use codex_protocol::items::{TurnItem, UserMessageItem};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use codex_core::event_mapping::parse_turn_item;
+use codex_core::parse_turn_item;
 use codex_home::{Query, Role, SearchIndex};
 use codex_protocol::items::TurnItem;
 use codex_protocol::rollout::RolloutItem;

@@ -11,9 +11,9 @@
 //! boundaries recorded since; a rollback that reaches past a compaction returns to that
 //! snapshot and drops the remaining turns there.
 
-use codex_core::context_manager::legacy_compaction::build_legacy_compacted_history;
-use codex_core::context_manager::{ContextManager, TruncationPolicy, is_api_message};
-use codex_core::turn_boundary::is_user_turn_boundary;
+use codex_core::build_legacy_compacted_history;
+use codex_core::{ContextManager, TruncationPolicy, is_api_message};
+use codex_core::is_user_turn_boundary;
 use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;

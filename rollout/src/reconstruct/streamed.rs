@@ -61,7 +61,7 @@ impl StreamedReconstruction {
 #[derive(Debug)]
 pub struct ReplayPlan {
     plan: Plan,
-    policy: codex_core::context_manager::TruncationPolicy,
+    policy: codex_core::TruncationPolicy,
     first_needed: usize,
     /// Started at the base (or at once, without one).
     replayer: Option<Replayer>,

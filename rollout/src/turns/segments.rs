@@ -44,7 +44,7 @@ use codex_protocol::event::EventMsg;
 use codex_protocol::items::TurnItem;
 use codex_protocol::rollout::RolloutItem;
 
-use codex_core::turn_boundary::is_user_turn_boundary;
+use codex_core::is_user_turn_boundary;
 
 /// How many counting rules a segment tracks turns for (one per [`super::TurnRecords`] rule).
 pub(crate) const RULES: usize = 4;

@@ -17,7 +17,7 @@ use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{LineFormat, RolloutItem};
 use serde::{Deserialize, Serialize};
 
-use codex_core::turn_boundary::is_user_turn_boundary;
+use codex_core::is_user_turn_boundary;
 
 use super::TurnRecords;
 

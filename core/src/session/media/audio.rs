@@ -9,14 +9,17 @@ use super::data_url::is_data_url;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AudioPreparationError {
     #[error("audio content omitted because it could not be processed")]
+    /// The audio could not be decoded.
     Unprocessable,
     #[error(
         "audio content omitted because it exceeded the supported size limit; use a smaller audio file"
     )]
+    /// The audio is larger than the model accepts.
     TooLarge,
     #[error(
         "audio content omitted because its format is not supported; use wav, mp3, m4a, webm, or ogg"
     )]
+    /// The audio's format is not one the model reads.
     UnsupportedFormat,
 }
 

@@ -39,16 +39,20 @@ pub const ORIGINAL_DETAIL_LIMITS: ImageLimits = ImageLimits {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ImagePreparationError {
     #[error("image content omitted because it could not be processed")]
+    /// The image could not be decoded.
     Unprocessable,
     #[error(
         "image content omitted because it exceeded the supported size limit; use a smaller image"
     )]
+    /// The image is larger than its budget and could not be shrunk.
     TooLarge,
     #[error(
         "image content omitted because detail 'low' is not supported; use 'high', 'original', or 'auto'"
     )]
+    /// `detail: low` was asked of a model that does not support it.
     UnsupportedLowDetail,
     #[error("image content omitted because remote image URLs are not supported")]
+    /// The image is a remote URL, which the model cannot fetch.
     RemoteUrlUnsupported,
 }
 
@@ -61,10 +65,13 @@ pub struct ImagePreparationMetadata {
     pub item_id: Option<String>,
     /// The detail the image was prepared for.
     pub effective_detail: ImageDetail,
+    /// Width of the image as given, in pixels.
     pub source_width: u32,
+    /// Height of the image as given, in pixels.
     pub source_height: u32,
     /// Size after preparation (equal to the source when not resized).
     pub width: u32,
+    /// Height after preparation.
     pub height: u32,
     /// True when the image exceeded its budget and a resizer produced a smaller copy.
     pub resized: bool,
@@ -73,7 +80,9 @@ pub struct ImagePreparationMetadata {
 /// Where an image sits, for the metadata.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ImageOrigin<'a> {
+    /// Role of the message holding the image (`None` inside a tool output).
     pub message_role: Option<&'a str>,
+    /// Id of the item holding the image, when it has one.
     pub item_id: Option<&'a str>,
 }
 

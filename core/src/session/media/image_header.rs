@@ -29,8 +29,11 @@ impl ImageFormat {
 /// Format and pixel size read from an image header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ImageInfo {
+    /// The encoding the header names.
     pub format: ImageFormat,
+    /// Width in pixels.
     pub width: u32,
+    /// Height in pixels.
     pub height: u32,
 }
 

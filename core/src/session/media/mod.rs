@@ -66,6 +66,7 @@ pub trait ImageResizer: Send + Sync + std::fmt::Debug {
 /// [`ImagePreparationMode::for_model`]).
 #[derive(Debug, Clone)]
 pub struct MediaSettings {
+    /// How images are prepared for the model.
     pub image_mode: ImagePreparationMode,
     /// Insert a developer `<image_resize_notice>` after an item whose image was resized.
     pub resize_notice: bool,

@@ -71,7 +71,10 @@ pub use scripted::ScriptedTools;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TurnOutcome {
     /// The model finished without further tool calls.
-    Completed { last_agent_message: Option<String> },
+    Completed {
+        /// The text of the turn's last assistant message, if it had one.
+        last_agent_message: Option<String>,
+    },
     /// The turn was interrupted.
     Aborted,
 }
@@ -80,6 +83,7 @@ pub enum TurnOutcome {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TurnError {
     #[error(transparent)]
+    /// The model request failed.
     Model(#[from] ModelError),
     /// The model kept calling tools past the sampling limit.
     #[error("turn exceeded {0} sampling requests")]

@@ -20,7 +20,9 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// token usage the provider reported.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ModelResponse {
+    /// The items the model produced, in order.
     pub items: Vec<ResponseItem>,
+    /// What the response cost, when the provider said.
     pub token_usage: Option<TokenUsage>,
 }
 

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use codex_core::event_mapping::parse_turn_item;
+use codex_core::parse_turn_item;
 use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
 use codex_protocol::items::{AgentMessageContent, TurnItem};
