@@ -9,12 +9,18 @@
 //! it projects `TurnItem`s and `EventMsg`s, and it never reads or writes files (callers hand
 //! it rollout items as values; [`export`] renders the schema in memory and `xtask` writes it).
 //!
+//! Three public namespaces, each a design choice: [`v2`] (the wire contract, versioned as the
+//! generated schema is), [`transcript`] (the terminal client's cell model) and [`export`]
+//! (code generation); everything else is re-exported here at the root from private modules.
+//!
 //! - [`v2`]: the client contract (items, turns, threads, notification and request payloads)
 //!   and its conversions from core types;
-//! - [`jsonrpc`] and [`common`]: the envelope and the typed method enums;
-//! - [`projection`]: live events to notifications and requests;
-//! - [`thread_history`]: persisted rollout items to the turns a resume shows;
-//! - [`client_state`]: the reference client reducer;
+//! - [`JSONRPCMessage`] and [`ClientRequest`], [`ServerNotification`] …: the envelope and the
+//!   typed method enums;
+//! - [`EventProjector`]: live events to notifications and requests;
+//! - [`ThreadHistoryBuilder`], [`ThreadBuilder`]: persisted rollout items to the turns and the
+//!   thread a resume shows;
+//! - [`ThreadState`]: the reference client reducer;
 //! - [`transcript`]: the terminal client's history cells, live tail and status line;
 //! - `scenarios` (feature `testing`): scripted conversations for tests and the TypeScript
 //!   client's fixtures;
@@ -72,25 +78,37 @@
 //! The JSON Schema (schemars) and TypeScript (ts-rs) derives are always on: they are
 //! how [`export::generate`] renders the schema, in memory.
 
-pub mod client_state;
-pub mod common;
+#![warn(missing_docs)]
+
+mod client_state;
+mod common;
 pub mod export;
-pub mod jsonrpc;
-pub mod projection;
+mod jsonrpc;
+mod projection;
 #[cfg(any(test, feature = "testing"))]
 pub mod scenarios;
-pub mod thread_history;
+mod thread_history;
 pub mod transcript;
 pub mod v2;
 
 pub use client_state::ThreadState;
-pub use common::*;
-pub use jsonrpc::*;
-pub use projection::{EventProjector, ServerMessage, item_event_to_server_notification};
-pub use thread_history::{
-    ThreadHistoryBuilder, build_turns_from_rollout_items, thread_from_rollout_items,
+pub use common::{
+    ClientNotification, ClientRequest, MessageConversionError, ServerNotification, ServerRequest,
 };
-pub use v2::{Thread, ThreadItem, Turn, TurnStatus};
+pub use jsonrpc::{
+    INTERNAL_ERROR_CODE, INVALID_PARAMS_ERROR_CODE, INVALID_REQUEST_ERROR_CODE, JSONRPC_VERSION,
+    JSONRPCError, JSONRPCErrorError, JSONRPCMessage, JSONRPCNotification, JSONRPCRequest,
+    JSONRPCResponse, METHOD_NOT_FOUND_ERROR_CODE, RequestId,
+};
+pub use projection::{
+    EventProjector, ServerMessage, TurnOutcome, item_event_to_server_notification,
+    turn_error_for_status,
+};
+pub use projection::item_builders;
+pub use thread_history::{
+    BuiltThread, ThreadBuilder, ThreadHistoryBuilder, build_turns_from_rollout_items,
+    thread_from_rollout_items, thread_from_session_meta,
+};
 
 /// The README's examples, compiled and run as doc tests so the first code a downstream user
 /// copies stays true.

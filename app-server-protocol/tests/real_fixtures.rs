@@ -15,7 +15,7 @@ use std::fs;
 use std::path::Path;
 
 use codex_app_server_protocol::build_turns_from_rollout_items;
-use codex_app_server_protocol::thread_history::thread_from_rollout_items;
+use codex_app_server_protocol::thread_from_rollout_items;
 use codex_app_server_protocol::v2::{Thread, ThreadItem, ThreadSource, TurnStatus};
 use codex_protocol::event::EventMsg;
 use codex_protocol::items::TurnItem;

@@ -10,7 +10,7 @@ mod generate;
 
 use std::path::Path;
 
-use codex_app_server_protocol::thread_history::{BuiltThread, ThreadBuilder};
+use codex_app_server_protocol::{BuiltThread, ThreadBuilder};
 use codex_test_support::real_jsonl_files;
 use codex_thread::commands::thread::build_streamed;
 use codex_thread::input::{Source, load_session};

@@ -39,6 +39,7 @@ pub struct Script {
 }
 
 impl Script {
+    /// An empty script for the thread `thread_id`, its clock at the scenarios' epoch.
     pub fn new(thread_id: ThreadId) -> Self {
         Self {
             thread_id,
@@ -50,6 +51,7 @@ impl Script {
         }
     }
 
+    /// The steps written so far, in order.
     pub fn into_steps(self) -> Vec<Step> {
         self.steps
     }

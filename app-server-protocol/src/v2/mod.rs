@@ -13,13 +13,42 @@ mod thread;
 mod turn;
 mod user_input;
 
-pub use approval::*;
+pub use approval::{
+    CommandExecutionApprovalDecision, CommandExecutionRequestApprovalParams,
+    CommandExecutionRequestApprovalResponse, FileChangeApprovalDecision,
+    FileChangeRequestApprovalParams, FileChangeRequestApprovalResponse, NetworkPolicyAmendment,
+    NetworkPolicyRuleAction,
+};
 pub use from_core::SLEEP_EXTENSION_KIND;
 pub use from_core_parts::{convert_patch_changes, duration_ms, review_output_text, shell_join};
-pub use item::*;
-pub use item_parts::*;
-pub use notification::*;
-pub use requests::*;
-pub use thread::*;
-pub use turn::*;
-pub use user_input::*;
+pub use item::ThreadItem;
+pub use item_parts::{
+    CollabAgentState, CollabAgentStates, CollabAgentStatus, CollabAgentTool,
+    CollabAgentToolCallStatus, CommandAction, CommandExecutionSource, CommandExecutionStatus,
+    DynamicToolCallOutputContentItem, DynamicToolCallStatus, FileUpdateChange, HookPromptFragment,
+    McpAppContext, McpToolCallError, McpToolCallResult, McpToolCallStatus, MemoryCitation,
+    MemoryCitationEntry, PatchApplyStatus, PatchChangeKind, SubAgentActivityKind, WebSearchAction,
+};
+pub use notification::{
+    AgentMessageDeltaNotification, CommandExecutionOutputDeltaNotification,
+    DeprecationNoticeNotification, ErrorNotification, ItemCompletedNotification,
+    ItemStartedNotification, PlanDeltaNotification, ReasoningSummaryPartAddedNotification,
+    ReasoningSummaryTextDeltaNotification, ReasoningTextDeltaNotification,
+    ServerRequestResolvedNotification, TerminalInteractionNotification,
+    ThreadNameUpdatedNotification, ThreadStartedNotification, ThreadStatusChangedNotification,
+    ThreadTokenUsage, ThreadTokenUsageUpdatedNotification, TokenUsageBreakdown,
+    TurnCompletedNotification, TurnDiffUpdatedNotification, TurnStartedNotification,
+    WarningNotification,
+};
+pub use requests::{
+    ClientInfo, InitializeParams, InitializeResponse, ThreadReadParams, ThreadReadResponse,
+    ThreadResumeParams, ThreadResumeResponse, ThreadRollbackParams, ThreadRollbackResponse,
+    ThreadStartParams, ThreadStartResponse, TurnInterruptParams, TurnInterruptResponse,
+    TurnStartParams, TurnStartResponse,
+};
+pub use thread::{
+    GitInfo, SessionSource, Thread, ThreadActiveFlag, ThreadFile, ThreadHistoryMode, ThreadSource,
+    ThreadStatus,
+};
+pub use turn::{CodexErrorInfo, TimedThreadItem, Turn, TurnError, TurnItemsView, TurnStatus};
+pub use user_input::{ByteRange, TextElement, UserInput};

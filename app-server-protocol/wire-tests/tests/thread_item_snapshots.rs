@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use codex_app_server_protocol::projection::item_builders;
+use codex_app_server_protocol::item_builders;
 use codex_app_server_protocol::v2::{ThreadItem, Turn, TurnError, TurnItemsView, TurnStatus};
 use codex_protocol::event::{ExecCommandEndEvent, UserMessageEvent};
 use codex_protocol::items::{

@@ -23,7 +23,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use codex_app_server_protocol::thread_history::thread_from_session_meta;
+use codex_app_server_protocol::thread_from_session_meta;
 use codex_app_server_protocol::v2::ThreadStartedNotification;
 use codex_app_server_protocol::{EventProjector, ServerMessage, ServerNotification};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};

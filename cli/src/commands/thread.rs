@@ -17,7 +17,7 @@
 //! (validating against the generated schema); a file without session meta gives
 //! `{"turns": [...]}` only. `--last N` keeps the last N turns of that thread.
 
-use codex_app_server_protocol::thread_history::{BuiltThread, ThreadBuilder};
+use codex_app_server_protocol::{BuiltThread, ThreadBuilder};
 use std::path::{Path, PathBuf};
 
 use codex_app_server_protocol::v2::{ThreadFile, ThreadItem, Turn};

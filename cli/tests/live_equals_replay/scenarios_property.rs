@@ -13,7 +13,7 @@ use codex_protocol::thread_id::ThreadId;
 use pretty_assertions::assert_eq;
 use proptest::prelude::*;
 
-use codex_app_server_protocol::jsonrpc::JSONRPCMessage;
+use codex_app_server_protocol::JSONRPCMessage;
 use codex_app_server_protocol::scenarios::{
     Party, Scenario, Script, all_scenarios, as_recorded, without_item_times,
 };

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use chrono::DateTime;
-use codex_app_server_protocol::thread_history::{BuiltThread, ThreadBuilder};
+use codex_app_server_protocol::{BuiltThread, ThreadBuilder};
 use codex_app_server_protocol::v2::{ThreadItem, Turn};
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
