@@ -40,7 +40,7 @@
 //! ```
 //! use codex_app_server_protocol::build_turns_from_rollout_items;
 //! use codex_app_server_protocol::v2::{ThreadItem, TurnStatus};
-//! use codex_protocol::parse_rollout_line;
+//! use codex_protocol::rollout::parse_rollout_line;
 //!
 //! const SESSION: &str = r#"{"timestamp":"2025-06-02T09:00:00.000Z","type":"session_meta","payload":{"id":"0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55","timestamp":"2025-06-02T09:00:00.000Z","cwd":"/tmp/demo","originator":"docs","cli_version":"0.1.0"}}
 //! {"timestamp":"2025-06-02T09:00:01.000Z","type":"event_msg","payload":{"type":"task_started","turn_id":"turn-1"}}
@@ -100,11 +100,11 @@ pub use jsonrpc::{
     JSONRPCError, JSONRPCErrorError, JSONRPCMessage, JSONRPCNotification, JSONRPCRequest,
     JSONRPCResponse, METHOD_NOT_FOUND_ERROR_CODE, RequestId,
 };
+pub use projection::item_builders;
 pub use projection::{
     EventProjector, ServerMessage, TurnOutcome, item_event_to_server_notification,
     turn_error_for_status,
 };
-pub use projection::item_builders;
 pub use thread_history::{
     BuiltThread, ThreadBuilder, ThreadHistoryBuilder, build_turns_from_rollout_items,
     thread_from_rollout_items, thread_from_session_meta,

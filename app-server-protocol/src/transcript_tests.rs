@@ -325,7 +325,7 @@ fn facts_count_tokens_per_turn_and_place_rollbacks() {
     ];
     let mut facts = ThreadFacts::new();
     for line in lines {
-        let parsed = codex_protocol::parse_rollout_line(line.as_bytes())
+        let parsed = codex_protocol::rollout::parse_rollout_line(line.as_bytes())
             .ok()
             .and_then(|parsed| parsed.into_line());
         let Some(parsed) = parsed else {

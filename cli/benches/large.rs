@@ -39,10 +39,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use codex_rollout::load_rollout_bytes;
-use codex_rollout::{ReconstructOptions, reconstruct_history_from_items};
 use codex_rollout::RolloutStream;
+use codex_rollout::load_rollout_bytes;
 use codex_rollout::resume_rollout_tail;
+use codex_rollout::{ReconstructOptions, reconstruct_history_from_items};
 use criterion::{Criterion, Throughput, criterion_group};
 use generate::{RealLines, Shape, real_lines, write_rollout};
 

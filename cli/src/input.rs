@@ -23,8 +23,8 @@ use std::sync::Arc;
 use codex_home::{ThreadLookupError, thread_prefix};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::{LineProblem, LoadedRollout, ProblemKind, RolloutContents};
 use codex_rollout::{Compression, DecodedRollout, read_rollout};
+use codex_rollout::{LineProblem, LoadedRollout, ProblemKind, RolloutContents};
 
 use crate::error::Failure;
 use crate::output::{note, warn};

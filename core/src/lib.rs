@@ -25,7 +25,8 @@
 //!
 //! ```
 //! use codex_core::{ContextManager, TruncationPolicy, default_input_modalities, parse_turn_item};
-//! use codex_protocol::{ResponseItem, TurnItem};
+//! use codex_protocol::items::TurnItem;
+//! use codex_protocol::models::ResponseItem;
 //!
 //! let question = ResponseItem::user_text("List the files.");
 //! // What a person sees of the item: their message, without injected context.

@@ -7,9 +7,7 @@ use std::time::SystemTime;
 
 use pretty_assertions::assert_eq;
 
-use codex_rollout::testing::{
-    Step, THREAD, WEEKS_AGO, session_text as content, write_old_session,
-};
+use codex_rollout::testing::{Step, THREAD, WEEKS_AGO, session_text as content, write_old_session};
 use codex_rollout::{MAX_WINDOW_LOG, load_rollout_items};
 
 use super::*;

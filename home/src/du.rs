@@ -32,9 +32,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::compress::{CompressOptions, Plan, plan_file};
-use codex_rollout::parse_rollout_file_name;
 use codex_rollout::Compression;
 use codex_rollout::RolloutStream;
+use codex_rollout::parse_rollout_file_name;
 use codex_rollout::{ParentPrefixScan, Provenance};
 
 mod classify;

@@ -36,11 +36,11 @@ use codex_protocol::thread_id::ThreadId;
 use tracing::warn;
 use uuid::Uuid;
 
-use codex_rollout::{Result, RolloutError};
 use codex_rollout::{
     CodexHome, OrderKey, RolloutFileName, SessionsFolder, find_first_rollout, folder_files,
     order_key, parse_rollout_file_name,
 };
+use codex_rollout::{Result, RolloutError};
 use codex_rollout::{RolloutReader, open_rollout};
 
 mod preview;

@@ -25,7 +25,8 @@
 //! and writing the line back reproduces its bytes.
 //!
 //! ```
-//! use codex_protocol::{ContentItem, ResponseItem, RolloutItem, parse_rollout_line};
+//! use codex_protocol::models::{ContentItem, ResponseItem};
+//! use codex_protocol::rollout::{RolloutItem, parse_rollout_line};
 //!
 //! const SESSION: &str = r#"{"timestamp":"2025-06-02T09:00:00.000Z","type":"session_meta","payload":{"id":"0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55","timestamp":"2025-06-02T09:00:00.000Z","cwd":"/tmp/demo","originator":"docs","cli_version":"0.1.0"}}
 //! {"timestamp":"2025-06-02T09:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"List the files."}]}}
@@ -78,12 +79,6 @@ pub(crate) mod small_map;
 pub mod thread_id;
 pub mod type_first;
 pub mod user_input;
-
-pub use event::{Event, EventMsg};
-pub use items::TurnItem;
-pub use models::{ContentItem, ResponseItem};
-pub use rollout::{RolloutItem, RolloutLine, parse_rollout_line};
-pub use thread_id::ThreadId;
 
 /// The README's examples, compiled and run as doc tests so the first code a downstream user
 /// copies stays true.

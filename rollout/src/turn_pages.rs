@@ -12,8 +12,8 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use codex_protocol::event::EventMsg;
-use codex_protocol::parse_rollout_line;
 use codex_protocol::rollout::RolloutItem;
+use codex_protocol::rollout::parse_rollout_line;
 
 use crate::stream::RolloutStream;
 use crate::tail::reverse::ReverseLines;

@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use codex_core::{ContextManager, TruncationPolicy, is_api_message};
 use codex_core::{
-    ModelResponse, ScriptedModel, ScriptedTools, TurnInterrupt, TurnOutcome, TurnRunner,
+    InMemoryEventSink, InitialContextInputs, ModelSettings, Session, SessionConfiguration,
 };
 use codex_core::{
-    InMemoryEventSink, InitialContextInputs, ModelSettings, Session, SessionConfiguration,
+    ModelResponse, ScriptedModel, ScriptedTools, TurnInterrupt, TurnOutcome, TurnRunner,
 };
 use codex_protocol::event::{EventMsg, ThreadRolledBackEvent, TokenUsage};
 use codex_protocol::models::{MessagePhase, ResponseItem};

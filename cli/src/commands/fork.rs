@@ -31,11 +31,11 @@ use codex_home::find_rollout_by_thread_id;
 use codex_protocol::rollout::HistoryBase;
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::CodexHome;
+use codex_rollout::load_rollout_with_base;
 use codex_rollout::{
     ForkError, ForkMode, ForkedRollout, fork_file_dropping_turns, fork_rollout_to_path_with,
     fork_source_thread,
 };
-use codex_rollout::load_rollout_with_base;
 use codex_rollout::{TooFewTurns, fork_point_dropping_turns, user_turns};
 use serde::Serialize;
 

@@ -22,13 +22,9 @@ use std::path::PathBuf;
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine, TurnContextItem};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::CodexHome;
-use codex_rollout::{
-    HistoryBaseError, ResolvedBase, history_base_of, resolve_history_base,
-};
-use codex_rollout::{
-    ReconstructOptions, ReconstructedHistory, reconstruct_history_with,
-};
 use codex_rollout::resume_rollout_tail;
+use codex_rollout::{HistoryBaseError, ResolvedBase, history_base_of, resolve_history_base};
+use codex_rollout::{ReconstructOptions, ReconstructedHistory, reconstruct_history_with};
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::{Source, load_session};

@@ -28,8 +28,8 @@ use codex_app_server_protocol::v2::ThreadStartedNotification;
 use codex_app_server_protocol::{EventProjector, ServerMessage, ServerNotification};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::{ReplayedEvent, Replayer};
 use codex_rollout::StreamedTurnIndex;
+use codex_rollout::{ReplayedEvent, Replayer};
 use uuid::Uuid;
 
 use crate::error::{CommandResult, Status};

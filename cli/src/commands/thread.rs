@@ -24,10 +24,10 @@ use codex_app_server_protocol::v2::{ThreadFile, ThreadItem, Turn};
 use codex_home::read_head_summary;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::CodexHome;
-use codex_rollout::load_rollout_with_base;
-use codex_rollout::home_of_rollout_path;
 use codex_rollout::ClientView;
+use codex_rollout::CodexHome;
+use codex_rollout::home_of_rollout_path;
+use codex_rollout::load_rollout_with_base;
 use serde_json::Value;
 use uuid::Uuid;
 

@@ -8,8 +8,8 @@ use std::time::{Duration, SystemTime};
 
 use codex_home::all_rollout_files;
 use codex_protocol::rollout::RolloutItem;
-use codex_rollout::parse_rollout_file_name;
 use codex_rollout::load_rollout_items;
+use codex_rollout::parse_rollout_file_name;
 
 /// Thirty days: older than `compress`'s default age.
 pub const OLD: Duration = Duration::from_secs(30 * 24 * 3600);

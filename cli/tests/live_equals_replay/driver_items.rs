@@ -11,10 +11,10 @@ use codex_app_server_protocol::{
     EventProjector, ServerMessage, ServerNotification, build_turns_from_rollout_items,
 };
 use codex_core::ContextManager;
+use codex_core::{InMemoryEventSink, ModelSettings, Session, SessionConfiguration};
 use codex_core::{
     ModelResponse, ScriptedModel, ScriptedTools, TurnInterrupt, TurnOutcome, TurnRunner,
 };
-use codex_core::{InMemoryEventSink, ModelSettings, Session, SessionConfiguration};
 use codex_protocol::event::{Event, EventMsg};
 use codex_protocol::models::{MessagePhase, ReasoningItemReasoningSummary, ResponseItem};
 use codex_protocol::rollout::{HistoryMode, RolloutItem, parse_rollout_line, split_lines};
@@ -22,8 +22,8 @@ use codex_protocol::thread_id::ThreadId;
 use codex_protocol::user_input::UserInput;
 use codex_rollout::RolloutRecorder;
 use codex_rollout::load_rollout_items;
-use codex_rollout::reconstruct_history_from_rollout;
 use codex_rollout::new_session_meta;
+use codex_rollout::reconstruct_history_from_rollout;
 use pretty_assertions::assert_eq;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;

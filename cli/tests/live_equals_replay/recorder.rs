@@ -21,10 +21,10 @@ use codex_app_server_protocol::{
     build_turns_from_rollout_items,
 };
 use codex_protocol::rollout::{HistoryMode, RolloutItem};
-use codex_rollout::RolloutRecorder;
 use codex_rollout::RolloutContents;
-use codex_rollout::persisted_rollout_items;
+use codex_rollout::RolloutRecorder;
 use codex_rollout::client_view_items;
+use codex_rollout::persisted_rollout_items;
 use pretty_assertions::assert_eq;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;

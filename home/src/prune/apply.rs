@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::CompressOutcome;
 use codex_rollout::CodexHome;
+use codex_rollout::CompressOutcome;
 use rayon::prelude::*;
 use serde::Serialize;
 

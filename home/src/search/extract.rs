@@ -11,8 +11,8 @@
 //!   person looks for, and whole outputs would make the index as big as the files;
 //! - the paths an `apply_patch` call changes, as core's [`ToolInvocation`] reads the patch.
 
-use codex_core::{parse_turn_item, web_search_action_detail};
 use codex_core::ToolInvocation;
+use codex_core::{parse_turn_item, web_search_action_detail};
 use codex_protocol::items::{AgentMessageContent, FileChange, TurnItem};
 use codex_protocol::models::{LocalShellAction, ResponseItem};
 

@@ -24,10 +24,10 @@ use super::extract::texts_of;
 use super::identity::{Identity, Plan, identity, plan};
 use super::{Result, SearchError};
 use crate::list::FoundRollout;
-use codex_rollout::RolloutFileName;
 use codex_rollout::Compression;
-use codex_rollout::{RolloutStream, StreamedContent};
+use codex_rollout::RolloutFileName;
 use codex_rollout::{ParentPrefixScan, Provenance, TurnTally};
+use codex_rollout::{RolloutStream, StreamedContent};
 
 /// A batch is stored when its texts reach this many bytes.
 const BATCH_BYTES: usize = 8 * 1024 * 1024;
@@ -297,9 +297,10 @@ fn index_file(
                 }
             }
         }
-        let damaged = line.problem.as_ref().is_some_and(|problem| {
-            matches!(problem.kind, codex_rollout::ProblemKind::Damaged)
-        });
+        let damaged = line
+            .problem
+            .as_ref()
+            .is_some_and(|problem| matches!(problem.kind, codex_rollout::ProblemKind::Damaged));
         position.bytes = end;
         position.lines = number;
         report.bytes += end - line.offset;

@@ -11,12 +11,12 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use chrono::DateTime;
-use codex_app_server_protocol::{BuiltThread, ThreadBuilder};
 use codex_app_server_protocol::v2::{ThreadItem, Turn};
+use codex_app_server_protocol::{BuiltThread, ThreadBuilder};
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
-use codex_rollout::{ClientView, client_view_items};
 use codex_rollout::RolloutStream;
+use codex_rollout::{ClientView, client_view_items};
 use codex_rollout::{ParentPrefixScan, Provenance};
 use sha2::{Digest, Sha256};
 
@@ -176,12 +176,11 @@ fn scan_piece(
         Ok(_) => builder.finish(),
         Err(changed) => {
             tracing::debug!(%changed, path = %path.display(), "loading the whole file for its turns");
-            let loaded = codex_rollout::load_rollout_items(path).map_err(|source| {
-                TableError::Load {
+            let loaded =
+                codex_rollout::load_rollout_items(path).map_err(|source| TableError::Load {
                     path: path.to_path_buf(),
                     message: source.to_string(),
-                }
-            })?;
+                })?;
             let mut builder = ThreadBuilder::new();
             for item in client_view_items(loaded.contents()).iter() {
                 builder.handle_rollout_item(item);

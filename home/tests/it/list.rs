@@ -12,8 +12,8 @@ use codex_home::{
 use codex_protocol::models::{ContentItem, ResponseItem};
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::new_session_meta;
 use codex_rollout::Compression;
+use codex_rollout::new_session_meta;
 use codex_rollout::{CodexHome, RolloutRecorder};
 use pretty_assertions::assert_eq;
 use serde_json::json;

@@ -12,8 +12,8 @@
 //! snapshot and drops the remaining turns there.
 
 use codex_core::build_legacy_compacted_history;
-use codex_core::{ContextManager, TruncationPolicy, is_api_message};
 use codex_core::is_user_turn_boundary;
+use codex_core::{ContextManager, TruncationPolicy, is_api_message};
 use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;

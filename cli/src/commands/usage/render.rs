@@ -46,9 +46,7 @@ pub fn to_json(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone: 
             }
             object.insert(
                 "last_activity".into(),
-                json!(codex_rollout::format_line_timestamp(
-                    row.last_activity
-                )),
+                json!(codex_rollout::format_line_timestamp(row.last_activity)),
             );
             tally_json(&row.tally, pricing, &mut object);
             Value::Object(object)

@@ -20,9 +20,9 @@ use std::time::SystemTime;
 
 use codex_home::find_rollout_by_thread_id;
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::{home_of_rollout_path, parse_rollout_file_name};
 use codex_rollout::RolloutContents;
 use codex_rollout::TurnRecords;
+use codex_rollout::{home_of_rollout_path, parse_rollout_file_name};
 
 use super::load::{Loaded, has_history_base, load_contents, load_file};
 use crate::error::Failure;

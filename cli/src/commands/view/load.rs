@@ -14,9 +14,9 @@ use codex_app_server_protocol::v2::Turn;
 use codex_home::read_head_summary;
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_rollout::CodexHome;
-use codex_rollout::load_rollout_with_base;
-use codex_rollout::home_of_rollout_path;
 use codex_rollout::RolloutContents;
+use codex_rollout::home_of_rollout_path;
+use codex_rollout::load_rollout_with_base;
 use codex_rollout::{ClientView, client_view_items};
 
 use crate::error::Failure;

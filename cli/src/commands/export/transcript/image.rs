@@ -8,8 +8,8 @@
 
 use std::path::Path;
 
-use codex_core::{decode_data_url, encode_data_url, is_data_url};
 use codex_core::read_image_info;
+use codex_core::{decode_data_url, encode_data_url, is_data_url};
 use serde::Serialize;
 
 /// Where an image came from, and whether the page can show it.
