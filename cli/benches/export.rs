@@ -20,10 +20,8 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use codex_thread::cli::ExportFormat;
-use codex_thread::commands::export::{self, ExportOptions};
-use codex_thread::input::{Source, load_session};
-use codex_thread::output::Output;
+use codex_thread::testing::{ExportFormat, ExportOptions, Output, Source, export, load_session};
+
 use criterion::{Criterion, criterion_group};
 use serde_json::json;
 

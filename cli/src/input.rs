@@ -21,8 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use codex_home::{ThreadLookupError, thread_prefix};
-use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
-use codex_protocol::thread_id::ThreadId;
+use codex_protocol::rollout::RolloutItem;
 use codex_rollout::{Compression, DecodedRollout, read_rollout};
 use codex_rollout::{LineProblem, LoadedRollout, ProblemKind, RolloutContents};
 
@@ -303,12 +302,14 @@ impl Session {
     }
 
     /// The thread the file records (its first session meta), if it has one.
-    pub fn thread_id(&self) -> Option<ThreadId> {
+    #[cfg(any(test, feature = "testing"))]
+    pub fn thread_id(&self) -> Option<codex_protocol::thread_id::ThreadId> {
         self.contents.thread_id()
     }
 
     /// The first session meta line, if any.
-    pub fn session_meta(&self) -> Option<&SessionMetaLine> {
+    #[cfg(any(test, feature = "testing"))]
+    pub fn session_meta(&self) -> Option<&codex_protocol::rollout::SessionMetaLine> {
         self.items().iter().find_map(|item| match item {
             RolloutItem::SessionMeta(meta) => Some(meta.as_ref()),
             _ => None,

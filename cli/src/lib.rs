@@ -10,15 +10,28 @@
 //! turns and fork points are codex-rollout's, turn and history decisions are codex-core's,
 //! the client view is codex-app-server-protocol's; nothing here re-decides any of them.
 
-pub mod cli;
-pub mod commands;
-pub mod error;
-pub mod input;
-pub mod inputs;
-pub mod output;
-pub mod progress;
+mod cli;
+mod commands;
+mod error;
+mod input;
+mod inputs;
+mod output;
+mod progress;
 pub mod sample;
-pub mod streamed;
+mod streamed;
+
+/// What this package's own tests and benchmarks reach inside the binary (feature `testing`,
+/// turned on for them by the package's dev-dependency on itself); never a program's API.
+#[cfg(feature = "testing")]
+pub mod testing {
+    pub use crate::cli::ExportFormat;
+    pub use crate::commands::export::{self, ExportOptions};
+    pub use crate::commands::thread::build_streamed;
+    pub use crate::error::Failure;
+    pub use crate::input::{Source, load_session};
+    pub use crate::output::Output;
+    pub use crate::progress::Progress;
+}
 
 use clap::Parser;
 

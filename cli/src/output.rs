@@ -7,7 +7,6 @@
 
 pub mod sanitize;
 pub mod size;
-pub mod wrap;
 
 use std::io::{self, Write};
 
@@ -18,7 +17,6 @@ pub use sanitize::{JsonTextWriter, escape_json_text, one_line, sanitize_text};
 
 /// Bytes of serialized JSON escaped at a time by [`Output::json_line`].
 const JSON_CHUNK_BYTES: usize = 64 * 1024;
-pub use wrap::wrap;
 
 /// The output of one command run.
 pub struct Output {

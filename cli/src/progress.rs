@@ -82,11 +82,6 @@ impl Progress {
             bar.inc(delta);
         }
     }
-
-    /// Whether anything is drawn.
-    pub fn is_visible(&self) -> bool {
-        self.bar.is_some()
-    }
 }
 
 impl Drop for Progress {

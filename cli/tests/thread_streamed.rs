@@ -12,9 +12,7 @@ use std::path::Path;
 
 use codex_app_server_protocol::{BuiltThread, ThreadBuilder};
 use codex_test_support::real_jsonl_files;
-use codex_thread::commands::thread::build_streamed;
-use codex_thread::input::{Source, load_session};
-use codex_thread::progress::Progress;
+use codex_thread::testing::{Failure, Progress, Source, build_streamed, load_session};
 use generate::{real_lines, streamed_equivalence_shapes, write_rollout};
 use pretty_assertions::assert_eq;
 use serde_json::Value;
@@ -37,7 +35,7 @@ fn thread_json(path: &Path, last: Option<usize>) -> Option<Value> {
 }
 
 /// The thread of the whole loaded file.
-fn build_whole(source: &Source) -> Result<BuiltThread, codex_thread::error::Failure> {
+fn build_whole(source: &Source) -> Result<BuiltThread, Failure> {
     let session = load_session(source)?;
     let mut builder = ThreadBuilder::new();
     for item in codex_rollout::client_view_items(session.contents()).iter() {

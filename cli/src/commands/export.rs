@@ -20,10 +20,9 @@ mod redact;
 mod transcript;
 
 pub use redact::{RedactTranscript, RedactionReport, Redactor};
-pub use transcript::{
-    Entry, EntryKind, FileIndex, Image, ImageSource, Part, ToolCall, Transcript, TranscriptBuilder,
-    TranscriptTurn,
-};
+#[cfg(test)]
+pub use transcript::{Entry, EntryKind, Image, ImageSource, ToolCall, Transcript, TranscriptTurn};
+pub use transcript::{FileIndex, Part, TranscriptBuilder};
 
 use std::path::PathBuf;
 

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 use serde::Serialize;
 
-pub use stats::{Inspection, Inspector, ProblemReport, Tokens, UnansweredCall};
+pub use stats::{Inspection, Inspector, ProblemReport};
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;

@@ -139,18 +139,6 @@ pub struct ToolCall {
 }
 
 impl Transcript {
-    /// The turns that count (rolled-back ones left out).
-    pub fn live_turns(&self) -> impl Iterator<Item = &TranscriptTurn> {
-        self.turns.iter().filter(|turn| !turn.rolled_back)
-    }
-
-    /// Every image of the transcript, in order.
-    pub fn images(&self) -> impl Iterator<Item = &Image> {
-        self.preamble
-            .iter()
-            .chain(self.turns.iter().flat_map(|turn| turn.entries.iter()))
-            .flat_map(Entry::images)
-    }
 }
 
 impl Entry {
