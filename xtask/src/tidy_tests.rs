@@ -262,3 +262,28 @@ fn a_dependency_against_the_diagram_is_reported() -> std::io::Result<()> {
     }
     Ok(())
 }
+
+/// A package's dev-dependency on itself (its `testing` feature for its own tests) breaks no
+/// layer; the same package as a normal dependency of itself would be reported.
+#[test]
+fn a_dev_dependency_on_itself_is_allowed() -> std::io::Result<()> {
+    let dir = tempfile::tempdir()?;
+    clean_tree(dir.path())?;
+    let file = "core/Cargo.toml";
+    let own = "codex-core = { path = \".\", features = [\"testing\"] }\n";
+    write(
+        dir.path(),
+        file,
+        &manifest("codex-core", "codex-protocol = { workspace = true }\n", own),
+    )?;
+    let on_core = |violations: Vec<Violation>| -> usize {
+        violations
+            .iter()
+            .filter(|violation| violation.file == file)
+            .count()
+    };
+    assert_eq!(on_core(check(dir.path())?), 0);
+    write(dir.path(), file, &manifest("codex-core", own, ""))?;
+    assert_eq!(on_core(check(dir.path())?), 1);
+    Ok(())
+}

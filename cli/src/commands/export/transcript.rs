@@ -138,8 +138,7 @@ pub struct ToolCall {
     pub duration_ms: Option<u64>,
 }
 
-impl Transcript {
-}
+impl Transcript {}
 
 impl Entry {
     /// The images of this entry (the person's, or inside a tool output).
