@@ -23,7 +23,7 @@ use std::sync::Arc;
 use codex_home::{ThreadLookupError, thread_prefix};
 use codex_protocol::rollout::RolloutItem;
 use codex_rollout::{Compression, DecodedRollout, read_rollout};
-use codex_rollout::{LineProblem, LoadedRollout, ProblemKind, RolloutContents};
+use codex_rollout::{LineProblem, LoadedRollout, RolloutContents};
 
 use crate::error::Failure;
 use crate::output::{note, warn};
@@ -219,17 +219,6 @@ pub(crate) fn describe(err: &std::io::Error) -> String {
     }
 }
 
-/// True for a line that could not be read as what it claims to be: blank, not UTF-8, not
-/// JSON, truncated, without the envelope, or with a payload that does not fit its kind.
-/// Lines of a kind newer than this tool (unknown line or payload type) are read, just not
-/// understood: they are not unreadable.
-pub fn is_unreadable(problem: &LineProblem) -> bool {
-    !matches!(
-        problem.kind,
-        ProblemKind::UnknownLineType | ProblemKind::UnknownPayloadType
-    )
-}
-
 /// A rollout read tolerantly: every line that could be read, the problems of the others.
 #[derive(Debug)]
 pub struct Session {
@@ -263,7 +252,7 @@ pub fn load_session(source: &Source) -> Result<Session, Failure> {
     let skipped: Vec<&LineProblem> = contents
         .problems()
         .iter()
-        .filter(|problem| is_unreadable(problem))
+        .filter(|problem| problem.kind.is_unreadable())
         .collect();
     if contents.items().is_empty() {
         let first = skipped

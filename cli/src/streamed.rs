@@ -17,7 +17,7 @@ use codex_rollout::{LineProblem, ProblemKind};
 use codex_rollout::{RolloutStream, StreamedLine};
 
 use crate::error::Failure;
-use crate::input::{Source, describe, is_unreadable, note_sample, open_file};
+use crate::input::{Source, describe, note_sample, open_file};
 use crate::output::warn;
 use crate::progress::{Progress, ProgressReader};
 use crate::sample::SAMPLE_JSONL;
@@ -113,7 +113,7 @@ pub fn stream_session(
                     return;
                 }
                 checks.problems += 1;
-                if is_unreadable(problem) {
+                if problem.kind.is_unreadable() {
                     checks.skipped += 1;
                     checks.first_skipped.get_or_insert_with(|| problem.clone());
                 }

@@ -277,7 +277,7 @@ fn survey(path: &Path, start: u64, options: &ReconstructOptions) -> io::Result<O
     let read = stream.for_each_line_parallel(|line| {
         if let Some(problem) = &line.problem {
             damaged |= problem.kind == ProblemKind::Damaged;
-            if is_unreadable(problem.kind) {
+            if problem.kind.is_unreadable() {
                 unreadable_lines += 1;
             }
         }
@@ -344,13 +344,6 @@ fn head_meta(reader: impl Read) -> io::Result<Head> {
         }
     }
     Ok(Head::None)
-}
-
-fn is_unreadable(kind: ProblemKind) -> bool {
-    !matches!(
-        kind,
-        ProblemKind::UnknownLineType | ProblemKind::UnknownPayloadType
-    )
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use rayon::prelude::*;
 
 use crate::commands::inspect::ProblemReport;
 use crate::error::{CommandResult, Failure, Status};
-use crate::input::{Source, is_unreadable};
+use crate::input::{Source};
 use crate::output::{Output, sanitize_text};
 use crate::progress::Progress;
 use crate::streamed::{open_stream, source_size, unreadable};
@@ -91,7 +91,7 @@ fn check_stream(
                 } else {
                     lines = line.number;
                 }
-                if is_unreadable(problem) {
+                if problem.kind.is_unreadable() {
                     report.problems.push(problem.into());
                 } else {
                     report.notes.push(problem.into());

@@ -41,6 +41,16 @@ pub enum ProblemKind {
 }
 
 impl ProblemKind {
+    /// Whether a line with this problem could not be read. Lines of a kind newer than this
+    /// model (an unknown line or payload type) are read, just not understood: they are not
+    /// unreadable. The one rule every reader and every report counts by.
+    pub fn is_unreadable(self) -> bool {
+        !matches!(
+            self,
+            ProblemKind::UnknownLineType | ProblemKind::UnknownPayloadType
+        )
+    }
+
     /// A short stable name, for counting problems by kind and for machine output.
     pub fn as_str(self) -> &'static str {
         match self {
