@@ -30,7 +30,7 @@ mod replace;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
-#[cfg(any(test, feature = "testing"))]
+#[cfg(feature = "testing")]
 pub use replace::Step;
 pub use replace::{Replacement, remove_stale_temporary_files};
 

@@ -1,21 +1,19 @@
 //! Where a resumed recording continues: the file's history mode (from its first session
 //! meta) and, for a paginated file, the ordinal after the last one it holds.
 //!
-//! Only the first line and the end of the file are read: the ordinal is found by scanning
-//! complete lines backwards from the end (a torn or unparsable last line is skipped, as
-//! loading skips it), so resuming a large file costs about one line, not the file.
+//! Only the first line and the end of the file are read: the ordinal is found by reading
+//! lines backwards from the end ([`ReverseLines`]; a torn or unparsable last line is skipped,
+//! as loading skips it), so resuming a large file costs about one line, not the file.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Seek, SeekFrom};
 use std::path::Path;
 
 use codex_protocol::rollout::{HistoryMode, ParsedRecord, RolloutItem, parse_rollout_line_typed};
 use serde::Deserialize;
 
 use crate::error::{Result, RolloutError};
-
-/// How many bytes are read per step of the backward scan.
-const CHUNK: usize = 64 * 1024;
+use crate::tail::reverse::ReverseLines;
 
 /// What a resumed recorder needs to know about the file it appends to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,35 +64,16 @@ struct OrdinalOnly {
     ordinal: Option<u64>,
 }
 
-/// The `ordinal` of the last complete line that has one.
+/// The `ordinal` of the last line that has one, read backwards with the one backward reader
+/// (a torn last line has none and is passed over).
 fn last_ordinal(file: &mut File) -> std::io::Result<Option<u64>> {
-    let mut end = file.seek(SeekFrom::End(0))?;
-    // Bytes of the file from `end` on that are not yet examined (always starts a line or is
-    // the partial line the next chunk completes).
-    let mut pending: Vec<u8> = Vec::new();
-    while end > 0 {
-        let start = end.saturating_sub(CHUNK as u64);
-        let mut chunk = vec![0; usize::try_from(end - start).unwrap_or(CHUNK)];
-        file.seek(SeekFrom::Start(start))?;
-        file.read_exact(&mut chunk)?;
-        chunk.extend_from_slice(&pending);
-        pending = chunk;
-        end = start;
-        // Examine every line whose start is known, last first.
-        while let Some(newline) = pending[..pending.len().saturating_sub(1)]
-            .iter()
-            .rposition(|byte| *byte == b'\n')
-        {
-            let line = pending.split_off(newline + 1);
-            if let Some(ordinal) = ordinal_of(&line) {
-                return Ok(Some(ordinal));
-            }
-        }
-        if end == 0 {
-            return Ok(ordinal_of(&pending));
+    let mut lines = ReverseLines::new(file.try_clone()?)?;
+    while let Some((_, line)) = lines.prev_line()? {
+        if let Some(ordinal) = ordinal_of(line) {
+            return Ok(Some(ordinal));
         }
     }
-    Ok(ordinal_of(&pending))
+    Ok(None)
 }
 
 fn ordinal_of(line: &[u8]) -> Option<u64> {

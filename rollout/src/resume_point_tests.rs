@@ -32,7 +32,7 @@ fn paginated_file_continues_after_its_last_ordinal() -> Result<()> {
 fn a_torn_last_line_and_lines_longer_than_a_chunk_are_handled() -> Result<()> {
     let long = format!(
         r#"{{"timestamp":"t","ordinal":7,"type":"event_msg","payload":{{"type":"agent_message","message":"{}"}}}}"#,
-        "x".repeat(3 * CHUNK)
+        "x".repeat(3 * 1024 * 1024) // longer than a block of the backward reader
     );
     let file = file_with(&format!("{META}\n{long}\n{{\"timestamp\":\"t\",\"ordi\n"))?;
     assert_eq!(read_resume_point(file.path())?.next_ordinal, Some(8));
