@@ -78,6 +78,7 @@
 mod compress;
 mod error;
 mod fork;
+mod head;
 mod history_base;
 mod layout;
 mod load;

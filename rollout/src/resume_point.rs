@@ -6,13 +6,13 @@
 //! as loading skips it), so resuming a large file costs about one line, not the file.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Seek, SeekFrom};
 use std::path::Path;
 
-use codex_protocol::rollout::{HistoryMode, ParsedRecord, RolloutItem, parse_rollout_line_typed};
+use codex_protocol::rollout::HistoryMode;
 use serde::Deserialize;
 
 use crate::error::{Result, RolloutError};
+use crate::head::first_line_meta;
 use crate::tail::reverse::ReverseLines;
 
 /// What a resumed recorder needs to know about the file it appends to.
@@ -44,17 +44,10 @@ pub(crate) fn read_resume_point(path: &Path) -> Result<ResumePoint> {
 
 /// The history mode the first line's session meta declares.
 fn first_line_mode(file: &mut File) -> std::io::Result<HistoryMode> {
-    file.seek(SeekFrom::Start(0))?;
-    let mut line = Vec::new();
-    BufReader::new(&mut *file).read_until(b'\n', &mut line)?;
     Ok(
-        match parse_rollout_line_typed(&line).map(|typed| typed.record) {
-            Ok(ParsedRecord::Line(line)) => match line.item {
-                RolloutItem::SessionMeta(meta) => meta.meta.effective_history_mode(),
-                _ => HistoryMode::Legacy,
-            },
-            _ => HistoryMode::Legacy,
-        },
+        first_line_meta(file)?.map_or(HistoryMode::Legacy, |(meta, _)| {
+            meta.meta.effective_history_mode()
+        }),
     )
 }
 

@@ -25,7 +25,7 @@
 //! loaded file, checked by the resolver's rule.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
 use codex_protocol::rollout::{HistoryBase, HistoryMode, LineFormat, RolloutItem};
@@ -33,6 +33,7 @@ use codex_protocol::thread_id::ThreadId;
 
 use super::meta_line::{MetaRewrite, rewrite_session_meta_line};
 use super::{ForkError, ForkPoint};
+use crate::head::first_line_meta;
 use crate::history_base::{Around, check_around, ordinal_for_cut, ordinal_of};
 use crate::load::lines::{LineOutcome, read_line};
 use crate::stream::RolloutStream;
@@ -109,19 +110,11 @@ pub(crate) struct Head {
 /// pre-envelope file counts its turns by another rule than any suffix can show, and a file
 /// that does not start with its meta is left to the whole-file fork).
 pub(crate) fn read_head(path: &Path) -> io::Result<Option<Head>> {
-    let mut first = Vec::new();
-    BufReader::new(File::open(path)?).read_until(b'\n', &mut first)?;
-    if first.last() == Some(&b'\n') {
-        first.pop();
-    }
-    Ok(match read_line(1, &first).outcome {
-        LineOutcome::Line(line, LineFormat::Envelope) => match &line.item {
-            RolloutItem::SessionMeta(meta) => Some(Head {
-                thread_id: meta.meta.id,
-                paginated: meta.meta.effective_history_mode() == HistoryMode::Paginated,
-            }),
-            _ => None,
-        },
+    Ok(match first_line_meta(&mut File::open(path)?)? {
+        Some((meta, LineFormat::Envelope)) => Some(Head {
+            thread_id: meta.meta.id,
+            paginated: meta.meta.effective_history_mode() == HistoryMode::Paginated,
+        }),
         _ => None,
     })
 }
