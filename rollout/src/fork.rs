@@ -24,6 +24,7 @@
 //! can be taken before ([`ForkPoint::cut`]).
 
 mod from_end;
+mod from_start;
 mod meta_line;
 mod positions;
 
@@ -78,6 +79,19 @@ pub enum ForkError {
         #[source]
         problem: crate::history_base::PrefixProblem,
     },
+    /// More turns were asked to be dropped than the source has.
+    #[error("{}: {too_few}", .path.display())]
+    TooFewTurns {
+        /// The source.
+        path: PathBuf,
+        /// Its turns and the turns asked to be dropped.
+        #[source]
+        too_few: crate::turns::TooFewTurns,
+    },
+    /// The source records no thread (it has no session meta), so a fork could not name the
+    /// thread it was forked from.
+    #[error("{} has no session meta", .0.display())]
+    NoSessionMeta(PathBuf),
 }
 
 /// How a fork holds the history it keeps.
@@ -277,30 +291,43 @@ pub struct ForkedFile {
     pub forked: ForkedRollout,
     /// The user turns the fork kept.
     pub kept_turns: usize,
-    /// Bytes of the source read backwards to find the cut.
+    /// Bytes of the source read backwards to find the cut (0 when it was found forwards).
     pub bytes_read_backwards: u64,
 }
 
-/// The thread a plain file forked from its end records: its first line's session meta;
-/// `None` when the file does not start with an enveloped one (such a file is forked from the
-/// whole file). A fork by reference asks it to find the source's home before writing.
+/// The thread the file `source` (plain or compressed) records: its first session meta's,
+/// read from its first line when that is an enveloped meta, else from the first meta a
+/// forward read finds; `None` when it has none. A fork by reference asks it to find the
+/// source's home before writing.
 pub fn fork_source_thread(source: &Path) -> std::io::Result<Option<ThreadId>> {
-    Ok(from_end::read_head(source)?.map(|head| head.thread_id))
+    if let Some(head) = from_end::read_head(source)? {
+        return Ok(Some(head.thread_id));
+    }
+    let mut stream = crate::stream::RolloutStream::open(source)?;
+    while let Some(line) = stream.next_line()? {
+        if let Some(codex_protocol::rollout::RolloutItem::SessionMeta(meta)) =
+            line.line().map(|line| &line.item)
+        {
+            return Ok(Some(meta.meta.id));
+        }
+    }
+    Ok(None)
 }
 
-/// Forks the plain file `source` without its last `drop` user turns into the file `path`
-/// (which must not exist yet) without holding the source: the cut is found from the end (see
-/// the `from_end` module) and the kept lines are streamed into the fork, or, by reference, read
-/// once forwards for the counts and the ordinal at the cut and named. `Ok(None)` when only
-/// the whole file can tell where the cut is; the caller then loads it and uses
-/// [`fork_rollout_to_path_with`] with [`crate::turns::fork_point_dropping_turns`], which
-/// gives the same fork.
+/// Forks the file `source` (plain or compressed) without its last `drop` user turns into the
+/// file `path` (which must not exist yet) without holding the source: the cut is found from
+/// the end of a plain file that starts with its enveloped meta (see the `from_end` module),
+/// else in one forward pass (the `from_start` module: a compressed file, a pre-envelope one,
+/// a suffix that never decides), and the kept lines are streamed into the fork, or, by
+/// reference, read once forwards for the counts and the ordinal at the cut and named. The
+/// fork is the one [`fork_rollout_to_path_with`] writes of the loaded file at
+/// [`crate::turns::fork_point_dropping_turns`] (the tests compare them on every real file).
 pub fn fork_file_dropping_turns(
     source: &Path,
     drop: usize,
     path: &Path,
     mode: ForkMode,
-) -> Result<Option<ForkedFile>, ForkError> {
+) -> Result<ForkedFile, ForkError> {
     fork_file_dropping_turns_in_batches(source, drop, path, mode, from_end::FIRST_BATCH_BYTES)
 }
 
@@ -313,24 +340,34 @@ pub fn fork_file_dropping_turns_in_batches(
     path: &Path,
     mode: ForkMode,
     first_batch_bytes: u64,
-) -> Result<Option<ForkedFile>, ForkError> {
+) -> Result<ForkedFile, ForkError> {
     let read = |source_error| ForkError::Io {
         action: "read fork source",
         path: source.to_path_buf(),
         source: source_error,
     };
-    let Some(head) = from_end::read_head(source).map_err(read)? else {
-        return Ok(None);
+    let head = from_end::read_head(source).map_err(read)?;
+    let from_end = match head {
+        Some(head) => from_end::cut_after_head(source, head, drop, first_batch_bytes)
+            .map_err(read)?
+            .map(|cut| (cut, head.thread_id)),
+        None => None,
     };
-    let Some(cut) =
-        from_end::cut_after_head(source, head, drop, first_batch_bytes).map_err(read)?
-    else {
-        return Ok(None);
+    let (cut, source_thread) = match from_end {
+        Some(found) => found,
+        None => {
+            let forward = from_start::cut_forwards(source, drop)?;
+            let cut = from_end::CutFromEnd {
+                offset: forward.offset,
+                bytes_read: 0,
+            };
+            (cut, forward.thread_id)
+        }
     };
     let thread_id = ThreadId::new();
     let mut rewrite = MetaRewrite {
         thread_id,
-        forked_from_id: head.thread_id,
+        forked_from_id: source_thread,
         timestamp: format_line_timestamp(Utc::now()),
         history_base: None,
     };
@@ -344,7 +381,7 @@ pub fn fork_file_dropping_turns_in_batches(
             Ok(lines)
         })?,
         ForkMode::ByReference => {
-            let prefix = from_end::reference_prefix(source, cut.offset, head.thread_id)?;
+            let prefix = from_end::reference_prefix(source, cut.offset, source_thread)?;
             rewrite.history_base = Some(prefix.base);
             let lines_written = place_new_file(path, thread_id, |file| {
                 let Some((raw, format)) = &prefix.meta else {
@@ -366,11 +403,11 @@ pub fn fork_file_dropping_turns_in_batches(
             }
         }
     };
-    Ok(Some(ForkedFile {
+    Ok(ForkedFile {
         forked: ForkedRollout {
             path: path.to_path_buf(),
             thread_id,
-            forked_from_id: head.thread_id,
+            forked_from_id: source_thread,
             kept_items: lines.kept_items,
             lines_written: lines.lines_written,
             skipped_problem_lines: lines.skipped_problem_lines,
@@ -378,7 +415,7 @@ pub fn fork_file_dropping_turns_in_batches(
         },
         kept_turns: lines.kept_turns,
         bytes_read_backwards: cut.bytes_read,
-    }))
+    })
 }
 
 fn io_error(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> ForkError + use<> {

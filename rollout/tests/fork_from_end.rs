@@ -1,8 +1,10 @@
-//! A fork found from the end of the file and streamed (`fork_file_dropping_turns`) is the
-//! fork of the loaded file (`fork_bytes_with` at `fork_point_dropping_turns`), copied or by
-//! reference: the same lines, byte for byte but the rewritten meta, the same counts and base; on every real file (read backwards
-//! in small batches, so that small files take the backward path) and on generated files with
-//! compactions, rollbacks and a torn last line.
+//! A fork streamed from the file (`fork_file_dropping_turns`: its cut found from the end, or
+//! in one forward pass where the end cannot tell) is the fork of the loaded file
+//! (`fork_bytes_with` at `fork_point_dropping_turns`), copied or by reference: the same
+//! lines, byte for byte but the rewritten meta, the same counts and base; on every real file
+//! (read backwards in small batches, so that small files take the backward path), on a zstd
+//! copy of each (forward only), and on generated files with compactions, rollbacks and a
+//! torn last line.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::print_stderr)]
 
@@ -45,6 +47,8 @@ fn lines(bytes: &[u8]) -> Vec<&[u8]> {
 struct Taken {
     /// Forks the backward path wrote.
     backward: usize,
+    /// Forks whose cut was found in one forward pass (the end could not tell).
+    forward: usize,
     /// Of those, the ones a suffix decided before the file's start was read.
     from_a_suffix: usize,
     /// Forks by reference whose base names an ordinal (a paginated source).
@@ -69,13 +73,11 @@ fn check(
     {
         let out = scratch.join(format!("fork-{drop}.jsonl"));
         let _ = std::fs::remove_file(&out);
-        let Some(streamed) =
-            fork_file_dropping_turns_in_batches(path, drop, &out, mode, first_batch)?
-        else {
-            continue;
-        };
-        taken.backward += 1;
-        taken.from_a_suffix += usize::from(streamed.bytes_read_backwards < len);
+        let streamed = fork_file_dropping_turns_in_batches(path, drop, &out, mode, first_batch)?;
+        let backwards = streamed.bytes_read_backwards;
+        taken.backward += usize::from(backwards > 0);
+        taken.forward += usize::from(backwards == 0);
+        taken.from_a_suffix += usize::from(backwards > 0 && backwards < len);
         taken.with_ordinal += usize::from(
             streamed
                 .forked
@@ -128,15 +130,31 @@ fn every_real_file_forks_from_its_end_as_from_the_whole_file() -> TestResult {
         return Ok(());
     };
     let scratch = tempfile::tempdir()?;
-    let (mut backward, mut from_a_suffix, mut with_ordinal) = (0, 0, 0);
+    let (mut backward, mut forward, mut from_a_suffix, mut with_ordinal) = (0, 0, 0, 0);
+    let mut compressed_forward = 0;
     for path in &files {
         for first_batch in [512, 4096, 1 << 20] {
             let taken = check(path, scratch.path(), first_batch)?;
             backward += taken.backward;
+            forward += taken.forward;
             from_a_suffix += taken.from_a_suffix;
             with_ordinal += taken.with_ordinal;
         }
+        let zst = scratch.path().join("copy.jsonl.zst");
+        std::fs::write(&zst, zstd::encode_all(std::fs::read(path)?.as_slice(), 3)?)?;
+        let taken = check(&zst, scratch.path(), 1 << 20)?;
+        assert_eq!(
+            taken.backward,
+            0,
+            "{}: a zstd file is read forwards",
+            path.display()
+        );
+        compressed_forward += taken.forward;
     }
+    eprintln!(
+        "{forward} plain forks found forwards (their end could not tell), {compressed_forward} of zstd copies"
+    );
+    assert!(compressed_forward >= 20, "zstd forks: {compressed_forward}");
     eprintln!(
         "{backward} forks found from the end, {from_a_suffix} from a suffix alone, \
          {with_ordinal} by reference naming an ordinal"

@@ -9,20 +9,20 @@
 //! The file is written under a temporary name and linked into place, and an existing file is
 //! never overwritten (exit 2, as for a destination that cannot be written).
 //!
-//! A plain FILE is forked without being held (`fork_file_dropping_turns`): the cut is found
-//! by reading FILE from its end until the turn index of the suffix decides it, and the kept
-//! lines are streamed into the fork (by reference: read once for the counts and the ordinal
-//! at the cut); the result is the fork of the loaded file (a codex-rollout test compares them
-//! on every real file). Where only the whole file can tell (a compressed or pre-envelope
-//! file, fewer turns than asked), it is loaded.
+//! FILE is forked without being held (`fork_file_dropping_turns`): the cut is found by
+//! reading FILE from its end until the turn index of the suffix decides it (where the end
+//! cannot tell: a compressed or pre-envelope file, in one forward pass keeping an offset per
+//! item), and the kept lines are streamed into the fork (by reference: read once for the
+//! counts and the ordinal at the cut); the result is the fork of the loaded file (a
+//! codex-rollout test compares them on every real file). Standard input and the sample are
+//! spooled into a file first.
 //!
 //! With `--by-reference` nothing is copied: the fork is the rewritten meta line alone, whose
 //! `history_base` names the kept prefix of FILE (its thread id, the prefix's length in FILE's
 //! uncompressed bytes, and for a paginated FILE the ordinal after it). Readers find FILE again
 //! by its thread id under the Codex home, so before writing, the command checks that FILE's
-//! thread is there (`--home`, else `$CODEX_HOME`, else `~/.codex`; only read), and after
-//! writing a fork of the loaded file it resolves the fork once and warns if that fails (a
-//! streamed one was checked by the resolver's rule before it was written). Turns are those
+//! thread is there (`--home`, else `$CODEX_HOME`, else `~/.codex`; only read); the prefix the
+//! fork names is checked by the resolver's rule before anything is written. Turns are those
 //! of FILE's own lines: a FILE that is itself a fork by reference forks within its own lines.
 
 use std::path::{Path, PathBuf};
@@ -31,17 +31,16 @@ use codex_home::find_rollout_by_thread_id;
 use codex_protocol::rollout::HistoryBase;
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::CodexHome;
-use codex_rollout::load_rollout_with_base;
 use codex_rollout::{
-    ForkError, ForkMode, ForkedRollout, fork_file_dropping_turns, fork_rollout_to_path_with,
-    fork_source_thread,
+    ForkError, ForkMode, ForkedRollout, fork_file_dropping_turns, fork_source_thread,
 };
-use codex_rollout::{TooFewTurns, fork_point_dropping_turns, user_turns};
 use serde::Serialize;
 
 use crate::error::{CommandResult, Failure, Status};
-use crate::input::{Source, load_session};
+use crate::input::Source;
 use crate::output::{Output, warn};
+use crate::progress::Progress;
+use crate::streamed::stream_session;
 
 /// What `fork --json` prints.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -99,87 +98,59 @@ pub fn run(
             source.name()
         )));
     }
-    // The home a fork by reference resolves through, once checked.
-    let mut home = None;
-    if let Some(path) = source.path()
-        && let Some(report) =
-            fork_from_end(path, drop_turns, output, by_reference.as_ref(), &mut home)?
-    {
-        return print(&report, out);
-    }
-    let session = load_session(source)?;
-    let name = session.name().to_string();
-    let loaded = session.into_loaded()?;
-    let user_turns = user_turns(loaded.contents());
-    let turns = user_turns.len();
-    let point = fork_point_dropping_turns(&user_turns, drop_turns).map_err(
-        |TooFewTurns { turns, requested }| {
-            Failure::Content(format!(
-                "{name} has {turns} user turn(s); cannot drop {requested}"
-            ))
-        },
-    )?;
-    let home = match (&by_reference, home) {
-        (Some(_), Some(checked)) => Some(checked),
-        (Some(by_reference), None) => Some(home_holding(
-            loaded.thread_id(),
-            loaded.path(),
-            by_reference.home.clone(),
-        )?),
-        (None, _) => None,
-    };
-    let mode = match home {
-        Some(_) => ForkMode::ByReference,
-        None => ForkMode::Copy,
-    };
-    let forked = fork_rollout_to_path_with(&loaded, point, output, mode)
-        .map_err(|err| fork_failure(&name, err))?;
-    if let Some(home) = &home
-        && let Err(err) = load_rollout_with_base(home, &forked.path)
-    {
-        warn(&format!(
-            "the fork was written, but does not resolve: {err}"
-        ));
-    }
-    print(&ForkReport::of(name, forked, turns, drop_turns), out)
-}
-
-/// The fork of the plain file `path` found from its end and streamed, when its end tells
-/// the cut; `None` when only the whole file can tell (or FILE cannot be read: the loader then
-/// says so as for every command). A fork by reference checks the source's home first, as
-/// the whole-file path does, and leaves it in `home`. A streamed fork by reference is not
-/// resolved once more after writing: its base was checked by the resolver's own rule in the
-/// pass, and resolving would load FILE whole.
-fn fork_from_end(
-    path: &Path,
-    drop_turns: usize,
-    output: &Path,
-    by_reference: Option<&ByReferenceOptions>,
-    home: &mut Option<CodexHome>,
-) -> Result<Option<ForkReport>, Failure> {
-    let name = path.display().to_string();
-    let mode = match by_reference {
+    let path = source.path().ok_or_else(|| {
+        Failure::Usage(format!(
+            "{} must be read as a file to be forked",
+            source.name()
+        ))
+    })?;
+    let name = source.name();
+    let mode = match &by_reference {
         Some(options) => {
-            let Ok(Some(thread_id)) = fork_source_thread(path) else {
-                return Ok(None);
-            };
-            *home = Some(home_holding(thread_id, path, options.home.clone())?);
+            let thread_id = fork_source_thread(path)
+                .ok()
+                .flatten()
+                .ok_or_else(|| why_unforkable(source))?;
+            home_holding(thread_id, path, options.home.clone())?;
             ForkMode::ByReference
         }
         None => ForkMode::Copy,
     };
     let streamed = match fork_file_dropping_turns(path, drop_turns, output, mode) {
         Ok(streamed) => streamed,
-        Err(ForkError::Io {
-            action: "read fork source",
-            ..
-        }) => None,
+        Err(ForkError::TooFewTurns { too_few, .. }) => {
+            return Err(Failure::Content(format!(
+                "{name} has {} user turn(s); cannot drop {}",
+                too_few.turns, too_few.requested
+            )));
+        }
+        Err(
+            ForkError::Io {
+                action: "read fork source",
+                ..
+            }
+            | ForkError::NoSessionMeta(_),
+        ) => return Err(why_unforkable(source)),
         Err(err) => return Err(fork_failure(&name, err)),
     };
-    Ok(streamed.map(|streamed| {
-        let before = streamed.kept_turns + drop_turns;
-        ForkReport::of(name, streamed.forked, before, drop_turns)
-    }))
+    let before = streamed.kept_turns + drop_turns;
+    print(
+        &ForkReport::of(name, streamed.forked, before, drop_turns),
+        out,
+    )
+}
+
+/// Why `source` cannot be forked when its lines cannot be read as a session: the checks
+/// every streaming command applies, read once more (on this error path only) so the message
+/// is theirs (missing, a folder, empty, no readable line, damaged).
+fn why_unforkable(source: &Source) -> Failure {
+    match stream_session(source, &Progress::hidden(), |_| {}) {
+        Err(failure) => failure,
+        Ok(_) => Failure::Content(format!(
+            "{} records no thread (no session meta): a fork could not name its source",
+            source.name()
+        )),
+    }
 }
 
 fn print(report: &ForkReport, out: &mut Output) -> CommandResult {

@@ -18,7 +18,7 @@ use rayon::prelude::*;
 
 use crate::commands::inspect::ProblemReport;
 use crate::error::{CommandResult, Failure, Status};
-use crate::input::{Source};
+use crate::input::Source;
 use crate::output::{Output, sanitize_text};
 use crate::progress::Progress;
 use crate::streamed::{open_stream, source_size, unreadable};
