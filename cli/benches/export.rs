@@ -4,7 +4,7 @@
 //! reasoning summary, a shell call with an output of 40 lines, an `exec_command_end`, and an
 //! assistant answer in Markdown with a code block (about 3 MB in all).
 //!
-//! - `load`: reading the file into a session (`load_session`): the baseline;
+//! - `load`: reading the whole file into typed items (codex-rollout's loader): the baseline;
 //! - `export_markdown`: load, build the transcript, render Markdown;
 //! - `export_html`: load, build the transcript, render the page (Markdown through
 //!   pulldown-cmark and ammonia for every message).
@@ -20,7 +20,8 @@ use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use codex_thread::testing::{ExportFormat, ExportOptions, Output, Source, export, load_session};
+use codex_rollout::RolloutContents;
+use codex_thread::testing::{ExportFormat, ExportOptions, Output, Source, export};
 
 use criterion::{Criterion, criterion_group};
 use serde_json::json;
@@ -123,7 +124,8 @@ fn export_to_sink(path: &Path, format: ExportFormat) {
 }
 
 fn load(path: &Path) {
-    black_box(load_session(&Source::File(path.to_path_buf())).expect("load"));
+    let file = std::fs::File::open(path).expect("open");
+    black_box(RolloutContents::read(file).expect("load"));
 }
 
 fn median(mut samples: Vec<Duration>) -> Duration {

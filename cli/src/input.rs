@@ -1,33 +1,25 @@
-//! Where a rollout comes from: a file path, standard input (`-`), or the bundled sample when
-//! no path is given; and loading it tolerantly into rollout items.
+//! Where a rollout comes from: a file path, standard input (`-`), a thread id or prefix, or
+//! the bundled sample when no path is given.
 //!
-//! Loading never stops at a bad line: each line is read on its own by codex-rollout's
-//! tolerant reader, bad lines are skipped and counted, and the command goes on with the rest
-//! (a warning on standard error says how many were skipped; `validate` lists them). Only four
-//! things stop a command: unreadable input (exit 2), an empty input, an input of which no
-//! line could be read, and a compressed input whose stream is damaged (all three exit 1). The
-//! messages always name the input.
+//! Reading is `streamed.rs`'s: one forward reader for every command, whose checks stop a
+//! command for four things only (unreadable input, exit 2; an empty input, an input of which
+//! no line could be read, a compressed input whose stream is damaged, exit 1), always naming
+//! the input; bad lines are skipped and counted.
 //!
 //! Standard input and the sample are *spooled* ([`Source::spool`]) by the commands that read a
 //! session more than once or from its end: copied into a temporary file, which is then read
-//! like any other file, so every command has one reading path.
-//!
-//! A compressed rollout (`.jsonl.zst`, on a path or on standard input) is read exactly as the
-//! plain one: codex-rollout's [`codex_rollout::read_rollout`] makes that decision, by
-//! the zstd magic number, for this tool as for every other reader.
+//! like any other file, so every command has one reading path. A compressed rollout
+//! (`.jsonl.zst`, on a path or on standard input) is read exactly as the plain one: the zstd
+//! magic number decides, in codex-rollout, for this tool as for every other reader.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use codex_home::{ThreadLookupError, thread_prefix};
-use codex_protocol::rollout::RolloutItem;
-use codex_rollout::{Compression, DecodedRollout, read_rollout};
-use codex_rollout::{LineProblem, LoadedRollout, RolloutContents};
 
 use crate::error::Failure;
-use crate::output::{note, warn};
-use crate::progress::{Progress, ProgressReader};
+use crate::output::note;
 use crate::sample::{SAMPLE_JSONL, SAMPLE_NAME};
 
 /// The argument that names standard input.
@@ -147,26 +139,6 @@ pub fn find_thread(prefix: &str, home: Option<&Path>) -> Result<PathBuf, Failure
     })
 }
 
-/// Reads all of `source`, decoded when it is compressed (a damaged compressed stream gives the
-/// bytes before the damage, and the damage). Announces the sample on standard error when it
-/// is used.
-pub fn read_source(source: &Source) -> Result<DecodedRollout, Failure> {
-    match source {
-        Source::Sample => {
-            note_sample();
-            Ok(DecodedRollout {
-                bytes: SAMPLE_JSONL.as_bytes().to_vec(),
-                compression: Compression::Plain,
-                damage: None,
-            })
-        }
-        Source::Stdin => read_rollout(std::io::stdin().lock())
-            .map_err(|err| Failure::Unreadable(format!("cannot read {STDIN_NAME}: {err}"))),
-        Source::File(path) => read_file(path, &path.display().to_string()),
-        Source::Spooled(spooled) => read_file(spooled.path(), spooled.name),
-    }
-}
-
 /// Says on standard error that the bundled sample is used.
 pub(crate) fn note_sample() {
     note(
@@ -196,15 +168,6 @@ pub(crate) fn open_file(path: &Path) -> Result<(File, u64), Failure> {
     Ok((file, metadata.len()))
 }
 
-/// Reads the file at `path`, named `name` in messages.
-fn read_file(path: &Path, name: &str) -> Result<DecodedRollout, Failure> {
-    let (file, size) = open_file(path)?;
-    // The bar counts the bytes of the file (compressed ones for a `.zst`).
-    let progress = Progress::for_bytes(size, "reading");
-    read_rollout(ProgressReader::new(file, &progress))
-        .map_err(|err| Failure::Unreadable(format!("cannot read {name}: {}", describe(&err))))
-}
-
 /// The operating system's message without the `(os error N)` suffix, lower-cased like the
 /// rest of our messages.
 pub(crate) fn describe(err: &std::io::Error) -> String {
@@ -216,99 +179,5 @@ pub(crate) fn describe(err: &std::io::Error) -> String {
             let text = text.split(" (os error").next().unwrap_or(&text).to_string();
             text.to_lowercase()
         }
-    }
-}
-
-/// A rollout read tolerantly: every line that could be read, the problems of the others.
-#[derive(Debug)]
-pub struct Session {
-    name: String,
-    contents: RolloutContents,
-}
-
-/// Reads and parses `source`. Fails when it cannot be read, its compressed stream is
-/// damaged, it is empty, or it has no readable rollout line; warns on standard error when
-/// some lines were skipped.
-pub fn load_session(source: &Source) -> Result<Session, Failure> {
-    let name = source.name();
-    let decoded = read_source(source)?;
-    let size = decoded.bytes.len() as u64;
-    let contents = {
-        let _spinner = Progress::spinner(size, "parsing");
-        RolloutContents::from_decoded(decoded)
-    };
-    if let Some(damage) = contents.damage() {
-        return Err(Failure::Content(format!(
-            "{name} is damaged: {damage}; the {} complete line(s) before the damage were \
-             read, the rest is lost (`codex-thread validate` lists the lines' problems)",
-            contents.line_count()
-        )));
-    }
-    if contents.is_blank() {
-        return Err(Failure::Content(format!(
-            "{name} is empty: it holds no rollout lines"
-        )));
-    }
-    let skipped: Vec<&LineProblem> = contents
-        .problems()
-        .iter()
-        .filter(|problem| problem.kind.is_unreadable())
-        .collect();
-    if contents.items().is_empty() {
-        let first = skipped
-            .first()
-            .map(|problem| format!("; first: {problem}"))
-            .unwrap_or_default();
-        return Err(Failure::Content(format!(
-            "{name}: no line could be read as a rollout line ({} line(s), {} problem(s){first})",
-            contents.line_count(),
-            skipped.len(),
-        )));
-    }
-    if let Some(first) = skipped.first() {
-        warn(&format!(
-            "{name}: {} unreadable line(s) ignored (first: {first}); `codex-thread validate` lists them",
-            skipped.len()
-        ));
-    }
-    Ok(Session { name, contents })
-}
-
-impl Session {
-    /// The input's name (path, `<stdin>` or `<bundled sample>`).
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// Every line read, with problems and original bytes.
-    pub fn contents(&self) -> &RolloutContents {
-        &self.contents
-    }
-
-    /// The items of the lines that were read, in file order.
-    pub fn items(&self) -> &[RolloutItem] {
-        self.contents.items()
-    }
-
-    /// The thread the file records (its first session meta), if it has one.
-    #[cfg(any(test, feature = "testing"))]
-    pub fn thread_id(&self) -> Option<codex_protocol::thread_id::ThreadId> {
-        self.contents.thread_id()
-    }
-
-    /// The first session meta line, if any.
-    #[cfg(any(test, feature = "testing"))]
-    pub fn session_meta(&self) -> Option<&codex_protocol::rollout::SessionMetaLine> {
-        self.items().iter().find_map(|item| match item {
-            RolloutItem::SessionMeta(meta) => Some(meta.as_ref()),
-            _ => None,
-        })
-    }
-
-    /// The session as codex-rollout's loaded rollout (needed to fork). Fails when the file
-    /// has no session meta: without a thread id there is nothing to fork from.
-    pub fn into_loaded(self) -> Result<LoadedRollout, Failure> {
-        LoadedRollout::from_contents(self.name.clone(), self.contents)
-            .map_err(|err| Failure::Content(err.to_string()))
     }
 }

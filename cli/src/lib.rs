@@ -11,6 +11,7 @@
 //! the client view is codex-app-server-protocol's; nothing here re-decides any of them.
 
 mod cli;
+mod client_view;
 mod commands;
 mod error;
 mod input;
@@ -28,7 +29,7 @@ pub mod testing {
     pub use crate::commands::export::{self, ExportOptions};
     pub use crate::commands::thread::build_streamed;
     pub use crate::error::Failure;
-    pub use crate::input::{Source, load_session};
+    pub use crate::input::Source;
     pub use crate::output::Output;
     pub use crate::progress::Progress;
 }

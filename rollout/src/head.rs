@@ -1,8 +1,9 @@
-//! The head of a plain rollout file: the session meta its first line holds, read once, for
-//! the readers that need only that (a fork from the end, a resumed recorder).
+//! The head of a rollout file: the session meta its first line holds, read once, for the
+//! readers that need only that (a fork from the end, a resumed recorder, whether a file
+//! continues another's history).
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Seek, SeekFrom};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 
 use codex_protocol::rollout::{LineFormat, RolloutItem, SessionMetaLine};
 
@@ -14,8 +15,15 @@ pub(crate) fn first_line_meta(
     file: &mut File,
 ) -> io::Result<Option<(SessionMetaLine, LineFormat)>> {
     file.seek(SeekFrom::Start(0))?;
+    meta_of_first_line(&mut *file)
+}
+
+/// The session meta on the first line `reader` reads, with the line's format.
+pub(crate) fn meta_of_first_line(
+    reader: impl Read,
+) -> io::Result<Option<(SessionMetaLine, LineFormat)>> {
     let mut first = Vec::new();
-    BufReader::new(&mut *file).read_until(b'\n', &mut first)?;
+    BufReader::new(reader).read_until(b'\n', &mut first)?;
     if first.last() == Some(&b'\n') {
         first.pop();
     }

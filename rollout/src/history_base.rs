@@ -277,6 +277,14 @@ impl ResolvedRollout {
     }
 }
 
+/// The `history_base` the file at `path` (plain or zstd) names on its first line, if it
+/// names one: whether the file continues another thread's history. Only the first line is
+/// read.
+pub fn history_base_of_file(path: &Path) -> std::io::Result<Option<HistoryBase>> {
+    let meta = crate::head::meta_of_first_line(source::open_rollout(path)?)?;
+    Ok(meta.and_then(|(meta, _)| meta.meta.history_base))
+}
+
 /// The `history_base` of the first `session_meta` among `items`, if it has one.
 pub fn history_base_of(items: &[RolloutItem]) -> Option<&HistoryBase> {
     items.iter().find_map(|item| match item {

@@ -109,7 +109,7 @@ pub use fork::{
 };
 pub use history_base::{
     HistoryBaseError, MAX_BASE_DEPTH, PrefixProblem, ResolvedBase, history_base_of,
-    load_rollout_with_base, resolve_history_base,
+    history_base_of_file, load_rollout_with_base, resolve_history_base,
 };
 pub use layout::{
     ARCHIVED_SESSIONS_SUBDIR, CODEX_HOME_ENV, COMPRESSED_SUFFIX, CodexHome, OrderKey,

@@ -8,27 +8,30 @@
 //!
 //! A plain or compressed file (standard input and the sample spooled into one) is rebuilt from
 //! its end (codex-rollout's `tail`): the suffix reconstruction needs is surveyed, then
-//! replayed from the base compaction, holding only the history; what the tail does not answer
-//! (a fork by reference, a file without a readable item, a damaged stream) is loaded whole.
+//! replayed from the base compaction, holding only the history; a file the tail cannot read
+//! as a session fails with the streaming commands' checks.
 //!
 //! A fork by reference (a first session meta with a `history_base`) holds only the end of its
 //! history: codex-rollout's `history_base` finds its parent by thread id under the Codex home
-//! (`--home`, else `$CODEX_HOME`, else `~/.codex`), plain or compressed, and puts the parent's
-//! prefix first. A parent that cannot be found or read stops the command (exit 2), one that
+//! (`--home`, else the home the file lies in, else `$CODEX_HOME`, else `~/.codex`: the rule
+//! `thread` and `view` follow too), plain or compressed, and puts the parent's prefix first;
+//! the chain's items are held (the parent's prefix and the file's own lines). A parent that cannot be found or read stops the command (exit 2), one that
 //! does not have the prefix the base names too (exit 1); the history is never silently shorter.
 
 use std::path::PathBuf;
 
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine, TurnContextItem};
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::CodexHome;
 use codex_rollout::resume_rollout_tail;
-use codex_rollout::{HistoryBaseError, ResolvedBase, history_base_of, resolve_history_base};
+use codex_rollout::{HistoryBaseError, ResolvedBase, load_rollout_with_base};
 use codex_rollout::{ReconstructOptions, ReconstructedHistory, reconstruct_history_with};
 
+use crate::client_view::{continues_another, home_of};
 use crate::error::{CommandResult, Failure, Status};
-use crate::input::{Source, load_session};
+use crate::input::Source;
 use crate::output::{Output, note, warn};
+use crate::progress::Progress;
+use crate::streamed::stream_session;
 
 /// A session's rebuilt history and what a prompt needs besides it: the file's own session
 /// meta, its newest turn context, and for a fork by reference the parents it was resolved
@@ -47,10 +50,13 @@ impl SessionHistory {
     /// through `home` (default: `$CODEX_HOME`, else `~/.codex`).
     pub fn load(source: &Source, home: Option<PathBuf>) -> Result<Self, Failure> {
         let options = ReconstructOptions::default();
-        if let Some(path) = source.path()
+        let name = source.name();
+        let path = source
+            .path()
+            .ok_or_else(|| Failure::Usage(format!("{name} must be read as a file")))?;
+        if !continues_another(path)
             && let Ok(Some(tail)) = resume_rollout_tail(path, &options)
         {
-            let name = source.name();
             if tail.unreadable_lines() > 0 {
                 warn(&format!(
                     "{name}: {} unreadable line(s) ignored in the part read; `codex-thread \
@@ -66,20 +72,14 @@ impl SessionHistory {
                 bases: Vec::new(),
             });
         }
-        // What resume from the end does not answer (a fork by reference, a file without a
-        // readable item, a damaged stream) is loaded whole, with the loader's own errors.
-        let session = load_session(source)?;
-        let name = session.name().to_string();
-        if history_base_of(session.items()).is_none() {
-            return Ok(Self::of_items(name, session.items(), Vec::new(), &options));
+        // What the tail does not answer is a file that continues another thread's history
+        // (a fork by reference, a continuation file), or one that cannot be read as a
+        // session: the streaming checks say why, with every command's messages.
+        if !continues_another(path) {
+            stream_session(source, &Progress::hidden(), |_| {})?;
         }
-        let home = CodexHome::resolve(home).map_err(|err| {
-            Failure::Usage(format!(
-                "{name} is a fork by reference, and the Codex home its parent is in cannot be \
-                 found ({err}); pass --home DIR"
-            ))
-        })?;
-        let resolved = resolve_history_base(&home, session.into_loaded()?).map_err(base_failure)?;
+        let home = home_of(path, home.as_deref())?;
+        let resolved = load_rollout_with_base(&home, path).map_err(base_failure)?;
         let bases = resolved.bases().to_vec();
         Ok(Self::of_items(name, resolved.items(), bases, &options))
     }

@@ -21,21 +21,14 @@ use codex_app_server_protocol::{BuiltThread, ThreadBuilder};
 use std::path::{Path, PathBuf};
 
 use codex_app_server_protocol::v2::{ThreadFile, ThreadItem, Turn};
-use codex_home::read_head_summary;
-use codex_protocol::rollout::RolloutItem;
-use codex_protocol::thread_id::ThreadId;
-use codex_rollout::ClientView;
-use codex_rollout::CodexHome;
-use codex_rollout::home_of_rollout_path;
-use codex_rollout::load_rollout_with_base;
 use serde_json::Value;
-use uuid::Uuid;
 
+use crate::client_view::{feed_with_base, home_of, stream_client_view};
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
 use crate::output::{Output, one_line};
 use crate::progress::Progress;
-use crate::streamed::{source_size, stream_again, stream_session};
+use crate::streamed::source_size;
 
 /// Runs `thread`: the whole thread, or its last `last` turns.
 pub fn run(
@@ -49,12 +42,18 @@ pub fn run(
             "--last must be at least 1 (turns to show)".to_string(),
         ));
     }
-    let mut built = match source {
-        Source::File(path) if has_history_base(path) => build_with_base(path, home.clone())?,
-        _ => {
-            let progress = Progress::for_bytes(source_size(source), "reading");
-            build_streamed(source, &progress)?
-        }
+    let mut with_base = ThreadBuilder::new();
+    let based = match source {
+        Source::File(path) => feed_with_base(path, home.as_deref(), |item| {
+            with_base.handle_rollout_item(item);
+        })?,
+        _ => false,
+    };
+    let mut built = if based {
+        with_base.finish()
+    } else {
+        let progress = Progress::for_bytes(source_size(source), "reading");
+        build_streamed(source, &progress)?
     };
     if let (BuiltThread::Thread(thread), Source::File(path)) = (&mut built, source) {
         let file = thread_file(path, home, &thread.id)?;
@@ -84,46 +83,12 @@ pub fn run(
     Ok(Status::Ok)
 }
 
-/// Whether the file at `path` continues another thread's history (a fork by reference or a
-/// continuation file): its session meta names a `history_base`.
-fn has_history_base(path: &Path) -> bool {
-    read_head_summary(path).is_ok_and(|head| {
-        head.session_meta
-            .is_some_and(|meta| meta.meta.history_base.is_some())
-    })
-}
-
-/// The thread of a file that continues another's history, as Codex shows it: the parent's
-/// turns up to the base, then the file's own (the base resolved through the home by rollout
-/// id, so a missing parent is an error that names it).
-fn build_with_base(path: &Path, home: Option<PathBuf>) -> Result<BuiltThread, Failure> {
-    let home = home_of(path, home)?;
-    let resolved = load_rollout_with_base(&home, path)
-        .map_err(|error| Failure::Content(format!("{}: {error}", path.display())))?;
-    let mut builder = ThreadBuilder::new();
-    for item in resolved.items() {
-        builder.handle_rollout_item(item);
-    }
-    Ok(builder.finish())
-}
-
-/// The home named by `home`, else the one `path` lies in, else the default one.
-fn home_of(path: &Path, home: Option<PathBuf>) -> Result<CodexHome, Failure> {
-    Ok(match home {
-        Some(root) => CodexHome::new(root),
-        None => match home_of_rollout_path(path) {
-            Some(home) => home,
-            None => CodexHome::resolve(None).map_err(|error| Failure::Usage(error.to_string()))?,
-        },
-    })
-}
-
 /// What `path` and its home say of the thread beyond its lines. The home is `home` when
 /// given, else the one the file lies in, else the default one.
 fn thread_file(path: &Path, home: Option<PathBuf>, thread_id: &str) -> Result<ThreadFile, Failure> {
     let unreadable =
         |error: std::io::Error| Failure::Unreadable(format!("{}: {error}", path.display()));
-    let home = home_of(path, home)?;
+    let home = home_of(path, home.as_deref())?;
     let modified = std::fs::metadata(path)
         .and_then(|metadata| metadata.modified())
         .map_err(unreadable)?;
@@ -163,41 +128,9 @@ fn keep_last_turns(built: &mut BuiltThread, last: usize) {
 /// builder. When the view says at the end that the whole file calls for another rule, the
 /// file is streamed again with that rule known.
 pub fn build_streamed(source: &Source, progress: &Progress) -> Result<BuiltThread, Failure> {
-    let mut view = ClientView::streaming();
-    let mut builder = ThreadBuilder::new();
-    let mut thread_id = None;
-    let mut feed = |item: &RolloutItem| builder.handle_rollout_item(item);
-    let seen = stream_session(source, progress, |line| {
-        if let Some(format) = line.format() {
-            view.note_format(format);
-        }
-        if let Some(rollout_line) = line.line() {
-            if let (None, RolloutItem::SessionMeta(meta)) = (thread_id, &rollout_line.item) {
-                thread_id = Some(meta.meta.id);
-            }
-            view.push(line.number, line.raw, &rollout_line.item, &mut feed);
-        }
+    let builder = stream_client_view(source, progress, ThreadBuilder::new, |builder, item| {
+        builder.handle_rollout_item(item);
     })?;
-    let Err(changed) = view.finish(&mut feed) else {
-        return Ok(builder.finish());
-    };
-    tracing::debug!(%changed, source = %source.name(), "reading the file again");
-    let thread_id = thread_id.unwrap_or_else(|| ThreadId::from_uuid(Uuid::nil()));
-    let mut view = ClientView::for_rule(changed.file, thread_id);
-    let mut builder = ThreadBuilder::new();
-    let mut feed = |item: &RolloutItem| builder.handle_rollout_item(item);
-    stream_again(
-        source,
-        "reading",
-        seen,
-        ("read", "read"),
-        |_, line, rollout_line| {
-            view.push(line.number, line.raw, &rollout_line.item, &mut feed);
-            Ok(())
-        },
-    )?;
-    // The rule is known, so the view cannot find that another one was needed.
-    let _known = view.finish(&mut feed);
     Ok(builder.finish())
 }
 

@@ -24,7 +24,8 @@ use codex_rollout::RolloutContents;
 use codex_rollout::TurnRecords;
 use codex_rollout::{home_of_rollout_path, parse_rollout_file_name};
 
-use super::load::{Loaded, has_history_base, load_contents, load_file};
+use super::load::{Loaded, load_contents, load_file};
+use crate::client_view::continues_another;
 use crate::error::Failure;
 
 /// Polls without a change after which the home is asked for a continuation file.
@@ -115,7 +116,7 @@ impl Follower {
         }
         self.complete = complete;
         self.held = None;
-        let (loaded, undecided) = if has_history_base(&self.path) {
+        let (loaded, undecided) = if continues_another(&self.path) {
             (load_file(&self.path, None)?, false)
         } else {
             let contents = RolloutContents::parse(bytes);

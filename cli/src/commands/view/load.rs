@@ -11,18 +11,13 @@ use std::path::Path;
 use codex_app_server_protocol::ThreadHistoryBuilder;
 use codex_app_server_protocol::transcript::ThreadFacts;
 use codex_app_server_protocol::v2::Turn;
-use codex_home::read_head_summary;
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
-use codex_rollout::CodexHome;
-use codex_rollout::RolloutContents;
-use codex_rollout::home_of_rollout_path;
-use codex_rollout::load_rollout_with_base;
-use codex_rollout::{ClientView, client_view_items};
+use codex_rollout::{RolloutContents, client_view_items};
 
+use crate::client_view::{feed_with_base, stream_client_view};
 use crate::error::Failure;
-use crate::input::{Source, load_session};
+use crate::input::Source;
 use crate::progress::Progress;
-use crate::streamed::stream_session;
 
 /// A thread read from its file.
 #[derive(Debug, Default)]
@@ -86,36 +81,15 @@ impl Feed {
 
 /// Reads the session at `path` (plain or `.zst`); `home` resolves a history base.
 pub fn load_file(path: &Path, home: Option<&Path>) -> Result<Loaded, Failure> {
-    if has_history_base(path) {
-        let home = home_of(path, home)?;
-        let resolved = load_rollout_with_base(&home, path)
-            .map_err(|error| Failure::Content(format!("{}: {error}", path.display())))?;
-        let mut feed = Feed::default();
-        for item in resolved.items() {
-            feed.push(item);
-        }
-        return Ok(feed.finish());
+    let mut based = Feed::default();
+    if feed_with_base(path, home, |item| based.push(item))? {
+        return Ok(based.finish());
     }
     let source = Source::File(path.to_path_buf());
-    let mut view = ClientView::streaming();
-    let mut feed = Feed::default();
-    let mut push = |item: &RolloutItem| feed.push(item);
-    stream_session(&source, &Progress::hidden(), |line| {
-        if let Some(format) = line.format() {
-            view.note_format(format);
-        }
-        if let Some(rollout_line) = line.line() {
-            view.push(line.number, line.raw, &rollout_line.item, &mut push);
-        }
+    let feed = stream_client_view(&source, &Progress::hidden(), Feed::default, |feed, item| {
+        feed.push(item);
     })?;
-    match view.finish(&mut push) {
-        Ok(_) => Ok(feed.finish()),
-        Err(changed) => {
-            tracing::debug!(%changed, path = %path.display(), "loading the whole file");
-            let session = load_session(&source)?;
-            Ok(load_contents(session.contents()))
-        }
-    }
+    Ok(feed.finish())
 }
 
 /// The thread of rollout contents already in memory.
@@ -125,23 +99,4 @@ pub fn load_contents(contents: &RolloutContents) -> Loaded {
         feed.push(item);
     }
     feed.finish()
-}
-
-/// Whether the file at `path` continues another thread's history.
-pub fn has_history_base(path: &Path) -> bool {
-    read_head_summary(path).is_ok_and(|head| {
-        head.session_meta
-            .is_some_and(|meta| meta.meta.history_base.is_some())
-    })
-}
-
-/// The home named by `home`, else the one `path` lies in, else the default one.
-fn home_of(path: &Path, home: Option<&Path>) -> Result<CodexHome, Failure> {
-    Ok(match home {
-        Some(root) => CodexHome::new(root),
-        None => match home_of_rollout_path(path) {
-            Some(home) => home,
-            None => CodexHome::resolve(None).map_err(|error| Failure::Usage(error.to_string()))?,
-        },
-    })
 }
