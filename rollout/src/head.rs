@@ -8,6 +8,7 @@ use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use codex_protocol::rollout::{LineFormat, RolloutItem, SessionMetaLine};
 
 use crate::load::lines::{LineOutcome, read_line};
+use crate::stream::RolloutStream;
 
 /// The session meta on the first line of `file` (read from its start), with the line's
 /// format; `None` when the first line is not a session meta (or cannot be read as one).
@@ -34,4 +35,40 @@ pub(crate) fn meta_of_first_line(
         },
         _ => None,
     })
+}
+
+/// The first session meta among the first `max_lines` lines `reader` reads (plain bytes; a
+/// caller decodes a compressed file first), with the raw line and its format; `None` when
+/// those lines hold none.
+pub(crate) fn first_meta_within(
+    reader: impl Read,
+    max_lines: usize,
+) -> io::Result<Option<FirstMeta>> {
+    let mut stream = RolloutStream::new(reader)?;
+    while let Some(line) = stream.next_line()? {
+        if line.number > max_lines {
+            break;
+        }
+        let (Some(format), Some(rollout_line)) = (line.format(), line.line()) else {
+            continue;
+        };
+        if let RolloutItem::SessionMeta(meta) = &rollout_line.item {
+            return Ok(Some(FirstMeta {
+                meta: meta.clone(),
+                raw: line.raw.to_vec(),
+                format,
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// A file's first session meta, as [`first_meta_within`] finds it.
+pub(crate) struct FirstMeta {
+    /// The meta.
+    pub(crate) meta: Box<SessionMetaLine>,
+    /// Its line's bytes, without the line end.
+    pub(crate) raw: Vec<u8>,
+    /// Its line's format.
+    pub(crate) format: LineFormat,
 }

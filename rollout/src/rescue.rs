@@ -26,11 +26,13 @@ use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, SecondsFormat, Utc};
+use codex_protocol::rollout::LineFormat;
 use codex_protocol::thread_id::ThreadId;
 use serde_json::Value;
 
 mod suffix;
 
+use crate::head::first_meta_within;
 use crate::layout::CodexHome;
 use crate::source::{Compression, RolloutReader, open_rollout};
 
@@ -117,9 +119,8 @@ pub fn rescue_rollout(
     .map_err(io_err("read", original))?
     .ok_or_else(|| RescueError::NothingToLeaveOut(original.to_path_buf()))?;
 
-    let mut head = BufReader::new(open_rollout(original).map_err(io_err("open", original))?);
-    let meta_line = first_meta_line(&mut head).map_err(io_err("read", original))?;
-    drop(head);
+    let head = open_rollout(original).map_err(io_err("open", original))?;
+    let meta_line = first_meta_line(head).map_err(io_err("read", original))?;
     let original_thread_id =
         thread_of_meta(&meta_line).ok_or_else(|| RescueError::NoSuffix(original.to_path_buf()))?;
     let thread_id = ThreadId::new();
@@ -178,28 +179,15 @@ pub fn rescue_rollout(
     })
 }
 
-/// The first line that is a `session_meta` (within the first 64 lines).
-fn first_meta_line(reader: &mut impl BufRead) -> io::Result<Vec<u8>> {
-    let mut line = Vec::new();
-    for _ in 0..64 {
-        line.clear();
-        if reader.read_until(b'\n', &mut line)? == 0 {
-            break;
-        }
-        let parsed: Option<Value> = serde_json::from_slice(trim_newline(&line)).ok();
-        if parsed
-            .as_ref()
-            .and_then(|value| value.get("type"))
-            .and_then(Value::as_str)
-            == Some("session_meta")
-        {
-            return Ok(trim_newline(&line).to_vec());
-        }
+/// The first line that is an enveloped `session_meta` (within the first 64 lines).
+fn first_meta_line(reader: impl Read) -> io::Result<Vec<u8>> {
+    match first_meta_within(reader, 64)? {
+        Some(first) if first.format == LineFormat::Envelope => Ok(first.raw),
+        _ => Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "no session meta near the start",
+        )),
     }
-    Err(io::Error::new(
-        io::ErrorKind::InvalidData,
-        "no session meta near the start",
-    ))
 }
 
 /// The meta line for the rescue: new id (and `session_id` when it named the thread itself),

@@ -42,6 +42,7 @@ use std::path::{Path, PathBuf};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine, TurnContextItem};
 use codex_protocol::thread_id::ThreadId;
 
+use crate::head::first_meta_within;
 use crate::load::ProblemKind;
 use crate::reconstruct::{
     ReconstructOptions, ReconstructedHistory, ReplayPlan, StreamedReconstruction,
@@ -331,19 +332,11 @@ enum Head {
 
 /// The first `session_meta` within the first [`HEAD_LINES`] lines of `reader`.
 fn head_meta(reader: impl Read) -> io::Result<Head> {
-    let mut stream = RolloutStream::new(reader)?;
-    while let Some(line) = stream.next_line()? {
-        if line.number > HEAD_LINES {
-            break;
-        }
-        if let Some(RolloutItem::SessionMeta(meta)) = line.into_line().map(|line| line.item) {
-            if meta.meta.history_base.is_some() {
-                return Ok(Head::ForkByReference);
-            }
-            return Ok(Head::Meta(meta));
-        }
-    }
-    Ok(Head::None)
+    Ok(match first_meta_within(reader, HEAD_LINES)? {
+        Some(first) if first.meta.meta.history_base.is_some() => Head::ForkByReference,
+        Some(first) => Head::Meta(first.meta),
+        None => Head::None,
+    })
 }
 
 #[cfg(test)]
