@@ -9,7 +9,7 @@ import type { ThreadId } from "./ThreadId";
  */
 export type SessionConfiguredEvent = { 
 /**
- * The session's id (the root thread's id).
+ * The session's id; equal to `thread_id` for a root thread.
  */
 session_id: ThreadId, 
 /**

@@ -55,7 +55,7 @@ interaction_input?: string,
  */
 status: CommandExecutionStatus, 
 /**
- * stdout and stderr interleaved as produced; absent while running.
+ * stdout and stderr interleaved as produced; omitted when not recorded.
  */
 aggregated_output?: string, 
 /**

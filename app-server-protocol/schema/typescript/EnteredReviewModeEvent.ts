@@ -16,7 +16,7 @@ target?: ReviewTarget,
  */
 prompt?: string, 
 /**
- * A short description of the review shown to the person; omitted when absent.
+ * How the client should describe the review to the person; omitted when absent.
  */
 user_facing_hint?: string, 
 /**

@@ -17,7 +17,7 @@ id: string,
  */
 changes: { [key in string]: FileChange }, 
 /**
- * How applying the patch ended; absent while it runs.
+ * How applying the patch ended; omitted when not recorded.
  */
 status?: PatchApplyStatus, 
 /**

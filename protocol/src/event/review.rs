@@ -19,7 +19,7 @@ pub struct EnteredReviewModeEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub prompt: Option<String>,
-    /// A short description of the review shown to the person; omitted when absent.
+    /// How the client should describe the review to the person; omitted when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub user_facing_hint: Option<String>,

@@ -11,7 +11,7 @@ use crate::thread_id::ThreadId;
 /// kept as JSON: their shapes belong to the agent's configuration, not to this wire model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct SessionConfiguredEvent {
-    /// The session's id (the root thread's id).
+    /// The session's id; equal to `thread_id` for a root thread.
     pub session_id: ThreadId,
     /// The thread's id; equal to `session_id` for a root thread. Older writers omitted it,
     /// see [`SessionConfiguredEvent::effective_thread_id`].

@@ -131,7 +131,7 @@ pub struct SubAgentActivityItem {
 pub enum SubAgentActivityKind {
     /// `started`: the sub-agent started.
     Started,
-    /// `interacted`: the parent sent it something.
+    /// `interacted`: another agent interacted with it.
     Interacted,
     /// `interrupted`: it was interrupted.
     Interrupted,

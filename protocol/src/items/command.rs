@@ -46,7 +46,7 @@ pub struct CommandExecutionItem {
     pub interaction_input: Option<String>,
     /// Where the command stands.
     pub status: CommandExecutionStatus,
-    /// stdout and stderr interleaved as produced; absent while running.
+    /// stdout and stderr interleaved as produced; omitted when not recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub aggregated_output: Option<String>,

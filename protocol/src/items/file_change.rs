@@ -15,7 +15,7 @@ pub struct FileChangeItem {
     pub id: String,
     /// The change to each file, keyed by path.
     pub changes: BTreeMap<String, FileChange>,
-    /// How applying the patch ended; absent while it runs.
+    /// How applying the patch ended; omitted when not recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub status: Option<PatchApplyStatus>,

@@ -185,7 +185,7 @@ pub const DEFAULT_IMAGE_DETAIL: ImageDetail = ImageDetail::High;
 pub enum MessagePhase {
     /// `commentary`: narration between tool calls.
     Commentary,
-    /// `partial_answer`: part of an answer, more to come.
+    /// `partial_answer`: part of an answer (newer models).
     PartialAnswer,
     /// `final_answer`: the answer that ends the turn.
     FinalAnswer,
