@@ -31,9 +31,13 @@ use crate::models::ResponseItem;
 /// only appears on calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ToolCallKind {
+    /// A `function_call` (or its `function_call_output`).
     Function,
+    /// A `custom_tool_call` (or its `custom_tool_call_output`).
     CustomTool,
+    /// A `local_shell_call`; answered by a `function_call_output`.
     LocalShell,
+    /// A `tool_search_call` (or its `tool_search_output`).
     ToolSearch,
 }
 
@@ -84,14 +88,18 @@ impl OutputChannel {
 /// Whether an item asks for a tool or reports what a tool returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CallSide {
+    /// The item asks for a tool to run.
     Call,
+    /// The item reports what a tool returned.
     Output,
 }
 
 /// The pairing facts of one tool call or tool output item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CallLink<'a> {
+    /// The kind of tool, or for an output the family of the output item.
     pub kind: ToolCallKind,
+    /// Whether the item is the call or its output.
     pub side: CallSide,
     /// The pairing key; `None` for id-less local shell calls, tool searches and standalone
     /// function outputs.
@@ -104,7 +112,9 @@ pub struct CallLink<'a> {
 /// Index calls and outputs by it to pair them in one pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PairKey<'a> {
+    /// The output family in which the call and its output meet.
     pub channel: OutputChannel,
+    /// The call id both items carry.
     pub call_id: &'a str,
 }
 

@@ -67,6 +67,8 @@
 //! because the generated JSON Schema and TypeScript of `codex-app-server-protocol` are built
 //! from them.
 
+#![warn(missing_docs)]
+
 pub mod call_matching;
 pub mod call_pairing;
 pub mod event;

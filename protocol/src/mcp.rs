@@ -27,12 +27,15 @@ pub struct CallToolResult {
     /// MCP content blocks (`text`, `image`, `audio`, `resource_link`, ...), kept opaque.
     #[ts(type = "unknown[]")]
     pub content: Vec<Value>,
+    /// `structuredContent`: the result as JSON, when the tool gave one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "unknown")]
     pub structured_content: Option<Value>,
+    /// `isError`: whether the tool reported an error; absent means no.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub is_error: Option<bool>,
+    /// `_meta`: MCP metadata of the result, kept opaque.
     #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "unknown")]
     pub meta: Option<Value>,

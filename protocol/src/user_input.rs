@@ -37,42 +37,59 @@ pub enum UserInput {
     /// Typed text. `text_elements` mark spans (pasted blocks, mentions) the UI rendered
     /// specially; they are always written, even when empty, and never reach the model.
     Text {
+        /// The text as typed.
         text: String,
+        /// Spans the UI rendered specially; empty when absent.
         #[serde(default)]
         text_elements: Vec<TextElement>,
     },
     /// An image given by URL (http(s) or `data:`).
     Image {
+        /// The image's URL.
         image_url: String,
+        /// The resolution to send it at; provider default when absent.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         detail: Option<ImageDetail>,
     },
     /// An image file on the person's machine.
     LocalImage {
+        /// The image file's path.
         #[ts(type = "string")]
         path: PathBuf,
+        /// The resolution to send it at; provider default when absent.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         detail: Option<ImageDetail>,
     },
     /// Audio given as a (data) URL.
-    Audio { audio_url: String },
+    Audio {
+        /// The audio's URL.
+        audio_url: String,
+    },
     /// An audio file on the person's machine.
     LocalAudio {
+        /// The audio file's path.
         #[ts(type = "string")]
         path: PathBuf,
     },
     /// A skill the person selected; `path` is its `SKILL.md`. Its body is injected by the
     /// agent core, not by this conversion.
     Skill {
+        /// The skill's name.
         name: String,
+        /// The skill's `SKILL.md`.
         #[ts(type = "string")]
         path: PathBuf,
     },
     /// A mention of an app or plugin, e.g. `app://<connector-id>` or
     /// `plugin://<plugin>@<marketplace>`.
-    Mention { name: String, path: String },
+    Mention {
+        /// The mentioned app's or plugin's display name.
+        name: String,
+        /// The mention's target, e.g. `app://<connector-id>`.
+        path: String,
+    },
 }
 
 impl UserInput {

@@ -5,4 +5,12 @@
 /**
  * One part of an `agent_message` (a message between agents), tagged by `type`.
  */
-export type AgentMessageInputContent = { "type": "input_text", text: string, } | { "type": "encrypted_content", encrypted_content: string, };
+export type AgentMessageInputContent = { "type": "input_text", 
+/**
+ * The text.
+ */
+text: string, } | { "type": "encrypted_content", 
+/**
+ * The opaque ciphertext.
+ */
+encrypted_content: string, };

@@ -10,7 +10,15 @@ import type { MessagePhase } from "./MessagePhase";
 /**
  * A message from the agent to the person.
  */
-export type AgentMessageItem = { id: string, content: Array<AgentMessageContent>, 
+export type AgentMessageItem = { 
+/**
+ * The item id.
+ */
+id: string, 
+/**
+ * The message's parts, in order.
+ */
+content: Array<AgentMessageContent>, 
 /**
  * Commentary or final answer. Absent means unknown (older models), kept as absent.
  */

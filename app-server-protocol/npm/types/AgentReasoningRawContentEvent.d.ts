@@ -5,4 +5,8 @@
 /**
  * Raw reasoning text (shown only when configured).
  */
-export type AgentReasoningRawContentEvent = { text: string, };
+export type AgentReasoningRawContentEvent = { 
+/**
+ * The raw reasoning text.
+ */
+text: string, };

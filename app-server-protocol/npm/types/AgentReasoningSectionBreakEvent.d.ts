@@ -5,4 +5,12 @@
 /**
  * A new reasoning summary section starts.
  */
-export type AgentReasoningSectionBreakEvent = { item_id: string, summary_index: number, };
+export type AgentReasoningSectionBreakEvent = { 
+/**
+ * The reasoning item the section belongs to; empty when absent.
+ */
+item_id: string, 
+/**
+ * Which summary starts (0-based; 0 when absent).
+ */
+summary_index: number, };

@@ -7,7 +7,11 @@ import type { BaseInstructionsProvenance } from "./BaseInstructionsProvenance";
  * The base instructions a session was started with, as recorded in its session metadata so a
  * resumed session uses the same text. Legacy files carry only `text`.
  */
-export type BaseInstructions = { text: string, 
+export type BaseInstructions = { 
+/**
+ * The instructions' text.
+ */
+text: string, 
 /**
  * Where the text came from; absent in older files.
  */

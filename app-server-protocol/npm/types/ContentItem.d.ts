@@ -10,8 +10,36 @@ import type { ImageDetail } from "./ImageDetail";
  * an inline URL (`image_url`, often a `data:` URL) or an uploaded file (`file_id`); both are
  * optional here so every historical shape reads, including `"image_url": null`.
  */
-export type ContentItem = { "type": "input_text", text: string, } | { "type": "input_image", image_url?: string, file_id?: string, 
+export type ContentItem = { "type": "input_text", 
+/**
+ * The text.
+ */
+text: string, } | { "type": "input_image", 
+/**
+ * The image's URL (often a `data:` URL); absent or `null` when `file_id` names it.
+ */
+image_url?: string, 
+/**
+ * The uploaded file holding the image; absent when `image_url` gives it.
+ */
+file_id?: string, 
 /**
  * An unknown detail reads as `None` (the provider default) instead of failing.
  */
-detail?: ImageDetail, } | { "type": "input_audio", audio_url: string, } | { "type": "output_text", text: string, annotations?: unknown[], logprobs?: unknown[], };
+detail?: ImageDetail, } | { "type": "input_audio", 
+/**
+ * The audio's data URL.
+ */
+audio_url: string, } | { "type": "output_text", 
+/**
+ * The text.
+ */
+text: string, 
+/**
+ * Provider annotations (citations and the like), kept opaque; absent when not written.
+ */
+annotations?: unknown[], 
+/**
+ * Token log-probabilities from the provider, kept opaque; absent when not written.
+ */
+logprobs?: unknown[], };

@@ -5,4 +5,8 @@
 /**
  * Marks the point where the history was compacted; it has nothing but an id.
  */
-export type ContextCompactionItem = { id: string, };
+export type ContextCompactionItem = { 
+/**
+ * The item id.
+ */
+id: string, };

@@ -7,4 +7,40 @@ import type { DynamicToolCallStatus } from "./DynamicToolCallStatus";
 /**
  * A call to a tool the client registered at runtime; the client runs it and answers.
  */
-export type DynamicToolCallItem = { id: string, namespace?: string, tool: string, arguments: unknown, status: DynamicToolCallStatus, content_items?: Array<DynamicToolCallOutputContentItem>, success?: boolean, error?: string, duration?: { secs: number, nanos: number }, };
+export type DynamicToolCallItem = { 
+/**
+ * The item id (the tool call's id).
+ */
+id: string, 
+/**
+ * The tool's namespace, when it has one.
+ */
+namespace?: string, 
+/**
+ * The tool's name.
+ */
+tool: string, 
+/**
+ * The arguments the model gave, as JSON.
+ */
+arguments: unknown, 
+/**
+ * Where the call stands.
+ */
+status: DynamicToolCallStatus, 
+/**
+ * The client's answer, once it answered.
+ */
+content_items?: Array<DynamicToolCallOutputContentItem>, 
+/**
+ * Whether the client reported success, once it answered.
+ */
+success?: boolean, 
+/**
+ * Why the call failed, when it did.
+ */
+error?: string, 
+/**
+ * How long the call took (`{"secs":…,"nanos":…}`), once finished.
+ */
+duration?: { secs: number, nanos: number }, };

@@ -6,4 +6,16 @@
  * One part of a dynamic tool's answer. camelCase tags and fields (`inputText`, `imageUrl`),
  * as the client protocol spells them.
  */
-export type DynamicToolCallOutputContentItem = { "type": "inputText", text: string, } | { "type": "inputImage", imageUrl: string, } | { "type": "inputAudio", audioUrl: string, };
+export type DynamicToolCallOutputContentItem = { "type": "inputText", 
+/**
+ * The text.
+ */
+text: string, } | { "type": "inputImage", 
+/**
+ * The image's URL (`imageUrl`; may be a data URL).
+ */
+imageUrl: string, } | { "type": "inputAudio", 
+/**
+ * The audio's URL (`audioUrl`).
+ */
+audioUrl: string, };

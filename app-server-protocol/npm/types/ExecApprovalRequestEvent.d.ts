@@ -9,11 +9,27 @@ import type { ReviewDecision } from "./ReviewDecision";
 /**
  * Asks to run a command outside what the sandbox policy allows.
  */
-export type ExecApprovalRequestEvent = { call_id: string, 
+export type ExecApprovalRequestEvent = { 
+/**
+ * The tool call that wants to run the command.
+ */
+call_id: string, 
 /**
  * Distinguishes several approvals for one call (e.g. per network host).
  */
-approval_id?: string, turn_id: string, command: Array<string>, cwd: string, 
+approval_id?: string, 
+/**
+ * The turn of the call; empty when the writer left it out.
+ */
+turn_id: string, 
+/**
+ * The command as argv.
+ */
+command: Array<string>, 
+/**
+ * The directory the command would run in.
+ */
+cwd: string, 
 /**
  * Why the agent wants it (shown to the person).
  */
@@ -25,7 +41,11 @@ network_approval_context?: NetworkApprovalContext,
 /**
  * A command prefix the person may allow from now on.
  */
-proposed_execpolicy_amendment?: Array<string>, proposed_network_policy_amendments?: Array<NetworkPolicyAmendment>, 
+proposed_execpolicy_amendment?: Array<string>, 
+/**
+ * Network rules (one per host) the person may add instead of answering once.
+ */
+proposed_network_policy_amendments?: Array<NetworkPolicyAmendment>, 
 /**
  * Extra permissions the command asks for (opaque here).
  */
@@ -33,4 +53,8 @@ additional_permissions?: unknown,
 /**
  * The answers the client may offer; all of them when absent.
  */
-available_decisions?: Array<ReviewDecision>, parsed_cmd: Array<ParsedCommand>, };
+available_decisions?: Array<ReviewDecision>, 
+/**
+ * The command parsed into known actions (read, list, search), for display; empty when absent.
+ */
+parsed_cmd: Array<ParsedCommand>, };

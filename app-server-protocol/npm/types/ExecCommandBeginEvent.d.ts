@@ -11,12 +11,44 @@ export type ExecCommandBeginEvent = {
 /**
  * Links begin, output and end (and the model's tool call).
  */
-call_id: string, plugin_id?: string, script_path?: string, process_id?: string, turn_id: string, 
+call_id: string, 
+/**
+ * Plugin id, when the writer recorded one; passed through as written.
+ */
+plugin_id?: string, 
+/**
+ * Script path, when the writer recorded one; passed through as written.
+ */
+script_path?: string, 
+/**
+ * The interactive process, for commands run through the unified exec tool.
+ */
+process_id?: string, 
+/**
+ * The turn that ran the command; empty when the writer left it out.
+ */
+turn_id: string, 
 /**
  * Milliseconds since the Unix epoch (0 when the writer did not say).
  */
-started_at_ms: number, command: Array<string>, 
+started_at_ms: number, 
+/**
+ * The command as argv.
+ */
+command: Array<string>, 
 /**
  * The working directory (a path or a `file://` URI, as written).
  */
-cwd: string, parsed_cmd: Array<ParsedCommand>, source: ExecCommandSource, interaction_input?: string, };
+cwd: string, 
+/**
+ * What the command does, as parsed for display; empty when absent.
+ */
+parsed_cmd: Array<ParsedCommand>, 
+/**
+ * Who started the command; `agent` when absent.
+ */
+source: ExecCommandSource, 
+/**
+ * Text written to an interactive process, when that is what this event is.
+ */
+interaction_input?: string, };

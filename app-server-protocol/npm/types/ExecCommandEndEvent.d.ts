@@ -8,11 +8,51 @@ import type { ParsedCommand } from "./ParsedCommand";
 /**
  * A command finished (or was declined).
  */
-export type ExecCommandEndEvent = { call_id: string, plugin_id?: string, script_path?: string, process_id?: string, turn_id: string, 
+export type ExecCommandEndEvent = { 
+/**
+ * Links begin, output and end (and the model's tool call).
+ */
+call_id: string, 
+/**
+ * Plugin id, when the writer recorded one; passed through as written.
+ */
+plugin_id?: string, 
+/**
+ * Script path, when the writer recorded one; passed through as written.
+ */
+script_path?: string, 
+/**
+ * The interactive process, for commands run through the unified exec tool.
+ */
+process_id?: string, 
+/**
+ * The turn that ran the command; empty when the writer left it out.
+ */
+turn_id: string, 
 /**
  * Milliseconds since the Unix epoch (0 when the writer did not say).
  */
-completed_at_ms: number, command: Array<string>, cwd: string, parsed_cmd: Array<ParsedCommand>, source: ExecCommandSource, interaction_input?: string, 
+completed_at_ms: number, 
+/**
+ * The command as argv.
+ */
+command: Array<string>, 
+/**
+ * The working directory (a path or a `file://` URI, as written).
+ */
+cwd: string, 
+/**
+ * What the command does, as parsed for display; empty when absent.
+ */
+parsed_cmd: Array<ParsedCommand>, 
+/**
+ * Who started the command; `agent` when absent.
+ */
+source: ExecCommandSource, 
+/**
+ * Text written to an interactive process, when that is what this event is.
+ */
+interaction_input?: string, 
 /**
  * Older writers split the output; kept when present.
  */
@@ -24,7 +64,15 @@ stderr?: string,
 /**
  * stdout and stderr interleaved as produced.
  */
-aggregated_output: string, exit_code: number, duration: { secs: number, nanos: number }, 
+aggregated_output: string, 
+/**
+ * The process's exit code.
+ */
+exit_code: number, 
+/**
+ * How long the command ran (`{"secs":…,"nanos":…}` on the wire).
+ */
+duration: { secs: number, nanos: number }, 
 /**
  * Older writers stored the output formatted for the model; kept when present.
  */

@@ -7,4 +7,16 @@ import type { ExecOutputStream } from "./ExecOutputStream";
  * A chunk of a running command's output. The chunk is raw bytes (base64 on the wire),
  * because output need not be UTF-8 and may split a character.
  */
-export type ExecCommandOutputDeltaEvent = { call_id: string, stream: ExecOutputStream, chunk: string, };
+export type ExecCommandOutputDeltaEvent = { 
+/**
+ * The command this output belongs to.
+ */
+call_id: string, 
+/**
+ * Whether the chunk came from stdout or stderr.
+ */
+stream: ExecOutputStream, 
+/**
+ * The output bytes (base64 on the wire).
+ */
+chunk: string, };

@@ -6,4 +6,12 @@ import type { ReviewOutputEvent } from "./ReviewOutputEvent";
 /**
  * The thread finished a review. `review_output` is `null` when the review was interrupted.
  */
-export type ExitedReviewModeItem = { id: string, review_output: ReviewOutputEvent | null, };
+export type ExitedReviewModeItem = { 
+/**
+ * The item id.
+ */
+id: string, 
+/**
+ * The review's findings; `null` when the review was interrupted.
+ */
+review_output: ReviewOutputEvent | null, };

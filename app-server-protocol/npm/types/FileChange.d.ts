@@ -5,7 +5,19 @@
 /**
  * How one file changes, tagged by `type`.
  */
-export type FileChange = { "type": "add", content: string, } | { "type": "delete", content: string, } | { "type": "update", unified_diff: string, 
+export type FileChange = { "type": "add", 
+/**
+ * The new file's whole content.
+ */
+content: string, } | { "type": "delete", 
+/**
+ * The removed file's content.
+ */
+content: string, } | { "type": "update", 
+/**
+ * The edit, as a unified diff.
+ */
+unified_diff: string, 
 /**
  * The new path when the file is also renamed; `null` otherwise.
  */

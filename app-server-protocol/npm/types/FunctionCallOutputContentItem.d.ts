@@ -7,8 +7,28 @@ import type { ImageDetail } from "./ImageDetail";
  * One part of a structured tool output, tagged by `type` with the names the Responses API
  * uses for tool results.
  */
-export type FunctionCallOutputContentItem = { "type": "input_text", text: string, } | { "type": "input_image", image_url?: string, file_id?: string, 
+export type FunctionCallOutputContentItem = { "type": "input_text", 
+/**
+ * The text.
+ */
+text: string, } | { "type": "input_image", 
+/**
+ * The image's URL (often a `data:` URL); absent when `file_id` names it.
+ */
+image_url?: string, 
+/**
+ * The uploaded file holding the image; absent when `image_url` gives it.
+ */
+file_id?: string, 
 /**
  * An unknown detail reads as `None` (the provider default) instead of failing.
  */
-detail?: ImageDetail, } | { "type": "input_audio", audio_url: string, } | { "type": "encrypted_content", encrypted_content: string, };
+detail?: ImageDetail, } | { "type": "input_audio", 
+/**
+ * The audio's URL.
+ */
+audio_url: string, } | { "type": "encrypted_content", 
+/**
+ * The opaque ciphertext.
+ */
+encrypted_content: string, };

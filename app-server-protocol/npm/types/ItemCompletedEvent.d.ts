@@ -10,7 +10,19 @@ export type ItemCompletedEvent = {
 /**
  * The thread, as written (see [`ItemStartedEvent::thread_id`]).
  */
-thread_id: string, turn_id: string, item: TurnItem, started_at_ms?: number, 
+thread_id: string, 
+/**
+ * The turn the item belongs to.
+ */
+turn_id: string, 
+/**
+ * The item's final state.
+ */
+item: TurnItem, 
+/**
+ * Milliseconds since the Unix epoch; omitted when the writer did not record the start.
+ */
+started_at_ms?: number, 
 /**
  * Milliseconds since the Unix epoch; 0 in old records (plan items) that lacked it.
  */

@@ -10,8 +10,20 @@ export type LocalShellExecAction = {
 /**
  * Program and arguments, not a shell string.
  */
-command: Array<string>, timeout_ms: number | null, working_directory: string | null, 
+command: Array<string>, 
+/**
+ * How long the command may run, in milliseconds; `null` for no limit given.
+ */
+timeout_ms: number | null, 
+/**
+ * The directory to run in; `null` when not given.
+ */
+working_directory: string | null, 
 /**
  * Extra environment; sorted so the same action always serializes the same way.
  */
-env: { [key in string]: string } | null, user: string | null, };
+env: { [key in string]: string } | null, 
+/**
+ * The user to run as; `null` when not given.
+ */
+user: string | null, };

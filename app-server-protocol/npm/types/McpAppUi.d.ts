@@ -6,4 +6,12 @@ import type { McpAppUiDisplayMode } from "./McpAppUiDisplayMode";
 /**
  * The UI an MCP app asks the client to render for a tool result.
  */
-export type McpAppUi = { resourceUri: string, preferredModelDisplayMode: McpAppUiDisplayMode, };
+export type McpAppUi = { 
+/**
+ * `resourceUri`: the URI of the UI resource.
+ */
+resourceUri: string, 
+/**
+ * `preferredModelDisplayMode`: how the UI prefers to be shown.
+ */
+preferredModelDisplayMode: McpAppUiDisplayMode, };

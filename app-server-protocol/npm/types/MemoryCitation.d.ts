@@ -6,7 +6,11 @@ import type { MemoryCitationEntry } from "./MemoryCitationEntry";
 /**
  * The memory the agent cited for a message (camelCase on the wire).
  */
-export type MemoryCitation = { entries: Array<MemoryCitationEntry>, 
+export type MemoryCitation = { 
+/**
+ * The cited memories; empty when absent.
+ */
+entries: Array<MemoryCitationEntry>, 
 /**
  * Sessions the cited memories came from.
  */

@@ -6,4 +6,12 @@ import type { NetworkApprovalProtocol } from "./NetworkApprovalProtocol";
 /**
  * The network destination an approval is about.
  */
-export type NetworkApprovalContext = { host: string, protocol: NetworkApprovalProtocol, };
+export type NetworkApprovalContext = { 
+/**
+ * The host the command wants to reach.
+ */
+host: string, 
+/**
+ * The protocol it wants to reach the host with.
+ */
+protocol: NetworkApprovalProtocol, };

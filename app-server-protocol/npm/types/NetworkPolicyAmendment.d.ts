@@ -6,4 +6,12 @@ import type { NetworkPolicyRuleAction } from "./NetworkPolicyRuleAction";
 /**
  * A rule for one host the person may add to the network policy.
  */
-export type NetworkPolicyAmendment = { host: string, action: NetworkPolicyRuleAction, };
+export type NetworkPolicyAmendment = { 
+/**
+ * The host the rule is about.
+ */
+host: string, 
+/**
+ * Whether the rule allows or denies the host.
+ */
+action: NetworkPolicyRuleAction, };

@@ -5,4 +5,12 @@
 /**
  * A plan the agent wrote in plan mode, as one text.
  */
-export type PlanItem = { id: string, text: string, };
+export type PlanItem = { 
+/**
+ * The item id.
+ */
+id: string, 
+/**
+ * The plan's text.
+ */
+text: string, };

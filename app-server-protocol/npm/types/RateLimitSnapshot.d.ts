@@ -7,7 +7,19 @@ import type { RateLimitWindow } from "./RateLimitWindow";
 /**
  * The account's rate-limit state as the provider reported it.
  */
-export type RateLimitSnapshot = { limit_id: string | null, limit_name: string | null, normal_model_slug?: string, 
+export type RateLimitSnapshot = { 
+/**
+ * Which limit this snapshot is about; `null` when absent.
+ */
+limit_id: string | null, 
+/**
+ * The limit's display name; `null` when absent.
+ */
+limit_name: string | null, 
+/**
+ * Model slug, when the writer recorded one; passed through as written.
+ */
+normal_model_slug?: string, 
 /**
  * The short window (e.g. 5 hours).
  */
@@ -15,7 +27,27 @@ primary: RateLimitWindow | null,
 /**
  * The long window (e.g. a week).
  */
-secondary: RateLimitWindow | null, credits: CreditsSnapshot | null, individual_limit: unknown, spend_control_reached: unknown, plan_type: string | null, rate_limit_reached_type: string | null, 
+secondary: RateLimitWindow | null, 
+/**
+ * The account's credits; `null` when absent.
+ */
+credits: CreditsSnapshot | null, 
+/**
+ * The per-person limit (opaque JSON); `null` when absent.
+ */
+individual_limit: unknown, 
+/**
+ * Spend-control state (opaque JSON); `null` when absent.
+ */
+spend_control_reached: unknown, 
+/**
+ * The account's plan (`plus`, `pro`, ...); `null` when absent.
+ */
+plan_type: string | null, 
+/**
+ * Which limit was reached, as written; `null` when none.
+ */
+rate_limit_reached_type: string | null, 
 /**
  * Oldest shape (flat fields); kept when present.
  */

@@ -9,7 +9,11 @@ export type RateLimitWindow = {
 /**
  * Percent used, exactly as written (`52` stays `52`, `52.5` stays `52.5`).
  */
-used_percent: number, window_minutes: number | null, 
+used_percent: number, 
+/**
+ * Length of the window, in minutes; `null` when unknown.
+ */
+window_minutes: number | null, 
 /**
  * Unix seconds when the window resets.
  */

@@ -6,4 +6,16 @@
  * The agent's reasoning: summaries (always shown) and raw reasoning text (only when the
  * configuration shows it). The id may be empty: providers do not always give one.
  */
-export type ReasoningItem = { id: string, summary_text: Array<string>, raw_content: Array<string>, };
+export type ReasoningItem = { 
+/**
+ * The item id; may be empty.
+ */
+id: string, 
+/**
+ * The summary texts, one per summary part.
+ */
+summary_text: Array<string>, 
+/**
+ * The raw reasoning texts, one per part; empty when absent.
+ */
+raw_content: Array<string>, };

@@ -5,4 +5,8 @@
 /**
  * One entry of a reasoning summary, the short text shown to people.
  */
-export type ReasoningItemReasoningSummary = { "type": "summary_text", text: string, };
+export type ReasoningItemReasoningSummary = { "type": "summary_text", 
+/**
+ * The summary text.
+ */
+text: string, };

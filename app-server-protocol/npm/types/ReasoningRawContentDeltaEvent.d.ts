@@ -5,4 +5,24 @@
 /**
  * A piece of raw reasoning text, as it streams; `content_index` says which part.
  */
-export type ReasoningRawContentDeltaEvent = { thread_id: string, turn_id: string, item_id: string, delta: string, content_index: number, };
+export type ReasoningRawContentDeltaEvent = { 
+/**
+ * The thread, as written.
+ */
+thread_id: string, 
+/**
+ * The turn the reasoning belongs to.
+ */
+turn_id: string, 
+/**
+ * The reasoning item the text belongs to.
+ */
+item_id: string, 
+/**
+ * The new text, to append to what came before.
+ */
+delta: string, 
+/**
+ * Which raw content part of the item the text belongs to (0-based; 0 when absent).
+ */
+content_index: number, };

@@ -5,4 +5,12 @@
 /**
  * An inclusive line range.
  */
-export type ReviewLineRange = { start: number, end: number, };
+export type ReviewLineRange = { 
+/**
+ * First line.
+ */
+start: number, 
+/**
+ * Last line, included.
+ */
+end: number, };

@@ -7,7 +7,27 @@ import type { ThreadId } from "./ThreadId";
 /**
  * Progress of a sub-agent, reported to its parent thread.
  */
-export type SubAgentActivityItem = { model: string | null, reasoning_effort: string | null, id: string, kind: SubAgentActivityKind, agent_thread_id: ThreadId, 
+export type SubAgentActivityItem = { 
+/**
+ * The sub-agent's model; `null` when unknown.
+ */
+model: string | null, 
+/**
+ * The sub-agent's reasoning effort, as written; `null` when unknown.
+ */
+reasoning_effort: string | null, 
+/**
+ * The item id.
+ */
+id: string, 
+/**
+ * What happened.
+ */
+kind: SubAgentActivityKind, 
+/**
+ * The sub-agent's thread.
+ */
+agent_thread_id: ThreadId, 
 /**
  * The agent's path in the agent tree, e.g. `/root/worker`.
  */

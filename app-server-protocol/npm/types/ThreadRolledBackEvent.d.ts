@@ -6,4 +6,8 @@
  * The last `num_turns` user turns were dropped from the thread. Replayed when a session is
  * resumed: the turns before it in the file no longer count.
  */
-export type ThreadRolledBackEvent = { num_turns: number, };
+export type ThreadRolledBackEvent = { 
+/**
+ * How many user turns were dropped, counted from the end.
+ */
+num_turns: number, };

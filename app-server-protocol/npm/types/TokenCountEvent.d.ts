@@ -7,4 +7,12 @@ import type { TokenUsageInfo } from "./TokenUsageInfo";
 /**
  * Token usage and rate limits after a model response. Either part may be `null`.
  */
-export type TokenCountEvent = { info: TokenUsageInfo | null, rate_limits: RateLimitSnapshot | null, };
+export type TokenCountEvent = { 
+/**
+ * The token counts; `null` when the writer had none.
+ */
+info: TokenUsageInfo | null, 
+/**
+ * The rate-limit state; `null` when the provider reported none.
+ */
+rate_limits: RateLimitSnapshot | null, };

@@ -5,4 +5,8 @@
 /**
  * The turn's changes so far, as one unified diff.
  */
-export type TurnDiffEvent = { unified_diff: string, };
+export type TurnDiffEvent = { 
+/**
+ * The diff text.
+ */
+unified_diff: string, };

@@ -10,4 +10,8 @@ export type UpdatePlanArgs = {
 /**
  * Why the plan changed, if the agent said.
  */
-explanation: string | null, plan: Array<PlanItemArg>, };
+explanation: string | null, 
+/**
+ * The steps, in order.
+ */
+plan: Array<PlanItemArg>, };

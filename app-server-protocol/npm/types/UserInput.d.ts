@@ -10,4 +10,52 @@ import type { TextElement } from "./TextElement";
  * Local images and audio carry a path, not bytes: the file is read when the model message is
  * built (see [`user_message_content`]), and the path is what a client shows.
  */
-export type UserInput = { "type": "text", text: string, text_elements: Array<TextElement>, } | { "type": "image", image_url: string, detail?: ImageDetail, } | { "type": "local_image", path: string, detail?: ImageDetail, } | { "type": "audio", audio_url: string, } | { "type": "local_audio", path: string, } | { "type": "skill", name: string, path: string, } | { "type": "mention", name: string, path: string, };
+export type UserInput = { "type": "text", 
+/**
+ * The text as typed.
+ */
+text: string, 
+/**
+ * Spans the UI rendered specially; empty when absent.
+ */
+text_elements: Array<TextElement>, } | { "type": "image", 
+/**
+ * The image's URL.
+ */
+image_url: string, 
+/**
+ * The resolution to send it at; provider default when absent.
+ */
+detail?: ImageDetail, } | { "type": "local_image", 
+/**
+ * The image file's path.
+ */
+path: string, 
+/**
+ * The resolution to send it at; provider default when absent.
+ */
+detail?: ImageDetail, } | { "type": "audio", 
+/**
+ * The audio's URL.
+ */
+audio_url: string, } | { "type": "local_audio", 
+/**
+ * The audio file's path.
+ */
+path: string, } | { "type": "skill", 
+/**
+ * The skill's name.
+ */
+name: string, 
+/**
+ * The skill's `SKILL.md`.
+ */
+path: string, } | { "type": "mention", 
+/**
+ * The mentioned app's or plugin's display name.
+ */
+name: string, 
+/**
+ * The mention's target, e.g. `app://<connector-id>`.
+ */
+path: string, };

@@ -5,7 +5,11 @@
 /**
  * The agent looked at an image file (`view_image` tool).
  */
-export type ViewImageToolCallEvent = { call_id: string, 
+export type ViewImageToolCallEvent = { 
+/**
+ * The `view_image` tool call.
+ */
+call_id: string, 
 /**
  * The image's path (or `file://` URI), as written.
  */

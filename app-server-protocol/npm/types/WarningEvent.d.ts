@@ -5,4 +5,8 @@
 /**
  * A non-fatal problem worth showing.
  */
-export type WarningEvent = { message: string, };
+export type WarningEvent = { 
+/**
+ * The warning text, as shown to the person.
+ */
+message: string, };

@@ -8,4 +8,24 @@
  * Every field is optional because partial (streaming) items carry only some of them; an
  * unknown action kind reads as [`WebSearchAction::Other`] instead of failing the item.
  */
-export type WebSearchAction = { "type": "search", query?: string, queries?: Array<string>, } | { "type": "open_page", url?: string, } | { "type": "find_in_page", url?: string, pattern?: string, } | { "type": "other" };
+export type WebSearchAction = { "type": "search", 
+/**
+ * The query, when given.
+ */
+query?: string, 
+/**
+ * Several queries, when given.
+ */
+queries?: Array<string>, } | { "type": "open_page", 
+/**
+ * The page's URL, when given.
+ */
+url?: string, } | { "type": "find_in_page", 
+/**
+ * The page's URL, when given.
+ */
+url?: string, 
+/**
+ * The text looked for, when given.
+ */
+pattern?: string, } | { "type": "other" };

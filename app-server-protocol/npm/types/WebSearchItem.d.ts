@@ -7,7 +7,19 @@ import type { WebSearchAction } from "./WebSearchAction";
  * A web search the model ran. `query` is a one-line description of the action (the query,
  * the opened URL, or `'pattern' in url`); the id may be empty for partial items.
  */
-export type WebSearchItem = { id: string, query: string, action: WebSearchAction, 
+export type WebSearchItem = { 
+/**
+ * The id of the `web_search_call` item; may be empty for partial items.
+ */
+id: string, 
+/**
+ * A one-line description of the action (the query, the opened URL, or `'pattern' in url`).
+ */
+query: string, 
+/**
+ * What the search did.
+ */
+action: WebSearchAction, 
 /**
  * Result entries as the provider returned them (opaque).
  */

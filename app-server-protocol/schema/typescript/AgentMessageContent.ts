@@ -6,4 +6,8 @@
  * One part of an agent message. Tagged by `type` with the variant name (`"Text"`), as
  * upstream writes it.
  */
-export type AgentMessageContent = { "type": "Text", text: string, };
+export type AgentMessageContent = { "type": "Text", 
+/**
+ * The text.
+ */
+text: string, };

@@ -5,4 +5,20 @@
 /**
  * A piece of an agent message's text, as it streams.
  */
-export type AgentMessageContentDeltaEvent = { thread_id: string, turn_id: string, item_id: string, delta: string, };
+export type AgentMessageContentDeltaEvent = { 
+/**
+ * The thread, as written.
+ */
+thread_id: string, 
+/**
+ * The turn the message belongs to.
+ */
+turn_id: string, 
+/**
+ * The agent message item the text belongs to.
+ */
+item_id: string, 
+/**
+ * The new text, to append to what came before.
+ */
+delta: string, };

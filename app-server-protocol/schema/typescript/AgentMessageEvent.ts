@@ -9,8 +9,24 @@ import type { MessagePhase } from "./MessagePhase";
 /**
  * What the agent said, as one text.
  */
-export type AgentMessageEvent = { message: string, 
+export type AgentMessageEvent = { 
+/**
+ * The agent's text.
+ */
+message: string, 
 /**
  * Written as `null` when unknown, never guessed.
  */
-phase: MessagePhase | null, memory_citation: MemoryCitation | null, delivery?: AgentMessageDelivery, questions?: Array<AsyncUserInputQuestion>, };
+phase: MessagePhase | null, 
+/**
+ * The memories the message cites; written as `null` when none.
+ */
+memory_citation: MemoryCitation | null, 
+/**
+ * How the message was delivered (`async`); omitted when absent.
+ */
+delivery?: AgentMessageDelivery, 
+/**
+ * Questions the agent asks the person, when it asks any.
+ */
+questions?: Array<AsyncUserInputQuestion>, };

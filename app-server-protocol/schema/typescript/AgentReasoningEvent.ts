@@ -5,4 +5,8 @@
 /**
  * One reasoning summary's text.
  */
-export type AgentReasoningEvent = { text: string, };
+export type AgentReasoningEvent = { 
+/**
+ * The summary text.
+ */
+text: string, };

@@ -6,7 +6,23 @@ import type { FileChange } from "./FileChange";
 /**
  * Asks to apply a patch.
  */
-export type ApplyPatchApprovalRequestEvent = { call_id: string, turn_id: string, changes: { [key in string]: FileChange }, reason?: string, 
+export type ApplyPatchApprovalRequestEvent = { 
+/**
+ * The tool call that carries the patch.
+ */
+call_id: string, 
+/**
+ * The turn of the call; empty when the writer left it out.
+ */
+turn_id: string, 
+/**
+ * The change to each file, keyed by path.
+ */
+changes: { [key in string]: FileChange }, 
+/**
+ * Why the agent wants it (shown to the person).
+ */
+reason?: string, 
 /**
  * A directory the person may grant write access to for the rest of the session.
  */

@@ -5,4 +5,12 @@
 /**
  * A question the agent asks, optionally with fixed answer options.
  */
-export type AsyncUserInputQuestion = { title: string, options: Array<string> | null, };
+export type AsyncUserInputQuestion = { 
+/**
+ * The question.
+ */
+title: string, 
+/**
+ * The answers to choose from; `null` for a free-form answer.
+ */
+options: Array<string> | null, };

@@ -5,4 +5,8 @@
 /**
  * Origin of base instructions, tagged by `type`.
  */
-export type BaseInstructionsProvenance = { "type": "custom" } | { "type": "model", model: string, };
+export type BaseInstructionsProvenance = { "type": "custom" } | { "type": "model", 
+/**
+ * The model's slug.
+ */
+model: string, };

@@ -9,4 +9,16 @@ export type CallToolResult = {
 /**
  * MCP content blocks (`text`, `image`, `audio`, `resource_link`, ...), kept opaque.
  */
-content: unknown[], structuredContent?: unknown, isError?: boolean, _meta?: unknown, };
+content: unknown[], 
+/**
+ * `structuredContent`: the result as JSON, when the tool gave one.
+ */
+structuredContent?: unknown, 
+/**
+ * `isError`: whether the tool reported an error; absent means no.
+ */
+isError?: boolean, 
+/**
+ * `_meta`: MCP metadata of the result, kept opaque.
+ */
+_meta?: unknown, };

@@ -8,4 +8,24 @@ import type { NonSteerableTurnKind } from "./NonSteerableTurnKind";
  * kinds with data are one-key objects (`{"http_connection_failed":{"http_status_code":502}}`).
  * A kind this crate does not know reads as [`CodexErrorInfo::Other`].
  */
-export type CodexErrorInfo = "context_window_exceeded" | "session_budget_exceeded" | "usage_limit_exceeded" | "rate_limit_exceeded" | "flex_unavailable" | "server_overloaded" | "cyber_policy" | "bio_policy" | "misalignment_policy_violation" | "too_many_denials" | { "http_connection_failed": { http_status_code: number | null, } } | { "response_stream_connection_failed": { http_status_code: number | null, } } | "internal_server_error" | "unauthorized" | "bad_request" | "invalid_prompt" | "sandbox_error" | { "response_stream_disconnected": { http_status_code: number | null, } } | { "response_too_many_failed_attempts": { http_status_code: number | null, } } | { "active_turn_not_steerable": { turn_kind: NonSteerableTurnKind, } } | "thread_rollback_failed" | "other";
+export type CodexErrorInfo = "context_window_exceeded" | "session_budget_exceeded" | "usage_limit_exceeded" | "rate_limit_exceeded" | "flex_unavailable" | "server_overloaded" | "cyber_policy" | "bio_policy" | "misalignment_policy_violation" | "too_many_denials" | { "http_connection_failed": { 
+/**
+ * The HTTP status, when there was one.
+ */
+http_status_code: number | null, } } | { "response_stream_connection_failed": { 
+/**
+ * The HTTP status, when there was one.
+ */
+http_status_code: number | null, } } | "internal_server_error" | "unauthorized" | "bad_request" | "invalid_prompt" | "sandbox_error" | { "response_stream_disconnected": { 
+/**
+ * The HTTP status, when there was one.
+ */
+http_status_code: number | null, } } | { "response_too_many_failed_attempts": { 
+/**
+ * The HTTP status, when there was one.
+ */
+http_status_code: number | null, } } | { "active_turn_not_steerable": { 
+/**
+ * Why the turn refused input.
+ */
+turn_kind: NonSteerableTurnKind, } } | "thread_rollback_failed" | "other";

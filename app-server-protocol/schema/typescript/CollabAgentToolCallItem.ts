@@ -9,11 +9,43 @@ import type { ThreadId } from "./ThreadId";
 /**
  * A multi-agent tool call made by the agent of `sender_thread_id`.
  */
-export type CollabAgentToolCallItem = { id: string, tool: CollabAgentTool, status: CollabAgentToolCallStatus, sender_thread_id: ThreadId, receiver_thread_ids: Array<ThreadId>, 
+export type CollabAgentToolCallItem = { 
+/**
+ * The item id (the tool call's id).
+ */
+id: string, 
+/**
+ * Which operation was called.
+ */
+tool: CollabAgentTool, 
+/**
+ * Where the call stands.
+ */
+status: CollabAgentToolCallStatus, 
+/**
+ * The thread of the agent that made the call.
+ */
+sender_thread_id: ThreadId, 
+/**
+ * The threads of the agents the call addresses; empty when absent.
+ */
+receiver_thread_ids: Array<ThreadId>, 
 /**
  * The receiving agents' descriptions (nickname, role...), opaque here.
  */
-receiver_agents: unknown[], prompt?: string, model?: string, reasoning_effort?: string, 
+receiver_agents: unknown[], 
+/**
+ * The prompt sent, for calls that send one.
+ */
+prompt?: string, 
+/**
+ * The model of a spawned agent.
+ */
+model?: string, 
+/**
+ * The reasoning effort of a spawned agent, as written.
+ */
+reasoning_effort?: string, 
 /**
  * The status of each agent involved, keyed by thread id.
  */

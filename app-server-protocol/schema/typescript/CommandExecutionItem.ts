@@ -13,11 +13,27 @@ import type { ParsedCommand } from "./ParsedCommand";
  * and ignored on read (the rollout reader keeps such a line's original text), and never
  * written. `aggregated_output` is the output.
  */
-export type CommandExecutionItem = { id: string, plugin_id?: string, script_path?: string, 
+export type CommandExecutionItem = { 
+/**
+ * The item id (the tool call's id, in practice).
+ */
+id: string, 
+/**
+ * Plugin id, when the writer recorded one; passed through as written.
+ */
+plugin_id?: string, 
+/**
+ * Script path, when the writer recorded one; passed through as written.
+ */
+script_path?: string, 
 /**
  * The interactive process, for commands run through the unified exec tool.
  */
-process_id?: string, command: Array<string>, 
+process_id?: string, 
+/**
+ * The command as argv.
+ */
+command: Array<string>, 
 /**
  * The working directory (a path or a `file://` URI, as written).
  */
@@ -25,8 +41,28 @@ cwd: string,
 /**
  * What the command does, as parsed for display (read a file, list, search...).
  */
-parsed_cmd: Array<ParsedCommand>, source: ExecCommandSource, 
+parsed_cmd: Array<ParsedCommand>, 
+/**
+ * Who started the command; `agent` when absent.
+ */
+source: ExecCommandSource, 
 /**
  * Text written to an interactive process, when that is what this item is.
  */
-interaction_input?: string, status: CommandExecutionStatus, aggregated_output?: string, exit_code?: number, duration?: { secs: number, nanos: number }, };
+interaction_input?: string, 
+/**
+ * Where the command stands.
+ */
+status: CommandExecutionStatus, 
+/**
+ * stdout and stderr interleaved as produced; omitted when not recorded.
+ */
+aggregated_output?: string, 
+/**
+ * The process's exit code, once it exited.
+ */
+exit_code?: number, 
+/**
+ * How long the command ran (`{"secs":…,"nanos":…}`), once finished.
+ */
+duration?: { secs: number, nanos: number }, };

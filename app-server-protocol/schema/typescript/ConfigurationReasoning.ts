@@ -6,4 +6,8 @@ import type { ReasoningEffort } from "./ReasoningEffort";
 /**
  * The reasoning part of a configuration update.
  */
-export type ConfigurationReasoning = { effort: ReasoningEffort, };
+export type ConfigurationReasoning = { 
+/**
+ * The effort to use from this point of history on.
+ */
+effort: ReasoningEffort, };

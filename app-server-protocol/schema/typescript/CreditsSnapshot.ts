@@ -5,7 +5,15 @@
 /**
  * Credit balance of the account.
  */
-export type CreditsSnapshot = { has_credits: boolean, unlimited: boolean, 
+export type CreditsSnapshot = { 
+/**
+ * Whether the account has credits.
+ */
+has_credits: boolean, 
+/**
+ * Whether the account's credits are unlimited.
+ */
+unlimited: boolean, 
 /**
  * A decimal string (the provider's spelling), or `null`.
  */

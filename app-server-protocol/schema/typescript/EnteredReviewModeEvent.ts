@@ -14,4 +14,16 @@ target?: ReviewTarget,
 /**
  * The oldest files' free-form review request; kept when present.
  */
-prompt?: string, user_facing_hint?: string, turn_id?: string, item_id?: string, };
+prompt?: string, 
+/**
+ * How the client should describe the review to the person; omitted when absent.
+ */
+user_facing_hint?: string, 
+/**
+ * The turn that runs the review; omitted in older files.
+ */
+turn_id?: string, 
+/**
+ * The review's turn item; omitted in older files.
+ */
+item_id?: string, };

@@ -6,7 +6,15 @@ import type { ReviewTarget } from "./ReviewTarget";
 /**
  * The thread started reviewing `target`.
  */
-export type EnteredReviewModeItem = { id: string, target: ReviewTarget, 
+export type EnteredReviewModeItem = { 
+/**
+ * The item id.
+ */
+id: string, 
+/**
+ * What is reviewed.
+ */
+target: ReviewTarget, 
 /**
  * How the client should describe the review to the person.
  */

@@ -6,7 +6,11 @@ import type { CodexErrorInfo } from "./CodexErrorInfo";
 /**
  * An error that ended (or was reported in) a turn.
  */
-export type ErrorEvent = { message: string, 
+export type ErrorEvent = { 
+/**
+ * The error text, as shown to the person.
+ */
+message: string, 
 /**
  * A machine-readable classification; written as `null` when unknown.
  */

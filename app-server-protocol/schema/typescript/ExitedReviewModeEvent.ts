@@ -6,4 +6,16 @@ import type { ReviewOutputEvent } from "./ReviewOutputEvent";
 /**
  * The thread left review mode; `review_output` is `null` when the review did not finish.
  */
-export type ExitedReviewModeEvent = { turn_id?: string, item_id?: string, review_output: ReviewOutputEvent | null, };
+export type ExitedReviewModeEvent = { 
+/**
+ * The turn that ran the review; omitted in older files.
+ */
+turn_id?: string, 
+/**
+ * The review's turn item; omitted in older files.
+ */
+item_id?: string, 
+/**
+ * The review's findings; `null` when the review did not finish.
+ */
+review_output: ReviewOutputEvent | null, };

@@ -8,4 +8,12 @@ import type { JsonValue } from "./serde_json/JsonValue";
  * extension's own fields (camelCase by convention), kept as JSON so any extension's items
  * survive a load-and-write unchanged.
  */
-export type ExtensionItem = { kind: string, id: string, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });
+export type ExtensionItem = { 
+/**
+ * The extension's discriminator (e.g. `clock.sleep`).
+ */
+kind: string, 
+/**
+ * The item id.
+ */
+id: string, } & ({ [key in string]: number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null });

@@ -7,8 +7,28 @@ import type { PatchApplyStatus } from "./PatchApplyStatus";
 /**
  * A set of file changes the agent applied (or tried to), keyed by path.
  */
-export type FileChangeItem = { id: string, changes: { [key in string]: FileChange }, status?: PatchApplyStatus, 
+export type FileChangeItem = { 
+/**
+ * The item id (the patch tool call's id, in practice).
+ */
+id: string, 
+/**
+ * The change to each file, keyed by path.
+ */
+changes: { [key in string]: FileChange }, 
+/**
+ * How applying the patch ended; omitted when not recorded.
+ */
+status?: PatchApplyStatus, 
 /**
  * True when policy applied the patch without asking.
  */
-auto_approved?: boolean, stdout?: string, stderr?: string, };
+auto_approved?: boolean, 
+/**
+ * What applying the patch printed on stdout, when recorded.
+ */
+stdout?: string, 
+/**
+ * What applying the patch printed on stderr, when recorded.
+ */
+stderr?: string, };

@@ -10,7 +10,11 @@ import type { FunctionCallOutputBody } from "./FunctionCallOutputBody";
  * `output` is the wire body (a string or a list of content parts); it reads with the same
  * tolerant rules as the output of a `function_call_output` response item.
  */
-export type FunctionCallOutputItem = { id: string, 
+export type FunctionCallOutputItem = { 
+/**
+ * The item id.
+ */
+id: string, 
 /**
  * The tool that produced the output.
  */
@@ -18,4 +22,8 @@ name: string,
 /**
  * The tool's namespace, when it has one.
  */
-namespace?: string, output: FunctionCallOutputBody, };
+namespace?: string, 
+/**
+ * The output body: a string or a list of content parts.
+ */
+output: FunctionCallOutputBody, };

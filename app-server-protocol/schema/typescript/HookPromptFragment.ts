@@ -5,7 +5,11 @@
 /**
  * The text one hook run contributed. camelCase on the wire (`hookRunId`).
  */
-export type HookPromptFragment = { text: string, 
+export type HookPromptFragment = { 
+/**
+ * The text the hook run contributed.
+ */
+text: string, 
 /**
  * Which hook run produced the text, so a client can link it to the hook's status.
  */

@@ -6,4 +6,12 @@ import type { HookPromptFragment } from "./HookPromptFragment";
 /**
  * A prompt injected by one or more hooks, shown as such rather than as the person's words.
  */
-export type HookPromptItem = { id: string, fragments: Array<HookPromptFragment>, };
+export type HookPromptItem = { 
+/**
+ * The item id.
+ */
+id: string, 
+/**
+ * The text of each hook run, in order.
+ */
+fragments: Array<HookPromptFragment>, };

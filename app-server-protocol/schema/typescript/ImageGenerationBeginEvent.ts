@@ -5,4 +5,8 @@
 /**
  * Image generation started.
  */
-export type ImageGenerationBeginEvent = { call_id: string, };
+export type ImageGenerationBeginEvent = { 
+/**
+ * The image generation call.
+ */
+call_id: string, };

@@ -5,12 +5,32 @@
 /**
  * Image generation finished.
  */
-export type ImageGenerationEndEvent = { call_id: string, status: string, revised_prompt?: string, 
+export type ImageGenerationEndEvent = { 
+/**
+ * The image generation call.
+ */
+call_id: string, 
+/**
+ * The call's status as the provider reported it (`completed`, ...).
+ */
+status: string, 
+/**
+ * The prompt as the model rewrote it for generation, when it did.
+ */
+revised_prompt?: string, 
 /**
  * The image (base64), or empty.
  */
-result: string, transparent_background?: boolean, 
+result: string, 
+/**
+ * Whether the image was generated with a transparent background, when said.
+ */
+transparent_background?: boolean, 
 /**
  * Why generation failed (opaque).
  */
-failure?: unknown, saved_path?: string, };
+failure?: unknown, 
+/**
+ * Where the image was saved on disk, when it was.
+ */
+saved_path?: string, };

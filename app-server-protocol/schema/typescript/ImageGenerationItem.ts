@@ -5,7 +5,23 @@
 /**
  * An image the model generated. `result` is the image (base64) or empty while in progress.
  */
-export type ImageGenerationItem = { id: string, status: string, revised_prompt?: string, result: string, 
+export type ImageGenerationItem = { 
+/**
+ * The id of the `image_generation_call` item.
+ */
+id: string, 
+/**
+ * The call's status as the provider reported it (`completed`, ...).
+ */
+status: string, 
+/**
+ * The prompt as the model rewrote it for generation, when it did.
+ */
+revised_prompt?: string, 
+/**
+ * The image (base64), or empty while in progress.
+ */
+result: string, 
 /**
  * Where the client saved the image, once it did.
  */

@@ -5,7 +5,11 @@
 /**
  * An image file the agent looked at (the `view_image` tool).
  */
-export type ImageViewItem = { id: string, 
+export type ImageViewItem = { 
+/**
+ * The item id.
+ */
+id: string, 
 /**
  * The image's path (or `file://` URI), as written.
  */

@@ -11,7 +11,15 @@ export type ItemStartedEvent = {
  * The thread, as written: a UUID from every live writer, but kept as text because real
  * files carry redacted placeholders here and the item must still be read.
  */
-thread_id: string, turn_id: string, item: TurnItem, 
+thread_id: string, 
+/**
+ * The turn the item belongs to.
+ */
+turn_id: string, 
+/**
+ * The item as it stands when it begins.
+ */
+item: TurnItem, 
 /**
  * Milliseconds since the Unix epoch. Older writers omitted it (read as 0).
  */

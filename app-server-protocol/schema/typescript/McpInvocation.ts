@@ -5,7 +5,15 @@
 /**
  * Which MCP tool is called, with which arguments.
  */
-export type McpInvocation = { server: string, tool: string, 
+export type McpInvocation = { 
+/**
+ * The MCP server's name.
+ */
+server: string, 
+/**
+ * The tool's name on that server.
+ */
+tool: string, 
 /**
  * The arguments as JSON; `null` when the model gave none.
  */

@@ -9,4 +9,56 @@ import type { McpInvocation } from "./McpInvocation";
  * An MCP tool call finished. `result` is serde's `Result` shape: `{"Ok": CallToolResult}`
  * when the server answered, `{"Err": "message"}` when the call failed before that.
  */
-export type McpToolCallEndEvent = { call_id: string, turn_id: string, invocation: McpInvocation, connector_id?: string, mcp_app_resource_uri?: string, mcp_app_ui?: McpAppUi, link_id?: string, app_name?: string, action_name?: string, plugin_id?: string, read_only_hint?: boolean, duration: { secs: number, nanos: number }, result: { Ok : CallToolResult } | { Err : string }, };
+export type McpToolCallEndEvent = { 
+/**
+ * The MCP tool call.
+ */
+call_id: string, 
+/**
+ * The turn of the call; empty when the writer left it out.
+ */
+turn_id: string, 
+/**
+ * The server, tool and arguments.
+ */
+invocation: McpInvocation, 
+/**
+ * Connector id of an app-backed tool; passed through as written.
+ */
+connector_id?: string, 
+/**
+ * URI of the tool's MCP app resource, when it has one.
+ */
+mcp_app_resource_uri?: string, 
+/**
+ * The tool's MCP app UI, when it has one.
+ */
+mcp_app_ui?: McpAppUi, 
+/**
+ * Link id of an app-backed tool; passed through as written.
+ */
+link_id?: string, 
+/**
+ * Name of the app the tool belongs to, when given.
+ */
+app_name?: string, 
+/**
+ * Name of the app action the tool performs, when given.
+ */
+action_name?: string, 
+/**
+ * Plugin id, when the writer recorded one; passed through as written.
+ */
+plugin_id?: string, 
+/**
+ * Whether the tool is marked read-only, when the writer said.
+ */
+read_only_hint?: boolean, 
+/**
+ * How long the call took (`{"secs":…,"nanos":…}` on the wire).
+ */
+duration: { secs: number, nanos: number }, 
+/**
+ * `{"Ok": CallToolResult}` when the server answered, `{"Err": "message"}` otherwise.
+ */
+result: { Ok : CallToolResult } | { Err : string }, };

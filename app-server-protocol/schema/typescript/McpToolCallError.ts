@@ -5,4 +5,8 @@
 /**
  * Why an MCP tool call failed before the server answered.
  */
-export type McpToolCallError = { message: string, };
+export type McpToolCallError = { 
+/**
+ * The error text.
+ */
+message: string, };

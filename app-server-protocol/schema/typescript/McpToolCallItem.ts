@@ -9,8 +9,72 @@ import type { McpToolCallStatus } from "./McpToolCallStatus";
 /**
  * A call to a tool of an MCP server. The only item struct that is camelCase on the wire.
  */
-export type McpToolCallItem = { id: string, server: string, tool: string, arguments: unknown, connectorId?: string, mcpAppResourceUri?: string, mcpAppUi?: McpAppUi, linkId?: string, appName?: string, actionName?: string, pluginId?: string, readOnlyHint?: boolean, 
+export type McpToolCallItem = { 
+/**
+ * The item id (the tool call's id).
+ */
+id: string, 
+/**
+ * The MCP server's name.
+ */
+server: string, 
+/**
+ * The tool's name on that server.
+ */
+tool: string, 
+/**
+ * The arguments the model gave, as JSON.
+ */
+arguments: unknown, 
+/**
+ * `connectorId`: connector id of an app-backed tool; passed through as written.
+ */
+connectorId?: string, 
+/**
+ * `mcpAppResourceUri`: URI of the tool's MCP app resource, when it has one.
+ */
+mcpAppResourceUri?: string, 
+/**
+ * `mcpAppUi`: the tool's MCP app UI, when it has one.
+ */
+mcpAppUi?: McpAppUi, 
+/**
+ * `linkId`: link id of an app-backed tool; passed through as written.
+ */
+linkId?: string, 
+/**
+ * `appName`: name of the app the tool belongs to, when given.
+ */
+appName?: string, 
+/**
+ * `actionName`: name of the app action the tool performs, when given.
+ */
+actionName?: string, 
+/**
+ * `pluginId`: plugin id, when the writer recorded one; passed through as written.
+ */
+pluginId?: string, 
+/**
+ * `readOnlyHint`: whether the tool is marked read-only, when the writer said.
+ */
+readOnlyHint?: boolean, 
 /**
  * Older writers named the app template; kept when present.
  */
-templateId?: string, status: McpToolCallStatus, result?: CallToolResult, error?: McpToolCallError, duration?: { secs: number, nanos: number }, };
+templateId?: string, 
+/**
+ * Where the call stands.
+ */
+status: McpToolCallStatus, 
+/**
+ * What the server returned, once it answered.
+ */
+result?: CallToolResult, 
+/**
+ * Why the call failed before the server answered, when it did.
+ */
+error?: McpToolCallError, 
+/**
+ * How long the call took (`{"secs":…,"nanos":…}`), once finished.
+ */
+duration?: { secs: number, nanos: number }, };

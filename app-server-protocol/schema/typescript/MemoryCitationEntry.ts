@@ -5,4 +5,20 @@
 /**
  * One cited memory: a span of a memory file and why it matters.
  */
-export type MemoryCitationEntry = { path: string, lineStart: number, lineEnd: number, note: string, };
+export type MemoryCitationEntry = { 
+/**
+ * The memory file.
+ */
+path: string, 
+/**
+ * First line of the cited span.
+ */
+lineStart: number, 
+/**
+ * Last line of the cited span.
+ */
+lineEnd: number, 
+/**
+ * Why the memory matters here.
+ */
+note: string, };

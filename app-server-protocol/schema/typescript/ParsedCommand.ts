@@ -5,4 +5,40 @@
 /**
  * A command understood well enough to summarise it ("read foo.rs", "search TODO").
  */
-export type ParsedCommand = { "type": "read", cmd: string, name: string, path: string, } | { "type": "list_files", cmd: string, path: string | null, } | { "type": "search", cmd: string, query: string | null, path: string | null, } | { "type": "unknown", cmd: string, };
+export type ParsedCommand = { "type": "read", 
+/**
+ * The command text this part stands for.
+ */
+cmd: string, 
+/**
+ * The file's name, for display.
+ */
+name: string, 
+/**
+ * The file read.
+ */
+path: string, } | { "type": "list_files", 
+/**
+ * The command text this part stands for.
+ */
+cmd: string, 
+/**
+ * The directory listed, when the command names one.
+ */
+path: string | null, } | { "type": "search", 
+/**
+ * The command text this part stands for.
+ */
+cmd: string, 
+/**
+ * What is searched for, when known.
+ */
+query: string | null, 
+/**
+ * Where it searches, when the command names it.
+ */
+path: string | null, } | { "type": "unknown", 
+/**
+ * The command text.
+ */
+cmd: string, };

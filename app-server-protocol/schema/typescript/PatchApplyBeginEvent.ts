@@ -6,8 +6,20 @@ import type { FileChange } from "./FileChange";
 /**
  * A patch started applying.
  */
-export type PatchApplyBeginEvent = { call_id: string, turn_id: string, 
+export type PatchApplyBeginEvent = { 
+/**
+ * The tool call that carries the patch.
+ */
+call_id: string, 
+/**
+ * The turn of the call; empty when the writer left it out.
+ */
+turn_id: string, 
 /**
  * True when policy applied the patch without asking.
  */
-auto_approved: boolean, changes: { [key in string]: FileChange }, };
+auto_approved: boolean, 
+/**
+ * The change to each file, keyed by path.
+ */
+changes: { [key in string]: FileChange }, };

@@ -7,7 +7,31 @@ import type { PatchApplyStatus } from "./PatchApplyStatus";
 /**
  * A patch finished applying (or failed, or was declined).
  */
-export type PatchApplyEndEvent = { call_id: string, turn_id: string, stdout: string, stderr: string, success: boolean, changes: { [key in string]: FileChange }, 
+export type PatchApplyEndEvent = { 
+/**
+ * The tool call that carried the patch.
+ */
+call_id: string, 
+/**
+ * The turn of the call; empty when the writer left it out.
+ */
+turn_id: string, 
+/**
+ * What applying the patch printed on stdout.
+ */
+stdout: string, 
+/**
+ * What applying the patch printed on stderr.
+ */
+stderr: string, 
+/**
+ * Whether the patch applied.
+ */
+success: boolean, 
+/**
+ * The change to each file, keyed by path; empty when absent.
+ */
+changes: { [key in string]: FileChange }, 
 /**
  * Absent in files written before the status existed.
  */

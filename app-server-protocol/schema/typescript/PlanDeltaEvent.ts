@@ -5,4 +5,20 @@
 /**
  * A piece of a plan's text, as it streams.
  */
-export type PlanDeltaEvent = { thread_id: string, turn_id: string, item_id: string, delta: string, };
+export type PlanDeltaEvent = { 
+/**
+ * The thread, as written.
+ */
+thread_id: string, 
+/**
+ * The turn the plan belongs to.
+ */
+turn_id: string, 
+/**
+ * The plan item the text belongs to.
+ */
+item_id: string, 
+/**
+ * The new text, to append to what came before.
+ */
+delta: string, };

@@ -6,4 +6,12 @@ import type { StepStatus } from "./StepStatus";
 /**
  * One step of the plan.
  */
-export type PlanItemArg = { step: string, status: StepStatus, };
+export type PlanItemArg = { 
+/**
+ * What the step does, as the agent wrote it.
+ */
+step: string, 
+/**
+ * Where the step stands.
+ */
+status: StepStatus, };

@@ -6,4 +6,8 @@ import type { ResponseItem } from "./ResponseItem";
 /**
  * A response item exactly as recorded into history, for observers that want the raw facts.
  */
-export type RawResponseItemEvent = { item: ResponseItem, };
+export type RawResponseItemEvent = { 
+/**
+ * The item, exactly as recorded.
+ */
+item: ResponseItem, };

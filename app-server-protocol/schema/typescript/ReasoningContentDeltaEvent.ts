@@ -5,4 +5,24 @@
 /**
  * A piece of a reasoning summary, as it streams; `summary_index` says which summary.
  */
-export type ReasoningContentDeltaEvent = { thread_id: string, turn_id: string, item_id: string, delta: string, summary_index: number, };
+export type ReasoningContentDeltaEvent = { 
+/**
+ * The thread, as written.
+ */
+thread_id: string, 
+/**
+ * The turn the reasoning belongs to.
+ */
+turn_id: string, 
+/**
+ * The reasoning item the text belongs to.
+ */
+item_id: string, 
+/**
+ * The new text, to append to what came before.
+ */
+delta: string, 
+/**
+ * Which summary of the item the text belongs to (0-based; 0 when absent).
+ */
+summary_index: number, };

@@ -6,4 +6,12 @@
  * One entry of raw reasoning content. Providers that expose raw reasoning send
  * `reasoning_text`; `text` is the older, generic spelling.
  */
-export type ReasoningItemContent = { "type": "reasoning_text", text: string, } | { "type": "text", text: string, };
+export type ReasoningItemContent = { "type": "reasoning_text", 
+/**
+ * The reasoning text.
+ */
+text: string, } | { "type": "text", 
+/**
+ * The reasoning text.
+ */
+text: string, };

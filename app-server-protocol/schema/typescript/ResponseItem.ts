@@ -17,11 +17,75 @@ import type { WebSearchAction } from "./WebSearchAction";
 /**
  * One item of model history. See the module docs for the wire rules.
  */
-export type ResponseItem = { "type": "additional_tools", id?: ResponseItemId, role: string, tools: unknown[], } | { "type": "message", encrypted_content?: string, status?: string, id?: ResponseItemId, role: string, content: Array<ContentItem>, 
+export type ResponseItem = { "type": "additional_tools", 
+/**
+ * The item id; omitted when the item has none.
+ */
+id?: ResponseItemId, 
+/**
+ * The role the definitions are sent as, as written.
+ */
+role: string, 
+/**
+ * The tool definitions, kept opaque.
+ */
+tools: unknown[], } | { "type": "message", 
+/**
+ * The item encrypted for the provider, when it sent one; opaque.
+ */
+encrypted_content?: string, 
+/**
+ * The item's status as the provider reported it (`completed`, ...); omitted when absent.
+ */
+status?: string, 
+/**
+ * The item id; omitted when the item has none.
+ */
+id?: ResponseItemId, 
+/**
+ * Who speaks (`user`, `assistant`, `developer`, `system`).
+ */
+role: string, 
+/**
+ * The message's parts, in order.
+ */
+content: Array<ContentItem>, 
 /**
  * Absent means "unknown", which consumers treat differently from both phases.
  */
-phase?: MessagePhase, internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "agent_message", id?: ResponseItemId, author: string, recipient: string, content: Array<AgentMessageInputContent>, internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "reasoning", id?: ResponseItemId, summary: Array<ReasoningItemReasoningSummary>, 
+phase?: MessagePhase, 
+/**
+ * Harness metadata (turn id, ...); omitted when absent.
+ */
+internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "agent_message", 
+/**
+ * The item id; omitted when the item has none.
+ */
+id?: ResponseItemId, 
+/**
+ * The agent that wrote the message, as written.
+ */
+author: string, 
+/**
+ * The agent the message is for, as written.
+ */
+recipient: string, 
+/**
+ * The message's parts, in order.
+ */
+content: Array<AgentMessageInputContent>, 
+/**
+ * Harness metadata (turn id, ...); omitted when absent.
+ */
+internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "reasoning", 
+/**
+ * The item id; omitted when the item has none.
+ */
+id?: ResponseItemId, 
+/**
+ * The summary entries shown to people.
+ */
+summary: Array<ReasoningItemReasoningSummary>, 
 /**
  * `None` is written as `null`; a list without `reasoning_text` is omitted. A missing
  * key reads as an empty list (not `None`), so a read item writes back without the key.
@@ -30,7 +94,15 @@ content?: Array<ReasoningItemContent> | null,
 /**
  * Nullable: always written, `null` when absent.
  */
-encrypted_content: string | null, internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "local_shell_call", encrypted_content?: string, 
+encrypted_content: string | null, 
+/**
+ * Harness metadata (turn id, ...); omitted when absent.
+ */
+internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "local_shell_call", 
+/**
+ * The item encrypted for the provider, when it sent one; opaque.
+ */
+encrypted_content?: string, 
 /**
  * Legacy item id, kept for compatibility.
  */
@@ -38,7 +110,35 @@ id?: ResponseItemId,
 /**
  * Nullable: written as `null` when absent.
  */
-call_id: string | null, status: LocalShellStatus, action: LocalShellAction, internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "function_call", encrypted_content?: string, status?: string, id?: ResponseItemId, name: string, 
+call_id: string | null, 
+/**
+ * Where the call stands, as the model reported it.
+ */
+status: LocalShellStatus, 
+/**
+ * The command to run.
+ */
+action: LocalShellAction, 
+/**
+ * Harness metadata (turn id, ...); omitted when absent.
+ */
+internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "function_call", 
+/**
+ * The item encrypted for the provider, when it sent one; opaque.
+ */
+encrypted_content?: string, 
+/**
+ * The item's status as the provider reported it (`completed`, ...); omitted when absent.
+ */
+status?: string, 
+/**
+ * The item id; omitted when the item has none.
+ */
+id?: ResponseItemId, 
+/**
+ * The function's name.
+ */
+name: string, 
 /**
  * Tool namespace (for example an MCP server prefix such as `mcp__node_repl__`).
  */
@@ -47,12 +147,216 @@ namespace?: string,
  * The arguments as raw JSON text, exactly as the model wrote them (not necessarily
  * valid JSON). A `null` reads as the empty string.
  */
-arguments: string, encrypted_function_args?: Array<string>, call_id: string, internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "tool_search_call", encrypted_content?: string, id?: ResponseItemId, 
+arguments: string, 
+/**
+ * The arguments encrypted for the provider, when it sent them; opaque.
+ */
+encrypted_function_args?: Array<string>, 
+/**
+ * The call id; the `function_call_output` that answers carries the same.
+ */
+call_id: string, 
+/**
+ * Harness metadata (turn id, ...); omitted when absent.
+ */
+internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "tool_search_call", 
+/**
+ * The item encrypted for the provider, when it sent one; opaque.
+ */
+encrypted_content?: string, 
+/**
+ * The item id; omitted when the item has none.
+ */
+id?: ResponseItemId, 
 /**
  * Nullable: server-side searches send `null`.
  */
-call_id: string | null, status?: string, execution: string, arguments: unknown, internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "function_call_output", id?: ResponseItemId, call_id?: string, name?: string, namespace?: string, output: FunctionCallOutputBody, internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "custom_tool_call", encrypted_content?: string, id?: ResponseItemId, status?: string, call_id: string, name: string, namespace?: string, input: string, internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "custom_tool_call_output", id?: ResponseItemId, call_id: string, name?: string, output: FunctionCallOutputBody, internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "tool_search_output", id?: ResponseItemId, 
+call_id: string | null, 
+/**
+ * The call's status as the provider reported it; omitted when absent.
+ */
+status?: string, 
+/**
+ * Who answers the search: `client` or `server` (real files also show `local`).
+ */
+execution: string, 
+/**
+ * The search's arguments as JSON; `null` when absent.
+ */
+arguments: unknown, 
+/**
+ * Harness metadata (turn id, ...); omitted when absent.
+ */
+internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "function_call_output", 
+/**
+ * The item id; omitted when the item has none.
+ */
+id?: ResponseItemId, 
+/**
+ * The call this answers; absent for a standalone output.
+ */
+call_id?: string, 
+/**
+ * The tool that produced the output, for a standalone output.
+ */
+name?: string, 
+/**
+ * The tool's namespace, for a standalone output that has one.
+ */
+namespace?: string, 
+/**
+ * What the tool returned (only the body is written: a string or a list of parts).
+ */
+output: FunctionCallOutputBody, 
+/**
+ * Harness metadata (turn id, ...); omitted when absent.
+ */
+internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "custom_tool_call", 
+/**
+ * The item encrypted for the provider, when it sent one; opaque.
+ */
+encrypted_content?: string, 
+/**
+ * The item id; omitted when the item has none.
+ */
+id?: ResponseItemId, 
+/**
+ * The item's status as the provider reported it (`completed`, ...); omitted when absent.
+ */
+status?: string, 
+/**
+ * The call id; the `custom_tool_call_output` that answers carries the same.
+ */
+call_id: string, 
+/**
+ * The tool's name.
+ */
+name: string, 
+/**
+ * The tool's namespace, when it has one.
+ */
+namespace?: string, 
+/**
+ * The tool's input, raw text as the model wrote it.
+ */
+input: string, 
+/**
+ * Harness metadata (turn id, ...); omitted when absent.
+ */
+internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "custom_tool_call_output", 
+/**
+ * The item id; omitted when the item has none.
+ */
+id?: ResponseItemId, 
+/**
+ * The call this answers.
+ */
+call_id: string, 
+/**
+ * The tool's name, when written.
+ */
+name?: string, 
+/**
+ * What the tool returned (only the body is written: a string or a list of parts).
+ */
+output: FunctionCallOutputBody, 
+/**
+ * Harness metadata (turn id, ...); omitted when absent.
+ */
+internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "tool_search_output", 
+/**
+ * The item id; omitted when the item has none.
+ */
+id?: ResponseItemId, 
 /**
  * Nullable: written as `null` when absent.
  */
-call_id: string | null, status: string, execution: string, tools: unknown[], internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "web_search_call", encrypted_content?: string, id?: ResponseItemId, status?: string, action?: WebSearchAction, internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "image_generation_call", encrypted_content?: string, id?: ResponseItemId, status: string, revised_prompt?: string, result: string, internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "compaction", id?: ResponseItemId, encrypted_content: string, internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "configuration_update", reasoning: ConfigurationReasoning, } | { "type": "compaction_trigger", } | { "type": "context_compaction", id?: ResponseItemId, encrypted_content?: string, internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "other" };
+call_id: string | null, 
+/**
+ * The search's status, as written (`completed`, ...).
+ */
+status: string, 
+/**
+ * Where the search ran, as written (`client`, `server`; real files also show `local`).
+ */
+execution: string, 
+/**
+ * The tool definitions found, kept opaque.
+ */
+tools: unknown[], 
+/**
+ * Harness metadata (turn id, ...); omitted when absent.
+ */
+internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "web_search_call", 
+/**
+ * The item encrypted for the provider, when it sent one; opaque.
+ */
+encrypted_content?: string, 
+/**
+ * The item id; omitted when the item has none.
+ */
+id?: ResponseItemId, 
+/**
+ * The item's status as the provider reported it (`completed`, ...); omitted when absent.
+ */
+status?: string, 
+/**
+ * What the search did; absent on partial items.
+ */
+action?: WebSearchAction, 
+/**
+ * Harness metadata (turn id, ...); omitted when absent.
+ */
+internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "image_generation_call", 
+/**
+ * The item encrypted for the provider, when it sent one; opaque.
+ */
+encrypted_content?: string, 
+/**
+ * The item id; omitted when the item has none.
+ */
+id?: ResponseItemId, 
+/**
+ * The call's status as the provider reported it (`completed`, ...).
+ */
+status: string, 
+/**
+ * The prompt as the model rewrote it for generation, when it did.
+ */
+revised_prompt?: string, 
+/**
+ * The image (base64), or empty.
+ */
+result: string, 
+/**
+ * Harness metadata (turn id, ...); omitted when absent.
+ */
+internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "compaction", 
+/**
+ * The item id; omitted when the item has none.
+ */
+id?: ResponseItemId, 
+/**
+ * The compacted history, encrypted for the provider; opaque.
+ */
+encrypted_content: string, 
+/**
+ * Harness metadata (turn id, ...); omitted when absent.
+ */
+internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "configuration_update", 
+/**
+ * The new reasoning settings.
+ */
+reasoning: ConfigurationReasoning, } | { "type": "compaction_trigger", } | { "type": "context_compaction", 
+/**
+ * The item id; omitted when the item has none.
+ */
+id?: ResponseItemId, 
+/**
+ * The compacted context, encrypted for the provider, when sent; opaque.
+ */
+encrypted_content?: string, 
+/**
+ * Harness metadata (turn id, ...); omitted when absent.
+ */
+internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough, } | { "type": "other" };

@@ -6,4 +6,12 @@ import type { ReviewLineRange } from "./ReviewLineRange";
 /**
  * Where a finding is.
  */
-export type ReviewCodeLocation = { absolute_file_path: string, line_range: ReviewLineRange, };
+export type ReviewCodeLocation = { 
+/**
+ * The file's absolute path.
+ */
+absolute_file_path: string, 
+/**
+ * The lines concerned.
+ */
+line_range: ReviewLineRange, };

@@ -7,4 +7,16 @@ import type { NetworkPolicyAmendment } from "./NetworkPolicyAmendment";
  * A person's answer to an approval request. Unit answers are plain strings; answers with
  * data are one-key objects.
  */
-export type ReviewDecision = "approved" | { "approved_execpolicy_amendment": { proposed_execpolicy_amendment: Array<string>, } } | "approved_for_session" | "approved_mcp_policy_amendment" | { "network_policy_amendment": { network_policy_amendment: NetworkPolicyAmendment, } } | { "denied": { rejection: string, } } | "timed_out" | "abort";
+export type ReviewDecision = "approved" | { "approved_execpolicy_amendment": { 
+/**
+ * The command prefix to allow, as argv.
+ */
+proposed_execpolicy_amendment: Array<string>, } } | "approved_for_session" | "approved_mcp_policy_amendment" | { "network_policy_amendment": { 
+/**
+ * The rule to add.
+ */
+network_policy_amendment: NetworkPolicyAmendment, } } | { "denied": { 
+/**
+ * The text the model is told instead of the command's output.
+ */
+rejection: string, } } | "timed_out" | "abort";

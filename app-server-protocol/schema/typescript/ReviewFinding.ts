@@ -6,4 +6,24 @@ import type { ReviewCodeLocation } from "./ReviewCodeLocation";
 /**
  * One problem the review found.
  */
-export type ReviewFinding = { title: string, body: string, confidence_score: number, priority: number, code_location: ReviewCodeLocation, };
+export type ReviewFinding = { 
+/**
+ * A short title of the problem.
+ */
+title: string, 
+/**
+ * The explanation of the problem.
+ */
+body: string, 
+/**
+ * The reviewer's confidence in the finding, as written.
+ */
+confidence_score: number, 
+/**
+ * How urgent the finding is, as written.
+ */
+priority: number, 
+/**
+ * Where the problem is.
+ */
+code_location: ReviewCodeLocation, };

@@ -6,4 +6,20 @@ import type { ReviewFinding } from "./ReviewFinding";
 /**
  * A finished review: findings and an overall verdict.
  */
-export type ReviewOutputEvent = { findings: Array<ReviewFinding>, overall_correctness: string, overall_explanation: string, overall_confidence_score: number, };
+export type ReviewOutputEvent = { 
+/**
+ * The problems found.
+ */
+findings: Array<ReviewFinding>, 
+/**
+ * The overall verdict, as the reviewer wrote it.
+ */
+overall_correctness: string, 
+/**
+ * Why the reviewer reached that verdict.
+ */
+overall_explanation: string, 
+/**
+ * The reviewer's confidence in the verdict, as written.
+ */
+overall_confidence_score: number, };

@@ -5,4 +5,20 @@
 /**
  * What to review, tagged by `type` (camelCase).
  */
-export type ReviewTarget = { "type": "uncommittedChanges" } | { "type": "baseBranch", branch: string, } | { "type": "commit", sha: string, title: string | null, } | { "type": "custom", instructions: string, };
+export type ReviewTarget = { "type": "uncommittedChanges" } | { "type": "baseBranch", 
+/**
+ * The branch to compare against.
+ */
+branch: string, } | { "type": "commit", 
+/**
+ * The commit's hash.
+ */
+sha: string, 
+/**
+ * The commit's title, when known.
+ */
+title: string | null, } | { "type": "custom", 
+/**
+ * What to review, in the person's words.
+ */
+instructions: string, };

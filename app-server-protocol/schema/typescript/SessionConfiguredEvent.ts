@@ -7,20 +7,76 @@ import type { ThreadId } from "./ThreadId";
  * The settings a session runs with. Policy objects (approval, permissions, sandbox) are
  * kept as JSON: their shapes belong to the agent's configuration, not to this wire model.
  */
-export type SessionConfiguredEvent = { session_id: ThreadId, 
+export type SessionConfiguredEvent = { 
+/**
+ * The session's id; equal to `thread_id` for a root thread.
+ */
+session_id: ThreadId, 
 /**
  * The thread's id; equal to `session_id` for a root thread. Older writers omitted it,
  * see [`SessionConfiguredEvent::effective_thread_id`].
  */
-thread_id?: ThreadId, forked_from_id?: ThreadId, parent_thread_id?: ThreadId, thread_source?: string, thread_name?: string, model: string, model_provider_id: string, service_tier?: string, approval_policy: unknown, approvals_reviewer?: string, permission_profile?: unknown, 
+thread_id?: ThreadId, 
+/**
+ * The thread this one was forked from, for a fork.
+ */
+forked_from_id?: ThreadId, 
+/**
+ * The thread that spawned this one, for a sub-agent.
+ */
+parent_thread_id?: ThreadId, 
+/**
+ * Where the thread came from, as written.
+ */
+thread_source?: string, 
+/**
+ * The thread's name, once it has one.
+ */
+thread_name?: string, 
+/**
+ * The model the session uses.
+ */
+model: string, 
+/**
+ * The model provider's id; empty when absent.
+ */
+model_provider_id: string, 
+/**
+ * The service tier, when one was chosen.
+ */
+service_tier?: string, 
+/**
+ * When the agent asks before acting (opaque JSON; `null` when absent).
+ */
+approval_policy: unknown, 
+/**
+ * Who reviews approval requests, as written.
+ */
+approvals_reviewer?: string, 
+/**
+ * The permissions the session runs with (opaque JSON).
+ */
+permission_profile?: unknown, 
 /**
  * The legacy spelling of the permissions, accepted from older writers.
  */
-sandbox_policy?: unknown, active_permission_profile?: unknown, 
+sandbox_policy?: unknown, 
+/**
+ * The permission profile in effect, when named (opaque JSON).
+ */
+active_permission_profile?: unknown, 
 /**
  * The working directory, as written.
  */
-cwd: string, reasoning_effort?: string, network_proxy?: unknown, 
+cwd: string, 
+/**
+ * The reasoning effort (`low`, `medium`, `high`, ...), when set.
+ */
+reasoning_effort?: string, 
+/**
+ * The network proxy's addresses (opaque JSON), when one runs.
+ */
+network_proxy?: unknown, 
 /**
  * The session file, when the session is recorded.
  */

@@ -6,4 +6,16 @@ import type { CodexErrorInfo } from "./CodexErrorInfo";
 /**
  * The response stream broke and is being retried.
  */
-export type StreamErrorEvent = { message: string, codex_error_info: CodexErrorInfo | null, additional_details: string | null, };
+export type StreamErrorEvent = { 
+/**
+ * The error text, as shown to the person.
+ */
+message: string, 
+/**
+ * A machine-readable classification; `null` when unknown.
+ */
+codex_error_info: CodexErrorInfo | null, 
+/**
+ * More detail about the failure; `null` when there is none.
+ */
+additional_details: string | null, };

@@ -5,8 +5,28 @@
 /**
  * Token counts of one response (or a running total). Integers: they fit a JS number.
  */
-export type TokenUsage = { input_tokens: number, cached_input_tokens: number, 
+export type TokenUsage = { 
+/**
+ * Prompt tokens, cached ones included.
+ */
+input_tokens: number, 
+/**
+ * Prompt tokens served from the prompt cache (a subset of `input_tokens`).
+ */
+cached_input_tokens: number, 
 /**
  * Input tokens written to the prompt cache; absent (0) in older files.
  */
-cache_write_input_tokens: number, output_tokens: number, reasoning_output_tokens: number, total_tokens: number, };
+cache_write_input_tokens: number, 
+/**
+ * Generated tokens, reasoning ones included.
+ */
+output_tokens: number, 
+/**
+ * Reasoning tokens (a subset of `output_tokens`).
+ */
+reasoning_output_tokens: number, 
+/**
+ * All tokens of the response(s), as the provider counted them.
+ */
+total_tokens: number, };

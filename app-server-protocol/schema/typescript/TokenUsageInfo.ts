@@ -6,4 +6,16 @@ import type { TokenUsage } from "./TokenUsage";
 /**
  * The thread's running total, the last response's usage, and the model's window size.
  */
-export type TokenUsageInfo = { total_token_usage: TokenUsage, last_token_usage: TokenUsage, model_context_window: number | null, };
+export type TokenUsageInfo = { 
+/**
+ * Cumulative usage of the thread so far.
+ */
+total_token_usage: TokenUsage, 
+/**
+ * Usage of the last response alone.
+ */
+last_token_usage: TokenUsage, 
+/**
+ * The model's context window, in tokens; `null` when unknown.
+ */
+model_context_window: number | null, };

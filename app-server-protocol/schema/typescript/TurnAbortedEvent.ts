@@ -8,8 +8,32 @@ import type { TurnAbortReason } from "./TurnAbortReason";
 /**
  * A turn stopped before completing.
  */
-export type TurnAbortedEvent = { root_turn_id?: string, 
+export type TurnAbortedEvent = { 
+/**
+ * The turn of the root thread this turn serves, for sub-agents.
+ */
+root_turn_id?: string, 
 /**
  * Missing in older files; written as `null` then.
  */
-turn_id: string | null, reason: TurnAbortReason, error?: ErrorEvent, started_at?: EventTimestamp, completed_at?: EventTimestamp, duration_ms?: number, };
+turn_id: string | null, 
+/**
+ * Why the turn stopped.
+ */
+reason: TurnAbortReason, 
+/**
+ * The error that stopped the turn, when there was one.
+ */
+error?: ErrorEvent, 
+/**
+ * When the turn started.
+ */
+started_at?: EventTimestamp, 
+/**
+ * When the turn stopped.
+ */
+completed_at?: EventTimestamp, 
+/**
+ * How long the turn ran, in milliseconds.
+ */
+duration_ms?: number, };

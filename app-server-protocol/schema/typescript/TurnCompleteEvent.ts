@@ -7,7 +7,15 @@ import type { EventTimestamp } from "./EventTimestamp";
 /**
  * A turn ended normally (`task_complete` on the wire; `turn_complete` accepted on input).
  */
-export type TurnCompleteEvent = { root_turn_id?: string, turn_id: string, 
+export type TurnCompleteEvent = { 
+/**
+ * The turn of the root thread this turn serves, for sub-agents.
+ */
+root_turn_id?: string, 
+/**
+ * Empty in files older than per-turn ids.
+ */
+turn_id: string, 
 /**
  * The last thing the agent said, for notifications.
  */
@@ -15,4 +23,20 @@ last_agent_message: string | null,
 /**
  * Set when the turn ended because of an error.
  */
-error?: ErrorEvent, started_at?: EventTimestamp, completed_at?: EventTimestamp, duration_ms?: number, time_to_first_token_ms?: number, };
+error?: ErrorEvent, 
+/**
+ * When the turn started.
+ */
+started_at?: EventTimestamp, 
+/**
+ * When the turn completed.
+ */
+completed_at?: EventTimestamp, 
+/**
+ * How long the turn took, in milliseconds.
+ */
+duration_ms?: number, 
+/**
+ * Milliseconds from the start of the turn to the model's first output token.
+ */
+time_to_first_token_ms?: number, };

@@ -18,7 +18,19 @@ turn_id: string,
 /**
  * The turn of the root thread this turn serves, for sub-agents.
  */
-root_turn_id?: string, trace_id?: string, started_at?: EventTimestamp, model_context_window: number | null, 
+root_turn_id?: string, 
+/**
+ * The tracing id of the turn, when the writer recorded one; passed through as written.
+ */
+trace_id?: string, 
+/**
+ * When the turn started.
+ */
+started_at?: EventTimestamp, 
+/**
+ * The model's context window, in tokens; `null` when unknown.
+ */
+model_context_window: number | null, 
 /**
  * The collaboration mode (`default`, `plan`, ...), kept as spelled.
  */

@@ -8,15 +8,55 @@ import type { TextElement } from "./TextElement";
 /**
  * What the person submitted, flattened to one text plus media lists.
  */
-export type UserMessageEvent = { client_id?: string, message: string, 
+export type UserMessageEvent = { 
+/**
+ * The id the client gave the message, when it gave one.
+ */
+client_id?: string, 
+/**
+ * The message's text parts, concatenated.
+ */
+message: string, 
 /**
  * Remote image URLs. Omitted when `None`; older writers always wrote a list.
  */
-images?: Array<string>, image_details?: Array<ImageDetail | null>, file_ids?: Array<string>, file_id_details?: Array<ImageDetail | null>, 
+images?: Array<string>, 
+/**
+ * The detail level of each of `images`, in order (`null` for unset); omitted when empty.
+ */
+image_details?: Array<ImageDetail | null>, 
+/**
+ * Ids of uploaded image files.
+ */
+file_ids?: Array<string>, 
+/**
+ * The detail level of each of `file_ids`, in order (`null` for unset); omitted when empty.
+ */
+file_id_details?: Array<ImageDetail | null>, 
 /**
  * The order in which inline images and file images were attached.
  */
-image_order?: Array<ImageOrderKind>, local_images: Array<string>, local_image_details?: Array<ImageDetail | null>, audio?: Array<string>, local_audio: Array<string>, text_elements: Array<TextElement>, 
+image_order?: Array<ImageOrderKind>, 
+/**
+ * Paths of attached local images; always written, `null` reads as empty.
+ */
+local_images: Array<string>, 
+/**
+ * The detail level of each of `local_images`, in order (`null` for unset); omitted when empty.
+ */
+local_image_details?: Array<ImageDetail | null>, 
+/**
+ * Attached audio, as written.
+ */
+audio?: Array<string>, 
+/**
+ * Paths of attached local audio files; always written, `null` reads as empty.
+ */
+local_audio: Array<string>, 
+/**
+ * Spans of `message` the UI rendered as elements; always written, `null` reads as empty.
+ */
+text_elements: Array<TextElement>, 
 /**
  * Older writers classified the message (`plain`, ...); kept when present.
  */

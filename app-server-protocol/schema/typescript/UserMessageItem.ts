@@ -7,9 +7,17 @@ import type { UserInput } from "./UserInput";
  * A user message as the person wrote it: the submitted parts, with injected context removed
  * and image label texts dropped (the images themselves stay).
  */
-export type UserMessageItem = { id: string, 
+export type UserMessageItem = { 
+/**
+ * The item id.
+ */
+id: string, 
 /**
  * The id the submitting client gave the message, echoed so it can match its optimistic
  * copy.
  */
-client_id?: string, content: Array<UserInput>, };
+client_id?: string, 
+/**
+ * The submitted parts, in order.
+ */
+content: Array<UserInput>, };

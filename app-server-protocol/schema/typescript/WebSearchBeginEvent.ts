@@ -5,4 +5,8 @@
 /**
  * A web search started.
  */
-export type WebSearchBeginEvent = { call_id: string, };
+export type WebSearchBeginEvent = { 
+/**
+ * The web search call.
+ */
+call_id: string, };

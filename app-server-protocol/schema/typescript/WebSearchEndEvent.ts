@@ -6,7 +6,15 @@ import type { WebSearchAction } from "./WebSearchAction";
 /**
  * A web search finished.
  */
-export type WebSearchEndEvent = { call_id: string, query: string, 
+export type WebSearchEndEvent = { 
+/**
+ * The web search call.
+ */
+call_id: string, 
+/**
+ * The search query; empty when absent.
+ */
+query: string, 
 /**
  * What the search did. Absent in files written before actions existed.
  */

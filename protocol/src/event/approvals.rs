@@ -17,14 +17,18 @@ use crate::items::ParsedCommand;
 /// Asks to run a command outside what the sandbox policy allows.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ExecApprovalRequestEvent {
+    /// The tool call that wants to run the command.
     pub call_id: String,
     /// Distinguishes several approvals for one call (e.g. per network host).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub approval_id: Option<String>,
+    /// The turn of the call; empty when the writer left it out.
     #[serde(default)]
     pub turn_id: String,
+    /// The command as argv.
     pub command: Vec<String>,
+    /// The directory the command would run in.
     #[ts(type = "string")]
     pub cwd: PathBuf,
     /// Why the agent wants it (shown to the person).
@@ -39,6 +43,7 @@ pub struct ExecApprovalRequestEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub proposed_execpolicy_amendment: Option<Vec<String>>,
+    /// Network rules (one per host) the person may add instead of answering once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub proposed_network_policy_amendments: Option<Vec<NetworkPolicyAmendment>>,
@@ -50,6 +55,7 @@ pub struct ExecApprovalRequestEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub available_decisions: Option<Vec<ReviewDecision>>,
+    /// The command parsed into known actions (read, list, search), for display; empty when absent.
     #[serde(default)]
     pub parsed_cmd: Vec<ParsedCommand>,
 }
@@ -57,10 +63,14 @@ pub struct ExecApprovalRequestEvent {
 /// Asks to apply a patch.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ApplyPatchApprovalRequestEvent {
+    /// The tool call that carries the patch.
     pub call_id: String,
+    /// The turn of the call; empty when the writer left it out.
     #[serde(default)]
     pub turn_id: String,
+    /// The change to each file, keyed by path.
     pub changes: BTreeMap<String, FileChange>,
+    /// Why the agent wants it (shown to the person).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub reason: Option<String>,
@@ -73,7 +83,9 @@ pub struct ApplyPatchApprovalRequestEvent {
 /// The network destination an approval is about.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct NetworkApprovalContext {
+    /// The host the command wants to reach.
     pub host: String,
+    /// The protocol it wants to reach the host with.
     pub protocol: NetworkApprovalProtocol,
 }
 
@@ -83,17 +95,23 @@ pub struct NetworkApprovalContext {
 #[serde(rename_all = "snake_case")]
 #[ts(rename_all = "snake_case")]
 pub enum NetworkApprovalProtocol {
+    /// `http`.
     Http,
+    /// `https`.
     #[serde(alias = "https_connect", alias = "http-connect")]
     Https,
+    /// `socks5_tcp`.
     Socks5Tcp,
+    /// `socks5_udp`.
     Socks5Udp,
 }
 
 /// A rule for one host the person may add to the network policy.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct NetworkPolicyAmendment {
+    /// The host the rule is about.
     pub host: String,
+    /// Whether the rule allows or denies the host.
     pub action: NetworkPolicyRuleAction,
 }
 
@@ -102,7 +120,9 @@ pub struct NetworkPolicyAmendment {
 #[serde(rename_all = "snake_case")]
 #[ts(rename_all = "snake_case")]
 pub enum NetworkPolicyRuleAction {
+    /// `allow`.
     Allow,
+    /// `deny`.
     Deny,
 }
 
@@ -116,6 +136,7 @@ pub enum ReviewDecision {
     Approved,
     /// Run it and allow this command prefix from now on.
     ApprovedExecpolicyAmendment {
+        /// The command prefix to allow, as argv.
         proposed_execpolicy_amendment: Vec<String>,
     },
     /// Run it and do not ask again this session.
@@ -124,10 +145,14 @@ pub enum ReviewDecision {
     ApprovedMcpPolicyAmendment,
     /// Apply a network rule.
     NetworkPolicyAmendment {
+        /// The rule to add.
         network_policy_amendment: NetworkPolicyAmendment,
     },
     /// Do not run it; the model is told `rejection`.
-    Denied { rejection: String },
+    Denied {
+        /// The text the model is told instead of the command's output.
+        rejection: String,
+    },
     /// Nobody answered in time.
     TimedOut,
     /// Do not run it and stop the turn.

@@ -15,7 +15,9 @@ pub struct ItemStartedEvent {
     /// The thread, as written: a UUID from every live writer, but kept as text because real
     /// files carry redacted placeholders here and the item must still be read.
     pub thread_id: String,
+    /// The turn the item belongs to.
     pub turn_id: String,
+    /// The item as it stands when it begins.
     pub item: TurnItem,
     /// Milliseconds since the Unix epoch. Older writers omitted it (read as 0).
     #[serde(default)]
@@ -28,8 +30,11 @@ pub struct ItemStartedEvent {
 pub struct ItemCompletedEvent {
     /// The thread, as written (see [`ItemStartedEvent::thread_id`]).
     pub thread_id: String,
+    /// The turn the item belongs to.
     pub turn_id: String,
+    /// The item's final state.
     pub item: TurnItem,
+    /// Milliseconds since the Unix epoch; omitted when the writer did not record the start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub started_at_ms: Option<i64>,
@@ -42,28 +47,41 @@ pub struct ItemCompletedEvent {
 /// A piece of an agent message's text, as it streams.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct AgentMessageContentDeltaEvent {
+    /// The thread, as written.
     pub thread_id: String,
+    /// The turn the message belongs to.
     pub turn_id: String,
+    /// The agent message item the text belongs to.
     pub item_id: String,
+    /// The new text, to append to what came before.
     pub delta: String,
 }
 
 /// A piece of a plan's text, as it streams.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct PlanDeltaEvent {
+    /// The thread, as written.
     pub thread_id: String,
+    /// The turn the plan belongs to.
     pub turn_id: String,
+    /// The plan item the text belongs to.
     pub item_id: String,
+    /// The new text, to append to what came before.
     pub delta: String,
 }
 
 /// A piece of a reasoning summary, as it streams; `summary_index` says which summary.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ReasoningContentDeltaEvent {
+    /// The thread, as written.
     pub thread_id: String,
+    /// The turn the reasoning belongs to.
     pub turn_id: String,
+    /// The reasoning item the text belongs to.
     pub item_id: String,
+    /// The new text, to append to what came before.
     pub delta: String,
+    /// Which summary of the item the text belongs to (0-based; 0 when absent).
     #[serde(default)]
     #[ts(type = "number")]
     pub summary_index: i64,
@@ -72,10 +90,15 @@ pub struct ReasoningContentDeltaEvent {
 /// A piece of raw reasoning text, as it streams; `content_index` says which part.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ReasoningRawContentDeltaEvent {
+    /// The thread, as written.
     pub thread_id: String,
+    /// The turn the reasoning belongs to.
     pub turn_id: String,
+    /// The reasoning item the text belongs to.
     pub item_id: String,
+    /// The new text, to append to what came before.
     pub delta: String,
+    /// Which raw content part of the item the text belongs to (0-based; 0 when absent).
     #[serde(default)]
     #[ts(type = "number")]
     pub content_index: i64,
@@ -84,5 +107,6 @@ pub struct ReasoningRawContentDeltaEvent {
 /// A response item exactly as recorded into history, for observers that want the raw facts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct RawResponseItemEvent {
+    /// The item, exactly as recorded.
     pub item: ResponseItem,
 }

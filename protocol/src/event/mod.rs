@@ -106,7 +106,9 @@ pub use turn::TurnStartedEvent;
 /// happened.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Event {
+    /// The id of the submission (user request) this event answers.
     pub id: String,
+    /// What happened.
     pub msg: EventMsg,
 }
 
@@ -147,16 +149,25 @@ pub enum EventMsg {
     AgentReasoningSectionBreak(AgentReasoningSectionBreakEvent),
     /// The session's effective settings.
     SessionConfigured(SessionConfiguredEvent),
+    /// An MCP tool call started.
     McpToolCallBegin(McpToolCallBeginEvent),
+    /// An MCP tool call finished, with its result.
     McpToolCallEnd(McpToolCallEndEvent),
+    /// A web search started.
     WebSearchBegin(WebSearchBeginEvent),
+    /// A web search finished, with its query.
     WebSearchEnd(WebSearchEndEvent),
+    /// An image generation call started.
     ImageGenerationBegin(ImageGenerationBeginEvent),
+    /// An image generation call finished.
     ImageGenerationEnd(ImageGenerationEndEvent),
+    /// A command started running.
     ExecCommandBegin(ExecCommandBeginEvent),
     /// A chunk of command output (not persisted).
     ExecCommandOutputDelta(ExecCommandOutputDeltaEvent),
+    /// A command finished, with its exit code and output.
     ExecCommandEnd(ExecCommandEndEvent),
+    /// The agent viewed a local image file.
     ViewImageToolCall(ViewImageToolCallEvent),
     /// The agent asks before running a command (a request, not persisted).
     ExecApprovalRequest(ExecApprovalRequestEvent),
@@ -164,7 +175,9 @@ pub enum EventMsg {
     ApplyPatchApprovalRequest(ApplyPatchApprovalRequestEvent),
     /// The response stream broke and is retried.
     StreamError(StreamErrorEvent),
+    /// A patch started being applied.
     PatchApplyBegin(PatchApplyBeginEvent),
+    /// A patch was applied, or failed to apply.
     PatchApplyEnd(PatchApplyEndEvent),
     /// The turn's changes so far, as a diff.
     TurnDiff(TurnDiffEvent),
@@ -174,7 +187,9 @@ pub enum EventMsg {
     TurnAborted(TurnAbortedEvent),
     /// The session shut down (`{"type":"shutdown_complete"}`).
     ShutdownComplete,
+    /// A code review began.
     EnteredReviewMode(EnteredReviewModeEvent),
+    /// A code review ended, with its output when there is one.
     ExitedReviewMode(ExitedReviewModeEvent),
     /// A response item as recorded into history.
     RawResponseItem(RawResponseItemEvent),
@@ -200,15 +215,25 @@ pub enum EventMsg {
     GuardianAssessment(GuardianAssessmentEvent),
     /// A sub-agent's activity, as its parent records it.
     SubAgentActivity(SubAgentActivityEvent),
+    /// A call that spawns a sub-agent started.
     CollabAgentSpawnBegin(CollabToolBeginEvent),
+    /// A call that spawns a sub-agent finished.
     CollabAgentSpawnEnd(CollabToolEndEvent),
+    /// A call that sends a sub-agent a message started.
     CollabAgentInteractionBegin(CollabToolBeginEvent),
+    /// A call that sends a sub-agent a message finished.
     CollabAgentInteractionEnd(CollabToolEndEvent),
+    /// A call that waits for sub-agents started.
     CollabWaitingBegin(CollabToolBeginEvent),
+    /// A call that waits for sub-agents finished.
     CollabWaitingEnd(CollabToolEndEvent),
+    /// A call that closes a sub-agent started.
     CollabCloseBegin(CollabToolBeginEvent),
+    /// A call that closes a sub-agent finished.
     CollabCloseEnd(CollabToolEndEvent),
+    /// A call that resumes a sub-agent started.
     CollabResumeBegin(CollabToolBeginEvent),
+    /// A call that resumes a sub-agent finished.
     CollabResumeEnd(CollabToolEndEvent),
     /// Credential recovery began.
     AuthRecoveryStarted(AuthRecoveryEvent),

@@ -11,13 +11,16 @@ pub struct UpdatePlanArgs {
     /// Why the plan changed, if the agent said.
     #[serde(default)]
     pub explanation: Option<String>,
+    /// The steps, in order.
     pub plan: Vec<PlanItemArg>,
 }
 
 /// One step of the plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct PlanItemArg {
+    /// What the step does, as the agent wrote it.
     pub step: String,
+    /// Where the step stands.
     pub status: StepStatus,
 }
 
@@ -26,7 +29,10 @@ pub struct PlanItemArg {
 #[serde(rename_all = "snake_case")]
 #[ts(rename_all = "snake_case")]
 pub enum StepStatus {
+    /// `pending`: not started.
     Pending,
+    /// `in_progress`: being worked on.
     InProgress,
+    /// `completed`: done.
     Completed,
 }

@@ -19,12 +19,15 @@ pub struct EnteredReviewModeEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub prompt: Option<String>,
+    /// How the client should describe the review to the person; omitted when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub user_facing_hint: Option<String>,
+    /// The turn that runs the review; omitted in older files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub turn_id: Option<String>,
+    /// The review's turn item; omitted in older files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub item_id: Option<String>,
@@ -33,12 +36,15 @@ pub struct EnteredReviewModeEvent {
 /// The thread left review mode; `review_output` is `null` when the review did not finish.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ExitedReviewModeEvent {
+    /// The turn that ran the review; omitted in older files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub turn_id: Option<String>,
+    /// The review's turn item; omitted in older files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub item_id: Option<String>,
+    /// The review's findings; `null` when the review did not finish.
     #[serde(default)]
     pub review_output: Option<ReviewOutputEvent>,
 }

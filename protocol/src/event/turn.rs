@@ -21,12 +21,15 @@ pub struct TurnStartedEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub root_turn_id: Option<String>,
+    /// The tracing id of the turn, when the writer recorded one; passed through as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub trace_id: Option<String>,
+    /// When the turn started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub started_at: Option<EventTimestamp>,
+    /// The model's context window, in tokens; `null` when unknown.
     #[ts(type = "number | null")]
     pub model_context_window: Option<i64>,
     /// The collaboration mode (`default`, `plan`, ...), kept as spelled.
@@ -37,9 +40,11 @@ pub struct TurnStartedEvent {
 /// A turn ended normally (`task_complete` on the wire; `turn_complete` accepted on input).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct TurnCompleteEvent {
+    /// The turn of the root thread this turn serves, for sub-agents.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub root_turn_id: Option<String>,
+    /// Empty in files older than per-turn ids.
     #[serde(default)]
     pub turn_id: String,
     /// The last thing the agent said, for notifications.
@@ -48,15 +53,19 @@ pub struct TurnCompleteEvent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub error: Option<ErrorEvent>,
+    /// When the turn started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub started_at: Option<EventTimestamp>,
+    /// When the turn completed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub completed_at: Option<EventTimestamp>,
+    /// How long the turn took, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub duration_ms: Option<i64>,
+    /// Milliseconds from the start of the turn to the model's first output token.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub time_to_first_token_ms: Option<i64>,
@@ -99,22 +108,28 @@ impl TurnCompleteEvent {
 /// A turn stopped before completing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct TurnAbortedEvent {
+    /// The turn of the root thread this turn serves, for sub-agents.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub root_turn_id: Option<String>,
     /// Missing in older files; written as `null` then.
     #[serde(default)]
     pub turn_id: Option<String>,
+    /// Why the turn stopped.
     pub reason: TurnAbortReason,
+    /// The error that stopped the turn, when there was one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub error: Option<ErrorEvent>,
+    /// When the turn started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub started_at: Option<EventTimestamp>,
+    /// When the turn stopped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub completed_at: Option<EventTimestamp>,
+    /// How long the turn ran, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub duration_ms: Option<i64>,
@@ -139,6 +154,7 @@ pub enum TurnAbortReason {
 /// resumed: the turns before it in the file no longer count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ThreadRolledBackEvent {
+    /// How many user turns were dropped, counted from the end.
     pub num_turns: u32,
 }
 

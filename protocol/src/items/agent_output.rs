@@ -10,7 +10,9 @@ use crate::models::MessagePhase;
 /// A message from the agent to the person.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct AgentMessageItem {
+    /// The item id.
     pub id: String,
+    /// The message's parts, in order.
     pub content: Vec<AgentMessageContent>,
     /// Commentary or final answer. Absent means unknown (older models), kept as absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -60,7 +62,11 @@ impl AgentMessageItem {
 #[serde(tag = "type")]
 #[ts(tag = "type")]
 pub enum AgentMessageContent {
-    Text { text: String },
+    /// A text part (`{"type":"Text","text":…}`).
+    Text {
+        /// The text.
+        text: String,
+    },
 }
 
 /// How an agent message reached the person when not inline in the turn.
@@ -68,6 +74,7 @@ pub enum AgentMessageContent {
 #[serde(rename_all = "camelCase")]
 #[ts(rename_all = "camelCase")]
 pub enum AgentMessageDelivery {
+    /// `async`: delivered outside the turn.
     Async,
 }
 
@@ -76,7 +83,9 @@ pub enum AgentMessageDelivery {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[ts(rename_all = "camelCase")]
 pub struct AsyncUserInputQuestion {
+    /// The question.
     pub title: String,
+    /// The answers to choose from; `null` for a free-form answer.
     pub options: Option<Vec<String>>,
 }
 
@@ -85,6 +94,7 @@ pub struct AsyncUserInputQuestion {
 #[serde(rename_all = "camelCase")]
 #[ts(rename_all = "camelCase")]
 pub struct MemoryCitation {
+    /// The cited memories; empty when absent.
     #[serde(default)]
     pub entries: Vec<MemoryCitationEntry>,
     /// Sessions the cited memories came from.
@@ -97,16 +107,22 @@ pub struct MemoryCitation {
 #[serde(rename_all = "camelCase")]
 #[ts(rename_all = "camelCase")]
 pub struct MemoryCitationEntry {
+    /// The memory file.
     pub path: String,
+    /// First line of the cited span.
     pub line_start: u32,
+    /// Last line of the cited span.
     pub line_end: u32,
+    /// Why the memory matters here.
     pub note: String,
 }
 
 /// A plan the agent wrote in plan mode, as one text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct PlanItem {
+    /// The item id.
     pub id: String,
+    /// The plan's text.
     pub text: String,
 }
 
@@ -114,8 +130,11 @@ pub struct PlanItem {
 /// configuration shows it). The id may be empty: providers do not always give one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ReasoningItem {
+    /// The item id; may be empty.
     pub id: String,
+    /// The summary texts, one per summary part.
     pub summary_text: Vec<String>,
+    /// The raw reasoning texts, one per part; empty when absent.
     #[serde(default)]
     pub raw_content: Vec<String>,
 }

@@ -16,10 +16,13 @@ use ts_rs::TS;
 /// written. `aggregated_output` is the output.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct CommandExecutionItem {
+    /// The item id (the tool call's id, in practice).
     pub id: String,
+    /// Plugin id, when the writer recorded one; passed through as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub plugin_id: Option<String>,
+    /// Script path, when the writer recorded one; passed through as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub script_path: Option<String>,
@@ -27,25 +30,31 @@ pub struct CommandExecutionItem {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub process_id: Option<String>,
+    /// The command as argv.
     pub command: Vec<String>,
     /// The working directory (a path or a `file://` URI, as written).
     pub cwd: String,
     /// What the command does, as parsed for display (read a file, list, search...).
     #[serde(default)]
     pub parsed_cmd: Vec<ParsedCommand>,
+    /// Who started the command; `agent` when absent.
     #[serde(default)]
     pub source: ExecCommandSource,
     /// Text written to an interactive process, when that is what this item is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub interaction_input: Option<String>,
+    /// Where the command stands.
     pub status: CommandExecutionStatus,
+    /// stdout and stderr interleaved as produced; omitted when not recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub aggregated_output: Option<String>,
+    /// The process's exit code, once it exited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub exit_code: Option<i32>,
+    /// How long the command ran (`{"secs":…,"nanos":…}`), once finished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "{ secs: number, nanos: number }")]
     pub duration: Option<Duration>,
@@ -56,8 +65,11 @@ pub struct CommandExecutionItem {
 #[serde(rename_all = "snake_case")]
 #[ts(rename_all = "snake_case")]
 pub enum CommandExecutionStatus {
+    /// `in_progress`: still running.
     InProgress,
+    /// `completed`: ran and exited with 0.
     Completed,
+    /// `failed`: exited non-zero or could not run.
     Failed,
     /// The person (or policy) refused to run it.
     Declined,
@@ -86,22 +98,35 @@ pub enum ExecCommandSource {
 #[serde(tag = "type", rename_all = "snake_case")]
 #[ts(tag = "type", rename_all = "snake_case")]
 pub enum ParsedCommand {
+    /// `read`: the command reads a file.
     Read {
+        /// The command text this part stands for.
         cmd: String,
+        /// The file's name, for display.
         name: String,
+        /// The file read.
         #[ts(type = "string")]
         path: PathBuf,
     },
+    /// `list_files`: the command lists a directory.
     ListFiles {
+        /// The command text this part stands for.
         cmd: String,
+        /// The directory listed, when the command names one.
         path: Option<String>,
     },
+    /// `search`: the command searches files.
     Search {
+        /// The command text this part stands for.
         cmd: String,
+        /// What is searched for, when known.
         query: Option<String>,
+        /// Where it searches, when the command names it.
         path: Option<String>,
     },
+    /// `unknown`: a command not understood.
     Unknown {
+        /// The command text.
         cmd: String,
     },
 }

@@ -10,7 +10,9 @@ use ts_rs::TS;
 /// survive a load-and-write unchanged.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ExtensionItem {
+    /// The extension's discriminator (e.g. `clock.sleep`).
     pub kind: String,
+    /// The item id.
     pub id: String,
     /// Every other field of the item.
     #[serde(flatten)]

@@ -11,8 +11,11 @@ use crate::models::WebSearchAction;
 /// the opened URL, or `'pattern' in url`); the id may be empty for partial items.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct WebSearchItem {
+    /// The id of the `web_search_call` item; may be empty for partial items.
     pub id: String,
+    /// A one-line description of the action (the query, the opened URL, or `'pattern' in url`).
     pub query: String,
+    /// What the search did.
     pub action: WebSearchAction,
     /// Result entries as the provider returned them (opaque).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -23,6 +26,7 @@ pub struct WebSearchItem {
 /// An image file the agent looked at (the `view_image` tool).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ImageViewItem {
+    /// The item id.
     pub id: String,
     /// The image's path (or `file://` URI), as written.
     pub path: String,
@@ -31,11 +35,15 @@ pub struct ImageViewItem {
 /// An image the model generated. `result` is the image (base64) or empty while in progress.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ImageGenerationItem {
+    /// The id of the `image_generation_call` item.
     pub id: String,
+    /// The call's status as the provider reported it (`completed`, ...).
     pub status: String,
+    /// The prompt as the model rewrote it for generation, when it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub revised_prompt: Option<String>,
+    /// The image (base64), or empty while in progress.
     pub result: String,
     /// Where the client saved the image, once it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]

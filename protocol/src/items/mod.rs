@@ -178,6 +178,7 @@ impl TurnItem {
 /// Marks the point where the history was compacted; it has nothing but an id.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ContextCompactionItem {
+    /// The item id.
     pub id: String,
 }
 

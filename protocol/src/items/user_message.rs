@@ -12,12 +12,14 @@ use crate::user_input::UserInput;
 /// and image label texts dropped (the images themselves stay).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct UserMessageItem {
+    /// The item id.
     pub id: String,
     /// The id the submitting client gave the message, echoed so it can match its optimistic
     /// copy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub client_id: Option<String>,
+    /// The submitted parts, in order.
     pub content: Vec<UserInput>,
 }
 
@@ -47,7 +49,9 @@ impl UserMessageItem {
 /// A prompt injected by one or more hooks, shown as such rather than as the person's words.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct HookPromptItem {
+    /// The item id.
     pub id: String,
+    /// The text of each hook run, in order.
     pub fragments: Vec<HookPromptFragment>,
 }
 
@@ -66,6 +70,7 @@ impl HookPromptItem {
 #[serde(rename_all = "camelCase")]
 #[ts(rename_all = "camelCase")]
 pub struct HookPromptFragment {
+    /// The text the hook run contributed.
     pub text: String,
     /// Which hook run produced the text, so a client can link it to the hook's status.
     pub hook_run_id: String,

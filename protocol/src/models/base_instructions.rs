@@ -9,6 +9,7 @@ use ts_rs::TS;
 /// resumed session uses the same text. Legacy files carry only `text`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct BaseInstructions {
+    /// The instructions' text.
     pub text: String,
     /// Where the text came from; absent in older files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -33,5 +34,8 @@ pub enum BaseInstructionsProvenance {
     /// Supplied by the user or the client (an override).
     Custom,
     /// The default of the named model.
-    Model { model: String },
+    Model {
+        /// The model's slug.
+        model: String,
+    },
 }

@@ -12,17 +12,24 @@ use ts_rs::TS;
 )]
 #[serde(rename_all = "lowercase")]
 pub enum ReasoningEffort {
+    /// `none`.
     None,
+    /// `minimal`.
     Minimal,
+    /// `low`.
     Low,
+    /// `medium` (the default).
     #[default]
     Medium,
+    /// `high`.
     High,
+    /// `xhigh`.
     Xhigh,
 }
 
 /// The reasoning part of a configuration update.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ConfigurationReasoning {
+    /// The effort to use from this point of history on.
     pub effort: ReasoningEffort,
 }

@@ -18,12 +18,17 @@ use ts_rs::TS;
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContentItem {
     /// Text the model reads.
-    InputText { text: String },
+    InputText {
+        /// The text.
+        text: String,
+    },
     /// An image the model sees.
     InputImage {
+        /// The image's URL (often a `data:` URL); absent or `null` when `file_id` names it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         image_url: Option<String>,
+        /// The uploaded file holding the image; absent when `image_url` gives it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         file_id: Option<String>,
@@ -37,14 +42,20 @@ pub enum ContentItem {
         detail: Option<ImageDetail>,
     },
     /// Audio the model hears, as a data URL.
-    InputAudio { audio_url: String },
+    InputAudio {
+        /// The audio's data URL.
+        audio_url: String,
+    },
     /// Text the model produced. `annotations` and `logprobs` are provider metadata kept for
     /// replay (empty arrays included), opaque to this crate.
     OutputText {
+        /// The text.
         text: String,
+        /// Provider annotations (citations and the like), kept opaque; absent when not written.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional, type = "unknown[]")]
         annotations: Option<Vec<serde_json::Value>>,
+        /// Token log-probabilities from the provider, kept opaque; absent when not written.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional, type = "unknown[]")]
         logprobs: Option<Vec<serde_json::Value>>,
@@ -130,8 +141,11 @@ impl ContentItem {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum ImageDetail {
+    /// `auto`: the provider chooses.
     Auto,
+    /// `low`: low resolution.
     Low,
+    /// `high`: high resolution.
     High,
     /// Send the image at its original size, without resizing.
     Original,
@@ -169,8 +183,11 @@ pub const DEFAULT_IMAGE_DETAIL: ImageDetail = ImageDetail::High;
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum MessagePhase {
+    /// `commentary`: narration between tool calls.
     Commentary,
+    /// `partial_answer`: part of an answer (newer models).
     PartialAnswer,
+    /// `final_answer`: the answer that ends the turn.
     FinalAnswer,
     /// A phase spelled by a newer (or foreign) writer; round-trips unchanged.
     #[serde(untagged)]
@@ -193,11 +210,14 @@ impl MessagePhase {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum AgentMessageInputContent {
+    /// `input_text`: text.
     InputText {
+        /// The text.
         text: String,
     },
     /// Content only the provider can read.
     EncryptedContent {
+        /// The opaque ciphertext.
         encrypted_content: String,
     },
 }

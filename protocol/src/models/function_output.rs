@@ -24,13 +24,18 @@ use super::content::ImageDetail;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum FunctionCallOutputContentItem {
+    /// `input_text`: a text part.
     InputText {
+        /// The text.
         text: String,
     },
+    /// `input_image`: an image, by URL or by uploaded file.
     InputImage {
+        /// The image's URL (often a `data:` URL); absent when `file_id` names it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         image_url: Option<String>,
+        /// The uploaded file holding the image; absent when `image_url` gives it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         file_id: Option<String>,
@@ -43,11 +48,14 @@ pub enum FunctionCallOutputContentItem {
         #[ts(optional)]
         detail: Option<ImageDetail>,
     },
+    /// `input_audio`: an audio part.
     InputAudio {
+        /// The audio's URL.
         audio_url: String,
     },
     /// A result only the provider can read (for example an encrypted MCP text block).
     EncryptedContent {
+        /// The opaque ciphertext.
         encrypted_content: String,
     },
 }
@@ -80,7 +88,9 @@ impl FunctionCallOutputContentItem {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(untagged)]
 pub enum FunctionCallOutputBody {
+    /// A plain string.
     Text(String),
+    /// A list of content parts.
     ContentItems(Vec<FunctionCallOutputContentItem>),
 }
 
@@ -125,7 +135,9 @@ impl FunctionCallOutputBody {
 #[derive(Debug, Clone, PartialEq, Default, TS)]
 #[ts(as = "FunctionCallOutputBody")]
 pub struct FunctionCallOutputPayload {
+    /// The body written on the wire.
     pub body: FunctionCallOutputBody,
+    /// Whether the tool succeeded; `None` when unknown (never serialized).
     pub success: Option<bool>,
 }
 

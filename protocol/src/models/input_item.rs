@@ -18,35 +18,53 @@ use crate::mcp::CallToolResult;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ResponseInputItem {
+    /// `message`: a message from `role`.
     Message {
+        /// Who speaks (`user`, `developer`, ...).
         role: String,
+        /// The message's parts.
         content: Vec<ContentItem>,
+        /// Commentary or final answer; omitted when unknown.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         phase: Option<MessagePhase>,
     },
+    /// `function_call_output`: what a function tool returned.
     FunctionCallOutput {
+        /// The call this answers.
         call_id: String,
+        /// The output (only its body is written).
         #[ts(as = "FunctionCallOutputBody")]
         output: FunctionCallOutputPayload,
     },
     /// The raw result of an MCP tool; history stores it as a `function_call_output`.
     McpToolCallOutput {
+        /// The call this answers.
         call_id: String,
+        /// What the MCP server returned.
         output: CallToolResult,
     },
+    /// `custom_tool_call_output`: what a custom (freeform) tool returned.
     CustomToolCallOutput {
+        /// The call this answers.
         call_id: String,
+        /// The tool's name, when given.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         name: Option<String>,
+        /// The output (only its body is written).
         #[ts(as = "FunctionCallOutputBody")]
         output: FunctionCallOutputPayload,
     },
+    /// `tool_search_output`: the tools a tool search found.
     ToolSearchOutput {
+        /// The tool search call this answers.
         call_id: String,
+        /// The search's status, as written (`completed`, ...).
         status: String,
+        /// Where the search ran, as written (`client`, `server`; real files also show `local`).
         execution: String,
+        /// The tool definitions found, kept opaque.
         #[ts(type = "unknown[]")]
         tools: Vec<Value>,
     },

@@ -11,8 +11,11 @@ use ts_rs::TS;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum LocalShellStatus {
+    /// `completed`.
     Completed,
+    /// `in_progress`.
     InProgress,
+    /// `incomplete`.
     Incomplete,
 }
 
@@ -30,14 +33,17 @@ pub enum LocalShellAction {
 pub struct LocalShellExecAction {
     /// Program and arguments, not a shell string.
     pub command: Vec<String>,
+    /// How long the command may run, in milliseconds; `null` for no limit given.
     #[serde(default)]
     #[ts(type = "number | null")]
     pub timeout_ms: Option<u64>,
+    /// The directory to run in; `null` when not given.
     #[serde(default)]
     pub working_directory: Option<String>,
     /// Extra environment; sorted so the same action always serializes the same way.
     #[serde(default)]
     pub env: Option<BTreeMap<String, String>>,
+    /// The user to run as; `null` when not given.
     #[serde(default)]
     pub user: Option<String>,
 }

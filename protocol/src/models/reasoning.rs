@@ -9,7 +9,11 @@ use ts_rs::TS;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ReasoningItemReasoningSummary {
-    SummaryText { text: String },
+    /// `summary_text`: one summary entry.
+    SummaryText {
+        /// The summary text.
+        text: String,
+    },
 }
 
 /// One entry of raw reasoning content. Providers that expose raw reasoning send
@@ -17,8 +21,16 @@ pub enum ReasoningItemReasoningSummary {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ReasoningItemContent {
-    ReasoningText { text: String },
-    Text { text: String },
+    /// `reasoning_text`: raw reasoning text.
+    ReasoningText {
+        /// The reasoning text.
+        text: String,
+    },
+    /// `text`: raw reasoning text in the older spelling.
+    Text {
+        /// The reasoning text.
+        text: String,
+    },
 }
 
 impl ReasoningItemContent {

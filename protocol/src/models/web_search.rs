@@ -13,23 +13,31 @@ use ts_rs::TS;
 #[serde(tag = "type", rename_all = "snake_case")]
 #[schemars(rename = "ResponsesApiWebSearchAction")]
 pub enum WebSearchAction {
+    /// `search`: run a search.
     Search {
+        /// The query, when given.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         query: Option<String>,
+        /// Several queries, when given.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         queries: Option<Vec<String>>,
     },
+    /// `open_page`: open a page.
     OpenPage {
+        /// The page's URL, when given.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         url: Option<String>,
     },
+    /// `find_in_page`: look for text in a page.
     FindInPage {
+        /// The page's URL, when given.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         url: Option<String>,
+        /// The text looked for, when given.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         pattern: Option<String>,
