@@ -48,7 +48,7 @@ pub fn build_turns_from_rollout_items(items: &[RolloutItem]) -> Vec<Turn> {
 }
 
 /// Incremental form of [`build_turns_from_rollout_items`], for callers that stream a file.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct ThreadHistoryBuilder {
     /// Closed turns, still open to late records that name them (or arrive between turns).
     closed: Vec<PendingTurn>,

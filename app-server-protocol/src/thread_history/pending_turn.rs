@@ -23,7 +23,7 @@ pub(crate) enum Origin {
     CompactionLine,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Entry {
     item: ThreadItem,
     /// The times of the record that set `item` (only `item_completed` carries any).
@@ -33,7 +33,7 @@ struct Entry {
 }
 
 /// A turn under construction.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct PendingTurn {
     pub(crate) turn: Turn,
     /// Opened by `task_started` (as opposed to implied by a user message in old files).

@@ -46,7 +46,7 @@ pub struct ViewRuleChanged {
 }
 
 /// The client view of a file, fed one item at a time in file order (see the module docs).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ClientView {
     rule: Rule,
     counter: UserTurnCounter,

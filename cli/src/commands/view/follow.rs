@@ -1,7 +1,12 @@
 //! [`Follower`]: a session file read as Codex writes it.
 //!
-//! Each [`Follower::poll`] reads the file again when its size or modification time changed,
-//! up to its last complete line (a torn last line waits for the rest). The file is looked for
+//! Each [`Follower::poll`] reads on from where the last one stopped when the file's size or
+//! modification time changed, up to its last complete line (a torn last line waits for the
+//! rest): the client view and the thread built so far are kept, so a long session costs its
+//! new lines per change, not the file. A file that shrank is read again from its start, a
+//! compressed one is read whole (Codex never appends to one), and when the end of the file
+//! says its turns are counted by another rule than its first lines did, it is read once more
+//! with the rule known. The file is looked for
 //! again where Codex puts it when it goes away: compressed beside itself (`.zst`) or written
 //! back plain, or in the home's `archived_sessions/`. When the thread goes on in a
 //! continuation file (`rollout-…-<thread id>_<rollout id>.jsonl`, written when a thread is
@@ -15,16 +20,19 @@
 //! a change is held back until the file has been still for [`HOLD_UNDECIDED_POLLS`] polls, so
 //! a file that never records its turns (older formats) is still shown, a moment late.
 
+use std::fs::File;
+use std::io::{self, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use codex_home::find_rollout_by_thread_id;
+use codex_protocol::rollout::RolloutItem;
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::RolloutContents;
-use codex_rollout::TurnRecords;
+use codex_rollout::{ClientView, Compression, RolloutReader, RolloutStream, TurnRecords};
 use codex_rollout::{home_of_rollout_path, parse_rollout_file_name};
+use uuid::Uuid;
 
-use super::load::{Loaded, load_contents, load_file};
+use super::load::{Feed, Loaded, load_file};
 use crate::client_view::continues_another;
 use crate::error::Failure;
 
@@ -41,8 +49,9 @@ const HOLD_UNDECIDED_POLLS: u32 = 8;
 pub struct Follower {
     path: PathBuf,
     seen: Option<(u64, SystemTime)>,
-    /// Complete lines read at the last change.
-    complete: usize,
+    /// What was read of the file so far (`None` before the first read, and for a file that
+    /// continues another's history, which is read whole).
+    reading: Option<Reading>,
     /// The thread, once the file said.
     thread_id: Option<ThreadId>,
     /// Polls since the file last changed.
@@ -57,7 +66,7 @@ impl Follower {
         Self {
             path,
             seen: None,
-            complete: 0,
+            reading: None,
             thread_id: None,
             idle: 0,
             held: None,
@@ -103,28 +112,42 @@ impl Follower {
         }
         self.seen = Some(stamp);
         self.idle = 0;
-        let decoded = codex_rollout::read_rollout_file(&self.path).map_err(unreadable)?;
-        let mut bytes = decoded.bytes;
-        let end = bytes
-            .iter()
-            .rposition(|byte| *byte == b'\n')
-            .map_or(0, |at| at + 1);
-        bytes.truncate(end);
-        let complete = bytes.iter().filter(|byte| **byte == b'\n').count();
-        if complete == self.complete && complete > 0 {
-            return Ok(None);
-        }
-        self.complete = complete;
-        self.held = None;
         let (loaded, undecided) = if continues_another(&self.path) {
+            self.reading = None;
             (load_file(&self.path, None)?, false)
         } else {
-            let contents = RolloutContents::parse(bytes);
+            let reading = self.reading.get_or_insert_with(Reading::streaming);
+            if stamp.0 < reading.offset {
+                *reading = Reading::streaming();
+            }
+            let read = reading.read_on(&self.path).map_err(unreadable)?;
+            if !read && reading.lines > 0 {
+                return Ok(None);
+            }
+            self.held = None;
+            let (loaded, records) = match reading.snapshot() {
+                Ok(snapshot) => snapshot,
+                Err(changed) => {
+                    tracing::debug!(%changed, path = %self.path.display(), "reading the file again");
+                    let thread = reading
+                        .thread_id
+                        .unwrap_or_else(|| ThreadId::from_uuid(Uuid::nil()));
+                    let mut again = Reading::new(ClientView::for_rule(changed.file, thread));
+                    again.read_on(&self.path).map_err(unreadable)?;
+                    // The rule is known now, so the view cannot find that another was needed.
+                    let snapshot = match again.snapshot() {
+                        Ok(snapshot) => snapshot,
+                        Err(_) => (load_file(&self.path, None)?, changed.file),
+                    };
+                    *reading = again;
+                    snapshot
+                }
+            };
             let undecided = matches!(
-                TurnRecords::of(&contents),
+                records,
                 TurnRecords::BoundaryItems | TurnRecords::BoundaryItemsInTurns
             );
-            (load_contents(&contents), undecided)
+            (loaded, undecided)
         };
         if let Some(meta) = &loaded.meta {
             self.thread_id = Some(meta.meta.id);
@@ -139,7 +162,7 @@ impl Follower {
     fn switch_to(&mut self, path: PathBuf) {
         self.path = path;
         self.seen = None;
-        self.complete = 0;
+        self.reading = None;
     }
 
     /// The thread's newest continuation file in the home, when it is not the one followed.
@@ -165,4 +188,89 @@ fn moved_to(path: &Path) -> Option<PathBuf> {
         .iter()
         .flat_map(|folder| [folder.join(base), folder.join(format!("{base}.zst"))])
         .find(|candidate| candidate != path && candidate.exists())
+}
+
+/// A file read up to a line start: the client view and the thread built of the lines before.
+#[derive(Debug, Clone)]
+struct Reading {
+    /// Where the next line starts (in the decoded bytes).
+    offset: u64,
+    /// Lines read.
+    lines: usize,
+    view: ClientView,
+    /// The view as it was before the first line (to start again from).
+    start: ClientView,
+    feed: Feed,
+    /// The thread, once a session meta was read.
+    thread_id: Option<ThreadId>,
+}
+
+impl Reading {
+    /// Nothing read yet, the view's rule to be found from the first items.
+    fn streaming() -> Self {
+        Self::new(ClientView::streaming())
+    }
+
+    fn new(view: ClientView) -> Self {
+        Self {
+            offset: 0,
+            lines: 0,
+            start: view.clone(),
+            view,
+            feed: Feed::default(),
+            thread_id: None,
+        }
+    }
+
+    /// Reads the complete lines of `path` after those read before (all of them, from a
+    /// fresh start, when the file is compressed); says whether any was read.
+    fn read_on(&mut self, path: &Path) -> io::Result<bool> {
+        let mut file = File::open(path)?;
+        let compression = RolloutReader::new(&mut file)?.compression();
+        let mut stream = match compression {
+            Compression::Plain => {
+                file.seek(SeekFrom::Start(self.offset))?;
+                RolloutStream::resume(file, self.lines, self.offset)?
+            }
+            Compression::Zstd => {
+                *self = Self::new(self.start.clone());
+                file.seek(SeekFrom::Start(0))?;
+                RolloutStream::new(file)?
+            }
+        };
+        let mut read = false;
+        while let Some(line) = stream.next_line()? {
+            if !line.terminated {
+                break;
+            }
+            if let Some(format) = line.format() {
+                self.view.note_format(format);
+            }
+            if let Some(rollout_line) = line.line() {
+                if let (None, RolloutItem::SessionMeta(meta)) = (self.thread_id, &rollout_line.item)
+                {
+                    self.thread_id = Some(meta.meta.id);
+                }
+                let feed = &mut self.feed;
+                self.view
+                    .push(line.number, line.raw, &rollout_line.item, &mut |item| {
+                        feed.push(item);
+                    });
+            }
+            self.offset = line.offset + line.raw.len() as u64 + 1;
+            self.lines = line.number;
+            read = true;
+        }
+        Ok(read)
+    }
+
+    /// The thread read so far (with what the view still keeps back) and the rule the file's
+    /// turns are counted by; an error when the view committed to another rule than the file
+    /// now calls for.
+    fn snapshot(&self) -> Result<(Loaded, TurnRecords), codex_rollout::ViewRuleChanged> {
+        let view = self.view.clone();
+        let mut feed = self.feed.clone();
+        let records = view.finish(&mut |item| feed.push(item))?;
+        Ok((feed.finish(), records))
+    }
 }

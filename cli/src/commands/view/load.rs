@@ -12,7 +12,6 @@ use codex_app_server_protocol::ThreadHistoryBuilder;
 use codex_app_server_protocol::transcript::ThreadFacts;
 use codex_app_server_protocol::v2::Turn;
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
-use codex_rollout::{RolloutContents, client_view_items};
 
 use crate::client_view::{feed_with_base, stream_client_view};
 use crate::error::Failure;
@@ -42,7 +41,7 @@ impl Loaded {
 }
 
 /// What the builder and the facts are fed, item by item.
-#[derive(Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Feed {
     meta: Option<SessionMetaLine>,
     builder: ThreadHistoryBuilder,
@@ -90,13 +89,4 @@ pub fn load_file(path: &Path, home: Option<&Path>) -> Result<Loaded, Failure> {
         feed.push(item);
     })?;
     Ok(feed.finish())
-}
-
-/// The thread of rollout contents already in memory.
-pub fn load_contents(contents: &RolloutContents) -> Loaded {
-    let mut feed = Feed::default();
-    for item in client_view_items(contents).iter() {
-        feed.push(item);
-    }
-    feed.finish()
 }
