@@ -76,6 +76,7 @@ mod compress;
 mod dates;
 mod du;
 mod list;
+mod pricing;
 mod prune;
 mod redact;
 mod search;
@@ -100,6 +101,7 @@ pub use list::{
     find_rollouts_by_thread_prefix, is_rollout_file_name, list_archived_sessions, list_sessions,
     list_sessions_async, read_head_summary, rollout_files_under, summarize_rollout_file,
 };
+pub use pricing::{Price, Pricing, PricingError};
 pub use prune::{
     Action, AppliedThread, ApplyOptions, CodexCli, CodexCliError, DEFAULT_MIN_IDLE, Hold, Outcome,
     PlannedThread, Policy, PruneError, PrunePlan, RescueThreadError, SourceFilter, StorageRow,

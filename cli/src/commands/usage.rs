@@ -8,7 +8,6 @@
 //! session or model ([`codex_home::build_usage_report`]), prices them ([`pricing`]) and prints them ([`render`]).
 //! See `docs/usage.md`.
 
-pub mod pricing;
 pub mod render;
 
 use std::path::PathBuf;
@@ -26,8 +25,7 @@ use crate::inputs::{WhenEmpty, expand_sources, resolve_home};
 use crate::output::{Output, warn};
 use crate::progress::Progress;
 use crate::sample::SAMPLE_JSONL;
-use codex_home::{DateRange, ReportKind, SessionUsage, build_usage_report};
-use pricing::Pricing;
+use codex_home::{DateRange, Pricing, PricingError, ReportKind, SessionUsage, build_usage_report};
 
 /// The arguments of `usage`, as the command line gave them.
 #[derive(Debug, Clone, Default)]
@@ -62,9 +60,13 @@ pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
     }
     let (zone, zone_name) = resolve_zone(args.timezone.as_deref())?;
     let pricing = match &args.pricing {
-        Some(path) => Pricing::from_file(path)?,
-        None => Pricing::bundled()?,
-    };
+        Some(path) => Pricing::from_file(path),
+        None => Pricing::bundled(),
+    }
+    .map_err(|err| match err {
+        PricingError::Unreadable { .. } => Failure::Unreadable(err.to_string()),
+        PricingError::Invalid { .. } => Failure::Usage(err.to_string()),
+    })?;
     if args.home.is_some() || paths.is_empty() {
         let home = resolve_home(args.home.as_deref())?;
         if !home.root().is_dir() {

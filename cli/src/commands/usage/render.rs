@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use codex_home::{Tally, Tokens};
 use serde_json::{Map, Value, json};
 
-use super::pricing::Pricing;
+use codex_home::Pricing;
 use codex_home::{ReportKind, UsageReport, UsageRow};
 
 /// The widest table printed.
@@ -68,19 +68,9 @@ pub fn unpriced(report: &UsageReport, pricing: &Pricing) -> Vec<String> {
         .totals
         .models
         .keys()
-        .filter(|model| !pricing.models.contains_key(*model))
+        .filter(|model| !pricing.prices(model))
         .cloned()
         .collect()
-}
-
-/// The cost of a tally: the sum over its priced models; `None` when none is priced.
-pub fn tally_cost(tally: &Tally, pricing: &Pricing) -> Option<f64> {
-    let costs: Vec<f64> = tally
-        .models
-        .iter()
-        .filter_map(|(model, tokens)| pricing.cost(model, tokens))
-        .collect();
-    (!costs.is_empty()).then(|| costs.iter().sum())
 }
 
 fn counts_json(tokens: &Tokens, cost: Option<f64>, object: &mut Map<String, Value>) {
@@ -99,7 +89,7 @@ fn counts_json(tokens: &Tokens, cost: Option<f64>, object: &mut Map<String, Valu
 }
 
 fn tally_json(tally: &Tally, pricing: &Pricing, object: &mut Map<String, Value>) {
-    counts_json(&tally.tokens, tally_cost(tally, pricing), object);
+    counts_json(&tally.tokens, pricing.tally_cost(tally), object);
     let models: BTreeMap<&String, Value> = tally
         .models
         .iter()
@@ -200,7 +190,7 @@ fn table_lines(
     let mut push = |key: String, tally: &Tally, with_models: bool| {
         lines.push(Line {
             key: cut(&key, MAX_KEY),
-            cells: cells(&tally.tokens, tally_cost(tally, pricing), short),
+            cells: cells(&tally.tokens, pricing.tally_cost(tally), short),
         });
         if with_models {
             for (model, tokens) in &tally.models {
