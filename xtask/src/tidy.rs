@@ -93,6 +93,20 @@ pub(crate) const RULES: &[Rule] = &[
         tolerated: &[],
     },
     Rule {
+        name: "cli/src prices nothing and reads no whole session (codex-home's Pricing; the one \
+               forward reader)",
+        folder: "cli/src",
+        forbidden: &[
+            "cached_input_tokens as f64",
+            "pricing.json",
+            "RolloutContents::parse",
+            "RolloutContents::read",
+            "load_rollout_items",
+            "read_rollout_file",
+        ],
+        tolerated: &[],
+    },
+    Rule {
         name: "cli/src rebuilds no history (it asks codex-rollout's reconstruction and tail)",
         folder: "cli/src",
         forbidden: &[
