@@ -6,6 +6,10 @@
 //! and outputs (a few KiB to 40 KiB), token counts; `CODEX_SEARCH_BENCH_MIB` sets its size
 //! (default 1024). A rare word is planted in three files.
 //!
+//! - before criterion, the goal's ratio: a new index of the build slice against a one-thread
+//!   `serde_json::Value` parse of the same files (read a line at a time), alternated three
+//!   times in the same run, medians printed with their range (goal: at most 2x);
+//! - `build/value_parse`: that Value parse, under criterion;
 //! - `build/stream_parse`: every file through [`RolloutStream`] (typed lines), the floor of
 //!   any reader;
 //! - `build/index_from_scratch`: a new index built from the same files (a 64 MiB slice of
@@ -20,7 +24,7 @@
 
 use std::fmt::Write as _;
 use std::hint::black_box;
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -144,6 +148,62 @@ fn stream_parse(files: &[PathBuf]) -> u64 {
     lines
 }
 
+/// A one-thread `serde_json::Value` parse of every line of `files` (the goal's baseline).
+fn value_parse(files: &[PathBuf]) -> u64 {
+    let mut objects = 0;
+    let mut line = Vec::new();
+    for file in files {
+        let mut reader = BufReader::with_capacity(1 << 20, std::fs::File::open(file).unwrap());
+        loop {
+            line.clear();
+            if reader.read_until(b'\n', &mut line).unwrap() == 0 {
+                break;
+            }
+            if let Ok(value) = serde_json::from_slice::<serde_json::Value>(&line) {
+                objects += u64::from(value.is_object());
+            }
+        }
+    }
+    objects
+}
+
+/// A new index of `home` at `path` (any old one deleted first).
+fn build_index(path: &Path, home: &CodexHome) -> codex_home::UpdateReport {
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+    let mut index = SearchIndex::open(path).unwrap();
+    index.update(home).unwrap()
+}
+
+/// The index build against the Value parse, alternated `rounds` times: medians and ranges.
+fn build_ratio(slice: &[PathBuf], home: &CodexHome, path: &Path, rounds: usize) {
+    let mut parse = Vec::new();
+    let mut build = Vec::new();
+    for _ in 0..rounds {
+        let started = Instant::now();
+        black_box(value_parse(slice));
+        parse.push(started.elapsed().as_secs_f64());
+        let started = Instant::now();
+        black_box(build_index(path, home));
+        build.push(started.elapsed().as_secs_f64());
+    }
+    let median = |values: &mut Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let ratios: Vec<f64> = build.iter().zip(&parse).map(|(b, p)| b / p).collect();
+    let (low, high) = ratios.iter().fold((f64::MAX, 0f64), |(low, high), r| {
+        (low.min(*r), high.max(*r))
+    });
+    let (parse_median, build_median) = (median(&mut parse), median(&mut build));
+    eprintln!(
+        "search bench: index build {build_median:.2} s against a one-thread Value parse \
+         {parse_median:.2} s: {:.2}x (rounds {low:.2}x to {high:.2}x; goal at most 2x)",
+        build_median / parse_median
+    );
+}
+
 fn rg_path() -> Option<PathBuf> {
     let output = Command::new("rg").arg("--version").output().ok()?;
     output.status.success().then(|| PathBuf::from("rg"))
@@ -208,10 +268,13 @@ fn main() {
     let hits = index.search(&home, &query).unwrap();
     assert_eq!(hits.len(), 3, "the planted word is in three files");
 
+    build_ratio(&slice, &slice_home, &dir.path().join("ratio.sqlite"), 3);
+
     let mut criterion = Criterion::default().configure_from_args().sample_size(10);
     {
         let mut group = criterion.benchmark_group("build");
         group.throughput(Throughput::Bytes(slice_bytes));
+        group.bench_function("value_parse", |b| b.iter(|| value_parse(&slice)));
         group.bench_function("stream_parse", |b| b.iter(|| stream_parse(&slice)));
         group.bench_function("index_from_scratch", |b| {
             b.iter_batched(
