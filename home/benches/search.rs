@@ -9,6 +9,9 @@
 //! - before criterion, the goal's ratio: a new index of the build slice against a one-thread
 //!   `serde_json::Value` parse of the same files (read a line at a time), alternated three
 //!   times in the same run, medians printed with their range (goal: at most 2x);
+//!   The same on one file of real lines (`rollout/benches/support/generate.rs`: compactions,
+//!   rollback markers, images; `CODEX_SEARCH_BENCH_REAL_MIB`, default 100), the shape the
+//!   issue measured, when the real fixtures are there (said loudly when not);
 //! - `build/value_parse`: that Value parse, under criterion;
 //! - `build/stream_parse`: every file through [`RolloutStream`] (typed lines), the floor of
 //!   any reader;
@@ -21,6 +24,9 @@
 //!   otherwise the bench says so and skips it.
 
 #![allow(clippy::expect_used, clippy::print_stderr, clippy::unwrap_used)]
+
+#[path = "../../rollout/benches/support/generate.rs"]
+mod generate;
 
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -177,7 +183,7 @@ fn build_index(path: &Path, home: &CodexHome) -> codex_home::UpdateReport {
 }
 
 /// The index build against the Value parse, alternated `rounds` times: medians and ranges.
-fn build_ratio(slice: &[PathBuf], home: &CodexHome, path: &Path, rounds: usize) {
+fn build_ratio(label: &str, slice: &[PathBuf], home: &CodexHome, path: &Path, rounds: usize) {
     let mut parse = Vec::new();
     let mut build = Vec::new();
     for _ in 0..rounds {
@@ -198,10 +204,41 @@ fn build_ratio(slice: &[PathBuf], home: &CodexHome, path: &Path, rounds: usize) 
     });
     let (parse_median, build_median) = (median(&mut parse), median(&mut build));
     eprintln!(
-        "search bench: index build {build_median:.2} s against a one-thread Value parse \
+        "search bench, {label}: index build {build_median:.2} s against a one-thread Value parse \
          {parse_median:.2} s: {:.2}x (rounds {low:.2}x to {high:.2}x; goal at most 2x)",
         build_median / parse_median
     );
+}
+
+/// [`build_ratio`] on one file of real lines, in a home of its own, deleted after.
+fn real_lines_ratio(dir: &Path) {
+    let Some(lines) = generate::real_lines() else {
+        eprintln!("search bench: NO REAL FIXTURES, the real-lines ratio is NOT MEASURED");
+        return;
+    };
+    let mib: u64 = std::env::var("CODEX_SEARCH_BENCH_REAL_MIB")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(100);
+    let home_dir = dir.join("real-home");
+    let day = home_dir.join("sessions/2026/01/01");
+    std::fs::create_dir_all(&day).unwrap();
+    let path = day.join("rollout-2026-01-01T00-00-00-01900000-0000-7000-8000-000000000001.jsonl");
+    let shape = generate::Shape {
+        bytes: mib * 1024 * 1024,
+        compactions: vec![0.5, 0.99],
+        rollbacks: vec![(0.995, 2), (0.998, 1)],
+        ..generate::Shape::default()
+    };
+    generate::write_rollout(&path, &lines, &shape).unwrap();
+    build_ratio(
+        &format!("{mib} MiB of real lines"),
+        std::slice::from_ref(&path),
+        &CodexHome::new(&home_dir),
+        &dir.join("real.sqlite"),
+        3,
+    );
+    std::fs::remove_dir_all(&home_dir).unwrap();
 }
 
 fn rg_path() -> Option<PathBuf> {
@@ -268,7 +305,14 @@ fn main() {
     let hits = index.search(&home, &query).unwrap();
     assert_eq!(hits.len(), 3, "the planted word is in three files");
 
-    build_ratio(&slice, &slice_home, &dir.path().join("ratio.sqlite"), 3);
+    build_ratio(
+        "generated slice",
+        &slice,
+        &slice_home,
+        &dir.path().join("ratio.sqlite"),
+        3,
+    );
+    real_lines_ratio(dir.path());
 
     let mut criterion = Criterion::default().configure_from_args().sample_size(10);
     {
