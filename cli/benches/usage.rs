@@ -9,15 +9,28 @@
 //! totals of both are checked to be equal first, so the two do the same work.
 //!
 //! Goal: at least 3x faster than ccusage, with no more memory. The generated home (about
-//! 90 MB) lives under the target directory and is deleted at the end.
+//! 110 MB) lives under the target directory and is deleted at the end.
+//!
+//! Then a scale pass: `codex-thread usage session` on one file of real lines
+//! (`rollout/benches/support/generate.rs`, as the `large` bench writes them: compactions,
+//! rollback markers, images, repeated token counts) at each size of
+//! `CODEX_USAGE_BENCH_SCALE_MIB` (comma-separated MiB, default `100,1024`; `10240` for the
+//! 10 GiB point), whole process, wall time as a ratio to a one-thread `serde_json::Value`
+//! parse of the same file measured just before, and peak memory, which must not grow with
+//! the file. One file at a time is on disk, deleted after its measurement.
+//! `CODEX_USAGE_BENCH_SCALE_ONLY=1` runs the scale pass alone.
 
 #![allow(clippy::expect_used, clippy::print_stderr, clippy::unwrap_used)]
 
 #[path = "../tests/common/ccusage.rs"]
 mod ccusage;
+#[path = "../../rollout/benches/support/generate.rs"]
+mod generate;
 #[path = "../tests/common/usage_home.rs"]
 mod usage_home;
 
+use std::hint::black_box;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -194,6 +207,87 @@ fn bench(c: &mut Criterion) {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// A one-thread `serde_json::Value` parse of every line of the file at `path`, read a line
+/// at a time (the baseline of the scale pass).
+fn value_parse_file(path: &Path) -> Duration {
+    let started = Instant::now();
+    let mut reader = BufReader::with_capacity(1 << 20, std::fs::File::open(path).unwrap());
+    let mut line = Vec::new();
+    let mut objects = 0usize;
+    loop {
+        line.clear();
+        if reader.read_until(b'\n', &mut line).unwrap() == 0 {
+            break;
+        }
+        if let Ok(value) = serde_json::from_slice::<serde_json::Value>(&line) {
+            objects += usize::from(value.is_object());
+        }
+    }
+    black_box(objects);
+    started.elapsed()
+}
+
+/// The sizes of the scale pass (MiB).
+fn scale_sizes() -> Vec<u64> {
+    std::env::var("CODEX_USAGE_BENCH_SCALE_MIB")
+        .ok()
+        .map(|text| {
+            text.split(',')
+                .filter_map(|size| size.trim().parse().ok())
+                .collect()
+        })
+        .unwrap_or_else(|| vec![100, 1024])
+}
+
+/// `usage session` on one generated file per size: time against the Value parse, peak memory.
+fn scale() {
+    let Some(lines) = generate::real_lines() else {
+        eprintln!("usage bench: NO REAL FIXTURES, scale pass NOT MEASURED");
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("usage-bench-scale");
+    std::fs::create_dir_all(&dir).unwrap();
+    for mib in scale_sizes() {
+        let path = dir.join(format!("scale-{mib}mib.jsonl"));
+        let shape = generate::Shape {
+            bytes: mib * 1024 * 1024,
+            compactions: vec![0.5, 0.99],
+            rollbacks: vec![(0.995, 2), (0.998, 1)],
+            ..generate::Shape::default()
+        };
+        let written = generate::write_rollout(&path, &lines, &shape).unwrap();
+        let value = value_parse_file(&path);
+        let mut command = Command::new(env!("CARGO_BIN_EXE_codex-thread"));
+        command
+            .args(["--json", "usage", "session", "--timezone", "UTC"])
+            .arg(&path);
+        let (usage, peak, output) = measure(&command);
+        let report: serde_json::Value = serde_json::from_slice(&output).unwrap();
+        eprintln!(
+            "usage scale {mib} MiB ({} lines): value parse {:.2} s | usage session {:.2} s \
+             ({:.3}x the parse), peak {:.1} MiB, {} tokens",
+            written.lines,
+            value.as_secs_f64(),
+            usage.as_secs_f64(),
+            usage.as_secs_f64() / value.as_secs_f64(),
+            peak as f64 / 1024.0,
+            report["totals"]["total_tokens"]
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 criterion_group!(benches, bench);
 
-codex_test_support::bench_main!("usage", benches);
+fn main() {
+    if !codex_test_support::under_cargo_bench("usage") {
+        return;
+    }
+    let scale_only = std::env::var("CODEX_USAGE_BENCH_SCALE_ONLY").as_deref() == Ok("1");
+    if !scale_only {
+        benches();
+    }
+    scale();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -6,6 +6,13 @@
 //! and outputs (a few KiB to 40 KiB), token counts; `CODEX_SEARCH_BENCH_MIB` sets its size
 //! (default 1024). A rare word is planted in three files.
 //!
+//! - before criterion, the goal's ratio: a new index of the build slice against a one-thread
+//!   `serde_json::Value` parse of the same files (read a line at a time), alternated three
+//!   times in the same run, medians printed with their range (goal: at most 2x);
+//!   The same on one file of real lines (`rollout/benches/support/generate.rs`: compactions,
+//!   rollback markers, images; `CODEX_SEARCH_BENCH_REAL_MIB`, default 100), the shape the
+//!   issue measured, when the real fixtures are there (said loudly when not);
+//! - `build/value_parse`: that Value parse, under criterion;
 //! - `build/stream_parse`: every file through [`RolloutStream`] (typed lines), the floor of
 //!   any reader;
 //! - `build/index_from_scratch`: a new index built from the same files (a 64 MiB slice of
@@ -18,9 +25,12 @@
 
 #![allow(clippy::expect_used, clippy::print_stderr, clippy::unwrap_used)]
 
+#[path = "../../rollout/benches/support/generate.rs"]
+mod generate;
+
 use std::fmt::Write as _;
 use std::hint::black_box;
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -144,6 +154,93 @@ fn stream_parse(files: &[PathBuf]) -> u64 {
     lines
 }
 
+/// A one-thread `serde_json::Value` parse of every line of `files` (the goal's baseline).
+fn value_parse(files: &[PathBuf]) -> u64 {
+    let mut objects = 0;
+    let mut line = Vec::new();
+    for file in files {
+        let mut reader = BufReader::with_capacity(1 << 20, std::fs::File::open(file).unwrap());
+        loop {
+            line.clear();
+            if reader.read_until(b'\n', &mut line).unwrap() == 0 {
+                break;
+            }
+            if let Ok(value) = serde_json::from_slice::<serde_json::Value>(&line) {
+                objects += u64::from(value.is_object());
+            }
+        }
+    }
+    objects
+}
+
+/// A new index of `home` at `path` (any old one deleted first).
+fn build_index(path: &Path, home: &CodexHome) -> codex_home::UpdateReport {
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+    let mut index = SearchIndex::open(path).unwrap();
+    index.update(home).unwrap()
+}
+
+/// The index build against the Value parse, alternated `rounds` times: medians and ranges.
+fn build_ratio(label: &str, slice: &[PathBuf], home: &CodexHome, path: &Path, rounds: usize) {
+    let mut parse = Vec::new();
+    let mut build = Vec::new();
+    for _ in 0..rounds {
+        let started = Instant::now();
+        black_box(value_parse(slice));
+        parse.push(started.elapsed().as_secs_f64());
+        let started = Instant::now();
+        black_box(build_index(path, home));
+        build.push(started.elapsed().as_secs_f64());
+    }
+    let median = |values: &mut Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let ratios: Vec<f64> = build.iter().zip(&parse).map(|(b, p)| b / p).collect();
+    let (low, high) = ratios.iter().fold((f64::MAX, 0f64), |(low, high), r| {
+        (low.min(*r), high.max(*r))
+    });
+    let (parse_median, build_median) = (median(&mut parse), median(&mut build));
+    eprintln!(
+        "search bench, {label}: index build {build_median:.2} s against a one-thread Value parse \
+         {parse_median:.2} s: {:.2}x (rounds {low:.2}x to {high:.2}x; goal at most 2x)",
+        build_median / parse_median
+    );
+}
+
+/// [`build_ratio`] on one file of real lines, in a home of its own, deleted after.
+fn real_lines_ratio(dir: &Path) {
+    let Some(lines) = generate::real_lines() else {
+        eprintln!("search bench: NO REAL FIXTURES, the real-lines ratio is NOT MEASURED");
+        return;
+    };
+    let mib: u64 = std::env::var("CODEX_SEARCH_BENCH_REAL_MIB")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(100);
+    let home_dir = dir.join("real-home");
+    let day = home_dir.join("sessions/2026/01/01");
+    std::fs::create_dir_all(&day).unwrap();
+    let path = day.join("rollout-2026-01-01T00-00-00-01900000-0000-7000-8000-000000000001.jsonl");
+    let shape = generate::Shape {
+        bytes: mib * 1024 * 1024,
+        compactions: vec![0.5, 0.99],
+        rollbacks: vec![(0.995, 2), (0.998, 1)],
+        ..generate::Shape::default()
+    };
+    generate::write_rollout(&path, &lines, &shape).unwrap();
+    build_ratio(
+        &format!("{mib} MiB of real lines"),
+        std::slice::from_ref(&path),
+        &CodexHome::new(&home_dir),
+        &dir.join("real.sqlite"),
+        3,
+    );
+    std::fs::remove_dir_all(&home_dir).unwrap();
+}
+
 fn rg_path() -> Option<PathBuf> {
     let output = Command::new("rg").arg("--version").output().ok()?;
     output.status.success().then(|| PathBuf::from("rg"))
@@ -208,10 +305,20 @@ fn main() {
     let hits = index.search(&home, &query).unwrap();
     assert_eq!(hits.len(), 3, "the planted word is in three files");
 
+    build_ratio(
+        "generated slice",
+        &slice,
+        &slice_home,
+        &dir.path().join("ratio.sqlite"),
+        3,
+    );
+    real_lines_ratio(dir.path());
+
     let mut criterion = Criterion::default().configure_from_args().sample_size(10);
     {
         let mut group = criterion.benchmark_group("build");
         group.throughput(Throughput::Bytes(slice_bytes));
+        group.bench_function("value_parse", |b| b.iter(|| value_parse(&slice)));
         group.bench_function("stream_parse", |b| b.iter(|| stream_parse(&slice)));
         group.bench_function("index_from_scratch", |b| {
             b.iter_batched(

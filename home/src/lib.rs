@@ -122,7 +122,7 @@ pub use thread_lookup::{MIN_THREAD_PREFIX, ThreadLookupError, find_thread, threa
 pub use usage::{
     CountedFrom, DateRange, FileUsage, ReportKind, ResponseUsage, SessionUsage, Tally, Tokens,
     UNKNOWN_MODEL, UsageError, UsageReport, UsageRow, UsageScan, build_usage_report, file_usage,
-    file_usage_at, local_day,
+    file_usage_at, file_usage_by_day, local_day,
 };
 pub use writer_lock::{
     THREAD_WRITER_LOCKS_SUBDIR, WriterLock, thread_writer_lock, thread_writer_lock_path,

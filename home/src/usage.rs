@@ -21,9 +21,11 @@
 //! - **Model and time.** A response is billed to the model in force at its line (the last
 //!   `turn_context` or `thread_settings_applied` that named one) at the line's timestamp.
 //!
-//! [`UsageScan`] applies the rules one line at a time (memory: the responses found);
-//! [`file_usage`] runs it over a [`RolloutStream`]; [`Tally`] sums responses per model.
-//! Dates, time zones, prices and layout belong to the caller.
+//! [`UsageScan`] applies the rules one line at a time (memory: the responses found, or with
+//! [`UsageScan::by_day`] one entry per model and local day, flat in the file's size);
+//! [`file_usage`] and [`file_usage_by_day`] run it over a [`RolloutStream`]; [`Tally`] sums
+//! responses per model. Time zones (beyond grouping by day), prices and layout belong to the
+//! caller.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -31,15 +33,22 @@ use std::path::Path;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
 use codex_protocol::event::{EventMsg, TokenUsage};
-use codex_protocol::rollout::{RolloutItem, RolloutLine};
+use codex_protocol::rollout::{RolloutItem, RolloutLine, parse_rollout_line_typed};
 use codex_protocol::thread_id::ThreadId;
 use serde::Serialize;
 
 use codex_rollout::RolloutStream;
 use codex_rollout::{ParentPrefixScan, Provenance};
 
+mod group;
+mod light;
+mod line_kind;
 mod report;
+
+use group::DayGroups;
+use line_kind::{LineKind, line_kind};
 
 pub use report::{
     DateRange, ReportKind, SessionUsage, UsageReport, UsageRow, build_usage_report, local_day,
@@ -120,7 +129,7 @@ impl Tokens {
 }
 
 /// Which kind of line a response was counted from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CountedFrom {
     /// A `token_usage_record` line.
@@ -129,7 +138,9 @@ pub enum CountedFrom {
     TotalChange,
 }
 
-/// One model response: what it used, when, for which model.
+/// One model response: what it used, when, for which model. From [`UsageScan::by_day`], the
+/// responses of one model on one local day, counted from one kind of line: their sum, the
+/// latest timestamp and its line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResponseUsage {
     /// 1-based line number of the line that counted it.
@@ -180,12 +191,24 @@ pub struct UsageScan {
     last_total: Option<TokenUsage>,
     /// A `token_usage_record` was seen: the file is counted from records only.
     has_records: bool,
+    /// Responses merged per model and local day, when asked for.
+    groups: Option<DayGroups>,
 }
 
 impl UsageScan {
     /// A scan at the start of a file.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A scan that keeps one entry per model, local day in `zone` and kind of line (see
+    /// [`ResponseUsage`]): every report grouped by day, week, month, session or model in
+    /// `zone` is the same as from every response, and memory no longer grows with the file.
+    pub fn by_day(zone: Tz) -> Self {
+        Self {
+            groups: Some(DayGroups::new(zone)),
+            ..Self::default()
+        }
     }
 
     /// Takes in the next line (`number` is its 1-based line number).
@@ -220,6 +243,9 @@ impl UsageScan {
                     self.usage
                         .responses
                         .retain(|response| response.counted_from == CountedFrom::Record);
+                    if let Some(groups) = &mut self.groups {
+                        groups.reindex(&self.usage.responses);
+                    }
                 }
                 (Tokens::from_usage(&record.usage), CountedFrom::Record)
             }
@@ -247,13 +273,17 @@ impl UsageScan {
             self.usage.undated_lines.push(number);
             return;
         };
-        self.usage.responses.push(ResponseUsage {
+        let response = ResponseUsage {
             line: number,
             timestamp: timestamp.with_timezone(&Utc),
             model: self.model.clone(),
             tokens,
             counted_from,
-        });
+        };
+        match &mut self.groups {
+            Some(groups) => groups.add(&mut self.usage.responses, response),
+            None => self.usage.responses.push(response),
+        }
     }
 
     /// The file's usage.
@@ -311,25 +341,73 @@ pub struct UsageError {
 ///
 /// Only the lines that can change the answer are parsed: the file's own session meta (every
 /// line is parsed until it is seen, so a file of any format names its thread), then lines
-/// that carry one of the type tags usage reads (a byte-level test, which may let a message that
-/// quotes a tag through, never the reverse); token counts, records, settings, metas and turn
-/// starts are all such lines. Everything else (the messages, tool calls and outputs that make
-/// up most of a file) is passed over unparsed.
-pub fn file_usage<R: Read>(mut stream: RolloutStream<R>) -> std::io::Result<FileUsage> {
-    let mut scan = UsageScan::new();
+/// whose type tags name a type usage reads, told from the tags where Codex writes them
+/// ([`line_kind`]; a line of another shape is searched whole for the tags, which may let a
+/// message that quotes a tag through, never the reverse). Token counts get a small parse of
+/// their timestamp and payload ([`light`]), the others the typed parse. Everything else (the
+/// messages, tool calls and outputs that make up most of a file) is passed over unparsed.
+pub fn file_usage<R: Read>(stream: RolloutStream<R>) -> std::io::Result<FileUsage> {
+    scan_stream(stream, UsageScan::new())
+}
+
+/// [`file_usage`] with the responses merged per model and local day in `zone`
+/// ([`UsageScan::by_day`]): what reports in `zone` need, in memory flat in the file's size.
+pub fn file_usage_by_day<R: Read>(
+    stream: RolloutStream<R>,
+    zone: Tz,
+) -> std::io::Result<FileUsage> {
+    scan_stream(stream, UsageScan::by_day(zone))
+}
+
+fn scan_stream<R: Read>(
+    mut stream: RolloutStream<R>,
+    mut scan: UsageScan,
+) -> std::io::Result<FileUsage> {
     let finders: Vec<memchr::memmem::Finder<'_>> = USAGE_LINE_TAGS
         .iter()
         .map(|tag| memchr::memmem::Finder::new(tag.as_bytes()))
         .collect();
     loop {
         let seen_meta = scan.usage.thread_id.is_some();
-        let wanted =
-            |raw: &[u8]| !seen_meta || finders.iter().any(|finder| finder.find(raw).is_some());
+        // A line the test is not asked about (a damaged stream's end) goes the typed way.
+        let mut kind = LineKind::Parse;
+        let wanted = |raw: &[u8]| {
+            if !seen_meta {
+                return true;
+            }
+            kind = line_kind(raw).unwrap_or_else(|| {
+                if finders.iter().any(|finder| finder.find(raw).is_some()) {
+                    LineKind::Parse
+                } else {
+                    LineKind::Skip
+                }
+            });
+            kind == LineKind::Parse
+        };
         let Some(line) = stream.next_line_where(wanted)? else {
             break;
         };
-        if let Some(rollout_line) = line.line() {
-            scan.push(line.number, rollout_line);
+        match kind {
+            LineKind::Parse => {
+                if let Some(rollout_line) = line.line() {
+                    scan.push(line.number, rollout_line);
+                }
+            }
+            LineKind::TokenCount => match light::token_count_line(line.raw) {
+                Some(light) => {
+                    let item = RolloutItem::EventMsg(EventMsg::TokenCount(light.payload));
+                    scan.push_item(line.number, light.timestamp, &item);
+                }
+                None => {
+                    let typed = parse_rollout_line_typed(line.raw)
+                        .ok()
+                        .and_then(|typed| typed.into_line());
+                    if let Some(rollout_line) = typed {
+                        scan.push(line.number, &rollout_line);
+                    }
+                }
+            },
+            LineKind::Skip => {}
         }
     }
     Ok(scan.finish())

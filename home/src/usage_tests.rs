@@ -301,3 +301,83 @@ fn the_line_filter_changes_no_answer() -> TestResult {
     }
     Ok(())
 }
+
+/// Responses merged per model and local day give every report the responses give, in the
+/// zone they were merged in (zones with half-hour offsets included), on every real file and
+/// on a generated file whose responses cross midnight and switch model back and forth.
+#[test]
+fn merging_by_day_changes_no_report() -> TestResult {
+    let mut days = vec![meta(PARENT)];
+    let mut total = [0i64; 4];
+    for hour in 0..60 {
+        let at = |minute: u32| {
+            format!(
+                "2025-06-{:02}T{:02}:{minute:02}:00.000Z",
+                2 + hour / 24,
+                hour % 24
+            )
+        };
+        let model = ["gpt-a", "gpt-b", "gpt-a"][hour as usize % 3];
+        days.push(turn(&at(0), PARENT_TURN, model));
+        let last = [100 + hour, 40, 20 + hour % 7, 5];
+        for (sum, add) in total.iter_mut().zip(last) {
+            *sum += add;
+        }
+        days.push(count(&at(31), total, last));
+    }
+    let mut texts: Vec<(String, Vec<u8>)> =
+        vec![("days".to_owned(), (days.join("\n") + "\n").into_bytes())];
+    if let Some(files) = real_jsonl_files()? {
+        for path in files {
+            texts.push((path.display().to_string(), std::fs::read(&path)?));
+        }
+    }
+    let zones: [Tz; 4] = [
+        Tz::UTC,
+        Tz::Asia__Tokyo,
+        Tz::America__St_Johns,
+        Tz::Asia__Kathmandu,
+    ];
+    for zone in zones {
+        let mut every = Vec::new();
+        let mut merged = Vec::new();
+        for (name, text) in &texts {
+            let all = file_usage(RolloutStream::new(text.as_slice())?)?;
+            let by_day = file_usage_by_day(RolloutStream::new(text.as_slice())?, zone)?;
+            assert!(by_day.responses.len() <= all.responses.len(), "{name}");
+            assert_eq!(by_day.total(), all.total(), "{name}");
+            every.push(SessionUsage {
+                path: name.clone(),
+                usage: all,
+            });
+            merged.push(SessionUsage {
+                path: name.clone(),
+                usage: by_day,
+            });
+        }
+        let ranges = [
+            DateRange::default(),
+            DateRange {
+                since: chrono::NaiveDate::from_ymd_opt(2025, 6, 3),
+                until: chrono::NaiveDate::from_ymd_opt(2025, 6, 4),
+            },
+        ];
+        for (_, kind) in ReportKind::ALL {
+            for range in ranges {
+                assert_eq!(
+                    build_usage_report(kind, zone, range, &merged),
+                    build_usage_report(kind, zone, range, &every),
+                    "{kind:?} {range:?} in {zone}"
+                );
+            }
+        }
+    }
+    let generated = file_usage_by_day(RolloutStream::new(texts[0].1.as_slice())?, Tz::UTC)?;
+    // Three days, two models: at most six entries for sixty responses.
+    assert!(
+        generated.responses.len() <= 6,
+        "{}",
+        generated.responses.len()
+    );
+    Ok(())
+}

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use chrono::NaiveDate;
 use chrono_tz::Tz;
-use codex_home::{FileUsage, file_usage};
+use codex_home::{FileUsage, file_usage_by_day};
 use codex_rollout::RolloutStream;
 
 use crate::error::{CommandResult, Failure, Status};
@@ -77,7 +77,7 @@ pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
         }
     }
     let sources = expand_sources(paths, args.home.as_deref(), WhenEmpty::DefaultHome)?;
-    let (sessions, unreadable) = read_all(&sources);
+    let (sessions, unreadable) = read_all(&sources, zone);
     let report = build_usage_report(kind, zone, range, &sessions);
     if out.is_json() {
         out.json_line(&render::to_json(kind, &report, &pricing, &zone_name))?;
@@ -131,16 +131,19 @@ fn resolve_zone(name: Option<&str>) -> Result<(Tz, String), Failure> {
     }
 }
 
-/// Reads every source's usage, several files at a time, in the order given. Unreadable
-/// files are reported and left out (the second value says whether there were any).
-fn read_all(sources: &[Source]) -> (Vec<SessionUsage>, bool) {
-    let total_bytes: u64 = sources
+/// Reads every source's usage, several files at a time, in the order given, each file's
+/// responses merged per model and local day in `zone` (what the reports need; memory flat in
+/// the files' sizes). Unreadable files are reported and left out (the second value says
+/// whether there were any).
+fn read_all(sources: &[Source], zone: Tz) -> (Vec<SessionUsage>, bool) {
+    let sizes: Vec<u64> = sources
         .iter()
-        .filter_map(|source| match source {
-            Source::File(path) => std::fs::metadata(path).ok().map(|meta| meta.len()),
-            _ => None,
+        .map(|source| match source {
+            Source::File(path) => std::fs::metadata(path).map_or(0, |meta| meta.len()),
+            _ => 0,
         })
-        .sum();
+        .collect();
+    let total_bytes: u64 = sizes.iter().sum();
     let progress = Progress::for_bytes(total_bytes, "reading sessions");
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<FileUsage, String>>>> =
@@ -156,7 +159,8 @@ fn read_all(sources: &[Source]) -> (Vec<SessionUsage>, bool) {
                     let Some(source) = sources.get(index) else {
                         break;
                     };
-                    let result = read_one(source, &progress);
+                    let result = read_one(source, zone);
+                    progress.inc(sizes.get(index).copied().unwrap_or(0));
                     if let Ok(mut results) = results.lock() {
                         results[index] = Some(result);
                     }
@@ -191,26 +195,17 @@ fn read_all(sources: &[Source]) -> (Vec<SessionUsage>, bool) {
     (sessions, unreadable)
 }
 
-fn read_one(source: &Source, progress: &Progress) -> Result<FileUsage, String> {
+fn read_one(source: &Source, zone: Tz) -> Result<FileUsage, String> {
     let name = source.name();
     let failed = |err: std::io::Error| format!("cannot read {name}: {err}");
+    let by_day = |stream| file_usage_by_day(stream, zone);
     let usage = match source {
-        Source::File(path) => {
-            let usage = RolloutStream::open(path)
-                .and_then(file_usage)
-                .map_err(failed)?;
-            progress.inc(std::fs::metadata(path).map_or(0, |meta| meta.len()));
-            usage
-        }
-        Source::Spooled(spooled) => RolloutStream::open(spooled.path())
-            .and_then(file_usage)
-            .map_err(failed)?,
+        Source::File(path) => RolloutStream::open(path).and_then(by_day),
+        Source::Spooled(spooled) => RolloutStream::open(spooled.path()).and_then(by_day),
         Source::Stdin => RolloutStream::new(std::io::stdin().lock())
-            .and_then(file_usage)
-            .map_err(failed)?,
+            .and_then(|stream| file_usage_by_day(stream, zone)),
         Source::Sample => RolloutStream::new(SAMPLE_JSONL.as_bytes())
-            .and_then(file_usage)
-            .map_err(failed)?,
+            .and_then(|stream| file_usage_by_day(stream, zone)),
     };
-    Ok(usage)
+    usage.map_err(failed)
 }

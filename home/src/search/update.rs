@@ -216,12 +216,17 @@ struct Position {
 
 /// Reads `job`'s file and stores its texts; `false` when another process was storing the same
 /// file and this reader stepped back.
+///
+/// Reading (the typed parse and the texts of each line) runs on a thread of its own, one
+/// batch ahead of storing (FTS5's tokenizing and merging, most of the time): on two cores the
+/// parse costs no wall time. At most two batches are in memory, the one being read and the
+/// one being stored.
 fn index_file(
     conn: &mut Connection,
     job: &FileJob<'_>,
     report: &mut UpdateReport,
 ) -> std::result::Result<bool, Failure> {
-    let (mut state, start_bytes, start_lines) = match (job.read, job.row) {
+    let (state, start_bytes, start_lines) = match (job.read, job.row) {
         (Plan::ReadOn, Some(row)) => (
             serde_json::from_str::<ReaderState>(&row.state).unwrap_or_default(),
             row.mark.read_bytes.max(0) as u64,
@@ -238,21 +243,69 @@ fn index_file(
     let mut first = true;
     let mut file = File::open(&job.file.path)?;
     let compressed = job.now.compressed;
-    let mut stream = if start_bytes > 0 && !compressed {
+    let stream = if start_bytes > 0 && !compressed {
         file.seek(SeekFrom::Start(start_bytes))?;
         RolloutStream::resume(file, start_lines, start_bytes)?
     } else {
         RolloutStream::new(file)?
     };
     let compressed = compressed || stream.compression() == Compression::Zstd;
-    let mut batch: Vec<Pending> = Vec::new();
-    let mut batch_bytes = 0;
-    let mut position = Position {
+    let start = Position {
         bytes: start_bytes,
         lines: start_lines,
-        state: state.clone(),
+        state,
         complete: false,
     };
+    std::thread::scope(|scope| {
+        let (sender, batches) = std::sync::mpsc::sync_channel::<Batch>(0);
+        let reader = scope.spawn(move || read_batches(stream, start, compressed, &sender));
+        for batch in &batches {
+            report.entries += batch.pending.len() as u64;
+            report.bytes += batch.read_bytes;
+            if !store(
+                conn,
+                job,
+                &mut expect,
+                &mut first,
+                &batch.position,
+                &batch.pending,
+            )? {
+                // Dropping the receiver stops the reader at its next batch.
+                drop(batches);
+                return Ok(false);
+            }
+        }
+        match reader.join() {
+            Ok(result) => result.map(|()| true).map_err(Failure::Io),
+            Err(_) => Err(Failure::Io(std::io::Error::other(
+                "the search index reader stopped unexpectedly",
+            ))),
+        }
+    })
+}
+
+/// One batch of a file's texts, with where it ends.
+struct Batch {
+    pending: Vec<Pending>,
+    position: Position,
+    /// Decoded bytes of the lines read for it.
+    read_bytes: u64,
+}
+
+/// Reads `stream` from `position` and sends its texts in batches of about [`BATCH_BYTES`],
+/// the last (possibly empty) one marking the file complete where it is; stops when nobody
+/// receives them any more.
+fn read_batches<R: std::io::Read>(
+    mut stream: RolloutStream<R>,
+    mut position: Position,
+    compressed: bool,
+    sender: &std::sync::mpsc::SyncSender<Batch>,
+) -> std::io::Result<()> {
+    let start_lines = position.lines;
+    let mut state = position.state.clone();
+    let mut batch: Vec<Pending> = Vec::new();
+    let mut batch_bytes = 0;
+    let mut read_bytes = 0;
     loop {
         let Some(line) = stream.next_line()? else {
             position.complete = true;
@@ -303,24 +356,35 @@ fn index_file(
             .is_some_and(|problem| matches!(problem.kind, codex_rollout::ProblemKind::Damaged));
         position.bytes = end;
         position.lines = number;
-        report.bytes += end - line.offset;
+        read_bytes += end - line.offset;
         if damaged {
             position.complete = true;
             break;
         }
         if batch_bytes >= BATCH_BYTES {
             position.state = state.clone();
-            report.entries += batch.len() as u64;
-            if !store(conn, job, &mut expect, &mut first, &position, &batch)? {
-                return Ok(false);
+            let full = Batch {
+                pending: std::mem::take(&mut batch),
+                position: Position {
+                    state: position.state.clone(),
+                    ..position
+                },
+                read_bytes: std::mem::take(&mut read_bytes),
+            };
+            if sender.send(full).is_err() {
+                return Ok(());
             }
-            batch.clear();
             batch_bytes = 0;
         }
     }
     position.state = state;
-    report.entries += batch.len() as u64;
-    store(conn, job, &mut expect, &mut first, &position, &batch)
+    // A receiver that stopped has nothing more to store.
+    let _ = sender.send(Batch {
+        pending: batch,
+        position,
+        read_bytes,
+    });
+    Ok(())
 }
 
 /// The cwd and model texts are tagged with: the file's own session meta, then each turn's
