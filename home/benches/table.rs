@@ -30,7 +30,15 @@ use codex_rollout::stream::RolloutStream;
 use codex_test_support::{non_empty_lines, real_jsonl_files, under_cargo_bench};
 use uuid::Uuid;
 
+/// Sessions in the home, unless `TABLE_BENCH_FILES` says another number.
 const FILES: usize = 2_000;
+
+fn files() -> usize {
+    std::env::var("TABLE_BENCH_FILES")
+        .ok()
+        .and_then(|files| files.parse().ok())
+        .unwrap_or(FILES)
+}
 const ROUNDS: usize = 3;
 
 fn main() {
@@ -43,7 +51,8 @@ fn main() {
         .map_or_else(|| root.path().join("home"), PathBuf::from);
     let (paths, total) = lay(&home);
     eprintln!(
-        "table bench: {FILES} files, {:.1} MiB",
+        "table bench: {} files, {:.1} MiB",
+        files(),
         total as f64 / (1024.0 * 1024.0)
     );
     reset_peak_memory();
@@ -63,7 +72,7 @@ fn main() {
                 line.clear();
             }
         }
-        assert!(values > FILES);
+        assert!(values > files());
     });
     let stream = best(|| {
         let mut lines = 0usize;
@@ -73,7 +82,7 @@ fn main() {
                 lines += 1;
             }
         }
-        assert!(lines > FILES);
+        assert!(lines > files());
     });
     let home = CodexHome::new(&home);
     let options = TableOptions::default();
@@ -91,7 +100,7 @@ fn main() {
         let run = one_thread
             .install(|| write_tables(&home, &out, &options, &|_| {}))
             .expect("tables");
-        assert_eq!(run.threads, FILES);
+        assert_eq!(run.threads, files());
     });
     // Each round into a fresh folder, as for one thread: a folder removed just before a
     // round makes ext4 pass over the inodes it just freed for every folder and file the
@@ -233,7 +242,7 @@ fn lay(home: &Path) -> (Vec<PathBuf>, u64) {
     let pool = pool();
     let mut at = 0usize;
     let mut total = 0u64;
-    let paths = (0..FILES)
+    let paths = (0..files())
         .map(|i| {
             let thread = Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0000 + i as u128);
             let day = 1 + i % 28;
