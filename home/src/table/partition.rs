@@ -234,7 +234,13 @@ fn finish_all(
 ) -> Result<Vec<(PartitionKey, PathBuf)>, TableError> {
     let workers = open.len().clamp(1, SYNC_WORKERS);
     let queue = std::sync::Mutex::new(open.into_iter());
-    let next = || queue.lock().ok().and_then(|mut queue| queue.next());
+    // A poisoned lock still hands out the rest: a partition left unfinished would be removed.
+    let next = || {
+        queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .next()
+    };
     let results: Vec<Result<Vec<(PartitionKey, PathBuf)>, TableError>> =
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..workers)
