@@ -10,6 +10,8 @@
 //! - `table_1_thread`: a first run into an empty folder, rayon limited to one thread;
 //! - `table`: the same on every core rayon has;
 //! - `table_unchanged`: a second run over the unchanged home (writes nothing);
+//! - `codex-thread table`: the whole process as a user runs it (`codex-thread table --home H
+//!   -o O`, default threads), when `TABLE_BENCH_BIN` names the binary (a release build);
 //! - peak memory (`VmHWM`) of the table runs, reset after the home is laid out.
 //!
 //! The files are made of the real fixtures' lines (a new meta each, then a slice of the
@@ -28,7 +30,15 @@ use codex_rollout::RolloutStream;
 use codex_test_support::{non_empty_lines, real_jsonl_files, under_cargo_bench};
 use uuid::Uuid;
 
+/// Sessions in the home, unless `TABLE_BENCH_FILES` says another number.
 const FILES: usize = 2_000;
+
+fn files() -> usize {
+    std::env::var("TABLE_BENCH_FILES")
+        .ok()
+        .and_then(|files| files.parse().ok())
+        .unwrap_or(FILES)
+}
 const ROUNDS: usize = 3;
 
 fn main() {
@@ -36,10 +46,13 @@ fn main() {
         return;
     }
     let root = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temporary folder");
-    let home = root.path().join("home");
+    // `TABLE_BENCH_HOME` keeps the home there after the bench (to profile a run over it).
+    let home = std::env::var_os("TABLE_BENCH_HOME")
+        .map_or_else(|| root.path().join("home"), PathBuf::from);
     let (paths, total) = lay(&home);
     eprintln!(
-        "table bench: {FILES} files, {:.1} MiB",
+        "table bench: {} files, {:.1} MiB",
+        files(),
         total as f64 / (1024.0 * 1024.0)
     );
     reset_peak_memory();
@@ -59,7 +72,7 @@ fn main() {
                 line.clear();
             }
         }
-        assert!(values > FILES);
+        assert!(values > files());
     });
     let stream = best(|| {
         let mut lines = 0usize;
@@ -69,7 +82,7 @@ fn main() {
                 lines += 1;
             }
         }
-        assert!(lines > FILES);
+        assert!(lines > files());
     });
     let home = CodexHome::new(&home);
     let options = TableOptions::default();
@@ -87,7 +100,7 @@ fn main() {
         let run = one_thread
             .install(|| write_tables(&home, &out, &options, &|_| {}))
             .expect("tables");
-        assert_eq!(run.threads, FILES);
+        assert_eq!(run.threads, files());
     });
     // Each round into a fresh folder, as for one thread: a folder removed just before a
     // round makes ext4 pass over the inodes it just freed for every folder and file the
@@ -101,15 +114,34 @@ fn main() {
         let run = write_tables(&home, &out, &options, &|_| {}).expect("tables");
         assert!(run.wrote_nothing());
     });
+    // The whole process as a user runs it, when the bench is told where the binary is.
+    let binary = std::env::var_os("TABLE_BENCH_BIN").map(PathBuf::from);
+    let process = binary.as_ref().map(|binary| {
+        best(|| {
+            let out = fresh();
+            let status = std::process::Command::new(binary)
+                .arg("table")
+                .arg("--home")
+                .arg(home.root())
+                .arg("-o")
+                .arg(&out)
+                .stdout(std::process::Stdio::null())
+                .status()
+                .expect("run codex-thread");
+            assert!(status.success(), "codex-thread table failed");
+        })
+    });
     let mib = total as f64 / (1024.0 * 1024.0);
     let ratio = |of: Duration, to: Duration| of.as_secs_f64() / to.as_secs_f64().max(0.01);
-    for (name, times) in [
+    let mut lines = vec![
         ("value_parse_1_thread", baseline),
         ("stream_1_thread", stream),
         ("table_1_thread", table_1),
         ("table", table),
         ("table_unchanged", unchanged),
-    ] {
+    ];
+    lines.extend(process.map(|times| ("codex-thread table", times)));
+    for (name, times) in lines {
         eprintln!(
             "{name:<22}{:>9.3} s {:>8.1} MiB/s   {:.2}x the baseline   cpu {:.2} s ({:.2}x), user {:.2} s ({:.2}x)",
             times.wall.as_secs_f64(),
@@ -168,17 +200,19 @@ fn cpu_time() -> (Duration, Duration) {
     };
     // utime and stime are the 14th and 15th fields of the line, the 12th and 13th after the
     // command's closing parenthesis.
+    // The next two, cutime and cstime, are the children's this process waited for (the
+    // `codex-thread` runs).
     let mut ticks = stat.rsplit_once(')').map_or(Vec::new(), |(_, rest)| {
         rest.split_whitespace()
             .skip(11)
-            .take(2)
+            .take(4)
             .map(|field| field.parse::<u64>().unwrap_or(0))
             .collect()
     });
-    ticks.resize(2, 0);
+    ticks.resize(4, 0);
     (
-        Duration::from_millis(ticks[0] * 10),
-        Duration::from_millis(ticks[1] * 10),
+        Duration::from_millis((ticks[0] + ticks[2]) * 10),
+        Duration::from_millis((ticks[1] + ticks[3]) * 10),
     )
 }
 
@@ -208,7 +242,7 @@ fn lay(home: &Path) -> (Vec<PathBuf>, u64) {
     let pool = pool();
     let mut at = 0usize;
     let mut total = 0u64;
-    let paths = (0..FILES)
+    let paths = (0..files())
         .map(|i| {
             let thread = Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0000 + i as u128);
             let day = 1 + i % 28;

@@ -31,6 +31,7 @@ use codex_rollout::CodexHome;
 use rayon::prelude::*;
 
 mod columns;
+mod fingerprint;
 mod items;
 mod manifest;
 mod partition;

@@ -18,9 +18,9 @@ use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_rollout::RolloutStream;
 use codex_rollout::{ClientView, client_view_items};
 use codex_rollout::{ParentPrefixScan, Provenance};
-use sha2::{Digest, Sha256};
 
 use super::TableError;
+use super::fingerprint::FingerprintBuilder;
 use super::items::{ItemScan, TextOptions};
 use super::manifest::Fingerprint;
 use super::rows::{ThreadRow, ThreadRows, TokenRow, TurnRow};
@@ -96,11 +96,11 @@ pub(crate) fn fingerprint_file(path: &Path) -> Result<Fingerprint, TableError> {
         source,
     };
     let mut stream = RolloutStream::open(path).map_err(error)?;
-    let mut print = FingerprintBuilder::default();
+    let mut print = FingerprintBuilder::new(stream.compression());
     while let Some(line) = stream.next_line_where(|_| false).map_err(error)? {
-        print.push(line.raw);
+        print.push(line.offset, line.raw);
     }
-    Ok(print.finish(stream.bytes_read(), stream.lines_read()))
+    print.finish(path, stream.bytes_read(), stream.lines_read())
 }
 
 /// What one file gives.
@@ -134,12 +134,12 @@ fn scan_piece(
     let mut builder = ThreadBuilder::new();
     // Every `task_started`: its turn id, its line's time, whether the line was copied.
     let mut started: Vec<(String, Option<i64>, bool)> = Vec::new();
-    let mut print = FingerprintBuilder::default();
+    let mut print = FingerprintBuilder::new(stream.compression());
     let mut meta = None;
     let mut name = None;
     let mut last_time = None;
     while let Some(line) = stream.next_line().map_err(error)? {
-        print.push(line.raw);
+        print.push(line.offset, line.raw);
         if let Some(format) = line.format() {
             view.note_format(format);
         }
@@ -171,7 +171,7 @@ fn scan_piece(
             builder.handle_rollout_item(item);
         });
     }
-    let fingerprint = print.finish(stream.bytes_read(), stream.lines_read());
+    let fingerprint = print.finish(path, stream.bytes_read(), stream.lines_read())?;
     let built = match view.finish(&mut |item| builder.handle_rollout_item(item)) {
         Ok(_) => builder.finish(),
         Err(changed) => {
@@ -327,40 +327,4 @@ fn merge_report(into: &mut RedactionReport, from: &RedactionReport) {
             None => into.counts.push((kind.clone(), *count)),
         }
     }
-}
-
-/// A file's content identity, built from its decoded lines.
-#[derive(Default)]
-struct FingerprintBuilder {
-    first: Option<String>,
-    last: Vec<u8>,
-}
-
-impl FingerprintBuilder {
-    fn push(&mut self, raw: &[u8]) {
-        if raw.is_empty() {
-            return;
-        }
-        if self.first.is_none() {
-            self.first = Some(digest(raw));
-        }
-        self.last.clear();
-        self.last.extend_from_slice(raw);
-    }
-
-    fn finish(self, bytes: u64, lines: usize) -> Fingerprint {
-        Fingerprint {
-            bytes,
-            lines: lines as u64,
-            first_line: self.first.unwrap_or_default(),
-            last_line: digest(&self.last),
-        }
-    }
-}
-
-fn digest(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
 }
