@@ -291,12 +291,17 @@ pub struct SearchArgs {
     /// Only texts recorded in this working directory or below it.
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
-    /// Only texts recorded at or after this time (2025-09-25 or RFC 3339, UTC).
+    /// Only texts recorded at or after this time (2025-09-25, a day in --timezone, or RFC
+    /// 3339).
     #[arg(long, value_name = "TIME")]
     pub since: Option<String>,
-    /// Only texts recorded before this time (a date counts whole).
+    /// Only texts recorded before this time (a day counts whole).
     #[arg(long, value_name = "TIME")]
     pub until: Option<String>,
+    /// IANA time zone a day of --since/--until is read in (default: the local zone), as
+    /// `usage` counts days.
+    #[arg(long, value_name = "ZONE")]
+    pub timezone: Option<String>,
     /// Also texts a fork or sub-agent copied from its parent (left out by default:
     /// the parent's own file has them).
     #[arg(long)]

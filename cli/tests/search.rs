@@ -219,3 +219,47 @@ fn thread_ids_and_prefixes_name_sessions() -> TestResult {
 }
 
 use predicates::prelude::PredicateBooleanExt;
+
+/// `--since`/`--until` days are days in `--timezone`, as `usage` counts them: the two
+/// messages written at 01:00 UTC on 2 January fall on 2 January in Tokyo but on 1 January in
+/// Los Angeles.
+#[test]
+fn a_day_of_since_and_until_is_a_day_in_the_given_zone() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let Some(home) = real_home(dir.path())? else {
+        return Ok(());
+    };
+    let hits = |args: &[&str]| -> Result<usize, Box<dyn std::error::Error>> {
+        let mut all = vec!["--json", "zanzibar"];
+        all.extend_from_slice(args);
+        let output = search(dir.path(), &home, &all)?.success();
+        let results: serde_json::Value = serde_json::from_slice(&output.get_output().stdout)?;
+        Ok(results["hits"].as_array().map_or(0, Vec::len))
+    };
+    let since = ["--since", "2026-01-02", "--timezone"];
+    assert_eq!(hits(&[since.as_slice(), &["Asia/Tokyo"]].concat())?, 2);
+    assert_eq!(hits(&[since.as_slice(), &["UTC"]].concat())?, 2);
+    assert_eq!(
+        hits(&[since.as_slice(), &["America/Los_Angeles"]].concat())?,
+        0
+    );
+    let until = ["--until", "2026-01-01", "--timezone"];
+    assert_eq!(
+        hits(&[until.as_slice(), &["America/Los_Angeles"]].concat())?,
+        2
+    );
+    assert_eq!(hits(&[until.as_slice(), &["UTC"]].concat())?, 0);
+    search(
+        dir.path(),
+        &home,
+        &[
+            "zanzibar",
+            "--since",
+            "2026-01-02",
+            "--timezone",
+            "Mars/Olympus",
+        ],
+    )?
+    .code(2);
+    Ok(())
+}

@@ -6,15 +6,16 @@
 //!   `30m`, `45s`); a bare number is days.
 //! - A day ([`parse_day`]): `YYYY-MM-DD` or `YYYYMMDD`.
 //! - A moment ([`parse_instant_ms`]): an RFC 3339 time, or a day, which means the start of
-//!   that day in UTC, or for the end of a range the start of the next day.
-//!
-//! Which time zone a *day* is counted in is still the command's: `usage` groups responses by
-//! local day (`--timezone`), `search` filters on UTC days. Making that one rule as well is
-//! left to do, as it changes what the commands answer.
+//!   that day in the zone days are counted in, or for the end of a range the start of the
+//!   next day.
+//! - The zone days are counted in ([`day_zone`]): the IANA zone a command was given
+//!   (`--timezone`), else the local zone, else UTC (said so). `usage` groups responses by day
+//!   in it and `search` reads `--since`/`--until` days in it: a day means the same everywhere.
 
 use std::time::Duration;
 
-use chrono::{DateTime, Days, NaiveDate};
+use chrono::{DateTime, Days, NaiveDate, TimeZone};
+use chrono_tz::Tz;
 
 /// Why an age argument is not one.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -63,10 +64,10 @@ pub fn parse_day(text: &str) -> Option<NaiveDate> {
         .ok()
 }
 
-/// Parses a moment as Unix milliseconds: an RFC 3339 time, or a day ([`parse_day`]) in UTC,
-/// whose start is taken for [`RangeEnd::Start`] and the next day's start for
-/// [`RangeEnd::End`].
-pub fn parse_instant_ms(text: &str, end: RangeEnd) -> Option<i64> {
+/// Parses a moment as Unix milliseconds: an RFC 3339 time, or a day ([`parse_day`]) in
+/// `zone`, whose start is taken for [`RangeEnd::Start`] and the next day's start for
+/// [`RangeEnd::End`] (a day whose midnight a clock change skips starts at its first hour).
+pub fn parse_instant_ms(text: &str, end: RangeEnd, zone: Tz) -> Option<i64> {
     if let Ok(at) = DateTime::parse_from_rfc3339(text) {
         return Some(at.timestamp_millis());
     }
@@ -75,9 +76,51 @@ pub fn parse_instant_ms(text: &str, end: RangeEnd) -> Option<i64> {
         RangeEnd::Start => date,
         RangeEnd::End => date.checked_add_days(Days::new(1)).unwrap_or(date),
     };
-    Some(
-        date.and_hms_opt(0, 0, 0)
-            .map_or(0, |at| at.and_utc().timestamp_millis()),
+    (0..3).find_map(|hour| {
+        let local = date.and_hms_opt(hour, 0, 0)?;
+        zone.from_local_datetime(&local)
+            .earliest()
+            .map(|at| at.timestamp_millis())
+    })
+}
+
+/// The zone days are counted in (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DayZone {
+    /// The zone.
+    pub zone: Tz,
+    /// No zone was given and the local one could not be told: UTC was taken.
+    pub guessed: bool,
+}
+
+/// A `--timezone` that names no IANA zone.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown time zone `{0}`: expected an IANA name such as Europe/Paris or UTC")]
+pub struct UnknownZone(pub String);
+
+/// The zone named `name` (an IANA name), else the local zone, else UTC.
+pub fn day_zone(name: Option<&str>) -> Result<DayZone, UnknownZone> {
+    if let Some(name) = name {
+        let zone: Tz = name.parse().map_err(|_| UnknownZone(name.to_string()))?;
+        return Ok(DayZone {
+            zone,
+            guessed: false,
+        });
+    }
+    Ok(
+        match iana_time_zone::get_timezone()
+            .ok()
+            .and_then(|name| name.parse::<Tz>().ok())
+        {
+            Some(zone) => DayZone {
+                zone,
+                guessed: false,
+            },
+            None => DayZone {
+                zone: Tz::UTC,
+                guessed: true,
+            },
+        },
     )
 }
 

@@ -32,14 +32,43 @@ fn a_day_is_dashed_or_compact_and_a_moment_is_rfc_3339_or_a_utc_day() {
     assert_eq!(parse_day("20250925"), day);
     assert_eq!(parse_day("25/09/2025"), None);
     let start = 1_758_758_400_000; // 2025-09-25T00:00:00Z
-    assert_eq!(parse_instant_ms("2025-09-25", RangeEnd::Start), Some(start));
     assert_eq!(
-        parse_instant_ms("2025-09-25", RangeEnd::End),
+        parse_instant_ms("2025-09-25", RangeEnd::Start, Tz::UTC),
+        Some(start)
+    );
+    assert_eq!(
+        parse_instant_ms("2025-09-25", RangeEnd::End, Tz::UTC),
         Some(start + 86_400_000)
     );
     assert_eq!(
-        parse_instant_ms("2025-09-25T02:00:00+02:00", RangeEnd::End),
+        parse_instant_ms("2025-09-25T02:00:00+02:00", RangeEnd::End, Tz::Asia__Tokyo),
         Some(start)
     );
-    assert_eq!(parse_instant_ms("yesterday", RangeEnd::Start), None);
+    assert_eq!(
+        parse_instant_ms("yesterday", RangeEnd::Start, Tz::UTC),
+        None
+    );
+}
+
+#[test]
+fn a_day_is_counted_in_the_zone_days_are_counted_in() -> Result<(), UnknownZone> {
+    let utc_start = 1_758_758_400_000; // 2025-09-25T00:00:00Z
+    let tokyo = day_zone(Some("Asia/Tokyo"))?;
+    assert!(!tokyo.guessed);
+    // Tokyo is nine hours ahead: its 25 September starts at 15:00 UTC the day before.
+    assert_eq!(
+        parse_instant_ms("2025-09-25", RangeEnd::Start, tokyo.zone),
+        Some(utc_start - 9 * 3_600_000)
+    );
+    // Sao Paulo's 2018-11-04 had no midnight (the clock went from 00:00 to 01:00).
+    let sao_paulo = day_zone(Some("America/Sao_Paulo"))?.zone;
+    assert_eq!(
+        parse_instant_ms("2018-11-04", RangeEnd::Start, sao_paulo),
+        Some(1_541_300_400_000) // 2018-11-04T01:00:00-02:00
+    );
+    assert_eq!(
+        day_zone(Some("Mars/Olympus")),
+        Err(UnknownZone("Mars/Olympus".to_string()))
+    );
+    Ok(())
 }

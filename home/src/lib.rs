@@ -89,7 +89,9 @@ pub use compress::{
     CompressOptions, CompressRun, DEFAULT_OLDER_THAN, FileResult, Plan, compress_file,
     compress_files, plan_file,
 };
-pub use dates::{AgeError, RangeEnd, parse_age, parse_day, parse_instant_ms};
+pub use dates::{
+    AgeError, DayZone, RangeEnd, UnknownZone, day_zone, parse_age, parse_day, parse_instant_ms,
+};
 pub use du::{
     ByteKind, CompressEstimate, DayUsage, DuOptions, DuReport, FileDiskUsage, ImagePlace,
     ImageSummary, KindBytes, LARGEST_FILES, LargestFile, MIN_SHARED_LINE, PlaceBytes, measure_file,

@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 
 use chrono::{DateTime, SecondsFormat, Utc};
+use chrono_tz::Tz;
 use codex_home::{
     Hit, Order, Query, RangeEnd, Role, SearchError, SearchIndex, parse_instant_ms,
     update_and_search,
@@ -59,6 +60,11 @@ pub fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
     }
     let home = resolve_home(args.home.as_deref())?;
     let index = index_path(args.index)?;
+    // A day is read in the zone days are counted in, as `usage` counts them.
+    let zone = match (&args.since, &args.until) {
+        (None, None) => Tz::UTC,
+        _ => super::usage::zone_of(args.timezone.as_deref())?,
+    };
     let query = Query {
         text: args.query.clone(),
         role: args.role.map(|role| match role {
@@ -70,12 +76,12 @@ pub fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
         since_ms: args
             .since
             .as_deref()
-            .map(|text| time_arg("--since", text, RangeEnd::Start))
+            .map(|text| time_arg("--since", text, RangeEnd::Start, zone))
             .transpose()?,
         until_ms: args
             .until
             .as_deref()
-            .map(|text| time_arg("--until", text, RangeEnd::End))
+            .map(|text| time_arg("--until", text, RangeEnd::End, zone))
             .transpose()?,
         copied: args.copied,
         limit: args.limit,
@@ -160,8 +166,8 @@ fn index_path(explicit: Option<PathBuf>) -> Result<PathBuf, Failure> {
 }
 
 /// A `--since`/`--until` value as Unix ms, by codex-home's rule ([`codex_home::parse_instant_ms`]).
-fn time_arg(flag: &str, text: &str, end: RangeEnd) -> Result<i64, Failure> {
-    parse_instant_ms(text, end).ok_or_else(|| {
+fn time_arg(flag: &str, text: &str, end: RangeEnd, zone: Tz) -> Result<i64, Failure> {
+    parse_instant_ms(text, end, zone).ok_or_else(|| {
         Failure::Usage(format!(
             "invalid {flag} `{text}`: expected a date (2025-09-25) or an RFC 3339 time"
         ))

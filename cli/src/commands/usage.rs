@@ -25,7 +25,9 @@ use crate::inputs::{WhenEmpty, expand_sources, resolve_home};
 use crate::output::{Output, warn};
 use crate::progress::Progress;
 use crate::sample::SAMPLE_JSONL;
-use codex_home::{DateRange, Pricing, PricingError, ReportKind, SessionUsage, build_usage_report};
+use codex_home::{
+    DateRange, Pricing, PricingError, ReportKind, SessionUsage, build_usage_report, day_zone,
+};
 
 /// The arguments of `usage`, as the command line gave them.
 #[derive(Debug, Clone, Default)]
@@ -111,24 +113,18 @@ fn parse_date(text: &str) -> Result<NaiveDate, Failure> {
 
 /// The zone named (an IANA name), else the local one, else UTC (with a warning).
 fn resolve_zone(name: Option<&str>) -> Result<(Tz, String), Failure> {
-    if let Some(name) = name {
-        let zone: Tz = name.parse().map_err(|_| {
-            Failure::Usage(format!(
-                "unknown time zone `{name}`: expected an IANA name such as Europe/Paris or UTC"
-            ))
-        })?;
-        return Ok((zone, zone.name().to_string()));
+    let zone = zone_of(name)?;
+    Ok((zone, zone.name().to_string()))
+}
+
+/// The zone days are counted in, by codex-home's rule ([`codex_home::day_zone`]), saying so
+/// when the local zone could not be told.
+pub fn zone_of(name: Option<&str>) -> Result<Tz, Failure> {
+    let found = day_zone(name).map_err(|err| Failure::Usage(err.to_string()))?;
+    if found.guessed {
+        warn("cannot tell the local time zone; using UTC (pass --timezone ZONE)");
     }
-    match iana_time_zone::get_timezone()
-        .ok()
-        .and_then(|name| name.parse::<Tz>().ok())
-    {
-        Some(zone) => Ok((zone, zone.name().to_string())),
-        None => {
-            warn("cannot tell the local time zone; using UTC (pass --timezone ZONE)");
-            Ok((Tz::UTC, "UTC".to_string()))
-        }
-    }
+    Ok(found.zone)
 }
 
 /// Reads every source's usage, several files at a time, in the order given, each file's
