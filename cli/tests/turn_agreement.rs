@@ -257,3 +257,44 @@ fn every_view_sees_the_files_own_user_turns() -> TestResult {
     }
     Ok(())
 }
+
+/// The status of a turn: one rule (app-server-protocol's, what `thread` and Codex show), asked
+/// by `export` too. Where the file's user turns are its task turns (the same count), each
+/// turn's status in `export --json` is the one in `thread --json`: on the sample and on every
+/// real file where the counts agree (the others hold turns a person did not start, which
+/// `thread` shows and a transcript of user turns does not).
+#[test]
+fn export_gives_each_turn_the_status_thread_gives_it() -> TestResult {
+    let Some(files) = real_files()? else {
+        return Ok(());
+    };
+    let sample = std::path::PathBuf::from(common::view::SAMPLE);
+    let mut compared = 0;
+    for path in std::iter::once(&sample).chain(&files) {
+        let run = |command: &str| -> Result<serde_json::Value, Box<dyn std::error::Error>> {
+            let output = bin()?.args(["--json", command]).arg(path).output()?;
+            Ok(serde_json::from_slice(&output.stdout).unwrap_or_default())
+        };
+        let (export, thread) = (run("export")?, run("thread")?);
+        let export: Vec<&str> = export["turns"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|turn| turn["rolled_back"] != true)
+            .filter_map(|turn| turn["status"].as_str())
+            .collect();
+        let thread: Vec<&str> = thread["turns"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|turn| turn["status"].as_str())
+            .collect();
+        if export.len() != thread.len() || export.is_empty() {
+            continue;
+        }
+        compared += 1;
+        assert_eq!(export, thread, "{}", name(path));
+    }
+    assert!(compared >= 10, "files compared: {compared}");
+    Ok(())
+}

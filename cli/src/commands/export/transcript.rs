@@ -74,8 +74,8 @@ pub struct TranscriptTurn {
     /// The turn's number among the turns that count (1-based, as `fork --drop-turns` and
     /// `inspect` count them); `None` for a rolled-back turn.
     pub number: Option<usize>,
-    /// How the turn ended: `completed`, `interrupted`, `failed`, or `unfinished` when the file
-    /// says nothing (older files, a session that stopped mid-turn).
+    /// How the turn ended, by app-server-protocol's rule (what `thread` shows): `completed`,
+    /// `interrupted` or `failed`.
     pub status: &'static str,
     /// A later rollback removed this turn from the model's memory.
     pub rolled_back: bool,

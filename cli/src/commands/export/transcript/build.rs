@@ -5,6 +5,8 @@
 
 use std::collections::{HashMap, VecDeque};
 
+use codex_app_server_protocol::v2::{TurnError, TurnStatus};
+use codex_app_server_protocol::{TurnOutcome, turn_error_for_status};
 use codex_core::parse_turn_item;
 use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
@@ -84,6 +86,11 @@ struct Open {
     entries: Vec<Entry>,
     /// The person's message, for a turn.
     opening: Option<Opening>,
+    /// A `task_started` opened the turn (see [`settle_open_status`]).
+    explicit: bool,
+    /// The last error seen in the turn that decides a `failed` status (app-server-protocol's
+    /// rule, [`turn_error_for_status`]).
+    last_error: Option<TurnError>,
 }
 
 /// The person's message of a turn, read from its record lines (which may follow the
@@ -129,6 +136,8 @@ impl<'a> TranscriptBuilder<'a> {
             turn: None,
             entries: Vec::new(),
             opening: None,
+            explicit: false,
+            last_error: None,
         });
         Self {
             turns: &index.turns,
@@ -185,6 +194,9 @@ impl<'a> TranscriptBuilder<'a> {
 
     /// Hands on every part: the file has ended.
     pub fn finish(&mut self) {
+        if let Some(open) = self.open.back_mut() {
+            settle_open_status(open);
+        }
         while !self.open.is_empty() {
             self.release_first();
         }
@@ -249,7 +261,12 @@ impl<'a> TranscriptBuilder<'a> {
             self.live_turns += 1;
             Some(self.live_turns)
         };
+        if let Some(open) = self.open.back_mut() {
+            settle_open_status(open);
+        }
         self.open.push_back(Open {
+            explicit: false,
+            last_error: None,
             turn: Some(TranscriptTurn {
                 number,
                 status: "unfinished",
@@ -343,18 +360,29 @@ impl<'a> TranscriptBuilder<'a> {
 
     fn event(&mut self, event: &EventMsg) {
         match event {
-            EventMsg::TurnComplete(complete) => {
-                if let Some(turn) = self.current_turn() {
-                    turn.status = if complete.error.is_some() {
-                        "failed"
-                    } else {
-                        "completed"
-                    };
+            EventMsg::TurnStarted(_) => {
+                if let Some(open) = self.open.back_mut() {
+                    open.explicit = true;
                 }
             }
-            EventMsg::TurnAborted(_) => {
+            EventMsg::Error(error) => {
+                if let Some(open) = self.open.back_mut()
+                    && let Some(error) = turn_error_for_status(error)
+                {
+                    open.last_error = Some(error);
+                }
+            }
+            EventMsg::TurnComplete(complete) => {
+                if let Some(open) = self.open.back_mut() {
+                    let outcome = TurnOutcome::from_complete(complete, open.last_error.take());
+                    if let Some(turn) = open.turn.as_mut() {
+                        turn.status = status_word(outcome.status);
+                    }
+                }
+            }
+            EventMsg::TurnAborted(aborted) => {
                 if let Some(turn) = self.current_turn() {
-                    turn.status = "interrupted";
+                    turn.status = status_word(TurnOutcome::from_aborted(aborted).status);
                 }
             }
             EventMsg::ExecCommandEnd(end) => {
@@ -376,11 +404,39 @@ impl<'a> TranscriptBuilder<'a> {
 }
 
 /// A part as it is handed on: a turn opens with the person's message.
+/// The status of a turn the file leaves without an end event, by app-server-protocol's rule
+/// (what `thread` and Codex show): a turn a `task_started` opened was cut short
+/// (`interrupted`), one implied by a person's message (older files, which record no turn
+/// events) `completed`.
+fn settle_open_status(open: &mut Open) {
+    let explicit = open.explicit;
+    if let Some(turn) = open.turn.as_mut()
+        && turn.status == "unfinished"
+    {
+        turn.status = status_word(if explicit {
+            TurnStatus::Interrupted
+        } else {
+            TurnStatus::Completed
+        });
+    }
+}
+
+/// A turn status as the transcript spells it (the wire's words).
+fn status_word(status: TurnStatus) -> &'static str {
+    match status {
+        TurnStatus::Completed => "completed",
+        TurnStatus::Interrupted => "interrupted",
+        TurnStatus::Failed => "failed",
+        TurnStatus::InProgress => "unfinished",
+    }
+}
+
 fn finish_part(open: Open) -> Part {
     let Open {
         turn,
         mut entries,
         opening,
+        ..
     } = open;
     let Some(mut turn) = turn else {
         return Part::Preamble(entries);
