@@ -72,7 +72,9 @@ impl Output {
         let escaper = writer
             .into_inner()
             .map_err(io::IntoInnerError::into_error)?;
-        writeln!(escaper.finish()?)?;
+        // Not flushed: the sink is buffered and flushed when the command ends (a flush per
+        // line was a system call per line).
+        writeln!(escaper.into_checked()?)?;
         Ok(())
     }
 

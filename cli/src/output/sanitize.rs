@@ -64,14 +64,21 @@ impl<W: Write> JsonTextWriter<W> {
     }
 
     /// Everything written, checked whole: fails when the text ended inside a character.
-    pub fn finish(mut self) -> io::Result<W> {
+    pub fn finish(self) -> io::Result<W> {
+        let mut inner = self.into_checked()?;
+        inner.flush()?;
+        Ok(inner)
+    }
+
+    /// [`Self::finish`] without flushing `inner`: for a writer that writes many documents
+    /// into one buffered sink, which is flushed once at the end.
+    pub fn into_checked(self) -> io::Result<W> {
         if !self.pending.is_empty() {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
                 "serialized JSON ended inside a UTF-8 character",
             ));
         }
-        self.inner.flush()?;
         Ok(self.inner)
     }
 }
