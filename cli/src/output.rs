@@ -14,7 +14,9 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::error::Failure;
-pub use sanitize::{JsonTextWriter, escape_json_text, one_line, sanitize_text};
+pub use sanitize::{
+    JsonTextWriter, escape_json_text, may_hold_terminal_control, one_line, sanitize_text,
+};
 
 /// Bytes of serialized JSON escaped at a time by [`Output::json_line`].
 const JSON_CHUNK_BYTES: usize = 64 * 1024;

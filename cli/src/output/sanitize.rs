@@ -111,8 +111,16 @@ impl<W: Write> Write for JsonTextWriter<W> {
     }
 }
 
+/// False only when `text` holds no terminal control: a byte test, no character decoding,
+/// for the text (nearly all of it) that needs no escape. Every control is a byte below
+/// `0x20` (newline and tab aside), DEL, or starts with `0xc2` (C1) or `0xe2` (bidi).
+pub fn may_hold_terminal_control(text: &str) -> bool {
+    text.bytes()
+        .any(|byte| matches!(byte, 0x00..=0x08 | 0x0b..=0x1f | 0x7f | 0xc2 | 0xe2))
+}
+
 fn escape_with(text: &str, escape: impl Fn(char, &mut String)) -> Cow<'_, str> {
-    if !text.chars().any(is_terminal_control) {
+    if !may_hold_terminal_control(text) || !text.chars().any(is_terminal_control) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
@@ -184,6 +192,20 @@ mod tests {
         cut.write_all(&"é".as_bytes()[..1])?;
         assert!(cut.finish().is_err(), "a text that ends inside a character");
         Ok(())
+    }
+
+    #[test]
+    fn the_byte_test_never_misses_a_control() {
+        for code in (0..0x3000).chain(0xfdd0..0xfdf0).chain(0xfff0..0x10000) {
+            let Some(c) = char::from_u32(code) else {
+                continue;
+            };
+            let text = format!("a{c}b");
+            if is_terminal_control(c) {
+                assert!(may_hold_terminal_control(&text), "U+{code:04X}");
+            }
+        }
+        assert!(!may_hold_terminal_control("plain text\n\twith é and 漢字"));
     }
 
     #[test]

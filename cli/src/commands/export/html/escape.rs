@@ -13,7 +13,15 @@ use crate::output::sanitize_text;
 
 /// `raw` escaped for HTML text or a quoted attribute value.
 pub fn text(raw: &str) -> String {
-    let visible = visible(raw);
+    if is_plain(raw, true) {
+        return raw.to_string();
+    }
+    escaped_text(raw)
+}
+
+/// [`text`] without its byte test: every character looked at.
+fn escaped_text(raw: &str) -> String {
+    let visible = made_visible(raw);
     let mut out = String::with_capacity(visible.len() + visible.len() / 16);
     for c in visible.chars() {
         match c {
@@ -31,11 +39,31 @@ pub fn text(raw: &str) -> String {
 /// `raw` with the characters an HTML parser rejects made visible (the module docs say how);
 /// Markdown sources go through this before they are parsed.
 pub fn visible(raw: &str) -> String {
+    if is_plain(raw, false) {
+        return raw.to_string();
+    }
+    made_visible(raw)
+}
+
+/// [`visible`] without its byte test.
+fn made_visible(raw: &str) -> String {
     let unified = raw.replace("\r\n", "\n");
     sanitize_text(&unified)
         .chars()
         .map(|c| if is_noncharacter(c) { '\u{fffd}' } else { c })
         .collect()
+}
+
+/// False only when `raw` needs no change from [`visible`] (and, with `markup`, from
+/// [`text`]): a byte test for the common text, before any character is decoded. A
+/// noncharacter's encoding starts with `0xef` (U+FDD0 to U+FDEF, U+FFFE, U+FFFF) or
+/// `0xf0` to `0xf4` (the other planes); a `\r` may start a `\r\n`.
+fn is_plain(raw: &str, markup: bool) -> bool {
+    let special = |byte: u8| {
+        matches!(byte, b'\r' | 0xef | 0xf0..=0xf4)
+            || (markup && matches!(byte, b'&' | b'<' | b'>' | b'"' | b'\''))
+    };
+    !raw.bytes().any(special) && !crate::output::may_hold_terminal_control(raw)
 }
 
 fn is_noncharacter(c: char) -> bool {
@@ -66,6 +94,25 @@ pub fn time(out: &mut String, at: &str, class: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_byte_test_changes_nothing() {
+        let mut samples: Vec<String> = (0..0x3000)
+            .chain(0xfdc0..0xfe00)
+            .chain(0xfff0..0x10000)
+            .chain([0x1fffe, 0x1ffff, 0x10fffd, 0x10ffff, 0x1f600])
+            .filter_map(char::from_u32)
+            .map(|c| format!("a{c}b"))
+            .collect();
+        samples.extend(
+            ["", "plain", "a\r\nb", "a\rb", "<b>&'\"", "déjà vu ’ — …", "\u{202e}x"]
+                .map(String::from),
+        );
+        for sample in &samples {
+            assert_eq!(text(sample), escaped_text(sample), "{sample:?}");
+            assert_eq!(visible(sample), made_visible(sample), "{sample:?}");
+        }
+    }
 
     #[test]
     fn markup_and_quotes_are_escaped() {
