@@ -113,10 +113,19 @@ impl<W: Write> Write for JsonTextWriter<W> {
 
 /// False only when `text` holds no terminal control: a byte test, no character decoding,
 /// for the text (nearly all of it) that needs no escape. Every control is a byte below
-/// `0x20` (newline and tab aside), DEL, or starts with `0xc2` (C1) or `0xe2` (bidi).
+/// `0x20` (newline and tab aside), DEL, a C1 control (`0xc2 0x80` to `0xc2 0x9f`) or a
+/// bidirectional format character (`0xe2 0x80 0xaa` to `0xae`, `0xe2 0x81 0xa6` to `0xa9`).
 pub fn may_hold_terminal_control(text: &str) -> bool {
-    text.bytes()
-        .any(|byte| matches!(byte, 0x00..=0x08 | 0x0b..=0x1f | 0x7f | 0xc2 | 0xe2))
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(at, byte)| match byte {
+        0x00..=0x08 | 0x0b..=0x1f | 0x7f => true,
+        0xc2 => matches!(bytes.get(at + 1), Some(0x80..=0x9f)),
+        0xe2 => matches!(
+            (bytes.get(at + 1), bytes.get(at + 2)),
+            (Some(0x80), Some(0xaa..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
+        ),
+        _ => false,
+    })
 }
 
 fn escape_with(text: &str, escape: impl Fn(char, &mut String)) -> Cow<'_, str> {
@@ -201,9 +210,11 @@ mod tests {
                 continue;
             };
             let text = format!("a{c}b");
-            if is_terminal_control(c) {
-                assert!(may_hold_terminal_control(&text), "U+{code:04X}");
-            }
+            assert_eq!(
+                may_hold_terminal_control(&text),
+                is_terminal_control(c),
+                "U+{code:04X}"
+            );
         }
         assert!(!may_hold_terminal_control("plain text\n\twith é and 漢字"));
     }

@@ -19,10 +19,35 @@ pub fn text(raw: &str) -> String {
     escaped_text(raw)
 }
 
-/// [`text`] without its byte test: every character looked at.
+/// [`text`] without its byte test.
 fn escaped_text(raw: &str) -> String {
     let visible = made_visible(raw);
     let mut out = String::with_capacity(visible.len() + visible.len() / 16);
+    let mut plain = 0;
+    // The escaped characters are ASCII, so a byte position between them is a character
+    // boundary: runs between them are copied whole.
+    for (at, byte) in visible.bytes().enumerate() {
+        let escape = match byte {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        out.push_str(visible.get(plain..at).unwrap_or_default());
+        out.push_str(escape);
+        plain = at + 1;
+    }
+    out.push_str(visible.get(plain..).unwrap_or_default());
+    out
+}
+
+/// The character by character form of [`escaped_text`], which it must equal.
+#[cfg(test)]
+fn escaped_text_by_characters(raw: &str) -> String {
+    let visible = made_visible(raw);
+    let mut out = String::new();
     for c in visible.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -110,6 +135,11 @@ mod tests {
         );
         for sample in &samples {
             assert_eq!(text(sample), escaped_text(sample), "{sample:?}");
+            assert_eq!(
+                escaped_text(sample),
+                escaped_text_by_characters(sample),
+                "{sample:?}"
+            );
             assert_eq!(visible(sample), made_visible(sample), "{sample:?}");
         }
     }
