@@ -274,7 +274,7 @@ impl<R: Read> RolloutStream<R> {
 
 /// Bytes per chunk of [`RolloutStream::for_each_line_parallel`]: each chunk is cut at a line
 /// end, so a chunk is this much plus at most one line.
-const CHUNK_BYTES: usize = 2 * 1024 * 1024;
+const CHUNK_BYTES: usize = 1024 * 1024;
 
 /// One chunk of whole lines read ahead, with where it starts.
 struct Chunk {
@@ -293,12 +293,12 @@ struct Batch {
 
 impl<R: Read> RolloutStream<R> {
     /// [`RolloutStream::for_each_line`] with the parsing spread over rayon's pool: the input
-    /// is read ahead in chunks of whole lines (2 MiB each, one per thread), the chunks are
+    /// is read ahead in chunks of whole lines (1 MiB each, one per thread), the chunks are
     /// parsed in parallel, and `visit` sees every line in file order, with the numbers,
     /// offsets, items and problems of the sequential pass. Pipelined: while `visit` takes
     /// one batch of chunks on the calling thread, the pool parses the next, so a visitor
     /// that does real work (a replay, a render) runs beside the parse instead of after it.
-    /// Memory is the two batches in flight (about 4 MiB per thread, plus their items) rather
+    /// Memory is the two batches in flight (about 2 MiB per thread, plus their items) rather
     /// than the file.
     pub fn for_each_line_parallel(
         mut self,
