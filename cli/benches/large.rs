@@ -436,8 +436,7 @@ fn scale(lines: &RealLines) {
             let (replayed, replayed_rss) = measure(&["notifications", "-"], Some(&mut feed));
             let markdown = ["export", "--format", "markdown", "-"];
             let (markdown, markdown_rss) = measure(&markdown, Some(&mut feed));
-            let (html, html_rss) =
-                measure(&["export", "--format", "html", "-"], Some(&mut feed));
+            let (html, html_rss) = measure(&["export", "--format", "html", "-"], Some(&mut feed));
             eprintln!(
                 "scale 10 GiB (piped): value parse {:.1}s | notifications {:.1}s ({:.2}x), peak \
                  {} MiB | export markdown {:.1}s ({:.2}x), peak {} MiB | html {:.1}s ({:.2}x), \

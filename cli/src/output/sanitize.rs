@@ -117,15 +117,29 @@ impl<W: Write> Write for JsonTextWriter<W> {
 /// bidirectional format character (`0xe2 0x80 0xaa` to `0xae`, `0xe2 0x81 0xa6` to `0xa9`).
 pub fn may_hold_terminal_control(text: &str) -> bool {
     let bytes = text.as_bytes();
-    bytes.iter().enumerate().any(|(at, byte)| match byte {
-        0x00..=0x08 | 0x0b..=0x1f | 0x7f => true,
-        0xc2 => matches!(bytes.get(at + 1), Some(0x80..=0x9f)),
-        0xe2 => matches!(
+    // A block of 64 bytes is first tested for any byte a control starts with (a test
+    // without early exit, which the compiler turns into vector instructions); only a block
+    // that has one is looked at byte by byte.
+    let starts_control = |byte: u8| byte < 0x20 || byte == 0x7f || byte == 0xc2 || byte == 0xe2;
+    bytes.chunks(64).enumerate().any(|(block, chunk)| {
+        chunk
+            .iter()
+            .fold(false, |seen, &byte| seen | starts_control(byte))
+            && (block * 64..block * 64 + chunk.len()).any(|at| control_at(bytes, at))
+    })
+}
+
+/// Whether a terminal control starts at byte `at` of `bytes`.
+fn control_at(bytes: &[u8], at: usize) -> bool {
+    match bytes.get(at) {
+        Some(0x00..=0x08 | 0x0b..=0x1f | 0x7f) => true,
+        Some(0xc2) => matches!(bytes.get(at + 1), Some(0x80..=0x9f)),
+        Some(0xe2) => matches!(
             (bytes.get(at + 1), bytes.get(at + 2)),
             (Some(0x80), Some(0xaa..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
         ),
         _ => false,
-    })
+    }
 }
 
 fn escape_with(text: &str, escape: impl Fn(char, &mut String)) -> Cow<'_, str> {
@@ -217,6 +231,17 @@ mod tests {
             );
         }
         assert!(!may_hold_terminal_control("plain text\n\twith é and 漢字"));
+        for at in [0, 1, 62, 63, 64, 65, 127, 128, 200] {
+            for control in ["\u{1b}", "\u{85}", "\u{202e}", "\u{2069}"] {
+                let mut text = "x".repeat(at);
+                text.push_str(control);
+                text.push_str(&"y".repeat(70));
+                assert!(may_hold_terminal_control(&text), "{control:?} at {at}");
+                let mut near = "x".repeat(at);
+                near.push_str("\u{b7}\u{2019}\n\t");
+                assert!(!may_hold_terminal_control(&near), "near misses at {at}");
+            }
+        }
     }
 
     #[test]
