@@ -494,8 +494,14 @@ fn line_time_read_off_the_prefix_equals_the_parse() -> TestResult {
             "{line}"
         );
     }
-    assert_eq!(raw_line_time_ms(lines[0].as_bytes()), Some(1_748_854_800_123));
-    assert_eq!(raw_line_time_ms(lines[3].as_bytes()), Some(1_748_854_800_500));
+    assert_eq!(
+        raw_line_time_ms(lines[0].as_bytes()),
+        Some(1_748_854_800_123)
+    );
+    assert_eq!(
+        raw_line_time_ms(lines[3].as_bytes()),
+        Some(1_748_854_800_500)
+    );
     let Some(files) = real_jsonl_files()? else {
         return Ok(());
     };

@@ -153,8 +153,16 @@ mod tests {
             .map(|c| format!("a{c}b"))
             .collect();
         samples.extend(
-            ["", "plain", "a\r\nb", "a\rb", "<b>&'\"", "déjà vu ’ — …", "\u{202e}x"]
-                .map(String::from),
+            [
+                "",
+                "plain",
+                "a\r\nb",
+                "a\rb",
+                "<b>&'\"",
+                "déjà vu ’ — …",
+                "\u{202e}x",
+            ]
+            .map(String::from),
         );
         let long: Vec<String> = samples
             .iter()
