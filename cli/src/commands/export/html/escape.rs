@@ -75,7 +75,7 @@ fn made_visible(raw: &str) -> String {
     let unified = raw.replace("\r\n", "\n");
     let sanitized = sanitize_text(&unified);
     // Noncharacters are encoded from a `0xef` or `0xf0` to `0xf4` byte on.
-    if !any_byte(&sanitized, |byte| matches!(byte, 0xef | 0xf0..=0xf4)) {
+    if !any_byte(&sanitized, |byte| matches!(byte, 0xef..=0xf4)) {
         return sanitized.into_owned();
     }
     sanitized
@@ -100,7 +100,7 @@ fn visible_by_characters(raw: &str) -> String {
 /// `0xf0` to `0xf4` (the other planes); a `\r` may start a `\r\n`.
 fn is_plain(raw: &str, markup: bool) -> bool {
     let special = |byte: u8| {
-        matches!(byte, b'\r' | 0xef | 0xf0..=0xf4)
+        matches!(byte, b'\r' | 0xef..=0xf4)
             || (markup && matches!(byte, b'&' | b'<' | b'>' | b'"' | b'\''))
     };
     !any_byte(raw, special) && !crate::output::may_hold_terminal_control(raw)
