@@ -25,6 +25,10 @@
 //! child's maximum resident set), and `thread` whole (standard input, loaded whole), streamed
 //! (a file) and `--last 1`, `notifications` whole and streamed (read twice), and
 //! `fork --drop-turns 1` whole (standard input), from the end and from the end by reference.
+//! `export --format markdown` and `--format html` of the file are measured the same way.
+//! With `CODEX_BENCH_10G=1 CODEX_BENCH_10G_REPLAY=1` the 10 GiB pipe also feeds
+//! `notifications` and both exports (each spools it into one temporary file), against a
+//! one-thread `Value` parse of the same bytes a chunk at a time.
 //! `CODEX_BENCH_SCALE_ONLY=1` runs the scale pass alone, at the sizes of
 //! `CODEX_BENCH_SCALE_MIB` (comma-separated MiB, default `100,1024`).
 
@@ -239,6 +243,23 @@ fn fork_scale(mib: u64, path: &Path, meta: &[u8], value: Duration, feed: Feed<'_
     std::fs::remove_file(&source).unwrap();
 }
 
+/// `export --format markdown` and `--format html` of the file `file` (standard output thrown
+/// away), as ratios of `value`, the one-thread `Value` parse of the same bytes.
+fn export_scale(size: &str, file: &str, value: Duration) {
+    let (markdown, markdown_rss) = measure(&["export", "--format", "markdown", file], None);
+    let (html, html_rss) = measure(&["export", "--format", "html", file], None);
+    eprintln!(
+        "scale {size}: export markdown {:.2}s ({:.2}x), peak {} MiB | html {:.2}s ({:.2}x), \
+         peak {} MiB",
+        markdown.as_secs_f64(),
+        markdown.as_secs_f64() / value.as_secs_f64(),
+        markdown_rss / 1024,
+        html.as_secs_f64(),
+        html.as_secs_f64() / value.as_secs_f64(),
+        html_rss / 1024,
+    );
+}
+
 /// `history` and `prompt` when a rollback reaches back past the only compaction: nothing can
 /// be left out, the file is read forwards twice (survey, replay) holding only the history.
 fn reaching_back(mib: u64, lines: &RealLines) {
@@ -370,6 +391,7 @@ fn scale(lines: &RealLines) {
             replayed.as_secs_f64() / value.as_secs_f64(),
             replayed_rss / 1024,
         );
+        export_scale(&format!("{mib} MiB"), &file, value);
         fork_scale(mib, &path, &lines.meta, value, &mut feed);
         std::fs::remove_file(&path).unwrap();
     }
@@ -401,6 +423,36 @@ fn scale(lines: &RealLines) {
             elapsed.as_secs_f64(),
             rss / 1024
         );
+        if std::env::var("CODEX_BENCH_10G_REPLAY").as_deref() == Ok("1") {
+            // The baseline: the same bytes parsed into `Value`s on one thread, a chunk at a
+            // time (the whole would not fit in memory).
+            let started = Instant::now();
+            black_box(value_parse(&chunk));
+            for _ in 1..103 {
+                black_box(value_parse(&chunk[body_start..]));
+            }
+            let value = started.elapsed();
+            // Standard input is spooled into one temporary file, then read like a file.
+            let (replayed, replayed_rss) = measure(&["notifications", "-"], Some(&mut feed));
+            let markdown = ["export", "--format", "markdown", "-"];
+            let (markdown, markdown_rss) = measure(&markdown, Some(&mut feed));
+            let (html, html_rss) = measure(&["export", "--format", "html", "-"], Some(&mut feed));
+            eprintln!(
+                "scale 10 GiB (piped): value parse {:.1}s | notifications {:.1}s ({:.2}x), peak \
+                 {} MiB | export markdown {:.1}s ({:.2}x), peak {} MiB | html {:.1}s ({:.2}x), \
+                 peak {} MiB",
+                value.as_secs_f64(),
+                replayed.as_secs_f64(),
+                replayed.as_secs_f64() / value.as_secs_f64(),
+                replayed_rss / 1024,
+                markdown.as_secs_f64(),
+                markdown.as_secs_f64() / value.as_secs_f64(),
+                markdown_rss / 1024,
+                html.as_secs_f64(),
+                html.as_secs_f64() / value.as_secs_f64(),
+                html_rss / 1024,
+            );
+        }
     }
 }
 

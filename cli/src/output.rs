@@ -13,7 +13,9 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::error::Failure;
-pub use sanitize::{JsonTextWriter, escape_json_text, one_line, sanitize_text};
+pub use sanitize::{
+    JsonTextWriter, escape_json_text, may_hold_terminal_control, one_line, sanitize_text,
+};
 
 /// Bytes of serialized JSON escaped at a time by [`Output::json_line`].
 const JSON_CHUNK_BYTES: usize = 64 * 1024;
@@ -70,7 +72,9 @@ impl Output {
         let escaper = writer
             .into_inner()
             .map_err(io::IntoInnerError::into_error)?;
-        writeln!(escaper.finish()?)?;
+        // Not flushed: the sink is buffered and flushed when the command ends (a flush per
+        // line was a system call per line).
+        writeln!(escaper.into_checked()?)?;
         Ok(())
     }
 

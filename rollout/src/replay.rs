@@ -300,6 +300,18 @@ fn with_stable_id(item: TurnItem, stable_id: String) -> TurnItem {
 /// The `timestamp` of the line `raw`, in Unix milliseconds, when it has one that reads as
 /// RFC 3339.
 pub(crate) fn raw_line_time_ms(raw: &[u8]) -> Option<i64> {
+    // Codex writes the timestamp first: read it without scanning the rest of the line (a
+    // replay reads every line's time, and lines can be megabytes). An escaped timestamp, or
+    // any other shape, takes the parse below.
+    const PREFIX: &[u8] = br#"{"timestamp":""#;
+    if let Some(rest) = raw.strip_prefix(PREFIX)
+        && let Some(end) = rest.iter().position(|&byte| byte == b'"' || byte == b'\\')
+        && rest.get(end) == Some(&b'"')
+    {
+        let at = std::str::from_utf8(rest.get(..end)?).ok()?;
+        let at = chrono::DateTime::parse_from_rfc3339(at).ok()?;
+        return Some(at.timestamp_millis());
+    }
     #[derive(serde::Deserialize)]
     struct Stamp {
         timestamp: Option<String>,

@@ -466,3 +466,57 @@ fn only_the_turn_indexs_messages_are_shown_and_a_lost_item_comes_from_its_event(
     ));
     Ok(())
 }
+
+/// The time a replay reads off a line's bytes: what the full parse of the line's
+/// `timestamp` gives (the reference the fast path must equal).
+fn parsed_line_time_ms(raw: &[u8]) -> Option<i64> {
+    let value: serde_json::Value = serde_json::from_slice(raw).ok()?;
+    let at = chrono::DateTime::parse_from_rfc3339(value.get("timestamp")?.as_str()?).ok()?;
+    Some(at.timestamp_millis())
+}
+
+#[test]
+fn line_time_read_off_the_prefix_equals_the_parse() -> TestResult {
+    let lines = [
+        line("2025-06-02T09:00:00.123Z", "event_msg", r#"{"type":"x"}"#),
+        line("2025-06-02T11:00:00+02:00", "event_msg", r#"{"type":"x"}"#),
+        line("not a time", "event_msg", r#"{"type":"x"}"#),
+        r#"{"timestamp":"2025-06-02T09:00:00\u002e5Z","type":"event_msg","payload":{}}"#
+            .to_string(),
+        r#"{"type":"event_msg","timestamp":"2025-06-02T09:00:01.000Z","payload":{}}"#.to_string(),
+        r#"{"timestamp":null,"type":"event_msg","payload":{}}"#.to_string(),
+        r#"{"type":"event_msg","payload":{}}"#.to_string(),
+    ];
+    for line in &lines {
+        assert_eq!(
+            raw_line_time_ms(line.as_bytes()),
+            parsed_line_time_ms(line.as_bytes()),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        raw_line_time_ms(lines[0].as_bytes()),
+        Some(1_748_854_800_123)
+    );
+    assert_eq!(
+        raw_line_time_ms(lines[3].as_bytes()),
+        Some(1_748_854_800_500)
+    );
+    let Some(files) = real_jsonl_files()? else {
+        return Ok(());
+    };
+    for path in files {
+        let bytes = std::fs::read(&path)?;
+        for raw in bytes.split(|byte| *byte == b'\n') {
+            if serde_json::from_slice::<serde_json::Value>(raw).is_ok() {
+                assert_eq!(
+                    raw_line_time_ms(raw),
+                    parsed_line_time_ms(raw),
+                    "{}",
+                    path.display()
+                );
+            }
+        }
+    }
+    Ok(())
+}

@@ -274,7 +274,7 @@ impl<R: Read> RolloutStream<R> {
 
 /// Bytes per chunk of [`RolloutStream::for_each_line_parallel`]: each chunk is cut at a line
 /// end, so a chunk is this much plus at most one line.
-const CHUNK_BYTES: usize = 2 * 1024 * 1024;
+const CHUNK_BYTES: usize = 1024 * 1024;
 
 /// One chunk of whole lines read ahead, with where it starts.
 struct Chunk {
@@ -283,17 +283,29 @@ struct Chunk {
     lines_before: usize,
 }
 
+/// Chunks read ahead, their lines as parsed (line number, range in the chunk, reading), and
+/// the damage that ended the input after them, if one did.
+struct Batch {
+    chunks: Vec<Chunk>,
+    parsed: Vec<Vec<(usize, Range<usize>, LineRead)>>,
+    damage: Option<(StreamDamage, usize)>,
+}
+
 impl<R: Read> RolloutStream<R> {
     /// [`RolloutStream::for_each_line`] with the parsing spread over rayon's pool: the input
-    /// is read ahead in chunks of whole lines (2 MiB each, two per thread), the chunks are
+    /// is read ahead in chunks of whole lines (1 MiB each, one per thread), the chunks are
     /// parsed in parallel, and `visit` sees every line in file order, with the numbers,
-    /// offsets, items and problems of the sequential pass. Memory is the chunks in flight
-    /// (about 4 MiB per thread, plus their items) rather than the file.
+    /// offsets, items and problems of the sequential pass. Pipelined: while `visit` takes
+    /// one batch of chunks on the calling thread, the pool parses the next, so a visitor
+    /// that does real work (a replay, a render) runs beside the parse instead of after it.
+    /// Memory is the two batches in flight (about 2 MiB per thread, plus their items) rather
+    /// than the file.
     pub fn for_each_line_parallel(
         mut self,
         mut visit: impl FnMut(StreamedLine<'_>),
     ) -> io::Result<StreamSummary> {
-        let in_flight = 2 * rayon::current_num_threads().max(1);
+        let in_flight = rayon::current_num_threads().max(1);
+        let mut previous: Option<Batch> = None;
         loop {
             let mut chunks = Vec::with_capacity(in_flight);
             let mut damage = None;
@@ -310,41 +322,28 @@ impl<R: Read> RolloutStream<R> {
             if chunks.is_empty() && damage.is_none() {
                 break;
             }
-            let parsed: Vec<Vec<(usize, Range<usize>, LineRead)>> = chunks
-                .par_iter()
-                .map(|chunk| {
-                    line_ranges(&chunk.bytes)
-                        .map(|(local, range)| {
-                            let number = chunk.lines_before + local;
-                            let raw = chunk.bytes.get(range.clone()).unwrap_or_default();
-                            (number, range, read_line(number, raw))
-                        })
-                        .collect()
-                })
-                .collect();
-            for (chunk, lines) in chunks.iter().zip(parsed) {
-                for (number, range, read) in lines {
-                    visit(StreamedLine {
-                        number,
-                        offset: chunk.offset + range.start as u64,
-                        terminated: chunk.bytes.get(range.end) == Some(&b'\n'),
-                        raw: chunk.bytes.get(range).unwrap_or_default(),
-                        content: StreamedContent::of(read.outcome),
-                        problem: read.problem,
-                    });
+            // Parse this batch on the pool (the caller's, a task of its own, so this thread
+            // is free) while the previous one is visited here.
+            let mut parsed = Vec::new();
+            rayon::in_place_scope(|scope| {
+                let (chunks, parsed) = (&chunks, &mut parsed);
+                scope.spawn(move |_| *parsed = parse_chunks(chunks));
+                if let Some(batch) = previous.take() {
+                    self.visit_batch(batch, &mut visit);
                 }
-            }
-            if let Some((damage, dropped)) = damage {
-                visit(StreamedLine {
-                    number: self.number + 1,
-                    offset: self.offset,
-                    terminated: false,
-                    raw: &[],
-                    content: StreamedContent::Skipped,
-                    problem: Some(LineProblem::of_damage(self.number + 1, &damage, dropped)),
-                });
+            });
+            let ended = damage.is_some();
+            previous = Some(Batch {
+                chunks,
+                parsed,
+                damage,
+            });
+            if ended {
                 break;
             }
+        }
+        if let Some(batch) = previous.take() {
+            self.visit_batch(batch, &mut visit);
         }
         Ok(StreamSummary {
             lines: self.number,
@@ -352,6 +351,49 @@ impl<R: Read> RolloutStream<R> {
             compression: self.compression,
         })
     }
+
+    /// Hands `visit` the lines of one parsed batch, in order, then the damage that ended
+    /// the input after it, if one did.
+    fn visit_batch(&self, batch: Batch, visit: &mut impl FnMut(StreamedLine<'_>)) {
+        for (chunk, lines) in batch.chunks.iter().zip(batch.parsed) {
+            for (number, range, read) in lines {
+                visit(StreamedLine {
+                    number,
+                    offset: chunk.offset + range.start as u64,
+                    terminated: chunk.bytes.get(range.end) == Some(&b'\n'),
+                    raw: chunk.bytes.get(range).unwrap_or_default(),
+                    content: StreamedContent::of(read.outcome),
+                    problem: read.problem,
+                });
+            }
+        }
+        if let Some((damage, dropped)) = batch.damage {
+            visit(StreamedLine {
+                number: self.number + 1,
+                offset: self.offset,
+                terminated: false,
+                raw: &[],
+                content: StreamedContent::Skipped,
+                problem: Some(LineProblem::of_damage(self.number + 1, &damage, dropped)),
+            });
+        }
+    }
+}
+
+/// Every line of `chunks`, parsed on rayon's pool, in order.
+fn parse_chunks(chunks: &[Chunk]) -> Vec<Vec<(usize, Range<usize>, LineRead)>> {
+    chunks
+        .par_iter()
+        .map(|chunk| {
+            line_ranges(&chunk.bytes)
+                .map(|(local, range)| {
+                    let number = chunk.lines_before + local;
+                    let raw = chunk.bytes.get(range.clone()).unwrap_or_default();
+                    (number, range, read_line(number, raw))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 impl<R: Read> RolloutStream<R> {

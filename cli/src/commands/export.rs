@@ -17,6 +17,7 @@ mod html;
 mod markdown;
 mod read;
 mod redact;
+mod spool;
 mod transcript;
 
 pub use redact::{RedactTranscript, RedactionReport, Redactor};
@@ -33,6 +34,7 @@ use crate::output::{Output, note};
 use document::{Layout, Target};
 use facts::Overview;
 use read::Reader;
+use spool::BodySpool;
 
 /// What `export` was asked for.
 #[derive(Debug, Clone, Default)]
@@ -46,10 +48,11 @@ pub struct ExportOptions {
     pub patterns: Vec<String>,
 }
 
-/// Runs `export`: a first pass indexes the file; when the header needs every turn (Markdown,
-/// HTML) a second builds the transcript part by part for its `Overview` and drops it; the
-/// last builds it again and writes each part as soon as it is finished. Memory is the
-/// longest line plus the turn index and the parts still being built, not the file.
+/// Runs `export`: a first pass indexes the file; a second builds the transcript part by part
+/// and writes each part as soon as it is finished. When the header needs every turn
+/// (Markdown, HTML), the rendered parts wait in a temporary file ([`BodySpool`]) until the
+/// header is written. Memory is the longest line plus the turn index and the parts still
+/// being built, not the file.
 pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> CommandResult {
     let redactor = if options.redact || !options.patterns.is_empty() {
         let hostname = codex_home::local_hostname();
@@ -67,23 +70,14 @@ pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> Comman
         redactor.redact_head(&mut head, report);
     }
     let mut layout = Layout::of(options.format, out.is_json());
-    let mut overview = Overview::default();
-    let mut summary = None;
     if layout.needs_overview() {
-        let mut counted = report.clone();
-        each_part(&reader, &index, |part| {
-            redact_part(redactor.as_ref(), part, counted.as_mut());
-            overview.add(part);
-            Ok(())
-        })?;
-        summary = counted.as_ref().map(RedactionReport::summary);
-        if let Some(summary) = &summary {
-            note(&format!("redacted: {summary}"));
-        }
+        let redaction = (redactor, report);
+        return run_with_overview(source, options, out, (&reader, &index), &head, redaction);
     }
     let mut target = Target::open(source, options.output.as_deref(), out)?;
+    let overview = Overview::default();
     let mut written = layout
-        .head(&head, &overview, summary.as_deref())
+        .head(&head, &overview, None)
         .and_then(|piece| target.write(&piece));
     if written.is_ok() {
         written = each_part(&reader, &index, |part| {
@@ -96,11 +90,50 @@ pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> Comman
     }
     let path = target.finish(written.is_err())?;
     written?;
-    if !layout.needs_overview()
-        && let Some(report) = &report
-    {
+    if let Some(report) = &report {
         note(&format!("redacted: {}", report.summary()));
     }
+    if let Some(path) = path {
+        note(&format!("wrote {}", path.display()));
+    }
+    Ok(Status::Ok)
+}
+
+/// The Markdown and HTML exports, whose header counts every turn: one pass builds each part,
+/// counts it into the [`Overview`] and renders it into a [`BodySpool`]; then the header is
+/// written, the spooled body after it, and the ending.
+fn run_with_overview(
+    source: &Source,
+    options: &ExportOptions,
+    out: &mut Output,
+    (reader, index): (&Reader, &FileIndex),
+    head: &Transcript,
+    (redactor, mut report): (Option<Redactor>, Option<RedactionReport>),
+) -> CommandResult {
+    let mut layout = Layout::of(options.format, out.is_json());
+    let mut overview = Overview::default();
+    let mut body = BodySpool::new()?;
+    each_part(reader, index, |part| {
+        redact_part(redactor.as_ref(), part, report.as_mut());
+        overview.add(part);
+        body.push(&layout.part(part)?)
+    })?;
+    let summary = report.as_ref().map(RedactionReport::summary);
+    if let Some(summary) = &summary {
+        note(&format!("redacted: {summary}"));
+    }
+    let mut target = Target::open(source, options.output.as_deref(), out)?;
+    let mut written = layout
+        .head(head, &overview, summary.as_deref())
+        .and_then(|piece| target.write(&piece));
+    if written.is_ok() {
+        written = body.replay(|piece| target.write(piece));
+    }
+    if written.is_ok() {
+        written = target.write(&layout.tail(head));
+    }
+    let path = target.finish(written.is_err())?;
+    written?;
     if let Some(path) = path {
         note(&format!("wrote {}", path.display()));
     }

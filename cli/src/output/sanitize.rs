@@ -64,14 +64,21 @@ impl<W: Write> JsonTextWriter<W> {
     }
 
     /// Everything written, checked whole: fails when the text ended inside a character.
-    pub fn finish(mut self) -> io::Result<W> {
+    pub fn finish(self) -> io::Result<W> {
+        let mut inner = self.into_checked()?;
+        inner.flush()?;
+        Ok(inner)
+    }
+
+    /// [`Self::finish`] without flushing `inner`: for a writer that writes many documents
+    /// into one buffered sink, which is flushed once at the end.
+    pub fn into_checked(self) -> io::Result<W> {
         if !self.pending.is_empty() {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
                 "serialized JSON ended inside a UTF-8 character",
             ));
         }
-        self.inner.flush()?;
         Ok(self.inner)
     }
 }
@@ -104,8 +111,39 @@ impl<W: Write> Write for JsonTextWriter<W> {
     }
 }
 
+/// False only when `text` holds no terminal control: a byte test, no character decoding,
+/// for the text (nearly all of it) that needs no escape. Every control is a byte below
+/// `0x20` (newline and tab aside), DEL, a C1 control (`0xc2 0x80` to `0xc2 0x9f`) or a
+/// bidirectional format character (`0xe2 0x80 0xaa` to `0xae`, `0xe2 0x81 0xa6` to `0xa9`).
+pub fn may_hold_terminal_control(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    // A block of 64 bytes is first tested for any byte a control starts with (a test
+    // without early exit, which the compiler turns into vector instructions); only a block
+    // that has one is looked at byte by byte.
+    let starts_control = |byte: u8| byte < 0x20 || byte == 0x7f || byte == 0xc2 || byte == 0xe2;
+    bytes.chunks(64).enumerate().any(|(block, chunk)| {
+        chunk
+            .iter()
+            .fold(false, |seen, &byte| seen | starts_control(byte))
+            && (block * 64..block * 64 + chunk.len()).any(|at| control_at(bytes, at))
+    })
+}
+
+/// Whether a terminal control starts at byte `at` of `bytes`.
+fn control_at(bytes: &[u8], at: usize) -> bool {
+    match bytes.get(at) {
+        Some(0x00..=0x08 | 0x0b..=0x1f | 0x7f) => true,
+        Some(0xc2) => matches!(bytes.get(at + 1), Some(0x80..=0x9f)),
+        Some(0xe2) => matches!(
+            (bytes.get(at + 1), bytes.get(at + 2)),
+            (Some(0x80), Some(0xaa..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
+        ),
+        _ => false,
+    }
+}
+
 fn escape_with(text: &str, escape: impl Fn(char, &mut String)) -> Cow<'_, str> {
-    if !text.chars().any(is_terminal_control) {
+    if !may_hold_terminal_control(text) || !text.chars().any(is_terminal_control) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
@@ -177,6 +215,33 @@ mod tests {
         cut.write_all(&"é".as_bytes()[..1])?;
         assert!(cut.finish().is_err(), "a text that ends inside a character");
         Ok(())
+    }
+
+    #[test]
+    fn the_byte_test_never_misses_a_control() {
+        for code in (0..0x3000).chain(0xfdd0..0xfdf0).chain(0xfff0..0x10000) {
+            let Some(c) = char::from_u32(code) else {
+                continue;
+            };
+            let text = format!("a{c}b");
+            assert_eq!(
+                may_hold_terminal_control(&text),
+                is_terminal_control(c),
+                "U+{code:04X}"
+            );
+        }
+        assert!(!may_hold_terminal_control("plain text\n\twith é and 漢字"));
+        for at in [0, 1, 62, 63, 64, 65, 127, 128, 200] {
+            for control in ["\u{1b}", "\u{85}", "\u{202e}", "\u{2069}"] {
+                let mut text = "x".repeat(at);
+                text.push_str(control);
+                text.push_str(&"y".repeat(70));
+                assert!(may_hold_terminal_control(&text), "{control:?} at {at}");
+                let mut near = "x".repeat(at);
+                near.push_str("\u{b7}\u{2019}\n\t");
+                assert!(!may_hold_terminal_control(&near), "near misses at {at}");
+            }
+        }
     }
 
     #[test]

@@ -13,8 +13,41 @@ use crate::output::sanitize_text;
 
 /// `raw` escaped for HTML text or a quoted attribute value.
 pub fn text(raw: &str) -> String {
-    let visible = visible(raw);
+    if is_plain(raw, true) {
+        return raw.to_string();
+    }
+    escaped_text(raw)
+}
+
+/// [`text`] without its byte test.
+fn escaped_text(raw: &str) -> String {
+    let visible = made_visible(raw);
     let mut out = String::with_capacity(visible.len() + visible.len() / 16);
+    let mut plain = 0;
+    // The escaped characters are ASCII, so a byte position between them is a character
+    // boundary: runs between them are copied whole.
+    for (at, byte) in visible.bytes().enumerate() {
+        let escape = match byte {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        out.push_str(visible.get(plain..at).unwrap_or_default());
+        out.push_str(escape);
+        plain = at + 1;
+    }
+    out.push_str(visible.get(plain..).unwrap_or_default());
+    out
+}
+
+/// The character by character form of [`escaped_text`], which it must equal.
+#[cfg(test)]
+fn escaped_text_by_characters(raw: &str) -> String {
+    let visible = visible_by_characters(raw);
+    let mut out = String::new();
     for c in visible.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -31,11 +64,54 @@ pub fn text(raw: &str) -> String {
 /// `raw` with the characters an HTML parser rejects made visible (the module docs say how);
 /// Markdown sources go through this before they are parsed.
 pub fn visible(raw: &str) -> String {
+    if is_plain(raw, false) {
+        return raw.to_string();
+    }
+    made_visible(raw)
+}
+
+/// [`visible`] without its byte test.
+fn made_visible(raw: &str) -> String {
+    let unified = raw.replace("\r\n", "\n");
+    let sanitized = sanitize_text(&unified);
+    // Noncharacters are encoded from a `0xef` or `0xf0` to `0xf4` byte on.
+    if !any_byte(&sanitized, |byte| matches!(byte, 0xef..=0xf4)) {
+        return sanitized.into_owned();
+    }
+    sanitized
+        .chars()
+        .map(|c| if is_noncharacter(c) { '\u{fffd}' } else { c })
+        .collect()
+}
+
+/// The character by character form of [`visible`], which it must equal.
+#[cfg(test)]
+fn visible_by_characters(raw: &str) -> String {
     let unified = raw.replace("\r\n", "\n");
     sanitize_text(&unified)
         .chars()
         .map(|c| if is_noncharacter(c) { '\u{fffd}' } else { c })
         .collect()
+}
+
+/// False only when `raw` needs no change from [`visible`] (and, with `markup`, from
+/// [`text`]): a byte test for the common text, before any character is decoded. A
+/// noncharacter's encoding starts with `0xef` (U+FDD0 to U+FDEF, U+FFFE, U+FFFF) or
+/// `0xf0` to `0xf4` (the other planes); a `\r` may start a `\r\n`.
+fn is_plain(raw: &str, markup: bool) -> bool {
+    let special = |byte: u8| {
+        matches!(byte, b'\r' | 0xef..=0xf4)
+            || (markup && matches!(byte, b'&' | b'<' | b'>' | b'"' | b'\''))
+    };
+    !any_byte(raw, special) && !crate::output::may_hold_terminal_control(raw)
+}
+
+/// Whether a byte of `raw` is one `wanted` accepts, tested a block of 64 bytes at a time
+/// without early exit inside a block (so the test is vectorized).
+fn any_byte(raw: &str, wanted: impl Fn(u8) -> bool) -> bool {
+    raw.as_bytes()
+        .chunks(64)
+        .any(|chunk| chunk.iter().fold(false, |seen, &byte| seen | wanted(byte)))
 }
 
 fn is_noncharacter(c: char) -> bool {
@@ -66,6 +142,43 @@ pub fn time(out: &mut String, at: &str, class: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_byte_test_changes_nothing() {
+        let mut samples: Vec<String> = (0..0x3000)
+            .chain(0xfdc0..0xfe00)
+            .chain(0xfff0..0x10000)
+            .chain([0x1fffe, 0x1ffff, 0x10fffd, 0x10ffff, 0x1f600])
+            .filter_map(char::from_u32)
+            .map(|c| format!("a{c}b"))
+            .collect();
+        samples.extend(
+            [
+                "",
+                "plain",
+                "a\r\nb",
+                "a\rb",
+                "<b>&'\"",
+                "déjà vu ’ — …",
+                "\u{202e}x",
+            ]
+            .map(String::from),
+        );
+        let long: Vec<String> = samples
+            .iter()
+            .map(|sample| format!("{}{sample}{}", "x".repeat(63), "y".repeat(64)))
+            .collect();
+        samples.extend(long);
+        for sample in &samples {
+            assert_eq!(text(sample), escaped_text(sample), "{sample:?}");
+            assert_eq!(
+                escaped_text(sample),
+                escaped_text_by_characters(sample),
+                "{sample:?}"
+            );
+            assert_eq!(visible(sample), visible_by_characters(sample), "{sample:?}");
+        }
+    }
 
     #[test]
     fn markup_and_quotes_are_escaped() {
