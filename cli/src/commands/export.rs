@@ -22,8 +22,8 @@ mod transcript;
 
 pub use redact::{RedactTranscript, RedactionReport, Redactor};
 #[cfg(test)]
-pub use transcript::{Entry, EntryKind, Image, ImageSource, ToolCall, Transcript, TranscriptTurn};
-pub use transcript::{FileIndex, Part, TranscriptBuilder};
+pub use transcript::{Entry, EntryKind, Image, ImageSource, ToolCall, TranscriptTurn};
+pub use transcript::{FileIndex, Part, Transcript, TranscriptBuilder};
 
 use std::path::PathBuf;
 

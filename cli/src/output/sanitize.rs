@@ -64,14 +64,8 @@ impl<W: Write> JsonTextWriter<W> {
     }
 
     /// Everything written, checked whole: fails when the text ended inside a character.
-    pub fn finish(self) -> io::Result<W> {
-        let mut inner = self.into_checked()?;
-        inner.flush()?;
-        Ok(inner)
-    }
-
-    /// [`Self::finish`] without flushing `inner`: for a writer that writes many documents
-    /// into one buffered sink, which is flushed once at the end.
+    /// `inner` is not flushed: a writer of many documents into one buffered sink flushes it
+    /// once at the end.
     pub fn into_checked(self) -> io::Result<W> {
         if !self.pending.is_empty() {
             return Err(io::Error::new(
@@ -208,12 +202,15 @@ mod tests {
             for chunk in json.as_bytes().chunks(piece) {
                 writer.write_all(chunk)?;
             }
-            let written = String::from_utf8(writer.finish()?).map_err(io::Error::other)?;
+            let written = String::from_utf8(writer.into_checked()?).map_err(io::Error::other)?;
             assert_eq!(written, expected, "pieces of {piece} byte(s)");
         }
         let mut cut = JsonTextWriter::new(Vec::new());
         cut.write_all(&"é".as_bytes()[..1])?;
-        assert!(cut.finish().is_err(), "a text that ends inside a character");
+        assert!(
+            cut.into_checked().is_err(),
+            "a text that ends inside a character"
+        );
         Ok(())
     }
 
