@@ -5,8 +5,8 @@
 //! from a file's contents reaches the terminal unescaped ([`sanitize`]). Diagnostics (notes,
 //! warnings) go to standard error through [`note`] and [`warn`], sanitized the same way.
 
-pub mod sanitize;
-pub mod size;
+pub(crate) mod sanitize;
+pub(crate) mod size;
 
 use std::io::{self, Write};
 

@@ -7,7 +7,7 @@
 //! `cargo run -p codex-thread --example make_sample`; a test fails when the committed file and
 //! a fresh generation differ, so the sample always matches what the current code writes.
 
-pub mod script;
+pub(crate) mod script;
 
 use std::path::Path;
 

@@ -28,7 +28,7 @@ use serde::Serialize;
 
 mod replace;
 #[cfg(any(test, feature = "testing"))]
-pub mod testing;
+pub(crate) mod testing;
 
 #[cfg(feature = "testing")]
 pub use replace::Step;

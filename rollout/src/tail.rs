@@ -33,7 +33,7 @@
 //! whole file (its errors then name what is wrong): a fork by reference (its history starts
 //! in its parent), a file without one readable item, or a damaged compressed stream.
 
-pub mod reverse;
+pub(crate) mod reverse;
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};

@@ -1,22 +1,22 @@
 //! One module per subcommand; [`run`] dispatches.
 
-pub mod compress;
-pub mod du;
+pub(crate) mod compress;
+pub(crate) mod du;
 pub mod export;
-pub mod fork;
-pub mod history;
-pub mod inspect;
-pub mod list;
-pub mod notifications;
-pub mod prompt;
-pub mod prune;
-pub mod rescue;
-pub mod search;
-pub mod table;
-pub mod thread;
-pub mod usage;
-pub mod validate;
-pub mod view;
+pub(crate) mod fork;
+pub(crate) mod history;
+pub(crate) mod inspect;
+pub(crate) mod list;
+pub(crate) mod notifications;
+pub(crate) mod prompt;
+pub(crate) mod prune;
+pub(crate) mod rescue;
+pub(crate) mod search;
+pub(crate) mod table;
+pub(crate) mod thread;
+pub(crate) mod usage;
+pub(crate) mod validate;
+pub(crate) mod view;
 
 use crate::cli::Command;
 use crate::error::CommandResult;

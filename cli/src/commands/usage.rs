@@ -8,7 +8,7 @@
 //! session or model ([`codex_home::build_usage_report`]), prices them ([`pricing`]) and prints them ([`render`]).
 //! See `docs/usage.md`.
 
-pub mod render;
+pub(crate) mod render;
 
 use std::path::PathBuf;
 use std::sync::Mutex;

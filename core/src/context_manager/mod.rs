@@ -17,20 +17,20 @@
 //!
 //! Nothing here opens a file or talks to a provider.
 
-pub mod compaction;
-pub mod cursor;
-pub mod history;
-pub mod legacy_compaction;
-pub mod modality;
-pub mod normalize;
-pub mod record;
-pub mod rollback;
-pub mod token_estimate;
-pub mod token_usage;
-pub mod trim;
-pub mod truncate;
-pub mod truncate_output;
-pub mod world_state;
+pub(crate) mod compaction;
+pub(crate) mod cursor;
+pub(crate) mod history;
+pub(crate) mod legacy_compaction;
+pub(crate) mod modality;
+pub(crate) mod normalize;
+pub(crate) mod record;
+pub(crate) mod rollback;
+pub(crate) mod token_estimate;
+pub(crate) mod token_usage;
+pub(crate) mod trim;
+pub(crate) mod truncate;
+pub(crate) mod truncate_output;
+pub(crate) mod world_state;
 
 pub use compaction::AttemptError;
 pub use compaction::CompactionError;

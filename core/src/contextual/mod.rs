@@ -10,13 +10,13 @@
 //! The message-level questions other layers ask (event mapping, turn boundaries, rollback)
 //! are the functions of this module; none of them re-implements the matching.
 
-pub mod developer;
-pub mod fragments;
-pub mod hook_prompt;
+pub(crate) mod developer;
+pub(crate) mod fragments;
+pub(crate) mod hook_prompt;
 mod hook_xml;
-pub mod inter_agent;
-pub mod registry;
-pub mod user;
+pub(crate) mod inter_agent;
+pub(crate) mod registry;
+pub(crate) mod user;
 
 use codex_protocol::models::ContentItem;
 

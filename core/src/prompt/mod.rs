@@ -13,10 +13,10 @@
 //! - [`encode`]: [`encode_request`], [`RequestOptions`], [`ResponsesRequest`];
 //! - [`lite`]: the Responses Lite specifics (tool folding, image detail removal).
 
-pub mod encode;
-pub mod instructions;
-pub mod lite;
-pub mod tools;
+pub(crate) mod encode;
+pub(crate) mod instructions;
+pub(crate) mod lite;
+pub(crate) mod tools;
 
 use codex_protocol::models::BaseInstructions;
 use codex_protocol::models::ResponseItem;

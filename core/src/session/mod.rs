@@ -19,20 +19,20 @@
 //! - [`mailbox`]: the phase tri-state consumer;
 //! - [`turn`]: one turn against a [`turn::ModelClient`] (a scripted stub in tests).
 
-pub mod clock;
-pub mod config;
-pub mod events;
-pub mod initial_context;
-pub mod legacy_events;
-pub mod legacy_tool_events;
-pub mod mailbox;
-pub mod media;
-pub mod prepare;
-pub mod record;
-pub mod sink;
-pub mod state;
-pub mod turn;
-pub mod user_input;
+pub(crate) mod clock;
+pub(crate) mod config;
+pub(crate) mod events;
+pub(crate) mod initial_context;
+pub(crate) mod legacy_events;
+pub(crate) mod legacy_tool_events;
+pub(crate) mod mailbox;
+pub(crate) mod media;
+pub(crate) mod prepare;
+pub(crate) mod record;
+pub(crate) mod sink;
+pub(crate) mod state;
+pub(crate) mod turn;
+pub(crate) mod user_input;
 
 pub use config::ModelSettings;
 pub use config::SessionConfiguration;

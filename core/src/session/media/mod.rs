@@ -5,10 +5,10 @@
 //! A medium that cannot be prepared is replaced by one text part explaining why (the
 //! placeholder wording follows upstream); the item itself always survives.
 
-pub mod audio;
-pub mod data_url;
-pub mod image;
-pub mod image_header;
+pub(crate) mod audio;
+pub(crate) mod data_url;
+pub(crate) mod image;
+pub(crate) mod image_header;
 
 use std::sync::Arc;
 

@@ -31,9 +31,9 @@
 //! scripted model ([`ScriptedModel`], [`ScriptedTools`]) and a real rollout recorder.
 
 mod invocation;
-pub mod model;
+pub(crate) mod model;
 mod patch;
-pub mod scripted;
+pub(crate) mod scripted;
 mod tool_items;
 
 use codex_protocol::event::ErrorEvent;
