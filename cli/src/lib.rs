@@ -1,10 +1,12 @@
 //! `codex-thread`: read, check, replay and export Codex session files.
 //!
-//! The binary is a thin shell over this library, so tests and the sample generator use the
-//! same code. Layout: [`cli`] (arguments), [`input`] (where a rollout comes from and how it
-//! is loaded), [`output`] (JSON or human text, always terminal-safe), [`progress`] (a bar on
-//! standard error for large inputs), [`commands`] (one module per subcommand), [`error`]
-//! (exit codes) and [`sample`] (the bundled session and its generator).
+//! The binary is a thin shell over this library, whose one public entry point is
+//! [`main_exit_code`]; [`sample`] is the bundled session and its generator. Layout (private
+//! modules): `cli` (arguments), `input` (where a rollout comes from), `streamed` (the one
+//! forward reader and its checks), `client_view` (what a client is shown of one file),
+//! `output` (JSON or human text, always terminal-safe), `progress` (a bar on standard error
+//! for large inputs), `commands` (one module per subcommand) and `error` (exit codes). The
+//! package's own tests reach a few internals through `testing` (feature `testing`).
 //!
 //! Layering: this crate only composes the others. Reading and writing session files, user
 //! turns and fork points are codex-rollout's, turn and history decisions are codex-core's,

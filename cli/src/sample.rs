@@ -2,7 +2,7 @@
 //!
 //! Every command falls back to this sample when no file is given, so a first
 //! `cargo run -p codex-thread` shows something real: a five-turn session written by this
-//! project's own recorder (see [`script`]), with tool calls and outputs, an interrupted turn
+//! project's own recorder (see `sample/script.rs`), with tool calls and outputs, an interrupted turn
 //! and a rollback. The file is committed at `cli/sample/session.jsonl` and regenerated with
 //! `cargo run -p codex-thread --example make_sample`; a test fails when the committed file and
 //! a fresh generation differ, so the sample always matches what the current code writes.
@@ -23,7 +23,7 @@ pub const SAMPLE_NAME: &str = "<bundled sample>";
 pub const SAMPLE_RELATIVE_PATH: &str = "sample/session.jsonl";
 
 /// Records the sample session afresh and returns its text: the recording itself, reproducible
-/// because the session and the recorder take their time and ids from [`script`]'s
+/// because the session and the recorder take their time and ids from `sample/script.rs`'s
 /// deterministic sources. `scratch_dir` receives the recording (`raw-session.jsonl`,
 /// replaced if present).
 pub fn generate(scratch_dir: &Path) -> anyhow::Result<String> {

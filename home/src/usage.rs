@@ -342,9 +342,9 @@ pub struct UsageError {
 /// Only the lines that can change the answer are parsed: the file's own session meta (every
 /// line is parsed until it is seen, so a file of any format names its thread), then lines
 /// whose type tags name a type usage reads, told from the tags where Codex writes them
-/// ([`line_kind`]; a line of another shape is searched whole for the tags, which may let a
+/// (`usage/line_kind.rs`; a line of another shape is searched whole for the tags, which may let a
 /// message that quotes a tag through, never the reverse). Token counts get a small parse of
-/// their timestamp and payload ([`light`]), the others the typed parse. Everything else (the
+/// their timestamp and payload (`usage/light.rs`), the others the typed parse. Everything else (the
 /// messages, tool calls and outputs that make up most of a file) is passed over unparsed.
 pub fn file_usage<R: Read>(stream: RolloutStream<R>) -> std::io::Result<FileUsage> {
     scan_stream(stream, UsageScan::new())
