@@ -225,17 +225,10 @@ fn fork_scale(mib: u64, path: &Path, meta: &[u8], value: Duration, feed: Feed<'_
         None,
     );
     eprintln!(
-        "scale {mib} MiB: fork whole {:.2}s ({:.2}x), peak {} MiB | from the end {:.2}s \
-         ({:.2}x), peak {} MiB | by reference {:.2}s ({:.2}x), peak {} MiB",
-        whole.as_secs_f64(),
-        whole.as_secs_f64() / value.as_secs_f64(),
-        whole_rss / 1024,
-        copy.as_secs_f64(),
-        copy.as_secs_f64() / value.as_secs_f64(),
-        copy_rss / 1024,
-        reference.as_secs_f64(),
-        reference.as_secs_f64() / value.as_secs_f64(),
-        reference_rss / 1024,
+        "scale {mib} MiB: {} | {} | {}",
+        against("fork whole", whole, value, whole_rss),
+        against("from the end", copy, value, copy_rss),
+        against("by reference", reference, value, reference_rss),
     );
     for out in [whole_out, copy_out, reference_out] {
         std::fs::remove_file(out).unwrap();
@@ -249,14 +242,9 @@ fn export_scale(size: &str, file: &str, value: Duration) {
     let (markdown, markdown_rss) = measure(&["export", "--format", "markdown", file], None);
     let (html, html_rss) = measure(&["export", "--format", "html", file], None);
     eprintln!(
-        "scale {size}: export markdown {:.2}s ({:.2}x), peak {} MiB | html {:.2}s ({:.2}x), \
-         peak {} MiB",
-        markdown.as_secs_f64(),
-        markdown.as_secs_f64() / value.as_secs_f64(),
-        markdown_rss / 1024,
-        html.as_secs_f64(),
-        html.as_secs_f64() / value.as_secs_f64(),
-        html_rss / 1024,
+        "scale {size}: {} | {}",
+        against("export markdown", markdown, value, markdown_rss),
+        against("html", html, value, html_rss),
     );
 }
 
@@ -277,21 +265,23 @@ fn reaching_back(mib: u64, lines: &RealLines) {
     let (prompt, prompt_rss) = measure(&["prompt", "--json", &file], None);
     let (whole, whole_rss) = measure(&["validate", "--json", &file], None);
     eprintln!(
-        "scale {mib} MiB, rollback past the compaction: value parse {:.2}s | history {:.2}s \
-         ({:.2}x), peak {} MiB | prompt {:.2}s ({:.2}x), peak {} MiB | validate (one stream) \
-         {:.2}s ({:.2}x), peak {} MiB",
+        "scale {mib} MiB, rollback past the compaction: value parse {:.2}s | {} | {} | {}",
         value.as_secs_f64(),
-        history.as_secs_f64(),
-        history.as_secs_f64() / value.as_secs_f64(),
-        history_rss / 1024,
-        prompt.as_secs_f64(),
-        prompt.as_secs_f64() / value.as_secs_f64(),
-        prompt_rss / 1024,
-        whole.as_secs_f64(),
-        whole.as_secs_f64() / value.as_secs_f64(),
-        whole_rss / 1024,
+        against("history", history, value, history_rss),
+        against("prompt", prompt, value, prompt_rss),
+        against("validate (one stream)", whole, value, whole_rss),
     );
     std::fs::remove_file(&path).unwrap();
+}
+
+/// `label`'s time, its ratio to the Value parse `value` and its peak memory (`rss`, KiB).
+fn against(label: &str, took: Duration, value: Duration, rss: u64) -> String {
+    format!(
+        "{label} {:.2}s ({:.2}x), peak {} MiB",
+        took.as_secs_f64(),
+        took.as_secs_f64() / value.as_secs_f64(),
+        rss / 1024
+    )
 }
 
 fn value_parse_file(path: &Path) -> Duration {
@@ -303,14 +293,7 @@ fn value_parse_file(path: &Path) -> Duration {
 
 /// The sizes of the scale pass: `CODEX_BENCH_SCALE_MIB` (comma-separated), else 100 and 1024.
 fn scale_sizes() -> Vec<u64> {
-    std::env::var("CODEX_BENCH_SCALE_MIB")
-        .ok()
-        .map(|text| {
-            text.split(',')
-                .filter_map(|size| size.trim().parse().ok())
-                .collect()
-        })
-        .unwrap_or_else(|| vec![100, 1024])
+    generate::scale_sizes_from("CODEX_BENCH_SCALE_MIB")
 }
 
 fn scale(lines: &RealLines) {
@@ -366,30 +349,23 @@ fn scale(lines: &RealLines) {
         let (whole, whole_rss) = measure(&["thread", "--json", "-"], Some(&mut feed));
         let (last, last_rss) = measure(&["thread", "--json", "--last", "1", &file], None);
         eprintln!(
-            "scale {mib} MiB: thread whole {:.2}s ({:.2}x), peak {} MiB | streamed {:.2}s \
-             ({:.2}x), peak {} MiB | --last 1 {:.2}s ({:.2}x), peak {} MiB",
-            whole.as_secs_f64(),
-            whole.as_secs_f64() / value.as_secs_f64(),
-            whole_rss / 1024,
-            thread.as_secs_f64(),
-            thread.as_secs_f64() / value.as_secs_f64(),
-            thread_rss / 1024,
-            last.as_secs_f64(),
-            last.as_secs_f64() / value.as_secs_f64(),
-            last_rss / 1024,
+            "scale {mib} MiB: {} | {} | {}",
+            against("thread whole", whole, value, whole_rss),
+            against("streamed", thread, value, thread_rss),
+            against("--last 1", last, value, last_rss),
         );
         let (replayed, replayed_rss) = measure(&["notifications", &file], None);
         let (replayed_whole, replayed_whole_rss) =
             measure(&["notifications", "-"], Some(&mut feed));
         eprintln!(
-            "scale {mib} MiB: notifications whole {:.2}s ({:.2}x), peak {} MiB | streamed \
-             {:.2}s ({:.2}x), peak {} MiB",
-            replayed_whole.as_secs_f64(),
-            replayed_whole.as_secs_f64() / value.as_secs_f64(),
-            replayed_whole_rss / 1024,
-            replayed.as_secs_f64(),
-            replayed.as_secs_f64() / value.as_secs_f64(),
-            replayed_rss / 1024,
+            "scale {mib} MiB: {} | {}",
+            against(
+                "notifications whole",
+                replayed_whole,
+                value,
+                replayed_whole_rss
+            ),
+            against("streamed", replayed, value, replayed_rss),
         );
         export_scale(&format!("{mib} MiB"), &file, value);
         fork_scale(mib, &path, &lines.meta, value, &mut feed);
@@ -438,19 +414,11 @@ fn scale(lines: &RealLines) {
             let (markdown, markdown_rss) = measure(&markdown, Some(&mut feed));
             let (html, html_rss) = measure(&["export", "--format", "html", "-"], Some(&mut feed));
             eprintln!(
-                "scale 10 GiB (piped): value parse {:.1}s | notifications {:.1}s ({:.2}x), peak \
-                 {} MiB | export markdown {:.1}s ({:.2}x), peak {} MiB | html {:.1}s ({:.2}x), \
-                 peak {} MiB",
+                "scale 10 GiB (piped): value parse {:.1}s | {} | {} | {}",
                 value.as_secs_f64(),
-                replayed.as_secs_f64(),
-                replayed.as_secs_f64() / value.as_secs_f64(),
-                replayed_rss / 1024,
-                markdown.as_secs_f64(),
-                markdown.as_secs_f64() / value.as_secs_f64(),
-                markdown_rss / 1024,
-                html.as_secs_f64(),
-                html.as_secs_f64() / value.as_secs_f64(),
-                html_rss / 1024,
+                against("notifications", replayed, value, replayed_rss),
+                against("export markdown", markdown, value, markdown_rss),
+                against("html", html, value, html_rss),
             );
         }
     }

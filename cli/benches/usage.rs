@@ -229,14 +229,7 @@ fn value_parse_file(path: &Path) -> Duration {
 
 /// The sizes of the scale pass (MiB).
 fn scale_sizes() -> Vec<u64> {
-    std::env::var("CODEX_USAGE_BENCH_SCALE_MIB")
-        .ok()
-        .map(|text| {
-            text.split(',')
-                .filter_map(|size| size.trim().parse().ok())
-                .collect()
-        })
-        .unwrap_or_else(|| vec![100, 1024])
+    generate::scale_sizes_from("CODEX_USAGE_BENCH_SCALE_MIB")
 }
 
 /// `usage session` on one generated file per size: time against the Value parse, peak memory.

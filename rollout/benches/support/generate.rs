@@ -216,3 +216,16 @@ pub fn write_rollout(path: &Path, lines: &RealLines, shape: &Shape) -> io::Resul
     out.flush()?;
     Ok(written)
 }
+
+/// The sizes (MiB) of a benchmark's scale pass: the comma-separated list in the environment
+/// variable `var`, else 100 and 1024.
+pub fn scale_sizes_from(var: &str) -> Vec<u64> {
+    std::env::var(var)
+        .ok()
+        .map(|text| {
+            text.split(',')
+                .filter_map(|size| size.trim().parse().ok())
+                .collect()
+        })
+        .unwrap_or_else(|| vec![100, 1024])
+}
