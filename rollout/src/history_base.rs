@@ -286,7 +286,7 @@ pub fn history_base_of_file(path: &Path) -> std::io::Result<Option<HistoryBase>>
 }
 
 /// The `history_base` of the first `session_meta` among `items`, if it has one.
-pub fn history_base_of(items: &[RolloutItem]) -> Option<&HistoryBase> {
+pub(crate) fn history_base_of(items: &[RolloutItem]) -> Option<&HistoryBase> {
     items.iter().find_map(|item| match item {
         RolloutItem::SessionMeta(meta) => Some(meta.meta.history_base.as_ref()),
         _ => None,

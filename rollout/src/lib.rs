@@ -108,8 +108,8 @@ pub use fork::{
     user_message_positions_in_rollout,
 };
 pub use history_base::{
-    HistoryBaseError, MAX_BASE_DEPTH, PrefixProblem, ResolvedBase, history_base_of,
-    history_base_of_file, load_rollout_with_base, resolve_history_base,
+    HistoryBaseError, MAX_BASE_DEPTH, PrefixProblem, ResolvedBase, history_base_of_file,
+    load_rollout_with_base, resolve_history_base,
 };
 pub use layout::{
     ARCHIVED_SESSIONS_SUBDIR, CODEX_HOME_ENV, COMPRESSED_SUFFIX, CodexHome, OrderKey,

@@ -46,17 +46,17 @@ pub struct SessionHistory {
 }
 
 impl SessionHistory {
-    /// Rebuilds the history of `source`; when it is a fork by reference, resolves its base
-    /// through `home` (default: `$CODEX_HOME`, else `~/.codex`).
+    /// Rebuilds the history of `source`; when it continues another thread's history (a fork
+    /// by reference, a continuation file), resolves its base through `home` (default: the
+    /// home the file lies in, else `$CODEX_HOME`, else `~/.codex`).
     pub fn load(source: &Source, home: Option<PathBuf>) -> Result<Self, Failure> {
         let options = ReconstructOptions::default();
         let name = source.name();
         let path = source
             .path()
             .ok_or_else(|| Failure::Usage(format!("{name} must be read as a file")))?;
-        if !continues_another(path)
-            && let Ok(Some(tail)) = resume_rollout_tail(path, &options)
-        {
+        let based = continues_another(path);
+        if !based && let Ok(Some(tail)) = resume_rollout_tail(path, &options) {
             if tail.unreadable_lines() > 0 {
                 warn(&format!(
                     "{name}: {} unreadable line(s) ignored in the part read; `codex-thread \
@@ -75,7 +75,7 @@ impl SessionHistory {
         // What the tail does not answer is a file that continues another thread's history
         // (a fork by reference, a continuation file), or one that cannot be read as a
         // session: the streaming checks say why, with every command's messages.
-        if !continues_another(path) {
+        if !based {
             stream_session(source, &Progress::hidden(), |_| {})?;
         }
         let home = home_of(path, home.as_deref())?;
