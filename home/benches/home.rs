@@ -16,43 +16,25 @@
 
 #![allow(clippy::expect_used, clippy::print_stderr)]
 
+#[path = "support/lines.rs"]
+mod lines;
+
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use codex_home::{CompressOptions, DuOptions, compress_files, measure_files};
 use codex_rollout::CodexHome;
-use codex_test_support::{non_empty_lines, real_jsonl_files};
+use codex_test_support::real_jsonl_files;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group};
 use rayon::prelude::*;
 use uuid::Uuid;
 
 const FILES: usize = 2_000;
 
-fn pool() -> Vec<Vec<u8>> {
-    let mut lines: Vec<Vec<u8>> = real_jsonl_files()
-        .ok()
-        .flatten()
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|path| non_empty_lines(path).ok())
-        .flatten()
-        .collect();
-    if lines.is_empty() {
-        eprintln!("home bench: no real fixtures, using lines of our own");
-        for i in 0..2_000 {
-            lines.push(format!(
-                r#"{{"timestamp":"2026-01-01T00:00:00.000Z","type":"response_item","payload":{{"type":"function_call_output","call_id":"c{i}","output":"line {i} {}"}}}}"#,
-                "x".repeat(i % 700)
-            ).into_bytes());
-        }
-    }
-    lines
-}
-
 /// The generated files: (relative path, bytes).
 fn generate() -> Vec<(PathBuf, Vec<u8>)> {
-    let pool = pool();
+    let pool = lines::line_pool("home");
     let mut at = 0usize;
     (0..FILES)
         .map(|i| {

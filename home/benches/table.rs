@@ -20,6 +20,9 @@
 
 #![allow(clippy::expect_used, clippy::print_stderr)]
 
+#[path = "support/lines.rs"]
+mod lines;
+
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -27,7 +30,7 @@ use std::time::{Duration, Instant};
 use codex_home::{TableOptions, write_tables};
 use codex_rollout::CodexHome;
 use codex_rollout::RolloutStream;
-use codex_test_support::{non_empty_lines, real_jsonl_files, under_cargo_bench};
+use codex_test_support::under_cargo_bench;
 use uuid::Uuid;
 
 /// Sessions in the home, unless `TABLE_BENCH_FILES` says another number.
@@ -216,30 +219,9 @@ fn cpu_time() -> (Duration, Duration) {
     )
 }
 
-fn pool() -> Vec<Vec<u8>> {
-    let mut lines: Vec<Vec<u8>> = real_jsonl_files()
-        .ok()
-        .flatten()
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|path| non_empty_lines(path).ok())
-        .flatten()
-        .collect();
-    if lines.is_empty() {
-        eprintln!("table bench: no real fixtures, using lines of our own");
-        for i in 0..2_000 {
-            lines.push(format!(
-                r#"{{"timestamp":"2026-01-01T00:00:00.000Z","type":"response_item","payload":{{"type":"function_call_output","call_id":"c{i}","output":"line {i} {}"}}}}"#,
-                "x".repeat(i % 700)
-            ).into_bytes());
-        }
-    }
-    lines
-}
-
 /// Writes the generated home; its files and their total size.
 fn lay(home: &Path) -> (Vec<PathBuf>, u64) {
-    let pool = pool();
+    let pool = lines::line_pool("table");
     let mut at = 0usize;
     let mut total = 0u64;
     let paths = (0..files())
