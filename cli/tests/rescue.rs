@@ -28,6 +28,28 @@ fn big(id: &str, text: &str) -> Reply {
     Reply::items(vec![assistant_message(id, text)]).usage(Usage::new(9_000, 0, 10, 0))
 }
 
+/// Resumes `thread` once per turn of `turns`, each resume opened by a compaction (the
+/// previous turn reported more tokens than the limit) and answered by a large reply.
+fn resume_compacting(
+    home: &CodexHome,
+    model: &ScriptedModel,
+    thread: &str,
+    turns: std::ops::RangeInclusive<usize>,
+) -> TestResult {
+    for turn in turns {
+        model.push_compaction(Reply::items(vec![assistant_message(
+            &format!("msg_summary_{turn}"),
+            &format!("Summary {turn}."),
+        )]));
+        model.push_reply(big(&format!("msg_{turn}"), &format!("Turn {turn}.")));
+        home.runner()
+            .config("model_auto_compact_token_limit=5000")
+            .resume(thread, &format!("turn {turn}"))?
+            .assert_success();
+    }
+    Ok(())
+}
+
 fn count_lines_of_type(path: &Path, kind: &str) -> Result<usize, Box<dyn std::error::Error>> {
     let text = std::fs::read_to_string(path)?;
     Ok(text
@@ -117,17 +139,7 @@ fn rescued_thread_resumes_in_codex_to_the_history_the_original_resumes_to() -> T
     ])?;
     run.assert_success();
     let thread = run.expect_thread_id().to_owned();
-    for turn in 2..=3 {
-        model.push_compaction(Reply::items(vec![assistant_message(
-            &format!("msg_summary_{turn}"),
-            &format!("Summary {turn}."),
-        )]));
-        model.push_reply(big(&format!("msg_{turn}"), &format!("Turn {turn}.")));
-        home.runner()
-            .config("model_auto_compact_token_limit=5000")
-            .resume(&thread, &format!("turn {turn}"))?
-            .assert_success();
-    }
+    resume_compacting(&home, &model, &thread, 2..=3)?;
     model.push_reply(Reply::message("msg_4", "Turn 4."));
     home.resume(&thread, "turn 4")?.assert_success();
 
@@ -224,17 +236,7 @@ fn rescued_continuation_of_a_reverted_thread_resumes_to_the_same_history() -> Te
     drop(app_server);
     model.push_reply(big("msg_4", "Four."));
     home.resume(&thread, "four")?.assert_success();
-    for turn in 5..=6 {
-        model.push_compaction(Reply::items(vec![assistant_message(
-            &format!("msg_summary_{turn}"),
-            &format!("Summary {turn}."),
-        )]));
-        model.push_reply(big(&format!("msg_{turn}"), &format!("Turn {turn}.")));
-        home.runner()
-            .config("model_auto_compact_token_limit=5000")
-            .resume(&thread, &format!("turn {turn}"))?
-            .assert_success();
-    }
+    resume_compacting(&home, &model, &thread, 5..=6)?;
     model.push_reply(Reply::message("msg_7", "Seven."));
     home.resume(&thread, "seven")?.assert_success();
 
