@@ -84,8 +84,8 @@ pub use contextual::{
 pub use event_mapping::{parse_turn_item, web_search_action_detail};
 pub use prompt::{
     EncodedRequest, InstructionsPlacement, Prompt, ProviderKind, ReasoningRequest, RequestOptions,
-    ResponsesRequest, TextControls, ToolSpec, WireApi, encode_request, prepare_input_for_request,
-    resolve_base_instructions,
+    ResponsesRequest, TextControls, ToolSpec, WireApi, encode_prompt, encode_request,
+    prepare_input_for_request, resolve_base_instructions,
 };
 pub use session::clock::{Clock, IdSource, SequentialIds, SteppingClock};
 pub use session::media::data_url::{decode_data_url, encode_data_url, is_data_url};

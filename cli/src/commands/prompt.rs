@@ -6,13 +6,14 @@
 //! answered with `aborted`, orphan outputs removed, media the model cannot read replaced), the
 //! base instructions restored from the session meta (`resolve_base_instructions`), the model
 //! and reasoning settings of the last turn, and the thread id as the prompt cache key; then
-//! encoded as normal Responses or Responses Lite (`encode_request`). Tools are not recorded in
+//! encoded as normal Responses or Responses Lite (`encode_prompt`, which takes the history
+//! over rather than copying it). Tools are not recorded in
 //! session files, so the request has none. A fork by reference is resolved first, through the
 //! Codex home, as `history` does.
 
 use codex_core::InputModality;
 use codex_core::{
-    InstructionsPlacement, Prompt, ProviderKind, RequestOptions, WireApi, encode_request,
+    InstructionsPlacement, Prompt, ProviderKind, RequestOptions, WireApi, encode_prompt,
     resolve_base_instructions,
 };
 use codex_protocol::models::{BaseInstructions, ResponseItem};
@@ -99,7 +100,7 @@ pub fn run(
         output_schema_strict: true,
         instructions_placement: InstructionsPlacement::FirstInput,
     };
-    let request = encode_request(&prompt, &options);
+    let request = encode_prompt(prompt, &options);
     out.json_document(&request.body)?;
     Ok(Status::Ok)
 }

@@ -154,12 +154,22 @@ pub struct EncodedRequest {
 /// The header that marks a Responses Lite request.
 pub const RESPONSES_LITE_HEADER: &str = "x-openai-internal-codex-responses-lite";
 
-/// Encodes `prompt` for the wire. Never modifies `prompt`.
+/// Encodes `prompt` for the wire. Never modifies `prompt`: the request holds a copy of its
+/// input ([`encode_prompt`] takes the prompt instead, for a caller done with it).
 pub fn encode_request(prompt: &Prompt, options: &RequestOptions) -> EncodedRequest {
-    let mut input = prepare_input_for_request(&prompt.input, options.wire_api, options.provider);
+    encode_prompt(prompt.clone(), options)
+}
+
+/// [`encode_request`] of a prompt the caller gives up: its input becomes the request's,
+/// adapted in place, so a long history is held once, not twice.
+pub fn encode_prompt(mut prompt: Prompt, options: &RequestOptions) -> EncodedRequest {
     let use_lite = options.wire_api == WireApi::ResponsesLite;
-    let (instructions, tools, parallel_tool_calls) = if use_lite {
-        let mut prefixed = lite::lite_input_prefix(prompt, options.provider);
+    // The Lite prefix looks at the whole input, so it is made before the input is taken.
+    let lite_prefix = use_lite.then(|| lite::lite_input_prefix(&prompt, options.provider));
+    let mut input = std::mem::take(&mut prompt.input);
+    prepare_input_in_place(&mut input, options.wire_api, options.provider);
+    let prompt = &prompt;
+    let (instructions, tools, parallel_tool_calls) = if let Some(mut prefixed) = lite_prefix {
         prefixed.append(&mut input);
         input = prefixed;
         (String::new(), None, false)
@@ -235,7 +245,13 @@ pub fn prepare_input_for_request(
     provider: ProviderKind,
 ) -> Vec<ResponseItem> {
     let mut items = input.to_vec();
-    for item in &mut items {
+    prepare_input_in_place(&mut items, wire_api, provider);
+    items
+}
+
+/// [`prepare_input_for_request`] done to the items themselves.
+fn prepare_input_in_place(items: &mut [ResponseItem], wire_api: WireApi, provider: ProviderKind) {
+    for item in items {
         if wire_api == WireApi::ResponsesLite {
             lite::strip_image_detail(item);
         }
@@ -253,7 +269,6 @@ pub fn prepare_input_for_request(
             item.set_id(None);
         }
     }
-    items
 }
 
 #[cfg(test)]

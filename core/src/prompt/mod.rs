@@ -29,8 +29,8 @@ pub use encode::RequestOptions;
 pub use encode::ResponsesRequest;
 pub use encode::TextControls;
 pub use encode::WireApi;
-pub use encode::encode_request;
 pub use encode::prepare_input_for_request;
+pub use encode::{encode_prompt, encode_request};
 pub use instructions::resolve_base_instructions;
 pub use tools::ToolSpec;
 
