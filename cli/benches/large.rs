@@ -24,7 +24,9 @@
 //! the same file measured just before, and their peak RSS (`/usr/bin/time -f %M`, the
 //! child's maximum resident set), and `thread` whole (standard input, loaded whole), streamed
 //! (a file) and `--last 1`, `notifications` whole and streamed (read twice), and
-//! `fork --drop-turns 1` whole (standard input), from the end and from the end by reference.
+//! `fork --drop-turns 1` whole (standard input), from the end and from the end by reference;
+//! `thread` and `thread --last 1` / `--last 10` of a paginated file of the same shape (its
+//! last turns read from the end).
 //! `export --format markdown` and `--format html` of the file are measured the same way.
 //! With `CODEX_BENCH_10G=1 CODEX_BENCH_10G_REPLAY=1` the 10 GiB pipe also feeds
 //! `notifications` and both exports (each spools it into one temporary file), against a
@@ -274,6 +276,37 @@ fn reaching_back(mib: u64, lines: &RealLines) {
     std::fs::remove_file(&path).unwrap();
 }
 
+/// `thread` and `thread --last N` on a paginated file of the same shape (the real paginated
+/// lines repeated, compactions written as Codex writes them there): the last turns are read
+/// from the end.
+fn paginated_last_turns(mib: u64) {
+    let Some(lines) = generate::real_paginated_lines() else {
+        eprintln!("scale {mib} MiB, paginated: no real paginated lines, skipped");
+        return;
+    };
+    let path = bench_dir().join(format!("paginated-{mib}mib.jsonl"));
+    write_rollout(&path, &lines, &shape(mib * MIB)).unwrap();
+    let file = path.to_string_lossy().into_owned();
+    let value = value_parse_file(&path);
+    let (thread, thread_rss) = measure(&["thread", "--json", &file], None);
+    let (last, last_rss) = measure(&["thread", "--json", "--last", "1", &file], None);
+    let (last_ten, last_ten_rss) = measure(&["thread", "--json", "--last", "10", &file], None);
+    let fine = |took: Duration| took.as_secs_f64() / value.as_secs_f64();
+    eprintln!(
+        "scale {mib} MiB, paginated: value parse {:.2}s | {} | --last 1 {:.3}s ({:.4}x), peak {} \
+         MiB | --last 10 {:.3}s ({:.4}x), peak {} MiB",
+        value.as_secs_f64(),
+        against("thread", thread, value, thread_rss),
+        last.as_secs_f64(),
+        fine(last),
+        last_rss / 1024,
+        last_ten.as_secs_f64(),
+        fine(last_ten),
+        last_ten_rss / 1024,
+    );
+    std::fs::remove_file(&path).unwrap();
+}
+
 /// `label`'s time, its ratio to the Value parse `value` and its peak memory (`rss`, KiB).
 fn against(label: &str, took: Duration, value: Duration, rss: u64) -> String {
     format!(
@@ -338,6 +371,7 @@ fn scale(lines: &RealLines) {
             prompt_rss / 1024,
         );
         reaching_back(mib, lines);
+        paginated_last_turns(mib);
         // `thread`: streamed (a file), whole (the same bytes on standard input, which is
         // loaded whole), and only the last turn.
         let (thread, thread_rss) = measure(&["thread", "--json", &file], None);

@@ -16,7 +16,7 @@ use codex_test_support::{
 use serde_json::{Value, json};
 
 use common::TestResult;
-use common::real_codex::{home_path_of, our_thread};
+use common::real_codex::{home_path_of, our_thread, run_ours, text};
 
 /// Takes the differences Codex is known to have out of `theirs` (made equal to ours, each
 /// checked to be exactly what the docs say), and returns what was set aside.
@@ -153,7 +153,30 @@ fn compare(
     id: &str,
     placed: bool,
 ) -> Result<DiffOutcome, Box<dyn std::error::Error>> {
-    let ours = our_thread(file, home)?;
+    compare_last(app_server, home, file, id, placed, None)
+}
+
+/// [`compare`] of `thread --last N` with `thread/read`'s last N turns, when `last` is given.
+fn compare_last(
+    app_server: &mut codex_test_support::AppServer,
+    home: &Path,
+    file: &Path,
+    id: &str,
+    placed: bool,
+    last: Option<usize>,
+) -> Result<DiffOutcome, Box<dyn std::error::Error>> {
+    let ours = match last {
+        None => our_thread(file, home)?,
+        Some(last) => serde_json::from_str(&run_ours(&[
+            "--json",
+            "thread",
+            text(file)?,
+            "--last",
+            &last.to_string(),
+            "--home",
+            text(home)?,
+        ])?)?,
+    };
     let mut theirs = match app_server.thread_read(id) {
         Ok(thread) => thread,
         Err(error) => {
@@ -164,6 +187,11 @@ fn compare(
             });
         }
     };
+    if let (Some(last), Some(turns)) = (last, theirs.get_mut("turns").and_then(Value::as_array_mut))
+    {
+        let first_kept = turns.len().saturating_sub(last);
+        turns.drain(..first_kept);
+    }
     let documented = set_aside_documented(&ours, &mut theirs, home, placed);
     let differences = json_differences(&ours, &theirs);
     Ok(if !differences.is_empty() {
@@ -266,6 +294,7 @@ fn thread_equals_app_server_thread_read_on_threads_codex_writes() -> TestResult 
     let mut app_server = home.app_server()?;
     let mut differs = Vec::new();
     let mut compared = 0;
+    let mut from_end = 0;
     for thread in app_server.thread_list(false)? {
         let id = thread["id"].as_str().ok_or("no id")?.to_owned();
         let path = PathBuf::from(thread["path"].as_str().ok_or("no path")?);
@@ -275,9 +304,24 @@ fn thread_equals_app_server_thread_read_on_threads_codex_writes() -> TestResult 
         if let DiffOutcome::Differs(what) = outcome {
             differs.push(format!("{id}: {what}"));
         }
+        // The last turns, read from the end where the file allows it (the worker's three
+        // turns; every file Codex 0.169 writes is paginated).
+        for last in 1..=3 {
+            from_end += usize::from(codex_home::last_turns_from_end(&path, last)?.is_some());
+            let outcome =
+                compare_last(&mut app_server, home.path(), &path, &id, false, Some(last))?;
+            report.record("thread --last = thread/read's last turns", &id, &outcome)?;
+            if let DiffOutcome::Differs(what) = outcome {
+                differs.push(format!("{id} --last {last}: {what}"));
+            }
+        }
     }
     assert_eq!(compared, 3, "chat, worker and fork");
     assert!(differs.is_empty(), "{}", differs.join("\n\n"));
+    assert!(
+        from_end >= 2,
+        "the worker's last turns were read from the end {from_end} time(s)"
+    );
     Ok(())
 }
 
@@ -410,6 +454,7 @@ fn thread_equals_app_server_thread_read_on_harder_threads_codex_writes() -> Test
     let mut app_server = home.app_server()?;
     let mut differs = Vec::new();
     let mut compared = 0;
+    let mut from_end = 0;
     let mut listed = Vec::new();
     for archived_list in [false, true] {
         for thread in app_server.thread_list(archived_list)? {
@@ -422,9 +467,17 @@ fn thread_equals_app_server_thread_read_on_harder_threads_codex_writes() -> Test
             if let DiffOutcome::Differs(what) = outcome {
                 differs.push(format!("{id} ({}): {what}", path.display()));
             }
+            // The last turn: read from the end for the compacting thread's two turns.
+            from_end += usize::from(codex_home::last_turns_from_end(&path, 1)?.is_some());
+            let outcome = compare_last(&mut app_server, home.path(), &path, &id, false, Some(1))?;
+            report.record("thread --last = thread/read's last turns", &id, &outcome)?;
+            if let DiffOutcome::Differs(what) = outcome {
+                differs.push(format!("{id} --last 1 ({}): {what}", path.display()));
+            }
         }
     }
     assert!(differs.is_empty(), "{}", differs.join("\n\n"));
     assert_eq!(compared, 11, "every scenario's thread: {listed:?}");
+    assert!(from_end >= 1, "no thread's last turn was read from the end");
     Ok(())
 }

@@ -14,7 +14,7 @@ use codex_app_server_protocol::{BuiltThread, ThreadBuilder};
 use codex_rollout::RolloutContents;
 use codex_test_support::real_jsonl_files;
 use codex_thread::testing::{Progress, Source, build_streamed};
-use generate::{real_lines, streamed_equivalence_shapes, write_rollout};
+use generate::{real_lines, real_paginated_lines, streamed_equivalence_shapes, write_rollout};
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
@@ -106,6 +106,31 @@ fn streamed_thread_equals_the_whole_file_thread_and_last_is_its_suffix() {
         let path = dir.path().join(format!("generated-{index}.jsonl"));
         write_rollout(&path, &lines, shape).unwrap();
         check(&path);
+    }
+}
+
+/// Generated paginated files (the real paginated lines repeated, compactions, rollbacks
+/// before and after the last compaction, a torn last line): `thread --last N` reads their
+/// last turns from the end (`codex_home::last_turns_from_end`) and shows the whole thread's.
+#[test]
+fn last_turns_read_from_the_end_are_the_whole_threads() {
+    let Some(lines) = real_paginated_lines() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (index, shape) in streamed_equivalence_shapes().iter().enumerate() {
+        let path = dir.path().join(format!("paginated-{index}.jsonl"));
+        write_rollout(&path, &lines, shape).unwrap();
+        check(&path);
+        let from_end = [1, 2, 5]
+            .into_iter()
+            .filter(|last| {
+                codex_home::last_turns_from_end(&path, *last)
+                    .unwrap()
+                    .is_some()
+            })
+            .count();
+        assert!(from_end > 0, "{}: never read from the end", path.display());
     }
 }
 

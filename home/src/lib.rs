@@ -75,6 +75,7 @@
 mod compress;
 mod dates;
 mod du;
+mod last_turns;
 mod list;
 mod pricing;
 mod prune;
@@ -97,6 +98,7 @@ pub use du::{
     ImageSummary, KindBytes, LARGEST_FILES, LargestFile, MIN_SHARED_LINE, PlaceBytes, measure_file,
     measure_files,
 };
+pub use last_turns::last_turns_from_end;
 pub use list::{
     Cursor, FoundRollout, HEAD_RECORD_LIMIT, HeadSummary, MAX_SCAN_FILES, SessionSummary,
     SessionsPage, USER_EVENT_SCAN_LIMIT, all_rollout_files, find_rollout_by_thread_id,

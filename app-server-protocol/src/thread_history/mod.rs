@@ -59,6 +59,9 @@ pub struct ThreadHistoryBuilder {
     /// Rollout items seen before the one being handled: an implied turn is named
     /// `rollout-<index>` after the item that opened it, as Codex names it.
     item_index: u64,
+    /// Whether a turn was implied, a record named a turn not here or a rollback dropped more
+    /// turns than there were ([`Self::reads_earlier_items`] adds the minted ids shown).
+    reads_earlier: bool,
 }
 
 impl ThreadHistoryBuilder {
@@ -71,6 +74,22 @@ impl ThreadHistoryBuilder {
     pub fn handle_rollout_item(&mut self, item: &RolloutItem) {
         self.handle_rollout_item_at_index(item);
         self.item_index += 1;
+    }
+
+    /// Whether the turns built so far could differ had the items before the first one this
+    /// builder saw been given too: they show something numbered by position (an implied
+    /// `rollout-<index>` turn id, a minted `item-<n>` id: a minted id a typed record later
+    /// replaced does not count), a record named a turn it never saw, or a rollback dropped
+    /// more turns than it holds. `false` for a builder fed from a turn's start means its turns
+    /// after the first are those of the whole file: what a reader of a file's last turns from
+    /// the end relies on.
+    pub fn reads_earlier_items(&self) -> bool {
+        self.reads_earlier
+            || self
+                .closed
+                .iter()
+                .chain(&self.current)
+                .any(|turn| turn.highest_minted_item().is_some())
     }
 
     fn handle_rollout_item_at_index(&mut self, item: &RolloutItem) {
@@ -121,6 +140,7 @@ impl ThreadHistoryBuilder {
             EventMsg::ThreadRolledBack(rollback) => {
                 self.close_current();
                 let drop = usize::try_from(rollback.num_turns).unwrap_or(usize::MAX);
+                self.reads_earlier |= drop > self.closed.len();
                 let keep = self.closed.len().saturating_sub(drop);
                 self.closed.truncate(keep);
                 // Codex numbers what is left as if the dropped turns had never been: the next
@@ -306,13 +326,19 @@ impl ThreadHistoryBuilder {
 
     fn record_reasoning(&mut self, text: &str, raw: bool) {
         let minted = &mut self.minted_items;
+        let named = None;
+        let target = Self::target_in(
+            &mut self.current,
+            &mut self.closed,
+            self.item_index,
+            named,
+            &mut self.reads_earlier,
+        );
         let new_id = move || {
             *minted += 1;
             format!("item-{minted}")
         };
-        let named = None;
-        Self::target_in(&mut self.current, &mut self.closed, self.item_index, named)
-            .record_reasoning(text.to_owned(), raw, new_id);
+        target.record_reasoning(text.to_owned(), raw, new_id);
     }
 
     /// Where a record goes: the open turn when it names no other; a closed turn it names;
@@ -323,6 +349,7 @@ impl ThreadHistoryBuilder {
             &mut self.closed,
             self.item_index,
             turn_id,
+            &mut self.reads_earlier,
         )
     }
 
@@ -332,6 +359,7 @@ impl ThreadHistoryBuilder {
         closed: &'a mut [PendingTurn],
         item_index: u64,
         turn_id: Option<&str>,
+        reads_earlier: &mut bool,
     ) -> &'a mut PendingTurn {
         let named = turn_id.filter(|id| !id.is_empty());
         let open_matches = match (&*current, named) {
@@ -345,12 +373,15 @@ impl ThreadHistoryBuilder {
         {
             return &mut closed[index];
         }
+        // A turn named but not here may be one that came before the items seen.
+        *reads_earlier |= !open_matches && named.is_some();
         if current.is_none()
             && let Some(index) = closed.len().checked_sub(1)
         {
             return &mut closed[index];
         }
         current.get_or_insert_with(|| {
+            *reads_earlier = true;
             PendingTurn::new(format!("rollout-{item_index}"), None, false, None)
         })
     }
@@ -389,7 +420,8 @@ impl ThreadHistoryBuilder {
 
     /// The id of a turn the records imply (no `task_started` named it): `rollout-<index>`
     /// after the rollout item that opened it.
-    fn implied_turn_id(&self) -> String {
+    fn implied_turn_id(&mut self) -> String {
+        self.reads_earlier = true;
         format!("rollout-{}", self.item_index)
     }
 }

@@ -391,3 +391,49 @@ fn a_persisted_function_call_output_item_shows_in_its_turn() {
         )]
     );
 }
+
+/// What a builder fed from a turn's start says of its turns: they stand alone while every id
+/// is the file's own, and not once an id counts what came before or a record reaches back.
+#[test]
+fn a_builder_says_when_its_turns_depend_on_earlier_items() {
+    let fed = |items: &[RolloutItem]| {
+        let mut builder = ThreadHistoryBuilder::new();
+        for item in items {
+            builder.handle_rollout_item(item);
+        }
+        builder.reads_earlier_items()
+    };
+    let own_ids = [
+        start("t1"),
+        typed_agent("t1", "a1", "one"),
+        complete("t1"),
+        start("t2"),
+        typed_agent("t2", "a2", "two"),
+        complete("t2"),
+    ];
+    assert!(!fed(&own_ids));
+    // A rollback of the two turns here stands alone; of three, it reaches before them.
+    assert!(!fed(&[&own_ids[..], &[rollback(2)]].concat()));
+    assert!(fed(&[&own_ids[..], &[rollback(3)]].concat()));
+    // A minted id counts the ids minted before; a compaction line's minted id replaced by
+    // its typed item does not show.
+    assert!(fed(&[&own_ids[..], &[agent("minted")]].concat()));
+    let compaction = ev(EventMsg::ItemCompleted(ItemCompletedEvent {
+        thread_id: ThreadId::new().to_string(),
+        turn_id: "t2".to_owned(),
+        item: TurnItem::ContextCompaction(codex_protocol::items::ContextCompactionItem {
+            id: "c1".to_owned(),
+        }),
+        started_at_ms: None,
+        completed_at_ms: 0,
+    }));
+    let compacted = RolloutItem::Compacted(Box::new(CompactedItem::from_message("summary")));
+    let mut compacting = own_ids[..5].to_vec();
+    compacting.extend([compacted, compaction, complete("t2")]);
+    assert!(!fed(&compacting));
+    // A record naming a turn not here, and a turn implied by a user message.
+    assert!(fed(
+        &[&own_ids[..], &[typed_agent("t0", "a0", "late")]].concat()
+    ));
+    assert!(fed(&[user("no turn started")]));
+}

@@ -4,15 +4,16 @@
 //! [`Thread::describe_file`](crate::v2::Thread::describe_file), since this crate reads no files.
 
 use codex_protocol::event::{EventMsg, EventTimestamp};
+use codex_protocol::items::TurnItem;
 use codex_protocol::rollout::{
     HistoryMode, RolloutItem, SessionMetaLine, SessionSource as CoreSessionSource,
 };
 
 use super::ThreadHistoryBuilder;
 use crate::v2::{
-    GitInfo, SessionSource, Thread, ThreadHistoryMode, ThreadSource, ThreadStatus, Turn,
-    TurnStatus, UserInput,
+    GitInfo, SessionSource, Thread, ThreadHistoryMode, ThreadSource, ThreadStatus, Turn, TurnStatus,
 };
+use codex_protocol::user_input::UserInput as CoreUserInput;
 
 /// What an editor extension writes before the person's own words in a user message: the
 /// preview shows what follows it.
@@ -114,11 +115,15 @@ pub fn thread_from_rollout_items(items: &[RolloutItem]) -> Option<Thread> {
 #[derive(Debug, Default)]
 pub struct ThreadBuilder {
     thread: Option<Thread>,
+    /// The first user message recorded, as a `user_message` event or a completed
+    /// `UserMessage` item, whichever comes first: Codex previews a thread by the first
+    /// message its head holds, and a rollback does not change it.
     preview: Option<String>,
     /// The model and reasoning effort of the latest turn context: what Codex's state records
     /// of a thread it ran.
     model: Option<String>,
     reasoning_effort: Option<String>,
+    saw_turn_context: bool,
     history: ThreadHistoryBuilder,
 }
 
@@ -140,6 +145,16 @@ impl BuiltThread {
             Self::TurnsOnly(turns) => turns,
         }
     }
+
+    /// Drops all but the last `last` turns.
+    pub fn keep_last_turns(&mut self, last: usize) {
+        let turns = match self {
+            Self::Thread(thread) => &mut thread.turns,
+            Self::TurnsOnly(turns) => turns,
+        };
+        let first_kept = turns.len().saturating_sub(last);
+        turns.drain(..first_kept);
+    }
 }
 
 impl ThreadBuilder {
@@ -154,22 +169,49 @@ impl ThreadBuilder {
             RolloutItem::SessionMeta(meta) if self.thread.is_none() => {
                 self.thread = Some(thread_from_session_meta(meta));
             }
-            RolloutItem::EventMsg(EventMsg::UserMessage(message))
-                if self.preview.is_none() && !message.message.trim().is_empty() =>
-            {
-                self.preview = Some(preview_of(&message.message));
+            RolloutItem::EventMsg(event) if self.preview.is_none() => {
+                self.preview = user_message_preview(event);
             }
             RolloutItem::TurnContext(context) => {
                 self.model = Some(context.model.clone()).filter(|model| !model.is_empty());
                 self.reasoning_effort = context.effort.clone();
+                self.saw_turn_context = true;
             }
             _ => {}
         }
         self.history.handle_rollout_item(item);
     }
 
-    /// The thread (its preview the first user message event, else the first user text of
-    /// its turns), or the turns alone when no session meta was seen.
+    /// Whether the session meta has been seen (the thread has its identity).
+    pub fn has_identity(&self) -> bool {
+        self.thread.is_some()
+    }
+
+    /// The preview settled so far: the first user message seen.
+    pub fn preview(&self) -> Option<&str> {
+        self.preview.as_deref()
+    }
+
+    /// A builder for a page of this thread's later turns, read from a turn's start: the
+    /// identity and preview this one settled, no turns, no turn context yet.
+    pub fn for_later_page(&self) -> Self {
+        Self {
+            thread: self.thread.clone(),
+            preview: self.preview.clone(),
+            ..Self::default()
+        }
+    }
+
+    /// Whether the thread built so far could differ had the items before the first one this
+    /// builder saw been given too: its turns say so
+    /// ([`ThreadHistoryBuilder::reads_earlier_items`]), or no turn context was seen (the
+    /// thread's model is the latest one's).
+    pub fn reads_earlier_items(&self) -> bool {
+        self.history.reads_earlier_items() || !self.saw_turn_context
+    }
+
+    /// The thread (its preview the first user message recorded), or the turns alone when no
+    /// session meta was seen.
     pub fn finish(self) -> BuiltThread {
         let mut turns = self.history.finish();
         // A turn the file leaves open was cut short as far as a reader can tell: Codex shows
@@ -185,28 +227,28 @@ impl ThreadBuilder {
         thread.turns = turns;
         thread.model = self.model;
         thread.reasoning_effort = self.reasoning_effort;
-        thread.preview = match self.preview {
-            Some(preview) => preview,
-            None => first_user_text(&thread).unwrap_or_default(),
-        };
+        thread.preview = self.preview.unwrap_or_default();
         BuiltThread::Thread(Box::new(thread))
     }
 }
 
-fn first_user_text(thread: &Thread) -> Option<String> {
-    thread
-        .turns
-        .iter()
-        .flat_map(|turn| &turn.items)
-        .find_map(|item| match &item.item {
-            crate::v2::ThreadItem::UserMessage { content, .. } => {
-                content.iter().find_map(|input| match input {
-                    UserInput::Text { text, .. } => Some(preview_of(text)),
-                    _ => None,
-                })
-            }
-            _ => None,
-        })
+/// The preview a user message event gives: a `user_message` event's text, or a completed
+/// `UserMessage` item's first text, when not blank.
+fn user_message_preview(event: &EventMsg) -> Option<String> {
+    let text = match event {
+        EventMsg::UserMessage(message) => preview_of(&message.message),
+        EventMsg::ItemCompleted(completed) => {
+            let TurnItem::UserMessage(message) = &completed.item else {
+                return None;
+            };
+            message.content.iter().find_map(|input| match input {
+                CoreUserInput::Text { text, .. } => Some(preview_of(text)),
+                _ => None,
+            })?
+        }
+        _ => return None,
+    };
+    Some(text).filter(|text| !text.is_empty())
 }
 
 /// The preview of a user message, as Codex lists it: the whole text after the editor's

@@ -101,3 +101,50 @@ fn thread_source_spellings_and_unknown_values() -> TestResult {
     }
     Ok(())
 }
+
+/// The preview is the first user message recorded, as Codex's head reading finds it: a
+/// rollback that drops its turn does not change it, and a completed `UserMessage` item (all a
+/// paginated file records of a person's turn) counts as a `user_message` event does.
+#[test]
+fn the_preview_is_the_first_user_message_even_when_rolled_back() -> TestResult {
+    let line = |payload: Value| -> Result<RolloutItem, Box<dyn std::error::Error>> {
+        let line = json!({"timestamp": "2026-09-01T10:00:00.000Z", "type": "event_msg",
+            "payload": payload});
+        parse_rollout_line(line.to_string().as_bytes())?
+            .into_line()
+            .map(|line| line.item)
+            .ok_or_else(|| "not an item".into())
+    };
+    let user = |turn: &str, text: &str| {
+        line(
+            json!({"type": "item_completed", "thread_id": ROOT, "turn_id": turn,
+            "item": {"type": "UserMessage", "id": format!("u-{turn}"),
+                     "content": [{"type": "text", "text": text, "text_elements": []}]},
+            "completed_at_ms": 1}),
+        )
+    };
+    let mut builder = ThreadBuilder::new();
+    let items = [
+        RolloutItem::SessionMeta(Box::new(meta(json!({
+            "id": ROOT, "timestamp": "2026-09-01T10:00:00.000Z", "cwd": "/repo",
+            "originator": "codex-tui", "cli_version": "0.158.0", "history_mode": "paginated"
+        }))?)),
+        line(json!({"type": "task_started", "turn_id": "t1"}))?,
+        user("t1", "  ## My request for Codex:\n first words ")?,
+        line(json!({"type": "task_complete", "turn_id": "t1"}))?,
+        line(json!({"type": "thread_rolled_back", "num_turns": 1}))?,
+        line(json!({"type": "task_started", "turn_id": "t2"}))?,
+        user("t2", "second words")?,
+        line(json!({"type": "task_complete", "turn_id": "t2"}))?,
+    ];
+    for item in &items {
+        builder.handle_rollout_item(item);
+    }
+    assert_eq!(builder.preview(), Some("first words"));
+    let BuiltThread::Thread(thread) = builder.finish() else {
+        return Err("no thread".into());
+    };
+    assert_eq!(thread.preview, "first words");
+    assert_eq!(thread.turns.len(), 1);
+    Ok(())
+}

@@ -15,7 +15,9 @@
 //! contradicts (`ViewRuleChanged`: a file's first turn record after its first 512 items), the
 //! file is loaded whole and the view built with the rule known. With `--json` it is the `Thread` object of the protocol
 //! (validating against the generated schema); a file without session meta gives
-//! `{"turns": [...]}` only. `--last N` keeps the last N turns of that thread.
+//! `{"turns": [...]}` only. `--last N` keeps the last N turns of that thread; for a paginated
+//! file it reads them from the end (`codex_home::last_turns_from_end`), so it costs those
+//! turns, not the file, unless telling them needs the whole file.
 
 use codex_app_server_protocol::{BuiltThread, ThreadBuilder};
 use std::path::{Path, PathBuf};
@@ -49,8 +51,17 @@ pub fn run(
         })?,
         _ => false,
     };
+    let from_end = match (source, last) {
+        (Source::File(path), Some(last)) if !based => {
+            codex_home::last_turns_from_end(path, last)
+                .map_err(|error| Failure::Unreadable(format!("{}: {error}", path.display())))?
+        }
+        _ => None,
+    };
     let mut built = if based {
         with_base.finish()
+    } else if let Some(built) = from_end {
+        built
     } else {
         let progress = Progress::for_bytes(source_size(source), "reading");
         build_streamed(source, &progress)?
@@ -60,7 +71,7 @@ pub fn run(
         thread.describe_file(file);
     }
     if let Some(last) = last {
-        keep_last_turns(&mut built, last);
+        built.keep_last_turns(last);
     }
     if out.is_json() {
         match &built {
@@ -112,16 +123,6 @@ fn thread_file(path: &Path, home: Option<PathBuf>, thread_id: &str) -> Result<Th
         name,
         default_model_provider: home.default_model_provider(),
     })
-}
-
-/// Drops all but the last `last` turns.
-fn keep_last_turns(built: &mut BuiltThread, last: usize) {
-    let turns = match built {
-        BuiltThread::Thread(thread) => &mut thread.turns,
-        BuiltThread::TurnsOnly(turns) => turns,
-    };
-    let first_kept = turns.len().saturating_sub(last);
-    turns.drain(..first_kept);
 }
 
 /// The thread of `source` read as a stream: the client view handed item by item to the

@@ -13,7 +13,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use codex_protocol::event::EventMsg;
-use codex_protocol::rollout::{ParsedLine, RolloutItem, parse_rollout_line};
+use codex_protocol::rollout::{HistoryMode, ParsedLine, RolloutItem, parse_rollout_line};
 use codex_test_support::{non_empty_lines, real_jsonl_files};
 
 /// The real lines a generated file is made of.
@@ -23,6 +23,9 @@ pub struct RealLines {
     pub meta: Vec<u8>,
     /// Every other enveloped line of the real files, in order (no metas, no compactions).
     pub body: Vec<Vec<u8>>,
+    /// The lines are those of paginated files: a compaction is written as Codex writes one
+    /// there, its `compacted` line followed by a completed `ContextCompaction` item.
+    pub paginated: bool,
 }
 
 /// The real lines, `None` without the real fixtures.
@@ -32,6 +35,17 @@ pub struct RealLines {
 /// would join every turn before it into one segment (core's rule for a `task_started` of
 /// another turn), which no writer produces, and resume would rightly read the whole file.
 pub fn real_lines() -> Option<RealLines> {
+    lines_of_files(false)
+}
+
+/// The real lines of the paginated files alone (the format Codex writes by default since
+/// 0.151: every item with its own id, every turn opened by a `task_started` naming it), with
+/// the first paginated session meta; `None` without the real fixtures.
+pub fn real_paginated_lines() -> Option<RealLines> {
+    lines_of_files(true)
+}
+
+fn lines_of_files(paginated_only: bool) -> Option<RealLines> {
     let mut meta = None;
     let mut body = Vec::new();
     for path in real_jsonl_files().ok()?? {
@@ -43,6 +57,13 @@ pub fn real_lines() -> Option<RealLines> {
             .filter_map(|line| Some((line, parse_rollout_line(line).ok()?)))
             .collect();
         if !turn_ids_agree(parsed.iter().map(|(_, parsed)| parsed)) {
+            continue;
+        }
+        let paginated = parsed.iter().any(|(_, parsed)| {
+            matches!(parsed.item(), Some(RolloutItem::SessionMeta(meta))
+                if meta.meta.history_mode == Some(HistoryMode::Paginated))
+        });
+        if paginated_only && !paginated {
             continue;
         }
         for (line, parsed) in &parsed {
@@ -58,7 +79,11 @@ pub fn real_lines() -> Option<RealLines> {
             }
         }
     }
-    Some(RealLines { meta: meta?, body })
+    Some(RealLines {
+        meta: meta?,
+        body,
+        paginated: paginated_only,
+    })
 }
 
 /// Whether every turn of a file's parsed lines records only the id its `task_started` gave
@@ -96,6 +121,7 @@ impl RealLines {
     pub fn without_rollbacks(&self) -> Self {
         Self {
             meta: self.meta.clone(),
+            paginated: self.paginated,
             body: self
                 .body
                 .iter()
@@ -164,6 +190,19 @@ fn compaction_line(window: u64) -> String {
     )
 }
 
+/// The completed item a paginated file records after a compaction's `compacted` line.
+fn compaction_item_line(window: u64) -> String {
+    format!(
+        concat!(
+            r#"{{"timestamp":"{stamp}","type":"event_msg","payload":{{"type":"item_completed","#,
+            r#""thread_id":"","turn_id":"","item":{{"type":"ContextCompaction","id":"compaction-{window}"}},"#,
+            r#""completed_at_ms":1767225600000}}}}"#
+        ),
+        stamp = STAMP,
+        window = window,
+    )
+}
+
 fn rollback_line(num_turns: u32) -> String {
     format!(
         r#"{{"timestamp":"{STAMP}","type":"event_msg","payload":{{"type":"thread_rolled_back","num_turns":{num_turns}}}}}"#
@@ -184,10 +223,12 @@ pub fn write_rollout(path: &Path, lines: &RealLines, shape: &Shape) -> io::Resul
     put(&mut out, &lines.meta, &mut written)?;
     let mut marks: Vec<(u64, String)> = Vec::new();
     for (window, at) in shape.compactions.iter().enumerate() {
-        marks.push((
-            (shape.bytes as f64 * at) as u64,
-            compaction_line(window as u64 + 1),
-        ));
+        let (window, at) = (window as u64 + 1, (shape.bytes as f64 * at) as u64);
+        marks.push((at, compaction_line(window)));
+        if lines.paginated {
+            // Sorting is stable: the item stays right after its line.
+            marks.push((at, compaction_item_line(window)));
+        }
     }
     for (at, num_turns) in &shape.rollbacks {
         marks.push(((shape.bytes as f64 * at) as u64, rollback_line(*num_turns)));
