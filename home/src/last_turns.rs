@@ -19,7 +19,9 @@
 //! Codex writes every user turn of a paginated file, or a `user_message` event): the preview
 //! is taken from one, so a file without a preview is left to the whole-file reading, whose
 //! view rebuilds item events. A pre-envelope line in a paginated file (which no Codex
-//! writes) would change that view too; it is not looked for before the page.
+//! writes) would change that view too; it is not looked for before the page. Lines that do
+//! not parse are left out, as the forward reading leaves them, but not announced: the lines
+//! before the page are never read.
 
 use std::fs::File;
 use std::io;
