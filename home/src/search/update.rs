@@ -16,16 +16,17 @@ use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use codex_protocol::rollout::RolloutItem;
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 use tracing::warn;
 
 use super::extract::texts_of;
 use super::identity::{Identity, Plan, identity, plan};
+use super::store::{TextKey, delete_file, mark_of_row, store, text_key};
 use super::{Result, SearchError};
 use crate::list::FoundRollout;
+use crate::usage::line_kind::line_tags;
 use codex_rollout::Compression;
-use codex_rollout::RolloutFileName;
 use codex_rollout::{ParentPrefixScan, Provenance, TurnTally};
 use codex_rollout::{RolloutStream, StreamedContent};
 
@@ -55,7 +56,7 @@ pub struct UpdateReport {
 
 /// What the reader of a file carries from one line to the next, stored with the file's row.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-struct ReaderState {
+pub(super) struct ReaderState {
     tally: TurnTally,
     #[serde(default)]
     prefix: ParentPrefixScan,
@@ -65,7 +66,7 @@ struct ReaderState {
     /// The thread the file holds: its first session meta's id (the file name's only when it
     /// has none), the one answer every command gives.
     #[serde(default)]
-    thread_id: Option<String>,
+    pub(super) thread_id: Option<String>,
 }
 
 /// What a file's row says, compared before storing a batch.
@@ -93,6 +94,7 @@ pub(crate) fn update(
     index: &Path,
     home: &str,
     files: &[FoundRollout],
+    plain_build: bool,
     progress: &mut dyn FnMut(u64),
 ) -> Result<UpdateReport> {
     let sql = |source| SearchError::Index {
@@ -148,6 +150,7 @@ pub(crate) fn update(
             now,
             read,
             row,
+            plain_build,
         };
         match index_file(conn, &job, &mut report) {
             Ok(stored_all) => {
@@ -166,16 +169,19 @@ pub(crate) fn update(
     Ok(report)
 }
 
-struct FileJob<'a> {
-    home: &'a str,
-    key: &'a str,
-    file: &'a FoundRollout,
-    now: Identity,
-    read: Plan,
-    row: Option<&'a Stored>,
+pub(super) struct FileJob<'a> {
+    pub(super) home: &'a str,
+    pub(super) key: &'a str,
+    pub(super) file: &'a FoundRollout,
+    pub(super) now: Identity,
+    pub(super) read: Plan,
+    pub(super) row: Option<&'a Stored>,
+    /// Every line parsed and one text per entry (the tests' reference, `SearchIndex`'s
+    /// `plain_build`).
+    pub(super) plain_build: bool,
 }
 
-enum Failure {
+pub(super) enum Failure {
     Io(std::io::Error),
     Sql(rusqlite::Error),
 }
@@ -193,25 +199,27 @@ impl From<std::io::Error> for Failure {
 }
 
 /// One text waiting in a batch.
-struct Pending {
-    role: &'static str,
-    kind: &'static str,
-    turn: u32,
-    line: usize,
-    ts_ms: Option<i64>,
-    cwd: Option<String>,
-    model: Option<String>,
+pub(super) struct Pending {
+    pub(super) role: &'static str,
+    pub(super) kind: &'static str,
+    pub(super) turn: u32,
+    pub(super) line: usize,
+    pub(super) ts_ms: Option<i64>,
+    pub(super) cwd: Option<String>,
+    pub(super) model: Option<String>,
     /// Copied from a parent thread (a fork's or sub-agent's replayed prefix).
-    copied: bool,
-    text: String,
+    pub(super) copied: bool,
+    /// The text's content address (computed here, on the reading thread).
+    pub(super) key: TextKey,
+    pub(super) text: String,
 }
 
 /// Where a batch ends: the position and state stored with it.
-struct Position {
-    bytes: u64,
-    lines: usize,
-    state: ReaderState,
-    complete: bool,
+pub(super) struct Position {
+    pub(super) bytes: u64,
+    pub(super) lines: usize,
+    pub(super) state: ReaderState,
+    pub(super) complete: bool,
 }
 
 /// Reads `job`'s file and stores its texts; `false` when another process was storing the same
@@ -258,7 +266,8 @@ fn index_file(
     };
     std::thread::scope(|scope| {
         let (sender, batches) = std::sync::mpsc::sync_channel::<Batch>(0);
-        let reader = scope.spawn(move || read_batches(stream, start, compressed, &sender));
+        let plain = job.plain_build;
+        let reader = scope.spawn(move || read_batches(stream, start, compressed, plain, &sender));
         for batch in &batches {
             report.entries += batch.pending.len() as u64;
             report.bytes += batch.read_bytes;
@@ -299,6 +308,7 @@ fn read_batches<R: std::io::Read>(
     mut stream: RolloutStream<R>,
     mut position: Position,
     compressed: bool,
+    plain: bool,
     sender: &std::sync::mpsc::SyncSender<Batch>,
 ) -> std::io::Result<()> {
     let start_lines = position.lines;
@@ -307,7 +317,11 @@ fn read_batches<R: std::io::Read>(
     let mut batch_bytes = 0;
     let mut read_bytes = 0;
     loop {
-        let Some(line) = stream.next_line()? else {
+        // A line read before (a compressed file is decoded from its start) is not parsed.
+        let read_before = stream.lines_read() < start_lines;
+        let Some(line) =
+            stream.next_line_where(|raw| !read_before && (plain || can_hold_answers(raw)))?
+        else {
             position.complete = true;
             break;
         };
@@ -344,6 +358,7 @@ fn read_batches<R: std::io::Read>(
                             cwd: state.cwd.clone(),
                             model: state.model.clone(),
                             copied,
+                            key: text_key(&text.text),
                             text: text.text,
                         });
                     }
@@ -387,6 +402,35 @@ fn read_batches<R: std::io::Read>(
     Ok(())
 }
 
+/// Whether the line `raw` can change what is indexed, told from its type tags where Codex
+/// writes them (`usage/line_kind.rs`), so the rest is not parsed: the items texts come from
+/// (response items), what tags them (session metas, turn contexts) and what the turn tally
+/// and the parent-prefix scan read (the `user_message`, `item_completed`, turn start, end and
+/// abort and rollback events). A line of another shape (legacy, keys in another order) is
+/// parsed.
+fn can_hold_answers(raw: &[u8]) -> bool {
+    let Some(tags) = line_tags(raw) else {
+        return true;
+    };
+    match tags.line_type {
+        b"response_item" | b"session_meta" | b"turn_context" => true,
+        b"event_msg" => tags.payload_type.is_none_or(|payload_type| {
+            matches!(
+                payload_type,
+                b"user_message"
+                    | b"item_completed"
+                    | b"task_started"
+                    | b"turn_started"
+                    | b"task_complete"
+                    | b"turn_complete"
+                    | b"turn_aborted"
+                    | b"thread_rolled_back"
+            )
+        }),
+        _ => false,
+    }
+}
+
 /// The cwd and model texts are tagged with: the file's own session meta, then each turn's
 /// settings.
 fn follow_settings(state: &mut ReaderState, item: &RolloutItem) {
@@ -402,129 +446,6 @@ fn follow_settings(state: &mut ReaderState, item: &RolloutItem) {
         }
         _ => {}
     }
-}
-
-/// Stores one batch with the file's new position, if the row still says `expect`; the first
-/// batch of a read from the start replaces the file's old texts.
-fn store(
-    conn: &mut Connection,
-    job: &FileJob<'_>,
-    expect: &mut Option<Mark>,
-    first: &mut bool,
-    position: &Position,
-    batch: &[Pending],
-) -> std::result::Result<bool, Failure> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let current = tx
-        .query_row(
-            "SELECT id, size, mtime_ns, head_hash, read_bytes, read_lines FROM files WHERE path = ?1",
-            [job.key],
-            mark_of_row,
-        )
-        .optional()?;
-    if current != *expect {
-        return Ok(false);
-    }
-    let state = serde_json::to_string(&position.state).unwrap_or_default();
-    let name: &RolloutFileName = &job.file.name;
-    let thread_id = position
-        .state
-        .thread_id
-        .clone()
-        .unwrap_or_else(|| name.thread_id.hyphenated().to_string());
-    let id = match &current {
-        Some(mark) => {
-            if *first && job.read == Plan::FromStart {
-                delete_texts(&tx, mark.id)?;
-            }
-            tx.execute(
-                "UPDATE files SET size = ?2, mtime_ns = ?3, head_len = ?4, head_hash = ?5,
-                 read_bytes = ?6, read_lines = ?7, complete = ?8, state = ?9,
-                 archived = ?10, compressed = ?11, thread_id = ?12 WHERE id = ?1",
-                params![
-                    mark.id,
-                    job.now.size,
-                    job.now.mtime_ns,
-                    job.now.head_len,
-                    job.now.head_hash,
-                    position.bytes as i64,
-                    position.lines as i64,
-                    position.complete,
-                    state,
-                    job.file.archived,
-                    job.now.compressed,
-                    thread_id,
-                ],
-            )?;
-            mark.id
-        }
-        None => {
-            tx.execute(
-                "INSERT INTO files (home, path, thread_id, archived, compressed, size, mtime_ns,
-                 head_len, head_hash, read_bytes, read_lines, complete, state)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-                params![
-                    job.home,
-                    job.key,
-                    thread_id,
-                    job.file.archived,
-                    job.now.compressed,
-                    job.now.size,
-                    job.now.mtime_ns,
-                    job.now.head_len,
-                    job.now.head_hash,
-                    position.bytes as i64,
-                    position.lines as i64,
-                    position.complete,
-                    state,
-                ],
-            )?;
-            tx.last_insert_rowid()
-        }
-    };
-    {
-        let mut entry = tx.prepare_cached(
-            "INSERT INTO entries (file_id, role, kind, turn, line, ts_ms, cwd, model, copied)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        )?;
-        let mut text = tx.prepare_cached("INSERT INTO texts (rowid, text) VALUES (?1, ?2)")?;
-        for pending in batch {
-            entry.execute(params![
-                id,
-                pending.role,
-                pending.kind,
-                pending.turn,
-                pending.line as i64,
-                pending.ts_ms,
-                pending.cwd,
-                pending.model,
-                pending.copied,
-            ])?;
-            text.execute(params![tx.last_insert_rowid(), pending.text])?;
-        }
-    }
-    tx.commit()?;
-    *first = false;
-    *expect = Some(Mark {
-        id,
-        size: job.now.size,
-        mtime_ns: job.now.mtime_ns,
-        head_hash: job.now.head_hash,
-        read_bytes: position.bytes as i64,
-        read_lines: position.lines as i64,
-    });
-    Ok(true)
-}
-
-fn mark_of_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Mark> {
-    Ok(Mark {
-        id: row.get(0)?,
-        size: row.get(1)?,
-        mtime_ns: row.get(2)?,
-        head_hash: row.get(3)?,
-        read_bytes: row.get(4)?,
-        read_lines: row.get(5)?,
-    })
 }
 
 fn stored_files(conn: &Connection, home: &str) -> rusqlite::Result<HashMap<String, Stored>> {
@@ -544,21 +465,6 @@ fn stored_files(conn: &Connection, home: &str) -> rusqlite::Result<HashMap<Strin
         ))
     })?;
     rows.collect()
-}
-
-fn delete_texts(conn: &Connection, file_id: i64) -> rusqlite::Result<()> {
-    conn.execute(
-        "DELETE FROM texts WHERE rowid IN (SELECT id FROM entries WHERE file_id = ?1)",
-        [file_id],
-    )?;
-    conn.execute("DELETE FROM entries WHERE file_id = ?1", [file_id])?;
-    Ok(())
-}
-
-fn delete_file(conn: &Connection, file_id: i64) -> rusqlite::Result<()> {
-    delete_texts(conn, file_id)?;
-    conn.execute("DELETE FROM files WHERE id = ?1", [file_id])?;
-    Ok(())
 }
 
 /// How a path is stored: as the walk gave it.
