@@ -50,6 +50,7 @@ mod anchor;
 mod extract;
 mod identity;
 mod query;
+mod read;
 mod schema;
 mod store;
 mod update;

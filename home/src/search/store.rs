@@ -43,7 +43,7 @@ pub(super) fn store(
     let current = tx
         .query_row(
             "SELECT id, size, mtime_ns, head_hash, read_bytes, read_lines FROM files WHERE path = ?1",
-            [job.key],
+            [&job.key],
             mark_of_row,
         )
         .optional()?;
@@ -90,7 +90,7 @@ pub(super) fn store(
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
                 params![
                     job.home,
-                    job.key,
+                    &job.key,
                     thread_id,
                     job.file.archived,
                     job.now.compressed,

@@ -11,27 +11,19 @@
 //! readers of one file never store it twice.
 
 use std::collections::{HashMap, HashSet};
-use std::fs::File;
-use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use codex_protocol::rollout::RolloutItem;
 use rusqlite::{Connection, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 use tracing::warn;
 
-use super::extract::texts_of;
-use super::identity::{Identity, Plan, identity, plan};
-use super::store::{TextKey, delete_file, mark_of_row, store, text_key};
+use super::identity::{Identity, Plan};
+use super::read::{Read, read_files};
+use super::store::{TextKey, delete_file, mark_of_row, store};
 use super::{Result, SearchError};
 use crate::list::FoundRollout;
-use crate::usage::line_kind::line_tags;
-use codex_rollout::Compression;
-use codex_rollout::{ParentPrefixScan, Provenance, TurnTally};
-use codex_rollout::{RolloutStream, StreamedContent};
-
-/// A batch is stored when its texts reach this many bytes.
-const BATCH_BYTES: usize = 8 * 1024 * 1024;
+use codex_rollout::{ParentPrefixScan, TurnTally};
 
 /// What an update did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -57,12 +49,12 @@ pub struct UpdateReport {
 /// What the reader of a file carries from one line to the next, stored with the file's row.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) struct ReaderState {
-    tally: TurnTally,
+    pub(super) tally: TurnTally,
     #[serde(default)]
-    prefix: ParentPrefixScan,
-    cwd: Option<String>,
-    model: Option<String>,
-    seen_meta: bool,
+    pub(super) prefix: ParentPrefixScan,
+    pub(super) cwd: Option<String>,
+    pub(super) model: Option<String>,
+    pub(super) seen_meta: bool,
     /// The thread the file holds: its first session meta's id (the file name's only when it
     /// has none), the one answer every command gives.
     #[serde(default)]
@@ -86,7 +78,7 @@ pub(crate) struct Stored {
     pub(crate) mark: Mark,
     pub(crate) head_len: i64,
     pub(crate) complete: bool,
-    state: String,
+    pub(crate) state: String,
 }
 
 pub(crate) fn update(
@@ -122,60 +114,87 @@ pub(crate) fn update(
         tx.commit().map_err(sql)?;
         report.dropped = gone.len();
     }
-    for file in files {
-        let key = path_key(&file.path);
-        let row = stored.get(&key);
-        let outcome = identity(&file.path, row.map(|row| row.head_len)).and_then(|now| {
-            let plan = plan(row, &now, &file.path)?;
-            if plan == Plan::UpToDate {
-                return Ok(None);
-            }
-            let read = plan;
-            // What is stored from now on: the full head of the file as it is.
-            Ok(Some((identity(&file.path, None)?, read)))
-        });
-        let (now, read) = match outcome {
-            Ok(Some(found)) => found,
-            Ok(None) => continue,
-            Err(err) => {
-                warn!(path = %file.path.display(), error = %err, "cannot read session file for the search index");
-                report.unreadable += 1;
-                continue;
-            }
+    let abandoned = AtomicUsize::new(0);
+    let stored = &stored;
+    std::thread::scope(|scope| {
+        let (sender, received) = std::sync::mpsc::sync_channel::<Read>(0);
+        let abandoned = &abandoned;
+        let reader =
+            scope.spawn(move || read_files(files, stored, plain_build, &sender, abandoned));
+        // The file being stored: its job, the row it must still find, whether its first
+        // batch is to come, whether another process stores it.
+        let mut current: Option<(FileJob<'_>, Option<Mark>, bool, bool)> = None;
+        let unreadable = |report: &mut UpdateReport, file: &FoundRollout, err: &std::io::Error| {
+            warn!(path = %file.path.display(), error = %err, "cannot read session file for the search index");
+            report.unreadable += 1;
         };
-        let job = FileJob {
-            home,
-            key: &key,
-            file,
-            now,
-            read,
-            row,
-            plain_build,
-        };
-        match index_file(conn, &job, &mut report) {
-            Ok(stored_all) => {
-                if !stored_all {
-                    report.left_to_others += 1;
+        for message in &received {
+            match message {
+                Read::Unreadable(n, err) => unreadable(&mut report, &files[n], &err),
+                Read::Start { file: n, now, plan } => {
+                    if plan == Plan::FromStart {
+                        report.read_whole += 1;
+                    } else {
+                        report.read_on += 1;
+                    }
+                    let key = path_key(&files[n].path);
+                    let expect = stored.get(&key).map(|row| row.mark.clone());
+                    let job = FileJob {
+                        home,
+                        key,
+                        file: &files[n],
+                        now,
+                        read: plan,
+                        plain_build,
+                    };
+                    current = Some((job, expect, true, false));
+                }
+                Read::Batch(n, batch) => {
+                    let Some((job, expect, first, left)) = current.as_mut() else {
+                        continue;
+                    };
+                    if *left || !std::ptr::eq(job.file, &files[n]) {
+                        continue;
+                    }
+                    report.entries += batch.pending.len() as u64;
+                    report.bytes += batch.read_bytes;
+                    match store(conn, job, expect, first, &batch.position, &batch.pending) {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            // The reader stops this file at its next batch.
+                            *left = true;
+                            abandoned.store(n + 1, Ordering::Release);
+                            report.left_to_others += 1;
+                        }
+                        Err(Failure::Sql(source)) => return Err(sql(source)),
+                        Err(Failure::Io(err)) => unreadable(&mut report, &files[n], &err),
+                    }
+                }
+                Read::Done(n, result) => {
+                    if let Err(err) = result {
+                        unreadable(&mut report, &files[n], &err);
+                    }
+                    if let Some((job, ..)) = current.take() {
+                        progress(job.now.size.max(0) as u64);
+                    }
                 }
             }
-            Err(Failure::Io(err)) => {
-                warn!(path = %file.path.display(), error = %err, "cannot read session file for the search index");
-                report.unreadable += 1;
-            }
-            Err(Failure::Sql(source)) => return Err(sql(source)),
         }
-        progress(now.size.max(0) as u64);
-    }
-    Ok(report)
+        if reader.join().is_err() {
+            warn!(
+                "the search index reader stopped unexpectedly; the files it did not read are read next time"
+            );
+        }
+        Ok(report)
+    })
 }
 
 pub(super) struct FileJob<'a> {
     pub(super) home: &'a str,
-    pub(super) key: &'a str,
+    pub(super) key: String,
     pub(super) file: &'a FoundRollout,
     pub(super) now: Identity,
     pub(super) read: Plan,
-    pub(super) row: Option<&'a Stored>,
     /// Every line parsed and one text per entry (the tests' reference, `SearchIndex`'s
     /// `plain_build`).
     pub(super) plain_build: bool,
@@ -222,232 +241,6 @@ pub(super) struct Position {
     pub(super) complete: bool,
 }
 
-/// Reads `job`'s file and stores its texts; `false` when another process was storing the same
-/// file and this reader stepped back.
-///
-/// Reading (the typed parse and the texts of each line) runs on a thread of its own, one
-/// batch ahead of storing (FTS5's tokenizing and merging, most of the time): on two cores the
-/// parse costs no wall time. At most two batches are in memory, the one being read and the
-/// one being stored.
-fn index_file(
-    conn: &mut Connection,
-    job: &FileJob<'_>,
-    report: &mut UpdateReport,
-) -> std::result::Result<bool, Failure> {
-    let (state, start_bytes, start_lines) = match (job.read, job.row) {
-        (Plan::ReadOn, Some(row)) => (
-            serde_json::from_str::<ReaderState>(&row.state).unwrap_or_default(),
-            row.mark.read_bytes.max(0) as u64,
-            row.mark.read_lines.max(0) as usize,
-        ),
-        _ => (ReaderState::default(), 0, 0),
-    };
-    if job.read == Plan::FromStart {
-        report.read_whole += 1;
-    } else {
-        report.read_on += 1;
-    }
-    let mut expect = job.row.map(|row| row.mark.clone());
-    let mut first = true;
-    let mut file = File::open(&job.file.path)?;
-    let compressed = job.now.compressed;
-    let stream = if start_bytes > 0 && !compressed {
-        file.seek(SeekFrom::Start(start_bytes))?;
-        RolloutStream::resume(file, start_lines, start_bytes)?
-    } else {
-        RolloutStream::new(file)?
-    };
-    let compressed = compressed || stream.compression() == Compression::Zstd;
-    let start = Position {
-        bytes: start_bytes,
-        lines: start_lines,
-        state,
-        complete: false,
-    };
-    std::thread::scope(|scope| {
-        let (sender, batches) = std::sync::mpsc::sync_channel::<Batch>(0);
-        let plain = job.plain_build;
-        let reader = scope.spawn(move || read_batches(stream, start, compressed, plain, &sender));
-        for batch in &batches {
-            report.entries += batch.pending.len() as u64;
-            report.bytes += batch.read_bytes;
-            if !store(
-                conn,
-                job,
-                &mut expect,
-                &mut first,
-                &batch.position,
-                &batch.pending,
-            )? {
-                // Dropping the receiver stops the reader at its next batch.
-                drop(batches);
-                return Ok(false);
-            }
-        }
-        match reader.join() {
-            Ok(result) => result.map(|()| true).map_err(Failure::Io),
-            Err(_) => Err(Failure::Io(std::io::Error::other(
-                "the search index reader stopped unexpectedly",
-            ))),
-        }
-    })
-}
-
-/// One batch of a file's texts, with where it ends.
-struct Batch {
-    pending: Vec<Pending>,
-    position: Position,
-    /// Decoded bytes of the lines read for it.
-    read_bytes: u64,
-}
-
-/// Reads `stream` from `position` and sends its texts in batches of about [`BATCH_BYTES`],
-/// the last (possibly empty) one marking the file complete where it is; stops when nobody
-/// receives them any more.
-fn read_batches<R: std::io::Read>(
-    mut stream: RolloutStream<R>,
-    mut position: Position,
-    compressed: bool,
-    plain: bool,
-    sender: &std::sync::mpsc::SyncSender<Batch>,
-) -> std::io::Result<()> {
-    let start_lines = position.lines;
-    let mut state = position.state.clone();
-    let mut batch: Vec<Pending> = Vec::new();
-    let mut batch_bytes = 0;
-    let mut read_bytes = 0;
-    loop {
-        // A line read before (a compressed file is decoded from its start) is not parsed.
-        let read_before = stream.lines_read() < start_lines;
-        let Some(line) =
-            stream.next_line_where(|raw| !read_before && (plain || can_hold_answers(raw)))?
-        else {
-            position.complete = true;
-            break;
-        };
-        if line.number <= start_lines {
-            // A compressed file is decoded from its start: skip what was read before.
-            continue;
-        }
-        if !line.terminated && !compressed {
-            // A line still being written: it is read once it ends.
-            position.complete = true;
-            break;
-        }
-        let number = line.number;
-        let end = line.offset + line.raw.len() as u64 + u64::from(line.terminated);
-        if let StreamedContent::Line(rollout_line, format) = &line.content {
-            let item = &rollout_line.item;
-            let turn = state.tally.push(item, *format);
-            let copied = matches!(state.prefix.push(item), Provenance::Copied { .. });
-            follow_settings(&mut state, item);
-            if let RolloutItem::ResponseItem(response) = item {
-                let texts = texts_of(response);
-                if !texts.is_empty() {
-                    let ts_ms = chrono::DateTime::parse_from_rfc3339(&rollout_line.timestamp)
-                        .ok()
-                        .map(|at| at.timestamp_millis());
-                    for text in texts {
-                        batch_bytes += text.text.len();
-                        batch.push(Pending {
-                            role: text.role.as_str(),
-                            kind: text.kind.as_str(),
-                            turn,
-                            line: number,
-                            ts_ms,
-                            cwd: state.cwd.clone(),
-                            model: state.model.clone(),
-                            copied,
-                            key: text_key(&text.text),
-                            text: text.text,
-                        });
-                    }
-                }
-            }
-        }
-        let damaged = line
-            .problem
-            .as_ref()
-            .is_some_and(|problem| matches!(problem.kind, codex_rollout::ProblemKind::Damaged));
-        position.bytes = end;
-        position.lines = number;
-        read_bytes += end - line.offset;
-        if damaged {
-            position.complete = true;
-            break;
-        }
-        if batch_bytes >= BATCH_BYTES {
-            position.state = state.clone();
-            let full = Batch {
-                pending: std::mem::take(&mut batch),
-                position: Position {
-                    state: position.state.clone(),
-                    ..position
-                },
-                read_bytes: std::mem::take(&mut read_bytes),
-            };
-            if sender.send(full).is_err() {
-                return Ok(());
-            }
-            batch_bytes = 0;
-        }
-    }
-    position.state = state;
-    // A receiver that stopped has nothing more to store.
-    let _ = sender.send(Batch {
-        pending: batch,
-        position,
-        read_bytes,
-    });
-    Ok(())
-}
-
-/// Whether the line `raw` can change what is indexed, told from its type tags where Codex
-/// writes them (`usage/line_kind.rs`), so the rest is not parsed: the items texts come from
-/// (response items), what tags them (session metas, turn contexts) and what the turn tally
-/// and the parent-prefix scan read (the `user_message`, `item_completed`, turn start, end and
-/// abort and rollback events). A line of another shape (legacy, keys in another order) is
-/// parsed.
-fn can_hold_answers(raw: &[u8]) -> bool {
-    let Some(tags) = line_tags(raw) else {
-        return true;
-    };
-    match tags.line_type {
-        b"response_item" | b"session_meta" | b"turn_context" => true,
-        b"event_msg" => tags.payload_type.is_none_or(|payload_type| {
-            matches!(
-                payload_type,
-                b"user_message"
-                    | b"item_completed"
-                    | b"task_started"
-                    | b"turn_started"
-                    | b"task_complete"
-                    | b"turn_complete"
-                    | b"turn_aborted"
-                    | b"thread_rolled_back"
-            )
-        }),
-        _ => false,
-    }
-}
-
-/// The cwd and model texts are tagged with: the file's own session meta, then each turn's
-/// settings.
-fn follow_settings(state: &mut ReaderState, item: &RolloutItem) {
-    match item {
-        RolloutItem::SessionMeta(meta) if !state.seen_meta => {
-            state.seen_meta = true;
-            state.cwd = Some(meta.meta.cwd.display().to_string());
-            state.thread_id = Some(meta.meta.id.to_string());
-        }
-        RolloutItem::TurnContext(context) => {
-            state.cwd = Some(context.cwd.display().to_string());
-            state.model = Some(context.model.clone());
-        }
-        _ => {}
-    }
-}
-
 fn stored_files(conn: &Connection, home: &str) -> rusqlite::Result<HashMap<String, Stored>> {
     let mut statement = conn.prepare(
         "SELECT id, size, mtime_ns, head_hash, read_bytes, read_lines, path, head_len, complete,
@@ -468,6 +261,6 @@ fn stored_files(conn: &Connection, home: &str) -> rusqlite::Result<HashMap<Strin
 }
 
 /// How a path is stored: as the walk gave it.
-fn path_key(path: &Path) -> String {
+pub(super) fn path_key(path: &Path) -> String {
     PathBuf::from(path).display().to_string()
 }
