@@ -21,6 +21,9 @@ use super::{BUSY_TIMEOUT, Result, SearchError};
 /// rebuilt.
 pub(crate) const SCHEMA_VERSION: i64 = 2;
 
+/// The page size of a new index file (bytes).
+const PAGE_SIZE: i64 = 16 * 1024;
+
 const CREATE: &str = "
 CREATE TABLE files (
     id INTEGER PRIMARY KEY,
@@ -113,6 +116,11 @@ impl From<rusqlite::Error> for Invalid {
 pub(crate) fn open_valid(path: &Path) -> std::result::Result<Connection, Invalid> {
     let mut conn = Connection::open(path)?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
+    // 16 KiB pages for a new file (an existing one keeps its own): a quarter of the page
+    // reads and writes of the default 4 KiB while the entries of a large home are stored
+    // (system time of a 1 GiB build 0.52-0.61 s with 4 KiB, 0.34-0.46 s with 16 KiB),
+    // for the same page cache in bytes. Must come before the file is put in WAL mode.
+    conn.pragma_update(None, "page_size", PAGE_SIZE)?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;

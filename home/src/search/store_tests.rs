@@ -257,3 +257,14 @@ fn an_index_of_one_text_per_entry_is_rebuilt() -> TestResult {
     assert_eq!(answers(&index, &home, "upgrade", Order::Newest).len(), 1);
     Ok(())
 }
+
+#[test]
+fn a_new_index_has_16_kib_pages() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let index = SearchIndex::open(&dir.path().join("index.sqlite"))?;
+    let size: i64 = index
+        .conn
+        .pragma_query_value(None, "page_size", |row| row.get(0))?;
+    assert_eq!(size, 16 * 1024);
+    Ok(())
+}
