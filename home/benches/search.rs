@@ -10,8 +10,12 @@
 //!   `serde_json::Value` parse of the same files (read a line at a time), alternated three
 //!   times in the same run, medians printed with their range (goal: at most 2x);
 //!   The same on one file of real lines (`rollout/benches/support/generate.rs`: compactions,
-//!   rollback markers, images; `CODEX_SEARCH_BENCH_REAL_MIB`, default 100), the shape the
-//!   issue measured, when the real fixtures are there (said loudly when not);
+//!   rollback markers, images; `CODEX_SEARCH_BENCH_REAL_MIB`, sizes in MiB separated by
+//!   commas, default `100,1024`), the shape the issue measured, and on a home of every real
+//!   fixture once (no text repeated but what the real files repeat), when the real fixtures
+//!   are there (said loudly when not). The generated file repeats the real files' lines over
+//!   and over, so most of its texts are stored once and read many times: the home of real
+//!   files is the number for texts that do not repeat;
 //! - `build/value_parse`: that Value parse, under criterion;
 //! - `build/stream_parse`: every file through [`RolloutStream`] (typed lines), the floor of
 //!   any reader;
@@ -210,33 +214,64 @@ fn build_ratio(label: &str, slice: &[PathBuf], home: &CodexHome, path: &Path, ro
     );
 }
 
-/// [`build_ratio`] on one file of real lines, in a home of its own, deleted after.
+/// [`build_ratio`] on one file of real lines of each size asked for, in a home of its own,
+/// deleted after; then on a home of every real file once.
 fn real_lines_ratio(dir: &Path) {
     let Some(lines) = generate::real_lines() else {
         eprintln!("search bench: NO REAL FIXTURES, the real-lines ratio is NOT MEASURED");
         return;
     };
-    let mib: u64 = std::env::var("CODEX_SEARCH_BENCH_REAL_MIB")
-        .ok()
-        .and_then(|text| text.parse().ok())
-        .unwrap_or(100);
-    let home_dir = dir.join("real-home");
+    for mib in generate::scale_sizes_from("CODEX_SEARCH_BENCH_REAL_MIB") {
+        let home_dir = dir.join("real-home");
+        let day = home_dir.join("sessions/2026/01/01");
+        std::fs::create_dir_all(&day).unwrap();
+        let path =
+            day.join("rollout-2026-01-01T00-00-00-01900000-0000-7000-8000-000000000001.jsonl");
+        let shape = generate::Shape {
+            bytes: mib * 1024 * 1024,
+            compactions: vec![0.5, 0.99],
+            rollbacks: vec![(0.995, 2), (0.998, 1)],
+            ..generate::Shape::default()
+        };
+        generate::write_rollout(&path, &lines, &shape).unwrap();
+        build_ratio(
+            &format!("{mib} MiB of real lines"),
+            std::slice::from_ref(&path),
+            &CodexHome::new(&home_dir),
+            &dir.join("real.sqlite"),
+            3,
+        );
+        std::fs::remove_dir_all(&home_dir).unwrap();
+    }
+    let Ok(Some(originals)) = codex_test_support::real_jsonl_files() else {
+        return;
+    };
+    let home_dir = dir.join("real-files");
     let day = home_dir.join("sessions/2026/01/01");
     std::fs::create_dir_all(&day).unwrap();
-    let path = day.join("rollout-2026-01-01T00-00-00-01900000-0000-7000-8000-000000000001.jsonl");
-    let shape = generate::Shape {
-        bytes: mib * 1024 * 1024,
-        compactions: vec![0.5, 0.99],
-        rollbacks: vec![(0.995, 2), (0.998, 1)],
-        ..generate::Shape::default()
-    };
-    generate::write_rollout(&path, &lines, &shape).unwrap();
+    let mut copies = Vec::new();
+    for (n, original) in originals.iter().enumerate() {
+        let copy = day.join(format!(
+            "rollout-2026-01-01T00-00-00-01900000-0000-7000-8000-{:012}.jsonl",
+            n + 1
+        ));
+        std::fs::copy(original, &copy).unwrap();
+        copies.push(copy);
+    }
+    let bytes: u64 = copies
+        .iter()
+        .map(|copy| std::fs::metadata(copy).unwrap().len())
+        .sum();
     build_ratio(
-        &format!("{mib} MiB of real lines"),
-        std::slice::from_ref(&path),
+        &format!(
+            "every real file once ({} files, {:.1} MiB)",
+            copies.len(),
+            bytes as f64 / 1048576.0
+        ),
+        &copies,
         &CodexHome::new(&home_dir),
-        &dir.join("real.sqlite"),
-        3,
+        &dir.join("real-files.sqlite"),
+        7,
     );
     std::fs::remove_dir_all(&home_dir).unwrap();
 }

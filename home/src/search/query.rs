@@ -97,7 +97,7 @@ pub(crate) fn search(
     let mut sql = String::from(
         "SELECT f.thread_id, f.path, e.role, e.kind, e.turn, e.line, e.ts_ms, e.cwd, e.model,
                 snippet(texts, 0, ?1, ?2, '…', 16), bm25(texts), e.copied
-         FROM texts JOIN entries e ON e.id = texts.rowid JOIN files f ON f.id = e.file_id
+         FROM texts JOIN entries e ON e.text_id = texts.rowid JOIN files f ON f.id = e.file_id
          WHERE texts MATCH ?3 AND f.home = ?4",
     );
     let mut values: Vec<Value> = vec![

@@ -29,6 +29,30 @@ pub(crate) enum LineKind {
 
 /// The kind of `raw` by its tags, `None` when the line is not in the shape Codex writes.
 pub(crate) fn line_kind(raw: &[u8]) -> Option<LineKind> {
+    let tags = line_tags(raw)?;
+    match tags.line_type {
+        b"session_meta" | b"turn_context" | b"token_usage_record" => Some(LineKind::Parse),
+        b"event_msg" => Some(match tags.payload_type? {
+            b"token_count" => LineKind::TokenCount,
+            b"task_started" | b"turn_started" | b"thread_settings_applied" => LineKind::Parse,
+            _ => LineKind::Skip,
+        }),
+        _ => Some(LineKind::Skip),
+    }
+}
+
+/// A line's type tags as Codex writes them (also what the search index reads by,
+/// `search/update.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LineTags<'a> {
+    /// The line's `type`.
+    pub(crate) line_type: &'a [u8],
+    /// The payload's `type`, when `"payload":{"type":"…"` follows the line's type at once.
+    pub(crate) payload_type: Option<&'a [u8]>,
+}
+
+/// The type tags of `raw`, `None` when the line is not in the shape Codex writes.
+pub(crate) fn line_tags(raw: &[u8]) -> Option<LineTags<'_>> {
     let rest = raw.strip_prefix(br#"{"timestamp":""#)?;
     let (_, mut rest) = string_body(rest)?;
     if let Some(after) = rest.strip_prefix(br#","ordinal":"#) {
@@ -43,19 +67,14 @@ pub(crate) fn line_kind(raw: &[u8]) -> Option<LineKind> {
     }
     let rest = rest.strip_prefix(br#","type":""#)?;
     let (line_type, rest) = string_body(rest)?;
-    match line_type {
-        b"session_meta" | b"turn_context" | b"token_usage_record" => Some(LineKind::Parse),
-        b"event_msg" => {
-            let rest = rest.strip_prefix(br#","payload":{"type":""#)?;
-            let (event_type, _) = string_body(rest)?;
-            Some(match event_type {
-                b"token_count" => LineKind::TokenCount,
-                b"task_started" | b"turn_started" | b"thread_settings_applied" => LineKind::Parse,
-                _ => LineKind::Skip,
-            })
-        }
-        _ => Some(LineKind::Skip),
-    }
+    let payload_type = rest
+        .strip_prefix(br#","payload":{"type":""#)
+        .and_then(string_body)
+        .map(|(payload_type, _)| payload_type);
+    Some(LineTags {
+        line_type,
+        payload_type,
+    })
 }
 
 /// The body of a JSON string whose opening quote was just read, and what follows its closing
