@@ -42,6 +42,7 @@ use codex_protocol::rollout::{LineFormat, RolloutItem};
 use crate::fork::ForkPoint;
 
 mod index;
+mod passing;
 mod prefix;
 mod segments;
 mod tally;
@@ -284,6 +285,27 @@ impl StreamedTurnIndex {
     /// Takes the next item of the file.
     pub fn push(&mut self, item: &RolloutItem) {
         self.indexer.push(item);
+    }
+
+    /// Takes the item at `position` in a numbering of the reader's choice that increases
+    /// along the file and may leave gaps: a reader that passes over lines numbers items by
+    /// their lines (it cannot know whether a line it did not read is an item). The turns
+    /// then carry these positions.
+    pub fn push_at(&mut self, position: usize, item: &RolloutItem) {
+        self.indexer.push_at(position, item);
+    }
+
+    /// Whether a reader may pass over the line `raw` unread, told from its type tags: unless
+    /// [`StreamedTurnIndex::reads_next_item`], such a line changes nothing whatever it
+    /// holds (`turns/passing.rs`).
+    pub fn may_pass_over(raw: &[u8]) -> bool {
+        passing::may_pass_over(raw)
+    }
+
+    /// Whether the next item changes the index whatever its type: then a reader reads the
+    /// next line whole even when [`StreamedTurnIndex::may_pass_over`] says it may not.
+    pub fn reads_next_item(&self) -> bool {
+        self.indexer.reads_next_item()
     }
 
     /// The rule the file's turns are counted by, and every turn under it in file order.

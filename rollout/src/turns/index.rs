@@ -92,6 +92,22 @@ impl TurnIndexer {
         self.legacy_lines |= matches!(format, LineFormat::Legacy(_));
     }
 
+    /// Takes the file's item at position `index`: positions increase, and may leave gaps (a
+    /// reader that numbers items by their lines). The turns keep these positions.
+    pub(crate) fn push_at(&mut self, index: usize, item: &RolloutItem) {
+        self.next_index = index;
+        self.push(item);
+    }
+
+    /// Whether the next item changes the index whatever its type: right after a counting
+    /// message item (its record event pairs with it only when nothing comes between), and
+    /// while a message item waits for its event. Otherwise an item of a type
+    /// [`super::passing::may_pass_over`] lists changes nothing.
+    pub(crate) fn reads_next_item(&self) -> bool {
+        self.segments.after_counting_item()
+            || self.rules.iter().any(|rule| rule.pending_message.is_some())
+    }
+
     /// Takes the file's next item.
     pub(crate) fn push(&mut self, item: &RolloutItem) {
         let index = self.next_index;

@@ -364,6 +364,12 @@ impl SegmentScan {
         (segments, self.unmatched)
     }
 
+    /// Whether the item read last was a counting response item, which the next item's
+    /// record event would pair with.
+    pub(crate) fn after_counting_item(&self) -> bool {
+        self.after_counting_item
+    }
+
     /// Whether `item` is the record event of the message item read just before it.
     fn pairs_with_previous(&self, item: &RolloutItem) -> bool {
         self.after_counting_item && matches!(item, RolloutItem::EventMsg(_))
