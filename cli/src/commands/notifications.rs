@@ -105,6 +105,7 @@ pub fn run(source: &Source, out: &mut Output) -> CommandResult {
     // The turns are numbered by line (the first pass could not count the items it passed
     // over), so the replay is fed line numbers too.
     let mut replayer = Replayer::new(thread_id, records, &turns);
+    drop(turns);
     let (mut projection, started) = Projection::new(thread_id, meta.as_ref());
     if let Some(started) = started {
         out.json_line(&started)?;

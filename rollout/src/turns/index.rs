@@ -10,12 +10,46 @@ use codex_protocol::rollout::{LineFormat, RolloutItem};
 use super::segments::{RULES, SegmentScan};
 use super::{COUNTED_RULES, TurnRecords, UserTurn, is_boundary};
 
+/// A turn as a rule keeps it while the file is read: three words ([`UserTurn`] takes six),
+/// `usize::MAX` for an absent record; whether a rollback removed it is known at the end.
+#[derive(Debug, Clone, Copy)]
+struct KeptTurn {
+    event: usize,
+    message: usize,
+    start: usize,
+}
+
+impl KeptTurn {
+    const NONE: usize = usize::MAX;
+
+    fn of(turn: &UserTurn) -> Self {
+        Self {
+            event: turn.event.unwrap_or(Self::NONE),
+            message: turn.message.unwrap_or(Self::NONE),
+            start: turn.start,
+        }
+    }
+
+    fn turn(self) -> UserTurn {
+        let known = |index: usize| (index != Self::NONE).then_some(index);
+        UserTurn {
+            event: known(self.event),
+            message: known(self.message),
+            start: self.start,
+            rolled_back: false,
+        }
+    }
+}
+
 /// The state of one counting rule.
 #[derive(Debug, Clone)]
 struct RuleState {
     records: TurnRecords,
-    /// The rule's turns so far (empty when only counting).
-    turns: Vec<UserTurn>,
+    /// The rule's turns so far (empty when only counting, or once the file has shown that
+    /// another rule counts its turns: [`TurnIndexer::drop_beaten_rules`]).
+    turns: Vec<KeptTurn>,
+    /// Whether the rule still keeps its turns.
+    keeping: bool,
     /// The latest turn-starting message item not yet claimed by an event, with the turn
     /// start that was in force when it was read.
     pending_message: Option<(usize, Option<usize>)>,
@@ -28,6 +62,7 @@ impl RuleState {
         Self {
             records,
             turns: Vec::new(),
+            keeping: true,
             pending_message: None,
             floor: 0,
         }
@@ -132,6 +167,9 @@ impl TurnIndexer {
                 self.segments.note_turn(*slot);
             }
         }
+        if self.rules.len() > 1 {
+            self.drop_beaten_rules();
+        }
         match item {
             RolloutItem::EventMsg(EventMsg::TurnStarted(_)) => {
                 self.in_turns = true;
@@ -145,6 +183,36 @@ impl TurnIndexer {
             | RolloutItem::Compacted(_)
             | RolloutItem::SessionMeta(_) => self.open_start = None,
             _ => {}
+        }
+    }
+
+    /// Stops keeping the turns of the rules the file can no longer be counted by: a rule
+    /// ranked below one whose record was seen ([`TurnIndexer::records`]); with legacy
+    /// lines, every rule but [`TurnRecords::BoundaryItems`]. That rule is kept whatever was
+    /// seen, as a legacy line read later makes it the file's. So a file keeps two lists of
+    /// turns, not four. Only a reader of every rule chooses; a reader of one rule keeps it.
+    fn drop_beaten_rules(&mut self) {
+        let beaten_below = if self.legacy_lines {
+            Some(0)
+        } else {
+            self.records_seen
+                .iter()
+                .position(|seen| *seen)
+                .map(|rank| rank + 1)
+        };
+        let Some(beaten_below) = beaten_below else {
+            return;
+        };
+        for rule in &mut self.rules {
+            let rank = COUNTED_RULES
+                .iter()
+                .position(|counted| *counted == rule.records);
+            let beaten = rule.records != TurnRecords::BoundaryItems
+                && rank.is_some_and(|rank| rank >= beaten_below);
+            if beaten && rule.keeping {
+                rule.keeping = false;
+                rule.turns = Vec::new();
+            }
         }
     }
 
@@ -176,7 +244,10 @@ impl TurnIndexer {
             return Vec::new();
         };
         let mut rules = self.rules;
-        let mut turns = std::mem::take(&mut rules[position].turns);
+        let mut turns: Vec<UserTurn> = std::mem::take(&mut rules[position].turns)
+            .into_iter()
+            .map(KeptTurn::turn)
+            .collect();
         for segment in segments.iter().filter(|segment| segment.discarded) {
             for index in segment.turns[slot].indices() {
                 if let Some(turn) = turns.get_mut(index) {
@@ -224,8 +295,8 @@ fn push_to_rule(
         let record = turn.first_record();
         turn.start = start.filter(|start| *start >= rule.floor).unwrap_or(record);
         rule.floor = record + 1;
-        if keep_turns {
-            rule.turns.push(turn);
+        if keep_turns && rule.keeping {
+            rule.turns.push(KeptTurn::of(&turn));
         }
         return true;
     }
