@@ -12,6 +12,7 @@
 //! being read.
 
 use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
@@ -41,8 +42,9 @@ pub struct IndexScan {
     turns: StreamedTurnIndex,
     head: Transcript,
     matcher: StreamingCallMatcher,
-    /// The latest call entry of each call id, by item index.
-    latest_call: HashMap<String, usize>,
+    /// The latest call entry of each call id, by item index, keyed by a hash of the id
+    /// ([`id_key`]): two words a call instead of the id's text.
+    latest_call: HashMap<u64, usize>,
     /// (call item index, index of an item that changes its entry).
     links: Vec<(usize, usize)>,
     items: usize,
@@ -100,7 +102,7 @@ impl IndexScan {
                     && link.is_call()
                     && let Some(id) = link.call_id
                 {
-                    self.latest_call.insert(id.to_string(), index);
+                    self.latest_call.insert(id_key(id), index);
                 }
             }
             RolloutItem::EventMsg(EventMsg::TokenCount(count)) if count.info.is_some() => {
@@ -108,7 +110,7 @@ impl IndexScan {
             }
             RolloutItem::TokenUsageRecord(_) => self.usage_seen = true,
             RolloutItem::EventMsg(EventMsg::ExecCommandEnd(end)) => {
-                if let Some(&call) = self.latest_call.get(&end.call_id) {
+                if let Some(&call) = self.latest_call.get(&id_key(&end.call_id)) {
                     self.links.push((call, index));
                 }
             }
@@ -132,6 +134,16 @@ impl IndexScan {
         let (_, turns) = self.turns.finish();
         finish_with(self.head, turns, self.links)
     }
+}
+
+/// The key of a call id in [`IndexScan::latest_call`]. Two ids with one key would link an
+/// `exec_command_end` to a call of another id: that only holds the call's part open longer
+/// (the builder looks calls up by their id, and every real link is there anyway), so the
+/// transcript is the same; memory stays a few words per call rather than its id's text.
+fn id_key(id: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    id.hash(&mut hasher);
+    hasher.finish()
 }
 
 fn finish_with(
