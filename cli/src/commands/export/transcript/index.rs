@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
+use codex_core::is_user_turn_boundary;
 use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{LineFormat, RolloutItem};
@@ -37,7 +38,7 @@ pub struct FileIndex {
 }
 
 /// The first pass, one item at a time.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct IndexScan {
     turns: StreamedTurnIndex,
     head: Transcript,
@@ -45,13 +46,34 @@ pub struct IndexScan {
     /// The latest call entry of each call id, by item index, keyed by a hash of the id
     /// ([`id_key`]): two words a call instead of the id's text.
     latest_call: HashMap<u64, usize>,
-    /// (call item index, index of an item that changes its entry).
+    /// (call item index, index of an item that changes its entry), for the pairs with a
+    /// possible part start between them ([`IndexScan::link`]).
     links: Vec<(usize, usize)>,
+    /// The latest item a part could start at ([`may_start_part`]).
+    last_part_start: Option<usize>,
     items: usize,
-    /// The session's own responses, counted by `usage`'s rule (codex-home's `UsageScan`).
+    /// The session's own responses, counted by `usage`'s rule (codex-home's `UsageScan`),
+    /// merged per model and day (only the total is shown; merged, memory does not grow
+    /// with the file).
     usage: UsageScan,
     /// A usage line was read (a `token_count` with usage, or a `token_usage_record`).
     usage_seen: bool,
+}
+
+impl Default for IndexScan {
+    fn default() -> Self {
+        Self {
+            turns: StreamedTurnIndex::default(),
+            head: Transcript::default(),
+            matcher: StreamingCallMatcher::default(),
+            latest_call: HashMap::new(),
+            links: Vec::new(),
+            last_part_start: None,
+            items: 0,
+            usage: UsageScan::by_day(chrono_tz::UTC),
+            usage_seen: false,
+        }
+    }
 }
 
 impl IndexScan {
@@ -92,10 +114,13 @@ impl IndexScan {
             self.head.ended_at = Some(at);
         }
         note_header(&mut self.head, item);
+        if may_start_part(item) {
+            self.last_part_start = Some(index);
+        }
         match item {
             RolloutItem::ResponseItem(response) => {
                 if let Pushed::Answered(pair) = self.matcher.push_owned(index, response) {
-                    self.links.push((pair.call, index));
+                    self.link(pair.call, index);
                 }
                 if matches!(classify(response), Classified::Tool)
                     && let Some(link) = response.call_link()
@@ -111,10 +136,21 @@ impl IndexScan {
             RolloutItem::TokenUsageRecord(_) => self.usage_seen = true,
             RolloutItem::EventMsg(EventMsg::ExecCommandEnd(end)) => {
                 if let Some(&call) = self.latest_call.get(&id_key(&end.call_id)) {
-                    self.links.push((call, index));
+                    self.link(call, index);
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Notes that item `changer` changes the entry of the call at `call`. Only a pair with a
+    /// possible part start after the call can hold a part longer: a part is released once
+    /// the next one is open, so a change read before the next part starts is always in
+    /// time. The others (on Codex's own files, nearly every output, read in its call's turn)
+    /// are not kept, so the index does not grow by a pair per call.
+    fn link(&mut self, call: usize, changer: usize) {
+        if self.last_part_start.is_some_and(|start| start > call) {
+            self.links.push((call, changer));
         }
     }
 
@@ -133,6 +169,19 @@ impl IndexScan {
         }
         let (_, turns) = self.turns.finish();
         finish_with(self.head, turns, self.links)
+    }
+}
+
+/// Whether a part of the transcript could start at `item`: every turn start the turn index
+/// gives is a `task_started`, a person's message record (`user_message`, a completed item)
+/// or a turn-starting response item.
+fn may_start_part(item: &RolloutItem) -> bool {
+    match item {
+        RolloutItem::EventMsg(
+            EventMsg::TurnStarted(_) | EventMsg::UserMessage(_) | EventMsg::ItemCompleted(_),
+        ) => true,
+        RolloutItem::ResponseItem(response) => is_user_turn_boundary(response),
+        _ => false,
     }
 }
 
