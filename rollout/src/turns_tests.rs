@@ -447,3 +447,28 @@ fn the_streamed_index_keeps_the_rule_the_file_ends_up_with() {
     ]));
     assert_eq!(records, TurnRecords::BoundaryItems);
 }
+
+#[test]
+fn the_streamed_index_marks_turns_a_rollback_removes_far_back() {
+    // More surviving turns than the index keeps whole: the older ones are folded, and a
+    // rollback reaching among them still marks exactly its turns.
+    let mut lines = vec![META.to_string()];
+    for turn in 0..300 {
+        let id = format!("t{turn}");
+        lines.push(task_started(&id));
+        lines.push(user_item(&format!("message {turn}")));
+        lines.push(user_event(&format!("message {turn}")));
+        lines.push(task_complete(&id));
+        match turn {
+            100 => lines.push(rollback(30)),
+            250 => lines.push(rollback(120)),
+            _ => {}
+        }
+    }
+    lines.push(rollback(5));
+    let contents = contents(&lines);
+    check_streamed_index(&contents);
+    let turns = all_user_turns_in_rollout(contents.items(), TurnRecords::of(&contents));
+    let removed = turns.iter().filter(|turn| turn.rolled_back).count();
+    assert_eq!(removed, 30 + 120 + 5);
+}

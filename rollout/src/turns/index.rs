@@ -93,25 +93,36 @@ impl TurnIndexer {
             .iter()
             .position(|rule| *rule == records)
             .unwrap_or_default();
-        Self::new(vec![RuleState::new(records)], vec![slot], true, true)
+        Self::new(
+            vec![RuleState::new(records)],
+            vec![slot],
+            true,
+            SegmentScan::keeping_all(),
+        )
     }
 
     /// A reader of every rule side by side; `keep_turns` false keeps counts only (memory a
     /// few words per surviving turn segment).
     pub(crate) fn every_rule(keep_turns: bool) -> Self {
         let rules = COUNTED_RULES.iter().copied().map(RuleState::new).collect();
-        Self::new(rules, (0..RULES).collect(), keep_turns, keep_turns)
+        let segments = if keep_turns {
+            SegmentScan::keeping_discarded_turns()
+        } else {
+            SegmentScan::counting()
+        };
+        Self::new(rules, (0..RULES).collect(), keep_turns, segments)
     }
 
-    fn new(rules: Vec<RuleState>, slots: Vec<usize>, keep_turns: bool, keep_all: bool) -> Self {
+    fn new(
+        rules: Vec<RuleState>,
+        slots: Vec<usize>,
+        keep_turns: bool,
+        segments: SegmentScan,
+    ) -> Self {
         Self {
             rules,
             slots,
-            segments: if keep_all {
-                SegmentScan::keeping_all()
-            } else {
-                SegmentScan::counting()
-            },
+            segments,
             keep_turns,
             next_index: 0,
             in_turns: false,
@@ -239,7 +250,7 @@ impl TurnIndexer {
     pub(crate) fn finish(self, records: TurnRecords) -> Vec<UserTurn> {
         let position = self.rules.iter().position(|rule| rule.records == records);
         let slot = self.slot_of(records);
-        let (segments, _) = self.segments.finish();
+        let discarded = self.segments.discarded_turns();
         let (Some(position), Some(slot)) = (position, slot) else {
             return Vec::new();
         };
@@ -248,8 +259,8 @@ impl TurnIndexer {
             .into_iter()
             .map(KeptTurn::turn)
             .collect();
-        for segment in segments.iter().filter(|segment| segment.discarded) {
-            for index in segment.turns[slot].indices() {
+        for spans in &discarded {
+            for index in spans[slot].indices() {
                 if let Some(turn) = turns.get_mut(index) {
                     turn.rolled_back = true;
                 }
