@@ -142,8 +142,8 @@ pub use timestamp::{format_line_timestamp, now_line_timestamp};
 pub use turn_pages::{TurnPage, turns_before, turns_from};
 pub use turns::{
     ParentPrefixScan, Provenance, StreamedTurnIndex, TooFewTurns, TurnRecords, TurnTally, UserTurn,
-    UserTurnCounter, all_user_turns_in_rollout, fork_point_dropping_turns, parent_prefix,
-    user_turn_count, user_turns,
+    UserTurnCounter, all_user_turns_in_rollout, fork_point_dropping_turns, may_start_turn,
+    parent_prefix, user_turn_count, user_turns,
 };
 
 /// Hooks for the tests of crates above this one, never needed by a program.

@@ -193,6 +193,20 @@ pub fn all_user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) ->
     indexer.finish(records)
 }
 
+/// Whether a turn of the index could start at `item` ([`UserTurn::start`]): every start is a
+/// `task_started`, a person's message record (`user_message`, a completed item) or a
+/// turn-starting response item. A reader that must know where turns may begin before the
+/// index is finished (export's first pass) asks this.
+pub fn may_start_turn(item: &RolloutItem) -> bool {
+    match item {
+        RolloutItem::EventMsg(
+            EventMsg::TurnStarted(_) | EventMsg::UserMessage(_) | EventMsg::ItemCompleted(_),
+        ) => true,
+        RolloutItem::ResponseItem(response) => is_user_turn_boundary(response),
+        _ => false,
+    }
+}
+
 /// True for a response item core says starts a user turn.
 pub(crate) fn is_boundary(item: &RolloutItem) -> bool {
     matches!(item, RolloutItem::ResponseItem(response) if is_user_turn_boundary(response))

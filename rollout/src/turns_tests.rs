@@ -413,6 +413,9 @@ fn check_streamed_index(contents: &RolloutContents) -> TurnRecords {
     let records = TurnRecords::of(contents);
     let expected = all_user_turns_in_rollout(contents.items(), records);
     assert!(!expected.is_empty());
+    for turn in &expected {
+        assert!(may_start_turn(&contents.items()[turn.start]), "{turn:?}");
+    }
     assert_eq!(index.finish(), (records, expected));
     records
 }

@@ -14,11 +14,10 @@
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-use codex_core::is_user_turn_boundary;
 use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{LineFormat, RolloutItem};
-use codex_rollout::{StreamedTurnIndex, UserTurn};
+use codex_rollout::{StreamedTurnIndex, UserTurn, may_start_turn};
 
 use codex_home::UsageScan;
 
@@ -49,7 +48,7 @@ pub struct IndexScan {
     /// (call item index, index of an item that changes its entry), for the pairs with a
     /// possible part start between them ([`IndexScan::link`]).
     links: Vec<(usize, usize)>,
-    /// The latest item a part could start at ([`may_start_part`]).
+    /// The latest item a part could start at (codex-rollout's [`may_start_turn`]).
     last_part_start: Option<usize>,
     items: usize,
     /// The session's own responses, counted by `usage`'s rule (codex-home's `UsageScan`),
@@ -114,7 +113,7 @@ impl IndexScan {
             self.head.ended_at = Some(at);
         }
         note_header(&mut self.head, item);
-        if may_start_part(item) {
+        if may_start_turn(item) {
             self.last_part_start = Some(index);
         }
         match item {
@@ -169,19 +168,6 @@ impl IndexScan {
         }
         let (_, turns) = self.turns.finish();
         finish_with(self.head, turns, self.links)
-    }
-}
-
-/// Whether a part of the transcript could start at `item`: every turn start the turn index
-/// gives is a `task_started`, a person's message record (`user_message`, a completed item)
-/// or a turn-starting response item.
-fn may_start_part(item: &RolloutItem) -> bool {
-    match item {
-        RolloutItem::EventMsg(
-            EventMsg::TurnStarted(_) | EventMsg::UserMessage(_) | EventMsg::ItemCompleted(_),
-        ) => true,
-        RolloutItem::ResponseItem(response) => is_user_turn_boundary(response),
-        _ => false,
     }
 }
 
