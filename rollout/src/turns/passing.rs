@@ -1,5 +1,5 @@
 //! Which lines the turn index can pass over unread, told from their type tags
-//! ([`crate::line_tags`]): a reader that builds a [`super::StreamedTurnIndex`] from a stream
+//! ([`line_tags`]): a reader that builds a [`super::StreamedTurnIndex`] from a stream
 //! parses only the lines that may change it.
 //!
 //! The index acts on: session metas, compactions, turn contexts (turn ids), messages between
