@@ -31,7 +31,9 @@
 //! With `CODEX_BENCH_10G=1 CODEX_BENCH_10G_REPLAY=1` the 10 GiB pipe also feeds
 //! `notifications` and both exports (each spools it into one temporary file), against a
 //! one-thread `Value` parse of the same bytes a chunk at a time.
-//! `CODEX_BENCH_SCALE_ONLY=1` runs the scale pass alone, at the sizes of
+//! `CODEX_BENCH_WRITE=PATH:MIB` only writes the scale pass's input of that size to `PATH` (for
+//! profiling by hand); `CODEX_BENCH_VALUE=PATH` only times the one-thread `Value` parse of
+//! `PATH`. `CODEX_BENCH_SCALE_ONLY=1` runs the scale pass alone, at the sizes of
 //! `CODEX_BENCH_SCALE_MIB` (comma-separated MiB, default `100,1024`).
 
 #![allow(clippy::expect_used, clippy::print_stderr, clippy::unwrap_used)]
@@ -462,6 +464,21 @@ criterion_group!(benches, bench_large);
 
 fn main() {
     if !codex_test_support::under_cargo_bench("large") {
+        return;
+    }
+    // `CODEX_BENCH_WRITE=PATH:MIB`: only write the scale pass's input (for profiling by hand).
+    if let Ok(target) = std::env::var("CODEX_BENCH_WRITE") {
+        let (path, mib) = target.rsplit_once(':').expect("CODEX_BENCH_WRITE=PATH:MIB");
+        let mib: u64 = mib.parse().expect("CODEX_BENCH_WRITE=PATH:MIB");
+        if let Some(lines) = real_lines() {
+            write_rollout(Path::new(path), &lines, &shape(mib * MIB)).unwrap();
+        }
+        return;
+    }
+    // `CODEX_BENCH_VALUE=PATH`: only the baseline, the one-thread Value parse of that file.
+    if let Ok(path) = std::env::var("CODEX_BENCH_VALUE") {
+        let took = value_parse_file(Path::new(&path));
+        eprintln!("value parse of {path}: {:.2}s", took.as_secs_f64());
         return;
     }
     // `CODEX_BENCH_SCALE_ONLY=1`: the whole-process scale pass alone, without the group.

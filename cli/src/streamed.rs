@@ -68,24 +68,42 @@ pub fn unreadable(name: &str, err: &std::io::Error) -> Failure {
 #[derive(Debug, Default)]
 struct Checks {
     blank: bool,
+    /// Items among the lines read (not passed over).
     items: usize,
+    /// Some line, read by the stream or later by the visitor, held an item.
+    any_item: bool,
     lines: usize,
-    problems: usize,
     skipped: usize,
     first_skipped: Option<LineProblem>,
     damage: Option<LineProblem>,
-    /// The last line an item was read from.
+    /// The last line an item was read from, or that was passed over (it may hold one).
     last_item_line: usize,
+    /// Unreadable lines among every line read, by the stream or the visitor, and the first:
+    /// what a file without one item reports (then every line was read).
+    all_skipped: (usize, Option<LineProblem>),
 }
 
 /// The items a pass over a file read, and the last line it read one from: what a later pass
 /// over the same file must find again ([`stream_again`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ItemsSeen {
-    /// Lines that held an item.
+    /// Lines that held an item (among the lines read, for a pass that passed over some).
     pub items: usize,
-    /// The last of them (1-based).
+    /// The last of them (1-based), or of the lines passed over.
     pub last_line: usize,
+}
+
+/// A first pass that passed over lines ([`stream_session_where`]): what it saw, and the
+/// unreadable lines among those it read, which its later pass completes and announces
+/// ([`stream_again_where`]).
+#[derive(Debug, Default)]
+pub struct FirstPass {
+    /// The items read and the last line that held or may hold one.
+    pub seen: ItemsSeen,
+    /// The lines of the file at the first pass.
+    lines: usize,
+    skipped: usize,
+    first_skipped: Option<LineProblem>,
 }
 
 /// Streams `source`, parsing chunks of it in parallel and handing each line to `visit` in
@@ -97,6 +115,23 @@ pub fn stream_session(
     progress: &Progress,
     mut visit: impl FnMut(&StreamedLine<'_>),
 ) -> Result<ItemsSeen, Failure> {
+    let first = stream_session_where(source, progress, |_| true, |line| visit(line))?;
+    warn_skipped(&source.name(), first.skipped, first.first_skipped.as_ref());
+    Ok(first.seen)
+}
+
+/// [`stream_session`] for a reader that needs only the lines `wanted` accepts (a byte-level
+/// test): the others are passed over unparsed ([`StreamedLine::passed_over`]) unless the
+/// visitor reads them ([`StreamedLine::read_in_full`]). The checks stay those of a loaded
+/// session: while no item was read, and for an unterminated last line, lines passed over are
+/// read here; the unreadable lines among those passed over are counted and announced by the
+/// later pass ([`stream_again_where`], with the same `wanted`).
+pub fn stream_session_where(
+    source: &Source,
+    progress: &Progress,
+    wanted: impl Fn(&[u8]) -> bool + Sync,
+    mut visit: impl FnMut(&mut StreamedLine<'_>),
+) -> Result<FirstPass, Failure> {
     let name = source.name();
     let stream = open_stream(source, progress)?;
     let mut checks = Checks {
@@ -104,31 +139,56 @@ pub fn stream_session(
         ..Checks::default()
     };
     stream
-        .for_each_line_parallel(|line| {
-            if let Some(problem) = &line.problem {
-                if problem.kind == ProblemKind::Damaged {
-                    checks.damage = Some(problem.clone());
-                    return;
-                }
-                checks.problems += 1;
-                if problem.kind.is_unreadable() {
-                    checks.skipped += 1;
-                    checks.first_skipped.get_or_insert_with(|| problem.clone());
-                }
+        .for_each_line_parallel_where(wanted, |mut line| {
+            if let Some(problem) = &line.problem
+                && problem.kind == ProblemKind::Damaged
+            {
+                checks.damage = Some(problem.clone());
+                return;
             }
+            let read = !line.passed_over();
+            if !read && (!checks.any_item || !line.terminated) {
+                line.read_in_full();
+            }
+            visit(&mut line);
             checks.blank &= line.raw.iter().all(u8::is_ascii_whitespace);
-            if line.line().is_some() {
+            checks.lines = line.number;
+            let item = line.line().is_some();
+            checks.any_item |= item;
+            if let Some(problem) = &line.problem
+                && problem.kind.is_unreadable()
+            {
+                checks.all_skipped.0 += 1;
+                checks.all_skipped.1.get_or_insert_with(|| problem.clone());
+            }
+            if !read {
+                // Counted by the later pass, which reads every line.
+                if item || line.passed_over() {
+                    checks.last_item_line = line.number;
+                }
+                return;
+            }
+            if let Some(problem) = &line.problem
+                && problem.kind.is_unreadable()
+            {
+                checks.skipped += 1;
+                checks.first_skipped.get_or_insert_with(|| problem.clone());
+            }
+            if item {
                 checks.items += 1;
                 checks.last_item_line = line.number;
             }
-            checks.lines = line.number;
-            visit(&line);
         })
         .map_err(|err| unreadable(&name, &err))?;
     finish_checks(&name, &checks)?;
-    Ok(ItemsSeen {
-        items: checks.items,
-        last_line: checks.last_item_line,
+    Ok(FirstPass {
+        seen: ItemsSeen {
+            items: checks.items,
+            last_line: checks.last_item_line,
+        },
+        lines: checks.lines,
+        skipped: checks.skipped,
+        first_skipped: checks.first_skipped,
     })
 }
 
@@ -142,15 +202,51 @@ pub fn stream_again(
     label: &str,
     seen: ItemsSeen,
     (done, redo): (&str, &str),
+    visit: impl FnMut(usize, &StreamedLine<'_>, &RolloutLine) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let first = FirstPass {
+        seen,
+        ..FirstPass::default()
+    };
+    stream_again_where(source, label, &first, |_| true, (done, redo), visit)
+}
+
+/// [`stream_again`] after a first pass that passed over the lines `wanted` rejects
+/// ([`stream_session_where`]): every line is read; the items of the lines `wanted` accepts
+/// are checked against the first pass, and the unreadable lines are announced once, those of
+/// both passes together, as [`stream_session`] announces them.
+pub fn stream_again_where(
+    source: &Source,
+    label: &str,
+    first: &FirstPass,
+    wanted: impl Fn(&[u8]) -> bool,
+    (done, redo): (&str, &str),
     mut visit: impl FnMut(usize, &StreamedLine<'_>, &RolloutLine) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let name = source.name();
+    let seen = first.seen;
     let progress = Progress::for_bytes(source_size(source), label);
     let stream = open_stream(source, &progress)?;
     let mut items = 0;
+    let mut wanted_items = 0;
+    let mut skipped = first.skipped;
+    let mut first_skipped = first.first_skipped.clone();
     let mut failed = None;
     stream
         .for_each_line_parallel(|line| {
+            let passed_over = line.number <= first.lines && !wanted(line.raw);
+            if passed_over
+                && let Some(problem) = &line.problem
+                && problem.kind.is_unreadable()
+            {
+                skipped += 1;
+                if first_skipped
+                    .as_ref()
+                    .is_none_or(|first| first.line > problem.line)
+                {
+                    first_skipped = Some(problem.clone());
+                }
+            }
             if failed.is_some() || line.number > seen.last_line {
                 return;
             }
@@ -159,20 +255,32 @@ pub fn stream_again(
                     failed = Some(err);
                 }
                 items += 1;
+                wanted_items += usize::from(!passed_over);
             }
         })
         .map_err(|err| unreadable(&name, &err))?;
     if let Some(err) = failed {
         return Err(err);
     }
-    if items != seen.items {
+    if wanted_items != seen.items {
         return Err(Failure::Content(format!(
-            "{name} changed while it was {done} ({} item(s) at first, {items} now); {redo} it \
-             again",
+            "{name} changed while it was {done} ({} item(s) at first, {wanted_items} now); \
+             {redo} it again",
             seen.items
         )));
     }
+    warn_skipped(&name, skipped, first_skipped.as_ref());
     Ok(())
+}
+
+/// Announces the unreadable lines a read skipped, when there were any.
+fn warn_skipped(name: &str, skipped: usize, first: Option<&LineProblem>) {
+    if let Some(first) = first {
+        warn(&format!(
+            "{name}: {skipped} unreadable line(s) ignored (first: {first}); `codex-thread \
+             validate` lists them"
+        ));
+    }
 }
 
 fn finish_checks(name: &str, checks: &Checks) -> Result<(), Failure> {
@@ -188,22 +296,16 @@ fn finish_checks(name: &str, checks: &Checks) -> Result<(), Failure> {
             "{name} is empty: it holds no rollout lines"
         )));
     }
-    if checks.items == 0 {
-        let first = checks
-            .first_skipped
+    if !checks.any_item {
+        let (skipped, first) = &checks.all_skipped;
+        let first = first
             .as_ref()
             .map(|problem| format!("; first: {problem}"))
             .unwrap_or_default();
         return Err(Failure::Content(format!(
             "{name}: no line could be read as a rollout line ({} line(s), {} problem(s){first})",
-            checks.lines, checks.skipped,
+            checks.lines, skipped,
         )));
-    }
-    if let Some(first) = &checks.first_skipped {
-        warn(&format!(
-            "{name}: {} unreadable line(s) ignored (first: {first}); `codex-thread validate` lists them",
-            checks.skipped
-        ));
     }
     Ok(())
 }

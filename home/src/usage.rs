@@ -44,7 +44,7 @@ use codex_rollout::{ParentPrefixScan, Provenance};
 
 mod group;
 mod light;
-pub(crate) mod line_kind;
+mod line_kind;
 mod report;
 
 use group::DayGroups;

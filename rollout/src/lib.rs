@@ -81,6 +81,7 @@ mod fork;
 mod head;
 mod history_base;
 mod layout;
+mod line_tags;
 mod load;
 mod policy;
 mod reconstruct;
@@ -116,6 +117,7 @@ pub use layout::{
     RolloutFileName, SESSION_INDEX_FILE, SessionsFolder, find_first_rollout, folder_files,
     home_of_rollout_path, order_key, parse_rollout_file_name,
 };
+pub use line_tags::{LineTags, line_tags};
 pub use load::{
     LineProblem, LoadError, LoadedRollout, ProblemKind, RolloutContents, get_rollout_history,
     load_rollout_bytes, load_rollout_from_reader, load_rollout_items,
@@ -140,8 +142,8 @@ pub use timestamp::{format_line_timestamp, now_line_timestamp};
 pub use turn_pages::{TurnPage, turns_before, turns_from};
 pub use turns::{
     ParentPrefixScan, Provenance, StreamedTurnIndex, TooFewTurns, TurnRecords, TurnTally, UserTurn,
-    UserTurnCounter, all_user_turns_in_rollout, fork_point_dropping_turns, parent_prefix,
-    user_turn_count, user_turns,
+    UserTurnCounter, all_user_turns_in_rollout, fork_point_dropping_turns, may_start_turn,
+    parent_prefix, user_turn_count, user_turns,
 };
 
 /// Hooks for the tests of crates above this one, never needed by a program.

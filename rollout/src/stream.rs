@@ -119,6 +119,22 @@ impl StreamedLine<'_> {
         }
     }
 
+    /// Whether the line was passed over unread (a reader's `wanted` rejected it): it may hold
+    /// anything ([`StreamedLine::read_in_full`] tells).
+    pub fn passed_over(&self) -> bool {
+        matches!(self.content, StreamedContent::Skipped) && self.problem.is_none()
+    }
+
+    /// Reads a line that was passed over, as it would have been read had it been wanted
+    /// (the same content and problem); a line already read is left as it is.
+    pub fn read_in_full(&mut self) {
+        if self.passed_over() {
+            let read = read_line(self.number, self.raw);
+            self.content = StreamedContent::of(read.outcome);
+            self.problem = read.problem;
+        }
+    }
+
     /// Takes the rollout line out, when the line holds one.
     pub fn into_line(self) -> Option<RolloutLine> {
         match self.content {
@@ -301,7 +317,20 @@ impl<R: Read> RolloutStream<R> {
     /// Memory is the two batches in flight (about 2 MiB per thread, plus their items) rather
     /// than the file.
     pub fn for_each_line_parallel(
+        self,
+        visit: impl FnMut(StreamedLine<'_>),
+    ) -> io::Result<StreamSummary> {
+        self.for_each_line_parallel_where(|_| true, visit)
+    }
+
+    /// [`RolloutStream::for_each_line_parallel`] for a reader that needs only some lines, as
+    /// [`RolloutStream::next_line_where`]: a line whose bytes `wanted` rejects is not parsed
+    /// and comes back [`StreamedContent::Skipped`] with no problem
+    /// ([`StreamedLine::passed_over`]); the visitor may still read it
+    /// ([`StreamedLine::read_in_full`]).
+    pub fn for_each_line_parallel_where(
         mut self,
+        wanted: impl Fn(&[u8]) -> bool + Sync,
         mut visit: impl FnMut(StreamedLine<'_>),
     ) -> io::Result<StreamSummary> {
         let in_flight = rayon::current_num_threads().max(1);
@@ -326,8 +355,8 @@ impl<R: Read> RolloutStream<R> {
             // is free) while the previous one is visited here.
             let mut parsed = Vec::new();
             rayon::in_place_scope(|scope| {
-                let (chunks, parsed) = (&chunks, &mut parsed);
-                scope.spawn(move |_| *parsed = parse_chunks(chunks));
+                let (chunks, parsed, wanted) = (&chunks, &mut parsed, &wanted);
+                scope.spawn(move |_| *parsed = parse_chunks(chunks, wanted));
                 if let Some(batch) = previous.take() {
                     self.visit_batch(batch, &mut visit);
                 }
@@ -380,8 +409,11 @@ impl<R: Read> RolloutStream<R> {
     }
 }
 
-/// Every line of `chunks`, parsed on rayon's pool, in order.
-fn parse_chunks(chunks: &[Chunk]) -> Vec<Vec<(usize, Range<usize>, LineRead)>> {
+/// Every line of `chunks`, parsed on rayon's pool when `wanted` accepts it, in order.
+fn parse_chunks(
+    chunks: &[Chunk],
+    wanted: &(impl Fn(&[u8]) -> bool + Sync),
+) -> Vec<Vec<(usize, Range<usize>, LineRead)>> {
     chunks
         .par_iter()
         .map(|chunk| {
@@ -389,7 +421,12 @@ fn parse_chunks(chunks: &[Chunk]) -> Vec<Vec<(usize, Range<usize>, LineRead)>> {
                 .map(|(local, range)| {
                     let number = chunk.lines_before + local;
                     let raw = chunk.bytes.get(range.clone()).unwrap_or_default();
-                    (number, range, read_line(number, raw))
+                    let read = if wanted(raw) {
+                        read_line(number, raw)
+                    } else {
+                        LineRead::passed_over()
+                    };
+                    (number, range, read)
                 })
                 .collect()
         })

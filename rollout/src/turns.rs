@@ -42,6 +42,7 @@ use codex_protocol::rollout::{LineFormat, RolloutItem};
 use crate::fork::ForkPoint;
 
 mod index;
+mod passing;
 mod prefix;
 mod segments;
 mod tally;
@@ -192,6 +193,20 @@ pub fn all_user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) ->
     indexer.finish(records)
 }
 
+/// Whether a turn of the index could start at `item` ([`UserTurn::start`]): every start is a
+/// `task_started`, a person's message record (`user_message`, a completed item) or a
+/// turn-starting response item. A reader that must know where turns may begin before the
+/// index is finished (export's first pass) asks this.
+pub fn may_start_turn(item: &RolloutItem) -> bool {
+    match item {
+        RolloutItem::EventMsg(
+            EventMsg::TurnStarted(_) | EventMsg::UserMessage(_) | EventMsg::ItemCompleted(_),
+        ) => true,
+        RolloutItem::ResponseItem(response) => is_user_turn_boundary(response),
+        _ => false,
+    }
+}
+
 /// True for a response item core says starts a user turn.
 pub(crate) fn is_boundary(item: &RolloutItem) -> bool {
     matches!(item, RolloutItem::ResponseItem(response) if is_user_turn_boundary(response))
@@ -284,6 +299,27 @@ impl StreamedTurnIndex {
     /// Takes the next item of the file.
     pub fn push(&mut self, item: &RolloutItem) {
         self.indexer.push(item);
+    }
+
+    /// Takes the item at `position` in a numbering of the reader's choice that increases
+    /// along the file and may leave gaps: a reader that passes over lines numbers items by
+    /// their lines (it cannot know whether a line it did not read is an item). The turns
+    /// then carry these positions.
+    pub fn push_at(&mut self, position: usize, item: &RolloutItem) {
+        self.indexer.push_at(position, item);
+    }
+
+    /// Whether a reader may pass over the line `raw` unread, told from its type tags: unless
+    /// [`StreamedTurnIndex::reads_next_item`], such a line changes nothing whatever it
+    /// holds (`turns/passing.rs`).
+    pub fn may_pass_over(raw: &[u8]) -> bool {
+        passing::may_pass_over(raw)
+    }
+
+    /// Whether the next item changes the index whatever its type: then a reader reads the
+    /// next line whole even when [`StreamedTurnIndex::may_pass_over`] says it may not.
+    pub fn reads_next_item(&self) -> bool {
+        self.indexer.reads_next_item()
     }
 
     /// The rule the file's turns are counted by, and every turn under it in file order.

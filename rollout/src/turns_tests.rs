@@ -399,3 +399,79 @@ fn without_records_two_messages_of_one_turn_share_its_number_until_it_ends() {
     assert_eq!(numbers, vec![0, 0, 1, 1, 2, 2]);
     assert_eq!(tally.turns(), 2);
 }
+
+/// The streamed index of `contents` (every rule read side by side, the beaten ones dropped
+/// as the file shows them) equals the whole-file index.
+fn check_streamed_index(contents: &RolloutContents) -> TurnRecords {
+    let mut index = StreamedTurnIndex::new();
+    for entry in contents.entries() {
+        index.note_format(entry.format);
+        if let Some(item) = entry.item() {
+            index.push(&contents.items()[item]);
+        }
+    }
+    let records = TurnRecords::of(contents);
+    let expected = all_user_turns_in_rollout(contents.items(), records);
+    assert!(!expected.is_empty());
+    for turn in &expected {
+        assert!(may_start_turn(&contents.items()[turn.start]), "{turn:?}");
+    }
+    assert_eq!(index.finish(), (records, expected));
+    records
+}
+
+#[test]
+fn the_streamed_index_keeps_the_rule_the_file_ends_up_with() {
+    // Paginated records first, then events: the events' rule wins, read after the other.
+    let records = check_streamed_index(&contents(&[
+        META.to_string(),
+        task_started("t1"),
+        user_item("one"),
+        completed_user("t1", "one"),
+        task_complete("t1"),
+        task_started("t2"),
+        user_item("two"),
+        user_event("two"),
+        rollback(1),
+        task_started("t3"),
+        user_item("three"),
+        user_event("three"),
+    ]));
+    assert_eq!(records, TurnRecords::UserMessageEvents);
+    // Events first, then a pre-envelope line: the boundary items count after all.
+    let records = check_streamed_index(&contents(&[
+        META.to_string(),
+        task_started("t1"),
+        user_item("one"),
+        user_event("one"),
+        task_complete("t1"),
+        r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"two"}]}"#
+            .to_string(),
+    ]));
+    assert_eq!(records, TurnRecords::BoundaryItems);
+}
+
+#[test]
+fn the_streamed_index_marks_turns_a_rollback_removes_far_back() {
+    // More surviving turns than the index keeps whole: the older ones are folded, and a
+    // rollback reaching among them still marks exactly its turns.
+    let mut lines = vec![META.to_string()];
+    for turn in 0..300 {
+        let id = format!("t{turn}");
+        lines.push(task_started(&id));
+        lines.push(user_item(&format!("message {turn}")));
+        lines.push(user_event(&format!("message {turn}")));
+        lines.push(task_complete(&id));
+        match turn {
+            100 => lines.push(rollback(30)),
+            250 => lines.push(rollback(120)),
+            _ => {}
+        }
+    }
+    lines.push(rollback(5));
+    let contents = contents(&lines);
+    check_streamed_index(&contents);
+    let turns = all_user_turns_in_rollout(contents.items(), TurnRecords::of(&contents));
+    let removed = turns.iter().filter(|turn| turn.rolled_back).count();
+    assert_eq!(removed, 30 + 120 + 5);
+}

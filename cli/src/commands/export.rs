@@ -100,8 +100,9 @@ pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> Comman
 }
 
 /// The Markdown and HTML exports, whose header counts every turn: one pass builds each part,
-/// counts it into the [`Overview`] and renders it into a [`BodySpool`]; then the header is
-/// written, the spooled body after it, and the ending.
+/// counts it into the [`Overview`] and renders it into a [`BodySpool`] (and HTML's table of
+/// contents row into another); then the header is written, the table of contents, the
+/// spooled body after it, and the ending.
 fn run_with_overview(
     source: &Source,
     options: &ExportOptions,
@@ -113,9 +114,18 @@ fn run_with_overview(
     let mut layout = Layout::of(options.format, out.is_json());
     let mut overview = Overview::default();
     let mut body = BodySpool::new()?;
+    // The table of contents' rows, when the layout has one, wait in a spool of their own.
+    let mut contents: Option<BodySpool> = None;
     each_part(reader, index, |part| {
         redact_part(redactor.as_ref(), part, report.as_mut());
         overview.add(part);
+        if let Some(row) = layout.contents_row(part) {
+            let rows = match &mut contents {
+                Some(rows) => rows,
+                None => contents.insert(BodySpool::new()?),
+            };
+            rows.push(&row)?;
+        }
         body.push(&layout.part(part)?)
     })?;
     let summary = report.as_ref().map(RedactionReport::summary);
@@ -126,6 +136,15 @@ fn run_with_overview(
     let mut written = layout
         .head(head, &overview, summary.as_deref())
         .and_then(|piece| target.write(&piece));
+    if let (Ok(()), Some((start, end))) = (&written, layout.contents(&overview)) {
+        written = target.write(&start);
+        if let (Ok(()), Some(rows)) = (&written, contents) {
+            written = rows.replay(|piece| target.write(piece));
+        }
+        if written.is_ok() {
+            written = target.write(end);
+        }
+    }
     if written.is_ok() {
         written = body.replay(|piece| target.write(piece));
     }

@@ -11,7 +11,10 @@
 //! A file is read twice as a stream, so memory is the turn index, not the file: a first pass
 //! takes the turn index the replay asks ([`StreamedTurnIndex`]: which items are a person's
 //! message) and the first session meta, a second pass replays and writes each message as its
-//! line is read. The second pass stops at the last line the first read an item from, so a
+//! line is read. The first pass parses only the lines that can change the index (the turn
+//! index's own rule, [`StreamedTurnIndex::may_pass_over`], from the lines' type tags, and
+//! the line after a message item), so its turns are numbered by line; the second parses
+//! every line, and announces the unreadable lines of both. The second pass stops at the last line the first read an item from, so a
 //! session Codex is still appending to is replayed as it was at the first pass; a file
 //! rewritten in between is an error. Standard input and the sample are spooled into a
 //! temporary file first, and read the same way.
@@ -36,7 +39,7 @@ use crate::error::{CommandResult, Status};
 use crate::input::Source;
 use crate::output::Output;
 use crate::progress::Progress;
-use crate::streamed::{source_size, stream_again, stream_session};
+use crate::streamed::{source_size, stream_again_where, stream_session_where};
 
 /// The projection of a replay into protocol messages: the thread's start, then each event's
 /// messages at the event's time.
@@ -71,17 +74,25 @@ impl Projection {
     }
 }
 
+/// Whether the first pass reads `raw`: every line but those the turn index may pass over.
+fn indexed(raw: &[u8]) -> bool {
+    !StreamedTurnIndex::may_pass_over(raw)
+}
+
 /// Runs `notifications`: JSON Lines in both modes (it is a stream of protocol messages).
 pub fn run(source: &Source, out: &mut Output) -> CommandResult {
     let mut index = StreamedTurnIndex::new();
     let mut meta: Option<SessionMetaLine> = None;
     let progress = Progress::for_bytes(source_size(source), "indexing");
-    let seen = stream_session(source, &progress, |line| {
+    let first = stream_session_where(source, &progress, indexed, |line| {
+        if line.passed_over() && index.reads_next_item() {
+            line.read_in_full();
+        }
         if let Some(format) = line.format() {
             index.note_format(format);
         }
         if let Some(rollout_line) = line.line() {
-            index.push(&rollout_line.item);
+            index.push_at(line.number, &rollout_line.item);
             if let (None, RolloutItem::SessionMeta(first)) = (&meta, &rollout_line.item) {
                 meta = Some(first.as_ref().clone());
             }
@@ -91,20 +102,24 @@ pub fn run(source: &Source, out: &mut Output) -> CommandResult {
     let thread_id = meta
         .as_ref()
         .map_or_else(|| ThreadId::from_uuid(Uuid::nil()), |meta| meta.meta.id);
+    // The turns are numbered by line (the first pass could not count the items it passed
+    // over), so the replay is fed line numbers too.
     let mut replayer = Replayer::new(thread_id, records, &turns);
+    drop(turns);
     let (mut projection, started) = Projection::new(thread_id, meta.as_ref());
     if let Some(started) = started {
         out.json_line(&started)?;
     }
-    stream_again(
+    stream_again_where(
         source,
         "replaying",
-        seen,
+        &first,
+        indexed,
         ("replayed", "replay"),
-        |index, line, rollout_line| {
+        |_, line, rollout_line| {
             let mut written = Ok(());
             replayer.push(
-                index,
+                line.number,
                 line.number,
                 line.raw,
                 &rollout_line.item,

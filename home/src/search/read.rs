@@ -22,8 +22,8 @@ use super::identity::{Identity, Plan, identity, plan};
 use super::store::text_key;
 use super::update::{Pending, Position, ReaderState, Stored, path_key};
 use crate::list::FoundRollout;
-use crate::usage::line_kind::line_tags;
 use codex_rollout::Compression;
+use codex_rollout::line_tags;
 use codex_rollout::{Provenance, RolloutStream, StreamedContent};
 
 /// A batch is stored when its texts reach this many bytes.
@@ -233,7 +233,7 @@ fn read_batches<R: std::io::Read>(
 }
 
 /// Whether the line `raw` can change what is indexed, told from its type tags where Codex
-/// writes them (`usage/line_kind.rs`), so the rest is not parsed: the items texts come from
+/// writes them (codex-rollout's `line_tags`), so the rest is not parsed: the items texts come from
 /// (response items), what tags them (session metas, turn contexts) and what the turn tally
 /// and the parent-prefix scan read (the `user_message`, `item_completed`, turn start, end and
 /// abort and rollback events). A line of another shape (legacy, keys in another order) is

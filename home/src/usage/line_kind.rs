@@ -3,7 +3,8 @@
 //!
 //! Codex writes every enveloped line as `{"timestamp":"…",["ordinal":N,]"type":"…",
 //! "payload":{"type":"…",…}`: the line's type, and for an event its payload's type, sit in
-//! the first hundred bytes. [`line_kind`] reads them there and says whether the line can
+//! the first hundred bytes. [`line_kind`] reads them there (codex-rollout's [`line_tags`],
+//! the one tag rule) and says whether the line can
 //! change a usage answer ([`LineKind`]); a line of any other shape (a legacy line, keys in
 //! another order, an escape inside a tag) is `None`, and the caller falls back to searching
 //! the whole line for the tags (which may keep too much, never too little).
@@ -14,6 +15,8 @@
 //! copied prefix ends). No other item changes an answer ([`super::UsageScan`] and
 //! [`codex_rollout::ParentPrefixScan`] act on these alone), so a line whose tags name
 //! another type is passed over whatever its text says.
+
+use codex_rollout::line_tags;
 
 /// What a line is to usage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,7 +30,8 @@ pub(crate) enum LineKind {
     Parse,
 }
 
-/// The kind of `raw` by its tags, `None` when the line is not in the shape Codex writes.
+/// The kind of `raw` by its tags (codex-rollout's [`line_tags`]), `None` when the line is
+/// not in the shape Codex writes.
 pub(crate) fn line_kind(raw: &[u8]) -> Option<LineKind> {
     let tags = line_tags(raw)?;
     match tags.line_type {
@@ -39,52 +43,6 @@ pub(crate) fn line_kind(raw: &[u8]) -> Option<LineKind> {
         }),
         _ => Some(LineKind::Skip),
     }
-}
-
-/// A line's type tags as Codex writes them (also what the search index reads by,
-/// `search/update.rs`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct LineTags<'a> {
-    /// The line's `type`.
-    pub(crate) line_type: &'a [u8],
-    /// The payload's `type`, when `"payload":{"type":"…"` follows the line's type at once.
-    pub(crate) payload_type: Option<&'a [u8]>,
-}
-
-/// The type tags of `raw`, `None` when the line is not in the shape Codex writes.
-pub(crate) fn line_tags(raw: &[u8]) -> Option<LineTags<'_>> {
-    let rest = raw.strip_prefix(br#"{"timestamp":""#)?;
-    let (_, mut rest) = string_body(rest)?;
-    if let Some(after) = rest.strip_prefix(br#","ordinal":"#) {
-        let digits = after
-            .iter()
-            .take_while(|byte| byte.is_ascii_digit())
-            .count();
-        if digits == 0 {
-            return None;
-        }
-        rest = &after[digits..];
-    }
-    let rest = rest.strip_prefix(br#","type":""#)?;
-    let (line_type, rest) = string_body(rest)?;
-    let payload_type = rest
-        .strip_prefix(br#","payload":{"type":""#)
-        .and_then(string_body)
-        .map(|(payload_type, _)| payload_type);
-    Some(LineTags {
-        line_type,
-        payload_type,
-    })
-}
-
-/// The body of a JSON string whose opening quote was just read, and what follows its closing
-/// quote; `None` when it holds an escape (then its text is not its bytes) or never closes.
-fn string_body(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
-    let end = memchr::memchr2(b'"', b'\\', bytes)?;
-    if bytes[end] != b'"' {
-        return None;
-    }
-    Some((&bytes[..end], &bytes[end + 1..]))
 }
 
 #[cfg(test)]

@@ -171,6 +171,17 @@ pub(crate) struct LineRead {
     pub(crate) problem: Option<LineProblem>,
 }
 
+impl LineRead {
+    /// A line a reader passed over without reading it: skipped, with no problem (which no
+    /// line that was read has).
+    pub(crate) fn passed_over() -> Self {
+        Self {
+            outcome: LineOutcome::Skipped,
+            problem: None,
+        }
+    }
+}
+
 /// What a line becomes.
 // The item is moved out at once by every caller; boxing it would cost an allocation per
 // line of every file read.

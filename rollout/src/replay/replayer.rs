@@ -7,8 +7,6 @@
 //! the turns a later rollback removed); a stream takes it from a first pass
 //! ([`crate::turns::StreamedTurnIndex`]), then feeds the items again.
 
-use std::collections::HashSet;
-
 use codex_protocol::event::EventMsg;
 use codex_protocol::items::TurnItem;
 use codex_protocol::rollout::RolloutItem;
@@ -27,9 +25,9 @@ pub struct Replayer {
     /// A paginated file records its items itself; rebuilding them too would double them.
     rebuild_items: bool,
     /// Items that are a turn's message.
-    turn_messages: HashSet<usize>,
+    turn_messages: Positions,
     /// `user_message` events of turns whose message item the file lost.
-    event_only_turns: HashSet<usize>,
+    event_only_turns: Positions,
     clock_ms: Option<i64>,
     running_turn: Option<String>,
 }
@@ -42,19 +40,23 @@ impl Replayer {
         Self {
             thread_id,
             rebuild_items: records != TurnRecords::CompletedUserMessages,
-            turn_messages: turns.iter().filter_map(|turn| turn.message).collect(),
-            event_only_turns: turns
-                .iter()
-                .filter(|turn| turn.message.is_none())
-                .filter_map(|turn| turn.event)
-                .collect(),
+            turn_messages: Positions::of(turns.iter().filter_map(|turn| turn.message).collect()),
+            event_only_turns: Positions::of(
+                turns
+                    .iter()
+                    .filter(|turn| turn.message.is_none())
+                    .filter_map(|turn| turn.event)
+                    .collect(),
+            ),
             clock_ms: None,
             running_turn: None,
         }
     }
 
-    /// Takes item `index` (0-based among the file's items) of line `line` (1-based), whose
-    /// bytes are `raw`, and hands `out` the events it replays, in order.
+    /// Takes item `index` of line `line` (1-based), whose bytes are `raw`, and hands `out` the
+    /// events it replays, in order. `index` is the item's position in the numbering of the
+    /// turns (0-based among the file's items, or a reader's own numbering such as the line,
+    /// [`crate::StreamedTurnIndex::push_at`]); it increases from one item to the next.
     pub fn push(
         &mut self,
         index: usize,
@@ -86,7 +88,7 @@ impl Replayer {
                 // A turn whose message item the file lost: its item pair from the record.
                 if let EventMsg::UserMessage(event) = msg
                     && self.rebuild_items
-                    && self.event_only_turns.contains(&index)
+                    && self.event_only_turns.take(index)
                 {
                     let item = TurnItem::UserMessage(user_message_from_event(
                         event,
@@ -107,7 +109,7 @@ impl Replayer {
                     thread_id: self.thread_id,
                     running_turn: self.running_turn.as_deref(),
                 };
-                let turn_message = self.turn_messages.contains(&index);
+                let turn_message = self.turn_messages.take(index);
                 for msg in rebuilt_item_events(response, place, turn_message)
                     .into_iter()
                     .flatten()
@@ -117,5 +119,37 @@ impl Replayer {
             }
             _ => {}
         }
+    }
+}
+
+/// Item positions in increasing order, asked in increasing order: a sorted list and a cursor,
+/// a word per turn (a set would hold several).
+#[derive(Debug)]
+struct Positions {
+    sorted: Vec<usize>,
+    next: usize,
+}
+
+impl Positions {
+    fn of(mut positions: Vec<usize>) -> Self {
+        positions.sort_unstable();
+        positions.dedup();
+        positions.shrink_to_fit();
+        Self {
+            sorted: positions,
+            next: 0,
+        }
+    }
+
+    /// Whether `position` is one of them; the positions before it are passed for good.
+    fn take(&mut self, position: usize) -> bool {
+        while self
+            .sorted
+            .get(self.next)
+            .is_some_and(|listed| *listed < position)
+        {
+            self.next += 1;
+        }
+        self.sorted.get(self.next) == Some(&position)
     }
 }

@@ -10,12 +10,46 @@ use codex_protocol::rollout::{LineFormat, RolloutItem};
 use super::segments::{RULES, SegmentScan};
 use super::{COUNTED_RULES, TurnRecords, UserTurn, is_boundary};
 
+/// A turn as a rule keeps it while the file is read: three words ([`UserTurn`] takes six),
+/// `usize::MAX` for an absent record; whether a rollback removed it is known at the end.
+#[derive(Debug, Clone, Copy)]
+struct KeptTurn {
+    event: usize,
+    message: usize,
+    start: usize,
+}
+
+impl KeptTurn {
+    const NONE: usize = usize::MAX;
+
+    fn of(turn: &UserTurn) -> Self {
+        Self {
+            event: turn.event.unwrap_or(Self::NONE),
+            message: turn.message.unwrap_or(Self::NONE),
+            start: turn.start,
+        }
+    }
+
+    fn turn(self) -> UserTurn {
+        let known = |index: usize| (index != Self::NONE).then_some(index);
+        UserTurn {
+            event: known(self.event),
+            message: known(self.message),
+            start: self.start,
+            rolled_back: false,
+        }
+    }
+}
+
 /// The state of one counting rule.
 #[derive(Debug, Clone)]
 struct RuleState {
     records: TurnRecords,
-    /// The rule's turns so far (empty when only counting).
-    turns: Vec<UserTurn>,
+    /// The rule's turns so far (empty when only counting, or once the file has shown that
+    /// another rule counts its turns: [`TurnIndexer::drop_beaten_rules`]).
+    turns: Vec<KeptTurn>,
+    /// Whether the rule still keeps its turns.
+    keeping: bool,
     /// The latest turn-starting message item not yet claimed by an event, with the turn
     /// start that was in force when it was read.
     pending_message: Option<(usize, Option<usize>)>,
@@ -28,6 +62,7 @@ impl RuleState {
         Self {
             records,
             turns: Vec::new(),
+            keeping: true,
             pending_message: None,
             floor: 0,
         }
@@ -58,25 +93,36 @@ impl TurnIndexer {
             .iter()
             .position(|rule| *rule == records)
             .unwrap_or_default();
-        Self::new(vec![RuleState::new(records)], vec![slot], true, true)
+        Self::new(
+            vec![RuleState::new(records)],
+            vec![slot],
+            true,
+            SegmentScan::keeping_all(),
+        )
     }
 
     /// A reader of every rule side by side; `keep_turns` false keeps counts only (memory a
     /// few words per surviving turn segment).
     pub(crate) fn every_rule(keep_turns: bool) -> Self {
         let rules = COUNTED_RULES.iter().copied().map(RuleState::new).collect();
-        Self::new(rules, (0..RULES).collect(), keep_turns, keep_turns)
+        let segments = if keep_turns {
+            SegmentScan::keeping_discarded_turns()
+        } else {
+            SegmentScan::counting()
+        };
+        Self::new(rules, (0..RULES).collect(), keep_turns, segments)
     }
 
-    fn new(rules: Vec<RuleState>, slots: Vec<usize>, keep_turns: bool, keep_all: bool) -> Self {
+    fn new(
+        rules: Vec<RuleState>,
+        slots: Vec<usize>,
+        keep_turns: bool,
+        segments: SegmentScan,
+    ) -> Self {
         Self {
             rules,
             slots,
-            segments: if keep_all {
-                SegmentScan::keeping_all()
-            } else {
-                SegmentScan::counting()
-            },
+            segments,
             keep_turns,
             next_index: 0,
             in_turns: false,
@@ -90,6 +136,22 @@ impl TurnIndexer {
     /// turn-starting items ([`TurnRecords::of`]).
     pub(crate) fn note_format(&mut self, format: LineFormat) {
         self.legacy_lines |= matches!(format, LineFormat::Legacy(_));
+    }
+
+    /// Takes the file's item at position `index`: positions increase, and may leave gaps (a
+    /// reader that numbers items by their lines). The turns keep these positions.
+    pub(crate) fn push_at(&mut self, index: usize, item: &RolloutItem) {
+        self.next_index = index;
+        self.push(item);
+    }
+
+    /// Whether the next item changes the index whatever its type: right after a counting
+    /// message item (its record event pairs with it only when nothing comes between), and
+    /// while a message item waits for its event. Otherwise an item of a type
+    /// [`super::passing::may_pass_over`] lists changes nothing.
+    pub(crate) fn reads_next_item(&self) -> bool {
+        self.segments.after_counting_item()
+            || self.rules.iter().any(|rule| rule.pending_message.is_some())
     }
 
     /// Takes the file's next item.
@@ -116,6 +178,9 @@ impl TurnIndexer {
                 self.segments.note_turn(*slot);
             }
         }
+        if self.rules.len() > 1 {
+            self.drop_beaten_rules();
+        }
         match item {
             RolloutItem::EventMsg(EventMsg::TurnStarted(_)) => {
                 self.in_turns = true;
@@ -129,6 +194,36 @@ impl TurnIndexer {
             | RolloutItem::Compacted(_)
             | RolloutItem::SessionMeta(_) => self.open_start = None,
             _ => {}
+        }
+    }
+
+    /// Stops keeping the turns of the rules the file can no longer be counted by: a rule
+    /// ranked below one whose record was seen ([`TurnIndexer::records`]); with legacy
+    /// lines, every rule but [`TurnRecords::BoundaryItems`]. That rule is kept whatever was
+    /// seen, as a legacy line read later makes it the file's. So a file keeps two lists of
+    /// turns, not four. Only a reader of every rule chooses; a reader of one rule keeps it.
+    fn drop_beaten_rules(&mut self) {
+        let beaten_below = if self.legacy_lines {
+            Some(0)
+        } else {
+            self.records_seen
+                .iter()
+                .position(|seen| *seen)
+                .map(|rank| rank + 1)
+        };
+        let Some(beaten_below) = beaten_below else {
+            return;
+        };
+        for rule in &mut self.rules {
+            let rank = COUNTED_RULES
+                .iter()
+                .position(|counted| *counted == rule.records);
+            let beaten = rule.records != TurnRecords::BoundaryItems
+                && rank.is_some_and(|rank| rank >= beaten_below);
+            if beaten && rule.keeping {
+                rule.keeping = false;
+                rule.turns = Vec::new();
+            }
         }
     }
 
@@ -155,14 +250,17 @@ impl TurnIndexer {
     pub(crate) fn finish(self, records: TurnRecords) -> Vec<UserTurn> {
         let position = self.rules.iter().position(|rule| rule.records == records);
         let slot = self.slot_of(records);
-        let (segments, _) = self.segments.finish();
+        let discarded = self.segments.discarded_turns();
         let (Some(position), Some(slot)) = (position, slot) else {
             return Vec::new();
         };
         let mut rules = self.rules;
-        let mut turns = std::mem::take(&mut rules[position].turns);
-        for segment in segments.iter().filter(|segment| segment.discarded) {
-            for index in segment.turns[slot].indices() {
+        let mut turns: Vec<UserTurn> = std::mem::take(&mut rules[position].turns)
+            .into_iter()
+            .map(KeptTurn::turn)
+            .collect();
+        for spans in &discarded {
+            for index in spans[slot].indices() {
                 if let Some(turn) = turns.get_mut(index) {
                     turn.rolled_back = true;
                 }
@@ -208,8 +306,8 @@ fn push_to_rule(
         let record = turn.first_record();
         turn.start = start.filter(|start| *start >= rule.floor).unwrap_or(record);
         rule.floor = record + 1;
-        if keep_turns {
-            rule.turns.push(turn);
+        if keep_turns && rule.keeping {
+            rule.turns.push(KeptTurn::of(&turn));
         }
         return true;
     }

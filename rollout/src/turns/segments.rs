@@ -33,7 +33,10 @@
 //! A counting reader (the streamed turn count of `inspect`) keeps its newest
 //! [`RECENT_SEGMENTS`] surviving segments whole and of each older one a byte (whether it
 //! counts, its turns per rule; nothing for one that does neither), so a 10 GiB file costs it
-//! some hundreds of KB. An older segment
+//! some hundreds of KB. The streamed turn index keeps the same, plus of each older
+//! segment the first turn of each rule, so that a rollback reaching it still marks exactly
+//! its turns ([`SegmentScan::keeping_discarded_turns`]); the whole-file index keeps every
+//! segment. An older segment
 //! has no turn id left, so a merge (ids differ, above) stops there; that needs a turn start
 //! whose id differs from its turn's ids more than [`RECENT_SEGMENTS`] turns deep.
 
@@ -108,6 +111,9 @@ impl Summary {
 struct OlderSegments {
     codes: Vec<u8>,
     wide: Vec<Summary>,
+    /// For a reader that marks the discarded turns ([`SegmentScan::keeping_discarded_turns`]):
+    /// the first turn of each rule of each segment kept, in the order of `codes`.
+    firsts: Vec<[usize; RULES]>,
 }
 
 impl OlderSegments {
@@ -115,9 +121,12 @@ impl OlderSegments {
     const WIDE: u8 = u8::MAX;
     const _FITS: () = assert!(RULES + 1 < 8, "a code holds a bit per rule and one more");
 
-    fn push(&mut self, summary: Summary) {
+    fn push(&mut self, summary: Summary, firsts: Option<[usize; RULES]>) {
         if summary.is_inert() {
             return;
+        }
+        if let Some(firsts) = firsts {
+            self.firsts.push(firsts);
         }
         match summary.code() {
             Some(code) => self.codes.push(code),
@@ -128,11 +137,13 @@ impl OlderSegments {
         }
     }
 
-    fn pop(&mut self) -> Option<Summary> {
-        match self.codes.pop()? {
-            Self::WIDE => self.wide.pop(),
-            code => Some(Summary::from_code(code)),
-        }
+    /// The newest older segment, and the first turn of each rule in it when they are kept.
+    fn pop(&mut self) -> Option<(Summary, Option<[usize; RULES]>)> {
+        let summary = match self.codes.pop()? {
+            Self::WIDE => self.wide.pop()?,
+            code => Summary::from_code(code),
+        };
+        Some((summary, self.firsts.pop()))
     }
 }
 
@@ -247,6 +258,9 @@ pub(crate) struct SegmentScan {
     older: OlderSegments,
     /// Closed segments a marker discarded, when the caller asked to keep them.
     discarded: Option<Vec<Segment>>,
+    /// The turns of each rule of each discarded segment, for a reader that keeps only those
+    /// ([`SegmentScan::keeping_discarded_turns`]).
+    discarded_spans: Option<Vec<[TurnSpan; RULES]>>,
     /// How many turns of each rule opened so far.
     turns: [usize; RULES],
     /// How many turns of each rule were discarded.
@@ -268,11 +282,23 @@ impl SegmentScan {
             surviving: Vec::new(),
             older: OlderSegments::default(),
             discarded: None,
+            discarded_spans: None,
             turns: [0; RULES],
             discarded_turns: [0; RULES],
             unmatched: 0,
             seen_turn_start: false,
             after_counting_item: false,
+        }
+    }
+
+    /// A reader that keeps what counting needs and which turns were discarded
+    /// ([`SegmentScan::discarded_turns`]): older surviving segments folded as when counting,
+    /// with the first turn of each rule (five words each instead of a whole segment), so a
+    /// streamed turn index costs a few words per turn segment.
+    pub(crate) fn keeping_discarded_turns() -> Self {
+        Self {
+            discarded_spans: Some(Vec::new()),
+            ..Self::counting()
         }
     }
 
@@ -364,6 +390,23 @@ impl SegmentScan {
         (segments, self.unmatched)
     }
 
+    /// The turns of each rule that markers discarded, segment by segment (a reader that
+    /// keeps all segments, or keeps the discarded turns).
+    pub(crate) fn discarded_turns(mut self) -> Vec<[TurnSpan; RULES]> {
+        self.close();
+        match (self.discarded_spans.take(), self.discarded.take()) {
+            (Some(spans), _) => spans,
+            (None, Some(segments)) => segments.iter().map(|segment| segment.turns).collect(),
+            (None, None) => Vec::new(),
+        }
+    }
+
+    /// Whether the item read last was a counting response item, which the next item's
+    /// record event would pair with.
+    pub(crate) fn after_counting_item(&self) -> bool {
+        self.after_counting_item
+    }
+
     /// Whether `item` is the record event of the message item read just before it.
     fn pairs_with_previous(&self, item: &RolloutItem) -> bool {
         self.after_counting_item && matches!(item, RolloutItem::EventMsg(_))
@@ -416,7 +459,11 @@ impl SegmentScan {
             return;
         }
         let oldest = self.surviving.remove(0);
-        self.older.push(Summary::of(&oldest));
+        let firsts = self
+            .discarded_spans
+            .is_some()
+            .then(|| oldest.turns.map(|span| span.first));
+        self.older.push(Summary::of(&oldest), firsts);
     }
 
     /// The newest surviving segment, taken off the stack.
@@ -424,10 +471,15 @@ impl SegmentScan {
         if let Some(segment) = self.surviving.pop() {
             return Some(segment);
         }
-        let summary = self.older.pop()?;
+        let (summary, firsts) = self.older.pop()?;
+        let firsts = firsts.unwrap_or([0; RULES]);
+        let mut turns = [TurnSpan::default(); RULES];
+        for ((span, count), first) in turns.iter_mut().zip(summary.turns).zip(firsts) {
+            *span = TurnSpan { first, count };
+        }
         Some(Segment {
             counts: summary.counts,
-            turns: summary.turns.map(|count| TurnSpan { first: 0, count }),
+            turns,
             ..Segment::default()
         })
     }
@@ -436,6 +488,9 @@ impl SegmentScan {
         segment.discarded = true;
         for (discarded, span) in self.discarded_turns.iter_mut().zip(segment.turns) {
             *discarded += span.count;
+        }
+        if let Some(spans) = &mut self.discarded_spans {
+            spans.push(segment.turns);
         }
         if let Some(kept) = &mut self.discarded {
             kept.push(segment);

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::facts::Overview;
+use super::facts::{ContentsLine, Overview};
 use super::transcript::{Part, TokenTotals, Transcript};
 use super::{html, markdown};
 use crate::cli::ExportFormat;
@@ -63,6 +63,28 @@ impl Layout {
                 json
             }
         })
+    }
+
+    /// The table of contents' row of `part`, for a layout that lists the turns (HTML):
+    /// rendered as the part is, set aside until the header is written ([`Layout::contents`]).
+    pub fn contents_row(&mut self, part: &Part) -> Option<String> {
+        match (self, part) {
+            (Self::Html(sections), Part::Turn(turn)) => {
+                Some(sections.contents.row(&ContentsLine::of(turn)))
+            }
+            _ => None,
+        }
+    }
+
+    /// What goes around the rows of the table of contents, right after the header, when the
+    /// document has one.
+    pub fn contents(&self, overview: &Overview) -> Option<(String, &'static str)> {
+        match self {
+            Self::Html(_) if html::has_contents(overview) => {
+                Some((html::contents_start(overview), html::contents_end()))
+            }
+            _ => None,
+        }
     }
 
     /// The piece of one part.

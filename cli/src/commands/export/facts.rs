@@ -13,8 +13,9 @@ pub struct Overview {
     pub live_turns: usize,
     /// Every image of the transcript.
     pub images: usize,
-    /// One line per turn, for a table of contents.
-    pub contents: Vec<ContentsLine>,
+    /// Every turn, rolled-back ones included: the lines of a table of contents (each is
+    /// [`ContentsLine::of`] its turn, rendered as the turn is read and set aside, not kept).
+    pub turns: usize,
 }
 
 /// A turn as a table of contents lists it.
@@ -39,6 +40,13 @@ impl Overview {
     fn add_turn(&mut self, turn: &TranscriptTurn) {
         self.images += images_in(&turn.entries);
         self.live_turns += usize::from(!turn.rolled_back);
+        self.turns += 1;
+    }
+}
+
+impl ContentsLine {
+    /// The table of contents' line of `turn`.
+    pub fn of(turn: &TranscriptTurn) -> Self {
         let preview = turn
             .entries
             .iter()
@@ -48,12 +56,12 @@ impl Overview {
             })
             .unwrap_or("");
         let preview: String = preview.split_whitespace().collect::<Vec<_>>().join(" ");
-        self.contents.push(ContentsLine {
+        Self {
             number: turn.number,
             rolled_back: turn.rolled_back,
             status: turn.status,
             preview: preview.chars().take(90).collect(),
-        });
+        }
     }
 }
 

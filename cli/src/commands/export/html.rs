@@ -28,8 +28,9 @@ use super::transcript::{Part, Transcript, TranscriptTurn};
 /// Turns from which the page gets a table of contents.
 const TOC_FROM_TURNS: usize = 4;
 
-/// The page up to its first part: the fixed head, the header (`head`'s session facts and
-/// the overview's counts) and, from a few turns on, the table of contents.
+/// The page up to its table of contents: the fixed head and the header (`head`'s session
+/// facts and the overview's counts). From a few turns on ([`has_contents`]) the table of
+/// contents follows: [`contents_start`], each turn's [`Contents::row`], [`contents_end`].
 pub fn head(head: &Transcript, overview: &Overview, redaction: Option<&str>) -> String {
     let mut out = String::with_capacity(64 * 1024);
     let title = head.thread_id.as_deref().unwrap_or("(no session meta)");
@@ -45,16 +46,61 @@ pub fn head(head: &Transcript, overview: &Overview, redaction: Option<&str>) -> 
         page::STYLE
     );
     header(&mut out, head, overview, title, redaction);
-    if overview.contents.len() >= TOC_FROM_TURNS {
-        contents(&mut out, &overview.contents);
-    }
     out
+}
+
+/// Whether the page has a table of contents.
+pub fn has_contents(overview: &Overview) -> bool {
+    overview.turns >= TOC_FROM_TURNS
+}
+
+/// The opening of the table of contents.
+pub fn contents_start(overview: &Overview) -> String {
+    format!(
+        "<nav class=\"toc\"><details open><summary>Contents ({} turns)</summary><ol>\n",
+        overview.turns
+    )
+}
+
+/// The end of the table of contents.
+pub fn contents_end() -> &'static str {
+    "</ol></details></nav>\n"
+}
+
+/// The rows of the table of contents, one per turn in order (the rolled-back turns are
+/// counted for their ids, as [`Sections`] counts them).
+#[derive(Debug, Default)]
+pub struct Contents {
+    rolled_back: usize,
+}
+
+impl Contents {
+    /// The row of the next turn.
+    pub fn row(&mut self, line: &ContentsLine) -> String {
+        if line.number.is_none() {
+            self.rolled_back += 1;
+        }
+        let status = if line.rolled_back {
+            "rolled back"
+        } else {
+            line.status
+        };
+        format!(
+            "<li><a href=\"#{}\">{}</a> <span class=\"meta\">{} · {}</span></li>\n",
+            turn_id(line.number, self.rolled_back),
+            text(&turn_label(line.number)),
+            status,
+            text(&line.preview)
+        )
+    }
 }
 
 /// Writes the parts of a page in order (the rolled-back turns are counted for their ids).
 #[derive(Debug, Default)]
 pub struct Sections {
     rolled_back: usize,
+    /// The table of contents' rows, rendered beside the parts.
+    pub contents: Contents,
 }
 
 impl Sections {
@@ -134,34 +180,6 @@ fn turn_label(number: Option<usize>) -> String {
         Some(number) => format!("Turn {number}"),
         None => "Rolled-back turn".to_string(),
     }
-}
-
-fn contents(out: &mut String, lines: &[ContentsLine]) {
-    let _ = writeln!(
-        out,
-        "<nav class=\"toc\"><details open><summary>Contents ({} turns)</summary><ol>",
-        lines.len()
-    );
-    let mut rolled_back = 0;
-    for line in lines {
-        if line.number.is_none() {
-            rolled_back += 1;
-        }
-        let status = if line.rolled_back {
-            "rolled back"
-        } else {
-            line.status
-        };
-        let _ = writeln!(
-            out,
-            "<li><a href=\"#{}\">{}</a> <span class=\"meta\">{} · {}</span></li>",
-            turn_id(line.number, rolled_back),
-            text(&turn_label(line.number)),
-            status,
-            text(&line.preview)
-        );
-    }
-    out.push_str("</ol></details></nav>\n");
 }
 
 fn section(out: &mut String, turn: &TranscriptTurn, rolled_back: usize) {

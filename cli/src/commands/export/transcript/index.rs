@@ -12,11 +12,12 @@
 //! being read.
 
 use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{LineFormat, RolloutItem};
-use codex_rollout::{StreamedTurnIndex, UserTurn};
+use codex_rollout::{StreamedTurnIndex, UserTurn, may_start_turn};
 
 use codex_home::UsageScan;
 
@@ -36,20 +37,42 @@ pub struct FileIndex {
 }
 
 /// The first pass, one item at a time.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct IndexScan {
     turns: StreamedTurnIndex,
     head: Transcript,
     matcher: StreamingCallMatcher,
-    /// The latest call entry of each call id, by item index.
-    latest_call: HashMap<String, usize>,
-    /// (call item index, index of an item that changes its entry).
+    /// The latest call entry of each call id, by item index, keyed by a hash of the id
+    /// ([`id_key`]): two words a call instead of the id's text.
+    latest_call: HashMap<u64, usize>,
+    /// (call item index, index of an item that changes its entry), for the pairs with a
+    /// possible part start between them ([`IndexScan::link`]).
     links: Vec<(usize, usize)>,
+    /// The latest item a part could start at (codex-rollout's [`may_start_turn`]).
+    last_part_start: Option<usize>,
     items: usize,
-    /// The session's own responses, counted by `usage`'s rule (codex-home's `UsageScan`).
+    /// The session's own responses, counted by `usage`'s rule (codex-home's `UsageScan`),
+    /// merged per model and day (only the total is shown; merged, memory does not grow
+    /// with the file).
     usage: UsageScan,
     /// A usage line was read (a `token_count` with usage, or a `token_usage_record`).
     usage_seen: bool,
+}
+
+impl Default for IndexScan {
+    fn default() -> Self {
+        Self {
+            turns: StreamedTurnIndex::default(),
+            head: Transcript::default(),
+            matcher: StreamingCallMatcher::default(),
+            latest_call: HashMap::new(),
+            links: Vec::new(),
+            last_part_start: None,
+            items: 0,
+            usage: UsageScan::by_day(chrono_tz::UTC),
+            usage_seen: false,
+        }
+    }
 }
 
 impl IndexScan {
@@ -90,17 +113,20 @@ impl IndexScan {
             self.head.ended_at = Some(at);
         }
         note_header(&mut self.head, item);
+        if may_start_turn(item) {
+            self.last_part_start = Some(index);
+        }
         match item {
             RolloutItem::ResponseItem(response) => {
                 if let Pushed::Answered(pair) = self.matcher.push_owned(index, response) {
-                    self.links.push((pair.call, index));
+                    self.link(pair.call, index);
                 }
                 if matches!(classify(response), Classified::Tool)
                     && let Some(link) = response.call_link()
                     && link.is_call()
                     && let Some(id) = link.call_id
                 {
-                    self.latest_call.insert(id.to_string(), index);
+                    self.latest_call.insert(id_key(id), index);
                 }
             }
             RolloutItem::EventMsg(EventMsg::TokenCount(count)) if count.info.is_some() => {
@@ -108,11 +134,22 @@ impl IndexScan {
             }
             RolloutItem::TokenUsageRecord(_) => self.usage_seen = true,
             RolloutItem::EventMsg(EventMsg::ExecCommandEnd(end)) => {
-                if let Some(&call) = self.latest_call.get(&end.call_id) {
-                    self.links.push((call, index));
+                if let Some(&call) = self.latest_call.get(&id_key(&end.call_id)) {
+                    self.link(call, index);
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Notes that item `changer` changes the entry of the call at `call`. Only a pair with a
+    /// possible part start after the call can hold a part longer: a part is released once
+    /// the next one is open, so a change read before the next part starts is always in
+    /// time. The others (on Codex's own files, nearly every output, read in its call's turn)
+    /// are not kept, so the index does not grow by a pair per call.
+    fn link(&mut self, call: usize, changer: usize) {
+        if self.last_part_start.is_some_and(|start| start > call) {
+            self.links.push((call, changer));
         }
     }
 
@@ -132,6 +169,16 @@ impl IndexScan {
         let (_, turns) = self.turns.finish();
         finish_with(self.head, turns, self.links)
     }
+}
+
+/// The key of a call id in [`IndexScan::latest_call`]. Two ids with one key would link an
+/// `exec_command_end` to a call of another id: that only holds the call's part open longer
+/// (the builder looks calls up by their id, and every real link is there anyway), so the
+/// transcript is the same; memory stays a few words per call rather than its id's text.
+fn id_key(id: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    id.hash(&mut hasher);
+    hasher.finish()
 }
 
 fn finish_with(
