@@ -13,8 +13,8 @@ use std::path::Path;
 
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::RolloutItem;
-use codex_protocol::rollout::parse_rollout_line;
 
+use crate::load::lines::{LineOutcome, read_line};
 use crate::stream::RolloutStream;
 use crate::tail::reverse::ReverseLines;
 
@@ -37,12 +37,13 @@ fn opens_turn(item: &RolloutItem) -> bool {
     matches!(item, RolloutItem::EventMsg(EventMsg::TurnStarted(_)))
 }
 
-/// The item of a raw line, when it holds one.
+/// The item of a raw line, when it holds one: the loader's line rule, as the forward reader
+/// ([`turns_from`]) and every streamed command read a line.
 fn item_of(raw: &[u8]) -> Option<RolloutItem> {
-    parse_rollout_line(raw)
-        .ok()
-        .and_then(|parsed| parsed.into_line())
-        .map(|line| line.item)
+    match read_line(0, raw).outcome {
+        LineOutcome::Line(line, _) => Some(line.item),
+        _ => None,
+    }
 }
 
 /// The page of up to `turns` whole turns that ends at `end` (a line start, or the file's
