@@ -80,9 +80,9 @@ pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> Comman
         .head(&head, &overview, None)
         .and_then(|piece| target.write(&piece));
     if written.is_ok() {
-        written = each_part(&reader, &index, |part| {
-            redact_part(redactor.as_ref(), part, report.as_mut());
-            target.write(&layout.part(part)?)
+        written = each_part(&reader, &index, |mut part| {
+            redact_part(redactor.as_ref(), &mut part, report.as_mut());
+            target.write(&layout.part(&part)?)
         });
     }
     if written.is_ok() {
@@ -102,7 +102,8 @@ pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> Comman
 /// The Markdown and HTML exports, whose header counts every turn: one pass builds each part,
 /// counts it into the [`Overview`] and renders it into a [`BodySpool`] (and HTML's table of
 /// contents row into another); then the header is written, the table of contents, the
-/// spooled body after it, and the ending.
+/// spooled body after it, and the ending. The parts are rendered on a thread of their own
+/// ([`Rendered::of_parts`]) while the next ones are built, a few parts in flight at most.
 fn run_with_overview(
     source: &Source,
     options: &ExportOptions,
@@ -111,22 +112,29 @@ fn run_with_overview(
     head: &Transcript,
     (redactor, mut report): (Option<Redactor>, Option<RedactionReport>),
 ) -> CommandResult {
-    let mut layout = Layout::of(options.format, out.is_json());
-    let mut overview = Overview::default();
-    let mut body = BodySpool::new()?;
-    // The table of contents' rows, when the layout has one, wait in a spool of their own.
-    let mut contents: Option<BodySpool> = None;
-    each_part(reader, index, |part| {
-        redact_part(redactor.as_ref(), part, report.as_mut());
-        overview.add(part);
-        if let Some(row) = layout.contents_row(part) {
-            let rows = match &mut contents {
-                Some(rows) => rows,
-                None => contents.insert(BodySpool::new()?),
-            };
-            rows.push(&row)?;
-        }
-        body.push(&layout.part(part)?)
+    let layout = Layout::of(options.format, out.is_json());
+    let Rendered {
+        layout,
+        overview,
+        body,
+        contents,
+    } = std::thread::scope(|scope| {
+        let (parts, received) = std::sync::mpsc::sync_channel::<Part>(PARTS_IN_FLIGHT);
+        let renderer = scope.spawn(move || Rendered::of_parts(layout, received));
+        let built = each_part(reader, index, |mut part| {
+            redact_part(redactor.as_ref(), &mut part, report.as_mut());
+            // A closed channel means the renderer failed: its error is the one to report.
+            parts
+                .send(part)
+                .map_err(|_| Failure::Content("rendering stopped".to_string()))
+        });
+        drop(parts);
+        let rendered = renderer
+            .join()
+            .map_err(|_| Failure::Content("the rendering thread panicked".to_string()))?;
+        let rendered = rendered?;
+        built?;
+        Ok::<_, Failure>(rendered)
     })?;
     let summary = report.as_ref().map(RedactionReport::summary);
     if let Some(summary) = &summary {
@@ -164,21 +172,64 @@ fn run_with_overview(
 fn each_part(
     reader: &Reader,
     index: &FileIndex,
-    mut visit: impl FnMut(&mut Part) -> Result<(), Failure>,
+    mut visit: impl FnMut(Part) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let mut builder = TranscriptBuilder::new(index);
     reader.replay(|item, raw| {
         builder.push(item, raw);
-        for mut part in builder.take_ready() {
-            visit(&mut part)?;
+        for part in builder.take_ready() {
+            visit(part)?;
         }
         Ok(())
     })?;
     builder.finish();
-    for mut part in builder.take_ready() {
-        visit(&mut part)?;
+    for part in builder.take_ready() {
+        visit(part)?;
     }
     Ok(())
+}
+
+/// Parts built but not yet rendered, at most: the builder runs ahead of the renderer by this
+/// many parts (each a turn), no more.
+const PARTS_IN_FLIGHT: usize = 4;
+
+/// What the rendering of every part left: the layout (for the header), the overview the
+/// header shows, the rendered body and HTML's table of contents rows.
+struct Rendered {
+    layout: Layout,
+    overview: Overview,
+    body: BodySpool,
+    contents: Option<BodySpool>,
+}
+
+impl Rendered {
+    /// Renders each part `parts` gives, in order, until the builder hangs up.
+    fn of_parts(
+        mut layout: Layout,
+        parts: std::sync::mpsc::Receiver<Part>,
+    ) -> Result<Self, Failure> {
+        let mut overview = Overview::default();
+        let mut body = BodySpool::new()?;
+        // The table of contents' rows, when the layout has one, wait in a spool of their own.
+        let mut contents: Option<BodySpool> = None;
+        for part in parts {
+            overview.add(&part);
+            if let Some(row) = layout.contents_row(&part) {
+                let rows = match &mut contents {
+                    Some(rows) => rows,
+                    None => contents.insert(BodySpool::new()?),
+                };
+                rows.push(&row)?;
+            }
+            body.push(&layout.part(&part)?)?;
+        }
+        Ok(Self {
+            layout,
+            overview,
+            body,
+            contents,
+        })
+    }
 }
 
 /// Masks one part with `redactor`, counting into `report`, when redacting.
