@@ -41,12 +41,19 @@ pub fn last_turns_from_end(path: &Path, last: usize) -> io::Result<Option<BuiltT
     }
     let end = std::fs::metadata(path)?.len();
     let mut wanted = last.saturating_add(1);
+    // Read once, up to the first page: the head's identity and preview are the file's first
+    // meta and first user message whatever page follows; without a preview before the first
+    // page's start, there is none before a larger page's either, which then finds it.
+    let mut head: Option<ThreadBuilder> = None;
     loop {
         let page = turns_before(path, end, wanted, u64::MAX)?;
         if page.start == 0 {
             return Ok(None);
         }
-        let head = head_up_to(path, page.start)?;
+        let head = match &mut head {
+            Some(head) => head,
+            None => head.insert(head_up_to(path, page.start)?),
+        };
         if !head.has_identity() {
             return Ok(None);
         }
