@@ -392,3 +392,86 @@ fn prune_killed_at_random_moments_loses_nothing() -> TestResult {
     }
     Ok(())
 }
+
+/// A prune killed while the `codex archive` it started still runs: that command finishes on
+/// its own, and a second prune started at once waits for it (the lock it inherited) before it
+/// plans, so it sees the thread archived. Without the wait, the second prune (deleting live
+/// threads) planned the thread as live, found its file gone when it moved it, and a later run
+/// asked Codex to delete a thread whose only file was by then in `archived_sessions/`.
+#[test]
+fn a_prune_killed_while_codex_archives_holds_the_home_until_codex_is_done() -> TestResult {
+    use std::os::unix::fs::PermissionsExt;
+
+    let Some(codex) = real_codex_or_skip(
+        "a_prune_killed_while_codex_archives_holds_the_home_until_codex_is_done",
+    ) else {
+        return Ok(());
+    };
+    let model = ScriptedModel::start(Script::new())?;
+    let home = CodexHome::new(&codex, &model)?;
+    let ids = threads(&home, &model, 1)?;
+    age(&home, &ids[0], 20)?;
+    // A Codex that says it started, then takes its time.
+    let scratch = tempfile::tempdir()?;
+    let started = scratch.path().join("started");
+    let slow = scratch.path().join("slow-codex");
+    std::fs::write(
+        &slow,
+        format!(
+            "#!/bin/sh\n: > '{}'\nsleep 1\nexec '{}' \"$@\"\n",
+            started.display(),
+            codex.bin().display()
+        ),
+    )?;
+    std::fs::set_permissions(&slow, std::fs::Permissions::from_mode(0o755))?;
+
+    let mut archiving = std::process::Command::new(env!("CARGO_BIN_EXE_codex-thread"))
+        .env_remove("CODEX_HOME")
+        .args([
+            "prune",
+            "--home",
+            text(home.path())?,
+            "--codex",
+            text(&slow)?,
+        ])
+        .args(["--apply", "--action", "archive", "--older-than", "18d"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !started.exists() {
+        assert!(Instant::now() < deadline, "the slow Codex never started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    archiving.kill()?;
+    archiving.wait()?;
+
+    let deleting = std::process::Command::new(env!("CARGO_BIN_EXE_codex-thread"))
+        .env_remove("CODEX_HOME")
+        .args([
+            "prune",
+            "--home",
+            text(home.path())?,
+            "--codex",
+            text(codex.bin())?,
+        ])
+        .args([
+            "--apply",
+            "--action",
+            "delete",
+            "--older-than",
+            "12d",
+            "--live",
+        ])
+        .output()?;
+    let stderr = String::from_utf8_lossy(&deleting.stderr);
+    assert!(deleting.status.success(), "{stderr}");
+    assert!(stderr.contains("waiting for another prune"), "{stderr}");
+
+    let (live, archived) = listed(&home)?;
+    assert!(live.is_empty(), "{live:?}");
+    assert_eq!(archived, BTreeSet::from([ids[0].clone()]));
+    assert!(walk(&home.path().join("trash")).is_empty());
+    read_all(&home, &archived)?;
+    Ok(())
+}

@@ -29,7 +29,8 @@
 //! - Pruning: [`plan_prune`] picks the threads a [`Policy`] names and says why some are
 //!   held (a writer lock, a recent write); [`apply_prune`] compresses, archives (through
 //!   Codex's own `codex archive`) or deletes them (into the home's trash, then `codex
-//!   delete`), and [`empty_trash`] removes what the grace period has let go.
+//!   delete`), and [`empty_trash`] removes what the grace period has let go; both change a
+//!   home only under its [`PruneLock`], one prune at a time.
 //!
 //! - Arguments: [`parse_age`], [`parse_day`] and [`parse_instant_ms`], what a date or an age
 //!   on a command line means, the same for every command.
@@ -108,9 +109,9 @@ pub use list::{
 pub use pricing::{Price, Pricing, PricingError};
 pub use prune::{
     Action, AppliedThread, ApplyOptions, CodexCli, CodexCliError, DEFAULT_MIN_IDLE, Hold, Outcome,
-    PlannedThread, Policy, PruneError, PrunePlan, RescueThreadError, SourceFilter, StorageRow,
-    StorageSummary, TRASH_SUBDIR, TrashFolder, TrashReport, apply_prune, empty_trash, parse_policy,
-    parse_size, plan_prune, rescue_thread, storage_summary,
+    PRUNE_LOCK_FILE, PlannedThread, Policy, PruneError, PruneLock, PrunePlan, RescueThreadError,
+    SourceFilter, StorageRow, StorageSummary, TRASH_SUBDIR, TrashFolder, TrashReport, apply_prune,
+    empty_trash, parse_policy, parse_size, plan_prune, rescue_thread, storage_summary,
 };
 pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
 pub use search::{

@@ -9,6 +9,9 @@
 //!   it is already in the state the action would give);
 //! - [`codex_cli`]: the real Codex's own `archive` and `delete`, invoked so that its state
 //!   (`state_5.sqlite`, `thread_history_1.sqlite`) changes the way it changes it;
+//! - [`delete`]: a thread's files renamed into the trash, then Codex asked to forget it, with
+//!   the marker that lets the next run finish (or drop) a delete a kill interrupted;
+//! - [`lock`]: one prune at a time per home, held until the Codex commands it started exit;
 //! - [`trash`]: deleted sessions wait under `<home>/trash/<unix seconds>/` until
 //!   [`empty_trash`] removes folders older than a grace period;
 //! - [`rescue`]: a thread too large to resume rewritten as a new one holding only what
@@ -21,6 +24,8 @@
 
 mod apply;
 mod codex_cli;
+mod delete;
+mod lock;
 mod plan;
 mod policy;
 mod rescue;
@@ -29,6 +34,7 @@ mod trash;
 
 pub use apply::{AppliedThread, ApplyOptions, Outcome, apply_prune};
 pub use codex_cli::{CodexCli, CodexCliError};
+pub use lock::{PRUNE_LOCK_FILE, PruneLock};
 pub use plan::{Hold, PlannedThread, PrunePlan, plan_prune};
 pub use policy::{Action, DEFAULT_MIN_IDLE, Policy, SourceFilter, parse_policy, parse_size};
 pub use rescue::{RescueThreadError, rescue_thread};

@@ -53,6 +53,10 @@ fn check(home: &CodexHome, policy: &Policy, expect: &[(u8, Option<Hold>)]) {
     assert_eq!(got, expect);
 }
 
+fn prune_lock(home: &CodexHome) -> PruneLock {
+    PruneLock::acquire(home, |_| panic!("no other prune runs")).unwrap()
+}
+
 fn options() -> ApplyOptions {
     ApplyOptions {
         codex: None,
@@ -122,7 +126,7 @@ fn a_thread_a_running_codex_holds_is_held() {
         &[(1, Some(Hold::OpenInCodex))],
     );
     let plan = plan_prune(&home, &Policy::new(Action::Archive), SystemTime::now()).unwrap();
-    let applied = apply_prune(&home, &plan, &options(), &|_| {});
+    let applied = apply_prune(&home, &plan, &options(), &prune_lock(&home), &|_| {});
     assert_eq!(
         applied[0].outcome,
         Outcome::Held {
@@ -154,7 +158,7 @@ fn without_codex_state_archive_and_delete_move_the_files_and_the_trash_waits_for
         threads: plan.threads.into_iter().take(1).collect(),
         threads_in_home: 2,
     };
-    let applied = apply_prune(&home, &plan, &options(), &|_| {});
+    let applied = apply_prune(&home, &plan, &options(), &prune_lock(&home), &|_| {});
     assert_eq!(applied[0].outcome, Outcome::Done);
     assert!(!archived.exists());
     assert!(
@@ -172,7 +176,7 @@ fn without_codex_state_archive_and_delete_move_the_files_and_the_trash_waits_for
     let mut policy = Policy::new(Action::Delete);
     policy.archived = Some(false);
     let plan = plan_prune(&home, &policy, SystemTime::now()).unwrap();
-    let applied = apply_prune(&home, &plan, &options(), &|_| {});
+    let applied = apply_prune(&home, &plan, &options(), &prune_lock(&home), &|_| {});
     assert_eq!(applied[0].outcome, Outcome::Done);
     assert!(!deleted.exists());
     let folder = applied[0].moved_to.clone().unwrap();
@@ -184,13 +188,19 @@ fn without_codex_state_archive_and_delete_move_the_files_and_the_trash_waits_for
         "no marker left"
     );
 
-    let report = empty_trash(&home, DAY * 7, SystemTime::now(), false).unwrap();
+    let report = empty_trash(&home, DAY * 7, SystemTime::now(), Some(&prune_lock(&home))).unwrap();
     assert!(!report.folders[0].expired);
     assert!(in_trash.exists());
-    let report = empty_trash(&home, DAY * 7, SystemTime::now() + DAY * 8, true).unwrap();
+    let report = empty_trash(&home, DAY * 7, SystemTime::now() + DAY * 8, None).unwrap();
     assert!(report.folders[0].expired);
     assert!(in_trash.exists(), "a dry run removes nothing");
-    empty_trash(&home, DAY * 7, SystemTime::now() + DAY * 8, false).unwrap();
+    empty_trash(
+        &home,
+        DAY * 7,
+        SystemTime::now() + DAY * 8,
+        Some(&prune_lock(&home)),
+    )
+    .unwrap();
     assert!(!folder.exists());
 }
 
@@ -202,7 +212,7 @@ fn a_home_with_codex_state_is_not_changed_behind_codex() {
     std::fs::write(dir.path().join("state_5.sqlite"), b"").unwrap();
     for action in [Action::Archive, Action::Delete] {
         let plan = plan_prune(&home, &Policy::new(action), SystemTime::now()).unwrap();
-        let applied = apply_prune(&home, &plan, &options(), &|_| {});
+        let applied = apply_prune(&home, &plan, &options(), &prune_lock(&home), &|_| {});
         assert!(
             matches!(&applied[0].outcome, Outcome::Failed { error } if error.contains("--codex"))
         );
@@ -211,7 +221,7 @@ fn a_home_with_codex_state_is_not_changed_behind_codex() {
     }
     // Compression needs no Codex: Codex reads `.jsonl.zst` as it is.
     let plan = plan_prune(&home, &Policy::new(Action::Compress), SystemTime::now()).unwrap();
-    let applied = apply_prune(&home, &plan, &options(), &|_| {});
+    let applied = apply_prune(&home, &plan, &options(), &prune_lock(&home), &|_| {});
     assert_eq!(applied[0].outcome, Outcome::Done);
     assert!(!path.exists());
 }
@@ -223,21 +233,33 @@ fn a_delete_a_kill_interrupted_is_finished_by_the_next_run() {
     let path = session(dir.path(), 1, "/w", "cli", 40, 10);
     let thread = codex_protocol::thread_id::ThreadId::from_string(&thread_id(1)).unwrap();
     // Killed after the move, before Codex forgot the thread.
-    let folder = trash::move_to_trash(&home, thread, &[path], SystemTime::now()).unwrap();
+    let folder = delete::move_to_trash(&home, thread, &[path], SystemTime::now()).unwrap();
     assert_eq!(
-        trash::pending_deletes(&home),
+        delete::pending_deletes(&home),
         vec![(folder.clone(), thread)]
     );
     // An expired folder with a pending delete is not removed before the delete is finished.
-    empty_trash(&home, Duration::ZERO, SystemTime::now() + DAY, false).unwrap();
+    empty_trash(
+        &home,
+        Duration::ZERO,
+        SystemTime::now() + DAY,
+        Some(&prune_lock(&home)),
+    )
+    .unwrap();
     assert!(folder.exists());
     let empty = PrunePlan {
         threads: Vec::new(),
         threads_in_home: 0,
     };
-    apply_prune(&home, &empty, &options(), &|_| {});
-    assert!(trash::pending_deletes(&home).is_empty());
-    empty_trash(&home, Duration::ZERO, SystemTime::now() + DAY, false).unwrap();
+    apply_prune(&home, &empty, &options(), &prune_lock(&home), &|_| {});
+    assert!(delete::pending_deletes(&home).is_empty());
+    empty_trash(
+        &home,
+        Duration::ZERO,
+        SystemTime::now() + DAY,
+        Some(&prune_lock(&home)),
+    )
+    .unwrap();
     assert!(!folder.exists());
 }
 
@@ -397,7 +419,7 @@ fn rescue_writes_a_thread_that_rebuilds_the_same_history_and_leaves_the_original
     assert_eq!(policy.action, Action::Rescue);
     check(&home, &policy, &[(1, None), (2, None)]);
     let plan = plan_prune(&home, &policy, SystemTime::now()).unwrap();
-    let applied = apply_prune(&home, &plan, &options(), &|_| {});
+    let applied = apply_prune(&home, &plan, &options(), &prune_lock(&home), &|_| {});
     let outcome = |thread: u8| {
         applied
             .iter()

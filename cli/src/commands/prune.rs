@@ -12,7 +12,8 @@ use std::time::{Duration, SystemTime};
 use clap::{Args, ValueEnum};
 use codex_home::{
     Action, AppliedThread, ApplyOptions, CodexCli, CompressOptions, Outcome, PlannedThread, Policy,
-    PrunePlan, SourceFilter, apply_prune, empty_trash, parse_age, parse_size, plan_prune,
+    PruneLock, PrunePlan, SourceFilter, apply_prune, empty_trash, parse_age, parse_size,
+    plan_prune,
 };
 use serde::Serialize;
 
@@ -154,8 +155,21 @@ struct Summary {
 /// Runs `prune`.
 pub fn run(args: &PruneArgs, out: &mut Output) -> CommandResult {
     let home = resolve_home(args.home.as_deref())?;
+    // Changing the home: one prune at a time, the plan made under the lock too.
+    let lock = if args.apply {
+        let lock = PruneLock::acquire(&home, |path| {
+            crate::output::note(&format!(
+                "waiting for another prune of this home to finish (it holds {})",
+                path.display()
+            ));
+        })
+        .map_err(|err| Failure::Unreadable(err.to_string()))?;
+        Some(lock)
+    } else {
+        None
+    };
     if args.empty_trash {
-        let report = empty_trash(&home, args.grace, SystemTime::now(), !args.apply)
+        let report = empty_trash(&home, args.grace, SystemTime::now(), lock.as_ref())
             .map_err(|err| Failure::Unreadable(err.to_string()))?;
         if out.is_json() {
             out.json_line(&report)?;
@@ -178,14 +192,16 @@ pub fn run(args: &PruneArgs, out: &mut Output) -> CommandResult {
     let policy = policy_of(args);
     let plan = plan_prune(&home, &policy, SystemTime::now())
         .map_err(|err| Failure::Unreadable(err.to_string()))?;
-    let applied = if args.apply {
+    let applied = if let Some(lock) = &lock {
         let progress = Progress::for_bytes(plan.acting_bytes(), "prune");
         let options = ApplyOptions {
             codex: Some(CodexCli::new(args.codex.as_os_str())),
             compress: CompressOptions::default(),
             min_idle: args.idle,
         };
-        let applied = apply_prune(&home, &plan, &options, &|bytes| progress.inc(bytes));
+        let applied = apply_prune(&home, &plan, &options, lock, &|bytes| {
+            progress.inc(bytes);
+        });
         drop(progress);
         Some(applied)
     } else {

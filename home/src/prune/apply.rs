@@ -5,7 +5,9 @@
 //! - archive: Codex's own `codex archive` when the home has Codex state, else the files
 //!   renamed into the flat `archived_sessions/`, as Codex 0.169 places them;
 //! - delete: the files renamed into the trash, then `codex delete --force` for the state
-//!   (see [`super::trash`] for the marker that lets a later run finish an interrupted one).
+//!   (see [`super::delete`] for the marker that lets a later run finish an interrupted one).
+//!
+//! All of it under the home's [`PruneLock`], which the Codex commands hold too while they run.
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
@@ -17,10 +19,11 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::codex_cli::{CodexCli, CodexCliError};
+use super::delete::{Resume, finish_delete, move_to_trash, pending_deletes, resume_delete};
+use super::lock::PruneLock;
 use super::plan::{Hold, PlannedThread, PrunePlan};
 use super::policy::Action;
 use super::rescue::rescue_thread;
-use super::trash::{finish_delete, move_to_trash, pending_deletes};
 use crate::compress::{CompressOptions, compress_file};
 use crate::writer_lock::thread_writer_lock;
 
@@ -69,21 +72,43 @@ pub struct ApplyOptions {
     pub min_idle: Duration,
 }
 
-/// Applies `plan` to `home`: first finishes deletes an earlier run left pending, then each
-/// acting thread in order. `progress` is called with each thread's bytes once it is done.
+/// Applies `plan` to `home` under its `lock` (the plan made under the same lock): first
+/// finishes, or drops, the deletes an earlier run left pending, then each acting thread in
+/// order. `progress` is called with each thread's bytes once it is done.
 pub fn apply_prune(
     home: &CodexHome,
     plan: &PrunePlan,
     options: &ApplyOptions,
+    lock: &PruneLock,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Vec<AppliedThread> {
     let has_state = CodexCli::home_has_state(home);
+    let codex = Codex {
+        home,
+        cli: options.codex.as_ref(),
+        has_state,
+        lock,
+    };
     for (folder, thread) in pending_deletes(home) {
+        match resume_delete(&folder, thread) {
+            Ok(Resume::Forget) => {}
+            Ok(Resume::Dropped) => {
+                tracing::info!("a delete of {thread} was interrupted before any file moved");
+                continue;
+            }
+            Ok(Resume::Stuck(why)) => {
+                tracing::warn!("an interrupted delete of {thread} is left pending: {why}");
+                continue;
+            }
+            Err(err) => {
+                tracing::warn!("an interrupted delete of {thread} is still pending: {err}");
+                continue;
+            }
+        }
         // `codex delete` of a thread Codex no longer knows fails ("failed to delete
         // session"): a kill after Codex forgot it but before the marker went. Either way Codex
         // has no row left, and the files are in the trash.
-        let forgotten = forget(home, options, has_state, thread);
-        match forgotten {
+        match codex.forget(thread) {
             Ok(()) | Err(CodexCliError::Failed { .. }) => {
                 if let Err(err) = finish_delete(&folder, thread) {
                     tracing::warn!("{err}");
@@ -97,7 +122,7 @@ pub fn apply_prune(
             Some(hold) => Outcome::Held { hold },
             None => match still_free(home, thread, options.min_idle) {
                 Some(hold) => Outcome::Held { hold },
-                None => return act(home, thread, options, has_state, progress),
+                None => return act(&codex, thread, options, progress),
             },
         };
         progress(thread.bytes);
@@ -137,16 +162,16 @@ fn still_free(home: &CodexHome, thread: &PlannedThread, min_idle: Duration) -> O
 }
 
 fn act(
-    home: &CodexHome,
+    codex: &Codex<'_>,
     thread: &PlannedThread,
     options: &ApplyOptions,
-    has_state: bool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> AppliedThread {
+    let home = codex.home;
     let mut moved_to = None;
-    let needs_codex = has_state && matches!(thread.action, Action::Archive | Action::Delete);
+    let needs_codex = codex.has_state && matches!(thread.action, Action::Archive | Action::Delete);
     let result: Result<(), String> = match thread.action {
-        _ if needs_codex && options.codex.is_none() => Err(no_codex()),
+        _ if needs_codex && codex.cli.is_none() => Err(no_codex()),
         Action::Compress => {
             let compress = CompressOptions {
                 older_than: options.min_idle,
@@ -164,7 +189,7 @@ fn act(
             }
             failed.map_or(Ok(()), Err)
         }
-        Action::Archive => archive(home, thread, options, has_state).map(|folder| {
+        Action::Archive => archive(codex, thread).map(|folder| {
             moved_to = Some(folder);
         }),
         // The newest piece holds the thread's end, which is all a rescue keeps.
@@ -179,7 +204,8 @@ fn act(
                 Err(err) => Err(err.to_string()),
                 Ok(folder) => {
                     moved_to = Some(folder.clone());
-                    forget(home, options, has_state, thread.thread_id)
+                    codex
+                        .forget(thread.thread_id)
                         .map_err(|err| err.to_string())
                         .and_then(|()| {
                             finish_delete(&folder, thread.thread_id).map_err(|err| err.to_string())
@@ -202,17 +228,37 @@ fn act(
     }
 }
 
-fn archive(
-    home: &CodexHome,
-    thread: &PlannedThread,
-    options: &ApplyOptions,
+/// The Codex that changes this home's state, and what it needs to.
+struct Codex<'a> {
+    home: &'a CodexHome,
+    cli: Option<&'a CodexCli>,
+    /// Whether the home has Codex state (else files move without Codex).
     has_state: bool,
-) -> Result<PathBuf, String> {
-    let folder = home.archived_sessions_dir();
-    if has_state {
-        let codex = options.codex.as_ref().ok_or_else(no_codex)?;
-        codex
-            .archive(home, thread.thread_id)
+    lock: &'a PruneLock,
+}
+
+impl Codex<'_> {
+    /// Codex forgets a deleted thread (nothing to do in a home without Codex state).
+    fn forget(&self, thread: ThreadId) -> Result<(), CodexCliError> {
+        if !self.has_state {
+            return Ok(());
+        }
+        match self.cli {
+            Some(cli) => cli.delete(self.home, thread, self.lock),
+            None => Err(CodexCliError::Failed {
+                command: "delete",
+                thread,
+                stderr: no_codex(),
+            }),
+        }
+    }
+}
+
+fn archive(codex: &Codex<'_>, thread: &PlannedThread) -> Result<PathBuf, String> {
+    let folder = codex.home.archived_sessions_dir();
+    if codex.has_state {
+        let cli = codex.cli.ok_or_else(no_codex)?;
+        cli.archive(codex.home, thread.thread_id, codex.lock)
             .map_err(|err| err.to_string())?;
         return Ok(folder);
     }
@@ -226,26 +272,6 @@ fn archive(
             .map_err(|err| format!("cannot move {}: {err}", file.display()))?;
     }
     Ok(folder)
-}
-
-/// Codex forgets a deleted thread (nothing to do in a home without Codex state).
-fn forget(
-    home: &CodexHome,
-    options: &ApplyOptions,
-    has_state: bool,
-    thread: ThreadId,
-) -> Result<(), CodexCliError> {
-    if !has_state {
-        return Ok(());
-    }
-    match options.codex.as_ref() {
-        Some(codex) => codex.delete(home, thread),
-        None => Err(CodexCliError::Failed {
-            command: "delete",
-            thread,
-            stderr: no_codex(),
-        }),
-    }
 }
 
 fn no_codex() -> String {

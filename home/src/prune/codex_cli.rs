@@ -9,11 +9,14 @@
 //! together, and their schema is theirs to change.
 
 use std::ffi::OsString;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::{CODEX_HOME_ENV, CodexHome};
+
+use super::lock::PruneLock;
 
 /// The state database whose presence says that Codex (0.1xx with SQLite state) keeps rows
 /// for this home's threads.
@@ -63,14 +66,24 @@ impl CodexCli {
 
     /// `codex archive ID`: Codex moves the thread's file to `archived_sessions/` and marks
     /// its row archived.
-    pub fn archive(&self, home: &CodexHome, thread: ThreadId) -> Result<(), CodexCliError> {
-        self.run(home, "archive", &[], thread)
+    pub fn archive(
+        &self,
+        home: &CodexHome,
+        thread: ThreadId,
+        lock: &PruneLock,
+    ) -> Result<(), CodexCliError> {
+        self.run(home, "archive", &[], thread, lock)
     }
 
     /// `codex delete --force ID`: Codex removes the thread's file (if still there) and its
     /// rows in both databases.
-    pub fn delete(&self, home: &CodexHome, thread: ThreadId) -> Result<(), CodexCliError> {
-        self.run(home, "delete", &["--force"], thread)
+    pub fn delete(
+        &self,
+        home: &CodexHome,
+        thread: ThreadId,
+        lock: &PruneLock,
+    ) -> Result<(), CodexCliError> {
+        self.run(home, "delete", &["--force"], thread, lock)
     }
 
     fn run(
@@ -79,22 +92,40 @@ impl CodexCli {
         command: &'static str,
         flags: &[&str],
         thread: ThreadId,
+        lock: &PruneLock,
     ) -> Result<(), CodexCliError> {
-        let output = Command::new(&self.program)
+        let start = |source| CodexCliError::Start {
+            program: Path::new(&self.program).to_path_buf(),
+            source,
+        };
+        // Once started, the command runs to its end whatever happens to us: it holds the
+        // home's prune lock until it exits, even if we are killed first (see `super::lock`),
+        // and it writes to a file, not to a pipe whose reader a kill would take (its next
+        // write would then kill it half-way).
+        let stdin = lock.child_stdin().map_err(start)?;
+        let mut errors = tempfile::tempfile().map_err(start)?;
+        let mut codex = Command::new(&self.program);
+        // Its own process group: a Ctrl-C meant for prune does not stop it half-way either.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut codex, 0);
+        let status = codex
             .arg(command)
             .args(flags)
             .arg(thread.to_string())
             .env(CODEX_HOME_ENV, home.root())
-            .stdin(std::process::Stdio::null())
-            .output()
-            .map_err(|source| CodexCliError::Start {
-                program: Path::new(&self.program).to_path_buf(),
-                source,
-            })?;
-        if output.status.success() {
+            .stdin(stdin)
+            .stdout(Stdio::null())
+            .stderr(errors.try_clone().map_err(start)?)
+            .status()
+            .map_err(start)?;
+        if status.success() {
             return Ok(());
         }
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let mut stderr = String::new();
+        // What it said is only the error's detail: an unreadable file leaves it empty.
+        let _ = errors
+            .seek(SeekFrom::Start(0))
+            .and_then(|_| errors.read_to_string(&mut stderr));
         let stderr = stderr
             .lines()
             .filter(|line| !line.starts_with("WARNING:") && !line.trim().is_empty())
