@@ -268,6 +268,27 @@ fn prune_plans_and_applies_each_action_and_codex_agrees() -> TestResult {
     Ok(())
 }
 
+/// `codex-thread prune --home H --codex CODEX --apply ARGS...`, to be started.
+fn applying(
+    home: &CodexHome,
+    codex: &Path,
+    args: &[&str],
+) -> Result<std::process::Command, Failure> {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_codex-thread"));
+    command
+        .env_remove("CODEX_HOME")
+        .args([
+            "prune",
+            "--home",
+            text(home.path())?,
+            "--codex",
+            text(codex)?,
+        ])
+        .arg("--apply")
+        .args(args);
+    Ok(command)
+}
+
 /// Every file under `dir`.
 fn walk(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -314,21 +335,10 @@ fn prune_killed_at_random_moments_loses_nothing() -> TestResult {
     ];
     let mut kills = 0;
     for round in 0..9 {
-        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_codex-thread"));
-        command
-            .env_remove("CODEX_HOME")
-            .args([
-                "prune",
-                "--home",
-                text(home.path())?,
-                "--codex",
-                text(codex.bin())?,
-                "--apply",
-            ])
-            .args(plans[round % 3])
+        let mut child = applying(&home, codex.bin(), plans[round % 3])?
             .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        let mut child = command.spawn()?;
+            .stderr(Stdio::null())
+            .spawn()?;
         std::thread::sleep(Duration::from_millis(random(400)));
         if child.try_wait()?.is_none() {
             child.kill()?;
@@ -425,19 +435,14 @@ fn a_prune_killed_while_codex_archives_holds_the_home_until_codex_is_done() -> T
     )?;
     std::fs::set_permissions(&slow, std::fs::Permissions::from_mode(0o755))?;
 
-    let mut archiving = std::process::Command::new(env!("CARGO_BIN_EXE_codex-thread"))
-        .env_remove("CODEX_HOME")
-        .args([
-            "prune",
-            "--home",
-            text(home.path())?,
-            "--codex",
-            text(&slow)?,
-        ])
-        .args(["--apply", "--action", "archive", "--older-than", "18d"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()?;
+    let mut archiving = applying(
+        &home,
+        &slow,
+        &["--action", "archive", "--older-than", "18d"],
+    )?
+    .stdout(Stdio::null())
+    .stderr(Stdio::null())
+    .spawn()?;
     let deadline = Instant::now() + Duration::from_secs(60);
     while !started.exists() {
         assert!(Instant::now() < deadline, "the slow Codex never started");
@@ -446,24 +451,12 @@ fn a_prune_killed_while_codex_archives_holds_the_home_until_codex_is_done() -> T
     archiving.kill()?;
     archiving.wait()?;
 
-    let deleting = std::process::Command::new(env!("CARGO_BIN_EXE_codex-thread"))
-        .env_remove("CODEX_HOME")
-        .args([
-            "prune",
-            "--home",
-            text(home.path())?,
-            "--codex",
-            text(codex.bin())?,
-        ])
-        .args([
-            "--apply",
-            "--action",
-            "delete",
-            "--older-than",
-            "12d",
-            "--live",
-        ])
-        .output()?;
+    let deleting = applying(
+        &home,
+        codex.bin(),
+        &["--action", "delete", "--older-than", "12d", "--live"],
+    )?
+    .output()?;
     let stderr = String::from_utf8_lossy(&deleting.stderr);
     assert!(deleting.status.success(), "{stderr}");
     assert!(stderr.contains("waiting for another prune"), "{stderr}");

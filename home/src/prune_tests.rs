@@ -239,27 +239,18 @@ fn a_delete_a_kill_interrupted_is_finished_by_the_next_run() {
         vec![(folder.clone(), thread)]
     );
     // An expired folder with a pending delete is not removed before the delete is finished.
-    empty_trash(
-        &home,
-        Duration::ZERO,
-        SystemTime::now() + DAY,
-        Some(&prune_lock(&home)),
-    )
-    .unwrap();
+    let lock = prune_lock(&home);
+    let empty_expired =
+        || empty_trash(&home, Duration::ZERO, SystemTime::now() + DAY, Some(&lock)).unwrap();
+    empty_expired();
     assert!(folder.exists());
     let empty = PrunePlan {
         threads: Vec::new(),
         threads_in_home: 0,
     };
-    apply_prune(&home, &empty, &options(), &prune_lock(&home), &|_| {});
+    apply_prune(&home, &empty, &options(), &lock, &|_| {});
     assert!(delete::pending_deletes(&home).is_empty());
-    empty_trash(
-        &home,
-        Duration::ZERO,
-        SystemTime::now() + DAY,
-        Some(&prune_lock(&home)),
-    )
-    .unwrap();
+    empty_expired();
     assert!(!folder.exists());
 }
 
