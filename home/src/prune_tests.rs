@@ -436,3 +436,20 @@ fn rescue_writes_a_thread_that_rebuilds_the_same_history_and_leaves_the_original
     assert_eq!(history(&rescued_path), history(&original));
     assert!(std::fs::metadata(&rescued_path).unwrap().len() < before.len() as u64);
 }
+
+#[test]
+fn a_pending_delete_waits_for_a_codex_to_forget_the_thread() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = CodexHome::new(dir.path());
+    let path = session(dir.path(), 1, "/w", "cli", 40, 10);
+    std::fs::write(dir.path().join("state_5.sqlite"), b"").unwrap();
+    let thread = codex_protocol::thread_id::ThreadId::from_string(&thread_id(1)).unwrap();
+    // Killed after the move, before Codex forgot the thread; the next run has no Codex.
+    let folder = delete::move_to_trash(&home, thread, &[path], SystemTime::now()).unwrap();
+    let empty = PrunePlan {
+        threads: Vec::new(),
+        threads_in_home: 0,
+    };
+    apply_prune(&home, &empty, &options(), &prune_lock(&home), &|_| {});
+    assert_eq!(delete::pending_deletes(&home), vec![(folder, thread)]);
+}

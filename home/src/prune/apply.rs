@@ -107,7 +107,8 @@ pub fn apply_prune(
         }
         // `codex delete` of a thread Codex no longer knows fails ("failed to delete
         // session"): a kill after Codex forgot it but before the marker went. Either way Codex
-        // has no row left, and the files are in the trash.
+        // has no row left, and the files are in the trash. Without a Codex to ask, the
+        // marker stays for a run that has one.
         match codex.forget(thread) {
             Ok(()) | Err(CodexCliError::Failed { .. }) => {
                 if let Err(err) = finish_delete(&folder, thread) {
@@ -245,11 +246,7 @@ impl Codex<'_> {
         }
         match self.cli {
             Some(cli) => cli.delete(self.home, thread, self.lock),
-            None => Err(CodexCliError::Failed {
-                command: "delete",
-                thread,
-                stderr: no_codex(),
-            }),
+            None => Err(CodexCliError::NotGiven),
         }
     }
 }
@@ -275,7 +272,5 @@ fn archive(codex: &Codex<'_>, thread: &PlannedThread) -> Result<PathBuf, String>
 }
 
 fn no_codex() -> String {
-    "this home has Codex state (state_5.sqlite): pass the Codex executable (--codex) so that \
-     Codex changes it"
-        .to_owned()
+    CodexCliError::NotGiven.to_string()
 }

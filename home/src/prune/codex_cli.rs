@@ -39,6 +39,19 @@ pub enum CodexCliError {
         /// What failed.
         source: std::io::Error,
     },
+    /// What it would need to run could not be prepared: its standard input (the home's prune
+    /// lock) or the temporary file it writes its messages to.
+    #[error("cannot prepare to run Codex: {source}")]
+    Prepare {
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// The home has Codex state and no Codex was given to change it.
+    #[error(
+        "this home has Codex state ({STATE_DATABASE}): pass the Codex executable (--codex) so \
+         that Codex changes it"
+    )]
+    NotGiven,
     /// It ran and failed.
     #[error("`codex {command} {thread}` failed: {stderr}")]
     Failed {
@@ -102,8 +115,9 @@ impl CodexCli {
         // home's prune lock until it exits, even if we are killed first (see `super::lock`),
         // and it writes to a file, not to a pipe whose reader a kill would take (its next
         // write would then kill it half-way).
-        let stdin = lock.child_stdin().map_err(start)?;
-        let mut errors = tempfile::tempfile().map_err(start)?;
+        let prepare = |source| CodexCliError::Prepare { source };
+        let stdin = lock.child_stdin().map_err(prepare)?;
+        let mut errors = tempfile::tempfile().map_err(prepare)?;
         let mut codex = Command::new(&self.program);
         // Its own process group: a Ctrl-C meant for prune does not stop it half-way either.
         #[cfg(unix)]
@@ -115,7 +129,7 @@ impl CodexCli {
             .env(CODEX_HOME_ENV, home.root())
             .stdin(stdin)
             .stdout(Stdio::null())
-            .stderr(errors.try_clone().map_err(start)?)
+            .stderr(errors.try_clone().map_err(prepare)?)
             .status()
             .map_err(start)?;
         if status.success() {
