@@ -68,7 +68,7 @@ pub fn unreadable(name: &str, err: &std::io::Error) -> Failure {
 #[derive(Debug, Default)]
 struct Checks {
     blank: bool,
-    /// Items among the lines read (not passed over).
+    /// Items among the lines read (not passed over) that the later pass reads too.
     items: usize,
     /// Some line, read by the stream or later by the visitor, held an item.
     any_item: bool,
@@ -87,18 +87,50 @@ struct Checks {
 /// over the same file must find again ([`stream_again`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ItemsSeen {
-    /// Lines that held an item (among the lines read, for a pass that passed over some).
+    /// Lines that held an item (among the lines both passes read, for passes that pass over
+    /// some: what the later pass checks).
     pub items: usize,
     /// The last of them (1-based), or of the lines passed over.
     pub last_line: usize,
 }
 
+/// Which lines each pass of a two-pass read parses, told from a line's bytes: the first pass
+/// the lines `first` accepts; the later pass those `later` accepts and every line the first
+/// passed over, so that every line is read, and an unreadable one announced, by one pass at
+/// least. The other lines are passed over unparsed ([`StreamedLine::passed_over`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Passes<F, L> {
+    pub first: F,
+    pub later: L,
+}
+
+/// The test of a pass that reads every line.
+pub fn every_line(_raw: &[u8]) -> bool {
+    true
+}
+
+impl<F: Fn(&[u8]) -> bool, L: Fn(&[u8]) -> bool> Passes<F, L> {
+    fn first_reads(&self, raw: &[u8]) -> bool {
+        (self.first)(raw)
+    }
+
+    fn later_reads(&self, raw: &[u8]) -> bool {
+        !(self.first)(raw) || (self.later)(raw)
+    }
+
+    /// The lines whose items the later pass checks against the first's count.
+    fn both_read(&self, raw: &[u8]) -> bool {
+        (self.first)(raw) && (self.later)(raw)
+    }
+}
+
 /// A first pass that passed over lines ([`stream_session_where`]): what it saw, and the
 /// unreadable lines among those it read, which its later pass completes and announces
-/// ([`stream_again_where`]).
+/// ([`stream_again_lines`]).
 #[derive(Debug, Default)]
 pub struct FirstPass {
-    /// The items read and the last line that held or may hold one.
+    /// The items read (among the lines both passes read) and the last line that held or may
+    /// hold one.
     pub seen: ItemsSeen,
     /// The lines of the file at the first pass.
     lines: usize,
@@ -115,21 +147,25 @@ pub fn stream_session(
     progress: &Progress,
     mut visit: impl FnMut(&StreamedLine<'_>),
 ) -> Result<ItemsSeen, Failure> {
-    let first = stream_session_where(source, progress, |_| true, |line| visit(line))?;
+    let passes = Passes {
+        first: every_line,
+        later: every_line,
+    };
+    let first = stream_session_where(source, progress, &passes, |line| visit(line))?;
     warn_skipped(&source.name(), first.skipped, first.first_skipped.as_ref());
     Ok(first.seen)
 }
 
-/// [`stream_session`] for a reader that needs only the lines `wanted` accepts (a byte-level
-/// test): the others are passed over unparsed ([`StreamedLine::passed_over`]) unless the
-/// visitor reads them ([`StreamedLine::read_in_full`]). The checks stay those of a loaded
-/// session: while no item was read, and for an unterminated last line, lines passed over are
-/// read here; the unreadable lines among those passed over are counted and announced by the
-/// later pass ([`stream_again_where`], with the same `wanted`).
+/// [`stream_session`] for the first of two passes that need only some lines
+/// ([`Passes::first`]): the others are passed over unparsed ([`StreamedLine::passed_over`])
+/// unless the visitor reads them ([`StreamedLine::read_in_full`]). The checks stay those of
+/// a loaded session: while no item was read, and for an unterminated last line, lines passed
+/// over are read here; the unreadable lines among those passed over are counted and announced
+/// by the later pass ([`stream_again_lines`], with the same `passes`).
 pub fn stream_session_where(
     source: &Source,
     progress: &Progress,
-    wanted: impl Fn(&[u8]) -> bool + Sync,
+    passes: &Passes<impl Fn(&[u8]) -> bool + Sync, impl Fn(&[u8]) -> bool + Sync>,
     mut visit: impl FnMut(&mut StreamedLine<'_>),
 ) -> Result<FirstPass, Failure> {
     let name = source.name();
@@ -139,7 +175,7 @@ pub fn stream_session_where(
         ..Checks::default()
     };
     stream
-        .for_each_line_parallel_where(wanted, |mut line| {
+        .for_each_line_parallel_where(&passes.first, |mut line| {
             if let Some(problem) = &line.problem
                 && problem.kind == ProblemKind::Damaged
             {
@@ -162,7 +198,7 @@ pub fn stream_session_where(
                 checks.all_skipped.1.get_or_insert_with(|| problem.clone());
             }
             if !read {
-                // Counted by the later pass, which reads every line.
+                // Counted by the later pass, which reads every line this one passed over.
                 if item || line.passed_over() {
                     checks.last_item_line = line.number;
                 }
@@ -175,7 +211,7 @@ pub fn stream_session_where(
                 checks.first_skipped.get_or_insert_with(|| problem.clone());
             }
             if item {
-                checks.items += 1;
+                checks.items += usize::from(passes.both_read(line.raw));
                 checks.last_item_line = line.number;
             }
         })
@@ -208,34 +244,60 @@ pub fn stream_again(
         seen,
         ..FirstPass::default()
     };
-    stream_again_where(source, label, &first, |_| true, (done, redo), visit)
+    let passes = Passes {
+        first: every_line,
+        later: every_line,
+    };
+    stream_again_where(source, label, &first, &passes, (done, redo), visit)
 }
 
-/// [`stream_again`] after a first pass that passed over the lines `wanted` rejects
-/// ([`stream_session_where`]): every line is read; the items of the lines `wanted` accepts
-/// are checked against the first pass, and the unreadable lines are announced once, those of
-/// both passes together, as [`stream_session`] announces them.
+/// [`stream_again`] after a first pass that passed over lines ([`stream_session_where`]):
+/// hands `visit` each item the later pass reads, with its index among them.
 pub fn stream_again_where(
     source: &Source,
     label: &str,
     first: &FirstPass,
-    wanted: impl Fn(&[u8]) -> bool,
+    passes: &Passes<impl Fn(&[u8]) -> bool + Sync, impl Fn(&[u8]) -> bool + Sync>,
     (done, redo): (&str, &str),
     mut visit: impl FnMut(usize, &StreamedLine<'_>, &RolloutLine) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let mut items = 0;
+    stream_again_lines(source, label, first, passes, (done, redo), |line| {
+        let Some(rollout_line) = line.line() else {
+            return Ok(());
+        };
+        let visited = visit(items, line, rollout_line);
+        items += 1;
+        visited
+    })
+}
+
+/// The later pass of [`Passes`] after [`stream_session_where`]: hands `visit` every line up
+/// to the last the first pass read an item from, in order (those it passes over unparsed,
+/// and unreadable ones, too), and stops at the first error `visit` returns. The items of the
+/// lines both passes read are checked against the first pass; the unreadable lines are
+/// announced once, those of both passes together, as [`stream_session`] announces them.
+pub fn stream_again_lines(
+    source: &Source,
+    label: &str,
+    first: &FirstPass,
+    passes: &Passes<impl Fn(&[u8]) -> bool + Sync, impl Fn(&[u8]) -> bool + Sync>,
+    (done, redo): (&str, &str),
+    mut visit: impl FnMut(&StreamedLine<'_>) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let name = source.name();
     let seen = first.seen;
     let progress = Progress::for_bytes(source_size(source), label);
     let stream = open_stream(source, &progress)?;
-    let mut items = 0;
-    let mut wanted_items = 0;
+    let mut both_items = 0;
     let mut skipped = first.skipped;
     let mut first_skipped = first.first_skipped.clone();
     let mut failed = None;
+    let reads = |raw: &[u8]| passes.later_reads(raw);
     stream
-        .for_each_line_parallel(|line| {
-            let passed_over = line.number <= first.lines && !wanted(line.raw);
-            if passed_over
+        .for_each_line_parallel_where(reads, |line| {
+            let first_passed_over = line.number <= first.lines && !passes.first_reads(line.raw);
+            if first_passed_over
                 && let Some(problem) = &line.problem
                 && problem.kind.is_unreadable()
             {
@@ -250,21 +312,20 @@ pub fn stream_again_where(
             if failed.is_some() || line.number > seen.last_line {
                 return;
             }
-            if let Some(rollout_line) = line.line() {
-                if let Err(err) = visit(items, &line, rollout_line) {
-                    failed = Some(err);
-                }
-                items += 1;
-                wanted_items += usize::from(!passed_over);
+            if line.line().is_some() && passes.both_read(line.raw) {
+                both_items += 1;
+            }
+            if let Err(err) = visit(&line) {
+                failed = Some(err);
             }
         })
         .map_err(|err| unreadable(&name, &err))?;
     if let Some(err) = failed {
         return Err(err);
     }
-    if wanted_items != seen.items {
+    if both_items != seen.items {
         return Err(Failure::Content(format!(
-            "{name} changed while it was {done} ({} item(s) at first, {wanted_items} now); \
+            "{name} changed while it was {done} ({} item(s) at first, {both_items} now); \
              {redo} it again",
             seen.items
         )));

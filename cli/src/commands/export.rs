@@ -175,8 +175,11 @@ fn each_part(
     mut visit: impl FnMut(Part) -> Result<(), Failure>,
 ) -> Result<(), Failure> {
     let mut builder = TranscriptBuilder::new(index);
-    reader.replay(|item, raw| {
-        builder.push(item, raw);
+    reader.replay(|position, item, raw| {
+        match item {
+            Some(item) => builder.push(position, item, raw),
+            None => builder.pass(position, raw),
+        }
         for part in builder.take_ready() {
             visit(part)?;
         }

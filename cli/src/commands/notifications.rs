@@ -39,7 +39,7 @@ use crate::error::{CommandResult, Status};
 use crate::input::Source;
 use crate::output::Output;
 use crate::progress::Progress;
-use crate::streamed::{source_size, stream_again_where, stream_session_where};
+use crate::streamed::{Passes, every_line, source_size, stream_again_where, stream_session_where};
 
 /// The projection of a replay into protocol messages: the thread's start, then each event's
 /// messages at the event's time.
@@ -84,7 +84,11 @@ pub fn run(source: &Source, out: &mut Output) -> CommandResult {
     let mut index = StreamedTurnIndex::new();
     let mut meta: Option<SessionMetaLine> = None;
     let progress = Progress::for_bytes(source_size(source), "indexing");
-    let first = stream_session_where(source, &progress, indexed, |line| {
+    let passes = Passes {
+        first: indexed,
+        later: every_line,
+    };
+    let first = stream_session_where(source, &progress, &passes, |line| {
         if line.passed_over() && index.reads_next_item() {
             line.read_in_full();
         }
@@ -114,7 +118,7 @@ pub fn run(source: &Source, out: &mut Output) -> CommandResult {
         source,
         "replaying",
         &first,
-        indexed,
+        &passes,
         ("replayed", "replay"),
         |_, line, rollout_line| {
             let mut written = Ok(());

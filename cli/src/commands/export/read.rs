@@ -1,5 +1,7 @@
 //! Reading a session for `export`, more than once: a first pass makes the [`FileIndex`], later
-//! passes hand the items to the transcript builder one at a time.
+//! passes hand the lines to the transcript builder one at a time. Each pass parses only the
+//! lines it needs ([`IndexScan::reads`], [`TranscriptBuilder::reads`]), and every line is
+//! read by one of them.
 //!
 //! The file is streamed each time (codex-rollout's [`codex_rollout::RolloutStream`],
 //! in memory bounded by the longest line), with the checks of a loaded session on the first
@@ -11,16 +13,24 @@
 
 use codex_protocol::rollout::RolloutItem;
 
-use super::transcript::{FileIndex, IndexScan};
+use super::transcript::{FileIndex, IndexScan, TranscriptBuilder};
 use crate::error::Failure;
 use crate::input::Source;
 use crate::progress::Progress;
-use crate::streamed::{ItemsSeen, source_size, stream_again, stream_session};
+use crate::streamed::{FirstPass, Passes, source_size, stream_again_lines, stream_session_where};
 
-/// A session `export` reads (see the module docs); `seen` is what the first pass read.
+/// What each pass reads.
+type ExportPasses = Passes<fn(&[u8]) -> bool, fn(&[u8]) -> bool>;
+
+const PASSES: ExportPasses = Passes {
+    first: IndexScan::reads,
+    later: TranscriptBuilder::reads,
+};
+
+/// A session `export` reads (see the module docs); `first` is what the first pass read.
 pub struct Reader {
     source: Source,
-    seen: ItemsSeen,
+    first: FirstPass,
 }
 
 impl Reader {
@@ -28,7 +38,7 @@ impl Reader {
     pub fn open(source: &Source) -> Self {
         Self {
             source: source.clone(),
-            seen: ItemsSeen::default(),
+            first: FirstPass::default(),
         }
     }
 
@@ -36,22 +46,31 @@ impl Reader {
     pub fn index(&mut self) -> Result<FileIndex, Failure> {
         let progress = Progress::for_bytes(source_size(&self.source), "indexing");
         let mut scan = IndexScan::new();
-        self.seen = stream_session(&self.source, &progress, |line| scan.push_line(line))?;
+        self.first = stream_session_where(&self.source, &progress, &PASSES, |line| {
+            scan.push_line(line);
+        })?;
         Ok(scan.finish())
     }
 
-    /// A later pass: every item the first pass indexed, with its line's bytes, in order.
-    /// Stops at the first error `visit` returns.
+    /// A later pass: every line up to the last the first pass read an item from, in order,
+    /// with its number (what items are numbered by), its item when the pass read one (`None`
+    /// for a line it passed over), and its bytes. Unreadable lines are not handed on. Stops
+    /// at the first error `visit` returns.
     pub fn replay(
         &self,
-        mut visit: impl FnMut(&RolloutItem, &[u8]) -> Result<(), Failure>,
+        mut visit: impl FnMut(usize, Option<&RolloutItem>, &[u8]) -> Result<(), Failure>,
     ) -> Result<(), Failure> {
-        stream_again(
+        stream_again_lines(
             &self.source,
             "exporting",
-            self.seen,
+            &self.first,
+            &PASSES,
             ("exported", "export"),
-            |_, line, rollout_line| visit(&rollout_line.item, line.raw),
+            |line| match line.line() {
+                Some(rollout_line) => visit(line.number, Some(&rollout_line.item), line.raw),
+                None if line.passed_over() => visit(line.number, None, line.raw),
+                None => Ok(()),
+            },
         )
     }
 }

@@ -14,13 +14,45 @@ use codex_protocol::items::{AgentMessageContent, TurnItem};
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::user_input::UserInput;
-use codex_rollout::UserTurn;
+use codex_rollout::{UserTurn, line_tags};
 
 use super::image::Image;
 use super::index::FileIndex;
 use super::meta::line_time;
 use super::tool::{apply_exec_end, apply_output, call_entry};
 use super::{Entry, EntryKind, ToolCall, TranscriptTurn};
+
+/// Event types the build pass passes over unread: no entry, status or opening comes from
+/// them (the builder acts on turn starts and ends, errors, rollbacks, `exec_command_end`,
+/// `user_message` and `item_completed`). Only types known not to matter are listed.
+const PASSED_OVER_EVENTS: &[&[u8]] = &[
+    b"token_count",
+    b"agent_message",
+    b"agent_reasoning",
+    b"agent_reasoning_raw_content",
+    b"agent_reasoning_section_break",
+    b"thread_settings_applied",
+    b"exec_command_begin",
+    b"exec_command_output_delta",
+    b"patch_apply_begin",
+    b"patch_apply_end",
+    b"mcp_tool_call_begin",
+    b"mcp_tool_call_end",
+    b"web_search_begin",
+    b"web_search_end",
+    b"guardian_assessment",
+    b"turn_diff",
+    b"plan_update",
+];
+
+/// Line types the build pass passes over unread (the header and the index come from the
+/// index pass).
+const PASSED_OVER_LINES: &[&[u8]] = &[
+    b"session_meta",
+    b"turn_context",
+    b"token_usage_record",
+    b"world_state",
+];
 
 /// A finished part of a transcript, in the order parts are written.
 #[derive(Debug, Clone, PartialEq)]
@@ -110,8 +142,6 @@ struct Opening {
 pub struct TranscriptBuilder<'a> {
     turns: &'a [UserTurn],
     holds: &'a [usize],
-    /// The next item's index.
-    index: usize,
     /// The next turn to open.
     next: usize,
     /// The parts not handed on yet, the first being part `first`.
@@ -142,7 +172,6 @@ impl<'a> TranscriptBuilder<'a> {
         Self {
             turns: &index.turns,
             holds: &index.holds,
-            index: 0,
             next: 0,
             open,
             first: 0,
@@ -160,17 +189,25 @@ impl<'a> TranscriptBuilder<'a> {
         std::mem::take(&mut self.ready)
     }
 
-    /// Takes the next item, whose line's bytes are `raw`.
-    pub fn push(&mut self, item: &RolloutItem, raw: &[u8]) {
-        let index = self.index;
-        self.index += 1;
-        self.at = line_time(raw);
-        let turns = self.turns;
-        while let Some(turn) = turns.get(self.next).filter(|turn| turn.start <= index) {
-            self.next += 1;
-            self.open_turn(turn);
+    /// Whether the build pass reads the line `raw`, told from its tags: every line but those
+    /// of the types listed in [`PASSED_OVER_EVENTS`] and [`PASSED_OVER_LINES`], which show
+    /// nothing (the index pass read them). A line passed over still times and opens what
+    /// starts at it ([`TranscriptBuilder::pass`]).
+    pub fn reads(raw: &[u8]) -> bool {
+        let Some(tags) = line_tags(raw) else {
+            return true;
+        };
+        match (tags.line_type, tags.payload_type) {
+            (b"event_msg", Some(event)) => !PASSED_OVER_EVENTS.contains(&event),
+            (line_type, _) => !PASSED_OVER_LINES.contains(&line_type),
         }
-        self.release(index);
+    }
+
+    /// Takes the item of line `position` (items are numbered by their lines, as the index
+    /// numbers them), whose bytes are `raw`.
+    pub fn push(&mut self, position: usize, item: &RolloutItem, raw: &[u8]) {
+        let index = position;
+        self.advance(position, raw);
         self.note_opening(index, item);
         let is_record = self
             .next
@@ -190,6 +227,25 @@ impl<'a> TranscriptBuilder<'a> {
             }
             _ => {}
         }
+    }
+
+    /// Takes line `position`, which the build pass passed over ([`TranscriptBuilder::reads`]):
+    /// what every line does before its item is looked at, its time and the turns that open
+    /// at it, and nothing else (its item, if it is one, shows nothing).
+    pub fn pass(&mut self, position: usize, raw: &[u8]) {
+        self.advance(position, raw);
+    }
+
+    /// Moves on to line `position`: its time, the turns that open at it, and the parts no
+    /// later line changes handed on.
+    fn advance(&mut self, position: usize, raw: &[u8]) {
+        self.at = line_time(raw);
+        let turns = self.turns;
+        while let Some(turn) = turns.get(self.next).filter(|turn| turn.start <= position) {
+            self.next += 1;
+            self.open_turn(turn);
+        }
+        self.release(position);
     }
 
     /// Hands on every part: the file has ended.

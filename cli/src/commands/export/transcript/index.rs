@@ -10,14 +10,21 @@
 //! looks it up. Knowing them ahead costs a few words per call; the parts themselves are held
 //! only while something later still changes them, which on Codex's own files is the turn
 //! being read.
+//!
+//! Items are numbered by their lines in both passes, so that each can pass over the lines it
+//! does not need without parsing them: this one a reasoning item's ([`IndexScan::reads`]),
+//! the builder's pass the events and metadata it ignores (`super::build::TranscriptBuilder::
+//! reads`); every line is read by one of them, which announces it if it is unreadable.
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
-use codex_protocol::rollout::{LineFormat, RolloutItem};
-use codex_rollout::{StreamedTurnIndex, UserTurn, may_start_turn};
+use codex_protocol::rollout::RolloutItem;
+use codex_rollout::{
+    LineTags, StreamedLine, StreamedTurnIndex, UserTurn, line_tags, may_start_turn,
+};
 
 use codex_home::UsageScan;
 
@@ -30,9 +37,11 @@ use super::{TokenTotals, Transcript};
 pub struct FileIndex {
     /// The header's facts; no entries.
     pub head: Transcript,
-    /// Every user turn, rolled-back ones marked (codex-rollout's turn index).
+    /// Every user turn, rolled-back ones marked (codex-rollout's turn index), its items
+    /// numbered by their lines.
     pub turns: Vec<UserTurn>,
-    /// Per part (0 the preamble, `k` turn `k - 1`): the last item index that changes it.
+    /// Per part (0 the preamble, `k` turn `k - 1`): the line of the last item that changes
+    /// it (items, and the turns' positions, are numbered by their lines).
     pub holds: Vec<usize>,
 }
 
@@ -42,15 +51,14 @@ pub struct IndexScan {
     turns: StreamedTurnIndex,
     head: Transcript,
     matcher: StreamingCallMatcher,
-    /// The latest call entry of each call id, by item index, keyed by a hash of the id
+    /// The latest call entry of each call id, by its line, keyed by a hash of the id
     /// ([`id_key`]): two words a call instead of the id's text.
     latest_call: HashMap<u64, usize>,
-    /// (call item index, index of an item that changes its entry), for the pairs with a
+    /// (call's line, line of an item that changes its entry), for the pairs with a
     /// possible part start between them ([`IndexScan::link`]).
     links: Vec<(usize, usize)>,
     /// The latest item a part could start at (codex-rollout's [`may_start_turn`]).
     last_part_start: Option<usize>,
-    items: usize,
     /// The session's own responses, counted by `usage`'s rule (codex-home's `UsageScan`),
     /// merged per model and day (only the total is shown; merged, memory does not grow
     /// with the file).
@@ -68,7 +76,6 @@ impl Default for IndexScan {
             latest_call: HashMap::new(),
             links: Vec::new(),
             last_part_start: None,
-            items: 0,
             usage: UsageScan::by_day(chrono_tz::UTC),
             usage_seen: false,
         }
@@ -81,37 +88,45 @@ impl IndexScan {
         Self::default()
     }
 
-    /// Notes the format of a line that loaded (the turn index needs it).
-    pub fn note_format(&mut self, format: LineFormat) {
-        self.turns.note_format(format);
+    /// Whether the index pass reads the line `raw`, told from its tags: every line but a
+    /// reasoning item's, which changes nothing the index keeps (no turn starts there, it
+    /// pairs with no call, it counts no tokens, the header ignores it; its time is read from
+    /// its bytes), unless the turn index asks for the line after a message
+    /// ([`IndexScan::push_line`] reads it then).
+    pub fn reads(raw: &[u8]) -> bool {
+        !matches!(
+            line_tags(raw),
+            Some(LineTags {
+                line_type: b"response_item",
+                payload_type: Some(b"reasoning"),
+            })
+        )
     }
 
-    /// Takes the next line of a stream: its format (for the turn index) and its item.
-    pub fn push_line(&mut self, line: &codex_rollout::StreamedLine<'_>) {
+    /// Takes the next line of a stream, read or passed over ([`IndexScan::reads`]): its time,
+    /// its format (for the turn index) and its item. Items are numbered by their lines (a
+    /// pass that passes over lines cannot count items), as the builder numbers them.
+    pub fn push_line(&mut self, line: &mut StreamedLine<'_>) {
+        if line.passed_over() && self.turns.reads_next_item() {
+            line.read_in_full();
+        }
+        let at = line_time(line.raw);
         if let Some(format) = line.format() {
-            self.note_format(format);
+            self.turns.note_format(format);
         }
         if let Some(rollout_line) = line.line() {
-            self.push(&rollout_line.item, line.raw);
+            self.turns.push_at(line.number, &rollout_line.item);
+            self.observe(line.number, &rollout_line.item, at.as_deref());
+        }
+        if at.is_some() {
+            self.head.ended_at = at;
         }
     }
 
-    /// Takes the next item, whose line's bytes are `raw`.
-    pub fn push(&mut self, item: &RolloutItem, raw: &[u8]) {
-        self.turns.push(item);
-        self.observe(item, raw);
-    }
-
-    /// Takes the next item without indexing turns (the caller has the turn index).
-    fn observe(&mut self, item: &RolloutItem, raw: &[u8]) {
-        let index = self.items;
-        self.items += 1;
-        let at = line_time(raw);
-        self.usage
-            .push_item(index + 1, at.as_deref().unwrap_or_default(), item);
-        if let Some(at) = at {
-            self.head.ended_at = Some(at);
-        }
+    /// Takes the item of line `number`, timed `at`.
+    fn observe(&mut self, number: usize, item: &RolloutItem, at: Option<&str>) {
+        let index = number;
+        self.usage.push_item(number, at.unwrap_or_default(), item);
         note_header(&mut self.head, item);
         if may_start_turn(item) {
             self.last_part_start = Some(index);
