@@ -113,8 +113,14 @@ pub fn may_hold_terminal_control(text: &str) -> bool {
     let bytes = text.as_bytes();
     // A block of 64 bytes is first tested for any byte a control starts with (a test
     // without early exit, which the compiler turns into vector instructions); only a block
-    // that has one is looked at byte by byte.
-    let starts_control = |byte: u8| byte < 0x20 || byte == 0x7f || byte == 0xc2 || byte == 0xe2;
+    // that has one is looked at byte by byte. Newlines and tabs, in nearly every block of
+    // text, start none.
+    let starts_control = |byte: u8| {
+        (byte < 0x20 && byte != b'\n' && byte != b'\t')
+            || byte == 0x7f
+            || byte == 0xc2
+            || byte == 0xe2
+    };
     bytes.chunks(64).enumerate().any(|(block, chunk)| {
         chunk
             .iter()

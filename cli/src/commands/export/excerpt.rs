@@ -30,11 +30,15 @@ pub struct Cut<'a> {
     pub tail: std::borrow::Cow<'a, str>,
 }
 
-/// `text` as an excerpt (trailing newlines dropped).
+/// `text` as an excerpt (trailing newlines dropped). The head and the tail are slices of
+/// `text`: no line is copied.
 pub fn excerpt(text: &str) -> Excerpt<'_> {
     let text = text.trim_end_matches(['\n', '\r']);
-    let lines: Vec<&str> = text.split('\n').collect();
-    let total_lines = if text.is_empty() { 0 } else { lines.len() };
+    let total_lines = if text.is_empty() {
+        0
+    } else {
+        text.bytes().filter(|&byte| byte == b'\n').count() + 1
+    };
     let total_bytes = text.len();
     if total_lines <= HEAD_LINES + TAIL_LINES && text.len() <= 2 * MAX_SIDE_CHARS {
         return Excerpt {
@@ -49,8 +53,24 @@ pub fn excerpt(text: &str) -> Excerpt<'_> {
     } else {
         (total_lines.div_ceil(2), total_lines / 2)
     };
-    let head = clip_end(&lines[..head_lines].join("\n"));
-    let tail = clip_start(&lines[total_lines - tail_lines..].join("\n"));
+    // The first `head_lines` lines end at the newline after them; the last `tail_lines`
+    // start after the newline before them.
+    let head_end = match head_lines.checked_sub(1) {
+        Some(before) => text
+            .match_indices('\n')
+            .nth(before)
+            .map_or(text.len(), |(at, _)| at),
+        None => 0,
+    };
+    let tail_start = match tail_lines.checked_sub(1) {
+        Some(after) => text
+            .rmatch_indices('\n')
+            .nth(after)
+            .map_or(0, |(at, _)| at + 1),
+        None => text.len(),
+    };
+    let head = clip_end(&text[..head_end]);
+    let tail = clip_start(&text[tail_start..]);
     let omitted_bytes = total_bytes.saturating_sub(head.len() + tail.len());
     let omitted_lines = total_lines - head_lines - tail_lines;
     Excerpt {
@@ -65,15 +85,23 @@ pub fn excerpt(text: &str) -> Excerpt<'_> {
     }
 }
 
-fn clip_end(text: &str) -> String {
-    text.chars().take(MAX_SIDE_CHARS).collect()
+/// The first [`MAX_SIDE_CHARS`] characters of `text`.
+fn clip_end(text: &str) -> &str {
+    match text.char_indices().nth(MAX_SIDE_CHARS) {
+        Some((end, _)) => &text[..end],
+        None => text,
+    }
 }
 
-fn clip_start(text: &str) -> String {
-    let count = text.chars().count();
-    text.chars()
-        .skip(count.saturating_sub(MAX_SIDE_CHARS))
-        .collect()
+/// The last [`MAX_SIDE_CHARS`] characters of `text`.
+fn clip_start(text: &str) -> &str {
+    match MAX_SIDE_CHARS
+        .checked_sub(1)
+        .and_then(|last| text.char_indices().rev().nth(last))
+    {
+        Some((start, _)) => &text[start..],
+        None => text,
+    }
 }
 
 #[cfg(test)]
@@ -100,6 +128,64 @@ mod tests {
         assert_eq!(cut, Some((40, TAIL_LINES)));
         assert!(shown.cut.is_some_and(|cut| cut.tail.ends_with("line 99")));
         assert_eq!(shown.total_lines, 100);
+    }
+
+    /// The excerpt made by splitting the output into lines, which [`excerpt`] must equal.
+    fn excerpt_by_lines(text: &str) -> Excerpt<'_> {
+        let text = text.trim_end_matches(['\n', '\r']);
+        let lines: Vec<&str> = text.split('\n').collect();
+        let total_lines = if text.is_empty() { 0 } else { lines.len() };
+        let total_bytes = text.len();
+        if total_lines <= HEAD_LINES + TAIL_LINES && text.len() <= 2 * MAX_SIDE_CHARS {
+            return Excerpt {
+                head: text.into(),
+                cut: None,
+                total_lines,
+                total_bytes,
+            };
+        }
+        let (head_lines, tail_lines) = if total_lines > HEAD_LINES + TAIL_LINES {
+            (HEAD_LINES, TAIL_LINES)
+        } else {
+            (total_lines.div_ceil(2), total_lines / 2)
+        };
+        let head: String = lines[..head_lines]
+            .join("\n")
+            .chars()
+            .take(MAX_SIDE_CHARS)
+            .collect();
+        let tail = lines[total_lines - tail_lines..].join("\n");
+        let count = tail.chars().count();
+        let tail: String = tail
+            .chars()
+            .skip(count.saturating_sub(MAX_SIDE_CHARS))
+            .collect();
+        Excerpt {
+            cut: Some(Cut {
+                omitted_lines: total_lines - head_lines - tail_lines,
+                omitted_bytes: total_bytes.saturating_sub(head.len() + tail.len()),
+                tail: tail.into(),
+            }),
+            head: head.into(),
+            total_lines,
+            total_bytes,
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn slicing_cuts_as_splitting_lines_does(
+            lines in proptest::collection::vec("[a-z\u{e9}\u{1f600}]{0,300}", 0..120),
+            huge in 0usize..3,
+            ending in "[\n\r]{0,3}",
+        ) {
+            let mut text = lines.join("\n");
+            if huge > 0 {
+                text.push_str(&"\u{e9}x".repeat(huge * 3_000));
+            }
+            text.push_str(&ending);
+            proptest::prop_assert_eq!(excerpt(&text), excerpt_by_lines(&text));
+        }
     }
 
     #[test]

@@ -155,7 +155,7 @@ fn header(
         if label == "Started" {
             time(out, &value, "day");
         } else {
-            out.push_str(&text(&value));
+            let _ = write!(out, "{}", text(&value));
         }
         out.push_str("</dd>\n");
     }

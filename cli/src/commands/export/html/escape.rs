@@ -11,12 +11,23 @@ use std::fmt::Write;
 
 use crate::output::sanitize_text;
 
-/// `raw` escaped for HTML text or a quoted attribute value.
-pub fn text(raw: &str) -> String {
-    if is_plain(raw, true) {
-        return raw.to_string();
+/// `raw` escaped for HTML text or a quoted attribute value, written where it is formatted
+/// (`write!(out, "<pre>{}</pre>", text(raw))` copies plain text once, into `out`).
+pub fn text(raw: &str) -> Text<'_> {
+    Text(raw)
+}
+
+/// What [`text`] returns: `raw`, escaped as it is formatted.
+#[derive(Debug, Clone, Copy)]
+pub struct Text<'a>(&'a str);
+
+impl std::fmt::Display for Text<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if is_plain(self.0, true) {
+            return f.write_str(self.0);
+        }
+        f.write_str(&escaped_text(self.0))
     }
-    escaped_text(raw)
 }
 
 /// [`text`] without its byte test.
@@ -72,10 +83,14 @@ pub fn visible(raw: &str) -> String {
 
 /// [`visible`] without its byte test.
 fn made_visible(raw: &str) -> String {
-    let unified = raw.replace("\r\n", "\n");
+    let unified = if raw.contains('\r') {
+        std::borrow::Cow::Owned(raw.replace("\r\n", "\n"))
+    } else {
+        std::borrow::Cow::Borrowed(raw)
+    };
     let sanitized = sanitize_text(&unified);
     // Noncharacters are encoded from a `0xef` or `0xf0` to `0xf4` byte on.
-    if !any_byte(&sanitized, |byte| matches!(byte, 0xef..=0xf4)) {
+    if !sanitized.bytes().any(|byte| matches!(byte, 0xef..=0xf4)) {
         return sanitized.into_owned();
     }
     sanitized
@@ -99,19 +114,27 @@ fn visible_by_characters(raw: &str) -> String {
 /// noncharacter's encoding starts with `0xef` (U+FDD0 to U+FDEF, U+FFFE, U+FFFF) or
 /// `0xf0` to `0xf4` (the other planes); a `\r` may start a `\r\n`.
 fn is_plain(raw: &str, markup: bool) -> bool {
-    let special = |byte: u8| {
-        matches!(byte, b'\r' | 0xef..=0xf4)
-            || (markup && matches!(byte, b'&' | b'<' | b'>' | b'"' | b'\''))
+    let special = if markup {
+        any_byte::<true>(raw)
+    } else {
+        any_byte::<false>(raw)
     };
-    !any_byte(raw, special) && !crate::output::may_hold_terminal_control(raw)
+    !special && !crate::output::may_hold_terminal_control(raw)
 }
 
-/// Whether a byte of `raw` is one `wanted` accepts, tested a block of 64 bytes at a time
-/// without early exit inside a block (so the test is vectorized).
-fn any_byte(raw: &str, wanted: impl Fn(u8) -> bool) -> bool {
+/// Whether a byte of `raw` is one [`is_plain`] looks for (with `MARKUP`, the five HTML
+/// specials too), tested a block of 64 bytes at a time with no branch inside a block, so
+/// that the test is vectorized.
+fn any_byte<const MARKUP: bool>(raw: &str) -> bool {
+    let special = |byte: u8| {
+        let visible = (byte == b'\r') | (byte.wrapping_sub(0xef) < 6);
+        let markup =
+            (byte == b'&') | (byte == b'<') | (byte == b'>') | (byte == b'"') | (byte == b'\'');
+        visible | (MARKUP & markup)
+    };
     raw.as_bytes()
         .chunks(64)
-        .any(|chunk| chunk.iter().fold(false, |seen, &byte| seen | wanted(byte)))
+        .any(|chunk| chunk.iter().fold(false, |seen, &byte| seen | special(byte)))
 }
 
 fn is_noncharacter(c: char) -> bool {
@@ -123,7 +146,25 @@ fn is_noncharacter(c: char) -> bool {
 /// turns into the reader's local time, keeping UTC in the tooltip). A timestamp that is not
 /// RFC 3339 is shown as plain escaped text.
 pub fn time(out: &mut String, at: &str, class: &str) {
+    use chrono::{Datelike, Timelike};
     match chrono::DateTime::parse_from_rfc3339(at) {
+        // The common case written field by field (chrono's format strings are parsed on
+        // every call); the same text as `to_rfc3339_opts(Millis, true)` and
+        // `%Y-%m-%d %H:%M:%S UTC`.
+        Ok(parsed)
+            if (0..=9999).contains(&parsed.year()) && parsed.nanosecond() < 1_000_000_000 =>
+        {
+            let utc = parsed.with_timezone(&chrono::Utc);
+            let (date, clock) = (
+                format_args!("{:04}-{:02}-{:02}", utc.year(), utc.month(), utc.day()),
+                format_args!("{:02}:{:02}:{:02}", utc.hour(), utc.minute(), utc.second()),
+            );
+            let millis = utc.nanosecond() / 1_000_000;
+            let _ = write!(
+                out,
+                r#"<time class="{class}" datetime="{date}T{clock}.{millis:03}Z" title="{date} {clock} UTC">{date} {clock} UTC</time>"#
+            );
+        }
         Ok(parsed) => {
             let utc = parsed.with_timezone(&chrono::Utc);
             let machine = utc.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
@@ -170,7 +211,7 @@ mod tests {
             .collect();
         samples.extend(long);
         for sample in &samples {
-            assert_eq!(text(sample), escaped_text(sample), "{sample:?}");
+            assert_eq!(text(sample).to_string(), escaped_text(sample), "{sample:?}");
             assert_eq!(
                 escaped_text(sample),
                 escaped_text_by_characters(sample),
@@ -183,19 +224,46 @@ mod tests {
     #[test]
     fn markup_and_quotes_are_escaped() {
         assert_eq!(
-            text(r#"</details><img src=x onerror='a()'>"#),
+            text(r#"</details><img src=x onerror='a()'>"#).to_string(),
             "&lt;/details&gt;&lt;img src=x onerror=&#39;a()&#39;&gt;"
         );
-        assert_eq!(text(r#"" &"#), "&quot; &amp;");
+        assert_eq!(text(r#"" &"#).to_string(), "&quot; &amp;");
     }
 
     #[test]
     fn invisible_and_rejected_characters_become_visible() {
+        let text = |raw: &str| text(raw).to_string();
         assert_eq!(text("a\u{1b}[31mb"), r"a\x1b[31mb");
         assert_eq!(text("x\r\ny"), "x\ny");
         assert_eq!(text("\u{202e}"), r"\u{202e}");
         assert_eq!(text("\u{fdd0}\u{ffff}"), "\u{fffd}\u{fffd}");
         assert_eq!(text("\u{0}"), r"\x00");
+    }
+
+    #[test]
+    fn times_written_field_by_field_are_chronos_text() -> Result<(), chrono::ParseError> {
+        for at in [
+            "2025-09-24T19:22:20.123Z",
+            "2025-09-24T19:22:20Z",
+            "2025-09-24T19:22:20.123456789Z",
+            "2025-12-31T23:30:00.5-02:00",
+            "0001-01-01T00:00:00.001+14:00",
+            "9999-12-31T23:59:59.999Z",
+            "2016-12-31T23:59:60.250Z",
+        ] {
+            let parsed = chrono::DateTime::parse_from_rfc3339(at)?;
+            let utc = parsed.with_timezone(&chrono::Utc);
+            let machine = utc.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+            let shown = utc.format("%Y-%m-%d %H:%M:%S UTC");
+            let mut out = String::new();
+            time(&mut out, at, "at");
+            assert_eq!(
+                out,
+                format!(r#"<time class="at" datetime="{machine}" title="{shown}">{shown}</time>"#),
+                "{at}"
+            );
+        }
+        Ok(())
     }
 
     #[test]
