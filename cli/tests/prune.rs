@@ -421,14 +421,15 @@ fn a_prune_killed_while_codex_archives_holds_the_home_until_codex_is_done() -> T
     let home = CodexHome::new(&codex, &model)?;
     let ids = threads(&home, &model, 1)?;
     age(&home, &ids[0], 20)?;
-    // A Codex that says it started, then takes its time.
+    // A Codex that says it started, then takes its time (long enough for the second prune
+    // to start and find the lock held, on a loaded machine too).
     let scratch = tempfile::tempdir()?;
     let started = scratch.path().join("started");
     let slow = scratch.path().join("slow-codex");
     std::fs::write(
         &slow,
         format!(
-            "#!/bin/sh\n: > '{}'\nsleep 1\nexec '{}' \"$@\"\n",
+            "#!/bin/sh\n: > '{}'\nsleep 3\nexec '{}' \"$@\"\n",
             started.display(),
             codex.bin().display()
         ),
@@ -466,5 +467,46 @@ fn a_prune_killed_while_codex_archives_holds_the_home_until_codex_is_done() -> T
     assert_eq!(archived, BTreeSet::from([ids[0].clone()]));
     assert!(walk(&home.path().join("trash")).is_empty());
     read_all(&home, &archived)?;
+    Ok(())
+}
+
+/// A compression killed after its checked copy was written, before the plain file went: the
+/// thread has `X.jsonl` and `X.jsonl.zst`. Archiving it finishes the compression first, so
+/// Codex archives the one copy and no piece of the thread stays behind in `sessions/`.
+#[test]
+fn an_interrupted_compression_is_finished_before_codex_archives() -> TestResult {
+    let Some(codex) =
+        real_codex_or_skip("an_interrupted_compression_is_finished_before_codex_archives")
+    else {
+        return Ok(());
+    };
+    let model = ScriptedModel::start(Script::new())?;
+    let home = CodexHome::new(&codex, &model)?;
+    let ids = threads(&home, &model, 1)?;
+    age(&home, &ids[0], 20)?;
+    let before = read_all(&home, &ids.iter().cloned().collect())?;
+    let plain = rollout_of(&home, &ids[0])?;
+    let copy = PathBuf::from(format!("{}.zst", plain.display()));
+    std::fs::write(&copy, zstd::encode_all(File::open(&plain)?, 3)?)?;
+    let status = std::process::Command::new("touch")
+        .args(["-r", text(&plain)?, text(&copy)?])
+        .status()?;
+    assert!(status.success());
+
+    let (applied, _) = prune(
+        home.path(),
+        &codex,
+        &["--action", "archive", "--older-than", "18d", "--apply"],
+    )?;
+    assert_eq!(
+        applied[&ids[0]]["applied"]["outcome"], "done",
+        "{applied:?}"
+    );
+    let left: Vec<PathBuf> = walk(&home.path().join("sessions"));
+    assert!(left.is_empty(), "{left:?}");
+    let (live, archived) = listed(&home)?;
+    assert!(live.is_empty(), "{live:?}");
+    assert_eq!(archived, BTreeSet::from([ids[0].clone()]));
+    assert_eq!(read_all(&home, &archived)?, before);
     Ok(())
 }

@@ -453,3 +453,56 @@ fn a_pending_delete_waits_for_a_codex_to_forget_the_thread() {
     apply_prune(&home, &empty, &options(), &prune_lock(&home), &|_| {});
     assert_eq!(delete::pending_deletes(&home), vec![(folder, thread)]);
 }
+
+/// A compression a kill interrupted leaves the plain piece beside its checked copy: archive
+/// and delete finish it first, so one copy of the piece moves (Codex's own archive would move
+/// only the file its row names and leave the other behind).
+#[test]
+fn an_interrupted_compression_is_finished_before_the_files_move() {
+    for action in [Action::Archive, Action::Delete] {
+        let dir = tempfile::tempdir().unwrap();
+        let home = CodexHome::new(dir.path());
+        let plain = session(dir.path(), 1, "/w", "cli", 40, 10);
+        let bytes = std::fs::read(&plain).unwrap();
+        let copy = plain.with_file_name(format!(
+            "{}.zst",
+            plain.file_name().unwrap().to_str().unwrap()
+        ));
+        std::fs::write(&copy, zstd::encode_all(&bytes[..], 3).unwrap()).unwrap();
+        let plan = plan_prune(&home, &Policy::new(action), SystemTime::now()).unwrap();
+        let applied = apply_prune(&home, &plan, &options(), &prune_lock(&home), &|_| {});
+        assert_eq!(applied[0].outcome, Outcome::Done, "{action:?}");
+        assert!(
+            !plain.exists() && !copy.exists(),
+            "{action:?}: {:?} {applied:?} {:?}",
+            plan.threads[0].files,
+            walk_files(dir.path())
+        );
+        let left: Vec<PathBuf> = walk_files(dir.path())
+            .into_iter()
+            .filter(|path| path.to_string_lossy().contains(&thread_id(1)))
+            .collect();
+        assert_eq!(left.len(), 1, "{action:?}: {left:?}");
+        assert!(
+            left[0].to_string_lossy().ends_with(".jsonl.zst"),
+            "{left:?}"
+        );
+        assert_eq!(
+            zstd::decode_all(&std::fs::read(&left[0]).unwrap()[..]).unwrap(),
+            bytes
+        );
+    }
+}
+
+fn walk_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk_files(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}

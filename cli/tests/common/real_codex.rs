@@ -15,9 +15,11 @@ type Failure = Box<dyn std::error::Error>;
 pub fn run_ours(args: &[&str]) -> Result<String, Failure> {
     let output = bin()?.args(args).output()?;
     if !output.status.success() {
+        // Some commands (prune) say what failed on standard output.
         return Err(format!(
-            "codex-thread {args:?} failed: {}",
-            String::from_utf8_lossy(&output.stderr)
+            "codex-thread {args:?} failed: {}\nits standard output:\n{}",
+            String::from_utf8_lossy(&output.stderr),
+            String::from_utf8_lossy(&output.stdout)
         )
         .into());
     }

@@ -9,7 +9,7 @@
 //!
 //! All of it under the home's [`PruneLock`], which the Codex commands hold too while they run.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use codex_protocol::thread_id::ThreadId;
@@ -190,9 +190,11 @@ fn act(
             }
             failed.map_or(Ok(()), Err)
         }
-        Action::Archive => archive(codex, thread).map(|folder| {
-            moved_to = Some(folder);
-        }),
+        Action::Archive => settle_compressions(home, thread, options)
+            .and_then(|files| archive(codex, thread, &files))
+            .map(|folder| {
+                moved_to = Some(folder);
+            }),
         // The newest piece holds the thread's end, which is all a rescue keeps.
         Action::Rescue => match thread.files.last() {
             None => Err("the thread has no file".to_owned()),
@@ -201,8 +203,12 @@ fn act(
                 .map_err(|err| err.to_string()),
         },
         Action::Delete => {
-            match move_to_trash(home, thread.thread_id, &thread.files, SystemTime::now()) {
-                Err(err) => Err(err.to_string()),
+            let moved = settle_compressions(home, thread, options).and_then(|files| {
+                move_to_trash(home, thread.thread_id, &files, SystemTime::now())
+                    .map_err(|err| err.to_string())
+            });
+            match moved {
+                Err(err) => Err(err),
                 Ok(folder) => {
                     moved_to = Some(folder.clone());
                     codex
@@ -251,7 +257,75 @@ impl Codex<'_> {
     }
 }
 
-fn archive(codex: &Codex<'_>, thread: &PlannedThread) -> Result<PathBuf, String> {
+/// The thread's files once every compression a kill interrupted is finished: a plain piece
+/// beside its checked `.zst` copy loses the plain file (`compress_file` finishes such a run),
+/// so that what moves next moves one copy of each piece; Codex's own `archive` moves only
+/// the file its row names, and would leave the other behind as a live piece of an archived
+/// thread. A copy that cannot be finished (it differs, the file changed) fails the action
+/// before anything moves.
+fn settle_compressions(
+    home: &CodexHome,
+    thread: &PlannedThread,
+    options: &ApplyOptions,
+) -> Result<Vec<PathBuf>, String> {
+    let compress = CompressOptions {
+        older_than: options.min_idle,
+        now: SystemTime::now(),
+        dry_run: false,
+        lock_home: Some(home.clone()),
+        ..options.compress.clone()
+    };
+    let mut files = Vec::with_capacity(thread.files.len());
+    for file in &thread.files {
+        // The plan names one of the pair (the walk lists a piece once).
+        let Some((plain, copy)) = compression_pair(file) else {
+            files.push(file.clone());
+            continue;
+        };
+        if !(plain.exists() && copy.exists()) {
+            files.push(file.clone());
+            continue;
+        }
+        match compress_file(&plain, &compress, &|_| {}).outcome {
+            CompressOutcome::Finished { .. } | CompressOutcome::Compressed { .. } => {
+                files.push(copy);
+            }
+            CompressOutcome::Skipped { reason } => {
+                return Err(format!(
+                    "{} and a compressed copy beside it are both there, and the copy cannot \
+                     replace it: {}",
+                    plain.display(),
+                    reason.describe()
+                ));
+            }
+            CompressOutcome::Failed { error } => return Err(error),
+            CompressOutcome::WouldCompress { .. } => files.push(file.clone()),
+        }
+    }
+    Ok(files)
+}
+
+/// `X.jsonl` and `X.jsonl.zst` for either name; `None` for another name.
+fn compression_pair(file: &Path) -> Option<(PathBuf, PathBuf)> {
+    let name = file.file_name()?.to_str()?;
+    if let Some(plain) = name.strip_suffix(".zst") {
+        return plain
+            .ends_with(".jsonl")
+            .then(|| (file.with_file_name(plain), file.to_path_buf()));
+    }
+    name.ends_with(".jsonl").then(|| {
+        (
+            file.to_path_buf(),
+            file.with_file_name(format!("{name}.zst")),
+        )
+    })
+}
+
+fn archive(
+    codex: &Codex<'_>,
+    thread: &PlannedThread,
+    files: &[PathBuf],
+) -> Result<PathBuf, String> {
     let folder = codex.home.archived_sessions_dir();
     if codex.has_state {
         let cli = codex.cli.ok_or_else(no_codex)?;
@@ -261,7 +335,7 @@ fn archive(codex: &Codex<'_>, thread: &PlannedThread) -> Result<PathBuf, String>
     }
     std::fs::create_dir_all(&folder)
         .map_err(|err| format!("cannot create {}: {err}", folder.display()))?;
-    for file in &thread.files {
+    for file in files {
         let Some(name) = file.file_name() else {
             continue;
         };
