@@ -174,13 +174,7 @@ fn act(
     let result: Result<(), String> = match thread.action {
         _ if needs_codex && codex.cli.is_none() => Err(no_codex()),
         Action::Compress => {
-            let compress = CompressOptions {
-                older_than: options.min_idle,
-                now: SystemTime::now(),
-                dry_run: false,
-                lock_home: Some(home.clone()),
-                ..options.compress.clone()
-            };
+            let compress = compress_options(home, options);
             let mut failed = None;
             for file in &thread.files {
                 let result = compress_file(file, &compress, progress);
@@ -268,13 +262,7 @@ fn settle_compressions(
     thread: &PlannedThread,
     options: &ApplyOptions,
 ) -> Result<Vec<PathBuf>, String> {
-    let compress = CompressOptions {
-        older_than: options.min_idle,
-        now: SystemTime::now(),
-        dry_run: false,
-        lock_home: Some(home.clone()),
-        ..options.compress.clone()
-    };
+    let compress = compress_options(home, options);
     let mut files = Vec::with_capacity(thread.files.len());
     for file in &thread.files {
         // The plan names one of the pair (the walk lists a piece once).
@@ -303,6 +291,18 @@ fn settle_compressions(
         }
     }
     Ok(files)
+}
+
+/// How prune compresses now: its idle time replaces compression's age rule, and the home's
+/// writer locks are asked.
+fn compress_options(home: &CodexHome, options: &ApplyOptions) -> CompressOptions {
+    CompressOptions {
+        older_than: options.min_idle,
+        now: SystemTime::now(),
+        dry_run: false,
+        lock_home: Some(home.clone()),
+        ..options.compress.clone()
+    }
 }
 
 /// `X.jsonl` and `X.jsonl.zst` for either name; `None` for another name.
