@@ -1,10 +1,14 @@
 //! The builder hands parts on as soon as nothing later changes them; what it builds must be
 //! what it builds when it keeps every part to the end (the whole transcript in memory). And
 //! the two passes that pass over the lines they do not need build what two passes reading
-//! every line build.
+//! every line build, on every real file and on generated files with compactions, rollback
+//! markers before and after the last one, and a torn last line.
 
 use codex_protocol::rollout::RolloutItem;
 use codex_rollout::RolloutStream;
+
+#[path = "../../../../../rollout/benches/support/generate.rs"]
+mod generate;
 
 use super::super::Transcript;
 use super::super::index::{FileIndex, IndexScan};
@@ -121,5 +125,23 @@ fn passing_over_what_each_pass_ignores_builds_the_same_transcript() -> Result<()
             .count();
     }
     assert!(passed_over > 1000, "only {passed_over} lines passed over");
+    // Generated files of real lines with compactions, rollback markers before and after the
+    // last one, and a torn last line.
+    let Some(lines) = generate::real_lines() else {
+        return Ok(());
+    };
+    let dir = tempfile::tempdir()?;
+    for (index, shape) in generate::streamed_equivalence_shapes().iter().enumerate() {
+        let path = dir.path().join(format!("generated-{index}.jsonl"));
+        generate::write_rollout(&path, &lines, shape)?;
+        let bytes = std::fs::read(&path)?;
+        let read_all = built(&bytes, every_line, every_line)?;
+        let passing = built(&bytes, IndexScan::reads, TranscriptBuilder::reads)?;
+        assert!(
+            read_all.0.rolled_back_turns > 0,
+            "generated-{index} rolls nothing back"
+        );
+        assert_eq!(passing, read_all, "generated-{index}");
+    }
     Ok(())
 }
