@@ -104,9 +104,20 @@ pub struct Passes<F, L> {
     pub later: L,
 }
 
+/// A byte-level test of a raw line: whether a pass parses it.
+pub type LineTest = fn(&[u8]) -> bool;
+
 /// The test of a pass that reads every line.
 pub fn every_line(_raw: &[u8]) -> bool {
     true
+}
+
+impl Passes<LineTest, LineTest> {
+    /// Two passes that both read every line.
+    pub const EVERY_LINE: Self = Passes {
+        first: every_line,
+        later: every_line,
+    };
 }
 
 impl<F: Fn(&[u8]) -> bool, L: Fn(&[u8]) -> bool> Passes<F, L> {
@@ -147,11 +158,7 @@ pub fn stream_session(
     progress: &Progress,
     mut visit: impl FnMut(&StreamedLine<'_>),
 ) -> Result<ItemsSeen, Failure> {
-    let passes = Passes {
-        first: every_line,
-        later: every_line,
-    };
-    let first = stream_session_where(source, progress, &passes, |line| visit(line))?;
+    let first = stream_session_where(source, progress, &Passes::EVERY_LINE, |line| visit(line))?;
     warn_skipped(&source.name(), first.skipped, first.first_skipped.as_ref());
     Ok(first.seen)
 }
@@ -244,11 +251,14 @@ pub fn stream_again(
         seen,
         ..FirstPass::default()
     };
-    let passes = Passes {
-        first: every_line,
-        later: every_line,
-    };
-    stream_again_where(source, label, &first, &passes, (done, redo), visit)
+    stream_again_where(
+        source,
+        label,
+        &first,
+        &Passes::EVERY_LINE,
+        (done, redo),
+        visit,
+    )
 }
 
 /// [`stream_again`] after a first pass that passed over lines ([`stream_session_where`]):

@@ -129,6 +129,17 @@ fn compressed_name(path: &Path) -> Option<PathBuf> {
     Some(path.with_file_name(format!("{name}{COMPRESSED_SUFFIX}")))
 }
 
+/// `X.jsonl` and `X.jsonl.zst`, named by either; `None` for another name.
+pub(crate) fn compression_pair(path: &Path) -> Option<(PathBuf, PathBuf)> {
+    let name = path.file_name()?.to_str()?;
+    let plain = match name.strip_suffix(COMPRESSED_SUFFIX) {
+        Some(plain) => path.with_file_name(plain),
+        None => path.to_path_buf(),
+    };
+    let copy = compressed_name(&plain)?;
+    Some((plain, copy))
+}
+
 fn is_zstd(path: &Path) -> io::Result<bool> {
     let mut head = Vec::with_capacity(4);
     std::fs::File::open(path)?.take(4).read_to_end(&mut head)?;

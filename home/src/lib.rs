@@ -109,9 +109,9 @@ pub use list::{
 pub use pricing::{Price, Pricing, PricingError};
 pub use prune::{
     Action, AppliedThread, ApplyOptions, CodexCli, CodexCliError, DEFAULT_MIN_IDLE, Hold, Outcome,
-    PRUNE_LOCK_FILE, PlannedThread, Policy, PruneError, PruneLock, PrunePlan, RescueThreadError,
-    SourceFilter, StorageRow, StorageSummary, TRASH_SUBDIR, TrashFolder, TrashReport, apply_prune,
-    empty_trash, parse_policy, parse_size, plan_prune, rescue_thread, storage_summary,
+    PlannedThread, Policy, PruneError, PruneLock, PrunePlan, RescueThreadError, SourceFilter,
+    StorageRow, StorageSummary, TRASH_SUBDIR, TrashFolder, TrashReport, apply_prune, empty_trash,
+    parse_policy, parse_size, plan_prune, rescue_thread, storage_summary,
 };
 pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
 pub use search::{

@@ -34,7 +34,7 @@ mod trash;
 
 pub use apply::{AppliedThread, ApplyOptions, Outcome, apply_prune};
 pub use codex_cli::{CodexCli, CodexCliError};
-pub use lock::{PRUNE_LOCK_FILE, PruneLock};
+pub use lock::PruneLock;
 pub use plan::{Hold, PlannedThread, PrunePlan, plan_prune};
 pub use policy::{Action, DEFAULT_MIN_IDLE, Policy, SourceFilter, parse_policy, parse_size};
 pub use rescue::{RescueThreadError, rescue_thread};

@@ -9,7 +9,7 @@
 //!
 //! All of it under the home's [`PruneLock`], which the Codex commands hold too while they run.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
 use codex_protocol::thread_id::ThreadId;
@@ -24,7 +24,7 @@ use super::lock::PruneLock;
 use super::plan::{Hold, PlannedThread, PrunePlan};
 use super::policy::Action;
 use super::rescue::rescue_thread;
-use crate::compress::{CompressOptions, compress_file};
+use crate::compress::{CompressOptions, compress_file, compression_pair};
 use crate::writer_lock::thread_writer_lock;
 
 /// What became of one planned thread.
@@ -303,22 +303,6 @@ fn compress_options(home: &CodexHome, options: &ApplyOptions) -> CompressOptions
         lock_home: Some(home.clone()),
         ..options.compress.clone()
     }
-}
-
-/// `X.jsonl` and `X.jsonl.zst` for either name; `None` for another name.
-fn compression_pair(file: &Path) -> Option<(PathBuf, PathBuf)> {
-    let name = file.file_name()?.to_str()?;
-    if let Some(plain) = name.strip_suffix(".zst") {
-        return plain
-            .ends_with(".jsonl")
-            .then(|| (file.with_file_name(plain), file.to_path_buf()));
-    }
-    name.ends_with(".jsonl").then(|| {
-        (
-            file.to_path_buf(),
-            file.with_file_name(format!("{name}.zst")),
-        )
-    })
 }
 
 fn archive(

@@ -16,15 +16,16 @@
 //! The lock file is never removed (removing a lock file lets two processes lock two files).
 
 use std::fs::{File, TryLockError};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 
 use codex_rollout::CodexHome;
 
 use super::PruneError;
+use super::trash::io;
 
 /// The lock file's name, at the home's root.
-pub const PRUNE_LOCK_FILE: &str = "codex-thread-prune.lock";
+const PRUNE_LOCK_FILE: &str = "codex-thread-prune.lock";
 
 /// The home's prune lock, held while this value lives (and while any Codex command that
 /// prune started with it runs). Changing a home ([`super::apply_prune`],
@@ -32,7 +33,6 @@ pub const PRUNE_LOCK_FILE: &str = "codex-thread-prune.lock";
 #[derive(Debug)]
 pub struct PruneLock {
     file: File,
-    path: PathBuf,
 }
 
 impl PruneLock {
@@ -41,34 +41,23 @@ impl PruneLock {
     /// to.
     pub fn acquire(home: &CodexHome, waiting: impl FnOnce(&Path)) -> Result<PruneLock, PruneError> {
         let path = home.root().join(PRUNE_LOCK_FILE);
-        let io = |action| {
-            let path = path.clone();
-            move |source| PruneError::Io {
-                action,
-                path,
-                source,
-            }
-        };
         let file = File::options()
             .create(true)
             .truncate(false)
             .write(true)
             .open(&path)
-            .map_err(io("open the prune lock"))?;
+            .map_err(io("open the prune lock", &path))?;
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
                 waiting(&path);
-                file.lock().map_err(io("wait for the prune lock"))?;
+                file.lock().map_err(io("wait for the prune lock", &path))?;
             }
-            Err(TryLockError::Error(source)) => return Err(io("take the prune lock")(source)),
+            Err(TryLockError::Error(source)) => {
+                return Err(io("take the prune lock", &path)(source));
+            }
         }
-        Ok(PruneLock { file, path })
-    }
-
-    /// The lock file's path.
-    pub fn path(&self) -> &Path {
-        &self.path
+        Ok(PruneLock { file })
     }
 
     /// A standard input for a Codex command that keeps the lock held until the command

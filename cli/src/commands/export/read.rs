@@ -17,12 +17,12 @@ use super::transcript::{FileIndex, IndexScan, TranscriptBuilder};
 use crate::error::Failure;
 use crate::input::Source;
 use crate::progress::Progress;
-use crate::streamed::{FirstPass, Passes, source_size, stream_again_lines, stream_session_where};
+use crate::streamed::{
+    FirstPass, LineTest, Passes, source_size, stream_again_lines, stream_session_where,
+};
 
 /// What each pass reads.
-type ExportPasses = Passes<fn(&[u8]) -> bool, fn(&[u8]) -> bool>;
-
-const PASSES: ExportPasses = Passes {
+const PASSES: Passes<LineTest, LineTest> = Passes {
     first: IndexScan::reads,
     later: TranscriptBuilder::reads,
 };

@@ -148,31 +148,30 @@ fn is_noncharacter(c: char) -> bool {
 pub fn time(out: &mut String, at: &str, class: &str) {
     use chrono::{Datelike, Timelike};
     match chrono::DateTime::parse_from_rfc3339(at) {
-        // The common case written field by field (chrono's format strings are parsed on
-        // every call); the same text as `to_rfc3339_opts(Millis, true)` and
-        // `%Y-%m-%d %H:%M:%S UTC`.
-        Ok(parsed)
-            if (0..=9999).contains(&parsed.year()) && parsed.nanosecond() < 1_000_000_000 =>
-        {
-            let utc = parsed.with_timezone(&chrono::Utc);
-            let (date, clock) = (
-                format_args!("{:04}-{:02}-{:02}", utc.year(), utc.month(), utc.day()),
-                format_args!("{:02}:{:02}:{:02}", utc.hour(), utc.minute(), utc.second()),
-            );
-            let millis = utc.nanosecond() / 1_000_000;
-            let _ = write!(
-                out,
-                r#"<time class="{class}" datetime="{date}T{clock}.{millis:03}Z" title="{date} {clock} UTC">{date} {clock} UTC</time>"#
-            );
-        }
         Ok(parsed) => {
             let utc = parsed.with_timezone(&chrono::Utc);
-            let machine = utc.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-            let shown = utc.format("%Y-%m-%d %H:%M:%S UTC");
-            let _ = write!(
-                out,
-                r#"<time class="{class}" datetime="{machine}" title="{shown}">{shown}</time>"#
-            );
+            // The common case written field by field (chrono's format strings are parsed on
+            // every call); the same text as `to_rfc3339_opts(Millis, true)` and
+            // `%Y-%m-%d %H:%M:%S UTC`, which stay for the years they write otherwise and
+            // leap seconds.
+            if (0..=9999).contains(&utc.year()) && utc.nanosecond() < 1_000_000_000 {
+                let (date, clock) = (
+                    format_args!("{:04}-{:02}-{:02}", utc.year(), utc.month(), utc.day()),
+                    format_args!("{:02}:{:02}:{:02}", utc.hour(), utc.minute(), utc.second()),
+                );
+                let millis = utc.nanosecond() / 1_000_000;
+                let _ = write!(
+                    out,
+                    r#"<time class="{class}" datetime="{date}T{clock}.{millis:03}Z" title="{date} {clock} UTC">{date} {clock} UTC</time>"#
+                );
+            } else {
+                let machine = utc.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+                let shown = utc.format("%Y-%m-%d %H:%M:%S UTC");
+                let _ = write!(
+                    out,
+                    r#"<time class="{class}" datetime="{machine}" title="{shown}">{shown}</time>"#
+                );
+            }
         }
         Err(_) => {
             let _ = write!(out, r#"<span class="{class}">{}</span>"#, text(at));
@@ -249,6 +248,8 @@ mod tests {
             "2025-12-31T23:30:00.5-02:00",
             "0001-01-01T00:00:00.001+14:00",
             "9999-12-31T23:59:59.999Z",
+            "9999-12-31T23:30:00-02:00",
+            "0000-01-01T00:30:00+01:00",
             "2016-12-31T23:59:60.250Z",
         ] {
             let parsed = chrono::DateTime::parse_from_rfc3339(at)?;

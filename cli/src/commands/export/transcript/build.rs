@@ -203,11 +203,10 @@ impl<'a> TranscriptBuilder<'a> {
         }
     }
 
-    /// Takes the item of line `position` (items are numbered by their lines, as the index
-    /// numbers them), whose bytes are `raw`.
-    pub fn push(&mut self, position: usize, item: &RolloutItem, raw: &[u8]) {
-        let index = position;
-        self.advance(position, raw);
+    /// Takes the item of the line numbered `index` (items are numbered by their lines, as the
+    /// index numbers them), whose bytes are `raw`.
+    pub fn push(&mut self, index: usize, item: &RolloutItem, raw: &[u8]) {
+        self.advance(index, raw);
         self.note_opening(index, item);
         let is_record = self
             .next

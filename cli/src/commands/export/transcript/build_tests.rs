@@ -13,11 +13,12 @@ mod generate;
 use super::super::Transcript;
 use super::super::index::{FileIndex, IndexScan};
 use super::{Part, TranscriptBuilder};
+use crate::streamed::{LineTest, every_line};
 
 type Failure = Box<dyn std::error::Error>;
 
 /// The index `export`'s first pass makes of `bytes`, parsing the lines `reads` accepts.
-fn index_of(bytes: &[u8], reads: fn(&[u8]) -> bool) -> std::io::Result<FileIndex> {
+fn index_of(bytes: &[u8], reads: LineTest) -> std::io::Result<FileIndex> {
     let mut scan = IndexScan::new();
     RolloutStream::new(bytes)?.for_each_line_parallel_where(reads, |mut line| {
         scan.push_line(&mut line);
@@ -67,10 +68,6 @@ fn parts(lines: &[Line], index: &FileIndex) -> (Vec<Part>, usize) {
     (parts, most_open)
 }
 
-fn every_line(_: &[u8]) -> bool {
-    true
-}
-
 #[test]
 fn parts_handed_on_early_are_the_parts_of_the_whole_transcript() -> Result<(), Failure> {
     let Some(files) = codex_test_support::real_jsonl_files()? else {
@@ -99,8 +96,8 @@ fn parts_handed_on_early_are_the_parts_of_the_whole_transcript() -> Result<(), F
 /// accepts and the build pass those `build_reads` accepts.
 fn built(
     bytes: &[u8],
-    index_reads: fn(&[u8]) -> bool,
-    build_reads: fn(&[u8]) -> bool,
+    index_reads: LineTest,
+    build_reads: LineTest,
 ) -> Result<(Transcript, Vec<Part>), Failure> {
     let index = index_of(bytes, index_reads)?;
     let lines = lines_of(bytes, |raw| !index_reads(raw) || build_reads(raw))?;

@@ -123,10 +123,9 @@ impl IndexScan {
         }
     }
 
-    /// Takes the item of line `number`, timed `at`.
-    fn observe(&mut self, number: usize, item: &RolloutItem, at: Option<&str>) {
-        let index = number;
-        self.usage.push_item(number, at.unwrap_or_default(), item);
+    /// Takes the item of the line numbered `index`, timed `at`.
+    fn observe(&mut self, index: usize, item: &RolloutItem, at: Option<&str>) {
+        self.usage.push_item(index, at.unwrap_or_default(), item);
         note_header(&mut self.head, item);
         if may_start_turn(item) {
             self.last_part_start = Some(index);
