@@ -38,6 +38,8 @@
 
 #![allow(clippy::expect_used, clippy::print_stderr, clippy::unwrap_used)]
 
+#[path = "../../rollout/benches/support/baseline.rs"]
+mod baseline;
 #[path = "../../rollout/benches/support/generate.rs"]
 mod generate;
 
@@ -47,6 +49,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use baseline::{time_value_parse, value_parse_bytes};
 use codex_rollout::RolloutStream;
 use codex_rollout::load_rollout_bytes;
 use codex_rollout::resume_rollout_tail;
@@ -63,16 +66,6 @@ fn shape(bytes: u64) -> Shape {
         rollbacks: vec![(0.995, 2), (0.998, 1)],
         ..Shape::default()
     }
-}
-
-fn value_parse(bytes: &[u8]) -> usize {
-    let mut count = 0;
-    for line in bytes.split(|byte| *byte == b'\n') {
-        if let Ok(value) = serde_json::from_slice::<serde_json::Value>(line) {
-            count += usize::from(value.is_object());
-        }
-    }
-    count
 }
 
 fn pool(threads: usize) -> rayon::ThreadPool {
@@ -114,7 +107,7 @@ fn bench_large(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(10));
     group.throughput(Throughput::Bytes(bytes.len() as u64));
     group.bench_function("value_one_thread", |b| {
-        b.iter(|| black_box(value_parse(&bytes)))
+        b.iter(|| black_box(value_parse_bytes(&bytes)))
     });
     group.bench_function("load_one_thread", |b| {
         b.iter(|| {
@@ -264,7 +257,7 @@ fn reaching_back(mib: u64, lines: &RealLines) {
     };
     write_rollout(&path, lines, &shape).unwrap();
     let file = path.to_string_lossy().into_owned();
-    let value = value_parse_file(&path);
+    let value = time_value_parse(&path);
     let (history, history_rss) = measure(&["history", "--json", &file], None);
     let (prompt, prompt_rss) = measure(&["prompt", "--json", &file], None);
     let (whole, whole_rss) = measure(&["validate", "--json", &file], None);
@@ -289,7 +282,7 @@ fn paginated_last_turns(mib: u64) {
     let path = bench_dir().join(format!("paginated-{mib}mib.jsonl"));
     write_rollout(&path, &lines, &shape(mib * MIB)).unwrap();
     let file = path.to_string_lossy().into_owned();
-    let value = value_parse_file(&path);
+    let value = time_value_parse(&path);
     let (thread, thread_rss) = measure(&["thread", "--json", &file], None);
     let (last, last_rss) = measure(&["thread", "--json", "--last", "1", &file], None);
     let (last_ten, last_ten_rss) = measure(&["thread", "--json", "--last", "10", &file], None);
@@ -319,13 +312,6 @@ fn against(label: &str, took: Duration, value: Duration, rss: u64) -> String {
     )
 }
 
-fn value_parse_file(path: &Path) -> Duration {
-    let started = Instant::now();
-    let bytes = std::fs::read(path).unwrap();
-    black_box(value_parse(&bytes));
-    started.elapsed()
-}
-
 /// The sizes of the scale pass: `CODEX_BENCH_SCALE_MIB` (comma-separated), else 100 and 1024.
 fn scale_sizes() -> Vec<u64> {
     generate::scale_sizes_from("CODEX_BENCH_SCALE_MIB")
@@ -336,7 +322,7 @@ fn scale(lines: &RealLines) {
         let path = bench_dir().join(format!("scale-{mib}mib.jsonl"));
         let written = write_rollout(&path, lines, &shape(mib * MIB)).unwrap();
         let file = path.to_string_lossy().into_owned();
-        let value = value_parse_file(&path);
+        let value = time_value_parse(&path);
         let (inspect, inspect_rss) = measure(&["inspect", "--json", &file], None);
         let (history, history_rss) = measure(&["history", "--json", &file], None);
         let (prompt, prompt_rss) = measure(&["prompt", "--json", &file], None);
@@ -439,9 +425,9 @@ fn scale(lines: &RealLines) {
             // The baseline: the same bytes parsed into `Value`s on one thread, a chunk at a
             // time (the whole would not fit in memory).
             let started = Instant::now();
-            black_box(value_parse(&chunk));
+            black_box(value_parse_bytes(&chunk));
             for _ in 1..103 {
-                black_box(value_parse(&chunk[body_start..]));
+                black_box(value_parse_bytes(&chunk[body_start..]));
             }
             let value = started.elapsed();
             // Standard input is spooled into one temporary file, then read like a file.
@@ -477,7 +463,7 @@ fn main() {
     }
     // `CODEX_BENCH_VALUE=PATH`: only the baseline, the one-thread Value parse of that file.
     if let Ok(path) = std::env::var("CODEX_BENCH_VALUE") {
-        let took = value_parse_file(Path::new(&path));
+        let took = time_value_parse(Path::new(&path));
         eprintln!("value parse of {path}: {:.2}s", took.as_secs_f64());
         return;
     }

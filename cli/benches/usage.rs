@@ -22,6 +22,8 @@
 
 #![allow(clippy::expect_used, clippy::print_stderr, clippy::unwrap_used)]
 
+#[path = "../../rollout/benches/support/baseline.rs"]
+mod baseline;
 #[path = "../tests/common/ccusage.rs"]
 mod ccusage;
 #[path = "../../rollout/benches/support/generate.rs"]
@@ -29,8 +31,6 @@ mod generate;
 #[path = "../tests/common/usage_home.rs"]
 mod usage_home;
 
-use std::hint::black_box;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -207,26 +207,6 @@ fn bench(c: &mut Criterion) {
     let _ = std::fs::remove_dir_all(&root);
 }
 
-/// A one-thread `serde_json::Value` parse of every line of the file at `path`, read a line
-/// at a time (the baseline of the scale pass).
-fn value_parse_file(path: &Path) -> Duration {
-    let started = Instant::now();
-    let mut reader = BufReader::with_capacity(1 << 20, std::fs::File::open(path).unwrap());
-    let mut line = Vec::new();
-    let mut objects = 0usize;
-    loop {
-        line.clear();
-        if reader.read_until(b'\n', &mut line).unwrap() == 0 {
-            break;
-        }
-        if let Ok(value) = serde_json::from_slice::<serde_json::Value>(&line) {
-            objects += usize::from(value.is_object());
-        }
-    }
-    black_box(objects);
-    started.elapsed()
-}
-
 /// The sizes of the scale pass (MiB).
 fn scale_sizes() -> Vec<u64> {
     generate::scale_sizes_from("CODEX_USAGE_BENCH_SCALE_MIB")
@@ -249,7 +229,7 @@ fn scale() {
             ..generate::Shape::default()
         };
         let written = generate::write_rollout(&path, &lines, &shape).unwrap();
-        let value = value_parse_file(&path);
+        let value = baseline::time_value_parse(&path);
         let mut command = Command::new(env!("CARGO_BIN_EXE_codex-thread"));
         command
             .args(["--json", "usage", "session", "--timezone", "UTC"])

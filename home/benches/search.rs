@@ -15,7 +15,8 @@
 //!   fixture once (no text repeated but what the real files repeat), when the real fixtures
 //!   are there (said loudly when not). The generated file repeats the real files' lines over
 //!   and over, so most of its texts are stored once and read many times: the home of real
-//!   files is the number for texts that do not repeat;
+//!   files is the number for texts that do not repeat; `CODEX_SEARCH_BENCH_REAL_ONLY=1` runs
+//!   these real-lines ratios alone (no generated home, no criterion);
 //! - `build/value_parse`: that Value parse, under criterion;
 //! - `build/stream_parse`: every file through [`RolloutStream`] (typed lines), the floor of
 //!   any reader;
@@ -29,12 +30,14 @@
 
 #![allow(clippy::expect_used, clippy::print_stderr, clippy::unwrap_used)]
 
+#[path = "../../rollout/benches/support/baseline.rs"]
+mod baseline;
 #[path = "../../rollout/benches/support/generate.rs"]
 mod generate;
 
 use std::fmt::Write as _;
 use std::hint::black_box;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -158,25 +161,6 @@ fn stream_parse(files: &[PathBuf]) -> u64 {
     lines
 }
 
-/// A one-thread `serde_json::Value` parse of every line of `files` (the goal's baseline).
-fn value_parse(files: &[PathBuf]) -> u64 {
-    let mut objects = 0;
-    let mut line = Vec::new();
-    for file in files {
-        let mut reader = BufReader::with_capacity(1 << 20, std::fs::File::open(file).unwrap());
-        loop {
-            line.clear();
-            if reader.read_until(b'\n', &mut line).unwrap() == 0 {
-                break;
-            }
-            if let Ok(value) = serde_json::from_slice::<serde_json::Value>(&line) {
-                objects += u64::from(value.is_object());
-            }
-        }
-    }
-    objects
-}
-
 /// A new index of `home` at `path` (any old one deleted first).
 fn build_index(path: &Path, home: &CodexHome) -> codex_home::UpdateReport {
     for suffix in ["", "-wal", "-shm"] {
@@ -192,7 +176,7 @@ fn build_ratio(label: &str, slice: &[PathBuf], home: &CodexHome, path: &Path, ro
     let mut build = Vec::new();
     for _ in 0..rounds {
         let started = Instant::now();
-        black_box(value_parse(slice));
+        black_box(baseline::value_parse_files(slice));
         parse.push(started.elapsed().as_secs_f64());
         let started = Instant::now();
         black_box(build_index(path, home));
@@ -285,6 +269,11 @@ fn main() {
     if !codex_test_support::under_cargo_bench("search") {
         return;
     }
+    if std::env::var("CODEX_SEARCH_BENCH_REAL_ONLY").as_deref() == Ok("1") {
+        let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+        real_lines_ratio(dir.path());
+        return;
+    }
     let mib: u64 = std::env::var("CODEX_SEARCH_BENCH_MIB")
         .ok()
         .and_then(|text| text.parse().ok())
@@ -353,7 +342,9 @@ fn main() {
     {
         let mut group = criterion.benchmark_group("build");
         group.throughput(Throughput::Bytes(slice_bytes));
-        group.bench_function("value_parse", |b| b.iter(|| value_parse(&slice)));
+        group.bench_function("value_parse", |b| {
+            b.iter(|| baseline::value_parse_files(&slice))
+        });
         group.bench_function("stream_parse", |b| b.iter(|| stream_parse(&slice)));
         group.bench_function("index_from_scratch", |b| {
             b.iter_batched(

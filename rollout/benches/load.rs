@@ -27,6 +27,8 @@
 
 #![allow(clippy::expect_used, clippy::print_stderr)]
 
+#[path = "support/baseline.rs"]
+mod baseline;
 #[path = "support/generate.rs"]
 mod generate;
 
@@ -128,7 +130,7 @@ fn bench_load(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Bytes(bytes.len() as u64));
     group.bench_function("value_baseline", |b| {
-        b.iter(|| black_box(value_baseline(&bytes)))
+        b.iter(|| black_box(baseline::value_parse_bytes(&bytes)))
     });
     group.bench_function("value_collect", |b| {
         b.iter(|| black_box(value_collect(&bytes)))
@@ -182,18 +184,6 @@ fn bench_load(c: &mut Criterion) {
     group.finish();
 }
 
-fn value_baseline(bytes: &[u8]) -> usize {
-    let mut count = 0usize;
-    for line in bytes
-        .split(|byte| *byte == b'\n')
-        .filter(|line| !line.is_empty())
-    {
-        let value: serde_json::Value = serde_json::from_slice(line).expect("json");
-        count += usize::from(value.is_object());
-    }
-    count
-}
-
 fn value_collect(bytes: &[u8]) -> usize {
     let values: Vec<serde_json::Value> = bytes
         .split(|byte| *byte == b'\n')
@@ -235,7 +225,7 @@ fn interleaved_ratios() {
     };
     let mut rounds = Vec::new();
     for _ in 0..7 {
-        let baseline = time(&mut || value_baseline(&bytes));
+        let baseline = time(&mut || baseline::value_parse_bytes(&bytes) as usize);
         let collect = time(&mut || value_collect(&bytes));
         let mut input = Some(bytes.clone());
         let ours = time(&mut || load_and_reconstruct(input.take().unwrap_or_default()));

@@ -56,13 +56,19 @@ CREATE TABLE entries (
     text_id INTEGER NOT NULL
 );
 CREATE INDEX entries_file ON entries(file_id);
-CREATE INDEX entries_text ON entries(text_id);
 CREATE TABLE text_keys (
     id INTEGER PRIMARY KEY,
     key BLOB UNIQUE
 );
 CREATE VIRTUAL TABLE texts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
 ";
+
+/// The index that finds the entries holding a text (a hit's entries, and whether a file's
+/// text is held by another file). Created with the tables, and again whenever an index is
+/// opened without it: an update into an empty index drops it for its inserts and creates it
+/// once they are done ([`defer_text_index`]), so a build that was stopped in between leaves
+/// an index that is only missing it.
+const TEXT_INDEX: &str = "CREATE INDEX IF NOT EXISTS entries_text ON entries(text_id)";
 
 /// Opens `path` as an index, replacing a file that is not one (the reason is returned).
 pub(crate) fn open(path: &Path) -> Result<(Connection, Option<String>)> {
@@ -127,6 +133,9 @@ pub(crate) fn open_valid(path: &Path) -> std::result::Result<Connection, Invalid
     if version == SCHEMA_VERSION {
         // Reading the table's pages finds most damage now rather than in the middle of work.
         conn.query_row("SELECT count(*) FROM files", [], |row| row.get::<_, i64>(0))?;
+        if !has_text_index(&conn)? {
+            conn.execute_batch(TEXT_INDEX)?;
+        }
         return Ok(conn);
     }
     // Created by whichever process takes the write lock first; the others see it done.
@@ -137,12 +146,43 @@ pub(crate) fn open_valid(path: &Path) -> std::result::Result<Connection, Invalid
         (SCHEMA_VERSION, _) => {}
         (0, 0) => {
             tx.execute_batch(CREATE)?;
+            tx.execute_batch(TEXT_INDEX)?;
             tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         }
         (version, _) => return Err(Invalid::Version(version)),
     }
     tx.commit()?;
     Ok(conn)
+}
+
+fn has_text_index(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'entries_text')",
+        [],
+        |row| row.get(0),
+    )
+}
+
+/// Readies an update for many inserts: when the index holds no entry yet (a first build, or
+/// one after a rebuild), the text index is dropped, so the entries go in without the random
+/// page writes that index takes (one place per distinct text, across the whole table: at
+/// 10 GiB of real lines nearly every insert a page read and write), and it is created after
+/// them in one sorted pass ([`restore_text_index`]). An index that holds entries keeps it:
+/// an update of a known home adds few entries, and dropping a file's texts looks them up
+/// through it. Returns whether it was dropped.
+pub(crate) fn defer_text_index(conn: &Connection) -> rusqlite::Result<bool> {
+    let empty: bool = conn.query_row("SELECT NOT EXISTS (SELECT 1 FROM entries)", [], |row| {
+        row.get(0)
+    })?;
+    if empty {
+        conn.execute_batch("DROP INDEX IF EXISTS entries_text")?;
+    }
+    Ok(empty)
+}
+
+/// Creates the text index again after [`defer_text_index`] dropped it.
+pub(crate) fn restore_text_index(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(TEXT_INDEX)
 }
 
 /// Whether `error` says the database file is damaged or not a database at all.

@@ -268,3 +268,69 @@ fn a_new_index_has_16_kib_pages() -> TestResult {
     assert_eq!(size, 16 * 1024);
     Ok(())
 }
+
+fn has_text_index(index: &SearchIndex) -> rusqlite::Result<bool> {
+    index.conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'entries_text')",
+        [],
+        |row| row.get(0),
+    )
+}
+
+/// One assistant line with `text`, at minute `minute`.
+fn said(minute: u32, text: &str) -> String {
+    format!(
+        "{{\"timestamp\":\"2026-01-02T00:{minute:02}:00.000Z\",\"type\":\"response_item\",\"payload\":{{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{{\"type\":\"output_text\",\"text\":\"{text}\"}}]}}}}\n"
+    )
+}
+
+#[test]
+fn a_first_build_makes_the_text_index_after_its_entries_and_an_update_keeps_it() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let root = dir.path().join("home");
+    std::fs::write(
+        session(&root, 1),
+        said(1, "shared words") + &said(2, "only one"),
+    )?;
+    std::fs::write(session(&root, 2), said(3, "shared words"))?;
+    let home = CodexHome::new(&root);
+    let mut index = SearchIndex::open(&dir.path().join("index.sqlite"))?;
+    assert!(has_text_index(&index)?, "a new index is made with it");
+    index.update(&home)?;
+    assert!(has_text_index(&index)?, "made again after the first build");
+    assert_eq!(answers(&index, &home, "shared", Order::Newest).len(), 2);
+    // An update of a known home keeps it; dropping a file's texts finds the others through it.
+    std::fs::remove_file(session(&root, 1))?;
+    std::fs::write(session(&root, 3), said(4, "shared words again"))?;
+    index.update(&home)?;
+    assert!(has_text_index(&index)?);
+    assert_eq!(answers(&index, &home, "shared", Order::Newest).len(), 2);
+    assert_eq!(answers(&index, &home, "only", Order::Newest).len(), 0);
+    Ok(())
+}
+
+#[test]
+fn an_index_stopped_before_its_text_index_was_made_gets_it_when_opened() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let root = dir.path().join("home");
+    std::fs::write(
+        session(&root, 1),
+        said(1, "words to find") + &said(2, "more words"),
+    )?;
+    let home = CodexHome::new(&root);
+    let path = dir.path().join("index.sqlite");
+    let expected = {
+        let mut index = SearchIndex::open(&path)?;
+        index.update(&home)?;
+        let expected = answers(&index, &home, "words", Order::Newest);
+        // What a build killed between its last insert and the index's creation leaves.
+        index.conn.execute_batch("DROP INDEX entries_text")?;
+        expected
+    };
+    let index = SearchIndex::open(&path)?;
+    assert!(has_text_index(&index)?);
+    assert_eq!(index.rebuilt(), None, "the index is kept, only healed");
+    assert_eq!(answers(&index, &home, "words", Order::Newest), expected);
+    assert_eq!(expected.len(), 2);
+    Ok(())
+}

@@ -20,6 +20,7 @@ use tracing::warn;
 
 use super::identity::{Identity, Plan};
 use super::read::{Read, read_files};
+use super::schema::{defer_text_index, restore_text_index};
 use super::store::{TextKey, delete_file, mark_of_row, store};
 use super::{Result, SearchError};
 use crate::list::FoundRollout;
@@ -114,9 +115,12 @@ pub(crate) fn update(
         tx.commit().map_err(sql)?;
         report.dropped = gone.len();
     }
-    let abandoned = AtomicUsize::new(0);
+    // A first build stores its entries without the text index, made once at the end (also
+    // when storing failed; a build killed before then has it made when next opened).
+    let deferred = defer_text_index(conn).map_err(sql)?;
     let stored = &stored;
-    std::thread::scope(|scope| {
+    let abandoned = AtomicUsize::new(0);
+    let stored_all = std::thread::scope(|scope| {
         let (sender, received) = std::sync::mpsc::sync_channel::<Read>(0);
         let abandoned = &abandoned;
         let reader =
@@ -186,7 +190,11 @@ pub(crate) fn update(
             );
         }
         Ok(report)
-    })
+    });
+    if deferred {
+        restore_text_index(conn).map_err(sql)?;
+    }
+    stored_all
 }
 
 pub(super) struct FileJob<'a> {
