@@ -134,7 +134,12 @@ pub(crate) fn open_valid(path: &Path) -> std::result::Result<Connection, Invalid
         // Reading the table's pages finds most damage now rather than in the middle of work.
         conn.query_row("SELECT count(*) FROM files", [], |row| row.get::<_, i64>(0))?;
         if !has_text_index(&conn)? {
-            conn.execute_batch(TEXT_INDEX)?;
+            // A writer that holds the lock longer than the busy timeout is a first build
+            // making the index itself: answers are right without it, only slower.
+            match conn.execute_batch(TEXT_INDEX) {
+                Err(err) if err.sqlite_error_code() == Some(ErrorCode::DatabaseBusy) => {}
+                other => other?,
+            }
         }
         return Ok(conn);
     }
