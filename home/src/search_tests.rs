@@ -30,7 +30,7 @@ fn user(minute: u32, text: &str) -> String {
     )
 }
 
-fn assistant(minute: u32, text: &str) -> String {
+pub(super) fn assistant(minute: u32, text: &str) -> String {
     format!(
         r#"{{"timestamp":"2025-09-25T01:{minute:02}:30.000Z","type":"response_item","payload":{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"{text}"}}]}}}}"#
     )
@@ -47,7 +47,7 @@ fn tool(minute: u32, command: &str, output: &str) -> String {
     )
 }
 
-fn lines(parts: &[String]) -> String {
+pub(super) fn lines(parts: &[String]) -> String {
     parts.iter().map(|part| format!("{part}\n")).collect()
 }
 

@@ -160,7 +160,8 @@ pub(crate) fn open_valid(path: &Path) -> std::result::Result<Connection, Invalid
     Ok(conn)
 }
 
-fn has_text_index(conn: &Connection) -> rusqlite::Result<bool> {
+/// Whether the text index (`entries_text`) is there.
+pub(super) fn has_text_index(conn: &Connection) -> rusqlite::Result<bool> {
     conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'entries_text')",
         [],

@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 use codex_rollout::CodexHome;
 use pretty_assertions::assert_eq;
 
+use super::super::schema::has_text_index;
+use super::super::tests::{assistant, lines};
 use super::super::{Order, Query, SearchIndex};
 
 type TestResult = std::result::Result<(), Box<dyn std::error::Error>>;
@@ -185,14 +187,12 @@ fn a_text_held_by_several_files_goes_with_the_last_of_them() -> TestResult {
     let dir = tempfile::tempdir()?;
     let root = dir.path().join("home");
     let home = CodexHome::new(&root);
-    let line = |minute: u32, text: &str| {
-        format!(
-            "{{\"timestamp\":\"2026-01-02T00:{minute:02}:00.000Z\",\"type\":\"response_item\",\"payload\":{{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{{\"type\":\"output_text\",\"text\":\"{text}\"}}]}}}}\n"
-        )
-    };
     let (first, second) = (session(&root, 1), session(&root, 2));
-    std::fs::write(&first, line(1, "shared words") + &line(2, "only first"))?;
-    std::fs::write(&second, line(3, "shared words"))?;
+    std::fs::write(
+        &first,
+        lines(&[assistant(1, "shared words"), assistant(2, "only first")]),
+    )?;
+    std::fs::write(&second, lines(&[assistant(3, "shared words")]))?;
     let mut index = SearchIndex::open(&dir.path().join("index.sqlite"))?;
     index.update(&home)?;
     assert_eq!((count(&index, "entries")?, count(&index, "texts")?), (3, 2));
@@ -205,7 +205,7 @@ fn a_text_held_by_several_files_goes_with_the_last_of_them() -> TestResult {
     assert_eq!(found(&index, "shared"), [11, 10]);
 
     // The first file rewritten: its old texts go unless the second holds them.
-    std::fs::write(&first, line(4, "rewritten"))?;
+    std::fs::write(&first, lines(&[assistant(4, "rewritten")]))?;
     index.update(&home)?;
     assert_eq!(found(&index, "shared"), [11]);
     assert_eq!(found(&index, "only"), Vec::<u64>::new());
@@ -269,41 +269,32 @@ fn a_new_index_has_16_kib_pages() -> TestResult {
     Ok(())
 }
 
-fn has_text_index(index: &SearchIndex) -> rusqlite::Result<bool> {
-    index.conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'entries_text')",
-        [],
-        |row| row.get(0),
-    )
-}
-
-/// One assistant line with `text`, at minute `minute`.
-fn said(minute: u32, text: &str) -> String {
-    format!(
-        "{{\"timestamp\":\"2026-01-02T00:{minute:02}:00.000Z\",\"type\":\"response_item\",\"payload\":{{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{{\"type\":\"output_text\",\"text\":\"{text}\"}}]}}}}\n"
-    )
-}
-
 #[test]
 fn a_first_build_makes_the_text_index_after_its_entries_and_an_update_keeps_it() -> TestResult {
     let dir = tempfile::tempdir()?;
     let root = dir.path().join("home");
     std::fs::write(
         session(&root, 1),
-        said(1, "shared words") + &said(2, "only one"),
+        lines(&[assistant(1, "shared words"), assistant(2, "only one")]),
     )?;
-    std::fs::write(session(&root, 2), said(3, "shared words"))?;
+    std::fs::write(session(&root, 2), lines(&[assistant(3, "shared words")]))?;
     let home = CodexHome::new(&root);
     let mut index = SearchIndex::open(&dir.path().join("index.sqlite"))?;
-    assert!(has_text_index(&index)?, "a new index is made with it");
+    assert!(has_text_index(&index.conn)?, "a new index is made with it");
     index.update(&home)?;
-    assert!(has_text_index(&index)?, "made again after the first build");
+    assert!(
+        has_text_index(&index.conn)?,
+        "made again after the first build"
+    );
     assert_eq!(answers(&index, &home, "shared", Order::Newest).len(), 2);
     // An update of a known home keeps it; dropping a file's texts finds the others through it.
     std::fs::remove_file(session(&root, 1))?;
-    std::fs::write(session(&root, 3), said(4, "shared words again"))?;
+    std::fs::write(
+        session(&root, 3),
+        lines(&[assistant(4, "shared words again")]),
+    )?;
     index.update(&home)?;
-    assert!(has_text_index(&index)?);
+    assert!(has_text_index(&index.conn)?);
     assert_eq!(answers(&index, &home, "shared", Order::Newest).len(), 2);
     assert_eq!(answers(&index, &home, "only", Order::Newest).len(), 0);
     Ok(())
@@ -315,7 +306,7 @@ fn an_index_stopped_before_its_text_index_was_made_gets_it_when_opened() -> Test
     let root = dir.path().join("home");
     std::fs::write(
         session(&root, 1),
-        said(1, "words to find") + &said(2, "more words"),
+        lines(&[assistant(1, "words to find"), assistant(2, "more words")]),
     )?;
     let home = CodexHome::new(&root);
     let path = dir.path().join("index.sqlite");
@@ -328,7 +319,7 @@ fn an_index_stopped_before_its_text_index_was_made_gets_it_when_opened() -> Test
         expected
     };
     let index = SearchIndex::open(&path)?;
-    assert!(has_text_index(&index)?);
+    assert!(has_text_index(&index.conn)?);
     assert_eq!(index.rebuilt(), None, "the index is kept, only healed");
     assert_eq!(answers(&index, &home, "words", Order::Newest), expected);
     assert_eq!(expected.len(), 2);
