@@ -16,6 +16,9 @@ use std::time::{Duration, Instant};
 /// How long [`Tmux::wait_for`] waits by default.
 pub const TMUX_WAIT: Duration = Duration::from_secs(20);
 
+/// How long a screen must stay the same for [`Tmux::wait_for`] to take it as settled.
+const SETTLE: Duration = Duration::from_millis(100);
+
 static NEXT: AtomicU32 = AtomicU32::new(0);
 
 /// The tmux binary, or an error that says how to install it (tests needing tmux fail with it:
@@ -140,21 +143,35 @@ impl Tmux {
         Ok(String::from_utf8_lossy(&output.stdout).trim() == "1")
     }
 
-    /// Waits until the screen satisfies `ready` ([`TMUX_WAIT`] at most); the screen then, or
-    /// an error naming `what` with the last screen.
+    /// Waits until the screen satisfies `ready` and has settled ([`TMUX_WAIT`] at most); the
+    /// screen then, or an error naming `what` with the last screen.
+    ///
+    /// Settled: two captures [`SETTLE`] apart are the same. A program draws a frame as many
+    /// writes (ratatui sends the rows that changed, top to bottom), and a capture can fall
+    /// between them: the title of a new frame already there, its status bar not yet. A test
+    /// reading more of the screen than `ready` checked reads a whole frame this way.
     pub fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> io::Result<String> {
         let start = Instant::now();
+        let mut last: Option<String> = None;
         loop {
             let screen = self.capture()?;
-            if ready(&screen) {
+            let shown = ready(&screen);
+            if shown && last.as_deref() == Some(screen.as_str()) {
                 return Ok(screen);
             }
             if start.elapsed() > TMUX_WAIT {
+                let state = if shown { "it to settle" } else { "it" };
                 return Err(io::Error::other(format!(
-                    "timed out waiting for {what}; the screen:\n{screen}"
+                    "timed out waiting for {what} (waiting for {state}); the screen:\n{screen}"
                 )));
             }
-            std::thread::sleep(Duration::from_millis(50));
+            if shown {
+                last = Some(screen);
+                std::thread::sleep(SETTLE);
+            } else {
+                last = None;
+                std::thread::sleep(Duration::from_millis(50));
+            }
         }
     }
 
