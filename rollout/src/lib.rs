@@ -151,6 +151,8 @@ pub use turns::{
 pub mod testing {
     pub use crate::compress::Step;
     pub use crate::compress::testing::{THREAD, WEEKS_AGO, session_text, write_old_session};
+    /// The whole-file replay, the reference a streamed replay is checked against.
+    pub use crate::replay::{Replay, replay_rollout};
 }
 
 /// The README's examples, compiled and run as doc tests so the first code a downstream user

@@ -40,7 +40,7 @@ use uuid::Uuid;
 
 use crate::load::RolloutContents;
 use crate::turns::TurnRecords;
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 use crate::turns::all_user_turns_in_rollout;
 
 mod client_view;
@@ -54,7 +54,7 @@ pub use replayer::Replayer;
 
 /// A recorded session as the ordered events a live session emitted (tests compare the
 /// streamed replay with it).
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 #[derive(Debug, Clone, PartialEq)]
 pub struct Replay {
     /// The thread the file records (its first `session_meta`), or the nil id for a file
@@ -87,7 +87,7 @@ pub enum EventOrigin {
     Rebuilt,
 }
 
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 impl Replay {
     /// The bare events, in order.
     pub fn into_messages(self) -> Vec<EventMsg> {
@@ -95,7 +95,7 @@ impl Replay {
     }
 }
 
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 /// Replays `contents`: its events, with the item events its writer dropped rebuilt (see the
 /// module docs). Never fails: lines that did not load simply contribute nothing. The
 /// whole-file form of [`Replayer`], which a stream feeds line by line.

@@ -14,7 +14,9 @@
 //! line is read. The first pass parses only the lines that can change the index (the turn
 //! index's own rule, [`StreamedTurnIndex::may_pass_over`], from the lines' type tags, and
 //! the line after a message item), so its turns are numbered by line; the second parses
-//! every line, and announces the unreadable lines of both. The second pass stops at the last line the first read an item from, so a
+//! every line but those whose items the replay takes only the time of (session metas,
+//! compactions, turn contexts: [`Replayer::may_pass_over`], lines the first pass read whole),
+//! and announces the unreadable lines of both. The second pass stops at the last line the first read an item from, so a
 //! session Codex is still appending to is replayed as it was at the first pass; a file
 //! rewritten in between is an error. Standard input and the sample are spooled into a
 //! temporary file first, and read the same way.
@@ -39,7 +41,7 @@ use crate::error::{CommandResult, Status};
 use crate::input::Source;
 use crate::output::Output;
 use crate::progress::Progress;
-use crate::streamed::{Passes, every_line, source_size, stream_again_where, stream_session_where};
+use crate::streamed::{Passes, source_size, stream_again_lines, stream_session_where};
 
 /// The projection of a replay into protocol messages: the thread's start, then each event's
 /// messages at the event's time.
@@ -79,6 +81,12 @@ fn indexed(raw: &[u8]) -> bool {
     !StreamedTurnIndex::may_pass_over(raw)
 }
 
+/// Whether the second pass reads `raw` (besides every line the first passed over): every line
+/// but those the replay may take unparsed.
+fn replayed(raw: &[u8]) -> bool {
+    !Replayer::may_pass_over(raw)
+}
+
 /// Runs `notifications`: JSON Lines in both modes (it is a stream of protocol messages).
 pub fn run(source: &Source, out: &mut Output) -> CommandResult {
     let mut index = StreamedTurnIndex::new();
@@ -86,11 +94,17 @@ pub fn run(source: &Source, out: &mut Output) -> CommandResult {
     let progress = Progress::for_bytes(source_size(source), "indexing");
     let passes = Passes {
         first: indexed,
-        later: every_line,
+        later: replayed,
     };
+    // The lines the second pass passes over that held no item (they did not parse): their
+    // time must not move the replay's clock, as a line without an item is never pushed.
+    let mut itemless = Vec::new();
     let first = stream_session_where(source, &progress, &passes, |line| {
         if line.passed_over() && index.reads_next_item() {
             line.read_in_full();
+        }
+        if line.line().is_none() && !line.passed_over() && !replayed(line.raw) {
+            itemless.push(line.number);
         }
         if let Some(format) = line.format() {
             index.note_format(format);
@@ -114,13 +128,22 @@ pub fn run(source: &Source, out: &mut Output) -> CommandResult {
     if let Some(started) = started {
         out.json_line(&started)?;
     }
-    stream_again_where(
+    stream_again_lines(
         source,
         "replaying",
         &first,
         &passes,
         ("replayed", "replay"),
-        |_, line, rollout_line| {
+        |line| {
+            if line.passed_over() {
+                if itemless.binary_search(&line.number).is_err() {
+                    replayer.pass_over(line.raw);
+                }
+                return Ok(());
+            }
+            let Some(rollout_line) = line.line() else {
+                return Ok(());
+            };
             let mut written = Ok(());
             replayer.push(
                 line.number,

@@ -53,6 +53,22 @@ impl Replayer {
         }
     }
 
+    /// Whether a reader may hand the replay the line `raw` unparsed
+    /// ([`Replayer::pass_over`]) instead of its item ([`Replayer::push`]): the replay acts on
+    /// events and response items only, and takes nothing else from a line but its time. Told
+    /// from the line's type tags ([`crate::line_tags`]): a line of another shape, or of a
+    /// type not known to be an item of another kind, is parsed. Whether such a line held an
+    /// item at all (it may not parse) only a parse tells; the reader asks one that did.
+    pub fn may_pass_over(raw: &[u8]) -> bool {
+        crate::line_tags(raw).is_some_and(|tags| OTHER_ITEMS.contains(&tags.line_type))
+    }
+
+    /// Takes line `raw`, passed over unparsed ([`Replayer::may_pass_over`]), which held an
+    /// item: its time moves the replay's clock, as the item's push would have.
+    pub fn pass_over(&mut self, raw: &[u8]) {
+        self.clock_ms = raw_line_time_ms(raw).or(self.clock_ms);
+    }
+
     /// Takes item `index` of line `line` (1-based), whose bytes are `raw`, and hands `out` the
     /// events it replays, in order. `index` is the item's position in the numbering of the
     /// turns (0-based among the file's items, or a reader's own numbering such as the line,
@@ -121,6 +137,21 @@ impl Replayer {
         }
     }
 }
+
+/// The line types of the items the replay emits nothing for (every kind but events and
+/// response items).
+const OTHER_ITEMS: &[&[u8]] = &[
+    b"session_meta",
+    b"compacted",
+    b"turn_context",
+    b"inter_agent_communication",
+    b"inter_agent_communication_metadata",
+    b"token_usage_record",
+    b"world_state",
+    b"retained_context",
+    b"security_risk_score",
+    b"realtime_item",
+];
 
 /// Item positions in increasing order, asked in increasing order: a sorted list and a cursor,
 /// a word per turn (a set would hold several).
