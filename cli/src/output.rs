@@ -24,6 +24,9 @@ const JSON_CHUNK_BYTES: usize = 64 * 1024;
 pub struct Output {
     json: bool,
     sink: Box<dyn Write>,
+    /// The serialized JSON of [`Output::json_line`] waiting to be escaped, kept from one
+    /// document to the next (a stream of small documents allocates it once).
+    pending_json: Vec<u8>,
 }
 
 impl std::fmt::Debug for Output {
@@ -42,7 +45,11 @@ impl Output {
 
     /// Output to any writer (tests).
     pub fn to_writer(json: bool, sink: Box<dyn Write>) -> Self {
-        Self { json, sink }
+        Self {
+            json,
+            sink,
+            pending_json: Vec::new(),
+        }
     }
 
     /// Whether machine output (`--json`) was asked for.
@@ -66,12 +73,14 @@ impl Output {
     /// Written as it is serialized (a thread of a large file is a large document), escaped
     /// on the way ([`JsonTextWriter`]).
     pub fn json_line<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
-        let mut writer =
-            io::BufWriter::with_capacity(JSON_CHUNK_BYTES, JsonTextWriter::new(&mut *self.sink));
-        serde_json::to_writer(&mut writer, value)?;
-        let escaper = writer
-            .into_inner()
-            .map_err(io::IntoInnerError::into_error)?;
+        let mut escaper = JsonTextWriter::new(&mut *self.sink);
+        self.pending_json.clear();
+        let mut chunks = Chunks {
+            pending: &mut self.pending_json,
+            out: &mut escaper,
+        };
+        serde_json::to_writer(&mut chunks, value)?;
+        chunks.drain()?;
         // Not flushed: the sink is buffered and flushed when the command ends (a flush per
         // line was a system call per line).
         writeln!(escaper.into_checked()?)?;
@@ -136,4 +145,106 @@ pub fn error(message: &str) {
         "codex-thread: error: {}",
         sanitize_text(message)
     );
+}
+
+/// Serialized JSON gathered into chunks of up to [`JSON_CHUNK_BYTES`] before `out` escapes
+/// them: a buffered writer whose buffer is [`Output`]'s, so it is allocated once per run, not
+/// once per document.
+struct Chunks<'a, W: Write> {
+    pending: &'a mut Vec<u8>,
+    out: W,
+}
+
+impl<W: Write> Chunks<'_, W> {
+    /// Hands `out` what is gathered.
+    fn drain(&mut self) -> io::Result<()> {
+        if !self.pending.is_empty() {
+            self.out.write_all(self.pending)?;
+            self.pending.clear();
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write> Write for Chunks<'_, W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if self.pending.len() + bytes.len() > JSON_CHUNK_BYTES {
+            self.drain()?;
+        }
+        if bytes.len() >= JSON_CHUNK_BYTES {
+            self.out.write_all(bytes)?;
+        } else {
+            self.pending.extend_from_slice(bytes);
+        }
+        Ok(bytes.len())
+    }
+
+    // Every write takes all it is given: no loop (serde writes a token at a time).
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.write(bytes).map(drop)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.drain()?;
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use super::*;
+
+    /// A writer whose bytes the test reads back after the output is dropped.
+    #[derive(Clone, Default)]
+    struct Shared(Rc<RefCell<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Documents small and larger than a chunk, one after the other through the one kept
+    /// buffer, come out as their serialization with terminal controls escaped, a line each:
+    /// characters and controls cut by a chunk's edge included.
+    #[test]
+    fn json_lines_are_each_document_escaped_whatever_its_size() -> Result<(), Failure> {
+        let piece = "é\u{1b}[31m\u{85}ok\u{202e}—";
+        let large = piece.repeat(3 * JSON_CHUNK_BYTES / piece.len() + 7);
+        let documents = [
+            serde_json::json!({"a": "short"}),
+            serde_json::json!({"text": large, "n": 1}),
+            serde_json::json!(["small", piece]),
+            serde_json::json!({"text": large.chars().take(JSON_CHUNK_BYTES / 3).collect::<String>()}),
+        ];
+        let sink = Shared::default();
+        let mut output = Output::to_writer(true, Box::new(sink.clone()));
+        for document in &documents {
+            output.json_line(document)?;
+        }
+        drop(output);
+        let written = String::from_utf8(sink.0.borrow().clone()).map_err(io::Error::other)?;
+        let expected: String = documents
+            .iter()
+            .map(|document| {
+                let json = serde_json::to_string(document).unwrap_or_default();
+                format!("{}\n", escape_json_text(&json))
+            })
+            .collect();
+        assert!(written == expected, "the JSON lines differ");
+        assert!(!written.contains('\u{1b}') && !written.contains('\u{85}'));
+        for (line, document) in written.lines().zip(&documents) {
+            let read: serde_json::Value = serde_json::from_str(line)?;
+            assert_eq!(&read, document);
+        }
+        Ok(())
+    }
 }

@@ -54,6 +54,9 @@ pub struct RolloutStream<R: Read> {
     number: usize,
     offset: u64,
     finished: bool,
+    /// The start of a line that [`RolloutStream::for_each_line_parallel`] read past the end
+    /// of a chunk: the next chunk begins with it.
+    carry: Vec<u8>,
 }
 
 /// One line read by a [`RolloutStream`].
@@ -165,6 +168,7 @@ impl<R: Read> RolloutStream<R> {
             number: 0,
             offset: 0,
             finished: false,
+            carry: Vec::new(),
         })
     }
 
@@ -292,11 +296,17 @@ impl<R: Read> RolloutStream<R> {
 /// end, so a chunk is this much plus at most one line.
 const CHUNK_BYTES: usize = 1024 * 1024;
 
+/// The least [`RolloutStream::for_each_line_parallel`] reads at a time: once a chunk is
+/// nearly full, a block to find the end of its last line in.
+const READ_BYTES: usize = 64 * 1024;
+
 /// One chunk of whole lines read ahead, with where it starts.
 struct Chunk {
     bytes: Vec<u8>,
     offset: u64,
     lines_before: usize,
+    /// The lines it holds.
+    lines: usize,
 }
 
 /// Chunks read ahead, their lines as parsed (line number, range in the chunk, reading), and
@@ -417,55 +427,100 @@ fn parse_chunks(
     chunks
         .par_iter()
         .map(|chunk| {
-            line_ranges(&chunk.bytes)
-                .map(|(local, range)| {
-                    let number = chunk.lines_before + local;
-                    let raw = chunk.bytes.get(range.clone()).unwrap_or_default();
-                    let read = if wanted(raw) {
-                        read_line(number, raw)
-                    } else {
-                        LineRead::passed_over()
-                    };
-                    (number, range, read)
-                })
-                .collect()
+            // Sized once: the readings are large, and growing the list would copy them.
+            let mut lines = Vec::with_capacity(chunk.lines);
+            lines.extend(line_ranges(&chunk.bytes).map(|(local, range)| {
+                let number = chunk.lines_before + local;
+                let raw = chunk.bytes.get(range.clone()).unwrap_or_default();
+                let read = if wanted(raw) {
+                    read_line(number, raw)
+                } else {
+                    LineRead::passed_over()
+                };
+                (number, range, read)
+            }));
+            lines
         })
         .collect()
 }
 
 impl<R: Read> RolloutStream<R> {
-    /// Reads the next chunk of whole lines (at least [`CHUNK_BYTES`] unless the input ends),
-    /// and the damage that ended the input, if one did, with the bytes of the partial line
-    /// it cut (dropped).
+    /// Reads the next chunk of whole lines (about [`CHUNK_BYTES`], more when one line is
+    /// longer; less only at the input's end), and the damage that ended the input, if one
+    /// did, with the bytes of the partial line it cut (dropped).
+    ///
+    /// The input is read straight into the chunk, a block at a time (a read this large
+    /// passes the reader's buffer by), and the chunk is cut after its last `\n`: the partial
+    /// line after it starts the next chunk. Only the lines are counted here; cutting the
+    /// chunk into lines is left to the pool that parses it.
     fn read_chunk(&mut self) -> io::Result<(Chunk, Option<(StreamDamage, usize)>)> {
-        let mut chunk = Chunk {
-            bytes: Vec::with_capacity(CHUNK_BYTES + 64 * 1024),
-            offset: self.offset,
-            lines_before: self.number,
-        };
-        while chunk.bytes.len() < CHUNK_BYTES {
-            let before = chunk.bytes.len();
-            match self.reader.read_until(b'\n', &mut chunk.bytes) {
-                Ok(0) => {
-                    self.finished = true;
-                    break;
-                }
-                Ok(read) => {
-                    self.offset += read as u64;
-                    self.number += 1;
-                }
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+        let mut bytes = Vec::with_capacity(CHUNK_BYTES + READ_BYTES);
+        bytes.append(&mut self.carry);
+        let mut line_end = memchr::memrchr(b'\n', &bytes).map(|at| at + 1);
+        let mut damage = None;
+        let cut = loop {
+            let start = bytes.len();
+            let read = match self.read_into(&mut bytes, CHUNK_BYTES.saturating_sub(start)) {
+                Ok(read) => read,
                 Err(error) => {
-                    let Some(damage) = StreamDamage::of_io_error(&error).cloned() else {
+                    let Some(found) = StreamDamage::of_io_error(&error).cloned() else {
                         return Err(error);
                     };
-                    let dropped = chunk.bytes.len() - before;
-                    chunk.bytes.truncate(before);
-                    return Ok((chunk, Some((damage, dropped))));
+                    damage = Some(found);
+                    0
                 }
+            };
+            if let Some(at) = memchr::memrchr(b'\n', bytes.get(start..).unwrap_or_default()) {
+                line_end = Some(start + at + 1);
             }
+            if damage.is_some() || read == 0 {
+                // The input ended: a last line without `\n` is a line of its own, unless the
+                // input broke inside it, when it is dropped.
+                self.finished = true;
+                break if damage.is_some() {
+                    line_end.unwrap_or(0)
+                } else {
+                    bytes.len()
+                };
+            }
+            if bytes.len() >= CHUNK_BYTES
+                && let Some(cut) = line_end
+            {
+                break cut;
+            }
+        };
+        let dropped = bytes.len() - cut;
+        if damage.is_none() {
+            self.carry
+                .extend_from_slice(bytes.get(cut..).unwrap_or_default());
         }
-        Ok((chunk, None))
+        bytes.truncate(cut);
+        let unterminated = bytes.last().is_some_and(|last| *last != b'\n');
+        let lines = memchr::memchr_iter(b'\n', &bytes).count() + usize::from(unterminated);
+        let chunk = Chunk {
+            bytes,
+            offset: self.offset,
+            lines_before: self.number,
+            lines,
+        };
+        self.offset += chunk.bytes.len() as u64;
+        self.number += lines;
+        Ok((chunk, damage.map(|damage| (damage, dropped))))
+    }
+
+    /// Appends up to `wanted` bytes of the input (at least [`READ_BYTES`]) to `bytes`,
+    /// fewer only at its end; the number appended. Bytes read before an error stay appended.
+    /// What the reader's buffer holds comes first; the rest is read past it, into `bytes`'
+    /// free capacity (nothing is copied twice, nothing zeroed).
+    fn read_into(&mut self, bytes: &mut Vec<u8>, wanted: usize) -> io::Result<usize> {
+        let wanted = wanted.max(READ_BYTES);
+        let buffered = self.reader.buffer();
+        let taken = buffered.len().min(wanted);
+        bytes.extend_from_slice(buffered.get(..taken).unwrap_or_default());
+        self.reader.consume(taken);
+        let rest = (wanted - taken) as u64;
+        let read = self.reader.get_mut().take(rest).read_to_end(bytes)?;
+        Ok(taken + read)
     }
 }
 

@@ -133,3 +133,72 @@ fn every_real_file_streams_as_it_loads() -> TestResult {
     }
     Ok(())
 }
+
+/// Each line as a stream hands it over: number, offset, bytes, whether it ended with `\n`,
+/// content kind, problem.
+type Seen = (
+    usize,
+    u64,
+    Vec<u8>,
+    bool,
+    Option<&'static str>,
+    Option<LineProblem>,
+);
+
+fn seen(bytes: &[u8], parallel: bool) -> io::Result<(Vec<Seen>, StreamSummary)> {
+    let mut lines = Vec::new();
+    let visit = |line: StreamedLine<'_>| {
+        lines.push((
+            line.number,
+            line.offset,
+            line.raw.to_vec(),
+            line.terminated,
+            kind_name(&line.content),
+            line.problem,
+        ));
+    };
+    let stream = RolloutStream::new(bytes)?;
+    let summary = if parallel {
+        stream.for_each_line_parallel(visit)?
+    } else {
+        stream.for_each_line(visit)?
+    };
+    Ok((lines, summary))
+}
+
+/// The parallel stream cuts its input into chunks of whole lines: whatever falls at a chunk's
+/// edge (a line longer than a chunk, a `\n` as the chunk's last byte, a last line without
+/// one, blank lines, a compressed stream broken off), it hands over the lines of the
+/// sequential one.
+#[test]
+fn the_parallel_stream_hands_over_the_sequential_lines_at_every_chunk_edge() -> TestResult {
+    let long_text = "x".repeat(CHUNK_BYTES * 5 / 2);
+    let long = format!(
+        r#"{{"timestamp":"2025-01-01T00:00:01.000Z","type":"event_msg","payload":{{"type":"agent_message","message":"{long_text}"}}}}"#
+    );
+    let mut inputs: Vec<Vec<u8>> = vec![Vec::new(), b"\n\n\n".to_vec(), MIXED.to_vec()];
+    let mut big = Vec::new();
+    while big.len() < 3 * CHUNK_BYTES {
+        big.extend_from_slice(MIXED);
+        big.extend_from_slice(long.as_bytes());
+        big.push(b'\n');
+    }
+    inputs.push(big.clone());
+    // A chunk that ends exactly at a `\n`, then a torn last line.
+    let mut exact = MIXED.repeat(CHUNK_BYTES / MIXED.len() + 2);
+    exact.truncate(CHUNK_BYTES);
+    exact.push(b'\n');
+    exact.extend_from_slice(&MIXED[..MIXED.len() / 2]);
+    inputs.push(exact);
+    let mut torn = big.clone();
+    torn.extend_from_slice(&long.as_bytes()[..long.len() / 3]);
+    inputs.push(torn);
+    let compressed = zstd::encode_all(big.as_slice(), 3)?;
+    inputs.push(compressed[..compressed.len() * 2 / 3].to_vec());
+    for (index, input) in inputs.iter().enumerate() {
+        let sequential = seen(input, false)?;
+        let parallel = seen(input, true)?;
+        assert_eq!(parallel, sequential, "input {index}");
+    }
+    Ok(())
+}
