@@ -150,20 +150,31 @@ pub fn time(out: &mut String, at: &str, class: &str) {
     match chrono::DateTime::parse_from_rfc3339(at) {
         Ok(parsed) => {
             let utc = parsed.with_timezone(&chrono::Utc);
-            // The common case written field by field (chrono's format strings are parsed on
-            // every call); the same text as `to_rfc3339_opts(Millis, true)` and
-            // `%Y-%m-%d %H:%M:%S UTC`, which stay for the years they write otherwise and
-            // leap seconds.
+            // The common case from codex-rollout's line timestamp (chrono's format strings
+            // are parsed on every call); the same text as `to_rfc3339_opts(Millis, true)` and
+            // `%Y-%m-%d %H:%M:%S UTC`, which stay for the years it writes otherwise and leap
+            // seconds.
             if (0..=9999).contains(&utc.year()) && utc.nanosecond() < 1_000_000_000 {
-                let (date, clock) = (
-                    format_args!("{:04}-{:02}-{:02}", utc.year(), utc.month(), utc.day()),
-                    format_args!("{:02}:{:02}:{:02}", utc.hour(), utc.minute(), utc.second()),
-                );
-                let millis = utc.nanosecond() / 1_000_000;
-                let _ = write!(
-                    out,
-                    r#"<time class="{class}" datetime="{date}T{clock}.{millis:03}Z" title="{date} {clock} UTC">{date} {clock} UTC</time>"#
-                );
+                let machine = codex_rollout::format_line_timestamp(utc);
+                let date = machine.get(..10).unwrap_or_default();
+                let clock = machine.get(11..19).unwrap_or_default();
+                for piece in [
+                    r#"<time class=""#,
+                    class,
+                    r#"" datetime=""#,
+                    &machine,
+                    r#"" title=""#,
+                    date,
+                    " ",
+                    clock,
+                    r#" UTC">"#,
+                    date,
+                    " ",
+                    clock,
+                    " UTC</time>",
+                ] {
+                    out.push_str(piece);
+                }
             } else {
                 let machine = utc.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
                 let shown = utc.format("%Y-%m-%d %H:%M:%S UTC");
