@@ -292,8 +292,9 @@ impl<R: Read> RolloutStream<R> {
     }
 }
 
-/// Bytes per chunk of [`RolloutStream::for_each_line_parallel`]: each chunk is cut at a line
-/// end, so a chunk is this much plus at most one line.
+/// Bytes per chunk of [`RolloutStream::for_each_line_parallel`]: a chunk holds the whole lines
+/// of this much input, at most this much unless no line ends within it, when it ends with the
+/// line that reaches past it.
 const CHUNK_BYTES: usize = 1024 * 1024;
 
 /// The least [`RolloutStream::for_each_line_parallel`] reads at a time: once a chunk is
@@ -319,8 +320,9 @@ struct Batch {
 
 impl<R: Read> RolloutStream<R> {
     /// [`RolloutStream::for_each_line`] with the parsing spread over rayon's pool: the input
-    /// is read ahead in chunks of whole lines (1 MiB each, one per thread), the chunks are
-    /// parsed in parallel, and `visit` sees every line in file order, with the numbers,
+    /// is read ahead in chunks of whole lines (about 1 MiB each, one per thread, read
+    /// straight from the reader and cut after their last `\n`), the chunks are parsed in
+    /// parallel, and `visit` sees every line in file order, with the numbers,
     /// offsets, items and problems of the sequential pass. Pipelined: while `visit` takes
     /// one batch of chunks on the calling thread, the pool parses the next, so a visitor
     /// that does real work (a replay, a render) runs beside the parse instead of after it.
