@@ -451,8 +451,8 @@ impl<R: Read> RolloutStream<R> {
     /// longer; less only at the input's end), and the damage that ended the input, if one
     /// did, with the bytes of the partial line it cut (dropped).
     ///
-    /// The input is read straight into the chunk, a block at a time (a read this large
-    /// passes the reader's buffer by), and the chunk is cut after its last `\n`: the partial
+    /// The input is read straight into the chunk, a block at a time, past the reader's
+    /// buffer ([`Self::read_into`]), and the chunk is cut after its last `\n`: the partial
     /// line after it starts the next chunk. Only the lines are counted here; cutting the
     /// chunk into lines is left to the pool that parses it.
     fn read_chunk(&mut self) -> io::Result<(Chunk, Option<(StreamDamage, usize)>)> {
@@ -513,7 +513,8 @@ impl<R: Read> RolloutStream<R> {
     /// Appends up to `wanted` bytes of the input (at least [`READ_BYTES`]) to `bytes`,
     /// fewer only at its end; the number appended. Bytes read before an error stay appended.
     /// What the reader's buffer holds comes first; the rest is read past it, into `bytes`'
-    /// free capacity (nothing is copied twice, nothing zeroed).
+    /// free capacity, so no byte is copied twice (the free capacity is zeroed before each
+    /// read: the readers below implement no `read_buf`).
     fn read_into(&mut self, bytes: &mut Vec<u8>, wanted: usize) -> io::Result<usize> {
         let wanted = wanted.max(READ_BYTES);
         let buffered = self.reader.buffer();
