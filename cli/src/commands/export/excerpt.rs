@@ -37,7 +37,7 @@ pub fn excerpt(text: &str) -> Excerpt<'_> {
     let total_lines = if text.is_empty() {
         0
     } else {
-        text.bytes().filter(|&byte| byte == b'\n').count() + 1
+        memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1
     };
     let total_bytes = text.len();
     if total_lines <= HEAD_LINES + TAIL_LINES && text.len() <= 2 * MAX_SIDE_CHARS {
@@ -56,17 +56,15 @@ pub fn excerpt(text: &str) -> Excerpt<'_> {
     // The first `head_lines` lines end at the newline after them; the last `tail_lines`
     // start after the newline before them.
     let head_end = match head_lines.checked_sub(1) {
-        Some(before) => text
-            .match_indices('\n')
+        Some(before) => memchr::memchr_iter(b'\n', text.as_bytes())
             .nth(before)
-            .map_or(text.len(), |(at, _)| at),
+            .unwrap_or(text.len()),
         None => 0,
     };
     let tail_start = match tail_lines.checked_sub(1) {
-        Some(after) => text
-            .rmatch_indices('\n')
+        Some(after) => memchr::memrchr_iter(b'\n', text.as_bytes())
             .nth(after)
-            .map_or(0, |(at, _)| at + 1),
+            .map_or(0, |at| at + 1),
         None => text.len(),
     };
     let head = clip_end(&text[..head_end]);

@@ -138,9 +138,34 @@ pub struct ToolCall {
     pub duration_ms: Option<u64>,
 }
 
-impl Transcript {}
-
 impl Entry {
+    /// The bytes of the entry's text and embedded images.
+    pub fn text_bytes(&self) -> usize {
+        let images: usize = self
+            .images()
+            .iter()
+            .map(|image| image.data_url.as_ref().map_or(0, String::len))
+            .sum();
+        let text = match &self.kind {
+            EntryKind::User { text, .. }
+            | EntryKind::Assistant { text, .. }
+            | EntryKind::Note { text }
+            | EntryKind::WebSearch { query: text } => text.len(),
+            EntryKind::Reasoning { summary } => summary.iter().map(String::len).sum(),
+            EntryKind::ToolCall(call) => {
+                let optional = [&call.command, &call.patch, &call.output];
+                call.name.len()
+                    + call.input.len()
+                    + optional
+                        .iter()
+                        .map(|text| text.as_ref().map_or(0, String::len))
+                        .sum::<usize>()
+            }
+            EntryKind::Compaction => 0,
+        };
+        images + text
+    }
+
     /// The images of this entry (the person's, or inside a tool output).
     pub fn images(&self) -> &[Image] {
         match &self.kind {

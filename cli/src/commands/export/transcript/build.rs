@@ -62,6 +62,18 @@ pub enum Part {
     Turn(TranscriptTurn),
 }
 
+impl Part {
+    /// The bytes of text (and of embedded images) the part holds: what memory it takes,
+    /// within a small factor.
+    pub fn text_bytes(&self) -> usize {
+        let entries = match self {
+            Part::Preamble(entries) => entries,
+            Part::Turn(turn) => &turn.entries,
+        };
+        entries.iter().map(Entry::text_bytes).sum()
+    }
+}
+
 /// How the builder sees a response item (the first pass asks it too, to know the calls).
 pub(crate) enum Classified {
     /// A user-role message: the turn's own opened it; any other is injected context.
