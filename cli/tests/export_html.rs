@@ -226,3 +226,80 @@ fn redact_masks_each_pattern_in_both_formats_and_counts_them() -> TestResult {
     assert!(!stderr.contains("redacted"));
     Ok(())
 }
+
+/// A session whose first tool output does not parse (its output is a number) and whose call
+/// is answered again in the next turn. The export's first pass reads outputs by their call
+/// ids alone; the unreadable one makes it read the file again parsing them, so the late
+/// answer is shown with its call, where the file's pairing puts it (as `--json`, which
+/// parses every output from the start, shows it).
+fn session_with_an_unreadable_output() -> String {
+    let meta = codex_thread::sample::SAMPLE_JSONL
+        .lines()
+        .next()
+        .unwrap_or_default();
+    let line = |at: &str, kind: &str, payload: &str| {
+        format!(
+            r#"{{"timestamp":"2025-06-02T09:00:{at}.000Z","type":"{kind}","payload":{payload}}}"#
+        )
+    };
+    let user = |text: &str| {
+        format!(
+            r#"{{"type":"message","role":"user","content":[{{"type":"input_text","text":"{text}"}}]}}"#
+        )
+    };
+    let event = |text: &str| format!(r#"{{"type":"user_message","message":"{text}","images":[]}}"#);
+    let lines = [
+        meta.to_string(),
+        line("01", "response_item", &user("first question")),
+        line("01", "event_msg", &event("first question")),
+        line(
+            "02",
+            "response_item",
+            r#"{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"call_1"}"#,
+        ),
+        line(
+            "03",
+            "response_item",
+            r#"{"type":"function_call_output","call_id":"call_1","output":42}"#,
+        ),
+        line("04", "response_item", &user("second question")),
+        line("04", "event_msg", &event("second question")),
+        line(
+            "05",
+            "response_item",
+            r#"{"type":"function_call_output","call_id":"call_1","output":"late answer"}"#,
+        ),
+    ];
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn an_unreadable_output_read_by_its_call_id_is_read_again_and_paired_as_the_file_pairs()
+-> TestResult {
+    let dir = tempfile::tempdir()?;
+    let input = dir.path().join("rollout-unreadable-output.jsonl");
+    std::fs::write(&input, session_with_an_unreadable_output())?;
+    let (json, _) = export(&["--json"], &input)?;
+    let json: serde_json::Value = serde_json::from_str(&json)?;
+    let first_turn = &json["turns"][0]["entries"];
+    let answered = first_turn
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|entry| entry["output"] == "late answer");
+    assert!(
+        answered,
+        "--json pairs the late answer with its call: {first_turn}"
+    );
+    for format in ["html", "markdown"] {
+        let (page, stderr) = export(&["--format", format], &input)?;
+        let answer = page.find("late answer");
+        let second = page.find("second question");
+        assert!(
+            answer.is_some() && answer < second,
+            "{format}: the late answer is shown with its call, in the first turn\n{page}"
+        );
+        assert!(stderr.contains("1 unreadable line"), "{format}: {stderr}");
+    }
+    Ok(())
+}

@@ -58,3 +58,90 @@ fn a_line_in_another_shape_has_no_tags() {
         assert_eq!(tags(line), None, "{line}");
     }
 }
+
+/// The call id [`output_call_id`] reads, as text.
+fn call_id(line: &str) -> Option<(OutputChannel, String)> {
+    output_call_id(line.as_bytes()).map(|(channel, id)| (channel, id.to_string()))
+}
+
+/// The channel and call id of `line`'s item, when it parses into a response item that has them.
+fn parsed_call_id(line: &[u8]) -> Option<(OutputChannel, String)> {
+    let typed = codex_protocol::rollout::parse_rollout_line_typed(line).ok()?;
+    let codex_protocol::rollout::ParsedRecord::Line(line) = typed.record else {
+        return None;
+    };
+    let codex_protocol::rollout::RolloutItem::ResponseItem(item) = &line.item else {
+        return None;
+    };
+    let link = item.call_link()?;
+    Some((link.channel(), link.call_id?.to_string()))
+}
+
+#[test]
+fn an_outputs_call_id_is_read_where_codex_writes_it() {
+    let function = r#"{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"call_1","output":"{\"call_id\":\"no\"}"}}"#;
+    let custom = r#"{"timestamp":"t","ordinal":3,"type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"c-2","output":[]}}"#;
+    assert_eq!(
+        call_id(function),
+        Some((OutputChannel::Function, "call_1".to_string()))
+    );
+    assert_eq!(
+        call_id(custom),
+        Some((OutputChannel::CustomTool, "c-2".to_string()))
+    );
+    assert_eq!(call_id(function), parsed_call_id(function.as_bytes()));
+    assert_eq!(call_id(custom), parsed_call_id(custom.as_bytes()));
+    for other in [
+        // Not first after the type: parse it.
+        r#"{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","output":"x","call_id":"call_1"}}"#,
+        // An escape in the id.
+        r#"{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"call\u005f1","output":"x"}}"#,
+        // A call, not an output; an event naming a call.
+        r#"{"timestamp":"t","type":"response_item","payload":{"type":"function_call","call_id":"call_1","name":"f","arguments":"{}"}}"#,
+        r#"{"timestamp":"t","type":"event_msg","payload":{"type":"exec_command_end","call_id":"call_1"}}"#,
+        // Another shape.
+        r#"{"type":"response_item","timestamp":"t","payload":{"type":"function_call_output","call_id":"call_1","output":"x"}}"#,
+    ] {
+        assert_eq!(call_id(other), None, "{other}");
+    }
+}
+
+#[test]
+fn an_output_whose_id_is_written_twice_does_not_parse() {
+    // The id read is the first; were the line read with the second, it would not be its id.
+    let twice = r#"{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"a","output":"x","call_id":"b"}}"#;
+    assert_eq!(
+        call_id(twice),
+        Some((OutputChannel::Function, "a".to_string()))
+    );
+    assert!(codex_protocol::rollout::parse_rollout_line_typed(twice.as_bytes()).is_err());
+}
+
+#[test]
+fn every_real_output_whose_id_is_read_parses_to_that_id() -> Result<(), Box<dyn std::error::Error>>
+{
+    let Some(files) = codex_test_support::real_jsonl_files()? else {
+        return Ok(());
+    };
+    let mut read = 0;
+    for path in files {
+        for (number, line) in std::fs::read(&path)?
+            .split(|&byte| byte == b'\n')
+            .enumerate()
+        {
+            let Some((channel, id)) = output_call_id(line) else {
+                continue;
+            };
+            read += 1;
+            if let Some(parsed) = parsed_call_id(line) {
+                let at = format!("{}:{}", path.display(), number + 1);
+                assert_eq!((channel, id.to_string()), parsed, "{at}");
+            }
+        }
+    }
+    assert!(
+        read > 0,
+        "the real files hold tool outputs in Codex's shape"
+    );
+    Ok(())
+}

@@ -33,7 +33,7 @@ use crate::input::Source;
 use crate::output::{Output, note};
 use document::{Layout, Target};
 use facts::Overview;
-use read::Reader;
+use read::{Outputs, Reader, Replayed};
 use spool::BodySpool;
 
 /// What `export` was asked for.
@@ -62,18 +62,29 @@ pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> Comman
     } else {
         None
     };
-    let mut reader = Reader::open(source);
-    let index = reader.index()?;
-    let mut head = index.head.clone();
-    let mut report = redactor.as_ref().map(Redactor::report);
-    if let (Some(redactor), Some(report)) = (&redactor, &mut report) {
-        redactor.redact_head(&mut head, report);
-    }
     let mut layout = Layout::of(options.format, out.is_json());
     if layout.needs_overview() {
-        let redaction = (redactor, report);
-        return run_with_overview(source, options, out, (&reader, &index), &head, redaction);
+        // Tool outputs are first read by their call ids; if one of them turns out not to
+        // parse, what was built is dropped and the file read again parsing them.
+        for outputs in [Outputs::ByCallId, Outputs::Parsed] {
+            let mut reader = Reader::open(source, outputs);
+            let index = reader.index()?;
+            let (head, report) = redacted_head(&index, redactor.as_ref());
+            let redaction = (redactor.as_ref(), report);
+            let run = run_with_overview(source, options, out, (&reader, &index), &head, redaction);
+            if let Some(status) = run? {
+                return Ok(status);
+            }
+        }
+        return Err(Failure::Content(format!(
+            "{}: a tool output could not be read twice the same way",
+            source.name()
+        )));
     }
+    // Written as it is built: nothing can be made again, so outputs are parsed from the start.
+    let mut reader = Reader::open(source, Outputs::Parsed);
+    let index = reader.index()?;
+    let (head, mut report) = redacted_head(&index, redactor.as_ref());
     let mut target = Target::open(source, options.output.as_deref(), out)?;
     let overview = Overview::default();
     let mut written = layout
@@ -83,7 +94,8 @@ pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> Comman
         written = each_part(&reader, &index, |mut part| {
             redact_part(redactor.as_ref(), &mut part, report.as_mut());
             target.write(&layout.part(&part)?)
-        });
+        })
+        .map(|_| ());
     }
     if written.is_ok() {
         written = target.write(&layout.tail(&head));
@@ -99,6 +111,20 @@ pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> Comman
     Ok(Status::Ok)
 }
 
+/// The header's transcript of `index`, masked when redacting, and the report that counts the
+/// masking from it on.
+fn redacted_head(
+    index: &FileIndex,
+    redactor: Option<&Redactor>,
+) -> (Transcript, Option<RedactionReport>) {
+    let mut head = index.head.clone();
+    let mut report = redactor.map(Redactor::report);
+    if let (Some(redactor), Some(report)) = (redactor, &mut report) {
+        redactor.redact_head(&mut head, report);
+    }
+    (head, report)
+}
+
 /// The Markdown and HTML exports, whose header counts every turn: one pass builds each part,
 /// counts it into the [`Overview`] and renders it into a [`BodySpool`] (and HTML's table of
 /// contents row into another); then the header is written, the table of contents, the
@@ -111,15 +137,10 @@ fn run_with_overview(
     out: &mut Output,
     (reader, index): (&Reader, &FileIndex),
     head: &Transcript,
-    (redactor, mut report): (Option<Redactor>, Option<RedactionReport>),
-) -> CommandResult {
+    (redactor, mut report): (Option<&Redactor>, Option<RedactionReport>),
+) -> Result<Option<Status>, Failure> {
     let layout = Layout::of(options.format, out.is_json());
-    let Rendered {
-        layout,
-        overview,
-        body,
-        contents,
-    } = std::thread::scope(|scope| {
+    let rendered = std::thread::scope(|scope| {
         let (parts, received) = std::sync::mpsc::sync_channel::<Vec<Part>>(GROUPS_IN_FLIGHT);
         let renderer = scope.spawn(move || Rendered::of_parts(layout, received));
         // A closed channel means the renderer failed: its error is the one to report.
@@ -130,23 +151,33 @@ fn run_with_overview(
         };
         let mut group = PartGroup::default();
         let mut built = each_part(reader, index, |mut part| {
-            redact_part(redactor.as_ref(), &mut part, report.as_mut());
+            redact_part(redactor, &mut part, report.as_mut());
             match group.add(part) {
                 Some(full) => send(full),
                 None => Ok(()),
             }
         });
-        if built.is_ok() && !group.parts.is_empty() {
-            built = send(group.parts);
+        if matches!(built, Ok(Replayed::Done)) && !group.parts.is_empty() {
+            built = send(group.parts).map(|()| Replayed::Done);
         }
         drop(parts);
         let rendered = renderer
             .join()
             .map_err(|_| Failure::Content("the rendering thread panicked".to_string()))?;
-        let rendered = rendered?;
-        built?;
-        Ok::<_, Failure>(rendered)
+        if built? == Replayed::OutputUnreadable {
+            return Ok(None);
+        }
+        rendered.map(Some)
     })?;
+    let Some(Rendered {
+        layout,
+        overview,
+        body,
+        contents,
+    }) = rendered
+    else {
+        return Ok(None);
+    };
     let summary = report.as_ref().map(RedactionReport::summary);
     if let Some(summary) = &summary {
         note(&format!("redacted: {summary}"));
@@ -175,18 +206,19 @@ fn run_with_overview(
     if let Some(path) = path {
         note(&format!("wrote {}", path.display()));
     }
-    Ok(Status::Ok)
+    Ok(Some(Status::Ok))
 }
 
 /// Builds the transcript of `reader` part by part, handing each to `visit` once finished
-/// (to redact and use, then drop).
+/// (to redact and use, then drop); stops when the reader's later pass does
+/// ([`Replayed::OutputUnreadable`]: what was handed on is wrong).
 fn each_part(
     reader: &Reader,
     index: &FileIndex,
     mut visit: impl FnMut(Part) -> Result<(), Failure>,
-) -> Result<(), Failure> {
+) -> Result<Replayed, Failure> {
     let mut builder = TranscriptBuilder::new(index);
-    reader.replay(|position, item, raw| {
+    let replayed = reader.replay(|position, item, raw| {
         match item {
             Some(item) => builder.push(position, item, raw),
             None => builder.pass(position, raw),
@@ -196,11 +228,14 @@ fn each_part(
         }
         Ok(())
     })?;
+    if replayed == Replayed::OutputUnreadable {
+        return Ok(replayed);
+    }
     builder.finish();
     for part in builder.take_ready() {
         visit(part)?;
     }
-    Ok(())
+    Ok(Replayed::Done)
 }
 
 /// Groups of parts built but not yet rendered, at most: the builder runs ahead of the

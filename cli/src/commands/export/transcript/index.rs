@@ -12,7 +12,8 @@
 //! being read.
 //!
 //! Items are numbered by their lines in both passes, so that each can pass over the lines it
-//! does not need without parsing them: this one a reasoning item's ([`IndexScan::reads`]),
+//! does not need without parsing them: this one a reasoning item's, and a tool output's but
+//! for its call id ([`IndexScan::reads`]),
 //! the builder's pass the events and metadata it ignores (`super::build::TranscriptBuilder::
 //! reads`); every line is read by one of them, which announces it if it is unreadable.
 
@@ -23,7 +24,7 @@ use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::RolloutItem;
 use codex_rollout::{
-    LineTags, StreamedLine, StreamedTurnIndex, UserTurn, line_tags, may_start_turn,
+    LineTags, StreamedLine, StreamedTurnIndex, UserTurn, line_tags, may_start_turn, output_call_id,
 };
 
 use codex_home::UsageScan;
@@ -88,24 +89,31 @@ impl IndexScan {
         Self::default()
     }
 
-    /// Whether the index pass reads the line `raw`, told from its tags: every line but a
-    /// reasoning item's, which changes nothing the index keeps (no turn starts there, it
+    /// Whether the index pass reads the line `raw` in full, told from its bytes: every line
+    /// but a reasoning item's, which changes nothing the index keeps (no turn starts there, it
     /// pairs with no call, it counts no tokens, the header ignores it; its time is read from
-    /// its bytes), unless the turn index asks for the line after a message
-    /// ([`IndexScan::push_line`] reads it then).
+    /// its bytes), and a tool output's whose call id is where Codex writes it (codex-rollout's
+    /// [`output_call_id`]), which is read for its call id alone ([`IndexScan::push_line`]).
+    /// Either is read in full when the turn index asks for the line after a message.
+    ///
+    /// Why outputs by their ids: they are a third of a session's bytes, and all the index
+    /// needs of one is which call it answers. The id is the one the item would have, if the
+    /// line parses; the later pass parses every output, and when one does not parse the
+    /// export is made again with [`IndexScan::reads_outputs`] ([`super::super::read`]).
     pub fn reads(raw: &[u8]) -> bool {
-        !matches!(
-            line_tags(raw),
-            Some(LineTags {
-                line_type: b"response_item",
-                payload_type: Some(b"reasoning"),
-            })
-        )
+        !is_reasoning(raw) && output_call_id(raw).is_none()
+    }
+
+    /// [`IndexScan::reads`] for an index that parses tool outputs: every line but a
+    /// reasoning item's.
+    pub fn reads_outputs(raw: &[u8]) -> bool {
+        !is_reasoning(raw)
     }
 
     /// Takes the next line of a stream, read or passed over ([`IndexScan::reads`]): its time,
-    /// its format (for the turn index) and its item. Items are numbered by their lines (a
-    /// pass that passes over lines cannot count items), as the builder numbers them.
+    /// its format (for the turn index) and its item, or the call id of a tool output passed
+    /// over. Items are numbered by their lines (a pass that passes over lines cannot count
+    /// items), as the builder numbers them.
     pub fn push_line(&mut self, line: &mut StreamedLine<'_>) {
         if line.passed_over() && self.turns.reads_next_item() {
             line.read_in_full();
@@ -117,6 +125,14 @@ impl IndexScan {
         if let Some(rollout_line) = line.line() {
             self.turns.push_at(line.number, &rollout_line.item);
             self.observe(line.number, &rollout_line.item, at.as_deref());
+        } else if line.passed_over()
+            && let Some((channel, call_id)) = output_call_id(line.raw)
+        {
+            // What `observe` does with the output item: it pairs, and nothing else reads it.
+            let pushed = self.matcher.push_output_key(line.number, channel, call_id);
+            if let Pushed::Answered(pair) = pushed {
+                self.link(pair.call, line.number);
+            }
         }
         if at.is_some() {
             self.head.ended_at = at;
@@ -183,6 +199,17 @@ impl IndexScan {
         let (_, turns) = self.turns.finish();
         finish_with(self.head, turns, self.links)
     }
+}
+
+/// Whether `raw` is a reasoning item's line, by its tags.
+fn is_reasoning(raw: &[u8]) -> bool {
+    matches!(
+        line_tags(raw),
+        Some(LineTags {
+            line_type: b"response_item",
+            payload_type: Some(b"reasoning"),
+        })
+    )
 }
 
 /// The key of a call id in [`IndexScan::latest_call`]. Two ids with one key would link an
