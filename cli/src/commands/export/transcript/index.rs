@@ -212,10 +212,10 @@ fn is_reasoning(raw: &[u8]) -> bool {
     )
 }
 
-/// The key of a call id in [`IndexScan::latest_call`]. Two ids with one key would link an
-/// `exec_command_end` to a call of another id: that only holds the call's part open longer
-/// (the builder looks calls up by their id, and every real link is there anyway), so the
-/// transcript is the same; memory stays a few words per call rather than its id's text.
+/// The key of a call id in [`IndexScan::latest_call`]: a 64-bit hash, so memory is a few
+/// words per call rather than its id's text. Two ids with one key would link an
+/// `exec_command_end` to the later one's call and could release the earlier one's part
+/// before its `exec_command_end` is read; the odds are about n²/2⁶⁵ for n calls.
 fn id_key(id: &str) -> u64 {
     let mut hasher = DefaultHasher::new();
     id.hash(&mut hasher);
