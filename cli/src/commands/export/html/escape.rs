@@ -23,19 +23,21 @@ pub struct Text<'a>(&'a str);
 
 impl std::fmt::Display for Text<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if needs_visible(self.0) {
-            return write_markup_escaped(&made_visible(self.0), f);
+        let raw = self.0;
+        // The common text: nothing to make visible, nothing to escape.
+        if !any_byte::<true, true>(raw) && !crate::output::may_hold_terminal_control(raw) {
+            return f.write_str(raw);
         }
-        write_markup_escaped(self.0, f)
+        if needs_visible(raw) {
+            return write_markup_escaped(&made_visible(raw), f);
+        }
+        write_markup_escaped(raw, f)
     }
 }
 
 /// `visible` (text [`visible`] would not change) with the five HTML specials escaped, written
 /// into `out` a run of plain text at a time: no copy of the text is made first.
 fn write_markup_escaped(visible: &str, out: &mut impl Write) -> std::fmt::Result {
-    if !any_byte::<false, true>(visible) {
-        return out.write_str(visible);
-    }
     let mut plain = 0;
     // The escaped characters are ASCII, so a byte position between them is a character
     // boundary: runs between them are copied whole.
