@@ -59,7 +59,6 @@ pub enum Replayed {
 pub struct Reader {
     source: Source,
     outputs: Outputs,
-    passes: &'static Passes<LineTest, LineTest>,
     first: FirstPass,
 }
 
@@ -67,15 +66,18 @@ impl Reader {
     /// A reader of `source` (a file, or a spooled copy of standard input or the sample) whose
     /// first pass reads tool outputs as `outputs` says.
     pub fn open(source: &Source, outputs: Outputs) -> Self {
-        let passes = match outputs {
-            Outputs::ByCallId => &PASSES,
-            Outputs::Parsed => &PASSES_PARSING_OUTPUTS,
-        };
         Self {
             source: source.clone(),
             outputs,
-            passes,
             first: FirstPass::default(),
+        }
+    }
+
+    /// What each pass reads.
+    fn passes(&self) -> &'static Passes<LineTest, LineTest> {
+        match self.outputs {
+            Outputs::ByCallId => &PASSES,
+            Outputs::Parsed => &PASSES_PARSING_OUTPUTS,
         }
     }
 
@@ -83,7 +85,7 @@ impl Reader {
     pub fn index(&mut self) -> Result<FileIndex, Failure> {
         let progress = Progress::for_bytes(source_size(&self.source), "indexing");
         let mut scan = IndexScan::new();
-        self.first = stream_session_where(&self.source, &progress, self.passes, |line| {
+        self.first = stream_session_where(&self.source, &progress, self.passes(), |line| {
             scan.push_line(line);
         })?;
         Ok(scan.finish())
@@ -103,7 +105,7 @@ impl Reader {
             &self.source,
             "exporting",
             &self.first,
-            self.passes,
+            self.passes(),
             ("exported", "export"),
             |line| match line.line() {
                 Some(rollout_line) => visit(line.number, Some(&rollout_line.item), line.raw),
