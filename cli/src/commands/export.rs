@@ -259,7 +259,7 @@ impl PartGroup {
     const BYTES: usize = 1 << 20;
 
     /// Adds `part`; the group to hand over when it is full.
-    fn add(&mut self, part: Part) -> Option<Vec<Part>> {
+    fn add(&mut self, mut part: Part) -> Option<Vec<Part>> {
         self.bytes += part.text_bytes();
         self.parts.push(part);
         if self.parts.len() < Self::PARTS && self.bytes < Self::BYTES {

@@ -1,6 +1,7 @@
 //! `--redact`: masking what people ask to hide before they share a transcript. The masks and
 //! their order are `codex_home::Redactor`'s (shared with `codex-thread table --redact`); this
-//! module visits every string of a transcript with them.
+//! module masks every string of a transcript with them (the walk is the transcript's
+//! `Entry::visit_strings`).
 //!
 //! What is masked, in this order (a later pattern never sees what an earlier one masked):
 //! 1. private key blocks (`-----BEGIN … PRIVATE KEY-----` to its `END` line) → `[private key]`;
@@ -20,7 +21,7 @@
 
 pub use codex_home::{RedactionReport, Redactor};
 
-use super::transcript::{Entry, EntryKind, Transcript};
+use super::transcript::{Entry, Transcript};
 
 /// The export's walk of a transcript: every string it holds, masked by a [`Redactor`].
 pub trait RedactTranscript {
@@ -59,43 +60,8 @@ impl RedactTranscript for Redactor {
     fn redact_entries(&self, entries: &mut [Entry], report: &mut RedactionReport) {
         let mut visit = |value: &mut String| self.mask(value, report);
         for entry in entries {
-            visit_entry(entry, &mut visit);
+            entry.visit_strings(&mut visit);
         }
-    }
-}
-
-fn visit_entry(entry: &mut Entry, visit: &mut impl FnMut(&mut String)) {
-    match &mut entry.kind {
-        EntryKind::User { text, images } => {
-            visit(text);
-            images
-                .iter_mut()
-                .filter_map(|image| image.location.as_mut())
-                .for_each(&mut *visit);
-        }
-        EntryKind::Assistant { text, .. } | EntryKind::Note { text } => visit(text),
-        EntryKind::Reasoning { summary } => summary.iter_mut().for_each(&mut *visit),
-        EntryKind::WebSearch { query } => visit(query),
-        EntryKind::ToolCall(call) => {
-            visit(&mut call.name);
-            visit(&mut call.input);
-            for value in [
-                &mut call.call_id,
-                &mut call.command,
-                &mut call.patch,
-                &mut call.output,
-            ]
-            .into_iter()
-            .flatten()
-            {
-                visit(value);
-            }
-            call.output_images
-                .iter_mut()
-                .filter_map(|image| image.location.as_mut())
-                .for_each(&mut *visit);
-        }
-        EntryKind::Compaction => {}
     }
 }
 

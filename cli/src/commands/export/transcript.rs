@@ -139,31 +139,54 @@ pub struct ToolCall {
 }
 
 impl Entry {
-    /// The bytes of the entry's text and embedded images.
-    pub fn text_bytes(&self) -> usize {
-        let images: usize = self
+    /// Hands `visit` every string of the entry a reader sees: texts, tool names, call ids,
+    /// inputs, commands, patches, outputs, image locations; not image data. The one walk of
+    /// an entry's strings: redaction masks them with it, [`Entry::text_bytes`] counts them.
+    pub fn visit_strings(&mut self, visit: &mut impl FnMut(&mut String)) {
+        match &mut self.kind {
+            EntryKind::User { text, images } => {
+                visit(text);
+                images
+                    .iter_mut()
+                    .filter_map(|image| image.location.as_mut())
+                    .for_each(&mut *visit);
+            }
+            EntryKind::Assistant { text, .. } | EntryKind::Note { text } => visit(text),
+            EntryKind::Reasoning { summary } => summary.iter_mut().for_each(&mut *visit),
+            EntryKind::WebSearch { query } => visit(query),
+            EntryKind::ToolCall(call) => {
+                visit(&mut call.name);
+                visit(&mut call.input);
+                for value in [
+                    &mut call.call_id,
+                    &mut call.command,
+                    &mut call.patch,
+                    &mut call.output,
+                ]
+                .into_iter()
+                .flatten()
+                {
+                    visit(value);
+                }
+                call.output_images
+                    .iter_mut()
+                    .filter_map(|image| image.location.as_mut())
+                    .for_each(&mut *visit);
+            }
+            EntryKind::Compaction => {}
+        }
+    }
+
+    /// The bytes of the entry's strings ([`Entry::visit_strings`]) and embedded images. It
+    /// takes the entry mutably only because that walk does.
+    pub fn text_bytes(&mut self) -> usize {
+        let mut bytes: usize = self
             .images()
             .iter()
             .map(|image| image.data_url.as_ref().map_or(0, String::len))
             .sum();
-        let text = match &self.kind {
-            EntryKind::User { text, .. }
-            | EntryKind::Assistant { text, .. }
-            | EntryKind::Note { text }
-            | EntryKind::WebSearch { query: text } => text.len(),
-            EntryKind::Reasoning { summary } => summary.iter().map(String::len).sum(),
-            EntryKind::ToolCall(call) => {
-                let optional = [&call.command, &call.patch, &call.output];
-                call.name.len()
-                    + call.input.len()
-                    + optional
-                        .iter()
-                        .map(|text| text.as_ref().map_or(0, String::len))
-                        .sum::<usize>()
-            }
-            EntryKind::Compaction => 0,
-        };
-        images + text
+        self.visit_strings(&mut |text| bytes += text.len());
+        bytes
     }
 
     /// The images of this entry (the person's, or inside a tool output).

@@ -64,13 +64,13 @@ pub enum Part {
 
 impl Part {
     /// The bytes of text (and of embedded images) the part holds: what memory it takes,
-    /// within a small factor.
-    pub fn text_bytes(&self) -> usize {
+    /// within a small factor ([`Entry::text_bytes`]).
+    pub fn text_bytes(&mut self) -> usize {
         let entries = match self {
             Part::Preamble(entries) => entries,
-            Part::Turn(turn) => &turn.entries,
+            Part::Turn(turn) => &mut turn.entries,
         };
-        entries.iter().map(Entry::text_bytes).sum()
+        entries.iter_mut().map(Entry::text_bytes).sum()
     }
 }
 
