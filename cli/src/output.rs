@@ -7,6 +7,7 @@
 
 pub(crate) mod sanitize;
 pub(crate) mod size;
+mod spool;
 
 use std::io::{self, Write};
 
@@ -16,6 +17,7 @@ use crate::error::Failure;
 pub use sanitize::{
     JsonTextWriter, escape_json_text, may_hold_terminal_control, one_line, sanitize_text,
 };
+pub use spool::Spool;
 
 /// Bytes of serialized JSON escaped at a time by [`Output::json_line`].
 const JSON_CHUNK_BYTES: usize = 64 * 1024;

@@ -306,8 +306,6 @@ struct Chunk {
     bytes: Vec<u8>,
     offset: u64,
     lines_before: usize,
-    /// The lines it holds.
-    lines: usize,
 }
 
 /// Chunks read ahead, their lines as parsed (line number, range in the chunk, reading), and
@@ -321,8 +319,8 @@ struct Batch {
 impl<R: Read> RolloutStream<R> {
     /// [`RolloutStream::for_each_line`] with the parsing spread over rayon's pool: the input
     /// is read ahead in chunks of whole lines (about 1 MiB each, one per thread, read
-    /// straight from the reader and cut after their last `\n`), the chunks are parsed in
-    /// parallel, and `visit` sees every line in file order, with the numbers,
+    /// straight from the reader and cut after their last `\n`), their lines are parsed in
+    /// parallel (shared out line by line), and `visit` sees every line in file order, with the numbers,
     /// offsets, items and problems of the sequential pass. Pipelined: while `visit` takes
     /// one batch of chunks on the calling thread, the pool parses the next, so a visitor
     /// that does real work (a replay, a render) runs beside the parse instead of after it.
@@ -422,6 +420,11 @@ impl<R: Read> RolloutStream<R> {
 }
 
 /// Every line of `chunks`, parsed on rayon's pool when `wanted` accepts it, in order.
+///
+/// The pool takes lines, not chunks: a batch holds a chunk per thread, and lines differ
+/// (an image or a long tool output is a thousand times a token count), so a thread given a
+/// whole chunk could finish long before the other and wait. Split by lines, an idle thread
+/// takes over the rest of a busy one's lines.
 fn parse_chunks(
     chunks: &[Chunk],
     wanted: &(impl Fn(&[u8]) -> bool + Sync),
@@ -429,22 +432,30 @@ fn parse_chunks(
     chunks
         .par_iter()
         .map(|chunk| {
-            // Sized once: the readings are large, and growing the list would copy them.
-            let mut lines = Vec::with_capacity(chunk.lines);
-            lines.extend(line_ranges(&chunk.bytes).map(|(local, range)| {
-                let number = chunk.lines_before + local;
-                let raw = chunk.bytes.get(range.clone()).unwrap_or_default();
-                let read = if wanted(raw) {
-                    read_line(number, raw)
-                } else {
-                    LineRead::passed_over()
-                };
-                (number, range, read)
-            }));
+            let ranges: Vec<(usize, Range<usize>)> = line_ranges(&chunk.bytes).collect();
+            let mut lines = Vec::with_capacity(ranges.len());
+            ranges
+                .into_par_iter()
+                .with_min_len(LINES_PER_TASK)
+                .map(|(local, range)| {
+                    let number = chunk.lines_before + local;
+                    let raw = chunk.bytes.get(range.clone()).unwrap_or_default();
+                    let read = if wanted(raw) {
+                        read_line(number, raw)
+                    } else {
+                        LineRead::passed_over()
+                    };
+                    (number, range, read)
+                })
+                .collect_into_vec(&mut lines);
             lines
         })
         .collect()
 }
+
+/// The fewest lines one task of [`parse_chunks`] parses: enough that handing lines to the
+/// pool costs little beside parsing them.
+const LINES_PER_TASK: usize = 16;
 
 impl<R: Read> RolloutStream<R> {
     /// Reads the next chunk of whole lines (about [`CHUNK_BYTES`], more when one line is
@@ -503,7 +514,6 @@ impl<R: Read> RolloutStream<R> {
             bytes,
             offset: self.offset,
             lines_before: self.number,
-            lines,
         };
         self.offset += chunk.bytes.len() as u64;
         self.number += lines;

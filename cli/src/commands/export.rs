@@ -17,7 +17,6 @@ mod html;
 mod markdown;
 mod read;
 mod redact;
-mod spool;
 mod transcript;
 
 pub use redact::{RedactTranscript, RedactionReport, Redactor};
@@ -30,11 +29,10 @@ use std::path::PathBuf;
 use crate::cli::ExportFormat;
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
-use crate::output::{Output, note};
+use crate::output::{Output, Spool, note};
 use document::{Layout, Target};
 use facts::Overview;
 use read::{Outputs, Reader, Replayed};
-use spool::BodySpool;
 
 /// What `export` was asked for.
 #[derive(Debug, Clone, Default)]
@@ -50,7 +48,7 @@ pub struct ExportOptions {
 
 /// Runs `export`: a first pass indexes the file; a second builds the transcript part by part
 /// and writes each part as soon as it is finished. When the header needs every turn
-/// (Markdown, HTML), the rendered parts wait in a temporary file ([`BodySpool`]) until the
+/// (Markdown, HTML), the rendered parts wait in a temporary file ([`Spool`]) until the
 /// header is written. Memory is the longest line plus the turn index and the parts still
 /// being built, not the file.
 pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> CommandResult {
@@ -64,22 +62,16 @@ pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> Comman
     };
     let mut layout = Layout::of(options.format, out.is_json());
     if layout.needs_overview() {
-        // Tool outputs are first read by their call ids; if one of them turns out not to
-        // parse, what was built is dropped and the file read again parsing them.
-        for outputs in [Outputs::ByCallId, Outputs::Parsed] {
-            let mut reader = Reader::open(source, outputs);
-            let index = reader.index()?;
-            let (head, report) = redacted_head(&index, redactor.as_ref());
-            let redaction = (redactor.as_ref(), report);
-            let run = run_with_overview(source, options, out, (&reader, &index), &head, redaction);
-            if let Some(status) = run? {
-                return Ok(status);
-            }
+        let mut target = Target::open(source, options.output.as_deref(), out)?;
+        let made = make_with_overview(source, options, redactor.as_ref(), &mut target);
+        let path = target.finish(made.is_err())?;
+        if let Some(summary) = made? {
+            note(&format!("redacted: {summary}"));
         }
-        return Err(Failure::Content(format!(
-            "{}: a tool output could not be read twice the same way",
-            source.name()
-        )));
+        if let Some(path) = path {
+            note(&format!("wrote {}", path.display()));
+        }
+        return Ok(Status::Ok);
     }
     // Written as it is built: nothing can be made again, so outputs are parsed from the start.
     let mut reader = Reader::open(source, Outputs::Parsed);
@@ -125,24 +117,61 @@ fn redacted_head(
     (head, report)
 }
 
-/// The Markdown and HTML exports, whose header counts every turn: one pass builds each part,
-/// counts it into the [`Overview`] and renders it into a [`BodySpool`] (and HTML's table of
-/// contents row into another); then the header is written, the table of contents, the
-/// spooled body after it, and the ending. The parts are rendered on a thread of their own
-/// ([`Rendered::of_parts`]) while the next ones are built, a few groups of parts in flight at
-/// most ([`PartGroup`]).
-fn run_with_overview(
+/// The Markdown and HTML exports into `target`: tool outputs are first read by their call
+/// ids; if one of them turns out not to parse, what was built is dropped and the file read
+/// again parsing them ([`Outputs`]). The summary of what `--redact` masked, when redacting.
+fn make_with_overview(
     source: &Source,
     options: &ExportOptions,
-    out: &mut Output,
+    redactor: Option<&Redactor>,
+    target: &mut Target<'_>,
+) -> Result<Option<String>, Failure> {
+    for outputs in [Outputs::ByCallId, Outputs::Parsed] {
+        let mut reader = Reader::open(source, outputs);
+        let index = reader.index()?;
+        let (head, report) = redacted_head(&index, redactor);
+        let made = run_with_overview(
+            options,
+            target,
+            (&reader, &index),
+            &head,
+            (redactor, report),
+        );
+        if let Some(summary) = made? {
+            return Ok(summary);
+        }
+    }
+    Err(Failure::Content(format!(
+        "{}: a tool output could not be read twice the same way",
+        source.name()
+    )))
+}
+
+/// The Markdown and HTML exports, whose header counts every turn: one pass builds each part,
+/// counts it into the [`Overview`] and renders it into a [`Spool`] of `target`'s (and
+/// HTML's table of contents row into another); then the header is written, the table of
+/// contents, the spooled body after it, and the ending. The parts are rendered on a thread
+/// of their own ([`Rendered::of_parts`]) while the next ones are built, a few groups of parts
+/// in flight at most ([`PartGroup`]). `None` when the file must be read again
+/// ([`Replayed::OutputUnreadable`]; nothing was written), else the summary of what was
+/// masked, when redacting.
+fn run_with_overview(
+    options: &ExportOptions,
+    target: &mut Target<'_>,
     (reader, index): (&Reader, &FileIndex),
     head: &Transcript,
     (redactor, mut report): (Option<&Redactor>, Option<RedactionReport>),
-) -> Result<Option<Status>, Failure> {
-    let layout = Layout::of(options.format, out.is_json());
+) -> Result<Option<Option<String>>, Failure> {
+    // Not `--json`: only the Markdown and HTML layouts have an overview.
+    let layout = Layout::of(options.format, false);
+    let body = target.spool()?;
+    let contents = match layout.lists_turns() {
+        true => Some(target.spool()?),
+        false => None,
+    };
     let rendered = std::thread::scope(|scope| {
         let (parts, received) = std::sync::mpsc::sync_channel::<Vec<Part>>(GROUPS_IN_FLIGHT);
-        let renderer = scope.spawn(move || Rendered::of_parts(layout, received));
+        let renderer = scope.spawn(move || Rendered::of_parts(layout, received, body, contents));
         // A closed channel means the renderer failed: its error is the one to report.
         let send = |group| {
             parts
@@ -179,34 +208,17 @@ fn run_with_overview(
         return Ok(None);
     };
     let summary = report.as_ref().map(RedactionReport::summary);
-    if let Some(summary) = &summary {
-        note(&format!("redacted: {summary}"));
-    }
-    let mut target = Target::open(source, options.output.as_deref(), out)?;
-    let mut written = layout
-        .head(head, &overview, summary.as_deref())
-        .and_then(|piece| target.write(&piece));
-    if let (Ok(()), Some((start, end))) = (&written, layout.contents(&overview)) {
-        written = target.write(&start);
-        if let (Ok(()), Some(rows)) = (&written, contents) {
-            written = rows.replay(|piece| target.write(piece));
+    target.write(&layout.head(head, &overview, summary.as_deref())?)?;
+    if let Some((start, end)) = layout.contents(&overview) {
+        target.write(&start)?;
+        if let Some(rows) = contents {
+            target.append(rows)?;
         }
-        if written.is_ok() {
-            written = target.write(end);
-        }
+        target.write(end)?;
     }
-    if written.is_ok() {
-        written = body.replay(|piece| target.write(piece));
-    }
-    if written.is_ok() {
-        written = target.write(&layout.tail(head));
-    }
-    let path = target.finish(written.is_err())?;
-    written?;
-    if let Some(path) = path {
-        note(&format!("wrote {}", path.display()));
-    }
-    Ok(Some(Status::Ok))
+    target.append(body)?;
+    target.write(&layout.tail(head))?;
+    Ok(Some(summary))
 }
 
 /// Builds the transcript of `reader` part by part, handing each to `visit` once finished
@@ -275,27 +287,24 @@ impl PartGroup {
 struct Rendered {
     layout: Layout,
     overview: Overview,
-    body: BodySpool,
-    contents: Option<BodySpool>,
+    body: Spool,
+    contents: Option<Spool>,
 }
 
 impl Rendered {
-    /// Renders each part of the groups `parts` gives, in order, until the builder hangs up.
+    /// Renders each part of the groups `parts` gives, in order, until the builder hangs up,
+    /// into `body` (and the table of contents' rows into `contents`, for a layout that lists
+    /// the turns).
     fn of_parts(
         mut layout: Layout,
         parts: std::sync::mpsc::Receiver<Vec<Part>>,
+        mut body: Spool,
+        mut contents: Option<Spool>,
     ) -> Result<Self, Failure> {
         let mut overview = Overview::default();
-        let mut body = BodySpool::new()?;
-        // The table of contents' rows, when the layout has one, wait in a spool of their own.
-        let mut contents: Option<BodySpool> = None;
         for part in parts.into_iter().flatten() {
             overview.add(&part);
-            if let Some(row) = layout.contents_row(&part) {
-                let rows = match &mut contents {
-                    Some(rows) => rows,
-                    None => contents.insert(BodySpool::new()?),
-                };
+            if let (Some(row), Some(rows)) = (layout.contents_row(&part), &mut contents) {
                 rows.push(&row)?;
             }
             body.push(&layout.part(&part)?)?;

@@ -19,7 +19,7 @@ use super::{html, markdown};
 use crate::cli::ExportFormat;
 use crate::error::Failure;
 use crate::input::Source;
-use crate::output::Output;
+use crate::output::{Output, Spool};
 
 /// What the pieces of the document are.
 pub enum Layout {
@@ -63,6 +63,11 @@ impl Layout {
                 json
             }
         })
+    }
+
+    /// Whether the layout lists the turns in a table of contents ([`Layout::contents_row`]).
+    pub fn lists_turns(&self) -> bool {
+        matches!(self, Self::Html(_))
     }
 
     /// The table of contents' row of `part`, for a layout that lists the turns (HTML):
@@ -201,6 +206,25 @@ impl<'a> Target<'a> {
             Self::File { path, file, .. } => file
                 .write_all(piece.as_bytes())
                 .map_err(|err| unwritable(path, err)),
+        }
+    }
+
+    /// A spool for pieces this target writes later ([`Target::append`]), prepared as
+    /// [`Target::write`] would write them.
+    pub fn spool(&self) -> Result<Spool, Failure> {
+        match self {
+            Self::Output { out, .. } => out.spool(),
+            Self::File { .. } => Spool::plain(),
+        }
+    }
+
+    /// Writes the pieces `spool` holds ([`Target::spool`]), in order, then removes it.
+    pub fn append(&mut self, spool: Spool) -> Result<(), Failure> {
+        match self {
+            Self::Output { out, .. } => out.append(spool),
+            Self::File { path, file, .. } => {
+                spool.copy_plain_into(file, |err| unwritable(path, err))
+            }
         }
     }
 
