@@ -128,11 +128,6 @@ impl<F: Fn(&[u8]) -> bool, L: Fn(&[u8]) -> bool> Passes<F, L> {
     fn later_reads(&self, raw: &[u8]) -> bool {
         !(self.first)(raw) || (self.later)(raw)
     }
-
-    /// The lines whose items the later pass checks against the first's count.
-    fn both_read(&self, raw: &[u8]) -> bool {
-        (self.first)(raw) && (self.later)(raw)
-    }
 }
 
 /// A first pass that passed over lines ([`stream_session_where`]): what it saw, and the
@@ -218,7 +213,8 @@ pub fn stream_session_where(
                 checks.first_skipped.get_or_insert_with(|| problem.clone());
             }
             if item {
-                checks.items += usize::from(passes.both_read(line.raw));
+                // Read here, so the first pass's test took it: both read it if the later's does.
+                checks.items += usize::from((passes.later)(line.raw));
                 checks.last_item_line = line.number;
             }
         })
@@ -306,7 +302,8 @@ pub fn stream_again_lines(
     let reads = |raw: &[u8]| passes.later_reads(raw);
     stream
         .for_each_line_parallel_where(reads, |line| {
-            let first_passed_over = line.number <= first.lines && !passes.first_reads(line.raw);
+            let first_read = passes.first_reads(line.raw);
+            let first_passed_over = line.number <= first.lines && !first_read;
             if first_passed_over
                 && let Some(problem) = &line.problem
                 && problem.kind.is_unreadable()
@@ -322,7 +319,7 @@ pub fn stream_again_lines(
             if failed.is_some() || line.number > seen.last_line {
                 return;
             }
-            if line.line().is_some() && passes.both_read(line.raw) {
+            if line.line().is_some() && first_read && (passes.later)(line.raw) {
                 both_items += 1;
             }
             if let Err(err) = visit(&line) {

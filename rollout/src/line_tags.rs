@@ -20,6 +20,21 @@ pub struct LineTags<'a> {
     pub payload_type: Option<&'a [u8]>,
 }
 
+impl LineTags<'_> {
+    /// The channel of a tool output whose call id [`output_call_id`] reads
+    /// (`function_call_output`, `custom_tool_call_output`); `None` for any other line.
+    pub fn output_channel(&self) -> Option<OutputChannel> {
+        if self.line_type != b"response_item" {
+            return None;
+        }
+        match self.payload_type? {
+            b"function_call_output" => Some(OutputChannel::Function),
+            b"custom_tool_call_output" => Some(OutputChannel::CustomTool),
+            _ => None,
+        }
+    }
+}
+
 /// The tags of `raw`, `None` when the line is not in the shape Codex writes.
 pub fn line_tags(raw: &[u8]) -> Option<LineTags<'_>> {
     tags_and_rest(raw).map(|(tags, _)| tags)
@@ -36,14 +51,7 @@ pub fn line_tags(raw: &[u8]) -> Option<LineTags<'_>> {
 /// not inside a nested value), and a payload with that key twice does not parse.
 pub fn output_call_id(raw: &[u8]) -> Option<(OutputChannel, &str)> {
     let (tags, rest) = tags_and_rest(raw)?;
-    if tags.line_type != b"response_item" {
-        return None;
-    }
-    let channel = match tags.payload_type? {
-        b"function_call_output" => OutputChannel::Function,
-        b"custom_tool_call_output" => OutputChannel::CustomTool,
-        _ => return None,
-    };
+    let channel = tags.output_channel()?;
     let rest = rest.strip_prefix(br#","call_id":""#)?;
     let (call_id, _) = string_body(rest)?;
     Some((channel, std::str::from_utf8(call_id).ok()?))

@@ -101,13 +101,18 @@ impl IndexScan {
     /// line parses; the later pass parses every output, and when one does not parse the
     /// export is made again with [`IndexScan::reads_outputs`] ([`super::super::read`]).
     pub fn reads(raw: &[u8]) -> bool {
-        !is_reasoning(raw) && output_call_id(raw).is_none()
+        // The tags read once: this test runs on every line, in both passes.
+        match line_tags(raw) {
+            Some(tags) if tags.output_channel().is_some() => output_call_id(raw).is_none(),
+            Some(tags) => !is_reasoning(tags),
+            None => true,
+        }
     }
 
     /// [`IndexScan::reads`] for an index that parses tool outputs: every line but a
     /// reasoning item's.
     pub fn reads_outputs(raw: &[u8]) -> bool {
-        !is_reasoning(raw)
+        !line_tags(raw).is_some_and(is_reasoning)
     }
 
     /// Takes the next line of a stream, read or passed over ([`IndexScan::reads`]): its time,
@@ -201,15 +206,12 @@ impl IndexScan {
     }
 }
 
-/// Whether `raw` is a reasoning item's line, by its tags.
-fn is_reasoning(raw: &[u8]) -> bool {
-    matches!(
-        line_tags(raw),
-        Some(LineTags {
-            line_type: b"response_item",
-            payload_type: Some(b"reasoning"),
-        })
-    )
+/// Whether `tags` are a reasoning item's line's.
+fn is_reasoning(tags: LineTags<'_>) -> bool {
+    tags == LineTags {
+        line_type: b"response_item",
+        payload_type: Some(b"reasoning"),
+    }
 }
 
 /// The key of a call id in [`IndexScan::latest_call`]: a 64-bit hash, so memory is a few
