@@ -4,8 +4,8 @@
 /// rayon's pool and drop them on the thread that visits them, and glibc's allocator locks
 /// the parsing thread's arena for every such free, so the threads waited on each other's
 /// locks (a 1 GiB HTML export: 8.1 s against 6.2 s, `docs/benchmarks.md`, "The
-/// allocator"). One arena for all threads (`.cargo/config.toml`) keeps memory within what
-/// glibc took.
+/// allocator"). One arena for all threads, and freed pages given back after a second
+/// (`.cargo/config.toml`), keep memory near what glibc took.
 #[cfg(not(target_env = "msvc"))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;

@@ -201,7 +201,7 @@ mod tests {
 
     /// A writer whose bytes the test reads back after the output is dropped.
     #[derive(Clone, Default)]
-    struct Shared(Rc<RefCell<Vec<u8>>>);
+    pub(super) struct Shared(pub(super) Rc<RefCell<Vec<u8>>>);
 
     impl Write for Shared {
         fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {

@@ -147,22 +147,8 @@ fn spool_failure(err: &io::Error) -> Failure {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::Shared;
     use super::*;
-
-    /// A writer the test can read back after the output is done with it.
-    #[derive(Clone, Default)]
-    struct Shared(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-            self.0.borrow_mut().extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
 
     fn written(json: bool, texts: &[&str], spooled: bool) -> Result<Vec<u8>, Failure> {
         let shared = Shared::default();
