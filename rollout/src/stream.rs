@@ -320,8 +320,8 @@ impl<R: Read> RolloutStream<R> {
     /// [`RolloutStream::for_each_line`] with the parsing spread over rayon's pool: the input
     /// is read ahead in chunks of whole lines (about 1 MiB each, one per thread, read
     /// straight from the reader and cut after their last `\n`), their lines are parsed in
-    /// parallel (shared out line by line), and `visit` sees every line in file order, with the numbers,
-    /// offsets, items and problems of the sequential pass. Pipelined: while `visit` takes
+    /// parallel (shared out line by line), and `visit` sees every line in file order, with
+    /// the numbers, offsets, items and problems of the sequential pass. Pipelined: while `visit` takes
     /// one batch of chunks on the calling thread, the pool parses the next, so a visitor
     /// that does real work (a replay, a render) runs beside the parse instead of after it.
     /// Memory is the two batches in flight (about 2 MiB per thread, plus their items) rather
@@ -433,7 +433,8 @@ fn parse_chunks(
         .par_iter()
         .map(|chunk| {
             let ranges: Vec<(usize, Range<usize>)> = line_ranges(&chunk.bytes).collect();
-            let mut lines = Vec::with_capacity(ranges.len());
+            // Collected at its exact length: the readings are large, and growing the list
+            // would copy them.
             ranges
                 .into_par_iter()
                 .with_min_len(LINES_PER_TASK)
@@ -447,8 +448,7 @@ fn parse_chunks(
                     };
                     (number, range, read)
                 })
-                .collect_into_vec(&mut lines);
-            lines
+                .collect()
         })
         .collect()
 }

@@ -113,28 +113,29 @@ impl Output {
     /// A spool of text for this output to write later ([`Output::append`]), prepared as it
     /// is pushed as [`Output::text`] (or, under `--json`, [`Output::json_text`]) prepares it.
     pub fn spool(&self) -> Result<Spool, Failure> {
-        Spool::new(if self.json {
-            Form::JsonText
-        } else {
-            Form::Text
-        })
+        Spool::new(self.spool_form())
     }
 
     /// Writes what `spool` holds, as [`Output::text`] (or [`Output::json_text`]) would have
     /// written each text pushed, then removes the spool. Only a spool of this output's form
     /// ([`Output::spool`]) is taken.
     pub fn append(&mut self, spool: Spool) -> Result<(), Failure> {
-        let form = if self.json {
-            Form::JsonText
-        } else {
-            Form::Text
-        };
-        if spool.form != form {
+        if spool.form != self.spool_form() {
             return Err(Failure::Content(
                 "text spooled for another output cannot be written here".to_string(),
             ));
         }
         spool.copy_into(&mut *self.sink, Failure::from)
+    }
+
+    /// How this output prepares text: as [`Output::json_text`] under `--json`, else as
+    /// [`Output::text`].
+    fn spool_form(&self) -> Form {
+        if self.json {
+            Form::JsonText
+        } else {
+            Form::Text
+        }
     }
 }
 

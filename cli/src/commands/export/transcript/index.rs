@@ -101,7 +101,8 @@ impl IndexScan {
     /// line parses; the later pass parses every output, and when one does not parse the
     /// export is made again with [`IndexScan::reads_outputs`] ([`super::super::read`]).
     pub fn reads(raw: &[u8]) -> bool {
-        // The tags read once: this test runs on every line, in both passes.
+        // This test runs on every line, in both passes: the tags are read once (a tool
+        // output's call id is read after them again).
         match line_tags(raw) {
             Some(tags) if tags.output_channel().is_some() => output_call_id(raw).is_none(),
             Some(tags) => !is_reasoning(tags),
