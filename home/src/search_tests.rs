@@ -119,6 +119,36 @@ fn fts5_is_compiled_in() -> TestResult {
     Ok(())
 }
 
+/// FTS5 merges only when a level reaches sixteen segments: many writes leave more segments
+/// than its incremental merging would, never sixteen of one level, and every text is found.
+#[test]
+fn the_text_index_merges_a_level_only_when_it_is_full() -> TestResult {
+    let home = Home::new()?;
+    let files = 40;
+    for n in 0..files {
+        let id = format!("0199a213-81c0-7800-8aa1-{n:012}");
+        let parts = [meta(&id, "/repo"), user(1, &format!("segmented words {n}"))];
+        std::fs::write(home.session(&id), lines(&parts))?;
+    }
+    let mut query = Query::new("segmented");
+    query.limit = 1_000;
+    assert_eq!(home.search_with(query)?.0.len(), files);
+    let conn = Connection::open(home.index_path())?;
+    let automerge: i64 = conn.query_row(
+        "SELECT v FROM texts_config WHERE k = 'automerge'",
+        [],
+        |row| row.get(0),
+    )?;
+    assert_eq!(automerge, 0);
+    // Each file is one write: 40 segments, two merges of sixteen, eight left at level 0.
+    let segments: i64 =
+        conn.query_row("SELECT count(DISTINCT segid) FROM texts_idx", [], |row| {
+            row.get(0)
+        })?;
+    assert_eq!(segments, 2 + 8);
+    Ok(())
+}
+
 #[test]
 fn indexes_messages_tools_and_turns() -> TestResult {
     let home = Home::new()?;
