@@ -12,12 +12,14 @@
 //! - `texts`: the FTS5 table of the distinct texts, whose rowid is the `text_keys` id.
 //!
 //! FTS5 writes each transaction's new texts as a segment and merges segments as they
-//! accumulate. Its default (`automerge` 4) merges a little after every write, four segments
-//! of a level into one of the next; the index turns that off (`automerge` 0) and keeps only
-//! FTS5's crisis merge (`crisismerge`, 16): when a level reaches sixteen segments they become
-//! one of the next. A posting is rewritten less often (a build of 100 MB of texts that do not
-//! repeat: 13 % fewer instructions, docs/search.md), and a level still holds fewer than
-//! sixteen segments after each write, so a query reads a bounded number of them.
+//! accumulate, a little after each write (pages in proportion to what the write added times
+//! the number of levels, so a batch's transaction stays short). By default (`automerge` 4) it merges four
+//! segments of a level into one of the next, so a posting is rewritten once per level of
+//! four; the index merges sixteen (`automerge` 16), and a level that reaches thirty-two
+//! (`crisismerge` 32; FTS5's 16 would merge a level at once before the little steps could)
+//! is merged at once, a fallback. A posting is rewritten
+//! half as often (a build of 100 MB of texts that do not repeat: 11 % fewer instructions,
+//! docs/search.md), and a query reads a bounded number of segments.
 
 use std::path::{Path, PathBuf};
 
@@ -69,7 +71,8 @@ CREATE TABLE text_keys (
     key BLOB UNIQUE
 );
 CREATE VIRTUAL TABLE texts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
-INSERT INTO texts (texts, rank) VALUES ('automerge', 0);
+INSERT INTO texts (texts, rank) VALUES ('automerge', 16);
+INSERT INTO texts (texts, rank) VALUES ('crisismerge', 32);
 ";
 
 /// The index that finds the entries holding a text (a hit's entries, and whether a file's
