@@ -13,13 +13,13 @@
 //!
 //! FTS5 writes each transaction's new texts as a segment and merges segments as they
 //! accumulate, a little after each write (pages in proportion to what the write added times
-//! the number of levels, so a batch's transaction stays short). By default (`automerge` 4) it merges four
-//! segments of a level into one of the next, so a posting is rewritten once per level of
-//! four; the index merges sixteen (`automerge` 16), and a level that reaches thirty-two
-//! (`crisismerge` 32; FTS5's 16 would merge a level at once before the little steps could)
-//! is merged at once, a fallback. A posting is rewritten
-//! half as often (a build of 100 MB of texts that do not repeat: 11 % fewer instructions,
-//! docs/search.md), and a query reads a bounded number of segments.
+//! the number of levels, so a batch's transaction stays short). By default (`automerge` 4)
+//! it merges four segments of a level into one of the next, so a posting is rewritten once
+//! per level of four; the index merges sixteen (`automerge` 16), and a level that reaches
+//! thirty-two (`crisismerge` 32; FTS5's 16 would merge a level at once before the little
+//! steps could) is merged at once, a fallback. A posting is rewritten half as often (a build
+//! of 100 MB of texts that do not repeat: 11 % fewer instructions, docs/search.md), and a
+//! query reads a bounded number of segments.
 
 use std::path::{Path, PathBuf};
 
