@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::error::Failure;
 pub use sanitize::{
-    JsonTextWriter, escape_json_text, may_hold_terminal_control, one_line, sanitize_text,
+    JsonTextWriter, escape_json_text, holds_terminal_control, one_line, sanitize_text,
 };
 pub use spool::Spool;
 

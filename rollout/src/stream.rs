@@ -321,9 +321,10 @@ impl<R: Read> RolloutStream<R> {
     /// is read ahead in chunks of whole lines (about 1 MiB each, one per thread, read
     /// straight from the reader and cut after their last `\n`), their lines are parsed in
     /// parallel (shared out line by line), and `visit` sees every line in file order, with
-    /// the numbers, offsets, items and problems of the sequential pass. Pipelined: while `visit` takes
-    /// one batch of chunks on the calling thread, the pool parses the next, so a visitor
-    /// that does real work (a replay, a render) runs beside the parse instead of after it.
+    /// the numbers, offsets, items and problems of the sequential pass. Pipelined: while
+    /// `visit` takes one batch of chunks on the calling thread, the pool parses the next, so
+    /// a visitor that does real work (a replay, a render) runs beside the parse instead of
+    /// after it.
     /// Memory is the two batches in flight (about 2 MiB per thread, plus their items) rather
     /// than the file.
     pub fn for_each_line_parallel(

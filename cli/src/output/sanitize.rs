@@ -110,7 +110,7 @@ impl<W: Write> Write for JsonTextWriter<W> {
 /// aside), DEL, a C1 control (`0xc2 0x80` to `0xc2 0x9f`) or a bidirectional format
 /// character (`0xe2 0x80 0xaa` to `0xae`, `0xe2 0x81 0xa6` to `0xa9`). Exact, so text
 /// with none (nearly all of it) is never looked at again.
-pub fn may_hold_terminal_control(text: &str) -> bool {
+pub fn holds_terminal_control(text: &str) -> bool {
     let bytes = text.as_bytes();
     // Blocks of 64 bytes, each tested with the two bytes after it (a control's encoding is
     // up to three bytes) and without early exit, which the compiler turns into vector
@@ -129,7 +129,7 @@ pub fn may_hold_terminal_control(text: &str) -> bool {
     (at..bytes.len()).any(|at| control_at(bytes, at))
 }
 
-/// Bytes [`may_hold_terminal_control`] tests at a time.
+/// Bytes [`holds_terminal_control`] tests at a time.
 const BLOCK: usize = 64;
 
 /// Whether a terminal control starts in the first [`BLOCK`] bytes of `window`.
@@ -161,7 +161,7 @@ fn control_at(bytes: &[u8], at: usize) -> bool {
 }
 
 fn escape_with(text: &str, escape: impl Fn(char, &mut String)) -> Cow<'_, str> {
-    if !may_hold_terminal_control(text) {
+    if !holds_terminal_control(text) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
@@ -225,7 +225,7 @@ mod tests {
             }
             let text = pieces.concat();
             prop_assert_eq!(
-                may_hold_terminal_control(&text),
+                holds_terminal_control(&text),
                 text.chars().any(is_terminal_control)
             );
         }
@@ -282,21 +282,21 @@ mod tests {
             };
             let text = format!("a{c}b");
             assert_eq!(
-                may_hold_terminal_control(&text),
+                holds_terminal_control(&text),
                 is_terminal_control(c),
                 "U+{code:04X}"
             );
         }
-        assert!(!may_hold_terminal_control("plain text\n\twith é and 漢字"));
+        assert!(!holds_terminal_control("plain text\n\twith é and 漢字"));
         for at in [0, 1, 62, 63, 64, 65, 127, 128, 200] {
             for control in ["\u{1b}", "\u{85}", "\u{202e}", "\u{2069}"] {
                 let mut text = "x".repeat(at);
                 text.push_str(control);
                 text.push_str(&"y".repeat(70));
-                assert!(may_hold_terminal_control(&text), "{control:?} at {at}");
+                assert!(holds_terminal_control(&text), "{control:?} at {at}");
                 let mut near = "x".repeat(at);
                 near.push_str("\u{b7}\u{2019}\n\t");
-                assert!(!may_hold_terminal_control(&near), "near misses at {at}");
+                assert!(!holds_terminal_control(&near), "near misses at {at}");
             }
         }
     }

@@ -25,7 +25,7 @@ impl std::fmt::Display for Text<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let raw = self.0;
         // The common text: nothing to make visible, nothing to escape.
-        if !any_byte::<true, true>(raw) && !crate::output::may_hold_terminal_control(raw) {
+        if !any_byte::<true, true>(raw) && !crate::output::holds_terminal_control(raw) {
             return f.write_str(raw);
         }
         if needs_visible(raw) {
@@ -115,9 +115,9 @@ fn visible_by_characters(raw: &str) -> String {
 /// False only when `raw` needs no change from [`visible`]: a byte test for the common text,
 /// before any character is decoded. A noncharacter's encoding starts with `0xef` (U+FDD0 to
 /// U+FDEF, U+FFFE, U+FFFF) or `0xf0` to `0xf4` (the other planes); a `\r` may start a
-/// `\r\n`; the terminal controls are `output::may_hold_terminal_control`'s.
+/// `\r\n`; the terminal controls are `output::holds_terminal_control`'s.
 fn needs_visible(raw: &str) -> bool {
-    any_byte::<true, false>(raw) || crate::output::may_hold_terminal_control(raw)
+    any_byte::<true, false>(raw) || crate::output::holds_terminal_control(raw)
 }
 
 /// Whether a byte of `raw` is one of those looked for: with `VISIBLE`, a byte a change of
