@@ -21,14 +21,30 @@ use common::real_codex::{home_path_of, our_thread, run_ours, text};
 /// Takes the differences Codex is known to have out of `theirs` (made equal to ours, each
 /// checked to be exactly what the docs say), and returns what was set aside.
 ///
-/// `placed`: the file was copied into the home, not written there by Codex.
+/// `placed`: the file was copied into the home, not written there by Codex. `meta_millis`:
+/// the milliseconds past the second of the file's session meta timestamp.
 fn set_aside_documented(
     ours: &Value,
     theirs: &mut Value,
     app_server_cwd: &Path,
     placed: bool,
+    meta_millis: Option<u32>,
 ) -> Vec<String> {
     let mut documented = Vec::new();
+    // Codex's state records a thread it runs as created a moment (a few milliseconds) before
+    // the time it writes in the session meta, so the two fall in different seconds when the
+    // meta's time lies just past a second.
+    if let (Some(ours_at), Some(theirs_at), Some(millis)) = (
+        ours.get("createdAt").and_then(Value::as_i64),
+        theirs.get("createdAt").and_then(Value::as_i64),
+        meta_millis,
+    ) && !placed
+        && theirs_at == ours_at - 1
+        && millis < CREATED_JUST_BEFORE_MILLIS
+    {
+        theirs["createdAt"] = Value::from(ours_at);
+        documented.push("createdAt recorded by Codex just before the meta's time".to_owned());
+    }
     // A working directory that is not absolute here (a Windows path read on Linux): Codex
     // resolves it against its own working directory.
     if let (Some(our_cwd), Some(their_cwd)) = (
@@ -134,6 +150,24 @@ fn set_aside_documented(
     documented
 }
 
+/// How far past a second the session meta's time may lie for Codex's creation time, taken
+/// just before it, to fall in the previous second (measured: 0–1 ms before, 250 threads).
+const CREATED_JUST_BEFORE_MILLIS: u32 = 50;
+
+/// The milliseconds past the second of the session meta's own `timestamp` in `file`'s first
+/// line; `None` when the first line is no session meta with a time.
+fn meta_millis(file: &Path) -> Option<u32> {
+    use std::io::BufRead;
+    let mut first = String::new();
+    std::io::BufReader::new(std::fs::File::open(file).ok()?)
+        .read_line(&mut first)
+        .ok()?;
+    let line: Value = serde_json::from_str(&first).ok()?;
+    let time = line.get("payload")?.get("timestamp")?.as_str()?;
+    let time = chrono::DateTime::parse_from_rfc3339(time).ok()?;
+    Some(time.timestamp_subsec_millis())
+}
+
 /// What Codex says when it refuses a file we read, for the two kinds of file it refuses.
 fn codex_refuses_documented(message: &str) -> Option<&'static str> {
     if message.contains("is empty") {
@@ -192,7 +226,7 @@ fn compare_last(
         let first_kept = turns.len().saturating_sub(last);
         turns.drain(..first_kept);
     }
-    let documented = set_aside_documented(&ours, &mut theirs, home, placed);
+    let documented = set_aside_documented(&ours, &mut theirs, home, placed, meta_millis(file));
     let differences = json_differences(&ours, &theirs);
     Ok(if !differences.is_empty() {
         DiffOutcome::Differs(describe_differences(&differences, 12))
@@ -201,6 +235,31 @@ fn compare_last(
     } else {
         DiffOutcome::Documented(documented.join("; "))
     })
+}
+
+/// Codex's creation time one second before ours is set aside only for a thread Codex ran
+/// whose meta time lies just past a second; any other gap stays a difference.
+#[test]
+fn a_creation_time_a_second_early_is_documented_only_just_past_a_second() -> TestResult {
+    let ours = json!({"createdAt": 100});
+    let cwd = Path::new("/");
+    let set_aside = |theirs_at: i64, placed: bool, millis: Option<u32>| {
+        let mut theirs = json!({"createdAt": theirs_at});
+        let documented = set_aside_documented(&ours, &mut theirs, cwd, placed, millis);
+        (theirs == ours, documented.len())
+    };
+    assert_eq!(set_aside(99, false, Some(3)), (true, 1));
+    assert_eq!(set_aside(99, false, Some(49)), (true, 1));
+    assert_eq!(set_aside(99, false, Some(50)), (false, 0));
+    assert_eq!(set_aside(99, true, Some(3)), (false, 0));
+    assert_eq!(set_aside(98, false, Some(3)), (false, 0));
+    assert_eq!(set_aside(101, false, Some(3)), (false, 0));
+    assert_eq!(set_aside(99, false, None), (false, 0));
+    let file = tempfile::NamedTempFile::new()?;
+    let meta = r#"{"timestamp":"2026-12-03T07:23:09.004Z","type":"session_meta","payload":{"id":"01a23ac9-1f40-7763-9fe3-99962893990a","timestamp":"2026-12-03T07:23:09.003Z"}}"#;
+    std::fs::write(file.path(), format!("{meta}\n"))?;
+    assert_eq!(meta_millis(file.path()), Some(3));
+    Ok(())
 }
 
 #[test]
