@@ -11,8 +11,9 @@
 //!
 //! Before criterion runs, an interleaved measurement prints the times and the ratios
 //! against `load` (median of 5 rounds), for the generated session and for the largest real
-//! session file (when `../shared/fixtures/real` is there). With `EXPORT_BENCH_WRITE=FILE` the generated session is written to
-//! FILE and nothing is measured (to time the binary or open the page in a browser).
+//! session file (when `../shared/fixtures/real` is there). With `EXPORT_BENCH_WRITE=FILE` the
+//! generated session is written to FILE and nothing is measured (to time the binary or open the
+//! page in a browser).
 
 #![allow(clippy::expect_used, clippy::print_stderr)]
 

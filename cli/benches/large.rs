@@ -6,9 +6,9 @@
 //! after it (2 turns at 99.5 %, 1 at 99.8 %), written under the target folder and deleted at
 //! the end (at most one file on disk at a time). The scale pass also measures `history` and
 //! `prompt` on the same file with a rollback at 99.5 % reaching back past the compaction (no
-//! compaction applies: the history is the whole conversation). Sizes: `CODEX_BENCH_MIB` (default 128) for the criterion group;
-//! the scale pass measures 100 MiB and 1 GiB files (and 10 GiB through a pipe, without disk,
-//! when `CODEX_BENCH_10G=1`).
+//! compaction applies: the history is the whole conversation). Sizes: `CODEX_BENCH_MIB`
+//! (default 128) for the criterion group; the scale pass measures 100 MiB and 1 GiB files (and
+//! 10 GiB through a pipe, without disk, when `CODEX_BENCH_10G=1`).
 //!
 //! Criterion group `large_rollout` (each beside its baseline):
 //! - `value_one_thread`: every line parsed into a `Value` on one thread and dropped (the

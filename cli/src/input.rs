@@ -65,9 +65,9 @@ impl Eq for Spooled {}
 
 impl Source {
     /// The source a `[FILE]` argument names: a file, `-`, or a thread id or a unique prefix
-    /// of one (at least [`codex_home::MIN_THREAD_PREFIX`] characters) when no such file exists, found under
-    /// the Codex home ([`find_thread`]). An ambiguous prefix is a usage error (exit 2) that
-    /// lists the candidates.
+    /// of one (at least [`codex_home::MIN_THREAD_PREFIX`] characters) when no such file exists,
+    /// found under the Codex home ([`find_thread`]). An ambiguous prefix is a usage error (exit
+    /// 2) that lists the candidates.
     pub fn from_arg(arg: Option<&Path>) -> Result<Self, Failure> {
         Ok(match arg {
             None => Source::Sample,

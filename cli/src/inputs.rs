@@ -42,8 +42,8 @@ pub fn resolve_home(home: Option<&Path>) -> Result<CodexHome, Failure> {
 
 /// Expands `args` (files, folders, `-`) and `home` into the sources to work on, in the order
 /// given (a folder's files in path order, a home's live sessions then archived ones, oldest
-/// first), each file once. A path that does not exist, or a folder that cannot be read, is an error naming
-/// it (exit 2); a home without sessions is an empty list.
+/// first), each file once. A path that does not exist, or a folder that cannot be read, is an
+/// error naming it (exit 2); a home without sessions is an empty list.
 pub fn expand_sources(
     args: &[PathBuf],
     home: Option<&Path>,

@@ -2,10 +2,10 @@
 //!
 //! Every command falls back to this sample when no file is given, so a first
 //! `cargo run -p codex-thread` shows something real: a five-turn session written by this
-//! project's own recorder (see `sample/script.rs`), with tool calls and outputs, an interrupted turn
-//! and a rollback. The file is committed at `cli/sample/session.jsonl` and regenerated with
-//! `cargo run -p codex-thread --example make_sample`; a test fails when the committed file and
-//! a fresh generation differ, so the sample always matches what the current code writes.
+//! project's own recorder (see `sample/script.rs`), with tool calls and outputs, an interrupted
+//! turn and a rollback. The file is committed at `cli/sample/session.jsonl` and regenerated
+//! with `cargo run -p codex-thread --example make_sample`; a test fails when the committed file
+//! and a fresh generation differ, so the sample always matches what the current code writes.
 
 pub(crate) mod script;
 

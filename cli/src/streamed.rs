@@ -1,12 +1,14 @@
 //! Reading a [`Source`] one line at a time, without holding it: the one forward reader every
-//! command reads through, in memory bounded by the longest line (and what the command keeps). The lines are classified by codex-rollout's [`RolloutStream`], which asks
-//! the whole-file loader's own line rule, so a streamed file reports the same items, problems
-//! and line numbers as a loaded one.
+//! command reads through, in memory bounded by the longest line (and what the command keeps).
+//! The lines are classified by codex-rollout's [`RolloutStream`], which asks the whole-file
+//! loader's own line rule, so a streamed file reports the same items, problems and line numbers
+//! as a loaded one.
 //!
-//! [`stream_session`] applies the checks every command makes of a session (a damaged compressed stream, an empty input, an input without one readable line are
-//! errors naming it; skipped lines are announced on standard error), once the stream has
-//! ended, and says how many items it read up to which line ([`ItemsSeen`]); a command that
-//! reads a file twice holds its later pass to that ([`stream_again`]).
+//! [`stream_session`] applies the checks every command makes of a session (a damaged compressed
+//! stream, an empty input, an input without one readable line are errors naming it; skipped
+//! lines are announced on standard error), once the stream has ended, and says how many items
+//! it read up to which line ([`ItemsSeen`]); a command that reads a file twice holds its later
+//! pass to that ([`stream_again`]).
 
 use std::io::Read;
 

@@ -1,6 +1,7 @@
 //! `thread` read as a stream (what the command does) equals the thread the libraries build of
-//! the whole loaded file (`client_view_items`, then `thread_from_rollout_items`'s builder), and `thread --last N` is the last N turns of `thread`, on every real file, a
-//! zstd copy, and generated large files with compactions, rollbacks and a torn last line.
+//! the whole loaded file (`client_view_items`, then `thread_from_rollout_items`'s builder), and
+//! `thread --last N` is the last N turns of `thread`, on every real file, a zstd copy, and
+//! generated large files with compactions, rollbacks and a torn last line.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 

@@ -37,8 +37,8 @@
 //!
 //! A key design decision: this crate reads session files only through `codex-rollout`'s
 //! readers and never writes into one. Finding the one file a reader needs (the parent a
-//! `history_base` continues) is `codex-rollout`'s ([`codex_rollout::find_first_rollout`]); everything
-//! that walks or pages many files is here.
+//! `history_base` continues) is `codex-rollout`'s ([`codex_rollout::find_first_rollout`]);
+//! everything that walks or pages many files is here.
 //!
 //! # Example
 //!

@@ -3,9 +3,10 @@
 //! What it owns, and its entry points (every public item is re-exported here, at the root;
 //! the modules are private):
 //!
-//! - **where files live**: [`CodexHome`] (`<home>/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl`),
-//!   [`parse_rollout_file_name`], and the one walk that finds a file of a home by name
-//!   ([`find_first_rollout`], [`folder_files`]);
+//! - **where files live**: [`CodexHome`]
+//!   (`<home>/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl`), [`parse_rollout_file_name`],
+//!   and the one walk that finds a file of a home by name ([`find_first_rollout`],
+//!   [`folder_files`]);
 //! - **writing**: [`RolloutRecorder`], the per-session writer and core's
 //!   [`codex_core::RolloutSink`]; which recorded items are durable
 //!   ([`persisted_rollout_items`]);
@@ -70,8 +71,9 @@
 //! # Cargo features
 //!
 //! `testing` only: hooks for other crates' tests (a compression stopped after a step, as a
-//! kill would stop it), never needed by a program. zstd is always built in (plain and compressed files are told apart by content), and
-//! the recorder's writer task needs tokio's runtime.
+//! kill would stop it), never needed by a program. zstd is always built in (plain and
+//! compressed files are told apart by content), and the recorder's writer task needs tokio's
+//! runtime.
 
 #![warn(missing_docs)]
 

@@ -253,8 +253,9 @@ fn item_completed_persistence(done: &ItemCompletedEvent) -> Persistence {
 
 /// The form of a durable item that is written: in a paginated file, the output of a completed
 /// `CommandExecution` and the result of a completed `McpToolCall` are capped at
-/// [`PERSISTED_OUTPUT_LIMIT`](cap::PERSISTED_OUTPUT_LIMIT) bytes by cutting their middle (the live item and the tool output
-/// response item stay whole). Everything else is written as recorded.
+/// [`PERSISTED_OUTPUT_LIMIT`](cap::PERSISTED_OUTPUT_LIMIT) bytes by cutting their middle (the
+/// live item and the tool output response item stay whole). Everything else is written as
+/// recorded.
 pub fn prepare_for_persistence<'a>(
     item: &'a RolloutItem,
     mode: &HistoryMode,

@@ -173,8 +173,9 @@ impl RolloutRecorder {
         &self.inner.path
     }
 
-    /// Records the durable subset of `items` (see [`persisted_rollout_items`](crate::persisted_rollout_items)); the rest is dropped
-    /// here. `Ok` means accepted, not written: see the module docs.
+    /// Records the durable subset of `items` (see
+    /// [`persisted_rollout_items`](crate::persisted_rollout_items)); the rest is dropped here.
+    /// `Ok` means accepted, not written: see the module docs.
     pub async fn record_items(&self, items: &[RolloutItem]) -> Result<()> {
         let mode = &self.inner.mode;
         let durable = items

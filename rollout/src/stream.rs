@@ -6,9 +6,9 @@
 //! line exactly as the whole-file loader does ([`crate::load`]): the same items, the same
 //! problems, the same line numbers. Memory is the longest line plus the decoder's buffers.
 //!
-//! A damaged compressed stream ends the stream with one [`crate::load::ProblemKind::Damaged`] problem (the
-//! partial line at the damage is dropped), as the loader reports it; any other read error is
-//! returned as an error.
+//! A damaged compressed stream ends the stream with one [`crate::load::ProblemKind::Damaged`]
+//! problem (the partial line at the damage is dropped), as the loader reports it; any other
+//! read error is returned as an error.
 //!
 //! ```
 //! use codex_rollout::RolloutStream;

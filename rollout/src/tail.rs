@@ -17,10 +17,10 @@
 //!   each time the suffix does not suffice (rollback markers that reach back far, a
 //!   compaction long ago), and, when no compaction of the suffix survives, at least to a
 //!   little before the nearest earlier `compacted` line (found by a byte test while reading
-//!   line starts back; none: the whole file is next); once that is more than a quarter of the file (and 8 MiB), the next survey is the
-//!   whole file. The surveys cost at most about twice the suffix needed, or one and a
-//!   half times the file when it is needed whole. A compressed file cannot be read backwards: it is
-//!   surveyed whole.
+//!   line starts back; none: the whole file is next); once that is more than a quarter of the
+//!   file (and 8 MiB), the next survey is the whole file. The surveys cost at most about twice
+//!   the suffix needed, or one and a half times the file when it is needed whole. A compressed
+//!   file cannot be read backwards: it is surveyed whole.
 //! - **replay**: from the base compaction (whose place the survey noted) to the end, each
 //!   item replayed as it is read; in a compressed file the lines before it are decoded but
 //!   not parsed.

@@ -124,8 +124,8 @@ impl Reply {
     }
 
     /// The same streamed response, held: it sends its items, then waits for
-    /// [`ScriptedModel::release_held`](crate::ScriptedModel::release_held) before `response.completed` (an error reply is left
-    /// as it is).
+    /// [`ScriptedModel::release_held`](crate::ScriptedModel::release_held) before
+    /// `response.completed` (an error reply is left as it is).
     pub fn held(mut self) -> Reply {
         if let ReplyKind::Stream { held, .. } = &mut self.kind {
             *held = true;

@@ -69,7 +69,8 @@ pub fn run() -> Result<()> {
     Ok(())
 }
 
-/// Removes cargo's extracted copies of our own packages (`$CARGO_HOME/registry/src/*/NAME-VERSION`).
+/// Removes cargo's extracted copies of our own packages
+/// (`$CARGO_HOME/registry/src/*/NAME-VERSION`).
 ///
 /// Verifying a package builds it against the others through a temporary local registry, and
 /// cargo extracts each `.crate` there once per name and version: a copy extracted by an

@@ -2,9 +2,10 @@
 //! sessions.
 //!
 //! Each listed real file (from `../shared/fixtures/real`) is exported with
-//! `codex-thread export --format html` (a debug build: rendering a page is quick either way), opened in headless Chromium at a
-//! fixed window size, and saved as a PNG under `docs/images/`. The HTML pages themselves are
-//! not committed (they hold the sessions' text); the screenshots show what a reader sees.
+//! `codex-thread export --format html` (a debug build: rendering a page is quick either way),
+//! opened in headless Chromium at a fixed window size, and saved as a PNG under `docs/images/`.
+//! The HTML pages themselves are not committed (they hold the sessions' text); the screenshots
+//! show what a reader sees.
 
 use std::path::Path;
 

@@ -15,8 +15,9 @@
 //! history: codex-rollout's `history_base` finds its parent by thread id under the Codex home
 //! (`--home`, else the home the file lies in, else `$CODEX_HOME`, else `~/.codex`: the rule
 //! `thread` and `view` follow too), plain or compressed, and puts the parent's prefix first;
-//! the chain's items are held (the parent's prefix and the file's own lines). A parent that cannot be found or read stops the command (exit 2), one that
-//! does not have the prefix the base names too (exit 1); the history is never silently shorter.
+//! the chain's items are held (the parent's prefix and the file's own lines). A parent that
+//! cannot be found or read stops the command (exit 2), one that does not have the prefix the
+//! base names too (exit 1); the history is never silently shorter.
 
 use std::path::PathBuf;
 

@@ -16,10 +16,10 @@
 //! the line after a message item), so its turns are numbered by line; the second parses
 //! every line but those whose items the replay takes only the time of (session metas,
 //! compactions, turn contexts: [`Replayer::may_pass_over`], lines the first pass read whole),
-//! and announces the unreadable lines of both. The second pass stops at the last line the first read an item from, so a
-//! session Codex is still appending to is replayed as it was at the first pass; a file
-//! rewritten in between is an error. Standard input and the sample are spooled into a
-//! temporary file first, and read the same way.
+//! and announces the unreadable lines of both. The second pass stops at the last line the first
+//! read an item from, so a session Codex is still appending to is replayed as it was at the
+//! first pass; a file rewritten in between is an error. Standard input and the sample are
+//! spooled into a temporary file first, and read the same way.
 //!
 //! The projector's clock follows the file: each event is projected at its replay time.
 //! Streaming deltas are never persisted, so a replay has no `.../delta` notifications;

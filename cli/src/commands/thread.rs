@@ -13,11 +13,11 @@
 //! client view to the builder as it is read, so memory is the thread's turns, not the file.
 //! When the client view finds at the end that it was built by a rule the whole file
 //! contradicts (`ViewRuleChanged`: a file's first turn record after its first 512 items), the
-//! file is loaded whole and the view built with the rule known. With `--json` it is the `Thread` object of the protocol
-//! (validating against the generated schema); a file without session meta gives
-//! `{"turns": [...]}` only. `--last N` keeps the last N turns of that thread; for a paginated
-//! file it reads them from the end (`codex_home::last_turns_from_end`), so it costs those
-//! turns, not the file, unless telling them needs the whole file.
+//! file is loaded whole and the view built with the rule known. With `--json` it is the
+//! `Thread` object of the protocol (validating against the generated schema); a file without
+//! session meta gives `{"turns": [...]}` only. `--last N` keeps the last N turns of that
+//! thread; for a paginated file it reads them from the end (`codex_home::last_turns_from_end`),
+//! so it costs those turns, not the file, unless telling them needs the whole file.
 
 use codex_app_server_protocol::{BuiltThread, ThreadBuilder};
 use std::path::{Path, PathBuf};

@@ -5,8 +5,8 @@
 //! Which responses count, with which tokens, model and time, is codex-rollout's
 //! (`codex_home`: each response once, a child's copied parent prefix never);
 //! this command reads the files (several at a time), groups the responses by local date,
-//! session or model ([`codex_home::build_usage_report`]), prices them ([`pricing`]) and prints them ([`render`]).
-//! See `docs/usage.md`.
+//! session or model ([`codex_home::build_usage_report`]), prices them ([`pricing`]) and prints
+//! them ([`render`]). See `docs/usage.md`.
 
 pub(crate) mod render;
 

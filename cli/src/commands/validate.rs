@@ -1,4 +1,5 @@
-//! `codex-thread validate [FILE|DIR|-]... [--home DIR]`: every problem of every line, with file and line number.
+//! `codex-thread validate [FILE|DIR|-]... [--home DIR]`: every problem of every line, with file
+//! and line number.
 //!
 //! A line is a problem when it could not be read as a rollout line (blank, not UTF-8, not
 //! JSON, truncated, missing the envelope, a payload that does not fit its kind). Lines the
@@ -7,8 +8,9 @@
 //! compressed file (`.jsonl.zst`) is checked as the plain one; when its compressed stream is
 //! damaged, the lines before the damage are checked and the damage is the last problem
 //! (`damaged`). Files are read as streams (memory bounded by the longest line) and checked
-//! in parallel, with one progress bar for the run on a terminal. Exit code: 0 when every line of every file was read, 1 when some line had a
-//! problem (or a file was empty or damaged), 2 when some file could not be read at all.
+//! in parallel, with one progress bar for the run on a terminal. Exit code: 0 when every line
+//! of every file was read, 1 when some line had a problem (or a file was empty or damaged), 2
+//! when some file could not be read at all.
 
 use serde::Serialize;
 

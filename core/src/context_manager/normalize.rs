@@ -11,11 +11,11 @@
 //!   function output and a server-side tool search output need no call);
 //! - media the model cannot read become placeholder text (see [`super::modality`]).
 //!
-//! Pairing is positional: an output answers the nearest call with the same [`PairKey`](codex_protocol::call_pairing::PairKey) before
-//! it that is not answered yet. So in the result every call is followed by exactly one output
-//! and every output follows its call. (Upstream accepts an output placed *before* its call and
-//! keeps duplicate outputs; we drop both, because the provider only accepts an output after
-//! its call and one answer per call.)
+//! Pairing is positional: an output answers the nearest call with the same
+//! [`PairKey`](codex_protocol::call_pairing::PairKey) before it that is not answered yet. So in
+//! the result every call is followed by exactly one output and every output follows its call.
+//! (Upstream accepts an output placed *before* its call and keeps duplicate outputs; we drop
+//! both, because the provider only accepts an output after its call and one answer per call.)
 //!
 //! Cost: one matching pass (codex-protocol's `match_calls`: backwards, with a small map of the
 //! outputs still waiting for their call, so almost nothing is hashed), then

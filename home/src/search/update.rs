@@ -1,9 +1,10 @@
 //! Bringing the index up to date with a home's files (the life cycle in the parent's docs).
 //!
 //! A file is known by what it was when last read: size, mtime and a hash of its first
-//! [`super::identity::HEAD_BYTES`] bytes. Unchanged and read to its end: nothing to do (one `stat`). Grown, same
-//! head, plain, and its last read line still ends with `\n`: read on from there. Anything
-//! else (shrunk, rewritten, a compressed file changed): read again from the start.
+//! [`super::identity::HEAD_BYTES`] bytes. Unchanged and read to its end: nothing to do (one
+//! `stat`). Grown, same head, plain, and its last read line still ends with `\n`: read on from
+//! there. Anything else (shrunk, rewritten, a compressed file changed): read again from the
+//! start.
 //!
 //! A file is read in batches; each batch is stored in one short transaction, with the row's
 //! new position and reader state, and only if the row still holds what this reader started

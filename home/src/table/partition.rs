@@ -8,8 +8,8 @@
 //!
 //! Memory does not grow with the home: rows are handed over one thread at a time, a writer's
 //! buffered row group is flushed at [`ROW_GROUP_BYTES`], all of them when together they pass
-//! [`BUFFERED_BYTES`] (checked every few writes), and no file stays open between writes (a home spanning years has
-//! thousands of partitions, more than a process may keep open).
+//! [`BUFFERED_BYTES`] (checked every few writes), and no file stays open between writes (a home
+//! spanning years has thousands of partitions, more than a process may keep open).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};

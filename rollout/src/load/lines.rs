@@ -100,8 +100,9 @@ fn join_parts(parts: Vec<Part>) -> Part {
 }
 
 /// The lines of `bytes`, numbered from 1, as ranges without their `\n`: the rules of
-/// [`codex_protocol::rollout::split_lines`] (a final line without terminator is a line; the empty rest after a final
-/// `\n` is not), found with a vectorised newline search instead of a byte loop.
+/// [`codex_protocol::rollout::split_lines`] (a final line without terminator is a line; the
+/// empty rest after a final `\n` is not), found with a vectorised newline search instead of a
+/// byte loop.
 pub(crate) fn line_ranges(bytes: &[u8]) -> impl Iterator<Item = (usize, Range<usize>)> + '_ {
     let mut start = 0;
     let mut newlines = memchr::memchr_iter(b'\n', bytes);

@@ -11,8 +11,9 @@
 //! - assistant messages (with their phase), reasoning summaries and web searches as the model
 //!   produced them;
 //! - each tool call with its output next to it, paired by codex-protocol's call matching
-//!   (its forward `CallMatcher`) whatever came in between (an output before its call, or a second one, stands alone),
-//!   with the command, exit code and duration where the file records them;
+//!   (its forward `CallMatcher`) whatever came in between (an output before its call, or a
+//!   second one, stands alone), with the command, exit code and duration where the file records
+//!   them;
 //! - the images of the session (the person's and those inside tool outputs), recognized by
 //!   their header, or said to be missing;
 //! - how each turn ended (`task_complete`, `turn_aborted`), compactions where they happened;

@@ -3,10 +3,11 @@
 //!
 //! Keys. List: j/k or arrows move, Enter opens, `/` searches the full-text index (Enter on a
 //! hit opens its thread at the hit's turn), `F` opens it followed (for a session Codex is
-//! writing), `f` filters by date, cwd, model (`model:NAME`) or text, `a` switches to archived sessions, `y` copies the resume command (OSC 52), `q` quits. Thread: j/k move by
-//! cell, PgUp/PgDn (and space) by page, g/G top and bottom, Enter folds, `/` finds in the
-//! thread and n/N go to the next and previous match, `q` goes back, `?` shows the help. The
-//! mouse wheel scrolls.
+//! writing), `f` filters by date, cwd, model (`model:NAME`) or text, `a` switches to archived
+//! sessions, `y` copies the resume command (OSC 52), `q` quits. Thread: j/k move by cell,
+//! PgUp/PgDn (and space) by page, g/G top and bottom, Enter folds, `/` finds in the thread and
+//! n/N go to the next and previous match, `q` goes back, `?` shows the help. The mouse wheel
+//! scrolls.
 //!
 //! The terminal is restored when the UI ends, however it ends (a guard drops it).
 

@@ -83,8 +83,9 @@ impl TurnRunner<'_> {
 
 /// The in-progress item of `call`, or `None` for a tool without one. Its id is the call id
 /// (the item id when a local shell call has none), so the item and its legacy events name
-/// the same thing; a call with neither gets a fresh id from `ids`, the session's source. A command without a directory of its own runs in `turn_cwd`, and a patch's
-/// relative paths are relative to it (when it is not empty), as the tool applies them.
+/// the same thing; a call with neither gets a fresh id from `ids`, the session's source. A
+/// command without a directory of its own runs in `turn_cwd`, and a patch's relative paths are
+/// relative to it (when it is not empty), as the tool applies them.
 pub(crate) fn started_tool_item(
     call: &ResponseItem,
     invocation: &ToolInvocation,
