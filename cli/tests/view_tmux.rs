@@ -246,20 +246,15 @@ fn a_hostile_session_renders_inert() -> TestResult {
 fn a_large_session_opens_at_its_end_and_reads_the_rest_at_the_top() -> TestResult {
     let dir = tempfile::tempdir()?;
     let (file, turns) = write_large(dir.path(), 40 * 1024 * 1024)?;
-    let started = std::time::Instant::now();
     let tmux = start(&[file.as_os_str()], dir.path())?;
     let screen = tmux.wait_for_text("turn 20 completed")?;
-    let opened = started.elapsed();
+    // Opened from the end: the turns before the last twenty are not read (no clock: how long
+    // that takes is measured in the benchmarks, not asserted here).
     assert!(
         screen.contains("are not read yet: scrolling up"),
         "{screen}"
     );
     assert!(screen.contains("20 turn(s)"), "{screen}");
-    // Bounded by what is read from the end, not by the file (a debug build, tmux included).
-    assert!(
-        opened < Duration::from_secs(3),
-        "the last screen took {opened:?}"
-    );
     // Scrolling up past the part held reads the page before it (backwards, 20 turns), and
     // the view goes on from where it was.
     let older = turns - 20;
