@@ -19,14 +19,15 @@ pub use sanitize::{
 };
 pub use spool::Spool;
 
-/// Bytes of serialized JSON escaped at a time by [`Output::json_line`].
+/// Bytes of serialized JSON escaped at a time by [`Output::json_line`] and
+/// [`Output::json_pretty`].
 const JSON_CHUNK_BYTES: usize = 64 * 1024;
 
 /// The output of one command run.
 pub struct Output {
     json: bool,
     sink: Box<dyn Write>,
-    /// The serialized JSON of [`Output::json_line`] waiting to be escaped, kept from one
+    /// The serialized JSON of a document being written waiting to be escaped, kept from one
     /// document to the next (a stream of small documents allocates it once).
     pending_json: Vec<u8>,
 }
@@ -72,21 +73,8 @@ impl Output {
     }
 
     /// One compact JSON document on its own line (a JSON Lines record).
-    /// Written as it is serialized (a thread of a large file is a large document), escaped
-    /// on the way ([`JsonTextWriter`]).
     pub fn json_line<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
-        let mut escaper = JsonTextWriter::new(&mut *self.sink);
-        self.pending_json.clear();
-        let mut chunks = Chunks {
-            pending: &mut self.pending_json,
-            out: &mut escaper,
-        };
-        serde_json::to_writer(&mut chunks, value)?;
-        chunks.drain()?;
-        // Not flushed: the sink is buffered and flushed when the command ends (a flush per
-        // line was a system call per line).
-        writeln!(escaper.into_checked()?)?;
-        Ok(())
+        self.json_written(value, serde_json::ser::CompactFormatter)
     }
 
     /// A piece of serialized JSON as is, its raw terminal controls escaped (a document
@@ -98,8 +86,31 @@ impl Output {
 
     /// One pretty-printed JSON document.
     pub fn json_pretty<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
-        let json = serde_json::to_string_pretty(value)?;
-        writeln!(self.sink, "{}", escape_json_text(&json))?;
+        self.json_written(value, serde_json::ser::PrettyFormatter::new())
+    }
+
+    /// `value` as JSON laid out by `formatter`, then a newline. Written as it is serialized
+    /// (a thread or a prompt of a large file is a large document, never held as one string),
+    /// escaped on the way ([`JsonTextWriter`]).
+    fn json_written<T, F>(&mut self, value: &T, formatter: F) -> Result<(), Failure>
+    where
+        T: Serialize + ?Sized,
+        F: serde_json::ser::Formatter,
+    {
+        let mut escaper = JsonTextWriter::new(&mut *self.sink);
+        self.pending_json.clear();
+        let mut chunks = Chunks {
+            pending: &mut self.pending_json,
+            out: &mut escaper,
+        };
+        value.serialize(&mut serde_json::Serializer::with_formatter(
+            &mut chunks,
+            formatter,
+        ))?;
+        chunks.drain()?;
+        // Not flushed: the sink is buffered and flushed when the command ends (a flush per
+        // line was a system call per line).
+        writeln!(escaper.into_checked()?)?;
         Ok(())
     }
 
@@ -247,6 +258,29 @@ mod tests {
             let read: serde_json::Value = serde_json::from_str(line)?;
             assert_eq!(&read, document);
         }
+        Ok(())
+    }
+
+    /// A pretty document larger than a chunk is written as it is serialized, and comes out
+    /// as `to_string_pretty` with terminal controls escaped.
+    #[test]
+    fn a_pretty_document_is_its_pretty_serialization_escaped() -> Result<(), Failure> {
+        let piece = "é\u{1b}[31m\u{85}ok\u{202e}—";
+        let large = piece.repeat(3 * JSON_CHUNK_BYTES / piece.len() + 7);
+        let document = serde_json::json!({"items": [{"text": large}, {"n": 1, "more": [piece]}]});
+        let sink = Shared::default();
+        let mut output = Output::to_writer(false, Box::new(sink.clone()));
+        output.json_document(&document)?;
+        output.json_document(&serde_json::json!({"second": true}))?;
+        drop(output);
+        let written = String::from_utf8(sink.0.borrow().clone()).map_err(io::Error::other)?;
+        let pretty = |value: &serde_json::Value| {
+            let json = serde_json::to_string_pretty(value).unwrap_or_default();
+            format!("{}\n", escape_json_text(&json))
+        };
+        let expected = pretty(&document) + &pretty(&serde_json::json!({"second": true}));
+        assert!(written == expected, "the pretty documents differ");
+        assert!(!written.contains('\u{1b}') && !written.contains('\u{85}'));
         Ok(())
     }
 }
