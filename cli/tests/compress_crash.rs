@@ -19,22 +19,10 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use common::home::{OLD, home_of_real_files, sessions_of};
+use common::moments::Moments;
 use common::{TestResult, real_files};
 
 const KILLS: usize = 50;
-
-/// A small deterministic generator (xorshift), enough for picking moments.
-struct Moments(u64);
-
-impl Moments {
-    fn next(&mut self, below: Duration) -> Duration {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        let nanos = below.as_nanos().max(1) as u64;
-        Duration::from_nanos(self.0 % nanos)
-    }
-}
 
 fn compress_command(home: &Path) -> Result<std::process::Command, Box<dyn std::error::Error>> {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_codex-thread"));
@@ -91,17 +79,8 @@ fn fifty_kills_leave_every_session_readable() -> TestResult {
     let run_time = started.elapsed();
     lay(&home)?;
 
-    let seed = std::env::var("CRASH_SEED")
-        .ok()
-        .and_then(|seed| seed.parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64 | 1)
-                .unwrap_or(0x9E37_79B9_7F4A_7C15)
-        });
-    eprintln!("crash seed {seed}, uninterrupted run {run_time:?}");
-    let mut moments = Moments(seed);
+    let mut moments = Moments::seeded();
+    eprintln!("uninterrupted run {run_time:?}");
     let (mut mid_run, mut with_temporary, mut with_both) = (0, 0, 0);
     for kill in 0..KILLS {
         let mut child = compress_command(&home)?.spawn()?;

@@ -21,18 +21,22 @@
 //! read again for them. An unchanged home writes nothing, not even the manifest.
 //!
 //! **Atomic per partition** (`partition.rs`): temporary file, then rename; the manifest last.
+//!
+//! **One person or a team** (`layout.rs`): `OUT/<table>/day=…` for one person, or, with
+//! [`TableOptions::person`], `OUT/<table>/person=NAME/day=…`, so that many people write into
+//! one folder, each only into their own partitions; one run at a time per writer (a lock).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
-use chrono::NaiveDate;
 use codex_rollout::CodexHome;
 use rayon::prelude::*;
 
 mod columns;
 mod fingerprint;
 mod items;
+mod layout;
 mod manifest;
 mod partition;
 mod pending;
@@ -46,6 +50,7 @@ pub use partition::{PART_FILE, PartitionCounts};
 pub use rows::{ItemRow, Table, ThreadRow, ThreadRows, TokenRow, TurnRow};
 
 use items::TextOptions;
+use layout::Layout;
 use manifest::{FileEntry, Fingerprint, Manifest, ThreadEntry};
 use partition::{PartitionKey, PartitionSet, remove_stale_temps};
 use pending::Pending;
@@ -63,6 +68,9 @@ pub struct TableOptions {
     pub with_text: bool,
     /// Mask text, commands, paths and names with the export's redaction rules.
     pub redact: bool,
+    /// Write the team layout, as this person: `OUT/<table>/person=NAME/day=…`. A name is a
+    /// letter, then letters, digits, `.`, `_` or `-` (at most 64).
+    pub person: Option<String>,
 }
 
 /// Why tables could not be written.
@@ -113,6 +121,33 @@ pub enum TableError {
     /// A redaction pattern did not compile.
     #[error(transparent)]
     Redaction(#[from] crate::redact::BadPattern),
+    /// A person's name an engine would not read back as written.
+    #[error(
+        "{name:?} cannot name a person's partitions: use a letter, then letters, digits, `.`, \
+         `_` or `-` (at most 64)"
+    )]
+    Person {
+        /// The name given.
+        name: String,
+    },
+    /// The output folder holds tables of the other layout (one person's, or a team's).
+    #[error(
+        "{out} holds tables of the other layout ({found}): one person's tables (no --person) \
+         and a team's (--person) cannot share a folder, as no engine reads a table \
+         partitioned two ways; write into another folder"
+    )]
+    MixedLayout {
+        /// The output folder.
+        out: PathBuf,
+        /// What was found of the other layout.
+        found: PathBuf,
+    },
+    /// Another run writes the same tables (the same folder, the same person) right now.
+    #[error("another run is writing these tables (it holds {path}); try again when it ends")]
+    Busy {
+        /// The lock file.
+        path: PathBuf,
+    },
 }
 
 /// What a run did.
@@ -151,17 +186,20 @@ pub fn write_tables(
     options: &TableOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<TableRun, TableError> {
+    let layout = Layout::new(out, options.person.as_deref())?;
     std::fs::create_dir_all(out).map_err(|source| TableError::Write {
         path: out.to_path_buf(),
         source,
     })?;
-    remove_stale_temps(out);
+    let _lock = layout.lock()?;
+    remove_stale_temps(&layout);
+    let manifest_dir = layout.manifest_dir();
     let redactor = redactor_of(options)?;
     let text = TextOptions {
         with_text: options.with_text,
         redactor: redactor.as_ref(),
     };
-    let previous = Manifest::read(out)?.filter(|manifest| {
+    let previous = Manifest::read(&manifest_dir)?.filter(|manifest| {
         manifest.schema_version == SCHEMA_VERSION
             && manifest.with_text == options.with_text
             && manifest.redact == options.redact
@@ -178,11 +216,11 @@ pub fn write_tables(
         redaction: redactor.as_ref().map(Redactor::report),
         ..TableRun::default()
     };
-    let mut partitions = PartitionSet::new(out, BTreeSet::new());
+    let mut partitions = PartitionSet::new(&layout, BTreeSet::new());
     let mut pending = Pending::default();
     if full_rewrite {
         // Whatever is on disk (another schema version, other options) is replaced or removed.
-        for key in partitions_on_disk(out) {
+        for key in layout.partitions_on_disk() {
             partitions.mark_dirty(key);
         }
     }
@@ -265,7 +303,7 @@ pub fn write_tables(
     let nothing_dirty = partitions.dirty().is_empty();
     run.partitions = partitions.commit()?;
     if !(nothing_dirty && manifest == previous) {
-        manifest.write(out)?;
+        manifest.write(&manifest_dir)?;
     }
     Ok(run)
 }
@@ -483,28 +521,6 @@ fn scan_batch<'a>(
         .collect()
 }
 
-/// Every `<table>/day=YYYY-MM-DD` folder under `out`.
-fn partitions_on_disk(out: &Path) -> Vec<PartitionKey> {
-    let mut keys = Vec::new();
-    for table in Table::ALL {
-        let Ok(days) = std::fs::read_dir(out.join(table.name())) else {
-            continue;
-        };
-        for day in days.flatten() {
-            let name = day.file_name();
-            let Some(day) = name
-                .to_str()
-                .and_then(|name| name.strip_prefix("day="))
-                .and_then(|day| NaiveDate::parse_from_str(day, "%Y-%m-%d").ok())
-            else {
-                continue;
-            };
-            keys.push((table, day));
-        }
-    }
-    keys
-}
-
 fn merge_report(into: &mut Option<RedactionReport>, from: &RedactionReport) {
     let Some(into) = into else {
         return;
@@ -520,3 +536,7 @@ fn merge_report(into: &mut Option<RedactionReport>, from: &RedactionReport) {
 #[cfg(test)]
 #[path = "table_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "table/commit_tests.rs"]
+mod commit_tests;

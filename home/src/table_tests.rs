@@ -8,9 +8,9 @@ use pretty_assertions::assert_eq;
 
 use super::*;
 
-type TestResult = Result<(), Box<dyn std::error::Error>>;
+pub(super) type TestResult = Result<(), Box<dyn std::error::Error>>;
 
-const IDS: [&str; 3] = [
+pub(super) const IDS: [&str; 3] = [
     "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a51",
     "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a52",
     "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a53",
@@ -18,7 +18,7 @@ const IDS: [&str; 3] = [
 
 /// One session of `turns` turns on `day` (`2025-06-0D`): a message, a call and its output,
 /// and a token count per turn.
-fn session(id: &str, day: u32, turns: u32) -> String {
+pub(super) fn session(id: &str, day: u32, turns: u32) -> String {
     let at = |second: u32| format!("2025-06-{day:02}T09:00:{second:02}.000Z");
     let mut lines = vec![format!(
         r#"{{"timestamp":"{}","type":"session_meta","payload":{{"id":"{id}","timestamp":"{}","cwd":"/work/demo","originator":"test","cli_version":"0.1.0"}}}}"#,
@@ -31,7 +31,7 @@ fn session(id: &str, day: u32, turns: u32) -> String {
     lines.join("\n") + "\n"
 }
 
-fn turn_lines(id: &str, turn: u32, at: &str) -> Vec<String> {
+pub(super) fn turn_lines(id: &str, turn: u32, at: &str) -> Vec<String> {
     let total = 100 * u64::from(turn);
     vec![
         format!(
@@ -60,7 +60,7 @@ fn turn_lines(id: &str, turn: u32, at: &str) -> Vec<String> {
 }
 
 /// A home with the three sessions on June 1, 2 and 3; their paths.
-fn home() -> Result<(tempfile::TempDir, Vec<PathBuf>), Box<dyn std::error::Error>> {
+pub(super) fn home() -> Result<(tempfile::TempDir, Vec<PathBuf>), Box<dyn std::error::Error>> {
     let dir = tempfile::tempdir()?;
     let mut paths = Vec::new();
     for (index, id) in IDS.iter().enumerate() {
@@ -84,7 +84,7 @@ fn write(home: &Path, out: &Path) -> Result<TableRun, TableError> {
 }
 
 /// Every file under `out` with its inode and modification time: what a run touched.
-fn files_of(out: &Path) -> Result<BTreeMap<PathBuf, (u64, i64, i64)>, std::io::Error> {
+pub(super) fn files_of(out: &Path) -> Result<BTreeMap<PathBuf, (u64, i64, i64)>, std::io::Error> {
     let mut files = BTreeMap::new();
     let mut folders = vec![out.to_path_buf()];
     while let Some(folder) = folders.pop() {
@@ -279,6 +279,7 @@ fn rows_come_from_the_existing_answers_and_redaction_masks_text() -> TestResult 
     let options = TableOptions {
         with_text: true,
         redact: true,
+        person: None,
     };
     let rows = thread_rows(&codex_home, IDS[0], &options)?.ok_or("no thread")?;
     assert_eq!(rows.thread.pieces, 1);
@@ -318,5 +319,159 @@ fn rows_come_from_the_existing_answers_and_redaction_masks_text() -> TestResult 
             Some(format!("{}-t1", IDS[0]).as_str())
         )
     );
+    Ok(())
+}
+
+pub(super) fn write_as(home: &Path, out: &Path, person: &str) -> Result<TableRun, TableError> {
+    let options = TableOptions {
+        person: Some(person.to_string()),
+        ..TableOptions::default()
+    };
+    write_tables(&CodexHome::new(home), out, &options, &|_| {})
+}
+
+/// The files under `out` of one person's partitions.
+fn files_of_person(
+    out: &Path,
+    person: &str,
+) -> Result<BTreeMap<PathBuf, (u64, i64, i64)>, std::io::Error> {
+    let marker = format!("person={person}");
+    Ok(files_of(out)?
+        .into_iter()
+        .filter(|(path, _)| {
+            path.components()
+                .any(|part| part.as_os_str() == marker.as_str())
+        })
+        .collect())
+}
+
+#[test]
+fn two_people_write_into_one_folder_each_only_into_their_own_partitions() -> TestResult {
+    let (alice_home, alice_paths) = home()?;
+    let (bob_home, _) = home()?;
+    let out = tempfile::tempdir()?;
+    write_as(alice_home.path(), out.path(), "alice")?;
+    write_as(bob_home.path(), out.path(), "bob")?;
+    for person in ["alice", "bob"] {
+        for table in Table::ALL {
+            let part = out
+                .path()
+                .join(table.name())
+                .join(format!("person={person}"))
+                .join("day=2025-06-01")
+                .join(PART_FILE);
+            assert!(part.is_file(), "{} missing", part.display());
+        }
+        let manifest = out
+            .path()
+            .join(format!("_manifests/person={person}"))
+            .join(MANIFEST_FILE);
+        assert!(manifest.is_file(), "{} missing", manifest.display());
+        assert_eq!(
+            rows_of(&out.path().join("any"))?.values().sum::<usize>(),
+            0,
+            "no table outside the tables' folders"
+        );
+    }
+    assert!(!out.path().join(MANIFEST_FILE).exists());
+
+    // Each file and each manifest says its schema version.
+    let part = out
+        .path()
+        .join("items/person=bob/day=2025-06-03")
+        .join(PART_FILE);
+    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(part)?)?;
+    let version = builder
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .into_iter()
+        .flatten()
+        .find(|entry| entry.key == SCHEMA_VERSION_KEY)
+        .and_then(|entry| entry.value.clone());
+    assert_eq!(version, Some(SCHEMA_VERSION.to_string()));
+    let manifest: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(
+        out.path().join("_manifests/person=bob").join(MANIFEST_FILE),
+    )?)?;
+    assert_eq!(manifest["schema_version"], SCHEMA_VERSION);
+
+    // Alice's home grows: her run rewrites her June 2 partitions and nothing of Bob's.
+    let bob_before = files_of_person(out.path(), "bob")?;
+    let alice_before = files_of_person(out.path(), "alice")?;
+    let mut text = std::fs::read_to_string(&alice_paths[1])?;
+    text += &(turn_lines(IDS[1], 3, "2025-06-02T10:00:00.000Z").join("\n") + "\n");
+    std::fs::write(&alice_paths[1], text)?;
+    let run = write_as(alice_home.path(), out.path(), "alice")?;
+    assert_eq!(run.changed, 1);
+    assert_eq!(files_of_person(out.path(), "bob")?, bob_before);
+    let alice_after = files_of_person(out.path(), "alice")?;
+    let touched: Vec<_> = alice_after
+        .iter()
+        .filter(|(path, stamp)| alice_before.get(*path) != Some(*stamp))
+        .map(|(path, _)| path.strip_prefix(out.path()).map(Path::to_path_buf))
+        .collect::<Result<_, _>>()?;
+    let manifest = Path::new("_manifests/person=alice").join(MANIFEST_FILE);
+    assert!(
+        touched
+            .iter()
+            .all(|path| *path == manifest || path.to_string_lossy().contains("day=2025-06-02")),
+        "touched {touched:?}"
+    );
+    assert_eq!(
+        touched.len(),
+        5,
+        "every table's June 2 partition and the manifest: {touched:?}"
+    );
+
+    // A rerun of an unchanged home writes nothing.
+    let before = files_of(out.path())?;
+    assert!(write_as(bob_home.path(), out.path(), "bob")?.wrote_nothing());
+    assert_eq!(files_of(out.path())?, before);
+    Ok(())
+}
+
+#[test]
+fn one_persons_tables_and_a_teams_never_share_a_folder() -> TestResult {
+    let (home, _) = home()?;
+    let single = tempfile::tempdir()?;
+    write(home.path(), single.path())?;
+    let before = files_of(single.path())?;
+    let refused = write_as(home.path(), single.path(), "alice");
+    assert!(
+        matches!(refused, Err(TableError::MixedLayout { .. })),
+        "{refused:?}"
+    );
+    assert_eq!(files_of(single.path())?, before, "nothing written");
+
+    let team = tempfile::tempdir()?;
+    write_as(home.path(), team.path(), "alice")?;
+    let before = files_of(team.path())?;
+    let refused = write(home.path(), team.path());
+    assert!(
+        matches!(refused, Err(TableError::MixedLayout { .. })),
+        "{refused:?}"
+    );
+    assert_eq!(files_of(team.path())?, before, "nothing written");
+    Ok(())
+}
+
+#[test]
+fn a_second_run_for_the_same_person_waits_for_none_and_is_refused() -> TestResult {
+    let (home, _) = home()?;
+    let out = tempfile::tempdir()?;
+    let held = Layout::new(out.path(), Some("alice"))?.lock()?;
+    let refused = write_as(home.path(), out.path(), "alice");
+    assert!(
+        matches!(refused, Err(TableError::Busy { .. })),
+        "{refused:?}"
+    );
+    // Another person is not held up.
+    write_as(home.path(), out.path(), "bob")?;
+    drop(held);
+    write_as(home.path(), out.path(), "alice")?;
+
+    let bad = write_as(home.path(), &out.path().join("new"), "1st");
+    assert!(matches!(bad, Err(TableError::Person { .. })), "{bad:?}");
+    assert!(!out.path().join("new").exists(), "nothing written");
     Ok(())
 }

@@ -17,9 +17,12 @@
 //!   and Codex's part, and a [`DiffReport`] records each comparison for
 //!   `cargo xtask real-codex diff`.
 //!
-//! - **DuckDB** from PyPI, version [`DUCKDB_VERSION`], in a virtual environment that
-//!   `cargo xtask duckdb` (and `ci`) creates (`CODEX_REQUIRE_DUCKDB`; `CODEX_DUCKDB_PYTHON`
-//!   points at another Python): [`duckdb_python_or_skip`], for the Parquet table tests.
+//! - **DuckDB** and **PySpark** from PyPI ([`DUCKDB`], [`PYSPARK`]), each at a pinned version
+//!   in a virtual environment that `cargo xtask duckdb` / `cargo xtask spark` (and `ci`)
+//!   create (`CODEX_REQUIRE_DUCKDB`, `CODEX_REQUIRE_SPARK`; `CODEX_DUCKDB_PYTHON` and
+//!   `CODEX_SPARK_PYTHON` point at another Python): [`PythonPackage::python_or_skip`], for the
+//!   Parquet table tests; [`TableFolder`], what a tables folder holds, for the tests that stop
+//!   or kill a run.
 //!
 //! It also holds the flags a headless browser runs with (`headless_browser`), which the
 //! export's browser tests and `cargo xtask screenshots` share, and the rule that benchmarks
@@ -57,16 +60,17 @@ mod bench;
 mod browser;
 mod codex_home;
 mod diff_report;
-mod duckdb;
 mod http;
 mod json_diff;
 mod model_items;
 mod process;
+mod python_package;
 mod real_codex;
 mod real_fixtures;
 mod script;
 mod scripted_model;
 mod skip;
+mod table_folder;
 mod tmux;
 
 pub use crate::app_server::{ALL_SOURCE_KINDS, AppServer, AppServerError, DEFAULT_CALL_TIMEOUT};
@@ -78,10 +82,6 @@ pub use crate::codex_home::{
 pub use crate::diff_report::{
     DIFF_REPORT_ENV, DiffOutcome, DiffRecord, DiffReport, read_diff_report,
 };
-pub use crate::duckdb::{
-    DUCKDB_PYTHON_ENV, DUCKDB_VERSION, REQUIRE_DUCKDB_ENV, duckdb_python_or_skip, duckdb_venv_dir,
-    has_duckdb, python_in_venv,
-};
 pub use crate::json_diff::{
     Difference, DifferenceKind, assert_same_json, describe_differences, json_differences,
 };
@@ -89,6 +89,7 @@ pub use crate::model_items::{
     Usage, apply_patch_call, assistant_message, exec_command_call, function_call, reasoning,
     web_search_call,
 };
+pub use crate::python_package::{DUCKDB, PYSPARK, PythonPackage, python_in_venv};
 pub use crate::real_codex::{
     PINNED_CODEX_VERSION, REAL_CODEX_BIN_ENV, REQUIRE_REAL_CODEX_ENV, RealCodex,
     bin_in_install_dir, real_codex_at, real_codex_bin, real_codex_install_dir, real_codex_or_skip,
@@ -100,4 +101,5 @@ pub use crate::real_fixtures::{
 pub use crate::script::{DEFAULT_MODEL_DEADLINE, Reply, Script};
 pub use crate::scripted_model::{Answer, RecordedRequest, ScriptedModel};
 pub use crate::skip::required_from;
+pub use crate::table_folder::{TableFolder, copy_dir};
 pub use crate::tmux::{TMUX_WAIT, Tmux, tmux_bin};

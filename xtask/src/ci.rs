@@ -17,15 +17,23 @@ pub fn run() -> Result<()> {
         .to_string();
     // The terminal UI tests drive `codex-thread view` in tmux: have it, and fail without it.
     crate::view_screens::ensure_tmux()?;
-    // The Parquet table tests query with DuckDB: have the pinned one, and fail without it.
-    let duckdb = crate::duckdb::ensure()?.display().to_string();
+    // The Parquet table tests query with DuckDB and Spark: have the pinned ones, and fail
+    // without them.
+    let duckdb = crate::engines::ensure(&codex_test_support::DUCKDB)?
+        .display()
+        .to_string();
+    let spark = crate::engines::ensure(&codex_test_support::PYSPARK)?
+        .display()
+        .to_string();
     let test_env = [
         (crate::browser::REQUIRE_BROWSER_ENV, "1"),
         ("CODEX_CHROMIUM", browser.as_str()),
         (codex_test_support::REQUIRE_REAL_CODEX_ENV, "1"),
         (codex_test_support::REAL_CODEX_BIN_ENV, codex.as_str()),
-        (codex_test_support::REQUIRE_DUCKDB_ENV, "1"),
-        (codex_test_support::DUCKDB_PYTHON_ENV, duckdb.as_str()),
+        (codex_test_support::DUCKDB.require_env, "1"),
+        (codex_test_support::DUCKDB.python_env, duckdb.as_str()),
+        (codex_test_support::PYSPARK.require_env, "1"),
+        (codex_test_support::PYSPARK.python_env, spark.as_str()),
     ];
     step(&root, "format", "cargo", &["fmt", "--all", "--", "--check"])?;
     step(

@@ -21,9 +21,10 @@
 //!   (also part of `ci`); `cargo xtask real-codex diff --version V`: those tests against
 //!   another version, their report printed as a table.
 //!
-//! - `cargo xtask duckdb`: DuckDB from PyPI (pinned) in a virtual environment under
-//!   `<target>/duckdb/`, what the Parquet table tests query with (also part of `ci`); prints
-//!   its Python.
+//! - `cargo xtask duckdb`, `cargo xtask spark`: DuckDB and PySpark from PyPI (pinned), each
+//!   in a virtual environment under `<target>/duckdb/` or `<target>/pyspark/` (Spark with a
+//!   Java runtime from Debian's packages), what the Parquet table tests query with (also part
+//!   of `ci`); print the Python.
 //!
 //! Written in Rust rather than shell so that it runs the same on every machine that can build
 //! the workspace.
@@ -31,7 +32,7 @@
 mod browser;
 mod ci;
 mod codegen;
-mod duckdb;
+mod engines;
 mod package;
 mod real_codex;
 mod screenshots;
@@ -74,6 +75,9 @@ enum Command {
     /// Install DuckDB (PyPI, pinned) for the table tests under `<target>/duckdb/`; print its
     /// Python.
     Duckdb,
+    /// Install PySpark (PyPI, pinned; Java from Debian's packages when missing) for the table
+    /// tests under `<target>/pyspark/`; print its Python.
+    Spark,
     /// The real Codex CLI the differential tests run against.
     RealCodex {
         #[command(subcommand)]
@@ -107,7 +111,8 @@ fn main() -> Result<()> {
         Command::Package => package::run(),
         Command::Screenshots => screenshots::run_all(),
         Command::ViewScreens => view_screens::run(),
-        Command::Duckdb => duckdb::install(),
+        Command::Duckdb => engines::install(&codex_test_support::DUCKDB),
+        Command::Spark => engines::install(&codex_test_support::PYSPARK),
         Command::RealCodex {
             command: RealCodexCommand::Install { version },
         } => real_codex::install(&version),

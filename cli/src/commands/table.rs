@@ -1,6 +1,6 @@
-//! `codex-thread table [--home DIR] -o DIR [--with-text] [--redact]`: a home's sessions as
-//! Parquet tables (threads, turns, items, token usage) partitioned by day, for DuckDB, Spark
-//! and Trino.
+//! `codex-thread table [--home DIR] -o DIR [--person NAME] [--with-text] [--redact]`: a home's
+//! sessions as Parquet tables (threads, turns, items, token usage) partitioned by day (and by
+//! person in a team's shared folder), for DuckDB, Spark and Trino.
 //!
 //! codex-home decides everything (`write_tables`: the rows, the incremental rule, the atomic
 //! partitions; see docs/tables.md); this module draws a spinner and prints what the run
@@ -24,8 +24,17 @@ pub struct TableArgs {
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
     /// Output folder: `threads/`, `turns/`, `items/`, `token_usage/` and `manifest.json`.
-    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    #[arg(
+        short = 'o',
+        long = "output",
+        visible_alias = "out",
+        value_name = "DIR"
+    )]
     pub output: PathBuf,
+    /// Write a team's layout, as this person: `DIR/<table>/person=NAME/day=…`, so that many
+    /// people export into one shared folder or bucket, each into their own partitions.
+    #[arg(long, value_name = "NAME")]
+    pub person: Option<String>,
     /// Keep each item's text in `items.text` (otherwise only its length).
     #[arg(long)]
     pub with_text: bool,
@@ -38,6 +47,7 @@ pub struct TableArgs {
 #[derive(Serialize)]
 struct Summary<'a> {
     output: String,
+    person: Option<&'a str>,
     threads: usize,
     changed: usize,
     reread: usize,
@@ -56,6 +66,7 @@ pub fn run(args: &TableArgs, out: &mut Output) -> CommandResult {
     let options = TableOptions {
         with_text: args.with_text,
         redact: args.redact,
+        person: args.person.clone(),
     };
     let progress = Progress::spinner(u64::MAX, "writing tables");
     let run = write_tables(&home, &args.output, &options, &|bytes| progress.inc(bytes))
@@ -72,9 +83,10 @@ pub fn run(args: &TableArgs, out: &mut Output) -> CommandResult {
     Ok(Status::Ok)
 }
 
-fn summary<'a>(args: &TableArgs, run: &'a TableRun) -> Summary<'a> {
+fn summary<'a>(args: &'a TableArgs, run: &'a TableRun) -> Summary<'a> {
     Summary {
         output: args.output.display().to_string(),
+        person: args.person.as_deref(),
         threads: run.threads,
         changed: run.changed,
         reread: run.reread,

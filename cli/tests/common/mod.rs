@@ -10,7 +10,9 @@ use assert_cmd::Command;
 
 pub mod browser;
 pub mod home;
+pub mod moments;
 pub mod real_codex;
+pub mod tables;
 pub mod view;
 
 pub type TestResult = Result<(), Box<dyn std::error::Error>>;

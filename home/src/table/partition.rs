@@ -1,4 +1,5 @@
-//! Writing day partitions atomically: `<table>/day=YYYY-MM-DD/part-0.parquet`.
+//! Writing day partitions atomically: `part-0.parquet` in each partition's folder (where that
+//! folder is, one person's or a team's layout, is `layout.rs`'s answer).
 //!
 //! Each partition being rewritten is written whole into a hidden temporary file in its folder
 //! (`.part-0.parquet.tmp-<pid>`, a name no `*.parquet` glob and no Hive-style reader picks
@@ -14,18 +15,20 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use arrow_array::RecordBatch;
 use arrow_schema::DataType;
 use chrono::NaiveDate;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
+use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 use parquet::schema::types::ColumnPath;
 
 use super::TableError;
-use super::columns::table_schema;
+use super::columns::{SCHEMA_VERSION, SCHEMA_VERSION_KEY, table_schema};
+use super::layout::Layout;
 use super::rows::Table;
 
 /// The file name of a partition's data.
@@ -48,15 +51,9 @@ const BUFFER_CHECK_WRITES: usize = 64;
 /// A partition: a table and a day.
 pub(crate) type PartitionKey = (Table, NaiveDate);
 
-/// The folder of a partition.
-pub(crate) fn partition_dir(out: &Path, (table, day): PartitionKey) -> PathBuf {
-    out.join(table.name())
-        .join(format!("day={}", day.format("%Y-%m-%d")))
-}
-
 /// The partitions being rewritten in one run.
 pub(crate) struct PartitionSet {
-    out: PathBuf,
+    layout: Layout,
     dirty: BTreeSet<PartitionKey>,
     open: BTreeMap<PartitionKey, OpenPartition>,
     writes: usize,
@@ -70,7 +67,7 @@ struct OpenPartition {
 impl std::fmt::Debug for PartitionSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PartitionSet")
-            .field("out", &self.out)
+            .field("layout", &self.layout)
             .field("dirty", &self.dirty.len())
             .field("open", &self.open.len())
             .finish()
@@ -87,10 +84,10 @@ pub struct PartitionCounts {
 }
 
 impl PartitionSet {
-    /// Rewrites `dirty` under `out`.
-    pub(crate) fn new(out: &Path, dirty: BTreeSet<PartitionKey>) -> Self {
+    /// Rewrites `dirty`, in `layout`'s folders.
+    pub(crate) fn new(layout: &Layout, dirty: BTreeSet<PartitionKey>) -> Self {
         Self {
-            out: out.to_path_buf(),
+            layout: layout.clone(),
             dirty,
             open: BTreeMap::new(),
             writes: 0,
@@ -161,8 +158,10 @@ impl PartitionSet {
         let mut counts = PartitionCounts::default();
         let finished = finish_all(self.open.into_iter().collect())?;
         let written: BTreeSet<PartitionKey> = finished.iter().map(|(key, _)| *key).collect();
+        let mut steps = 0;
         for (key, temp) in finished {
-            let target = partition_dir(&self.out, key).join(PART_FILE);
+            killed_here_in_tests(&mut steps)?;
+            let target = self.layout.partition_dir(key).join(PART_FILE);
             std::fs::rename(&temp, &target).map_err(|source| TableError::Write {
                 path: target.clone(),
                 source,
@@ -170,7 +169,8 @@ impl PartitionSet {
             counts.written += 1;
         }
         for key in self.dirty.difference(&written) {
-            let dir = partition_dir(&self.out, *key);
+            killed_here_in_tests(&mut steps)?;
+            let dir = self.layout.partition_dir(*key);
             match std::fs::remove_file(dir.join(PART_FILE)) {
                 Ok(()) => {
                     counts.removed += 1;
@@ -190,7 +190,7 @@ impl PartitionSet {
     }
 
     fn open_partition(&self, key: PartitionKey) -> Result<OpenPartition, TableError> {
-        let dir = partition_dir(&self.out, key);
+        let dir = self.layout.partition_dir(key);
         std::fs::create_dir_all(&dir).map_err(|source| TableError::Write {
             path: dir.clone(),
             source,
@@ -211,12 +211,39 @@ impl PartitionSet {
     }
 }
 
-/// How a partition of `table` is encoded: Snappy (Spark's default, read by every engine, and
+#[cfg(test)]
+thread_local! {
+    /// Tests only: how many renames and removals a commit on this thread makes before it
+    /// stops as a run killed there would (nothing else of the run happens after it).
+    pub(crate) static STEPS_BEFORE_KILL: std::cell::Cell<Option<usize>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// Counts one step of a commit; in tests, stops the commit where [`STEPS_BEFORE_KILL`] says.
+#[allow(clippy::unnecessary_wraps)] // Fails only in tests.
+fn killed_here_in_tests(steps: &mut usize) -> Result<(), TableError> {
+    #[cfg(test)]
+    if STEPS_BEFORE_KILL.get() == Some(*steps) {
+        return Err(TableError::Write {
+            path: PathBuf::new(),
+            source: std::io::Error::other("killed here by the test"),
+        });
+    }
+    *steps += 1;
+    Ok(())
+}
+
+/// How a partition of `table` is encoded: the schema version in the file's key-value metadata
+/// (where every engine's metadata reader finds it; the Arrow schema's copy of it is inside
+/// the encoded `ARROW:schema` entry only), Snappy (Spark's default, read by every engine, and
 /// no per-page context to make, unlike zstd);
 /// dictionaries only for the columns that repeat (strings, small integers), not for the 64-bit
 /// numbers and times, which rarely repeat and cost a hash per value.
 fn properties(table: Table) -> WriterProperties {
-    let mut builder = WriterProperties::builder().set_compression(Compression::SNAPPY);
+    let version = KeyValue::new(SCHEMA_VERSION_KEY.to_string(), SCHEMA_VERSION.to_string());
+    let mut builder = WriterProperties::builder()
+        .set_compression(Compression::SNAPPY)
+        .set_key_value_metadata(Some(vec![version]));
     for field in table_schema(table).fields() {
         if matches!(field.data_type(), DataType::Int64 | DataType::Timestamp(..)) {
             builder = builder
@@ -293,15 +320,14 @@ fn finish(open: OpenPartition) -> Result<PathBuf, TableError> {
     Ok(temp)
 }
 
-/// Removes the temporary files a killed run left under `out` (names starting with `.` and
-/// holding `.tmp-`), so they do not pile up. Readers never see them either way.
-pub(crate) fn remove_stale_temps(out: &Path) {
+/// Removes the temporary files a killed run of the same writer left in its partitions
+/// (names starting with `.` and holding `.tmp-`), so they do not pile up; another person's
+/// folders, whose run may be under way, are never looked in. Readers never see them either
+/// way.
+pub(crate) fn remove_stale_temps(layout: &Layout) {
     for table in Table::ALL {
-        let Ok(days) = std::fs::read_dir(out.join(table.name())) else {
-            continue;
-        };
-        for day in days.flatten() {
-            let Ok(files) = std::fs::read_dir(day.path()) else {
+        for (day, _) in layout.day_dirs(table) {
+            let Ok(files) = std::fs::read_dir(day) else {
                 continue;
             };
             for file in files.flatten() {

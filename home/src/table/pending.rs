@@ -4,13 +4,13 @@
 //! day: Parquet's cost is per batch and per column, not per row.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::PathBuf;
 
 use chrono::NaiveDate;
 
 use super::TableError;
 use super::columns::{RowsOf, record_batch};
-use super::partition::{PartitionKey, PartitionSet, partition_dir};
+use super::partition::{PartitionKey, PartitionSet};
 use super::rows::{ItemRow, Table, ThreadRow, ThreadRows, TokenRow, TurnRow, day_of};
 
 /// Rows held before the buffers are written out.
@@ -97,7 +97,7 @@ impl Pending {
                 Buffer::Tokens(rows) => record_batch(RowsOf::Tokens(&refs(rows))),
             }
             .map_err(|error| TableError::Parquet {
-                path: partition_dir(Path::new(""), key),
+                path: PathBuf::from(format!("{}/day={}", key.0.name(), key.1)),
                 message: error.to_string(),
             })?;
             partitions.write(key, &batch)?;
