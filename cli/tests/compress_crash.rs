@@ -16,7 +16,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use common::home::{OLD, home_of_real_files, sessions_of};
 use common::moments::Moments;
