@@ -152,6 +152,33 @@ fn check_person(answer: &[Vec<Vec<Value>>], person: &str, expected: &Expected) {
     );
 }
 
+/// What the engines answered beside what the other commands say: the rows of each query per
+/// set-up, and each person's token totals in Spark and in `usage`.
+fn report(names: &[String], answers: &Answers, expected: &[(&str, Expected); 2]) {
+    for (index, name) in names.iter().enumerate() {
+        let counts: Vec<String> = answers
+            .iter()
+            .map(|(setup, answer)| format!("{setup} {} rows", answer[index].len()))
+            .collect();
+        eprintln!("{name}\n    {}", counts.join(", "));
+    }
+    let total = |rows: &Keyed, column: usize| -> u64 {
+        rows.values()
+            .filter_map(|row| row.get(column).and_then(Value::as_u64))
+            .sum()
+    };
+    for (person, expected) in expected {
+        let spark = of_person(&answers["spark sql"][0], person, 2);
+        eprintln!(
+            "{person}: total tokens {} in Spark SQL, {} in `usage daily`; input {} / {}",
+            total(&spark, 4),
+            total(&expected.tokens, 4),
+            total(&spark, 0),
+            total(&expected.tokens, 0),
+        );
+    }
+}
+
 /// Writes `home`'s tables as `person` into `out`, as a child process.
 fn export(home: &Path, out: &Path, person: &str) -> Result<std::process::Child, Failure> {
     Ok(Command::new(env!("CARGO_BIN_EXE_codex-thread"))
@@ -217,6 +244,7 @@ fn a_teams_tables_answer_the_docs_queries_alike_in_spark_and_duckdb() -> TestRes
         ["duckdb", "pyspark", "spark sql"]
     );
     let duck = &answers["duckdb"];
+    report(&names, &answers, &expected);
     for (setup, answer) in &answers {
         for (index, name) in names.iter().enumerate() {
             assert_eq!(
