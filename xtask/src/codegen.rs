@@ -22,10 +22,12 @@ use codex_app_server_protocol::scenarios::client_fixture_files;
 use codex_protocol::rollout::{HistoryMode, RolloutItem};
 use codex_rollout::persisted_rollout_items;
 
-/// Writes the generated files (`check == false`) or verifies them (`check == true`).
+/// Writes the generated files (`check == false`) or verifies them (`check == true`). The
+/// npm package's copies ([`npm::is_copy`]) are not committed: they are written with the rest,
+/// and never compared.
 pub fn run(check: bool) -> Result<()> {
     let root = crate_root()?;
-    let generated = generate()?;
+    let (generated, copies) = split_copies(generate()?);
     let dirs = generated_dirs();
     if check {
         let drifts = drift::check(&root, &dirs, &generated)?;
@@ -40,6 +42,7 @@ pub fn run(check: bool) -> Result<()> {
         return Ok(());
     }
     let summary = drift::write(&root, &dirs, &generated)?;
+    drift::write_all(&root, &copies)?;
     for path in &summary.written {
         log(&format!("wrote   {path}"));
     }
@@ -63,6 +66,29 @@ pub fn generate() -> Result<BTreeMap<String, String>> {
     files.extend(package);
     files.extend(client_fixture_files(&kept_in_a_paginated_file)?);
     Ok(files)
+}
+
+/// Writes the npm package's copies of the generated declarations and schema bundle into
+/// `npm/`, as they are never committed: what `npm pack` and an install from the folder
+/// (`file:…/npm`) need first.
+pub fn write_npm_copies() -> Result<()> {
+    let root = crate_root()?;
+    let (_, copies) = split_copies(generate()?);
+    log(&format!(
+        "npm package: {} generated copies written under {}",
+        copies.len(),
+        root.join(npm::NPM_DIR).display()
+    ));
+    drift::write_all(&root, &copies)
+}
+
+/// The generated files split into the committed ones and the npm package's copies.
+fn split_copies(
+    generated: BTreeMap<String, String>,
+) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
+    generated
+        .into_iter()
+        .partition(|(path, _)| !npm::is_copy(path))
 }
 
 /// What a paginated session file keeps of `items` (codex-rollout's policy).
@@ -89,8 +115,8 @@ fn log(line: &str) {
 
 #[cfg(test)]
 mod tests {
-    /// The committed `schema/`, client fixtures and npm package are what the Rust types
-    /// generate, so plain `cargo test` catches a type change that was not regenerated (fix:
+    /// The committed `schema/`, client fixtures and npm package (less its copies of
+    /// `schema/`) are what the Rust types generate, so plain `cargo test` catches a type change that was not regenerated (fix:
     /// `cargo xtask codegen`).
     #[test]
     fn codegen_is_up_to_date() -> anyhow::Result<()> {

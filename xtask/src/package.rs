@@ -202,6 +202,7 @@ fn check_no_similar(root: &Path) -> Result<()> {
 /// returns the first tarball.
 fn npm_pack_reproducibly(scratch: &Path) -> Result<PathBuf> {
     banner("npm pack app-server-protocol/npm (twice: the tarball must be reproducible)");
+    crate::codegen::write_npm_copies()?;
     let dir = crate::codegen::crate_root()?.join(crate::codegen::npm::NPM_DIR);
     let mut tarballs = Vec::new();
     for attempt in ["pack-1", "pack-2"] {

@@ -1,5 +1,6 @@
 //! The TypeScript client's checks, run by `cargo xtask ci`: install its locked dependencies
-//! (`npm ci`, which installs the generated npm package from `../npm` as a packed copy),
+//! (`npm ci`, which installs the generated npm package from `../npm` as a packed copy, its
+//! copies of the generated declarations written there first),
 //! compile it with `tsc` in strict mode against the package's types, and run its tests with
 //! node's built-in runner. Everything after `npm ci` runs offline.
 
@@ -11,6 +12,7 @@ use anyhow::{Context, Result, bail};
 /// Installs, builds and tests `app-server-protocol/typescript-client`.
 pub fn test() -> Result<()> {
     let dir = crate::codegen::crate_root()?.join("typescript-client");
+    crate::codegen::write_npm_copies()?;
     npm(&dir, &["ci", "--no-audit", "--no-fund"])?;
     npm(&dir, &["run", "build"])?;
     npm(&dir, &["test"])?;

@@ -111,6 +111,22 @@ pub fn write(
     Ok(summary)
 }
 
+/// Writes every file of `files` under `crate_root` whose contents differ (the npm package's
+/// copies, which are never compared with a commit).
+pub fn write_all(crate_root: &Path, files: &BTreeMap<String, String>) -> Result<()> {
+    for (path, contents) in files {
+        let full = crate_root.join(path);
+        if fs::read_to_string(&full).is_ok_and(|on_disk| on_disk == *contents) {
+            continue;
+        }
+        if let Some(parent) = full.parent() {
+            fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+        }
+        fs::write(&full, contents).with_context(|| format!("writing {}", full.display()))?;
+    }
+    Ok(())
+}
+
 /// A readable report: one line per missing/stale file, a unified diff per changed file, and
 /// the command that fixes it.
 pub fn render_drift(drifts: &[Drift]) -> String {
@@ -145,7 +161,8 @@ fn unified_diff(path: &str, committed: &str, generated: &str) -> String {
 }
 
 /// Every file under the generated folders, relative to `crate_root`, `/`-separated. An npm
-/// install's `node_modules` is not the generator's and is skipped.
+/// install's `node_modules` is not the generator's, and the npm package's copies of
+/// `schema/` are not committed: both are skipped.
 fn committed_files(crate_root: &Path, dirs: &[&str]) -> Result<BTreeSet<String>> {
     let mut out = BTreeSet::new();
     for dir in dirs {
@@ -166,7 +183,10 @@ fn committed_files(crate_root: &Path, dirs: &[&str]) -> Result<BTreeSet<String>>
                         .components()
                         .map(|part| part.as_os_str().to_string_lossy().into_owned())
                         .collect();
-                    out.insert(parts.join("/"));
+                    let path = parts.join("/");
+                    if !super::npm::is_copy(&path) {
+                        out.insert(path);
+                    }
                 }
             }
         }

@@ -9,6 +9,11 @@
 //!
 //! Only the bundle is shipped, not the per-type schema files: every type is a `$defs` entry
 //! of it, and the per-type files repeat their dependencies (1.4 MB against 116 KB).
+//!
+//! `types/` and `schemas/` are copies of `schema/`'s files, byte for byte: they are not
+//! committed (one generated copy is, and the drift check covers it), but written by `cargo
+//! xtask codegen`, and before the package is packed (`cargo xtask package`) or installed from
+//! its folder (the TypeScript client's `npm ci`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -31,6 +36,19 @@ const INDEX_JS: &str = include_str!("npm/index.js");
 const INDEX_D_TS_HEAD: &str = include_str!("npm/index.d.ts.head");
 const README: &str = include_str!("npm/README.md");
 
+/// Whether a package file is a copy of a `schema/` file, made where the package is packed or
+/// installed and never committed.
+pub fn is_copy(path: &str) -> bool {
+    [COPIES_OF_DECLARATIONS, COPIES_OF_SCHEMAS]
+        .iter()
+        .any(|dir| path.starts_with(&format!("{NPM_DIR}/{dir}/")))
+}
+
+/// The package's folder of the declarations (`.d.ts` copies of `schema/typescript/`).
+const COPIES_OF_DECLARATIONS: &str = "types";
+/// The package's folder of the schema bundle (a copy of `schema/json/`'s).
+const COPIES_OF_SCHEMAS: &str = "schemas";
+
 /// The package's files (paths relative to the crate root) from the library's generated ones.
 pub fn package_files(generated: &BTreeMap<String, String>) -> Result<BTreeMap<String, String>> {
     let mut out = BTreeMap::new();
@@ -41,7 +59,10 @@ pub fn package_files(generated: &BTreeMap<String, String>) -> Result<BTreeMap<St
             .strip_prefix(&ts_prefix)
             .and_then(|p| p.strip_suffix(".ts"))
         {
-            out.insert(format!("{NPM_DIR}/types/{module}.d.ts"), text.clone());
+            out.insert(
+                format!("{NPM_DIR}/{COPIES_OF_DECLARATIONS}/{module}.d.ts"),
+                text.clone(),
+            );
             declarations.push(module.to_owned());
         }
     }
@@ -49,7 +70,10 @@ pub fn package_files(generated: &BTreeMap<String, String>) -> Result<BTreeMap<St
     let bundle = generated
         .get(&bundle_path)
         .with_context(|| format!("the generator produced no {bundle_path}"))?;
-    out.insert(format!("{NPM_DIR}/schemas/{BUNDLE_FILE}"), bundle.clone());
+    out.insert(
+        format!("{NPM_DIR}/{COPIES_OF_SCHEMAS}/{BUNDLE_FILE}"),
+        bundle.clone(),
+    );
 
     let definitions = bundle_definitions(bundle)?;
     let mut index = String::from(INDEX_D_TS_HEAD);
