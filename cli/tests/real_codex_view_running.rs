@@ -117,16 +117,30 @@ fn a_running_command_as_the_file_shows_it() -> TestResult {
         );
         let exec = run.join().map_err(|_| "exec panicked")??;
         exec.assert_success();
-        // At its end Codex writes the completed item, then the call's output.
+        // At its end Codex writes the completed item and the call's output, in either order
+        // (0.169 wrote `item_completed` first in most runs, and once the output first, the
+        // turn's token usage between the call and both): the two follow the call, with only
+        // the turn's token usage among them.
         let after = line_kinds(&std::fs::read_to_string(&file)?);
-        let completed = after
+        let call = after
             .iter()
-            .rposition(|kind| kind == "response_item/function_call_output")
-            .ok_or_else(|| format!("no output: {after:?}"))?;
+            .position(|kind| kind == "response_item/function_call")
+            .ok_or_else(|| format!("no call: {after:?}"))?;
+        let ends: Vec<&str> = after[call + 1..]
+            .iter()
+            .map(String::as_str)
+            .filter(|kind| *kind != "event_msg/token_count" && *kind != "token_usage_record/")
+            .take(2)
+            .collect();
+        let mut sorted = ends.clone();
+        sorted.sort_unstable();
         assert_eq!(
-            after[completed - 1],
-            "event_msg/item_completed",
-            "{after:?}"
+            sorted,
+            [
+                "event_msg/item_completed",
+                "response_item/function_call_output"
+            ],
+            "what follows the call: {ends:?} in {after:?}"
         );
         // Completed, it takes its place in history with its output; the turn ends.
         let screen = tmux.wait_for("the completed command and the turn's end", |screen| {
