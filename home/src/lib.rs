@@ -13,7 +13,9 @@
 //!   once, by its newest piece. [`summarize_rollout_file`] is the same summary for one named
 //!   file.
 //! - Usage: [`file_usage`] counts each model response of a file once (a forked child's copied
-//!   parent prefix left out), for the model in force at its line; [`Tally`] sums per model;
+//!   parent prefix left out, a piece charged its own responses), for the model in force at
+//!   its line; [`count_each_response_once`] leaves out what another file of the same thread
+//!   holds; [`Tally`] sums per model;
 //!   [`build_usage_report`] groups responses by local day, week, month, session or model.
 //! - Search: [`SearchIndex`], a full-text index (SQLite FTS5) over every session of a home,
 //!   kept up to date incrementally. It is a cache: it can be deleted and is rebuilt from the
@@ -126,8 +128,8 @@ pub use table::{
 pub use thread_lookup::{MIN_THREAD_PREFIX, ThreadLookupError, find_thread, thread_prefix};
 pub use usage::{
     CountedFrom, DateRange, FileUsage, ReportKind, ResponseUsage, SessionUsage, Tally, Tokens,
-    UNKNOWN_MODEL, UsageError, UsageReport, UsageRow, UsageScan, build_usage_report, file_usage,
-    file_usage_at, file_usage_by_day, local_day,
+    UNKNOWN_MODEL, UsageError, UsageReport, UsageRow, UsageScan, build_usage_report,
+    count_each_response_once, file_usage, file_usage_at, file_usage_by_day, local_day,
 };
 pub use writer_lock::{
     THREAD_WRITER_LOCKS_SUBDIR, WriterLock, thread_writer_lock, thread_writer_lock_path,

@@ -12,6 +12,15 @@
 //!   (Codex repeats it at the end of a turn), `info: null` lines are skipped, and a total
 //!   lower than the one before (a count that restarted) counts that line's
 //!   `last_token_usage`.
+//! - **Missing history.** The first running total of a file has no total before it. In a
+//!   file that starts its thread it equals that line's `last_token_usage` and is counted
+//!   whole. In a piece whose earlier history is in another file (a 0.159+ continuation file,
+//!   an excerpt, a piece whose base is missing) it also holds that history, which the piece
+//!   did not pay for and which its base counts when present: it sets the baseline and counts
+//!   the line's `last_token_usage` when the model produced an item since the turn started
+//!   (else the line is Codex's repeat of the last total at a turn's start, a response of the
+//!   earlier history, and counts nothing). So a piece is charged its own responses, with or
+//!   without its base; a line that gives no `last_token_usage` counts its total whole.
 //! - **Copied prefix.** A child's lines copied from its parent (its parent's replayed meta
 //!   and everything up to the child's own first turn, as [`ParentPrefixScan`] decides) never
 //!   count; their totals still set the baseline the child's own totals grow from. A fork by
@@ -35,6 +44,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use codex_protocol::event::{EventMsg, TokenUsage};
+use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::{RolloutItem, RolloutLine, parse_rollout_line_typed};
 use codex_protocol::thread_id::ThreadId;
 use serde::Serialize;
@@ -45,11 +55,13 @@ use codex_rollout::{ParentPrefixScan, Provenance};
 mod group;
 mod light;
 mod line_kind;
+mod once;
 mod report;
 
 use group::DayGroups;
 use line_kind::{LineKind, line_kind};
 
+pub use once::count_each_response_once;
 pub use report::{
     DateRange, ReportKind, SessionUsage, UsageReport, UsageRow, build_usage_report, local_day,
 };
@@ -59,7 +71,7 @@ pub use report::{
 ///
 /// Unsigned, so a negative count in a file (never written by Codex) reads as zero instead of
 /// cancelling real usage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
 pub struct Tokens {
     /// Input tokens, cached ones included.
     pub input_tokens: u64,
@@ -169,6 +181,9 @@ pub struct FileUsage {
     /// Line numbers of usage lines whose timestamp cannot be read: they cannot be placed in
     /// time, so they are left out (and reported).
     pub undated_lines: Vec<usize>,
+    /// Responses left out because an earlier file of the same thread holds them
+    /// ([`count_each_response_once`]).
+    pub repeated_responses: usize,
 }
 
 impl FileUsage {
@@ -191,6 +206,9 @@ pub struct UsageScan {
     last_total: Option<TokenUsage>,
     /// A `token_usage_record` was seen: the file is counted from records only.
     has_records: bool,
+    /// The model produced an item since the last turn start or `turn_context` (the
+    /// missing-history rule reads it until the file's first running total).
+    output_since_turn_start: bool,
     /// Responses merged per model and local day, when asked for.
     groups: Option<DayGroups>,
 }
@@ -230,8 +248,21 @@ impl UsageScan {
             }
             RolloutItem::TurnContext(_)
             | RolloutItem::EventMsg(EventMsg::ThreadSettingsApplied(_)) => {
+                if matches!(item, RolloutItem::TurnContext(_)) {
+                    self.output_since_turn_start = false;
+                }
                 if let Some(model) = model_named(item) {
                     self.set_model(model);
+                }
+                return;
+            }
+            RolloutItem::EventMsg(EventMsg::TurnStarted(_)) => {
+                self.output_since_turn_start = false;
+                return;
+            }
+            RolloutItem::ResponseItem(response) => {
+                if is_model_output(response) {
+                    self.model_output();
                 }
                 return;
             }
@@ -286,6 +317,18 @@ impl UsageScan {
         }
     }
 
+    /// Takes in a response item the model produced, seen without a parse (the scan needs
+    /// only that it was one: see the missing-history rule).
+    pub(crate) fn model_output(&mut self) {
+        self.output_since_turn_start = true;
+    }
+
+    /// Whether the file's first running total is still to come (until then the scan wants
+    /// to hear of the model's items, [`Self::model_output`]).
+    pub(crate) fn awaits_first_total(&self) -> bool {
+        self.last_total.is_none()
+    }
+
     /// The file's usage.
     pub fn finish(self) -> FileUsage {
         self.usage
@@ -309,8 +352,20 @@ impl UsageScan {
             ]
         };
         let now = fields(total);
-        let before = self.last_total.as_ref().map(fields).unwrap_or_default();
-        self.last_total = Some(*total);
+        let Some(before) = self.last_total.replace(*total).as_ref().map(fields) else {
+            // The first running total: in a file that starts its thread it is its first
+            // response (the total is the line's own); in a piece whose earlier history is
+            // elsewhere it also holds that history, which this file did not pay for.
+            let whole = Tokens::from_usage(total);
+            let own = Tokens::from_usage(last);
+            if own.is_zero() || own == whole {
+                return (!whole.is_zero()).then_some(whole);
+            }
+            // Codex repeats the last total when a turn starts: before the model has produced
+            // anything in the turn, the line is that repeat, a response of the earlier
+            // history. After, it is the line's own response.
+            return (self.output_since_turn_start).then_some(own);
+        };
         if now == before {
             return None;
         }
@@ -369,6 +424,7 @@ fn scan_stream<R: Read>(
         .collect();
     loop {
         let seen_meta = scan.usage.thread_id.is_some();
+        let awaits_first_total = scan.awaits_first_total();
         // A line the test is not asked about (a damaged stream's end) goes the typed way.
         let mut kind = LineKind::Parse;
         let wanted = |raw: &[u8]| {
@@ -382,7 +438,10 @@ fn scan_stream<R: Read>(
                     LineKind::Skip
                 }
             });
-            kind == LineKind::Parse
+            if kind == LineKind::ModelOutput && !awaits_first_total {
+                kind = LineKind::Skip;
+            }
+            kind != LineKind::Skip
         };
         let Some(line) = stream.next_line_where(wanted)? else {
             break;
@@ -407,6 +466,7 @@ fn scan_stream<R: Read>(
                     }
                 }
             },
+            LineKind::ModelOutput => scan.model_output(),
             LineKind::Skip => {}
         }
     }
@@ -425,6 +485,21 @@ pub(crate) fn model_named(item: &RolloutItem) -> Option<&str> {
         _ => return None,
     };
     (!model.is_empty()).then_some(model)
+}
+
+/// Whether `item` is one the model produced: reasoning, a tool call, an assistant message.
+fn is_model_output(item: &ResponseItem) -> bool {
+    match item {
+        ResponseItem::Message { role, .. } => role == "assistant",
+        ResponseItem::Reasoning { .. }
+        | ResponseItem::LocalShellCall { .. }
+        | ResponseItem::FunctionCall { .. }
+        | ResponseItem::ToolSearchCall { .. }
+        | ResponseItem::CustomToolCall { .. }
+        | ResponseItem::WebSearchCall { .. }
+        | ResponseItem::ImageGenerationCall { .. } => true,
+        _ => false,
+    }
 }
 
 /// The type tags of the lines usage reads (see [`file_usage`]), quoted as JSON spells them.

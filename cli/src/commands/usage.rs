@@ -2,8 +2,8 @@
 //! [--since DATE] [--until DATE] [--timezone ZONE] [--pricing FILE] [--json]`: tokens and cost
 //! over many sessions.
 //!
-//! Which responses count, with which tokens, model and time, is codex-rollout's
-//! (`codex_home`: each response once, a child's copied parent prefix never);
+//! Which responses count, with which tokens, model and time, is codex-home's (each response
+//! once whatever files hold it, a child's copied parent prefix never);
 //! this command reads the files (several at a time), groups the responses by local date,
 //! session or model ([`codex_home::build_usage_report`]), prices them ([`pricing`]) and prints
 //! them ([`render`]). See `docs/usage.md`.
@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use chrono::NaiveDate;
 use chrono_tz::Tz;
-use codex_home::{FileUsage, file_usage_by_day};
+use codex_home::{FileUsage, count_each_response_once, file_usage, file_usage_by_day};
 use codex_rollout::RolloutStream;
 
 use crate::error::{CommandResult, Failure, Status};
@@ -79,7 +79,13 @@ pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
         }
     }
     let sources = expand_sources(paths, args.home.as_deref(), WhenEmpty::DefaultHome)?;
-    let (sessions, unreadable) = read_all(&sources, zone);
+    let (mut sessions, unreadable) = read_all(&sources, zone);
+    count_each_response_once(&mut sessions, zone, |session| {
+        let source = sources
+            .iter()
+            .find(|source| source.name() == session.path)?;
+        read_apart(source)
+    });
     let report = build_usage_report(kind, zone, range, &sessions);
     if out.is_json() {
         out.json_line(&render::to_json(kind, &report, &pricing, &zone_name))?;
@@ -204,4 +210,16 @@ fn read_one(source: &Source, zone: Tz) -> Result<FileUsage, String> {
             .and_then(|stream| file_usage_by_day(stream, zone)),
     };
     usage.map_err(failed)
+}
+
+/// A file's usage with every response apart, read again for
+/// [`count_each_response_once`]; standard input cannot be read twice.
+fn read_apart(source: &Source) -> Option<FileUsage> {
+    let usage = match source {
+        Source::File(path) => RolloutStream::open(path).and_then(file_usage),
+        Source::Spooled(spooled) => RolloutStream::open(spooled.path()).and_then(file_usage),
+        Source::Stdin => return None,
+        Source::Sample => RolloutStream::new(SAMPLE_JSONL.as_bytes()).and_then(file_usage),
+    };
+    usage.ok()
 }

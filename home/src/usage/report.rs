@@ -97,6 +97,9 @@ pub struct UsageReport {
     pub rows: Vec<UsageRow>,
     /// Every counted response.
     pub totals: Tally,
+    /// Responses left out because another file of their thread holds them
+    /// ([`super::count_each_response_once`]).
+    pub repeated_responses: usize,
 }
 
 /// Groups the responses of `sessions` into the rows of `kind`, dating them in `zone` and
@@ -174,7 +177,15 @@ pub fn build_usage_report(
     if kind == ReportKind::Session {
         rows.sort_by(|a, b| (a.last_activity, &a.key).cmp(&(b.last_activity, &b.key)));
     }
-    UsageReport { rows, totals }
+    let repeated_responses = sessions
+        .iter()
+        .map(|session| session.usage.repeated_responses)
+        .sum();
+    UsageReport {
+        rows,
+        totals,
+        repeated_responses,
+    }
 }
 
 /// Whether the session file at `candidate` is a newer piece of its thread than `shown`: by

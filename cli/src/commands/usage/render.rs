@@ -59,6 +59,10 @@ pub fn to_json(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone: 
     document.insert("totals".into(), Value::Object(totals));
     document.insert("timezone".into(), json!(zone));
     document.insert("unpriced_models".into(), json!(unpriced(report, pricing)));
+    document.insert(
+        "repeated_responses".into(),
+        json!(report.repeated_responses),
+    );
     Value::Object(document)
 }
 
@@ -170,6 +174,12 @@ pub fn to_table(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone:
     text.push_str(&format!(
         "Times in {zone}. Input includes cached input, output includes reasoning.\n"
     ));
+    if report.repeated_responses > 0 {
+        text.push_str(&format!(
+            "{} response(s) held by more than one file of their thread counted once.\n",
+            thousands(report.repeated_responses as u64)
+        ));
+    }
     let unpriced = unpriced(report, pricing);
     if !unpriced.is_empty() {
         text.push_str(&format!(
