@@ -10,6 +10,25 @@ use clap::{Parser, Subcommand, ValueEnum};
 /// (or a unique prefix of one) found under the Codex home; without one it uses
 /// a sample session bundled in the binary (and says so on stderr).
 /// Exit codes: 0 done, 1 content problems, 2 unreadable input or bad usage.
+/// The command line, with what is known only at run time written into its help: the date
+/// and LiteLLM version of the bundled price table (`usage --help`).
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let prices = match codex_home::Pricing::bundled().map(|pricing| pricing.snapshot) {
+        Ok(Some(snapshot)) => format!(
+            "bundled: LiteLLM {} snapshot of {}",
+            snapshot.litellm_version, snapshot.date
+        ),
+        _ => "bundled: none readable".to_string(),
+    };
+    Cli::command().mut_subcommand("usage", |usage| {
+        usage.mut_arg("pricing", |arg| {
+            let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
+            arg.help(format!("{help} ({prices})"))
+        })
+    })
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "codex-thread",
@@ -214,7 +233,9 @@ pub enum Command {
         /// IANA time zone days are counted in (default: the local zone).
         #[arg(long, value_name = "ZONE")]
         timezone: Option<String>,
-        /// Price table to use instead of the bundled one (same JSON shape).
+        /// Price table to use instead of the bundled one: LiteLLM's
+        /// model_prices_and_context_window.json, or {"models": {NAME: {"input",
+        /// "cached_input", "output"}}} in USD per million tokens
         #[arg(long, value_name = "FILE")]
         pricing: Option<PathBuf>,
     },

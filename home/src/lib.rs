@@ -108,7 +108,7 @@ pub use list::{
     find_rollouts_by_thread_prefix, is_rollout_file_name, list_archived_sessions, list_sessions,
     list_sessions_async, read_head_summary, rollout_files_under, summarize_rollout_file,
 };
-pub use pricing::{Price, Pricing, PricingError};
+pub use pricing::{Price, Pricing, PricingError, Snapshot, TallyCost};
 pub use prune::{
     Action, AppliedThread, ApplyOptions, CodexCli, CodexCliError, DEFAULT_MIN_IDLE, Hold, Outcome,
     PlannedThread, Policy, PruneError, PruneLock, PrunePlan, RescueThreadError, SourceFilter,

@@ -21,6 +21,8 @@
 //!   (also part of `ci`); `cargo xtask real-codex diff --version V`: those tests against
 //!   another version, their report printed as a table.
 //!
+//! - `cargo xtask pricing [--version V] [--from FILE]`: the price table `usage` ships
+//!   (`home/data/litellm_prices.json`), regenerated from LiteLLM's model price data.
 //! - `cargo xtask duckdb`: DuckDB from PyPI (pinned) in a virtual environment under
 //!   `<target>/duckdb/`, what the Parquet table tests query with (also part of `ci`); prints
 //!   its Python.
@@ -33,6 +35,7 @@ mod ci;
 mod codegen;
 mod duckdb;
 mod package;
+mod pricing;
 mod real_codex;
 mod screenshots;
 mod tidy;
@@ -74,6 +77,16 @@ enum Command {
     /// Install DuckDB (PyPI, pinned) for the table tests under `<target>/duckdb/`; print its
     /// Python.
     Duckdb,
+    /// Regenerate `home/data/litellm_prices.json`, the prices `usage` ships, from LiteLLM's
+    /// model price data (its PyPI wheel).
+    Pricing {
+        /// The litellm version to take (default: the newest on PyPI).
+        #[arg(long)]
+        version: Option<String>,
+        /// Read LiteLLM's `model_prices_and_context_window.json` from this file instead.
+        #[arg(long)]
+        from: Option<std::path::PathBuf>,
+    },
     /// The real Codex CLI the differential tests run against.
     RealCodex {
         #[command(subcommand)]
@@ -108,6 +121,7 @@ fn main() -> Result<()> {
         Command::Screenshots => screenshots::run_all(),
         Command::ViewScreens => view_screens::run(),
         Command::Duckdb => duckdb::install(),
+        Command::Pricing { version, from } => pricing::run(version.as_deref(), from.as_deref()),
         Command::RealCodex {
             command: RealCodexCommand::Install { version },
         } => real_codex::install(&version),

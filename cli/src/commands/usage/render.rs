@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use codex_home::{Tally, Tokens};
 use serde_json::{Map, Value, json};
 
-use codex_home::Pricing;
+use codex_home::{Pricing, TallyCost};
 use codex_home::{ReportKind, UsageReport, UsageRow};
 
 /// The widest table printed.
@@ -60,6 +60,13 @@ pub fn to_json(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone: 
     document.insert("timezone".into(), json!(zone));
     document.insert("unpriced_models".into(), json!(unpriced(report, pricing)));
     document.insert(
+        "pricing".into(),
+        json!({
+            "snapshot_date": pricing.snapshot.as_ref().map(|snapshot| &snapshot.date),
+            "litellm_version": pricing.snapshot.as_ref().map(|snapshot| &snapshot.litellm_version),
+        }),
+    );
+    document.insert(
         "repeated_responses".into(),
         json!(report.repeated_responses),
     );
@@ -77,7 +84,7 @@ pub fn unpriced(report: &UsageReport, pricing: &Pricing) -> Vec<String> {
         .collect()
 }
 
-fn counts_json(tokens: &Tokens, cost: Option<f64>, object: &mut Map<String, Value>) {
+fn counts_json(tokens: &Tokens, cost: TallyCost, object: &mut Map<String, Value>) {
     object.insert("input_tokens".into(), json!(tokens.input_tokens));
     object.insert(
         "cached_input_tokens".into(),
@@ -89,7 +96,22 @@ fn counts_json(tokens: &Tokens, cost: Option<f64>, object: &mut Map<String, Valu
         json!(tokens.reasoning_output_tokens),
     );
     object.insert("total_tokens".into(), json!(tokens.total_tokens));
-    object.insert("cost_usd".into(), json!(cost));
+    object.insert("cost_usd".into(), json!(cost.usd));
+    object.insert("cost_complete".into(), json!(cost.complete()));
+    object.insert("unpriced_tokens".into(), json!(cost.unpriced_tokens));
+}
+
+/// The cost of one model's tokens, as a tally's.
+fn model_cost(pricing: &Pricing, model: &str, tokens: &Tokens) -> TallyCost {
+    let usd = pricing.cost(model, tokens);
+    TallyCost {
+        usd,
+        unpriced_tokens: if usd.is_some() {
+            0
+        } else {
+            tokens.total_tokens
+        },
+    }
 }
 
 fn tally_json(tally: &Tally, pricing: &Pricing, object: &mut Map<String, Value>) {
@@ -99,7 +121,7 @@ fn tally_json(tally: &Tally, pricing: &Pricing, object: &mut Map<String, Value>)
         .iter()
         .map(|(model, tokens)| {
             let mut counts = Map::new();
-            counts_json(tokens, pricing.cost(model, tokens), &mut counts);
+            counts_json(tokens, model_cost(pricing, model, tokens), &mut counts);
             (model, Value::Object(counts))
         })
         .collect();
@@ -174,6 +196,12 @@ pub fn to_table(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone:
     text.push_str(&format!(
         "Times in {zone}. Input includes cached input, output includes reasoning.\n"
     ));
+    if let Some(snapshot) = &pricing.snapshot {
+        text.push_str(&format!(
+            "Prices: LiteLLM {} snapshot of {}.\n",
+            snapshot.litellm_version, snapshot.date
+        ));
+    }
     if report.repeated_responses > 0 {
         text.push_str(&format!(
             "{} response(s) held by more than one file of their thread counted once.\n",
@@ -182,9 +210,11 @@ pub fn to_table(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone:
     }
     let unpriced = unpriced(report, pricing);
     if !unpriced.is_empty() {
+        let left_out = pricing.tally_cost(&report.totals).unpriced_tokens;
         text.push_str(&format!(
-            "No price for: {} (left out of the cost).\n",
-            unpriced.join(", ")
+            "* No price for: {} ({} tokens left out of the cost; ≥ marks a partial cost).\n",
+            unpriced.join(", "),
+            thousands(left_out)
         ));
     }
     text
@@ -206,7 +236,7 @@ fn table_lines(
             for (model, tokens) in &tally.models {
                 lines.push(Line {
                     key: format!("  {}", cut(model, MAX_KEY - 2)),
-                    cells: cells(tokens, pricing.cost(model, tokens), short),
+                    cells: cells(tokens, model_cost(pricing, model, tokens), short),
                 });
             }
         }
@@ -231,7 +261,7 @@ fn row_key(kind: ReportKind, row: &UsageRow) -> String {
     }
 }
 
-fn cells(tokens: &Tokens, cost: Option<f64>, short: bool) -> [String; 6] {
+fn cells(tokens: &Tokens, cost: TallyCost, short: bool) -> [String; 6] {
     let number = |value: u64| {
         if short {
             abbreviate(value)
@@ -245,8 +275,18 @@ fn cells(tokens: &Tokens, cost: Option<f64>, short: bool) -> [String; 6] {
         number(tokens.output_tokens),
         number(tokens.reasoning_output_tokens),
         number(tokens.total_tokens),
-        cost.map_or_else(|| "-".to_string(), |cost| format!("${cost:.2}")),
+        cost_cell(cost),
     ]
+}
+
+/// A cost as printed: `$0.43`, `≥$0.43*` when tokens of an unpriced model are left out,
+/// `-` when nothing is priced.
+fn cost_cell(cost: TallyCost) -> String {
+    match cost.usd {
+        None => "-".to_string(),
+        Some(usd) if cost.complete() => format!("${usd:.2}"),
+        Some(usd) => format!("≥${usd:.2}*"),
+    }
 }
 
 /// `1234567` as `1,234,567`.
