@@ -230,7 +230,8 @@ pub enum Command {
         /// Last day counted (YYYY-MM-DD, in --timezone).
         #[arg(long, value_name = "DATE")]
         until: Option<String>,
-        /// IANA time zone days are counted in (default: the local zone).
+        /// IANA time zone days are counted in (default: the local zone, from TZ, else the
+        /// system's).
         #[arg(long, value_name = "ZONE")]
         timezone: Option<String>,
         /// Price table to use instead of the bundled one: LiteLLM's
@@ -319,8 +320,8 @@ pub struct SearchArgs {
     /// Only texts recorded before this time (a day counts whole).
     #[arg(long, value_name = "TIME")]
     pub until: Option<String>,
-    /// IANA time zone a day of --since/--until is read in (default: the local zone), as
-    /// `usage` counts days.
+    /// IANA time zone a day of --since/--until is read in (default: the local zone, from TZ,
+    /// else the system's), as `usage` counts days.
     #[arg(long, value_name = "ZONE")]
     pub timezone: Option<String>,
     /// Also texts a fork or sub-agent copied from its parent (left out by default:

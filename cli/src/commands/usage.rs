@@ -127,6 +127,12 @@ fn resolve_zone(name: Option<&str>) -> Result<(Tz, String), Failure> {
 /// when the local zone could not be told.
 pub fn zone_of(name: Option<&str>) -> Result<Tz, Failure> {
     let found = day_zone(name).map_err(|err| Failure::Usage(err.to_string()))?;
+    if let Some(tz) = &found.unread_tz {
+        warn(&format!(
+            "TZ={tz} names no IANA time zone; using {} (pass --timezone ZONE)",
+            found.zone.name()
+        ));
+    }
     if found.guessed {
         warn("cannot tell the local time zone; using UTC (pass --timezone ZONE)");
     }
