@@ -209,13 +209,15 @@ pub enum Command {
         #[arg(long, value_name = "POLICY", value_parser = codex_home::parse_policy)]
         plan: Option<codex_home::Policy>,
     },
-    /// Tokens and cost per day, week, month, session or model
+    /// Tokens and cost per day, week, month, session, model or project
     ///
-    /// REPORT is daily (default), weekly, monthly, session or model. Reads the
-    /// given files and folders, else every session of the Codex home (plain and
-    /// .jsonl.zst, live and archived). Each model response is counted once, for
-    /// the model in force then; a forked or subagent child never counts what it
-    /// copied from its parent. See docs/usage.md.
+    /// REPORT is daily (default), weekly, monthly, session, model or project
+    /// (also --by REPORT). Reads the given files and folders, else every session
+    /// of the Codex home (plain and .jsonl.zst, live and archived). Each model
+    /// response is counted once whatever files hold it, for the model in force
+    /// then; a forked or subagent child never counts what it copied from its
+    /// parent. Days are in --timezone, else TZ, else the system's zone. See
+    /// docs/usage.md.
     #[command(verbatim_doc_comment)]
     Usage {
         /// An optional REPORT, then rollout files or folders (default: the Codex home).
@@ -239,6 +241,10 @@ pub enum Command {
         /// "cached_input", "output"}}} in USD per million tokens
         #[arg(long, value_name = "FILE")]
         pricing: Option<PathBuf>,
+        /// The report, as a REPORT word first would name it: daily, weekly, monthly,
+        /// session, model or project (the session's git repository, else its directory).
+        #[arg(long, value_name = "REPORT")]
+        by: Option<String>,
     },
     /// Where the bytes of a Codex home (or of files) go
     ///

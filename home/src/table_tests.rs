@@ -283,6 +283,8 @@ fn rows_come_from_the_existing_answers_and_redaction_masks_text() -> TestResult 
     let rows = thread_rows(&codex_home, IDS[0], &options)?.ok_or("no thread")?;
     assert_eq!(rows.thread.pieces, 1);
     assert_eq!(rows.thread.cwd.as_deref(), Some("/work/demo"));
+    // No git in the meta: the project is the working directory.
+    assert_eq!(rows.thread.project.as_deref(), Some("/work/demo"));
     let statuses: Vec<_> = rows
         .turns
         .iter()

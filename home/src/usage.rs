@@ -56,12 +56,15 @@ mod group;
 mod light;
 mod line_kind;
 mod once;
+mod project;
 mod report;
 
 use group::DayGroups;
 use line_kind::{LineKind, line_kind};
 
 pub use once::count_each_response_once;
+use project::has_remote;
+pub use project::session_project;
 pub use report::{
     DateRange, ReportKind, SessionUsage, UsageReport, UsageRow, build_usage_report, local_day,
 };
@@ -174,6 +177,8 @@ pub struct FileUsage {
     pub thread_id: Option<ThreadId>,
     /// The thread whose lines the file starts with a copy of, when it is such a child.
     pub copied_from: Option<ThreadId>,
+    /// The project of the file's own thread ([`session_project`]), when it has a meta.
+    pub project: Option<String>,
     /// The responses the file's own thread made.
     pub responses: Vec<ResponseUsage>,
     /// Usage lines inside the copied parent prefix, left out.
@@ -206,6 +211,9 @@ pub struct UsageScan {
     last_total: Option<TokenUsage>,
     /// A `token_usage_record` was seen: the file is counted from records only.
     has_records: bool,
+    /// The file's project is a git remote (not a directory that a copied parent meta's remote
+    /// may still replace).
+    project_from_remote: bool,
     /// The model produced an item since the last turn start or `turn_context` (the
     /// missing-history rule reads it until the file's first running total).
     output_since_turn_start: bool,
@@ -243,7 +251,20 @@ impl UsageScan {
         }
         let (tokens, counted_from) = match item {
             RolloutItem::SessionMeta(meta) => {
-                self.usage.thread_id.get_or_insert(meta.meta.id);
+                match self.usage.thread_id {
+                    None => {
+                        self.usage.thread_id = Some(meta.meta.id);
+                        self.usage.project = Some(session_project(meta));
+                        self.project_from_remote = has_remote(meta);
+                    }
+                    // A sub-agent's own meta records no git; its parent's, copied after it,
+                    // names the repository both work in.
+                    Some(_) if copied && !self.project_from_remote && has_remote(meta) => {
+                        self.usage.project = Some(session_project(meta));
+                        self.project_from_remote = true;
+                    }
+                    Some(_) => {}
+                }
                 return;
             }
             RolloutItem::TurnContext(_)

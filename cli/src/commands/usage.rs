@@ -1,5 +1,5 @@
-//! `codex-thread usage [daily|weekly|monthly|session|model] [FILE|DIR]... [--home DIR]
-//! [--since DATE] [--until DATE] [--timezone ZONE] [--pricing FILE] [--json]`: tokens and cost
+//! `codex-thread usage [daily|weekly|monthly|session|model|project] [FILE|DIR]... [--home DIR]
+//! [--since DATE] [--until DATE] [--timezone ZONE] [--pricing FILE] [--by REPORT] [--json]`: tokens and cost
 //! over many sessions.
 //!
 //! Which responses count, with which tokens, model and time, is codex-home's (each response
@@ -44,11 +44,30 @@ pub struct UsageArgs {
     pub timezone: Option<String>,
     /// `--pricing`.
     pub pricing: Option<PathBuf>,
+    /// `--by`.
+    pub by: Option<String>,
 }
 
 /// Runs `usage`.
 pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
-    let (kind, paths) = split_report_word(&args.targets);
+    let (word, paths) = split_report_word(&args.targets);
+    let kind = match (&args.by, word) {
+        (None, word) => word.unwrap_or(ReportKind::Daily),
+        (Some(by), word) => {
+            let by_kind = ReportKind::from_word(by).ok_or_else(|| {
+                Failure::Usage(format!(
+                    "--by {by}: expected one of {}",
+                    report_words().join(", ")
+                ))
+            })?;
+            if word.is_some_and(|word| word != by_kind) {
+                return Err(Failure::Usage(format!(
+                    "--by {by} names another report than the word before the paths"
+                )));
+            }
+            by_kind
+        }
+    };
     let range = DateRange {
         since: args.since.as_deref().map(parse_date).transpose()?,
         until: args.until.as_deref().map(parse_date).transpose()?,
@@ -101,14 +120,19 @@ pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
 
 /// The report the first argument names (when it is a report word and not an existing path),
 /// and the paths after it.
-fn split_report_word(targets: &[PathBuf]) -> (ReportKind, &[PathBuf]) {
+fn split_report_word(targets: &[PathBuf]) -> (Option<ReportKind>, &[PathBuf]) {
     if let Some((first, rest)) = targets.split_first()
         && !first.exists()
         && let Some(kind) = first.to_str().and_then(ReportKind::from_word)
     {
-        return (kind, rest);
+        return (Some(kind), rest);
     }
-    (ReportKind::Daily, targets)
+    (None, targets)
+}
+
+/// The words that name a report.
+fn report_words() -> Vec<&'static str> {
+    ReportKind::ALL.iter().map(|(word, _)| *word).collect()
 }
 
 /// A `--since`/`--until` day, by codex-home's rule ([`codex_home::parse_day`]).

@@ -57,6 +57,7 @@ pub(crate) fn scan_thread(
             if let Some(meta) = &scanned.meta {
                 describe_thread(&mut rows.thread, meta);
             }
+            rows.thread.project = scanned.project.clone();
             rows.thread.copied_from_id = scanned.copied_from.clone();
         }
         rows.thread.pieces += 1;
@@ -76,6 +77,7 @@ pub(crate) fn scan_thread(
     if let Some(redactor) = options.redactor {
         for value in [
             &mut rows.thread.cwd,
+            &mut rows.thread.project,
             &mut rows.thread.git_branch,
             &mut rows.thread.name,
         ]
@@ -107,6 +109,7 @@ pub(crate) fn fingerprint_file(path: &Path) -> Result<Fingerprint, TableError> {
 struct ScannedPiece {
     meta: Option<Box<SessionMetaLine>>,
     copied_from: Option<String>,
+    project: Option<String>,
     name: Option<String>,
     last_time: Option<i64>,
     turns: Vec<TurnRow>,
@@ -193,6 +196,7 @@ fn scan_piece(
     Ok(ScannedPiece {
         meta,
         copied_from: usage.copied_from.map(|id| id.to_string()),
+        project: usage.project.clone(),
         name,
         last_time,
         turns: turn_rows(thread_id, piece, &built, &started),

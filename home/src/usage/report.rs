@@ -11,6 +11,9 @@ use super::{FileUsage, ResponseUsage, Tally, UNKNOWN_MODEL};
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use chrono_tz::Tz;
 
+/// The key project rows have for a file without a session meta.
+const UNKNOWN_PROJECT: &str = "unknown";
+
 /// What a report groups by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReportKind {
@@ -24,16 +27,20 @@ pub enum ReportKind {
     Session,
     /// Model.
     Model,
+    /// Project: the session's git repository, else its working directory
+    /// ([`super::session_project`]).
+    Project,
 }
 
 impl ReportKind {
     /// Every kind, with the word that selects it on the command line.
-    pub const ALL: [(&'static str, ReportKind); 5] = [
+    pub const ALL: [(&'static str, ReportKind); 6] = [
         ("daily", ReportKind::Daily),
         ("weekly", ReportKind::Weekly),
         ("monthly", ReportKind::Monthly),
         ("session", ReportKind::Session),
         ("model", ReportKind::Model),
+        ("project", ReportKind::Project),
     ];
 
     /// The kind a command-line word names.
@@ -129,6 +136,14 @@ pub fn build_usage_report(
                         .as_deref()
                         .unwrap_or(UNKNOWN_MODEL)
                         .to_string(),
+                    None,
+                ),
+                ReportKind::Project => (
+                    session
+                        .usage
+                        .project
+                        .clone()
+                        .unwrap_or_else(|| UNKNOWN_PROJECT.to_string()),
                     None,
                 ),
                 ReportKind::Session => (

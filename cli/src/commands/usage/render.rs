@@ -39,6 +39,9 @@ pub fn to_json(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone: 
                 ReportKind::Model => {
                     object.insert("model".into(), json!(row.key));
                 }
+                ReportKind::Project => {
+                    object.insert("project".into(), json!(row.key));
+                }
                 ReportKind::Session => {
                     object.insert("thread_id".into(), json!(row.key));
                     object.insert("path".into(), json!(row.path));
@@ -144,6 +147,7 @@ pub fn to_table(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone:
         ReportKind::Monthly => "Month",
         ReportKind::Session => "Session",
         ReportKind::Model => "Model",
+        ReportKind::Project => "Project",
     };
     let mut text = String::new();
     for short in [false, true] {
@@ -256,6 +260,14 @@ fn row_key(kind: ReportKind, row: &UsageRow) -> String {
         // last 4 tell sessions apart in a table; JSON has the whole id and the path.
         ReportKind::Session if row.key.len() > 18 && row.key.is_ascii() => {
             format!("{}…{}", &row.key[..13], &row.key[row.key.len() - 4..])
+        }
+        // A project's end (the repository, the last folders) tells projects apart.
+        ReportKind::Project if row.key.chars().count() > MAX_KEY => {
+            let tail: String = {
+                let chars: Vec<char> = row.key.chars().collect();
+                chars[chars.len() - (MAX_KEY - 1)..].iter().collect()
+            };
+            format!("…{tail}")
         }
         _ => row.key.clone(),
     }
