@@ -15,6 +15,7 @@
 mod cli;
 mod client_view;
 mod commands;
+mod damaged;
 mod error;
 mod input;
 mod inputs;

@@ -20,24 +20,10 @@ const CUT: &str = "LAF-US__IDAHO-VAULT__";
 const PARENT: &str = "doudouqie66__CommonTools__rollout-2026-07-11T10-22-29";
 const CHILD: &str = "doudouqie66__CommonTools__rollout-2026-07-11T10-23-56";
 
-/// The real file whose name starts with `prefix`.
-fn real(files: &[PathBuf], prefix: &str) -> Result<String, Box<dyn std::error::Error>> {
-    let path = files
-        .iter()
-        .find(|path| common::name(path).starts_with(prefix))
-        .ok_or(prefix.to_string())?;
-    Ok(std::fs::read_to_string(path)?)
-}
-
-/// The part of a real file name Codex wrote (`rollout-…jsonl`).
-fn codex_name(files: &[PathBuf], prefix: &str) -> Result<String, Box<dyn std::error::Error>> {
-    let path = files
-        .iter()
-        .find(|path| common::name(path).starts_with(prefix))
-        .ok_or(prefix.to_string())?;
-    let name = common::name(path);
-    let at = name.find("rollout-").ok_or("no rollout name")?;
-    Ok(name[at..].to_string())
+/// The real file whose name starts with `prefix`: its Codex name and its text.
+fn real(files: &[PathBuf], prefix: &str) -> Result<(String, String), Box<dyn std::error::Error>> {
+    let (name, bytes) = common::real_rollout(files, prefix)?;
+    Ok((name, String::from_utf8(bytes)?))
 }
 
 /// `text` cut at the first user message after its half: the base, and a 0.159+
@@ -103,8 +89,7 @@ fn a_continuation_piece_without_its_base_is_charged_its_own_responses() -> TestR
     let Some(files) = real_files()? else {
         return Ok(());
     };
-    let text = real(&files, CUT)?;
-    let name = codex_name(&files, CUT)?;
+    let (name, text) = real(&files, CUT)?;
     let rollout_id =
         &name[name.len() - "uuid-uuid-uuid-uuid-uuiduuiduuid.jsonl".len()..name.len() - 6];
     let (base, piece) = base_and_piece(&text, rollout_id)?;
@@ -132,11 +117,9 @@ fn copies_compressed_copies_and_forks_count_each_response_once() -> TestResult {
     let Some(files) = real_files()? else {
         return Ok(());
     };
-    let copied = real(&files, COPIED)?;
-    let copied_name = codex_name(&files, COPIED)?;
-    let parent = real(&files, PARENT)?;
-    let child = real(&files, CHILD)?;
-    let (parent_name, child_name) = (codex_name(&files, PARENT)?, codex_name(&files, CHILD)?);
+    let (copied_name, copied) = real(&files, COPIED)?;
+    let (parent_name, parent) = real(&files, PARENT)?;
+    let (child_name, child) = real(&files, CHILD)?;
     let plain = format!("sessions/2025/12/20/{copied_name}");
     let parent_path = format!("sessions/2026/07/11/{parent_name}");
     let child_path = format!("sessions/2026/07/11/{child_name}");

@@ -189,6 +189,8 @@ pub struct FileUsage {
     /// Responses left out because an earlier file of the same thread holds them
     /// ([`count_each_response_once`]).
     pub repeated_responses: usize,
+    /// The file's damage ([`crate::Damage`]): what it could read is counted, the rest not.
+    pub damage: Option<crate::Damage>,
 }
 
 impl FileUsage {
@@ -413,7 +415,8 @@ pub struct UsageError {
 }
 
 /// The usage of the rollout `stream` reads (plain or compressed). Lines that cannot be read
-/// are skipped, as everywhere; a damaged compressed stream counts what came before the damage.
+/// are skipped, as everywhere, and the file's damage noted ([`FileUsage::damage`]); a damaged
+/// compressed stream counts what came before the damage.
 ///
 /// Only the lines that can change the answer are parsed: the file's own session meta (every
 /// line is parsed until it is seen, so a file of any format names its thread), then lines
@@ -452,6 +455,10 @@ fn scan_stream<R: Read>(
             if !seen_meta {
                 return true;
             }
+            if crate::may_be_damaged(raw) {
+                // Parsed so that a torn or padded line is reported, never passed over.
+                return true;
+            }
             kind = line_kind(raw).unwrap_or_else(|| {
                 if finders.iter().any(|finder| finder.find(raw).is_some()) {
                     LineKind::Parse
@@ -467,6 +474,9 @@ fn scan_stream<R: Read>(
         let Some(line) = stream.next_line_where(wanted)? else {
             break;
         };
+        if let Some(problem) = &line.problem {
+            crate::note_damage(&mut scan.usage.damage, problem);
+        }
         match kind {
             LineKind::Parse => {
                 if let Some(rollout_line) = line.line() {

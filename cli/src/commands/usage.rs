@@ -19,6 +19,7 @@ use chrono_tz::Tz;
 use codex_home::{FileUsage, count_each_response_once, file_usage, file_usage_by_day};
 use codex_rollout::RolloutStream;
 
+use crate::damaged::DamagedFiles;
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
 use crate::inputs::{WhenEmpty, expand_sources, resolve_home};
@@ -99,6 +100,12 @@ pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
     }
     let sources = expand_sources(paths, args.home.as_deref(), WhenEmpty::DefaultHome)?;
     let (mut sessions, unreadable) = read_all(&sources, zone);
+    let mut damaged = DamagedFiles::default();
+    for session in &sessions {
+        if let Some(damage) = &session.usage.damage {
+            damaged.note(&session.path, damage);
+        }
+    }
     count_each_response_once(&mut sessions, zone, |session| {
         let source = sources
             .iter()
@@ -107,15 +114,23 @@ pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
     });
     let report = build_usage_report(kind, zone, range, &sessions);
     if out.is_json() {
-        out.json_line(&render::to_json(kind, &report, &pricing, &zone_name))?;
+        let mut json = render::to_json(kind, &report, &pricing, &zone_name);
+        if let Some(document) = json.as_object_mut() {
+            document.insert("damaged".into(), damaged.to_json());
+        }
+        out.json_line(&json)?;
     } else {
-        out.text(&render::to_table(kind, &report, &pricing, &zone_name))?;
+        let mut text = render::to_table(kind, &report, &pricing, &zone_name);
+        if !damaged.is_empty() {
+            text.push_str("Partial: damaged files were counted as far as they could be read.\n");
+        }
+        out.text(&text)?;
     }
-    Ok(if unreadable {
+    Ok(damaged.status(if unreadable {
         Status::Unreadable
     } else {
         Status::Ok
-    })
+    }))
 }
 
 /// The report the first argument names (when it is a report word and not an existing path),

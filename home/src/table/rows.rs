@@ -172,6 +172,8 @@ pub struct ThreadRows {
     pub items: Vec<ItemRow>,
     /// Its responses' token usage.
     pub tokens: Vec<TokenRow>,
+    /// Its damaged files ([`crate::Damage`]): their rows are what could be read.
+    pub damaged: Vec<(std::path::PathBuf, crate::Damage)>,
 }
 
 /// The four tables.

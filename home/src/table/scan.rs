@@ -70,6 +70,9 @@ pub(crate) fn scan_thread(
         rows.turns.extend(scanned.turns);
         rows.items.extend(scanned.items);
         rows.tokens.extend(scanned.tokens);
+        if let Some(damage) = scanned.damage {
+            rows.damaged.push((piece.path.clone(), damage));
+        }
         merge_report(&mut report, &scanned.report);
         fingerprints.push(scanned.fingerprint);
     }
@@ -110,6 +113,7 @@ struct ScannedPiece {
     meta: Option<Box<SessionMetaLine>>,
     copied_from: Option<String>,
     project: Option<String>,
+    damage: Option<crate::Damage>,
     name: Option<String>,
     last_time: Option<i64>,
     turns: Vec<TurnRow>,
@@ -141,8 +145,12 @@ fn scan_piece(
     let mut meta = None;
     let mut name = None;
     let mut last_time = None;
+    let mut damage = None;
     while let Some(line) = stream.next_line().map_err(error)? {
         print.push(line.offset, line.raw);
+        if let Some(problem) = &line.problem {
+            crate::note_damage(&mut damage, problem);
+        }
         if let Some(format) = line.format() {
             view.note_format(format);
         }
@@ -197,6 +205,7 @@ fn scan_piece(
         meta,
         copied_from: usage.copied_from.map(|id| id.to_string()),
         project: usage.project.clone(),
+        damage,
         name,
         last_time,
         turns: turn_rows(thread_id, piece, &built, &started),
