@@ -1,6 +1,6 @@
 //! Damaged files named by every command over a home: a truncated `.jsonl.zst`, a torn plain
 //! file and a NUL-padded one, built from the real files of `../shared/fixtures/real/` (copied
-//! into a temporary home, never into the project). `usage` and `table` warn once per file on
+//! into a temporary home, never into the project). `usage`, `table` and `du` warn once per file on
 //! standard error (file, line, what is wrong), list them under `"damaged"` in JSON, exit 1
 //! (a partial answer), and count what could be read the same way for plain and `.zst` files.
 
@@ -68,7 +68,7 @@ fn total(json: &Value) -> u64 {
 }
 
 #[test]
-fn usage_and_table_name_each_damaged_file_once_and_exit_1() -> TestResult {
+fn usage_table_and_du_name_each_damaged_file_once_and_exit_1() -> TestResult {
     let Some(files) = real_files()? else {
         return Ok(());
     };
@@ -138,6 +138,25 @@ fn usage_and_table_name_each_damaged_file_once_and_exit_1() -> TestResult {
         "{json:#}"
     );
     assert_eq!(stderr.matches(&torn_path.display().to_string()).count(), 1);
+
+    let output = bin()?
+        .args(["--json", "du", "--home"])
+        .arg(&home)
+        .output()?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let summary: Value = serde_json::from_str(stdout.lines().last().ok_or("no summary")?)?;
+    assert_eq!(
+        summary["damaged"].as_array().map(Vec::len),
+        Some(3),
+        "{summary:#}"
+    );
+    assert_eq!(
+        stderr.matches(&zst.display().to_string()).count(),
+        1,
+        "{stderr}"
+    );
     Ok(())
 }
 
