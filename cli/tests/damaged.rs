@@ -1,6 +1,6 @@
 //! Damaged files named by every command over a home: a truncated `.jsonl.zst`, a torn plain
 //! file and a NUL-padded one, built from the real files of `../shared/fixtures/real/` (copied
-//! into a temporary home, never into the project). `usage`, `table` and `du` warn once per file on
+//! into a temporary home, never into the project). `usage`, `table`, `du` and `list` warn once per file on
 //! standard error (file, line, what is wrong), list them under `"damaged"` in JSON, exit 1
 //! (a partial answer), and count what could be read the same way for plain and `.zst` files.
 
@@ -68,7 +68,7 @@ fn total(json: &Value) -> u64 {
 }
 
 #[test]
-fn usage_table_and_du_name_each_damaged_file_once_and_exit_1() -> TestResult {
+fn usage_table_du_and_list_name_each_damaged_file_once_and_exit_1() -> TestResult {
     let Some(files) = real_files()? else {
         return Ok(());
     };

@@ -11,7 +11,12 @@
 //! damaged. What the command could read is still counted; the binary says the answer is
 //! partial.
 
-use codex_rollout::{LineProblem, ProblemKind};
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+
+use codex_rollout::{LineProblem, ProblemKind, RolloutStream};
+
+mod frames;
 
 /// The damage of one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,6 +60,42 @@ pub fn note_damage(damage: &mut Option<Damage>, problem: &LineProblem) {
 pub fn may_be_damaged(raw: &[u8]) -> bool {
     let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
     raw.first() != Some(&b'{') || raw.last() != Some(&b'}')
+}
+
+/// The damage of the file at `path`, for a command that does not read files whole (`list`):
+/// a quick test first, by the file's end (a plain file ends with a `\n`; a compressed one
+/// ends where its last zstd frame ends, [`frames::frames_whole`]), then, only for a file that
+/// fails it, a read of every line to say where ([`note_damage`]). A plain file torn or
+/// padded in its middle, or a compressed block corrupt inside, passes the quick test: the
+/// commands that read every line report those.
+pub fn file_damage(path: &Path) -> std::io::Result<Option<Damage>> {
+    let mut file = std::fs::File::open(path)?;
+    let mut magic = [0u8; 4];
+    let read = file.read(&mut magic)?;
+    let compressed = read == 4 && u32::from_le_bytes(magic) == 0xFD2F_B528;
+    file.seek(SeekFrom::Start(0))?;
+    let whole = if compressed {
+        frames::frames_whole(&mut file)?
+    } else {
+        let length = file.seek(SeekFrom::End(0))?;
+        let mut last = [0u8; 1];
+        if length > 0 {
+            file.seek(SeekFrom::End(-1))?;
+            file.read_exact(&mut last)?;
+        }
+        length == 0 || last[0] == b'\n'
+    };
+    if whole {
+        return Ok(None);
+    }
+    let mut stream = RolloutStream::open(path)?;
+    let mut damage = None;
+    while let Some(line) = stream.next_line_where(may_be_damaged)? {
+        if let Some(problem) = &line.problem {
+            note_damage(&mut damage, problem);
+        }
+    }
+    Ok(damage)
 }
 
 #[cfg(test)]

@@ -94,7 +94,7 @@ pub use compress::{
     CompressOptions, CompressRun, DEFAULT_OLDER_THAN, FileResult, Plan, compress_file,
     compress_files, plan_file,
 };
-pub use damage::{Damage, is_damage, may_be_damaged, note_damage};
+pub use damage::{Damage, file_damage, is_damage, may_be_damaged, note_damage};
 pub use dates::{
     AgeError, DayZone, RangeEnd, UnknownZone, day_zone, parse_age, parse_day, parse_instant_ms,
 };
