@@ -62,6 +62,7 @@ mod report;
 use group::DayGroups;
 use line_kind::{LineKind, line_kind};
 
+pub(crate) use once::SeenResponses;
 pub use once::count_each_response_once;
 use project::has_remote;
 pub use project::session_project;

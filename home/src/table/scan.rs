@@ -26,7 +26,7 @@ use super::manifest::Fingerprint;
 use super::rows::{ThreadRow, ThreadRows, TokenRow, TurnRow};
 use crate::list::FoundRollout;
 use crate::redact::RedactionReport;
-use crate::usage::{CountedFrom, UsageScan};
+use crate::usage::{CountedFrom, SeenResponses, UsageScan};
 
 /// The rows of the thread whose files are `pieces` (oldest first), and each file's
 /// fingerprint; `names` is the home's session index (`CodexHome::thread_names`).
@@ -50,9 +50,17 @@ pub(crate) fn scan_thread(
         .first()
         .map(|piece| piece.name.created.timestamp_millis());
     let mut name = None;
+    // A response is one row, whatever pieces hold it (a copy in both folders).
+    let mut seen = SeenResponses::default();
     for (index, piece) in pieces.iter().enumerate() {
         let piece_index = u32::try_from(index).unwrap_or(u32::MAX);
-        let scanned = scan_piece(&piece.path, &first_thread_id, piece_index, options)?;
+        let scanned = scan_piece(
+            &piece.path,
+            &first_thread_id,
+            piece_index,
+            options,
+            &mut seen,
+        )?;
         if index == 0 {
             if let Some(meta) = &scanned.meta {
                 describe_thread(&mut rows.thread, meta);
@@ -128,6 +136,7 @@ fn scan_piece(
     thread_id: &str,
     piece: u32,
     options: TextOptions<'_>,
+    seen: &mut SeenResponses,
 ) -> Result<ScannedPiece, TableError> {
     let error = |source| TableError::Read {
         path: path.to_path_buf(),
@@ -199,7 +208,8 @@ fn scan_piece(
             builder.finish()
         }
     };
-    let usage = usage.finish();
+    let mut usage = usage.finish();
+    usage.responses = seen.keep_new(std::mem::take(&mut usage.responses)).0;
     let (items, report) = items.finish();
     Ok(ScannedPiece {
         meta,

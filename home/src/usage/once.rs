@@ -23,7 +23,7 @@ use chrono_tz::Tz;
 use codex_protocol::thread_id::ThreadId;
 
 use super::group::DayGroups;
-use super::{FileUsage, SessionUsage, Tokens};
+use super::{FileUsage, ResponseUsage, SessionUsage, Tokens};
 
 /// What makes two responses of one thread the same response.
 type ResponseKey = (DateTime<Utc>, Tokens);
@@ -47,26 +47,21 @@ pub fn count_each_response_once(
     }
     let mut left_out = 0;
     for indexes in threads.values().filter(|indexes| indexes.len() > 1) {
-        let mut seen: HashSet<ResponseKey> = HashSet::new();
+        let mut seen = SeenResponses::default();
         for &index in indexes {
             let Some(session) = sessions.get_mut(index) else {
                 continue;
             };
             let Some(apart) = rescan(session) else {
-                seen.extend(session.usage.responses.iter().map(key_of));
+                seen.mark(&session.usage.responses);
                 continue;
             };
+            let (new, repeated) = seen.keep_new(apart.responses);
             let mut groups = DayGroups::new(zone);
             let mut kept = Vec::new();
-            let mut repeated = 0;
-            for response in &apart.responses {
-                if seen.contains(&key_of(response)) {
-                    repeated += 1;
-                } else {
-                    groups.add(&mut kept, response.clone());
-                }
+            for response in new {
+                groups.add(&mut kept, response);
             }
-            seen.extend(apart.responses.iter().map(key_of));
             session.usage.responses = kept;
             session.usage.repeated_responses = repeated;
             left_out += repeated;
@@ -75,7 +70,34 @@ pub fn count_each_response_once(
     left_out
 }
 
-fn key_of(response: &super::ResponseUsage) -> ResponseKey {
+/// The responses the earlier files of one thread held (the rule of the module docs), for a
+/// reader that takes a thread's files one after another (`usage`, the tables).
+#[derive(Debug, Default)]
+pub(crate) struct SeenResponses {
+    keys: HashSet<ResponseKey>,
+}
+
+impl SeenResponses {
+    /// The responses of the thread's next file that no earlier file held, and how many it
+    /// repeated; all of them are then held. Responses within one file are never compared.
+    pub(crate) fn keep_new(
+        &mut self,
+        responses: Vec<ResponseUsage>,
+    ) -> (Vec<ResponseUsage>, usize) {
+        let (repeated, new): (Vec<ResponseUsage>, Vec<ResponseUsage>) = responses
+            .into_iter()
+            .partition(|response| self.keys.contains(&key_of(response)));
+        self.mark(&repeated);
+        self.mark(&new);
+        (new, repeated.len())
+    }
+
+    fn mark(&mut self, responses: &[ResponseUsage]) {
+        self.keys.extend(responses.iter().map(key_of));
+    }
+}
+
+fn key_of(response: &ResponseUsage) -> ResponseKey {
     (response.timestamp, response.tokens)
 }
 
