@@ -1,8 +1,9 @@
 //! `codex-thread usage` counts each response once, whatever files hold it, on homes built
 //! from the real files of `../shared/fixtures/real/` (copied into temporary homes, never into
-//! the project): a continuation piece whose base is missing is charged its own responses; a
-//! copy under `archived_sessions/`, a `.jsonl.zst` beside its plain file, and a base with its
-//! piece add nothing twice; a forked child with its parent counts each once.
+//! the project): a continuation piece whose base is missing is charged its own responses (by
+//! `usage` and `inspect` alike); a copy under `archived_sessions/`, a `.jsonl.zst` beside its
+//! plain file, and a base with its piece add nothing twice; a forked child with its parent
+//! counts each once.
 
 mod common;
 
@@ -109,6 +110,22 @@ fn a_continuation_piece_without_its_base_is_charged_its_own_responses() -> TestR
     assert!(base_only > 0 && piece_only > 0);
     assert_eq!(piece_only, whole - base_only, "the piece alone");
     assert_eq!(both, whole, "base and piece");
+    // `inspect` of the piece charges it the same (one rule, codex-home's `UsageScan`).
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join(&piece_name);
+    std::fs::write(&path, piece.as_bytes())?;
+    let output = bin()?.args(["--json", "inspect"]).arg(&path).output()?;
+    let first = output
+        .stdout
+        .split(|byte| *byte == b'\n')
+        .next()
+        .unwrap_or_default();
+    let inspected: Value = serde_json::from_slice(first)?;
+    assert_eq!(
+        inspected["tokens"]["total"].as_u64(),
+        Some(piece_only),
+        "inspect"
+    );
     Ok(())
 }
 

@@ -331,7 +331,10 @@ fn a_thread_copied_in_both_folders_gives_each_response_one_token_row() -> TestRe
     let once = thread_rows(&codex_home, IDS[0], &options)?.ok_or("no thread")?;
     let archived = home.path().join("archived_sessions");
     std::fs::create_dir_all(&archived)?;
-    std::fs::copy(&paths[0], archived.join(paths[0].file_name().ok_or("no name")?))?;
+    std::fs::copy(
+        &paths[0],
+        archived.join(paths[0].file_name().ok_or("no name")?),
+    )?;
     let twice = thread_rows(&codex_home, IDS[0], &options)?.ok_or("no thread")?;
     assert_eq!(twice.thread.pieces, 2, "both copies are read");
     assert!(!once.tokens.is_empty());
