@@ -1,8 +1,9 @@
 //! Damaged files named by every command over a home: a truncated `.jsonl.zst`, a torn plain
 //! file and a NUL-padded one, built from the real files of `../shared/fixtures/real/` (copied
-//! into a temporary home, never into the project). `usage`, `table`, `du` and `list` warn once per file on
-//! standard error (file, line, what is wrong), list them under `"damaged"` in JSON, exit 1
-//! (a partial answer), and count what could be read the same way for plain and `.zst` files.
+//! into a temporary home, never into the project). `usage`, `table`, `du`, `list` and `search`
+//! warn once per file on standard error (file, line, what is wrong), list them under
+//! `"damaged"` in JSON, exit 1 (a partial answer), and count what could be read the same way
+//! for plain and `.zst` files.
 
 mod common;
 
@@ -68,7 +69,7 @@ fn total(json: &Value) -> u64 {
 }
 
 #[test]
-fn usage_table_du_and_list_name_each_damaged_file_once_and_exit_1() -> TestResult {
+fn every_command_over_a_home_names_each_damaged_file_once_and_exits_1() -> TestResult {
     let Some(files) = real_files()? else {
         return Ok(());
     };
