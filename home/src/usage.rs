@@ -44,7 +44,6 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use codex_protocol::event::{EventMsg, TokenUsage};
-use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::{RolloutItem, RolloutLine, parse_rollout_line_typed};
 use codex_protocol::thread_id::ThreadId;
 use serde::Serialize;
@@ -60,7 +59,7 @@ mod project;
 mod report;
 
 use group::DayGroups;
-use line_kind::{LineKind, line_kind};
+use line_kind::{LineKind, is_model_output, line_kind};
 
 pub(crate) use once::SeenResponses;
 pub use once::count_each_response_once;
@@ -517,21 +516,6 @@ pub(crate) fn model_named(item: &RolloutItem) -> Option<&str> {
         _ => return None,
     };
     (!model.is_empty()).then_some(model)
-}
-
-/// Whether `item` is one the model produced: reasoning, a tool call, an assistant message.
-fn is_model_output(item: &ResponseItem) -> bool {
-    match item {
-        ResponseItem::Message { role, .. } => role == "assistant",
-        ResponseItem::Reasoning { .. }
-        | ResponseItem::LocalShellCall { .. }
-        | ResponseItem::FunctionCall { .. }
-        | ResponseItem::ToolSearchCall { .. }
-        | ResponseItem::CustomToolCall { .. }
-        | ResponseItem::WebSearchCall { .. }
-        | ResponseItem::ImageGenerationCall { .. } => true,
-        _ => false,
-    }
 }
 
 /// The type tags of the lines usage reads (see [`file_usage`]), quoted as JSON spells them.

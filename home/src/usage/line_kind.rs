@@ -18,6 +18,7 @@
 //! [`codex_rollout::ParentPrefixScan`] act on these alone), so a line whose tags name
 //! another type is passed over whatever its text says.
 
+use codex_protocol::models::ResponseItem;
 use codex_rollout::line_tags;
 
 /// What a line is to usage.
@@ -66,6 +67,21 @@ pub(crate) fn line_kind(raw: &[u8]) -> Option<LineKind> {
             _ => LineKind::Skip,
         }),
         _ => Some(LineKind::Skip),
+    }
+}
+
+/// Whether `item` is one the model produced: reasoning, a tool call, an assistant message.
+pub(crate) fn is_model_output(item: &ResponseItem) -> bool {
+    match item {
+        ResponseItem::Message { role, .. } => role == "assistant",
+        ResponseItem::Reasoning { .. }
+        | ResponseItem::LocalShellCall { .. }
+        | ResponseItem::FunctionCall { .. }
+        | ResponseItem::ToolSearchCall { .. }
+        | ResponseItem::CustomToolCall { .. }
+        | ResponseItem::WebSearchCall { .. }
+        | ResponseItem::ImageGenerationCall { .. } => true,
+        _ => false,
     }
 }
 
