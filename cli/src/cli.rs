@@ -10,6 +10,25 @@ use clap::{Parser, Subcommand, ValueEnum};
 /// (or a unique prefix of one) found under the Codex home; without one it uses
 /// a sample session bundled in the binary (and says so on stderr).
 /// Exit codes: 0 done, 1 content problems, 2 unreadable input or bad usage.
+/// The command line, with what is known only at run time written into its help: the date
+/// and LiteLLM version of the bundled price table (`usage --help`).
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let prices = match codex_home::Pricing::bundled().map(|pricing| pricing.snapshot) {
+        Ok(Some(snapshot)) => format!(
+            "bundled: LiteLLM {} snapshot of {}",
+            snapshot.litellm_version, snapshot.date
+        ),
+        _ => "bundled: none readable".to_string(),
+    };
+    Cli::command().mut_subcommand("usage", |usage| {
+        usage.mut_arg("pricing", |arg| {
+            let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
+            arg.help(format!("{help} ({prices})"))
+        })
+    })
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "codex-thread",
@@ -190,13 +209,15 @@ pub enum Command {
         #[arg(long, value_name = "POLICY", value_parser = codex_home::parse_policy)]
         plan: Option<codex_home::Policy>,
     },
-    /// Tokens and cost per day, week, month, session or model
+    /// Tokens and cost per day, week, month, session, model or project
     ///
-    /// REPORT is daily (default), weekly, monthly, session or model. Reads the
-    /// given files and folders, else every session of the Codex home (plain and
-    /// .jsonl.zst, live and archived). Each model response is counted once, for
-    /// the model in force then; a forked or subagent child never counts what it
-    /// copied from its parent. See docs/usage.md.
+    /// REPORT is daily (default), weekly, monthly, session, model or project
+    /// (also --by REPORT). Reads the given files and folders, else every session
+    /// of the Codex home (plain and .jsonl.zst, live and archived). Each model
+    /// response is counted once whatever files hold it, for the model in force
+    /// then; a forked or subagent child never counts what it copied from its
+    /// parent. Days are in --timezone, else TZ, else the system's zone. See
+    /// docs/usage.md.
     #[command(verbatim_doc_comment)]
     Usage {
         /// An optional REPORT, then rollout files or folders (default: the Codex home).
@@ -211,12 +232,19 @@ pub enum Command {
         /// Last day counted (YYYY-MM-DD, in --timezone).
         #[arg(long, value_name = "DATE")]
         until: Option<String>,
-        /// IANA time zone days are counted in (default: the local zone).
+        /// IANA time zone days are counted in (default: the local zone, from TZ, else the
+        /// system's).
         #[arg(long, value_name = "ZONE")]
         timezone: Option<String>,
-        /// Price table to use instead of the bundled one (same JSON shape).
+        /// Price table to use instead of the bundled one: LiteLLM's
+        /// model_prices_and_context_window.json, or {"models": {NAME: {"input",
+        /// "cached_input", "output"}}} in USD per million tokens
         #[arg(long, value_name = "FILE")]
         pricing: Option<PathBuf>,
+        /// The report, as a REPORT word first would name it: daily, weekly, monthly,
+        /// session, model or project (the session's git repository, else its directory).
+        #[arg(long, value_name = "REPORT")]
+        by: Option<String>,
     },
     /// Where the bytes of a Codex home (or of files) go
     ///
@@ -298,8 +326,8 @@ pub struct SearchArgs {
     /// Only texts recorded before this time (a day counts whole).
     #[arg(long, value_name = "TIME")]
     pub until: Option<String>,
-    /// IANA time zone a day of --since/--until is read in (default: the local zone), as
-    /// `usage` counts days.
+    /// IANA time zone a day of --since/--until is read in (default: the local zone, from TZ,
+    /// else the system's), as `usage` counts days.
     #[arg(long, value_name = "ZONE")]
     pub timezone: Option<String>,
     /// Also texts a fork or sub-agent copied from its parent (left out by default:

@@ -15,6 +15,7 @@
 mod cli;
 mod client_view;
 mod commands;
+mod damaged;
 mod error;
 mod input;
 mod inputs;
@@ -36,13 +37,14 @@ pub mod testing {
     pub use crate::progress::Progress;
 }
 
-use clap::Parser;
-
 use crate::error::Failure;
 
 /// Parses the process arguments, runs the command and returns the process exit code.
 pub fn main_exit_code() -> u8 {
-    let cli = match cli::Cli::try_parse() {
+    let parsed = cli::command()
+        .try_get_matches()
+        .and_then(|matches| <cli::Cli as clap::FromArgMatches>::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => {
             // Help and version go to stdout with exit 0; usage errors to stderr with exit 2.

@@ -187,6 +187,33 @@ fn date_range_files_and_pricing() -> TestResult {
     ])?;
     let unpriced = priced["unpriced_models"].as_array().ok_or("unpriced")?;
     assert_eq!(unpriced.len(), 2, "{priced:#}");
+    // The total leaves the other models' tokens out, and says so.
+    let totals = &priced["totals"];
+    let priced_tokens = priced["model"]
+        .as_array()
+        .ok_or("rows")?
+        .iter()
+        .filter(|row| row["model"] == "gpt-5.5")
+        .filter_map(|row| row["total_tokens"].as_u64())
+        .sum::<u64>();
+    assert_eq!(totals["cost_complete"], false);
+    assert_eq!(
+        totals["unpriced_tokens"].as_u64(),
+        totals["total_tokens"]
+            .as_u64()
+            .map(|total| total - priced_tokens)
+    );
+    let text = bin()?
+        .args(["usage", "--home", home, "--timezone", "UTC", "--pricing"])
+        .arg(&pricing)
+        .output()?;
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.lines()
+            .any(|line| line.starts_with("Total") && line.ends_with('*') && line.contains("≥$")),
+        "{text}"
+    );
+    assert!(text.contains("* No price for:"), "{text}");
     for row in priced["model"].as_array().ok_or("rows")? {
         let cost = &row["cost_usd"];
         if row["model"] == "gpt-5.5" {
@@ -242,5 +269,47 @@ fn the_table_fits_80_columns_and_bad_arguments_are_usage_errors() -> TestResult 
         ])
         .output()?;
     assert!(String::from_utf8(empty.stdout)?.starts_with("no token usage found"));
+    Ok(())
+}
+
+/// `TZ` is the local zone (`usage` says it and groups days in it); `--timezone` wins over it.
+#[test]
+fn tz_is_the_local_zone_and_timezone_overrides_it() -> TestResult {
+    let (dir, _) = home()?;
+    let home = dir.path().to_str().ok_or("path")?;
+    let with_tz = |tz: &str, args: &[&str]| -> Result<Value, Box<dyn std::error::Error>> {
+        let output = bin()?
+            .env("TZ", tz)
+            .args(["--json", "usage", "--home", home])
+            .args(args)
+            .output()?;
+        assert!(output.status.success());
+        Ok(serde_json::from_slice(&output.stdout)?)
+    };
+    let days = |value: &Value| -> Vec<String> {
+        value["daily"]
+            .as_array()
+            .map(|rows| {
+                rows.iter()
+                    .filter_map(|row| row["date"].as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let new_york = with_tz("America/New_York", &[])?;
+    assert_eq!(new_york["timezone"], "America/New_York");
+    let named = usage_json(&["--home", home, "--timezone", "America/New_York"])?;
+    assert_eq!(days(&new_york), days(&named));
+    // The home's sessions start at 22:00 UTC: the next day in Tokyo, the same in New York.
+    let tokyo = with_tz(":Asia/Tokyo", &[])?;
+    assert_eq!(tokyo["timezone"], "Asia/Tokyo");
+    assert_ne!(days(&tokyo), days(&new_york));
+    let overridden = with_tz("Asia/Tokyo", &["--timezone", "America/New_York"])?;
+    assert_eq!(days(&overridden), days(&new_york));
+    let text = bin()?
+        .env("TZ", "America/New_York")
+        .args(["usage", "--home", home])
+        .output()?;
+    assert!(String::from_utf8_lossy(&text.stdout).contains("Times in America/New_York."));
     Ok(())
 }

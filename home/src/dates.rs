@@ -9,7 +9,8 @@
 //!   that day in the zone days are counted in, or for the end of a range the start of the
 //!   next day.
 //! - The zone days are counted in ([`day_zone`]): the IANA zone a command was given
-//!   (`--timezone`), else the local zone, else UTC (said so). `usage` groups responses by day
+//!   (`--timezone`), else the local zone (the `TZ` environment variable when it names one, as
+//!   every Unix program reads it, then the system's), else UTC (said so). `usage` groups responses by day
 //!   in it and `search` reads `--since`/`--until` days in it: a day means the same everywhere.
 
 use std::time::Duration;
@@ -85,12 +86,15 @@ pub fn parse_instant_ms(text: &str, end: RangeEnd, zone: Tz) -> Option<i64> {
 }
 
 /// The zone days are counted in (see the module docs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DayZone {
     /// The zone.
     pub zone: Tz,
     /// No zone was given and the local one could not be told: UTC was taken.
     pub guessed: bool,
+    /// `TZ` was set to something that names no IANA zone (a POSIX rule such as
+    /// `CET-1CEST,M3.5.0`), so the system's zone was taken instead.
+    pub unread_tz: Option<String>,
 }
 
 /// A `--timezone` that names no IANA zone.
@@ -98,30 +102,57 @@ pub struct DayZone {
 #[error("unknown time zone `{0}`: expected an IANA name such as Europe/Paris or UTC")]
 pub struct UnknownZone(pub String);
 
-/// The zone named `name` (an IANA name), else the local zone, else UTC.
+/// The zone named `name` (an IANA name), else the local zone (`TZ`, then the system's), else
+/// UTC.
 pub fn day_zone(name: Option<&str>) -> Result<DayZone, UnknownZone> {
+    let tz = std::env::var("TZ").ok();
+    zone_from(name, tz.as_deref(), || iana_time_zone::get_timezone().ok())
+}
+
+/// [`day_zone`] with the environment's `TZ` and the system's zone as arguments: `--timezone`,
+/// else `TZ` when it names an IANA zone (`America/New_York`, `:America/New_York`, or a path
+/// into a `zoneinfo` folder), else the system's zone, else UTC.
+pub(crate) fn zone_from(
+    name: Option<&str>,
+    tz: Option<&str>,
+    system: impl FnOnce() -> Option<String>,
+) -> Result<DayZone, UnknownZone> {
+    let found = |zone: Tz| DayZone {
+        zone,
+        guessed: false,
+        unread_tz: None,
+    };
     if let Some(name) = name {
         let zone: Tz = name.parse().map_err(|_| UnknownZone(name.to_string()))?;
-        return Ok(DayZone {
-            zone,
-            guessed: false,
-        });
+        return Ok(found(zone));
     }
-    Ok(
-        match iana_time_zone::get_timezone()
-            .ok()
-            .and_then(|name| name.parse::<Tz>().ok())
-        {
-            Some(zone) => DayZone {
-                zone,
-                guessed: false,
-            },
-            None => DayZone {
-                zone: Tz::UTC,
-                guessed: true,
-            },
+    let tz = tz.filter(|tz| !tz.is_empty());
+    if let Some(zone) = tz.and_then(zone_in_tz) {
+        return Ok(found(zone));
+    }
+    let unread_tz = tz.map(str::to_string);
+    Ok(match system().and_then(|name| name.parse::<Tz>().ok()) {
+        Some(zone) => DayZone {
+            unread_tz,
+            ..found(zone)
         },
-    )
+        None => DayZone {
+            zone: Tz::UTC,
+            guessed: true,
+            unread_tz,
+        },
+    })
+}
+
+/// The IANA zone a `TZ` value names: `Area/City`, `:Area/City`, or a path ending in
+/// `zoneinfo/Area/City`.
+fn zone_in_tz(tz: &str) -> Option<Tz> {
+    let name = tz.strip_prefix(':').unwrap_or(tz);
+    let name = match name.rfind("zoneinfo/") {
+        Some(at) => &name[at + "zoneinfo/".len()..],
+        None => name,
+    };
+    name.parse().ok()
 }
 
 #[cfg(test)]

@@ -72,3 +72,32 @@ fn a_day_is_counted_in_the_zone_days_are_counted_in() -> Result<(), UnknownZone>
     );
     Ok(())
 }
+
+#[test]
+fn the_local_zone_is_tz_then_the_systems_and_timezone_wins() -> Result<(), UnknownZone> {
+    let system = || Some("Europe/Paris".to_string());
+    let new_york: Tz = chrono_tz::America::New_York;
+    for tz in [
+        "America/New_York",
+        ":America/New_York",
+        "/usr/share/zoneinfo/America/New_York",
+    ] {
+        assert_eq!(zone_from(None, Some(tz), system)?.zone, new_york, "{tz}");
+    }
+    let given = zone_from(Some("Asia/Tokyo"), Some("America/New_York"), system)?;
+    assert_eq!(given.zone, chrono_tz::Asia::Tokyo);
+    let unset = zone_from(None, None, system)?;
+    assert_eq!(unset.zone, chrono_tz::Europe::Paris);
+    assert_eq!(unset.unread_tz, None);
+    let empty = zone_from(None, Some(""), system)?;
+    assert_eq!(empty.zone, chrono_tz::Europe::Paris);
+    let posix = zone_from(None, Some("CET-1CEST,M3.5.0,M10.5.0/3"), system)?;
+    assert_eq!(posix.zone, chrono_tz::Europe::Paris);
+    assert_eq!(
+        posix.unread_tz.as_deref(),
+        Some("CET-1CEST,M3.5.0,M10.5.0/3")
+    );
+    let nothing = zone_from(None, Some("nowhere"), || None)?;
+    assert_eq!((nothing.zone, nothing.guessed), (Tz::UTC, true));
+    Ok(())
+}

@@ -92,6 +92,9 @@ pub struct FileDiskUsage {
     pub compress: CompressEstimate,
     /// Why the file could not be read (then everything else is zero).
     pub error: Option<String>,
+    /// The file's damage ([`crate::Damage`]): what it could read is measured.
+    #[serde(skip)]
+    pub damage: Option<crate::Damage>,
 }
 
 /// One file measured, with what the run-wide merge needs.
@@ -155,6 +158,7 @@ fn empty_usage(path: &Path) -> FileDiskUsage {
         identical_line_bytes: 0,
         compress: CompressEstimate::default(),
         error: None,
+        damage: None,
     }
 }
 
@@ -200,8 +204,9 @@ fn try_measure(
         let Some(line) = stream.next_line()? else {
             break;
         };
-        if line.problem.is_some() {
+        if let Some(problem) = &line.problem {
             usage.problem_lines += 1;
+            crate::note_damage(&mut usage.damage, problem);
         }
         let kind = classify::line_kind(&line);
         let place = classify::image_place(kind);

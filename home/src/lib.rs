@@ -13,7 +13,9 @@
 //!   once, by its newest piece. [`summarize_rollout_file`] is the same summary for one named
 //!   file.
 //! - Usage: [`file_usage`] counts each model response of a file once (a forked child's copied
-//!   parent prefix left out), for the model in force at its line; [`Tally`] sums per model;
+//!   parent prefix left out, a piece charged its own responses), for the model in force at
+//!   its line; [`count_each_response_once`] leaves out what another file of the same thread
+//!   holds; [`Tally`] sums per model;
 //!   [`build_usage_report`] groups responses by local day, week, month, session or model.
 //! - Search: [`SearchIndex`], a full-text index (SQLite FTS5) over every session of a home,
 //!   kept up to date incrementally. It is a cache: it can be deleted and is rebuilt from the
@@ -74,6 +76,7 @@
 #![warn(missing_docs)]
 
 mod compress;
+mod damage;
 mod dates;
 mod du;
 mod last_turns;
@@ -91,6 +94,7 @@ pub use compress::{
     CompressOptions, CompressRun, DEFAULT_OLDER_THAN, FileResult, Plan, compress_file,
     compress_files, plan_file,
 };
+pub use damage::{Damage, file_damage, is_damage, may_be_damaged, note_damage};
 pub use dates::{
     AgeError, DayZone, RangeEnd, UnknownZone, day_zone, parse_age, parse_day, parse_instant_ms,
 };
@@ -106,7 +110,7 @@ pub use list::{
     find_rollouts_by_thread_prefix, is_rollout_file_name, list_archived_sessions, list_sessions,
     list_sessions_async, read_head_summary, rollout_files_under, summarize_rollout_file,
 };
-pub use pricing::{Price, Pricing, PricingError};
+pub use pricing::{Price, Pricing, PricingError, Snapshot, TallyCost};
 pub use prune::{
     Action, AppliedThread, ApplyOptions, CodexCli, CodexCliError, DEFAULT_MIN_IDLE, Hold, Outcome,
     PlannedThread, Policy, PruneError, PruneLock, PrunePlan, RescueThreadError, SourceFilter,
@@ -126,8 +130,8 @@ pub use table::{
 pub use thread_lookup::{MIN_THREAD_PREFIX, ThreadLookupError, find_thread, thread_prefix};
 pub use usage::{
     CountedFrom, DateRange, FileUsage, ReportKind, ResponseUsage, SessionUsage, Tally, Tokens,
-    UNKNOWN_MODEL, UsageError, UsageReport, UsageRow, UsageScan, build_usage_report, file_usage,
-    file_usage_at, file_usage_by_day, local_day,
+    UNKNOWN_MODEL, UsageError, UsageReport, UsageRow, UsageScan, build_usage_report,
+    count_each_response_once, file_usage, file_usage_at, file_usage_by_day, local_day,
 };
 pub use writer_lock::{
     THREAD_WRITER_LOCKS_SUBDIR, WriterLock, thread_writer_lock, thread_writer_lock_path,

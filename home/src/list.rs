@@ -140,6 +140,9 @@ pub struct SessionSummary {
     pub model: Option<String>,
     /// The session meta at the head of the file.
     pub session_meta: SessionMetaLine,
+    /// The file's damage ([`crate::file_damage`]: its end tested, read whole only when the
+    /// test fails).
+    pub damage: Option<crate::Damage>,
 }
 
 impl SessionSummary {
@@ -346,6 +349,7 @@ fn summary_from_head(
         preview,
         model: head.model,
         session_meta,
+        damage: crate::file_damage(path).ok().flatten(),
     })
 }
 

@@ -169,6 +169,8 @@ pub struct TableRun {
     pub rows: BTreeMap<&'static str, u64>,
     /// What `--redact` masked in the rows written.
     pub redaction: Option<RedactionReport>,
+    /// The damaged files read (their rows are what could be read), each once.
+    pub damaged: Vec<(PathBuf, crate::Damage)>,
 }
 
 impl TableRun {
@@ -269,6 +271,7 @@ pub fn write_tables(
                 fingerprints,
                 &rows,
             )?;
+            run.damaged.extend(rows.damaged.iter().cloned());
             pending.add(&mut partitions, rows, &mut run.rows)?;
             merge_report(&mut run.redaction, &report);
             manifest.threads.insert(thread_id.clone(), entry);
@@ -293,6 +296,7 @@ pub fn write_tables(
     run.reread = reread.len();
     pipelined(&names, &reread, text, progress, |scanned| {
         for (_, (rows, _, report)) in scanned {
+            run.damaged.extend(rows.damaged.iter().cloned());
             pending.add(&mut partitions, rows, &mut run.rows)?;
             merge_report(&mut run.redaction, &report);
         }

@@ -284,6 +284,8 @@ fn rows_come_from_the_existing_answers_and_redaction_masks_text() -> TestResult 
     let rows = thread_rows(&codex_home, IDS[0], &options)?.ok_or("no thread")?;
     assert_eq!(rows.thread.pieces, 1);
     assert_eq!(rows.thread.cwd.as_deref(), Some("/work/demo"));
+    // No git in the meta: the project is the working directory.
+    assert_eq!(rows.thread.project.as_deref(), Some("/work/demo"));
     let statuses: Vec<_> = rows
         .turns
         .iter()
@@ -473,5 +475,24 @@ fn a_second_run_for_the_same_person_waits_for_none_and_is_refused() -> TestResul
     let bad = write_as(home.path(), &out.path().join("new"), "1st");
     assert!(matches!(bad, Err(TableError::Person { .. })), "{bad:?}");
     assert!(!out.path().join("new").exists(), "nothing written");
+    Ok(())
+}
+
+#[test]
+fn a_thread_copied_in_both_folders_gives_each_response_one_token_row() -> TestResult {
+    let (home, paths) = home()?;
+    let codex_home = CodexHome::new(home.path());
+    let options = TableOptions::default();
+    let once = thread_rows(&codex_home, IDS[0], &options)?.ok_or("no thread")?;
+    let archived = home.path().join("archived_sessions");
+    std::fs::create_dir_all(&archived)?;
+    std::fs::copy(
+        &paths[0],
+        archived.join(paths[0].file_name().ok_or("no name")?),
+    )?;
+    let twice = thread_rows(&codex_home, IDS[0], &options)?.ok_or("no thread")?;
+    assert_eq!(twice.thread.pieces, 2, "both copies are read");
+    assert!(!once.tokens.is_empty());
+    assert_eq!(twice.tokens.len(), once.tokens.len());
     Ok(())
 }

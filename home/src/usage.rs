@@ -12,6 +12,15 @@
 //!   (Codex repeats it at the end of a turn), `info: null` lines are skipped, and a total
 //!   lower than the one before (a count that restarted) counts that line's
 //!   `last_token_usage`.
+//! - **Missing history.** The first running total of a file has no total before it. In a
+//!   file that starts its thread it equals that line's `last_token_usage` and is counted
+//!   whole. In a piece whose earlier history is in another file (a 0.159+ continuation file,
+//!   an excerpt, a piece whose base is missing) it also holds that history, which the piece
+//!   did not pay for and which its base counts when present: it sets the baseline and counts
+//!   the line's `last_token_usage` when the model produced an item since the turn started
+//!   (else the line is Codex's repeat of the last total at a turn's start, a response of the
+//!   earlier history, and counts nothing). So a piece is charged its own responses, with or
+//!   without its base; a line that gives no `last_token_usage` counts its total whole.
 //! - **Copied prefix.** A child's lines copied from its parent (its parent's replayed meta
 //!   and everything up to the child's own first turn, as [`ParentPrefixScan`] decides) never
 //!   count; their totals still set the baseline the child's own totals grow from. A fork by
@@ -45,11 +54,17 @@ use codex_rollout::{ParentPrefixScan, Provenance};
 mod group;
 mod light;
 mod line_kind;
+mod once;
+mod project;
 mod report;
 
 use group::DayGroups;
-use line_kind::{LineKind, line_kind};
+use line_kind::{LineKind, is_model_output, line_kind};
 
+pub(crate) use once::SeenResponses;
+pub use once::count_each_response_once;
+use project::has_remote;
+pub use project::session_project;
 pub use report::{
     DateRange, ReportKind, SessionUsage, UsageReport, UsageRow, build_usage_report, local_day,
 };
@@ -59,7 +74,7 @@ pub use report::{
 ///
 /// Unsigned, so a negative count in a file (never written by Codex) reads as zero instead of
 /// cancelling real usage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
 pub struct Tokens {
     /// Input tokens, cached ones included.
     pub input_tokens: u64,
@@ -162,6 +177,8 @@ pub struct FileUsage {
     pub thread_id: Option<ThreadId>,
     /// The thread whose lines the file starts with a copy of, when it is such a child.
     pub copied_from: Option<ThreadId>,
+    /// The project of the file's own thread ([`session_project`]), when it has a meta.
+    pub project: Option<String>,
     /// The responses the file's own thread made.
     pub responses: Vec<ResponseUsage>,
     /// Usage lines inside the copied parent prefix, left out.
@@ -169,6 +186,11 @@ pub struct FileUsage {
     /// Line numbers of usage lines whose timestamp cannot be read: they cannot be placed in
     /// time, so they are left out (and reported).
     pub undated_lines: Vec<usize>,
+    /// Responses left out because an earlier file of the same thread holds them
+    /// ([`count_each_response_once`]).
+    pub repeated_responses: usize,
+    /// The file's damage ([`crate::Damage`]): what it could read is counted, the rest not.
+    pub damage: Option<crate::Damage>,
 }
 
 impl FileUsage {
@@ -191,6 +213,12 @@ pub struct UsageScan {
     last_total: Option<TokenUsage>,
     /// A `token_usage_record` was seen: the file is counted from records only.
     has_records: bool,
+    /// The file's project is a git remote (not a directory that a copied parent meta's remote
+    /// may still replace).
+    project_from_remote: bool,
+    /// The model produced an item since the last turn start or `turn_context` (the
+    /// missing-history rule reads it until the file's first running total).
+    output_since_turn_start: bool,
     /// Responses merged per model and local day, when asked for.
     groups: Option<DayGroups>,
 }
@@ -225,13 +253,39 @@ impl UsageScan {
         }
         let (tokens, counted_from) = match item {
             RolloutItem::SessionMeta(meta) => {
-                self.usage.thread_id.get_or_insert(meta.meta.id);
+                match self.usage.thread_id {
+                    None => {
+                        self.usage.thread_id = Some(meta.meta.id);
+                        self.usage.project = Some(session_project(meta));
+                        self.project_from_remote = has_remote(meta);
+                    }
+                    // A sub-agent's own meta records no git; its parent's, copied after it,
+                    // names the repository both work in.
+                    Some(_) if copied && !self.project_from_remote && has_remote(meta) => {
+                        self.usage.project = Some(session_project(meta));
+                        self.project_from_remote = true;
+                    }
+                    Some(_) => {}
+                }
                 return;
             }
             RolloutItem::TurnContext(_)
             | RolloutItem::EventMsg(EventMsg::ThreadSettingsApplied(_)) => {
+                if matches!(item, RolloutItem::TurnContext(_)) {
+                    self.output_since_turn_start = false;
+                }
                 if let Some(model) = model_named(item) {
                     self.set_model(model);
+                }
+                return;
+            }
+            RolloutItem::EventMsg(EventMsg::TurnStarted(_)) => {
+                self.output_since_turn_start = false;
+                return;
+            }
+            RolloutItem::ResponseItem(response) => {
+                if is_model_output(response) {
+                    self.model_output();
                 }
                 return;
             }
@@ -286,6 +340,18 @@ impl UsageScan {
         }
     }
 
+    /// Takes in a response item the model produced, seen without a parse (the scan needs
+    /// only that it was one: see the missing-history rule).
+    pub(crate) fn model_output(&mut self) {
+        self.output_since_turn_start = true;
+    }
+
+    /// Whether the file's first running total is still to come (until then the scan wants
+    /// to hear of the model's items, [`Self::model_output`]).
+    pub(crate) fn awaits_first_total(&self) -> bool {
+        self.last_total.is_none()
+    }
+
     /// The file's usage.
     pub fn finish(self) -> FileUsage {
         self.usage
@@ -309,8 +375,20 @@ impl UsageScan {
             ]
         };
         let now = fields(total);
-        let before = self.last_total.as_ref().map(fields).unwrap_or_default();
-        self.last_total = Some(*total);
+        let Some(before) = self.last_total.replace(*total).as_ref().map(fields) else {
+            // The first running total: in a file that starts its thread it is its first
+            // response (the total is the line's own); in a piece whose earlier history is
+            // elsewhere it also holds that history, which this file did not pay for.
+            let whole = Tokens::from_usage(total);
+            let own = Tokens::from_usage(last);
+            if own.is_zero() || own == whole {
+                return (!whole.is_zero()).then_some(whole);
+            }
+            // Codex repeats the last total when a turn starts: before the model has produced
+            // anything in the turn, the line is that repeat, a response of the earlier
+            // history. After, it is the line's own response.
+            return (self.output_since_turn_start).then_some(own);
+        };
         if now == before {
             return None;
         }
@@ -337,7 +415,8 @@ pub struct UsageError {
 }
 
 /// The usage of the rollout `stream` reads (plain or compressed). Lines that cannot be read
-/// are skipped, as everywhere; a damaged compressed stream counts what came before the damage.
+/// are skipped, as everywhere, and the file's damage noted ([`FileUsage::damage`]); a damaged
+/// compressed stream counts what came before the damage.
 ///
 /// Only the lines that can change the answer are parsed: the file's own session meta (every
 /// line is parsed until it is seen, so a file of any format names its thread), then lines
@@ -369,10 +448,15 @@ fn scan_stream<R: Read>(
         .collect();
     loop {
         let seen_meta = scan.usage.thread_id.is_some();
+        let awaits_first_total = scan.awaits_first_total();
         // A line the test is not asked about (a damaged stream's end) goes the typed way.
         let mut kind = LineKind::Parse;
         let wanted = |raw: &[u8]| {
             if !seen_meta {
+                return true;
+            }
+            if crate::may_be_damaged(raw) {
+                // Parsed so that a torn or padded line is reported, never passed over.
                 return true;
             }
             kind = line_kind(raw).unwrap_or_else(|| {
@@ -382,11 +466,17 @@ fn scan_stream<R: Read>(
                     LineKind::Skip
                 }
             });
-            kind == LineKind::Parse
+            if kind == LineKind::ModelOutput && !awaits_first_total {
+                kind = LineKind::Skip;
+            }
+            kind != LineKind::Skip
         };
         let Some(line) = stream.next_line_where(wanted)? else {
             break;
         };
+        if let Some(problem) = &line.problem {
+            crate::note_damage(&mut scan.usage.damage, problem);
+        }
         match kind {
             LineKind::Parse => {
                 if let Some(rollout_line) = line.line() {
@@ -407,6 +497,7 @@ fn scan_stream<R: Read>(
                     }
                 }
             },
+            LineKind::ModelOutput => scan.model_output(),
             LineKind::Skip => {}
         }
     }

@@ -25,6 +25,8 @@
 //!   in a virtual environment under `<target>/duckdb/` or `<target>/pyspark/` (Spark with a
 //!   Java runtime from Debian's packages), what the Parquet table tests query with (also part
 //!   of `ci`); print the Python.
+//! - `cargo xtask pricing [--version V] [--from FILE]`: the price table `usage` ships
+//!   (`home/data/litellm_prices.json`), regenerated from LiteLLM's model price data.
 //!
 //! Written in Rust rather than shell so that it runs the same on every machine that can build
 //! the workspace.
@@ -34,6 +36,7 @@ mod ci;
 mod codegen;
 mod engines;
 mod package;
+mod pricing;
 mod real_codex;
 mod screenshots;
 mod tidy;
@@ -78,6 +81,16 @@ enum Command {
     /// Install PySpark (PyPI, pinned; Java from Debian's packages when missing) for the table
     /// tests under `<target>/pyspark/`; print its Python.
     Spark,
+    /// Regenerate `home/data/litellm_prices.json`, the prices `usage` ships, from LiteLLM's
+    /// model price data (its PyPI wheel).
+    Pricing {
+        /// The litellm version to take (default: the newest on PyPI).
+        #[arg(long)]
+        version: Option<String>,
+        /// Read LiteLLM's `model_prices_and_context_window.json` from this file instead.
+        #[arg(long)]
+        from: Option<std::path::PathBuf>,
+    },
     /// The real Codex CLI the differential tests run against.
     RealCodex {
         #[command(subcommand)]
@@ -113,6 +126,7 @@ fn main() -> Result<()> {
         Command::ViewScreens => view_screens::run(),
         Command::Duckdb => engines::install(&codex_test_support::DUCKDB),
         Command::Spark => engines::install(&codex_test_support::PYSPARK),
+        Command::Pricing { version, from } => pricing::run(version.as_deref(), from.as_deref()),
         Command::RealCodex {
             command: RealCodexCommand::Install { version },
         } => real_codex::install(&version),

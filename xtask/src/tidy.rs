@@ -98,7 +98,7 @@ pub(crate) const RULES: &[Rule] = &[
         folder: "cli/src",
         forbidden: &[
             "cached_input_tokens as f64",
-            "pricing.json",
+            "litellm_prices.json",
             "RolloutContents::parse",
             "RolloutContents::read",
             "load_rollout_items",

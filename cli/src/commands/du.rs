@@ -11,6 +11,7 @@ use codex_home::{ByteKind, DuOptions, DuReport, FileDiskUsage, ImagePlace, measu
 use serde::Serialize;
 
 use super::compress::{EncoderArgs, FilesArgs, files_of, fit_path, options_of, total_bytes};
+use crate::damaged::DamagedFiles;
 use crate::error::{CommandResult, Failure, Status};
 use crate::output::size::{human_bytes, percent};
 use crate::output::{Output, note};
@@ -52,6 +53,7 @@ struct SummaryRecord<'a> {
     #[serde(flatten)]
     report: &'a DuReport,
     estimated_saving: Option<u64>,
+    damaged: serde_json::Value,
 }
 
 /// Runs `du`.
@@ -67,9 +69,13 @@ pub fn run(args: &DuArgs, out: &mut Output) -> CommandResult {
     let progress = Progress::for_bytes(total_bytes(&paths), "du");
     let (files, report) = measure_files(&paths, &options, &|bytes| progress.inc(bytes));
     drop(progress);
+    let mut damaged = DamagedFiles::default();
     for file in &files {
         if let Some(error) = &file.error {
             note(&format!("cannot read {}: {error}", file.path.display()));
+        }
+        if let Some(damage) = &file.damage {
+            damaged.note(&file.path.display().to_string(), damage);
         }
     }
     if out.is_json() {
@@ -83,15 +89,16 @@ pub fn run(args: &DuArgs, out: &mut Output) -> CommandResult {
             record: "summary",
             report: &report,
             estimated_saving: report.estimated_saving(),
+            damaged: damaged.to_json(),
         })?;
     } else {
         human(&report, args, out)?;
     }
-    Ok(if report.unreadable_files > 0 {
+    Ok(damaged.status(if report.unreadable_files > 0 {
         Status::Unreadable
     } else {
         Status::Ok
-    })
+    }))
 }
 
 fn human(report: &DuReport, args: &DuArgs, out: &mut Output) -> Result<(), Failure> {

@@ -24,6 +24,7 @@ use codex_rollout::CodexHome;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::damaged::DamagedFiles;
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
 use crate::output::{Output, note, one_line};
@@ -62,6 +63,9 @@ pub struct ListedSession {
     pub preview: String,
     /// The model of the first turn context near the top; `null` when the head names none.
     pub model: Option<String>,
+    /// The file's damage (said on standard error and in the listing's `damaged`).
+    #[serde(skip)]
+    pub damage: Option<codex_home::Damage>,
 }
 
 /// What `list --json` prints.
@@ -71,6 +75,8 @@ pub struct Listing {
     pub sessions: Vec<ListedSession>,
     /// Pass to `--cursor` for the next page; `null` on the last page.
     pub next_cursor: Option<String>,
+    /// The damaged files of the page (path, line, kind, message, lines).
+    pub damaged: serde_json::Value,
 }
 
 /// Runs `list`: a page of a home without FILE/DIR arguments, every named session with them.
@@ -130,8 +136,14 @@ fn run_files(sources: &[Source], out: &mut Output) -> CommandResult {
         .collect();
     drop(progress);
     let mut status = Status::Ok;
+    let mut damaged = DamagedFiles::default();
     for (source, result) in sources.iter().zip(results) {
         let name = source.name();
+        if let Ok(Some(session)) = &result
+            && let Some(damage) = &session.damage
+        {
+            damaged.note(&name, damage);
+        }
         match result {
             Ok(Some(session)) if out.is_json() => out.json_line(&session)?,
             Ok(Some(session)) => render_session(&session, out)?,
@@ -144,7 +156,7 @@ fn run_files(sources: &[Source], out: &mut Output) -> CommandResult {
             }
         }
     }
-    Ok(status)
+    Ok(damaged.status(status))
 }
 
 /// The listed form of one named file, `None` when it is not listable.
@@ -201,10 +213,17 @@ fn run_page(
     let page = list(&home, limit, cursor.as_ref()).map_err(|err| {
         Failure::Unreadable(format!("cannot list {}: {err}", home.root().display()))
     })?;
-    let listing = listing(&home, page);
+    let mut damaged = DamagedFiles::default();
+    for session in &page.items {
+        if let Some(damage) = &session.damage {
+            damaged.note(&session.path.display().to_string(), damage);
+        }
+    }
+    let mut listing = listing(&home, page);
+    listing.damaged = damaged.to_json();
     if out.is_json() {
         out.json_line(&listing)?;
-        return Ok(Status::Ok);
+        return Ok(damaged.status(Status::Ok));
     }
     if listing.sessions.is_empty() {
         let folder = if archived {
@@ -229,7 +248,7 @@ fn run_page(
         again.push_str(&format!(" --limit {limit} --cursor '{cursor}'"));
         out.line(&format!("more: {again}"))?;
     }
-    Ok(Status::Ok)
+    Ok(damaged.status(Status::Ok))
 }
 
 /// Two lines per session: when, which thread, which version; then the preview.
@@ -256,6 +275,7 @@ fn listed(summary: SessionSummary) -> ListedSession {
         cwd: summary.session_meta.meta.cwd.display().to_string(),
         preview: summary.preview,
         model: summary.model,
+        damage: summary.damage,
     }
 }
 
@@ -265,6 +285,7 @@ fn listing(home: &CodexHome, page: SessionsPage) -> Listing {
         home: home.root().display().to_string(),
         sessions,
         next_cursor: page.next_cursor.map(|cursor| cursor.to_string()),
+        damaged: serde_json::Value::Array(Vec::new()),
     }
 }
 

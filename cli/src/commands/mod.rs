@@ -118,6 +118,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             until,
             timezone,
             pricing,
+            by,
         } => usage::run(
             &usage::UsageArgs {
                 targets,
@@ -126,6 +127,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
                 until,
                 timezone,
                 pricing,
+                by,
             },
             out,
         ),

@@ -17,6 +17,7 @@ use codex_home::{
 use serde::Serialize;
 
 use crate::cli::SearchArgs;
+use crate::damaged::DamagedFiles;
 use crate::error::{CommandResult, Failure, Status};
 use crate::inputs::resolve_home;
 use crate::output::{Output, note, one_line};
@@ -51,6 +52,8 @@ pub struct SearchResults {
     pub home: String,
     pub index: String,
     pub hits: Vec<SearchHit>,
+    /// The damaged files this run indexed (path, line, kind, message, lines).
+    pub damaged: serde_json::Value,
 }
 
 /// Runs `search`.
@@ -91,7 +94,7 @@ pub fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
         },
         highlight: ("[".to_string(), "]".to_string()),
     };
-    let (hits, _report, rebuilt) =
+    let (hits, report, rebuilt) =
         update_and_search(&index, &home, &query, &mut |_| {}).map_err(|err| match err {
             SearchError::Query { .. } => Failure::Usage(err.to_string()),
             other => Failure::Unreadable(other.to_string()),
@@ -99,15 +102,20 @@ pub fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
     if let Some(rebuilt) = rebuilt {
         note(&format!("{}: {rebuilt}", index.display()));
     }
+    let mut damaged = DamagedFiles::default();
+    for (path, damage) in &report.damaged {
+        damaged.note(&path.display().to_string(), damage);
+    }
     let results = SearchResults {
         query: args.query,
         home: home.root().display().to_string(),
         index: index.display().to_string(),
         hits: hits.into_iter().map(search_hit).collect(),
+        damaged: damaged.to_json(),
     };
     if out.is_json() {
         out.json_line(&results)?;
-        return Ok(Status::Ok);
+        return Ok(damaged.status(Status::Ok));
     }
     if results.hits.is_empty() {
         note(&format!(
@@ -133,7 +141,7 @@ pub fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
             hit.resume, hit.path, hit.line
         ))?;
     }
-    Ok(Status::Ok)
+    Ok(damaged.status(Status::Ok))
 }
 
 fn search_hit(hit: Hit) -> SearchHit {

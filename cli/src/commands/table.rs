@@ -13,6 +13,7 @@ use codex_home::{TableOptions, TableRun, write_tables};
 use codex_rollout::CodexHome;
 use serde::Serialize;
 
+use crate::damaged::DamagedFiles;
 use crate::error::{CommandResult, Failure, Status};
 use crate::output::{Output, note};
 use crate::progress::Progress;
@@ -57,6 +58,7 @@ struct Summary<'a> {
     partitions_removed: usize,
     rows: &'a std::collections::BTreeMap<&'static str, u64>,
     redacted: Option<Vec<(String, usize)>>,
+    damaged: serde_json::Value,
 }
 
 /// Runs `table`.
@@ -75,15 +77,19 @@ pub fn run(args: &TableArgs, out: &mut Output) -> CommandResult {
     if let Some(report) = &run.redaction {
         note(&format!("redacted: {}", report.summary()));
     }
+    let mut damaged = DamagedFiles::default();
+    for (path, damage) in &run.damaged {
+        damaged.note(&path.display().to_string(), damage);
+    }
     if out.is_json() {
-        out.json_line(&summary(args, &run))?;
+        out.json_line(&summary(args, &run, &damaged))?;
     } else {
         render(args, &run, out)?;
     }
-    Ok(Status::Ok)
+    Ok(damaged.status(Status::Ok))
 }
 
-fn summary<'a>(args: &'a TableArgs, run: &'a TableRun) -> Summary<'a> {
+fn summary<'a>(args: &'a TableArgs, run: &'a TableRun, damaged: &DamagedFiles) -> Summary<'a> {
     Summary {
         output: args.output.display().to_string(),
         person: args.person.as_deref(),
@@ -96,6 +102,7 @@ fn summary<'a>(args: &'a TableArgs, run: &'a TableRun) -> Summary<'a> {
         partitions_removed: run.partitions.removed,
         rows: &run.rows,
         redacted: run.redaction.as_ref().map(|report| report.counts.clone()),
+        damaged: damaged.to_json(),
     }
 }
 

@@ -1,9 +1,9 @@
-//! `codex-thread usage [daily|weekly|monthly|session|model] [FILE|DIR]... [--home DIR]
-//! [--since DATE] [--until DATE] [--timezone ZONE] [--pricing FILE] [--json]`: tokens and cost
+//! `codex-thread usage [daily|weekly|monthly|session|model|project] [FILE|DIR]... [--home DIR]
+//! [--since DATE] [--until DATE] [--timezone ZONE] [--pricing FILE] [--by REPORT] [--json]`: tokens and cost
 //! over many sessions.
 //!
-//! Which responses count, with which tokens, model and time, is codex-rollout's
-//! (`codex_home`: each response once, a child's copied parent prefix never);
+//! Which responses count, with which tokens, model and time, is codex-home's (each response
+//! once whatever files hold it, a child's copied parent prefix never);
 //! this command reads the files (several at a time), groups the responses by local date,
 //! session or model ([`codex_home::build_usage_report`]), prices them ([`pricing`]) and prints
 //! them ([`render`]). See `docs/usage.md`.
@@ -16,9 +16,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use chrono::NaiveDate;
 use chrono_tz::Tz;
-use codex_home::{FileUsage, file_usage_by_day};
+use codex_home::{FileUsage, count_each_response_once, file_usage, file_usage_by_day};
 use codex_rollout::RolloutStream;
 
+use crate::damaged::DamagedFiles;
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
 use crate::inputs::{WhenEmpty, expand_sources, resolve_home};
@@ -44,11 +45,30 @@ pub struct UsageArgs {
     pub timezone: Option<String>,
     /// `--pricing`.
     pub pricing: Option<PathBuf>,
+    /// `--by`.
+    pub by: Option<String>,
 }
 
 /// Runs `usage`.
 pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
-    let (kind, paths) = split_report_word(&args.targets);
+    let (word, paths) = split_report_word(&args.targets);
+    let kind = match (&args.by, word) {
+        (None, word) => word.unwrap_or(ReportKind::Daily),
+        (Some(by), word) => {
+            let by_kind = ReportKind::from_word(by).ok_or_else(|| {
+                Failure::Usage(format!(
+                    "--by {by}: expected one of {}",
+                    report_words().join(", ")
+                ))
+            })?;
+            if word.is_some_and(|word| word != by_kind) {
+                return Err(Failure::Usage(format!(
+                    "--by {by} names another report than the word before the paths"
+                )));
+            }
+            by_kind
+        }
+    };
     let range = DateRange {
         since: args.since.as_deref().map(parse_date).transpose()?,
         until: args.until.as_deref().map(parse_date).transpose()?,
@@ -79,30 +99,55 @@ pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
         }
     }
     let sources = expand_sources(paths, args.home.as_deref(), WhenEmpty::DefaultHome)?;
-    let (sessions, unreadable) = read_all(&sources, zone);
+    let (mut sessions, unreadable) = read_all(&sources, zone);
+    let mut damaged = DamagedFiles::default();
+    for session in &sessions {
+        if let Some(damage) = &session.usage.damage {
+            damaged.note(&session.path, damage);
+        }
+    }
+    count_each_response_once(&mut sessions, zone, |session| {
+        let source = sources
+            .iter()
+            .find(|source| source.name() == session.path)?;
+        read_apart(source)
+    });
     let report = build_usage_report(kind, zone, range, &sessions);
     if out.is_json() {
-        out.json_line(&render::to_json(kind, &report, &pricing, &zone_name))?;
+        let mut json = render::to_json(kind, &report, &pricing, &zone_name);
+        if let Some(document) = json.as_object_mut() {
+            document.insert("damaged".into(), damaged.to_json());
+        }
+        out.json_line(&json)?;
     } else {
-        out.text(&render::to_table(kind, &report, &pricing, &zone_name))?;
+        let mut text = render::to_table(kind, &report, &pricing, &zone_name);
+        if !damaged.is_empty() {
+            text.push_str("Partial: damaged files were counted as far as they could be read.\n");
+        }
+        out.text(&text)?;
     }
-    Ok(if unreadable {
+    Ok(damaged.status(if unreadable {
         Status::Unreadable
     } else {
         Status::Ok
-    })
+    }))
 }
 
 /// The report the first argument names (when it is a report word and not an existing path),
 /// and the paths after it.
-fn split_report_word(targets: &[PathBuf]) -> (ReportKind, &[PathBuf]) {
+fn split_report_word(targets: &[PathBuf]) -> (Option<ReportKind>, &[PathBuf]) {
     if let Some((first, rest)) = targets.split_first()
         && !first.exists()
         && let Some(kind) = first.to_str().and_then(ReportKind::from_word)
     {
-        return (kind, rest);
+        return (Some(kind), rest);
     }
-    (ReportKind::Daily, targets)
+    (None, targets)
+}
+
+/// The words that name a report.
+fn report_words() -> Vec<&'static str> {
+    ReportKind::ALL.iter().map(|(word, _)| *word).collect()
 }
 
 /// A `--since`/`--until` day, by codex-home's rule ([`codex_home::parse_day`]).
@@ -121,6 +166,12 @@ fn resolve_zone(name: Option<&str>) -> Result<(Tz, String), Failure> {
 /// when the local zone could not be told.
 pub fn zone_of(name: Option<&str>) -> Result<Tz, Failure> {
     let found = day_zone(name).map_err(|err| Failure::Usage(err.to_string()))?;
+    if let Some(tz) = &found.unread_tz {
+        warn(&format!(
+            "TZ={tz} names no IANA time zone; using {} (pass --timezone ZONE)",
+            found.zone.name()
+        ));
+    }
     if found.guessed {
         warn("cannot tell the local time zone; using UTC (pass --timezone ZONE)");
     }
@@ -204,4 +255,16 @@ fn read_one(source: &Source, zone: Tz) -> Result<FileUsage, String> {
             .and_then(|stream| file_usage_by_day(stream, zone)),
     };
     usage.map_err(failed)
+}
+
+/// A file's usage with every response apart, read again for
+/// [`count_each_response_once`]; standard input cannot be read twice.
+fn read_apart(source: &Source) -> Option<FileUsage> {
+    let usage = match source {
+        Source::File(path) => RolloutStream::open(path).and_then(file_usage),
+        Source::Spooled(spooled) => RolloutStream::open(spooled.path()).and_then(file_usage),
+        Source::Stdin => return None,
+        Source::Sample => RolloutStream::new(SAMPLE_JSONL.as_bytes()).and_then(file_usage),
+    };
+    usage.ok()
 }

@@ -63,6 +63,21 @@ pub fn real_files() -> Result<Option<Vec<PathBuf>>, Box<dyn std::error::Error>> 
     Ok(Some(files))
 }
 
+/// The real file whose fixture name starts with `prefix`: the name Codex gave it (from
+/// `rollout-` on) and its bytes.
+pub fn real_rollout(
+    files: &[PathBuf],
+    prefix: &str,
+) -> Result<(String, Vec<u8>), Box<dyn std::error::Error>> {
+    let path = files
+        .iter()
+        .find(|path| name(path).starts_with(prefix))
+        .ok_or(prefix.to_string())?;
+    let file_name = name(path);
+    let at = file_name.find("rollout-").ok_or("no rollout name")?;
+    Ok((file_name[at..].to_string(), fs::read(path)?))
+}
+
 /// The file name of `path`, for messages.
 pub fn name(path: &Path) -> String {
     path.file_name()

@@ -129,6 +129,8 @@ pub(super) struct Batch {
     pub(super) position: Position,
     /// Decoded bytes of the lines read for it.
     pub(super) read_bytes: u64,
+    /// The damage met in the lines read for it ([`crate::Damage`]).
+    pub(super) damage: Option<crate::Damage>,
 }
 
 /// Reads `stream` from `position` and hands its texts to `send` in batches of about
@@ -146,11 +148,13 @@ fn read_batches<R: std::io::Read>(
     let mut batch: Vec<Pending> = Vec::new();
     let mut batch_bytes = 0;
     let mut read_bytes = 0;
+    let mut damage = None;
     loop {
         // A line read before (a compressed file is decoded from its start) is not parsed.
         let read_before = stream.lines_read() < start_lines;
-        let Some(line) =
-            stream.next_line_where(|raw| !read_before && (plain || can_hold_answers(raw)))?
+        let Some(line) = stream.next_line_where(|raw| {
+            !read_before && (plain || can_hold_answers(raw) || crate::may_be_damaged(raw))
+        })?
         else {
             position.complete = true;
             break;
@@ -195,6 +199,9 @@ fn read_batches<R: std::io::Read>(
                 }
             }
         }
+        if let Some(problem) = &line.problem {
+            crate::note_damage(&mut damage, problem);
+        }
         let damaged = line
             .problem
             .as_ref()
@@ -215,6 +222,7 @@ fn read_batches<R: std::io::Read>(
                     ..position
                 },
                 read_bytes: std::mem::take(&mut read_bytes),
+                damage: damage.take(),
             };
             if !send(full) {
                 return Ok(());
@@ -228,6 +236,7 @@ fn read_batches<R: std::io::Read>(
         pending: batch,
         position,
         read_bytes,
+        damage,
     });
     Ok(())
 }

@@ -46,6 +46,21 @@ pub struct UpdateReport {
     pub entries: u64,
     /// Bytes read from files (decoded).
     pub bytes: u64,
+    /// The damaged files read ([`crate::Damage`]), each once: what could be read is indexed.
+    pub damaged: Vec<(std::path::PathBuf, crate::Damage)>,
+}
+
+/// Adds the damage one batch of `path` met to `damaged`: a file's first damage, its lines
+/// summed over its batches.
+fn note_file_damage(
+    damaged: &mut Vec<(std::path::PathBuf, crate::Damage)>,
+    path: &std::path::Path,
+    damage: &crate::Damage,
+) {
+    match damaged.iter_mut().find(|(known, _)| known == path) {
+        Some((_, known)) => known.lines += damage.lines,
+        None => damaged.push((path.to_path_buf(), damage.clone())),
+    }
 }
 
 /// What the reader of a file carries from one line to the next, stored with the file's row.
@@ -163,6 +178,9 @@ pub(crate) fn update(
                     }
                     report.entries += batch.pending.len() as u64;
                     report.bytes += batch.read_bytes;
+                    if let Some(damage) = &batch.damage {
+                        note_file_damage(&mut report.damaged, &files[n].path, damage);
+                    }
                     match store(conn, job, expect, first, &batch.position, &batch.pending) {
                         Ok(true) => {}
                         Ok(false) => {

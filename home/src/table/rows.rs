@@ -49,6 +49,9 @@ pub struct ThreadRow {
     pub git_commit: Option<String>,
     /// Git remote URL.
     pub git_repository_url: Option<String>,
+    /// The project, as `usage --by project` groups it: the git repository, else the working
+    /// directory (`session_project`).
+    pub project: Option<String>,
     /// The thread's name (its last `thread_name_updated`, else the home's session index).
     pub name: Option<String>,
     /// A sub-agent's nickname.
@@ -169,6 +172,8 @@ pub struct ThreadRows {
     pub items: Vec<ItemRow>,
     /// Its responses' token usage.
     pub tokens: Vec<TokenRow>,
+    /// Its damaged files ([`crate::Damage`]): their rows are what could be read.
+    pub damaged: Vec<(std::path::PathBuf, crate::Damage)>,
 }
 
 /// The four tables.

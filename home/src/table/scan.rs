@@ -26,7 +26,7 @@ use super::manifest::Fingerprint;
 use super::rows::{ThreadRow, ThreadRows, TokenRow, TurnRow};
 use crate::list::FoundRollout;
 use crate::redact::RedactionReport;
-use crate::usage::{CountedFrom, UsageScan};
+use crate::usage::{CountedFrom, SeenResponses, UsageScan};
 
 /// The rows of the thread whose files are `pieces` (oldest first), and each file's
 /// fingerprint; `names` is the home's session index (`CodexHome::thread_names`).
@@ -50,13 +50,22 @@ pub(crate) fn scan_thread(
         .first()
         .map(|piece| piece.name.created.timestamp_millis());
     let mut name = None;
+    // A response is one row, whatever pieces hold it (a copy in both folders).
+    let mut seen = SeenResponses::default();
     for (index, piece) in pieces.iter().enumerate() {
         let piece_index = u32::try_from(index).unwrap_or(u32::MAX);
-        let scanned = scan_piece(&piece.path, &first_thread_id, piece_index, options)?;
+        let scanned = scan_piece(
+            &piece.path,
+            &first_thread_id,
+            piece_index,
+            options,
+            &mut seen,
+        )?;
         if index == 0 {
             if let Some(meta) = &scanned.meta {
                 describe_thread(&mut rows.thread, meta);
             }
+            rows.thread.project = scanned.project.clone();
             rows.thread.copied_from_id = scanned.copied_from.clone();
         }
         rows.thread.pieces += 1;
@@ -69,6 +78,9 @@ pub(crate) fn scan_thread(
         rows.turns.extend(scanned.turns);
         rows.items.extend(scanned.items);
         rows.tokens.extend(scanned.tokens);
+        if let Some(damage) = scanned.damage {
+            rows.damaged.push((piece.path.clone(), damage));
+        }
         merge_report(&mut report, &scanned.report);
         fingerprints.push(scanned.fingerprint);
     }
@@ -76,6 +88,7 @@ pub(crate) fn scan_thread(
     if let Some(redactor) = options.redactor {
         for value in [
             &mut rows.thread.cwd,
+            &mut rows.thread.project,
             &mut rows.thread.git_branch,
             &mut rows.thread.name,
         ]
@@ -107,6 +120,8 @@ pub(crate) fn fingerprint_file(path: &Path) -> Result<Fingerprint, TableError> {
 struct ScannedPiece {
     meta: Option<Box<SessionMetaLine>>,
     copied_from: Option<String>,
+    project: Option<String>,
+    damage: Option<crate::Damage>,
     name: Option<String>,
     last_time: Option<i64>,
     turns: Vec<TurnRow>,
@@ -121,6 +136,7 @@ fn scan_piece(
     thread_id: &str,
     piece: u32,
     options: TextOptions<'_>,
+    seen: &mut SeenResponses,
 ) -> Result<ScannedPiece, TableError> {
     let error = |source| TableError::Read {
         path: path.to_path_buf(),
@@ -138,8 +154,12 @@ fn scan_piece(
     let mut meta = None;
     let mut name = None;
     let mut last_time = None;
+    let mut damage = None;
     while let Some(line) = stream.next_line().map_err(error)? {
         print.push(line.offset, line.raw);
+        if let Some(problem) = &line.problem {
+            crate::note_damage(&mut damage, problem);
+        }
         if let Some(format) = line.format() {
             view.note_format(format);
         }
@@ -188,11 +208,14 @@ fn scan_piece(
             builder.finish()
         }
     };
-    let usage = usage.finish();
+    let mut usage = usage.finish();
+    usage.responses = seen.keep_new(std::mem::take(&mut usage.responses)).0;
     let (items, report) = items.finish();
     Ok(ScannedPiece {
         meta,
         copied_from: usage.copied_from.map(|id| id.to_string()),
+        project: usage.project.clone(),
+        damage,
         name,
         last_time,
         turns: turn_rows(thread_id, piece, &built, &started),

@@ -12,10 +12,13 @@
 //! The lines usage reads: `session_meta` (the thread, and a child's copied prefix),
 //! `turn_context` and the `thread_settings_applied` event (the model), `token_usage_record`,
 //! the `token_count` event, and the `task_started`/`turn_started` events (where a child's
-//! copied prefix ends). No other item changes an answer ([`super::UsageScan`] and
+//! copied prefix ends), and until the file's first running total the response items a model
+//! produces (whether that total follows a response of the file). No other item changes an
+//! answer ([`super::UsageScan`] and
 //! [`codex_rollout::ParentPrefixScan`] act on these alone), so a line whose tags name
 //! another type is passed over whatever its text says.
 
+use codex_protocol::models::ResponseItem;
 use codex_rollout::line_tags;
 
 /// What a line is to usage.
@@ -28,7 +31,22 @@ pub(crate) enum LineKind {
     TokenCount,
     /// Another line usage reads: the typed parse.
     Parse,
+    /// A response item the model produced (reasoning, a tool call, an assistant message):
+    /// read unparsed, and only until the file's first running total (see
+    /// [`super::UsageScan`]'s missing-history rule).
+    ModelOutput,
 }
+
+/// The payload types of the response items a model produces (an assistant `message` too).
+const MODEL_OUTPUT: [&[u8]; 7] = [
+    b"reasoning",
+    b"function_call",
+    b"custom_tool_call",
+    b"local_shell_call",
+    b"web_search_call",
+    b"tool_search_call",
+    b"image_generation_call",
+];
 
 /// The kind of `raw` by its tags (codex-rollout's [`line_tags`]), `None` when the line is
 /// not in the shape Codex writes.
@@ -41,7 +59,29 @@ pub(crate) fn line_kind(raw: &[u8]) -> Option<LineKind> {
             b"task_started" | b"turn_started" | b"thread_settings_applied" => LineKind::Parse,
             _ => LineKind::Skip,
         }),
+        b"response_item" => Some(match tags.payload_type? {
+            b"message" if memchr::memmem::find(raw, br#""role":"assistant""#).is_some() => {
+                LineKind::ModelOutput
+            }
+            kind if MODEL_OUTPUT.contains(&kind) => LineKind::ModelOutput,
+            _ => LineKind::Skip,
+        }),
         _ => Some(LineKind::Skip),
+    }
+}
+
+/// Whether `item` is one the model produced: reasoning, a tool call, an assistant message.
+pub(crate) fn is_model_output(item: &ResponseItem) -> bool {
+    match item {
+        ResponseItem::Message { role, .. } => role == "assistant",
+        ResponseItem::Reasoning { .. }
+        | ResponseItem::LocalShellCall { .. }
+        | ResponseItem::FunctionCall { .. }
+        | ResponseItem::ToolSearchCall { .. }
+        | ResponseItem::CustomToolCall { .. }
+        | ResponseItem::WebSearchCall { .. }
+        | ResponseItem::ImageGenerationCall { .. } => true,
+        _ => false,
     }
 }
 

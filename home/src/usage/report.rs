@@ -11,6 +11,9 @@ use super::{FileUsage, ResponseUsage, Tally, UNKNOWN_MODEL};
 use chrono::{DateTime, Datelike, Duration, NaiveDate, Utc};
 use chrono_tz::Tz;
 
+/// The key project rows have for a file without a session meta.
+const UNKNOWN_PROJECT: &str = "unknown";
+
 /// What a report groups by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReportKind {
@@ -24,16 +27,20 @@ pub enum ReportKind {
     Session,
     /// Model.
     Model,
+    /// Project: the session's git repository, else its working directory
+    /// ([`super::session_project`]).
+    Project,
 }
 
 impl ReportKind {
     /// Every kind, with the word that selects it on the command line.
-    pub const ALL: [(&'static str, ReportKind); 5] = [
+    pub const ALL: [(&'static str, ReportKind); 6] = [
         ("daily", ReportKind::Daily),
         ("weekly", ReportKind::Weekly),
         ("monthly", ReportKind::Monthly),
         ("session", ReportKind::Session),
         ("model", ReportKind::Model),
+        ("project", ReportKind::Project),
     ];
 
     /// The kind a command-line word names.
@@ -97,6 +104,9 @@ pub struct UsageReport {
     pub rows: Vec<UsageRow>,
     /// Every counted response.
     pub totals: Tally,
+    /// Responses left out because another file of their thread holds them
+    /// ([`super::count_each_response_once`]).
+    pub repeated_responses: usize,
 }
 
 /// Groups the responses of `sessions` into the rows of `kind`, dating them in `zone` and
@@ -126,6 +136,14 @@ pub fn build_usage_report(
                         .as_deref()
                         .unwrap_or(UNKNOWN_MODEL)
                         .to_string(),
+                    None,
+                ),
+                ReportKind::Project => (
+                    session
+                        .usage
+                        .project
+                        .clone()
+                        .unwrap_or_else(|| UNKNOWN_PROJECT.to_string()),
                     None,
                 ),
                 ReportKind::Session => (
@@ -174,7 +192,15 @@ pub fn build_usage_report(
     if kind == ReportKind::Session {
         rows.sort_by(|a, b| (a.last_activity, &a.key).cmp(&(b.last_activity, &b.key)));
     }
-    UsageReport { rows, totals }
+    let repeated_responses = sessions
+        .iter()
+        .map(|session| session.usage.repeated_responses)
+        .sum();
+    UsageReport {
+        rows,
+        totals,
+        repeated_responses,
+    }
 }
 
 /// Whether the session file at `candidate` is a newer piece of its thread than `shown`: by

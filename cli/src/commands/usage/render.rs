@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use codex_home::{Tally, Tokens};
 use serde_json::{Map, Value, json};
 
-use codex_home::Pricing;
+use codex_home::{Pricing, TallyCost};
 use codex_home::{ReportKind, UsageReport, UsageRow};
 
 /// The widest table printed.
@@ -39,6 +39,9 @@ pub fn to_json(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone: 
                 ReportKind::Model => {
                     object.insert("model".into(), json!(row.key));
                 }
+                ReportKind::Project => {
+                    object.insert("project".into(), json!(row.key));
+                }
                 ReportKind::Session => {
                     object.insert("thread_id".into(), json!(row.key));
                     object.insert("path".into(), json!(row.path));
@@ -59,6 +62,17 @@ pub fn to_json(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone: 
     document.insert("totals".into(), Value::Object(totals));
     document.insert("timezone".into(), json!(zone));
     document.insert("unpriced_models".into(), json!(unpriced(report, pricing)));
+    document.insert(
+        "pricing".into(),
+        json!({
+            "snapshot_date": pricing.snapshot.as_ref().map(|snapshot| &snapshot.date),
+            "litellm_version": pricing.snapshot.as_ref().map(|snapshot| &snapshot.litellm_version),
+        }),
+    );
+    document.insert(
+        "repeated_responses".into(),
+        json!(report.repeated_responses),
+    );
     Value::Object(document)
 }
 
@@ -73,7 +87,7 @@ pub fn unpriced(report: &UsageReport, pricing: &Pricing) -> Vec<String> {
         .collect()
 }
 
-fn counts_json(tokens: &Tokens, cost: Option<f64>, object: &mut Map<String, Value>) {
+fn counts_json(tokens: &Tokens, cost: TallyCost, object: &mut Map<String, Value>) {
     object.insert("input_tokens".into(), json!(tokens.input_tokens));
     object.insert(
         "cached_input_tokens".into(),
@@ -85,7 +99,22 @@ fn counts_json(tokens: &Tokens, cost: Option<f64>, object: &mut Map<String, Valu
         json!(tokens.reasoning_output_tokens),
     );
     object.insert("total_tokens".into(), json!(tokens.total_tokens));
-    object.insert("cost_usd".into(), json!(cost));
+    object.insert("cost_usd".into(), json!(cost.usd));
+    object.insert("cost_complete".into(), json!(cost.complete()));
+    object.insert("unpriced_tokens".into(), json!(cost.unpriced_tokens));
+}
+
+/// The cost of one model's tokens, as a tally's.
+fn model_cost(pricing: &Pricing, model: &str, tokens: &Tokens) -> TallyCost {
+    let usd = pricing.cost(model, tokens);
+    TallyCost {
+        usd,
+        unpriced_tokens: if usd.is_some() {
+            0
+        } else {
+            tokens.total_tokens
+        },
+    }
 }
 
 fn tally_json(tally: &Tally, pricing: &Pricing, object: &mut Map<String, Value>) {
@@ -95,7 +124,7 @@ fn tally_json(tally: &Tally, pricing: &Pricing, object: &mut Map<String, Value>)
         .iter()
         .map(|(model, tokens)| {
             let mut counts = Map::new();
-            counts_json(tokens, pricing.cost(model, tokens), &mut counts);
+            counts_json(tokens, model_cost(pricing, model, tokens), &mut counts);
             (model, Value::Object(counts))
         })
         .collect();
@@ -118,6 +147,7 @@ pub fn to_table(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone:
         ReportKind::Monthly => "Month",
         ReportKind::Session => "Session",
         ReportKind::Model => "Model",
+        ReportKind::Project => "Project",
     };
     let mut text = String::new();
     for short in [false, true] {
@@ -170,11 +200,25 @@ pub fn to_table(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone:
     text.push_str(&format!(
         "Times in {zone}. Input includes cached input, output includes reasoning.\n"
     ));
+    if let Some(snapshot) = &pricing.snapshot {
+        text.push_str(&format!(
+            "Prices: LiteLLM {} snapshot of {}.\n",
+            snapshot.litellm_version, snapshot.date
+        ));
+    }
+    if report.repeated_responses > 0 {
+        text.push_str(&format!(
+            "{} response(s) held by more than one file of their thread counted once.\n",
+            thousands(report.repeated_responses as u64)
+        ));
+    }
     let unpriced = unpriced(report, pricing);
     if !unpriced.is_empty() {
+        let left_out = pricing.tally_cost(&report.totals).unpriced_tokens;
         text.push_str(&format!(
-            "No price for: {} (left out of the cost).\n",
-            unpriced.join(", ")
+            "* No price for: {} ({} tokens left out of the cost; ≥ marks a partial cost).\n",
+            unpriced.join(", "),
+            thousands(left_out)
         ));
     }
     text
@@ -196,7 +240,7 @@ fn table_lines(
             for (model, tokens) in &tally.models {
                 lines.push(Line {
                     key: format!("  {}", cut(model, MAX_KEY - 2)),
-                    cells: cells(tokens, pricing.cost(model, tokens), short),
+                    cells: cells(tokens, model_cost(pricing, model, tokens), short),
                 });
             }
         }
@@ -217,11 +261,19 @@ fn row_key(kind: ReportKind, row: &UsageRow) -> String {
         ReportKind::Session if row.key.len() > 18 && row.key.is_ascii() => {
             format!("{}…{}", &row.key[..13], &row.key[row.key.len() - 4..])
         }
+        // A project's end (the repository, the last folders) tells projects apart.
+        ReportKind::Project if row.key.chars().count() > MAX_KEY => {
+            let tail: String = {
+                let chars: Vec<char> = row.key.chars().collect();
+                chars[chars.len() - (MAX_KEY - 1)..].iter().collect()
+            };
+            format!("…{tail}")
+        }
         _ => row.key.clone(),
     }
 }
 
-fn cells(tokens: &Tokens, cost: Option<f64>, short: bool) -> [String; 6] {
+fn cells(tokens: &Tokens, cost: TallyCost, short: bool) -> [String; 6] {
     let number = |value: u64| {
         if short {
             abbreviate(value)
@@ -235,8 +287,18 @@ fn cells(tokens: &Tokens, cost: Option<f64>, short: bool) -> [String; 6] {
         number(tokens.output_tokens),
         number(tokens.reasoning_output_tokens),
         number(tokens.total_tokens),
-        cost.map_or_else(|| "-".to_string(), |cost| format!("${cost:.2}")),
+        cost_cell(cost),
     ]
+}
+
+/// A cost as printed: `$0.43`, `≥$0.43*` when tokens of an unpriced model are left out,
+/// `-` when nothing is priced.
+fn cost_cell(cost: TallyCost) -> String {
+    match cost.usd {
+        None => "-".to_string(),
+        Some(usd) if cost.complete() => format!("${usd:.2}"),
+        Some(usd) => format!("≥${usd:.2}*"),
+    }
 }
 
 /// `1234567` as `1,234,567`.
