@@ -276,8 +276,13 @@ pub enum Command {
 /// The arguments of `search`.
 #[derive(Debug, clap::Args)]
 pub struct SearchArgs {
-    /// FTS5 query: words, "a phrase", prefix*, AND / OR / NOT, NEAR(a b).
+    /// Text to find: every word must appear, as typed or inside a longer word, any case
+    /// (with --fts: an FTS5 query).
     pub query: String,
+    /// Read QUERY as FTS5 syntax: "a phrase", OR, NOT, NEAR(a b, 5), parentheses; each
+    /// string at least 3 characters (docs/search.md).
+    #[arg(long)]
+    pub fts: bool,
     /// Codex home (default: `$CODEX_HOME`, else `~/.codex`).
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,

@@ -116,7 +116,7 @@ pub use prune::{
 pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
 pub use search::{
     BUSY_TIMEOUT, Hit, HitAnchor, OUTPUT_CAP, Order, Query, Role, SearchError, SearchIndex,
-    TextKind, UpdateReport, update_and_search,
+    Syntax, TextKind, UpdateReport, update_and_search,
 };
 pub use table::{
     ItemRow, MANIFEST_FILE, PART_FILE, PartitionCounts, SCHEMA_VERSION, SCHEMA_VERSION_KEY, Table,
