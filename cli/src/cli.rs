@@ -255,6 +255,13 @@ pub enum Command {
     /// up to date before each query. Each hit says how to resume its thread.
     #[command(verbatim_doc_comment)]
     Search(SearchArgs),
+    /// List the secrets written in sessions (API keys, tokens, private keys)
+    ///
+    /// Every line of every file, by the rule set `export --redact` masks with:
+    /// file, line and kind of each, the secret shown by its first characters.
+    /// Exit 1 when something was found, 0 when nothing was.
+    #[command(verbatim_doc_comment)]
+    Secrets(crate::commands::secrets::SecretsArgs),
     /// Browse, read and follow sessions in the terminal
     ///
     /// A session list (newest first; `a` shows archived ones) with a search box

@@ -82,6 +82,7 @@ mod pricing;
 mod prune;
 mod redact;
 mod search;
+mod secrets;
 mod table;
 mod thread_lookup;
 mod usage;
@@ -114,6 +115,7 @@ pub use prune::{
     parse_policy, parse_size, plan_prune, rescue_thread, storage_summary,
 };
 pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
+pub use secrets::{SecretFinding, SecretScanner, SecretsError};
 pub use search::{
     BUSY_TIMEOUT, Hit, HitAnchor, OUTPUT_CAP, Order, Query, Role, SearchError, SearchIndex,
     Syntax, TextKind, UpdateReport, update_and_search,

@@ -12,6 +12,7 @@ pub(crate) mod prompt;
 pub(crate) mod prune;
 pub(crate) mod rescue;
 pub(crate) mod search;
+pub(crate) mod secrets;
 pub(crate) mod table;
 pub(crate) mod thread;
 pub(crate) mod usage;
@@ -130,6 +131,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             out,
         ),
         Command::Search(args) => search::run(args, out),
+        Command::Secrets(args) => secrets::run(&args, out),
         Command::Du(args) => du::run(&args, out),
         Command::Compress(args) => compress::run(&args, out),
         Command::View(args) => view::run(&args, out),

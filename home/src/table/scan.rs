@@ -77,7 +77,9 @@ pub(crate) fn scan_thread(
         for value in [
             &mut rows.thread.cwd,
             &mut rows.thread.git_branch,
+            &mut rows.thread.git_repository_url,
             &mut rows.thread.name,
+            &mut rows.thread.agent_nickname,
         ]
         .into_iter()
         .flatten()
