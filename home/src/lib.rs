@@ -76,6 +76,7 @@
 mod compress;
 mod dates;
 mod du;
+mod home_rule;
 mod last_turns;
 mod list;
 mod pricing;
@@ -100,6 +101,7 @@ pub use du::{
     ImageSummary, KindBytes, LARGEST_FILES, LargestFile, MIN_SHARED_LINE, PlaceBytes, measure_file,
     measure_files,
 };
+pub use home_rule::{NotAHome, check_home};
 pub use last_turns::last_turns_from_end;
 pub use list::{
     Cursor, FoundRollout, HEAD_RECORD_LIMIT, HeadSummary, MAX_SCAN_FILES, SessionSummary,
@@ -115,11 +117,11 @@ pub use prune::{
     parse_policy, parse_size, plan_prune, rescue_thread, storage_summary,
 };
 pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
-pub use secrets::{SecretFinding, SecretScanner, SecretsError};
 pub use search::{
-    BUSY_TIMEOUT, Hit, HitAnchor, OUTPUT_CAP, Order, Query, Role, SearchError, SearchIndex,
-    Syntax, TextKind, UpdateReport, update_and_search,
+    BUSY_TIMEOUT, Hit, HitAnchor, OUTPUT_CAP, Order, Query, Role, SearchError, SearchIndex, Syntax,
+    TextKind, UpdateReport, update_and_search,
 };
+pub use secrets::{SecretFinding, SecretScanner, SecretsError};
 pub use table::{
     ItemRow, MANIFEST_FILE, PART_FILE, PartitionCounts, SCHEMA_VERSION, SCHEMA_VERSION_KEY, Table,
     TableError, TableOptions, TableRun, ThreadRow, ThreadRows, TokenRow, TurnRow, table_schema,

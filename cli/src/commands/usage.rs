@@ -70,13 +70,7 @@ pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
         PricingError::Invalid { .. } => Failure::Usage(err.to_string()),
     })?;
     if args.home.is_some() || paths.is_empty() {
-        let home = resolve_home(args.home.as_deref())?;
-        if !home.root().is_dir() {
-            return Err(Failure::Unreadable(format!(
-                "Codex home {} is not a directory",
-                home.root().display()
-            )));
-        }
+        resolve_home(args.home.as_deref())?;
     }
     let sources = expand_sources(paths, args.home.as_deref(), WhenEmpty::DefaultHome)?;
     let (sessions, unreadable) = read_all(&sources, zone);
