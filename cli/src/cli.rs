@@ -37,8 +37,8 @@ pub enum Command {
     /// in parallel; `--json` prints one object per file (JSON Lines).
     #[command(verbatim_doc_comment)]
     Inspect {
-        /// Rollout files, folders of them, or `-` for standard input (default:
-        /// the bundled sample).
+        /// Rollout files, folders of them, thread ids or unique id prefixes, or `-` for
+        /// standard input (default: the bundled sample).
         files: Vec<PathBuf>,
         /// Also every session of this Codex home (`sessions/`, `archived_sessions/`).
         #[arg(long, value_name = "DIR")]
@@ -50,8 +50,8 @@ pub enum Command {
     /// problem, 2 when some file cannot be read at all.
     #[command(verbatim_doc_comment)]
     Validate {
-        /// Rollout files, folders of them, or `-` for standard input (default: the
-        /// bundled sample).
+        /// Rollout files, folders of them, thread ids or unique id prefixes, or `-` for
+        /// standard input (default: the bundled sample).
         files: Vec<PathBuf>,
         /// Also every session of this Codex home (`sessions/`, `archived_sessions/`).
         #[arg(long, value_name = "DIR")]
@@ -64,7 +64,8 @@ pub enum Command {
     /// with its parent's prefix, found by thread id under the Codex home.
     #[command(verbatim_doc_comment)]
     History {
-        /// Rollout file, or `-` for standard input (default: the bundled sample).
+        /// Rollout file, thread id or unique id prefix (4+ hex digits, looked up under the
+        /// Codex home), or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
         /// Codex home the parents of a fork by reference are found in (default:
         /// `$CODEX_HOME`, else `~/.codex`).
@@ -78,7 +79,8 @@ pub enum Command {
     /// turn's model and reasoning settings.
     #[command(verbatim_doc_comment)]
     Prompt {
-        /// Rollout file, or `-` for standard input (default: the bundled sample).
+        /// Rollout file, thread id or unique id prefix (4+ hex digits, looked up under the
+        /// Codex home), or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
         /// Encode for Responses Lite (instructions and tools as developer items first).
         #[arg(long)]
@@ -93,7 +95,8 @@ pub enum Command {
     },
     /// The turns and ThreadItems a client sees on resume.
     Thread {
-        /// Rollout file, or `-` for standard input (default: the bundled sample).
+        /// Rollout file, thread id or unique id prefix (4+ hex digits, looked up under the
+        /// Codex home), or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
         /// Only the last N turns.
         #[arg(long, value_name = "N")]
@@ -109,7 +112,8 @@ pub enum Command {
     /// live (streaming deltas are never persisted, so they are not replayed).
     #[command(verbatim_doc_comment)]
     Notifications {
-        /// Rollout file, or `-` for standard input (default: the bundled sample).
+        /// Rollout file, thread id or unique id prefix (4+ hex digits, looked up under the
+        /// Codex home), or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
     },
     /// A transcript to read and share (Markdown or HTML; `--json` for structured)
@@ -122,7 +126,8 @@ pub enum Command {
     /// every `--redact-pattern`, and says how many of each it masked.
     #[command(verbatim_doc_comment)]
     Export {
-        /// Rollout file, or `-` for standard input (default: the bundled sample).
+        /// Rollout file, thread id or unique id prefix (4+ hex digits, looked up under the
+        /// Codex home), or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
         /// Transcript format.
         #[arg(long, value_enum, default_value_t = ExportFormat::Markdown)]
@@ -146,7 +151,8 @@ pub enum Command {
     /// findable by its thread id under the Codex home.
     #[command(verbatim_doc_comment)]
     Fork {
-        /// Rollout file, or `-` for standard input (default: the bundled sample).
+        /// Rollout file, thread id or unique id prefix (4+ hex digits, looked up under the
+        /// Codex home), or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
         /// How many of the last user turns to leave out (0 keeps them all).
         #[arg(long, value_name = "N")]
@@ -199,7 +205,8 @@ pub enum Command {
     /// copied from its parent. See docs/usage.md.
     #[command(verbatim_doc_comment)]
     Usage {
-        /// An optional REPORT, then rollout files or folders (default: the Codex home).
+        /// An optional REPORT, then rollout files, folders, thread ids or unique id
+        /// prefixes (default: the Codex home).
         #[arg(value_name = "REPORT|FILE")]
         targets: Vec<PathBuf>,
         /// Codex home (default: `$CODEX_HOME`, else `~/.codex`).

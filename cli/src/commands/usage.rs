@@ -48,7 +48,7 @@ pub struct UsageArgs {
 
 /// Runs `usage`.
 pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
-    let (kind, paths) = split_report_word(&args.targets);
+    let (kind, paths) = split_report_word(&args.targets)?;
     let range = DateRange {
         since: args.since.as_deref().map(parse_date).transpose()?,
         until: args.until.as_deref().map(parse_date).transpose()?,
@@ -88,15 +88,50 @@ pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
 }
 
 /// The report the first argument names (when it is a report word and not an existing path),
-/// and the paths after it.
-fn split_report_word(targets: &[PathBuf]) -> (ReportKind, &[PathBuf]) {
+/// and the paths after it. A first argument that is no path and only a letter or two away
+/// from a report word (`dayly`) is a usage error that names the word meant.
+fn split_report_word(targets: &[PathBuf]) -> Result<(ReportKind, &[PathBuf]), Failure> {
     if let Some((first, rest)) = targets.split_first()
         && !first.exists()
-        && let Some(kind) = first.to_str().and_then(ReportKind::from_word)
+        && let Some(word) = first.to_str()
     {
-        return (kind, rest);
+        if let Some(kind) = ReportKind::from_word(word) {
+            return Ok((kind, rest));
+        }
+        let looks_like_a_word = word.chars().all(|ch| ch.is_ascii_alphabetic());
+        let near = ReportKind::ALL
+            .iter()
+            .map(|(name, _)| *name)
+            .find(|name| edit_distance(&word.to_ascii_lowercase(), name) <= 2);
+        if looks_like_a_word && let Some(name) = near {
+            let names: Vec<&str> = ReportKind::ALL.iter().map(|(name, _)| *name).collect();
+            return Err(Failure::Usage(format!(
+                "unknown report `{word}`: did you mean `{name}`? (reports: {}; a file of that \
+                 name does not exist)",
+                names.join(", ")
+            )));
+        }
     }
-    (ReportKind::Daily, targets)
+    Ok((ReportKind::Daily, targets))
+}
+
+/// The number of single-character insertions, deletions and substitutions that turn `a`
+/// into `b` (Levenshtein).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != *cb))
+                .min(above + 1)
+                .min(row[j] + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 /// A `--since`/`--until` day, by codex-home's rule ([`codex_home::parse_day`]).
