@@ -19,6 +19,11 @@ const COMMANDS: &[&[&str]] = &[
     &["view"],
     &["secrets"],
     &["table", "-o", "TABLES"],
+    &["inspect"],
+    &["validate"],
+    &["history"],
+    &["prompt"],
+    &["thread"],
 ];
 
 fn run(
