@@ -56,8 +56,8 @@ pub enum Command {
     /// in parallel; `--json` prints one object per file (JSON Lines).
     #[command(verbatim_doc_comment)]
     Inspect {
-        /// Rollout files, folders of them, or `-` for standard input (default:
-        /// the bundled sample).
+        /// Rollout files, folders of them, thread ids or unique id prefixes, or `-` for
+        /// standard input (default: the bundled sample).
         files: Vec<PathBuf>,
         /// Also every session of this Codex home (`sessions/`, `archived_sessions/`).
         #[arg(long, value_name = "DIR")]
@@ -69,8 +69,8 @@ pub enum Command {
     /// problem, 2 when some file cannot be read at all.
     #[command(verbatim_doc_comment)]
     Validate {
-        /// Rollout files, folders of them, or `-` for standard input (default: the
-        /// bundled sample).
+        /// Rollout files, folders of them, thread ids or unique id prefixes, or `-` for
+        /// standard input (default: the bundled sample).
         files: Vec<PathBuf>,
         /// Also every session of this Codex home (`sessions/`, `archived_sessions/`).
         #[arg(long, value_name = "DIR")]
@@ -83,7 +83,8 @@ pub enum Command {
     /// with its parent's prefix, found by thread id under the Codex home.
     #[command(verbatim_doc_comment)]
     History {
-        /// Rollout file, or `-` for standard input (default: the bundled sample).
+        /// Rollout file, thread id or unique id prefix (4+ hex digits, looked up under the
+        /// Codex home), or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
         /// Codex home the parents of a fork by reference are found in (default:
         /// `$CODEX_HOME`, else `~/.codex`).
@@ -97,7 +98,8 @@ pub enum Command {
     /// turn's model and reasoning settings.
     #[command(verbatim_doc_comment)]
     Prompt {
-        /// Rollout file, or `-` for standard input (default: the bundled sample).
+        /// Rollout file, thread id or unique id prefix (4+ hex digits, looked up under the
+        /// Codex home), or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
         /// Encode for Responses Lite (instructions and tools as developer items first).
         #[arg(long)]
@@ -112,7 +114,8 @@ pub enum Command {
     },
     /// The turns and ThreadItems a client sees on resume.
     Thread {
-        /// Rollout file, or `-` for standard input (default: the bundled sample).
+        /// Rollout file, thread id or unique id prefix (4+ hex digits, looked up under the
+        /// Codex home), or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
         /// Only the last N turns.
         #[arg(long, value_name = "N")]
@@ -128,7 +131,8 @@ pub enum Command {
     /// live (streaming deltas are never persisted, so they are not replayed).
     #[command(verbatim_doc_comment)]
     Notifications {
-        /// Rollout file, or `-` for standard input (default: the bundled sample).
+        /// Rollout file, thread id or unique id prefix (4+ hex digits, looked up under the
+        /// Codex home), or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
     },
     /// A transcript to read and share (Markdown or HTML; `--json` for structured)
@@ -141,7 +145,8 @@ pub enum Command {
     /// every `--redact-pattern`, and says how many of each it masked.
     #[command(verbatim_doc_comment)]
     Export {
-        /// Rollout file, or `-` for standard input (default: the bundled sample).
+        /// Rollout file, thread id or unique id prefix (4+ hex digits, looked up under the
+        /// Codex home), or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
         /// Transcript format.
         #[arg(long, value_enum, default_value_t = ExportFormat::Markdown)]
@@ -165,7 +170,8 @@ pub enum Command {
     /// findable by its thread id under the Codex home.
     #[command(verbatim_doc_comment)]
     Fork {
-        /// Rollout file, or `-` for standard input (default: the bundled sample).
+        /// Rollout file, thread id or unique id prefix (4+ hex digits, looked up under the
+        /// Codex home), or `-` for standard input (default: the bundled sample).
         file: Option<PathBuf>,
         /// How many of the last user turns to leave out (0 keeps them all).
         #[arg(long, value_name = "N")]
@@ -220,7 +226,8 @@ pub enum Command {
     /// docs/usage.md.
     #[command(verbatim_doc_comment)]
     Usage {
-        /// An optional REPORT, then rollout files or folders (default: the Codex home).
+        /// An optional REPORT, then rollout files, folders, thread ids or unique id
+        /// prefixes (default: the Codex home).
         #[arg(value_name = "REPORT|FILE")]
         targets: Vec<PathBuf>,
         /// Codex home (default: `$CODEX_HOME`, else `~/.codex`).
@@ -283,6 +290,13 @@ pub enum Command {
     /// up to date before each query. Each hit says how to resume its thread.
     #[command(verbatim_doc_comment)]
     Search(SearchArgs),
+    /// List the secrets written in sessions (API keys, tokens, private keys)
+    ///
+    /// Every line of every file, by the rule set `export --redact` masks with:
+    /// file, line and kind of each, the secret shown by its first characters.
+    /// Exit 1 when something was found, 0 when nothing was.
+    #[command(verbatim_doc_comment)]
+    Secrets(crate::commands::secrets::SecretsArgs),
     /// Browse, read and follow sessions in the terminal
     ///
     /// A session list (newest first; `a` shows archived ones) with a search box
@@ -304,8 +318,13 @@ pub enum Command {
 /// The arguments of `search`.
 #[derive(Debug, clap::Args)]
 pub struct SearchArgs {
-    /// FTS5 query: words, "a phrase", prefix*, AND / OR / NOT, NEAR(a b).
+    /// Text to find: every word must appear, as typed or inside a longer word, any case
+    /// (with --fts: an FTS5 query).
     pub query: String,
+    /// Read QUERY as FTS5 syntax: "a phrase", OR, NOT, NEAR(a b, 5), parentheses; each
+    /// string at least 3 characters (docs/search.md).
+    #[arg(long)]
+    pub fts: bool,
     /// Codex home (default: `$CODEX_HOME`, else `~/.codex`).
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,

@@ -31,13 +31,17 @@ pub enum WhenEmpty {
     DefaultHome,
 }
 
-/// The Codex home named by `--home`, else `$CODEX_HOME`, else `~/.codex`.
+/// The Codex home named by `--home`, else `$CODEX_HOME`, else `~/.codex`, when it is one by
+/// codex-home's rule ([`codex_home::check_home`]): every command that reads a home comes
+/// through here, so a missing or mistyped home is the same error (exit 2) everywhere.
 pub fn resolve_home(home: Option<&Path>) -> Result<CodexHome, Failure> {
-    CodexHome::resolve(home.map(Path::to_path_buf)).map_err(|err| {
+    let home = CodexHome::resolve(home.map(Path::to_path_buf)).map_err(|err| {
         Failure::Usage(format!(
             "cannot find the Codex home ({err}); pass --home DIR"
         ))
-    })
+    })?;
+    codex_home::check_home(&home).map_err(|err| Failure::Unreadable(err.to_string()))?;
+    Ok(home)
 }
 
 /// Expands `args` (files, folders, `-`) and `home` into the sources to work on, in the order

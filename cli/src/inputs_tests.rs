@@ -42,6 +42,13 @@ fn nothing_given_means_the_sample_or_the_home() -> TestResult {
         [Source::Sample]
     );
     let tmp = tempfile::tempdir()?;
+    // A folder that is not a Codex home is refused; one with no session is empty.
+    let refused = expand_sources(&[], Some(tmp.path()), WhenEmpty::DefaultHome).err();
+    assert!(
+        matches!(&refused, Some(Failure::Unreadable(message)) if message.contains("is not a Codex home")),
+        "{refused:?}"
+    );
+    std::fs::create_dir(tmp.path().join("sessions"))?;
     let sources = expand_sources(&[], Some(tmp.path()), WhenEmpty::DefaultHome)?;
     assert_eq!(sources, []);
     Ok(())

@@ -47,9 +47,15 @@ pub fn main_exit_code() -> u8 {
     let cli = match parsed {
         Ok(cli) => cli,
         Err(err) => {
-            // Help and version go to stdout with exit 0; usage errors to stderr with exit 2.
-            let _ = err.print();
-            return u8::try_from(err.exit_code()).unwrap_or(error::EXIT_UNREADABLE);
+            // Help and version go to stdout with exit 0; usage errors to stderr with exit 2,
+            // as JSON when `--json` was among the arguments.
+            let code = u8::try_from(err.exit_code()).unwrap_or(error::EXIT_UNREADABLE);
+            if code != error::EXIT_OK && std::env::args().any(|arg| arg == "--json") {
+                output::error_json(&usage_message(&err.to_string()), code);
+            } else {
+                let _ = err.print();
+            }
+            return code;
         }
     };
     init_tracing();
@@ -61,11 +67,29 @@ pub fn main_exit_code() -> u8 {
     match result {
         Ok(status) => status.exit_code(),
         Err(Failure::BrokenPipe) => error::EXIT_OK,
+        Err(failure) if cli.json => {
+            output::error_json(&failure.to_string(), failure.exit_code());
+            failure.exit_code()
+        }
         Err(failure) => {
             output::error(&failure.to_string());
             failure.exit_code()
         }
     }
+}
+
+/// Clap's usage error as one line: its message and tips, without the `error: ` prefix and
+/// the usage and help lines.
+fn usage_message(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|line| {
+            !line.is_empty() && !line.starts_with("Usage:") && !line.starts_with("For more")
+        })
+        .map(|line| line.strip_prefix("error: ").unwrap_or(line))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Library logs go to standard error, quiet unless `RUST_LOG` asks: the tool reports problems

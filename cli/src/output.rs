@@ -26,6 +26,8 @@ const JSON_CHUNK_BYTES: usize = 64 * 1024;
 /// The output of one command run.
 pub struct Output {
     json: bool,
+    /// Standard output is a terminal (a person reads it): long paths may be cut to fit.
+    terminal: bool,
     sink: Box<dyn Write>,
     /// The serialized JSON of a document being written waiting to be escaped, kept from one
     /// document to the next (a stream of small documents allocates it once).
@@ -43,16 +45,27 @@ impl std::fmt::Debug for Output {
 impl Output {
     /// Output to standard output (buffered).
     pub fn stdout(json: bool) -> Self {
-        Self::to_writer(json, Box::new(io::BufWriter::new(io::stdout())))
+        use std::io::IsTerminal;
+        Self {
+            terminal: io::stdout().is_terminal(),
+            ..Self::to_writer(json, Box::new(io::BufWriter::new(io::stdout())))
+        }
     }
 
     /// Output to any writer (tests).
     pub fn to_writer(json: bool, sink: Box<dyn Write>) -> Self {
         Self {
             json,
+            terminal: false,
             sink,
             pending_json: Vec::new(),
         }
+    }
+
+    /// Whether standard output is a terminal: text may be shortened to fit its width only
+    /// then (piped output is read by programs, and keeps every character).
+    pub fn is_terminal(&self) -> bool {
+        self.terminal
     }
 
     /// Whether machine output (`--json`) was asked for.
@@ -158,6 +171,16 @@ pub fn error(message: &str) {
         "codex-thread: error: {}",
         sanitize_text(message)
     );
+}
+
+/// The error that stopped a `--json` run, as one JSON object on standard error (standard
+/// output keeps only results, so a script reading it never parses an error as one):
+/// `{"error":{"message":"…","exit_code":2}}`.
+pub fn error_json(message: &str, exit_code: u8) {
+    let error = serde_json::json!({
+        "error": { "message": message, "exit_code": exit_code }
+    });
+    let _ = writeln!(io::stderr(), "{}", escape_json_text(&error.to_string()));
 }
 
 /// Serialized JSON gathered into chunks of up to [`JSON_CHUNK_BYTES`] before `out` escapes

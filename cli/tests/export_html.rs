@@ -215,7 +215,9 @@ fn redact_masks_each_pattern_in_both_formats_and_counts_them() -> TestResult {
             assert!(document.contains(mask), "{format}: {mask} missing");
         }
         assert!(
-            stderr.contains("redacted: 3 token(s), 1 email(s),"),
+            stderr.contains(
+                "redacted: 1 OpenAI API key(s), 1 GitHub token(s), 1 AWS access key(s), 1 email(s),"
+            ),
             "{format}: {stderr}"
         );
         assert!(stderr.contains("1 custom match(s)"), "{stderr}");

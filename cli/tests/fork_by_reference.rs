@@ -156,6 +156,8 @@ fn a_missing_parent_stops_history_and_prompt_naming_its_thread() -> TestResult {
     let (home, parent) = place(dir.path(), SAMPLE_JSONL.as_bytes())?.ok_or("sample")?;
     let (by_reference, _) = fork_both(dir.path(), &home, &parent, 1)?;
     let empty = dir.path().join("empty-home");
+    // A Codex home (the one home rule), but without the thread.
+    std::fs::create_dir_all(empty.join("sessions"))?;
     for command in ["history", "prompt"] {
         bin()?
             .args([command, &arg(&by_reference), "--home", &arg(&empty)])
@@ -215,6 +217,8 @@ fn by_reference_needs_a_file_whose_thread_is_under_the_home() -> TestResult {
     let loose = dir.path().join("loose.jsonl");
     std::fs::write(&loose, SAMPLE_JSONL)?;
     let empty = dir.path().join("empty-home");
+    // A Codex home (the one home rule), but without the thread.
+    std::fs::create_dir_all(empty.join("sessions"))?;
     bin()?
         .args(["fork", &arg(&loose), "--drop-turns", "1", "-o", &arg(&out)])
         .args(["--by-reference", "--home", &arg(&empty)])

@@ -412,7 +412,9 @@ fn list_refuses_a_zero_limit_and_its_hint_continues_the_same_listing() -> TestRe
     let created = json["sessions"][0]["created_at"]
         .as_str()
         .ok_or("no time")?;
-    assert_eq!(created, "2025-06-02T09:30:00.000Z");
+    // The newest file by name (09:30) holds the sample, whose session meta says when it was
+    // created, in UTC: that time, not the name's local one.
+    assert_eq!(created, "2025-06-02T09:00:00.000Z");
     assert!(chrono::DateTime::parse_from_rfc3339(created).is_ok());
     Ok(())
 }

@@ -113,8 +113,37 @@ fn search_finds_hits_with_how_to_resume_them() -> TestResult {
     let users: serde_json::Value = serde_json::from_slice(&users.get_output().stdout)?;
     let count = |value: &serde_json::Value| value["hits"].as_array().map_or(0, Vec::len);
     assert!(count(&all) > count(&users) && count(&users) > 0);
-    // A bad query is a usage error.
-    search(dir.path(), &home, &["\"unclosed"])?.code(2);
+    // A bad query in FTS5 syntax is a usage error that says so.
+    let bad = search(dir.path(), &home, &["--fts", "\"unclosed"])?.code(2);
+    let stderr = String::from_utf8(bad.get_output().stderr.clone())?;
+    assert!(stderr.contains("bad search query"), "{stderr}");
+    Ok(())
+}
+
+/// Typed text is searched as text: FTS5's operators and column filters are plain characters,
+/// CJK words are found inside a run of characters, and a search that finds nothing exits 1
+/// (grep's convention), with and without --json.
+#[test]
+fn typed_text_is_text_and_no_hit_exits_1() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let Some(home) = real_home(dir.path())? else {
+        return Ok(());
+    };
+    let hits = |args: &[&str]| -> Result<usize, Box<dyn std::error::Error>> {
+        let output = search(dir.path(), &home, args)?.success();
+        let results: serde_json::Value = serde_json::from_slice(&output.get_output().stdout)?;
+        Ok(results["hits"].as_array().map_or(0, Vec::len))
+    };
+    // Inside runs of Chinese characters in the real files: four characters, and two (no
+    // trigram holds them).
+    assert!(hits(&["--json", "当前项目"])? > 0);
+    assert!(hits(&["--json", "项目"])? >= hits(&["--json", "当前项目"])?);
+    for query in ["senior-level code review", "\"unclosed", "col:umn NEAR(x"] {
+        let none = search(dir.path(), &home, &[query])?.code(1);
+        let stderr = String::from_utf8(none.get_output().stderr.clone())?;
+        assert!(stderr.contains("no match"), "{query}: {stderr}");
+        search(dir.path(), &home, &["--json", query])?.code(1);
+    }
     Ok(())
 }
 
@@ -130,7 +159,7 @@ fn two_searches_at_once_both_answer() -> TestResult {
             .env("XDG_CACHE_HOME", dir.path().join("cache"))
             .args(["search", "--json", "--limit", "5000", "--home"])
             .arg(&home)
-            .arg("error OR zanzibar")
+            .args(["--fts", "error OR zanzibar"])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -151,7 +180,7 @@ fn two_searches_at_once_both_answer() -> TestResult {
     let after = search(
         dir.path(),
         &home,
-        &["--json", "--limit", "5000", "error OR zanzibar"],
+        &["--json", "--limit", "5000", "--fts", "error OR zanzibar"],
     )?
     .success();
     let after: serde_json::Value = serde_json::from_slice(&after.get_output().stdout)?;
@@ -232,9 +261,13 @@ fn a_day_of_since_and_until_is_a_day_in_the_given_zone() -> TestResult {
     let hits = |args: &[&str]| -> Result<usize, Box<dyn std::error::Error>> {
         let mut all = vec!["--json", "zanzibar"];
         all.extend_from_slice(args);
-        let output = search(dir.path(), &home, &all)?.success();
-        let results: serde_json::Value = serde_json::from_slice(&output.get_output().stdout)?;
-        Ok(results["hits"].as_array().map_or(0, Vec::len))
+        let output = search(dir.path(), &home, &all)?;
+        let output = output.get_output();
+        let results: serde_json::Value = serde_json::from_slice(&output.stdout)?;
+        let hits = results["hits"].as_array().map_or(0, Vec::len);
+        // No hit exits 1.
+        assert_eq!(output.status.code(), Some(i32::from(hits == 0)), "{args:?}");
+        Ok(hits)
     };
     let since = ["--since", "2026-01-02", "--timezone"];
     assert_eq!(hits(&[since.as_slice(), &["Asia/Tokyo"]].concat())?, 2);

@@ -79,12 +79,14 @@ mod compress;
 mod damage;
 mod dates;
 mod du;
+mod home_rule;
 mod last_turns;
 mod list;
 mod pricing;
 mod prune;
 mod redact;
 mod search;
+mod secrets;
 mod table;
 mod thread_lookup;
 mod usage;
@@ -103,6 +105,7 @@ pub use du::{
     ImageSummary, KindBytes, LARGEST_FILES, LargestFile, MIN_SHARED_LINE, PlaceBytes, measure_file,
     measure_files,
 };
+pub use home_rule::{NotAHome, check_home};
 pub use last_turns::last_turns_from_end;
 pub use list::{
     Cursor, FoundRollout, HEAD_RECORD_LIMIT, HeadSummary, MAX_SCAN_FILES, SessionSummary,
@@ -119,9 +122,10 @@ pub use prune::{
 };
 pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
 pub use search::{
-    BUSY_TIMEOUT, Hit, HitAnchor, OUTPUT_CAP, Order, Query, Role, SearchError, SearchIndex,
+    BUSY_TIMEOUT, Hit, HitAnchor, OUTPUT_CAP, Order, Query, Role, SearchError, SearchIndex, Syntax,
     TextKind, UpdateReport, update_and_search,
 };
+pub use secrets::{SecretFinding, SecretScanner, SecretsError};
 pub use table::{
     ItemRow, MANIFEST_FILE, PART_FILE, PartitionCounts, SCHEMA_VERSION, SCHEMA_VERSION_KEY, Table,
     TableError, TableOptions, TableRun, ThreadRow, ThreadRows, TokenRow, TurnRow, table_schema,

@@ -2,21 +2,37 @@
 //! rule for every command that offers it.
 //!
 //! What is masked, in this order (a later pattern never sees what an earlier one masked):
-//! 1. private key blocks (`-----BEGIN … PRIVATE KEY-----` to its `END` line) → `[private key]`;
-//! 2. tokens and keys by their well-known shapes (OpenAI `sk-…`, Anthropic `sk-ant-…`, GitHub
-//!    `ghp_…`/`github_pat_…`, AWS `AKIA…`, Slack `xox?-…`, Google `AIza…`, JWTs,
-//!    `Bearer …` headers) → `[token]`;
-//! 3. email addresses → `[email]`;
-//! 4. home-directory paths (`/home/NAME`, `/Users/NAME`, `C:\Users\NAME`) → `~`;
+//! 1. secrets, by the rule set of [`secrets`] (private key blocks → `[private key]`; API keys
+//!    and tokens of the common providers, JWTs, `Bearer …` headers, passwords in URLs →
+//!    `[token]`), each counted under its kind;
+//! 2. email addresses → `[email]`;
+//! 3. home-directory paths of every system and spelling → `~`: `/home/NAME`,
+//!    `/var/home/NAME`, `/Users/NAME`, `C:\Users\NAME` and `C:/Users/NAME` (any case, and
+//!    with the backslashes doubled as JSON and shell quoting write them), `/c/Users/NAME`
+//!    (Git Bash, MSYS) and `/mnt/c/Users/NAME` (WSL);
+//! 4. user names: every `NAME` a home path revealed so far is then masked wherever it stands
+//!    as a word (the owner columns of `ls -l`, a prompt `NAME@host`, a URL) → `[user]`; names
+//!    of fewer than three characters and generic account names (`user`, `admin`, `root`,
+//!    `runner`, ...) are not, since they say nothing of a person and are common words;
 //! 5. host names: this machine's name ([`local_hostname`]), and names under the private
 //!    suffixes `.local`, `.lan`, `.internal`, `.corp`, `.intranet`, `.home.arpa` → `[host]`;
 //! 6. each custom pattern (`--redact-pattern REGEX`) → `[redacted]`.
+//!
+//! A name is learned from the first home path that shows it and masked from there on: a
+//! caller visits the header of a document (the session's working directory) first. Every
+//! count is of what was replaced.
 //!
 //! Which strings of a document are visited is the caller's (the export visits every string of
 //! its transcript, the table writer the text columns); [`Redactor::mask`] masks one string and
 //! counts what it masked.
 
-use regex::Regex;
+mod secrets;
+
+use std::sync::{Mutex, PoisonError};
+
+use regex::{Captures, Regex};
+
+pub(crate) use secrets::{SECRET_RULES, SecretRules, masked};
 
 /// How many matches of each kind were masked.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -41,6 +57,14 @@ impl RedactionReport {
         }
     }
 
+    /// Adds `found` to the count of `kind`.
+    fn add(&mut self, kind: &str, found: usize) {
+        match self.counts.iter_mut().find(|(known, _)| known == kind) {
+            Some((_, count)) => *count += found,
+            None => self.counts.push((kind.to_string(), found)),
+        }
+    }
+
     /// The count of `kind`.
     pub fn count(&self, kind: &str) -> usize {
         self.counts
@@ -53,7 +77,12 @@ impl RedactionReport {
 /// The masks to apply: the built-in patterns, this machine's name, and the caller's.
 #[derive(Debug)]
 pub struct Redactor {
-    rules: Vec<Rule>,
+    secrets: SecretRules,
+    email: Rule,
+    home_path: Regex,
+    names: Mutex<Names>,
+    /// Host names and custom patterns, masked after the user names.
+    last: Vec<Rule>,
 }
 
 #[derive(Debug)]
@@ -61,6 +90,13 @@ struct Rule {
     kind: String,
     pattern: Regex,
     mask: &'static str,
+}
+
+/// The user names learned from home paths, and the pattern masking them as words.
+#[derive(Debug, Default)]
+struct Names {
+    known: Vec<String>,
+    pattern: Option<Regex>,
 }
 
 /// A `--redact-pattern` that is not a valid regex.
@@ -71,109 +107,152 @@ pub struct BadPattern {
     source: regex::Error,
 }
 
-const BUILT_IN: &[(&str, &str, &str)] = &[
-    (
-        "private key",
-        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----",
-        "[private key]",
-    ),
-    (
-        "token",
-        concat!(
-            r"\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}",
-            r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}",
-            r"|(?:AKIA|ASIA)[0-9A-Z]{16}|xox[abposr]-[A-Za-z0-9-]{10,}",
-            r"|AIza[0-9A-Za-z_-]{35}",
-            r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})",
-            r"|\bBearer\s+[A-Za-z0-9._~+/=-]{16,}",
-        ),
-        "[token]",
-    ),
-    (
-        "email",
-        r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b",
-        "[email]",
-    ),
-    (
-        "home path",
-        r"(?:/home/|/Users/|[A-Za-z]:\\Users\\|[A-Za-z]:/Users/)[^/\\\s'`<>|:]+",
-        "~",
-    ),
-    (
-        "host name",
-        r"(?i)\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9-]+)*\.(?:local|lan|internal|corp|intranet|home\.arpa)\b",
-        "[host]",
-    ),
+const EMAIL: &str = r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b";
+
+/// A home directory in every spelling (module docs), the user's name in group `name`.
+const HOME_PATH: &str = concat!(
+    r"(?:(?:/mnt)?/[A-Za-z]/(?i:users)/|/var/home/|/home/|/Users/",
+    r"|[A-Za-z]:(?:\\+|/)(?i:users)(?:\\+|/))",
+    r#"(?P<name>[^/\\\s'"`<>|:,;()\[\]{}*?]+)"#,
+);
+
+const PRIVATE_HOSTS: &str = r"(?i)\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9-]+)*\.(?:local|lan|internal|corp|intranet|home\.arpa)\b";
+
+/// Account names that say nothing of a person, and are common words: never masked as words.
+const GENERIC_NAMES: &[&str] = &[
+    "admin",
+    "administrator",
+    "all users",
+    "default",
+    "guest",
+    "home",
+    "public",
+    "root",
+    "runner",
+    "shared",
+    "ubuntu",
+    "user",
+    "users",
+    "vagrant",
 ];
+
+fn compiled(pattern: &str) -> Result<Regex, BadPattern> {
+    Regex::new(pattern).map_err(|source| BadPattern {
+        pattern: pattern.to_string(),
+        source,
+    })
+}
 
 impl Redactor {
     /// The built-in patterns, `hostname` (this machine's name, when known) and `custom`.
     pub fn new(hostname: Option<&str>, custom: &[String]) -> Result<Self, BadPattern> {
-        let mut rules: Vec<Rule> = Vec::new();
-        for (kind, pattern, mask) in BUILT_IN {
-            let pattern = Regex::new(pattern).map_err(|source| BadPattern {
-                pattern: (*pattern).to_string(),
-                source,
-            })?;
-            rules.push(Rule {
-                kind: (*kind).to_string(),
-                pattern,
-                mask,
-            });
-        }
+        let secrets = SecretRules::new().map_err(|(pattern, source)| BadPattern {
+            pattern: pattern.to_string(),
+            source,
+        })?;
+        let mut last = vec![Rule {
+            kind: "host name".to_string(),
+            pattern: compiled(PRIVATE_HOSTS)?,
+            mask: "[host]",
+        }];
         let hostname = hostname.map(str::trim).filter(|name| name.len() >= 3);
         if let Some(name) = hostname {
-            let pattern = format!(r"(?i)\b{}\b", regex::escape(name));
-            if let Ok(pattern) = Regex::new(&pattern) {
-                // Counted as a host name, after the private-suffix rule.
-                rules.push(Rule {
-                    kind: "host name".to_string(),
-                    pattern,
-                    mask: "[host]",
-                });
-            }
+            // Counted as a host name, after the private-suffix rule.
+            last.push(Rule {
+                kind: "host name".to_string(),
+                pattern: compiled(&format!(r"(?i)\b{}\b", regex::escape(name)))?,
+                mask: "[host]",
+            });
         }
         for custom in custom {
-            let pattern = Regex::new(custom).map_err(|source| BadPattern {
-                pattern: custom.clone(),
-                source,
-            })?;
-            rules.push(Rule {
+            last.push(Rule {
                 kind: "custom match".to_string(),
-                pattern,
+                pattern: compiled(custom)?,
                 mask: "[redacted]",
             });
         }
-        Ok(Self { rules })
+        Ok(Self {
+            secrets,
+            email: Rule {
+                kind: "email".to_string(),
+                pattern: compiled(EMAIL)?,
+                mask: "[email]",
+            },
+            home_path: compiled(HOME_PATH)?,
+            names: Mutex::new(Names::default()),
+            last,
+        })
     }
 
     /// A report that has counted nothing yet, with a line per kind of mask.
     pub fn report(&self) -> RedactionReport {
         let mut report = RedactionReport::default();
-        for rule in &self.rules {
-            if !report.counts.iter().any(|(kind, _)| *kind == rule.kind) {
-                report.counts.push((rule.kind.clone(), 0));
+        let kinds = SECRET_RULES
+            .iter()
+            .map(|(kind, _)| *kind)
+            .chain([self.email.kind.as_str(), "home path", "user name"])
+            .chain(self.last.iter().map(|rule| rule.kind.as_str()));
+        for kind in kinds {
+            if !report.counts.iter().any(|(known, _)| known == kind) {
+                report.counts.push((kind.to_string(), 0));
             }
         }
         report
     }
 
-    /// Masks `value` in place, counting each match into `report`.
+    /// Masks `value` in place, counting each replacement into `report`.
     pub fn mask(&self, value: &mut String, report: &mut RedactionReport) {
-        for rule in &self.rules {
-            let found = rule.pattern.find_iter(value).count();
-            if found == 0 {
-                continue;
+        self.secrets.mask(value, &mut |kind, _| report.add(kind, 1));
+        self.email.apply(value, report);
+        let mut names = self.names.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut paths = 0;
+        let masked = self.home_path.replace_all(value, |found: &Captures<'_>| {
+            paths += 1;
+            if let Some(name) = found.name("name") {
+                names.learn(name.as_str());
             }
-            *value = rule.pattern.replace_all(value, rule.mask).into_owned();
-            if let Some((_, count)) = report
-                .counts
-                .iter_mut()
-                .find(|(kind, _)| *kind == rule.kind)
-            {
-                *count += found;
+            "~"
+        });
+        if paths > 0 {
+            *value = masked.into_owned();
+            report.add("home path", paths);
+        }
+        if let Some(pattern) = &names.pattern {
+            let found = pattern.find_iter(value).count();
+            if found > 0 {
+                *value = pattern.replace_all(value, "[user]").into_owned();
+                report.add("user name", found);
             }
         }
+        drop(names);
+        for rule in &self.last {
+            rule.apply(value, report);
+        }
+    }
+}
+
+impl Rule {
+    fn apply(&self, value: &mut String, report: &mut RedactionReport) {
+        let found = self.pattern.find_iter(value).count();
+        if found > 0 {
+            *value = self.pattern.replace_all(value, self.mask).into_owned();
+            report.add(&self.kind, found);
+        }
+    }
+}
+
+impl Names {
+    /// Adds `name` (as a home path showed it) to the names masked as words, unless it is
+    /// too short or generic to say anything of a person.
+    fn learn(&mut self, name: &str) {
+        let generic = GENERIC_NAMES.contains(&name.to_lowercase().as_str());
+        if name.chars().count() < 3 || generic || self.known.iter().any(|known| known == name) {
+            return;
+        }
+        self.known.push(name.to_string());
+        let words: Vec<String> = self.known.iter().map(|name| regex::escape(name)).collect();
+        // Known names are escaped literals: the pattern always compiles.
+        self.pattern = Regex::new(&format!(r"(?i)\b(?:{})\b", words.join("|"))).ok();
     }
 }
 
@@ -186,3 +265,7 @@ pub fn local_hostname() -> Option<String> {
         .map(|name| name.trim().to_string())
         .filter(|name| !name.is_empty() && name != "localhost")
 }
+
+#[cfg(test)]
+#[path = "redact_tests.rs"]
+pub(crate) mod tests;

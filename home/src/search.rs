@@ -33,9 +33,9 @@
 //! )?;
 //! let mut index = SearchIndex::open(&dir.path().join("index.sqlite"))?;
 //! index.update(&CodexHome::new(dir.path()))?;
-//! let hits = index.search(&CodexHome::new(dir.path()), &Query::new("flaky pars*"))?;
+//! let hits = index.search(&CodexHome::new(dir.path()), &Query::new("flaky pars"))?;
 //! assert_eq!(hits.len(), 1);
-//! assert_eq!(hits[0].snippet, "fix the [flaky] [parser] test");
+//! assert_eq!(hits[0].snippet, "fix the [flaky] [pars]er test");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -52,12 +52,15 @@ mod identity;
 mod query;
 mod read;
 mod schema;
+mod snippet;
 mod store;
+mod syntax;
 mod update;
 
 pub use anchor::HitAnchor;
 pub use extract::{OUTPUT_CAP, Role, TextKind};
 pub use query::{Hit, Order, Query};
+pub use syntax::Syntax;
 pub use update::UpdateReport;
 
 /// How long a writer waits for another process's write lock before giving up.
@@ -86,7 +89,7 @@ pub enum SearchError {
         #[source]
         source: std::io::Error,
     },
-    /// The query is not valid FTS5 syntax.
+    /// The query has nothing to look for, or is not valid FTS5 syntax ([`Syntax::Fts`]).
     #[error("bad search query {query:?}: {message}")]
     Query {
         /// The query as given.

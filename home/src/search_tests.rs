@@ -206,8 +206,8 @@ fn indexes_messages_tools_and_turns() -> TestResult {
     query.since_ms =
         Some(chrono::DateTime::parse_from_rfc3339("2025-09-25T01:02:00Z")?.timestamp_millis());
     assert_eq!(home.search_with(query)?.0.len(), 1);
-    assert_eq!(home.search("\"reads past\"")?.len(), 1);
-    assert_eq!(home.search("pars* NOT crash")?.len(), 4);
+    assert_eq!(home.search_with(Query::fts("\"reads past\""))?.0.len(), 1);
+    assert_eq!(home.search_with(Query::fts("pars NOT crash"))?.0.len(), 4);
     Ok(())
 }
 
@@ -258,7 +258,7 @@ fn a_rewritten_or_shrunk_file_is_read_again_and_a_deleted_one_dropped() -> TestR
     assert_eq!(home.search("alpha")?.len(), 2);
     // Shrunk (a turn removed by hand).
     std::fs::write(&path, lines(&[meta(THREAD, "/repo"), user(1, "gamma")]))?;
-    let (hits, report) = home.search_with(Query::new("alpha OR beta OR gamma"))?;
+    let (hits, report) = home.search_with(Query::fts("alpha OR beta OR gamma"))?;
     assert_eq!(report.read_whole, 1);
     assert_eq!(
         hits.iter().map(|hit| hit.3.as_str()).collect::<Vec<_>>(),
@@ -266,7 +266,7 @@ fn a_rewritten_or_shrunk_file_is_read_again_and_a_deleted_one_dropped() -> TestR
     );
     // Rewritten with the same size.
     std::fs::write(&path, lines(&[meta(THREAD, "/repo"), user(1, "delta")]))?;
-    let (hits, report) = home.search_with(Query::new("gamma OR delta"))?;
+    let (hits, report) = home.search_with(Query::fts("gamma OR delta"))?;
     assert_eq!(report.read_whole, 1);
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0].3, "[delta]");
@@ -401,10 +401,54 @@ fn a_bad_query_is_a_query_error() -> TestResult {
     let home = Home::new()?;
     let mut index = SearchIndex::open(&home.index_path())?;
     index.update(&home.home())?;
-    let error = index.search(&home.home(), &Query::new("\"unclosed")).err();
+    let error = index.search(&home.home(), &Query::fts("\"unclosed")).err();
     assert!(
         matches!(error, Some(SearchError::Query { .. })),
         "{error:?}"
     );
+    Ok(())
+}
+
+/// Typed text is text: CJK words inside a run of characters, terms of one and two
+/// characters (no trigram holds them), punctuation FTS5 would read as operators or columns.
+#[test]
+fn typed_text_finds_substrings_in_any_script() -> TestResult {
+    let home = Home::new()?;
+    std::fs::write(
+        home.session(THREAD),
+        lines(&[
+            meta(THREAD, "/repo"),
+            user(1, "请把全局配置改成当前项目的设置"),
+            assistant(1, "ask for a senior-level code review: OR NOT near(x)"),
+            assistant(2, "日本語のテキストを検索する"),
+        ]),
+    )?;
+    let snippets = |query: &str| -> Result<Vec<String>> {
+        Ok(home
+            .search(query)?
+            .into_iter()
+            .map(|(_, _, _, snippet)| snippet)
+            .collect())
+    };
+    assert_eq!(snippets("全局")?, ["请把[全局]配置改成当前项目的设置"]);
+    assert_eq!(
+        snippets("当前项目 全")?,
+        ["请把[全]局配置改成[当前项目]的设置"]
+    );
+    assert_eq!(snippets("テキスト")?, ["日本語の[テキスト]を検索する"]);
+    assert_eq!(
+        snippets("senior-level code review")?,
+        ["ask for a [senior-level] [code] [review]: OR NOT near(x)"]
+    );
+    assert_eq!(
+        snippets("review: NOT near(x)")?,
+        ["ask for a senior-level code [review:] OR [NOT] [near(x)]"]
+    );
+    assert_eq!(snippets("SENIOR")?.len(), 1);
+    assert_eq!(snippets("全局 absent")?.len(), 0);
+    assert_eq!(snippets("x y")?.len(), 0);
+    let mut query = Query::new("全局");
+    query.role = Some(Role::Assistant);
+    assert_eq!(home.search_with(query)?.0.len(), 0);
     Ok(())
 }

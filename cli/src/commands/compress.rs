@@ -24,7 +24,8 @@ use crate::progress::Progress;
 /// The files a home-wide command works on.
 #[derive(Debug, Clone, Args)]
 pub struct FilesArgs {
-    /// Rollout files and folders (default: the Codex home's sessions).
+    /// Rollout files, folders, thread ids or unique id prefixes (default: the Codex home's
+    /// sessions).
     pub paths: Vec<PathBuf>,
     /// Codex home whose `sessions/` and `archived_sessions/` to add (default with no PATH:
     /// `$CODEX_HOME`, else `~/.codex`).
@@ -182,7 +183,7 @@ pub fn run(args: &CompressArgs, out: &mut Output) -> CommandResult {
 
 fn human_line(result: &FileResult, out: &mut Output) -> Result<(), Failure> {
     // 10 + 4 + 10 + 7 + 2 columns of sizes before the path.
-    let path = fit_path(&result.path, 80 - 33);
+    let path = fit_path(&result.path, 80 - 33, out);
     match &result.outcome {
         CompressOutcome::Compressed {
             plain_bytes,
@@ -202,7 +203,7 @@ fn human_line(result: &FileResult, out: &mut Output) -> Result<(), Failure> {
         CompressOutcome::WouldCompress { plain_bytes, .. } => out.line(&format!(
             "would compress {:>10}  {}",
             human_bytes(*plain_bytes),
-            fit_path(&result.path, 80 - 27)
+            fit_path(&result.path, 80 - 27, out)
         )),
         CompressOutcome::Skipped { .. } => Ok(()),
         CompressOutcome::Failed { error } => {
@@ -258,12 +259,13 @@ fn human_summary(
     Ok(())
 }
 
-/// `path` in at most `width` characters: a longer one keeps its end (the file name) after
-/// `…`, so a line of sizes and paths fits 80 columns.
-pub fn fit_path(path: &Path, width: usize) -> String {
+/// `path` in at most `width` characters on a terminal: a longer one keeps its end (the file
+/// name) after `…`, so a line of sizes and paths fits 80 columns. Piped (`out` is not a
+/// terminal), the path is whole: a program reading it needs every character.
+pub fn fit_path(path: &Path, width: usize, out: &Output) -> String {
     let text = path.display().to_string();
     let count = text.chars().count();
-    if count <= width {
+    if count <= width || !out.is_terminal() {
         return text;
     }
     let keep = width.saturating_sub(1);

@@ -166,7 +166,7 @@ fn human(report: &DuReport, args: &DuArgs, out: &mut Output) -> Result<(), Failu
         out.line(&format!(
             "  {:>10}  {}",
             human_bytes(file.disk_bytes),
-            fit_path(&file.path, 80 - 14)
+            fit_path(&file.path, 80 - 14, out)
         ))?;
     }
     out.line("")?;

@@ -253,13 +253,17 @@ fn run_page(
 
 /// Two lines per session: when, which thread, which version; then the preview.
 fn render_session(session: &ListedSession, out: &mut Output) -> Result<(), Failure> {
-    // The minute is enough for a person; `--json` has the whole time.
-    let created = session.created_at.get(..16).unwrap_or(&session.created_at);
+    // The minute in the local zone is enough for a person; `--json` has the whole time, UTC.
+    let created = chrono::DateTime::parse_from_rfc3339(&session.created_at)
+        .map(|at| {
+            at.with_timezone(&chrono::Local)
+                .format("%Y-%m-%d %H:%M")
+                .to_string()
+        })
+        .unwrap_or_else(|_| session.created_at.clone());
     out.line(&format!(
         "{}  {}  {}",
-        created.replace('T', " "),
-        session.thread_id,
-        session.cli_version
+        created, session.thread_id, session.cli_version
     ))?;
     out.line(&format!("    {}", one_line(&session.preview, 74)))
 }
@@ -269,7 +273,7 @@ fn listed(summary: SessionSummary) -> ListedSession {
     ListedSession {
         path: summary.path.display().to_string(),
         thread_id: summary.thread_id().to_string(),
-        created_at: rfc3339_millis(summary.name.created),
+        created_at: rfc3339_millis(created_utc(&summary)),
         updated_at: summary.updated_at.map(rfc3339_millis),
         cli_version: summary.session_meta.meta.cli_version.clone(),
         cwd: summary.session_meta.meta.cwd.display().to_string(),
@@ -287,6 +291,21 @@ fn listing(home: &CodexHome, page: SessionsPage) -> Listing {
         next_cursor: page.next_cursor.map(|cursor| cursor.to_string()),
         damaged: serde_json::Value::Array(Vec::new()),
     }
+}
+
+/// When the session was created, in UTC: its meta's timestamp (UTC, written by Codex), else
+/// the file name's time, which Codex writes in the local zone of the machine (taken as
+/// this machine's zone).
+fn created_utc(summary: &SessionSummary) -> chrono::DateTime<chrono::Utc> {
+    use chrono::TimeZone;
+    if let Ok(at) = chrono::DateTime::parse_from_rfc3339(&summary.session_meta.meta.timestamp) {
+        return at.with_timezone(&chrono::Utc);
+    }
+    let named = summary.name.created;
+    chrono::Local
+        .from_local_datetime(&named.naive_utc())
+        .earliest()
+        .map_or(named, |at| at.with_timezone(&chrono::Utc))
 }
 
 /// `2025-06-02T09:00:00.000Z`.

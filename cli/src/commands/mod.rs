@@ -12,11 +12,14 @@ pub(crate) mod prompt;
 pub(crate) mod prune;
 pub(crate) mod rescue;
 pub(crate) mod search;
+pub(crate) mod secrets;
 pub(crate) mod table;
 pub(crate) mod thread;
 pub(crate) mod usage;
 pub(crate) mod validate;
 pub(crate) mod view;
+
+use std::path::PathBuf;
 
 use crate::cli::Command;
 use crate::error::CommandResult;
@@ -28,6 +31,16 @@ use crate::output::Output;
 /// temporary file, so that every command reads a file (from its end, or more than once).
 fn session_file(arg: Option<&std::path::Path>) -> Result<Source, crate::error::Failure> {
     Source::from_arg(arg)?.spool()
+}
+
+/// `--home` of a one-session command (where parents of a fork by reference and thread names
+/// are looked up), refused by the one home rule when it is no Codex home, even if the session
+/// never needs it: every command that takes `--home` treats a bad one alike.
+fn checked_home(home: Option<PathBuf>) -> Result<Option<PathBuf>, crate::error::Failure> {
+    if let Some(home) = &home {
+        crate::inputs::resolve_home(Some(home))?;
+    }
+    Ok(home)
 }
 
 /// Runs `command` (default: `inspect` of the bundled sample), writing to `out`.
@@ -45,20 +58,27 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             &expand_sources_reporting_each(&files, home.as_deref())?,
             out,
         ),
-        Command::History { file, home } => history::run(&session_file(file.as_deref())?, home, out),
+        Command::History { file, home } => {
+            let home = checked_home(home)?;
+            history::run(&session_file(file.as_deref())?, home, out)
+        }
         Command::Prompt {
             file,
             lite,
             modalities,
             home,
-        } => prompt::run(
-            &session_file(file.as_deref())?,
-            lite,
-            &modalities,
-            home,
-            out,
-        ),
+        } => {
+            let home = checked_home(home)?;
+            prompt::run(
+                &session_file(file.as_deref())?,
+                lite,
+                &modalities,
+                home,
+                out,
+            )
+        }
         Command::Thread { file, last, home } => {
+            let home = checked_home(home)?;
             thread::run(&session_file(file.as_deref())?, last, home, out)
         }
         Command::Notifications { file } => notifications::run(&session_file(file.as_deref())?, out),
@@ -132,6 +152,7 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             out,
         ),
         Command::Search(args) => search::run(args, out),
+        Command::Secrets(args) => secrets::run(&args, out),
         Command::Du(args) => du::run(&args, out),
         Command::Compress(args) => compress::run(&args, out),
         Command::View(args) => view::run(&args, out),

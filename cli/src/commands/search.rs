@@ -1,5 +1,5 @@
 //! `codex-thread search QUERY [--home DIR] [--index PATH] [--role R] [--cwd DIR] [--since T]
-//! [--until T] [--limit N] [--sort newest|rank]`: full-text search over every session of a
+//! [--until T] [--limit N] [--sort newest|rank] [--fts]`: full-text search over every session of a
 //! home.
 //!
 //! codex-home's search index does the work (`codex_home::SearchIndex`): it is brought up to
@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use chrono::{DateTime, SecondsFormat, Utc};
 use chrono_tz::Tz;
 use codex_home::{
-    Hit, Order, Query, RangeEnd, Role, SearchError, SearchIndex, parse_instant_ms,
+    Hit, Order, Query, RangeEnd, Role, SearchError, SearchIndex, Syntax, parse_instant_ms,
     update_and_search,
 };
 use serde::Serialize;
@@ -70,6 +70,7 @@ pub fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
     };
     let query = Query {
         text: args.query.clone(),
+        syntax: if args.fts { Syntax::Fts } else { Syntax::Text },
         role: args.role.map(|role| match role {
             crate::cli::SearchRole::User => Role::User,
             crate::cli::SearchRole::Assistant => Role::Assistant,
@@ -113,9 +114,15 @@ pub fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
         hits: hits.into_iter().map(search_hit).collect(),
         damaged: damaged.to_json(),
     };
+    // grep's convention: a search that finds nothing exits with 1.
+    let status = if results.hits.is_empty() {
+        Status::ContentProblems
+    } else {
+        Status::Ok
+    };
     if out.is_json() {
         out.json_line(&results)?;
-        return Ok(damaged.status(Status::Ok));
+        return Ok(damaged.status(status));
     }
     if results.hits.is_empty() {
         note(&format!(
@@ -141,7 +148,7 @@ pub fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
             hit.resume, hit.path, hit.line
         ))?;
     }
-    Ok(damaged.status(Status::Ok))
+    Ok(damaged.status(status))
 }
 
 fn search_hit(hit: Hit) -> SearchHit {

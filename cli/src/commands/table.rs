@@ -10,7 +10,6 @@ use std::path::PathBuf;
 
 use clap::Args;
 use codex_home::{TableOptions, TableRun, write_tables};
-use codex_rollout::CodexHome;
 use serde::Serialize;
 
 use crate::damaged::DamagedFiles;
@@ -63,8 +62,8 @@ struct Summary<'a> {
 
 /// Runs `table`.
 pub fn run(args: &TableArgs, out: &mut Output) -> CommandResult {
-    let home =
-        CodexHome::resolve(args.home.clone()).map_err(|error| Failure::Usage(error.to_string()))?;
+    // Checked before anything is written: a bad home gets no manifest.
+    let home = crate::inputs::resolve_home(args.home.as_deref())?;
     let options = TableOptions {
         with_text: args.with_text,
         redact: args.redact,

@@ -51,7 +51,7 @@ pub struct UsageArgs {
 
 /// Runs `usage`.
 pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
-    let (word, paths) = split_report_word(&args.targets);
+    let (word, paths) = split_report_word(&args.targets)?;
     let kind = match (&args.by, word) {
         (None, word) => word.unwrap_or(ReportKind::Daily),
         (Some(by), word) => {
@@ -90,13 +90,7 @@ pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
         PricingError::Invalid { .. } => Failure::Usage(err.to_string()),
     })?;
     if args.home.is_some() || paths.is_empty() {
-        let home = resolve_home(args.home.as_deref())?;
-        if !home.root().is_dir() {
-            return Err(Failure::Unreadable(format!(
-                "Codex home {} is not a directory",
-                home.root().display()
-            )));
-        }
+        resolve_home(args.home.as_deref())?;
     }
     let sources = expand_sources(paths, args.home.as_deref(), WhenEmpty::DefaultHome)?;
     let (mut sessions, unreadable) = read_all(&sources, zone);
@@ -134,20 +128,53 @@ pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
 }
 
 /// The report the first argument names (when it is a report word and not an existing path),
-/// and the paths after it.
-fn split_report_word(targets: &[PathBuf]) -> (Option<ReportKind>, &[PathBuf]) {
+/// and the paths after it. A first argument that is no path and only a letter or two away
+/// from a report word (`dayly`) is a usage error that names the word meant.
+fn split_report_word(targets: &[PathBuf]) -> Result<(Option<ReportKind>, &[PathBuf]), Failure> {
     if let Some((first, rest)) = targets.split_first()
         && !first.exists()
-        && let Some(kind) = first.to_str().and_then(ReportKind::from_word)
+        && let Some(word) = first.to_str()
     {
-        return (Some(kind), rest);
+        if let Some(kind) = ReportKind::from_word(word) {
+            return Ok((Some(kind), rest));
+        }
+        let looks_like_a_word = word.chars().all(|ch| ch.is_ascii_alphabetic());
+        let near = report_words()
+            .into_iter()
+            .find(|name| edit_distance(&word.to_ascii_lowercase(), name) <= 2);
+        if looks_like_a_word && let Some(name) = near {
+            return Err(Failure::Usage(format!(
+                "unknown report `{word}`: did you mean `{name}`? (reports: {}; a file of that \
+                 name does not exist)",
+                report_words().join(", ")
+            )));
+        }
     }
-    (None, targets)
+    Ok((None, targets))
 }
 
 /// The words that name a report.
 fn report_words() -> Vec<&'static str> {
     ReportKind::ALL.iter().map(|(word, _)| *word).collect()
+}
+
+/// The number of single-character insertions, deletions and substitutions that turn `a`
+/// into `b` (Levenshtein).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != *cb))
+                .min(above + 1)
+                .min(row[j] + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 /// A `--since`/`--until` day, by codex-home's rule ([`codex_home::parse_day`]).

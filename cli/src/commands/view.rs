@@ -20,6 +20,7 @@ mod tui;
 mod tui_style;
 mod tui_thread;
 mod window;
+mod wrap;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};

@@ -175,18 +175,29 @@ fn escape_with(text: &str, escape: impl Fn(char, &mut String)) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// At most `max` characters of `text` on one line: newlines and tabs become spaces, and a cut
-/// text ends with `…`. For previews in 80-column listings.
+/// `text` on one line in at most `max` terminal columns: newlines and tabs become spaces,
+/// and a cut text ends with `…`. Columns are display widths (a Chinese, Japanese or Korean
+/// character takes two), so previews line up in 80-column listings.
 pub fn one_line(text: &str, max: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
     let flat: String = text
         .chars()
         .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
         .collect();
     let flat = flat.trim();
-    if flat.chars().count() <= max {
+    let width = |c: char| c.width().unwrap_or(0);
+    if flat.chars().map(width).sum::<usize>() <= max {
         return flat.to_string();
     }
-    let mut cut: String = flat.chars().take(max.saturating_sub(1)).collect();
+    let mut cut = String::new();
+    let mut used = 0;
+    for c in flat.chars() {
+        if used + width(c) > max.saturating_sub(1) {
+            break;
+        }
+        used += width(c);
+        cut.push(c);
+    }
     cut.push('…');
     cut
 }
@@ -305,5 +316,8 @@ mod tests {
     fn one_line_flattens_and_cuts() {
         assert_eq!(one_line("  a\nb\tc  ", 10), "a b c");
         assert_eq!(one_line("abcdefghij", 5), "abcd…");
+        // By display width: two columns per CJK character.
+        assert_eq!(one_line("请把全局配置改成", 7), "请把全…");
+        assert_eq!(one_line("请把全局", 8), "请把全局");
     }
 }

@@ -53,6 +53,8 @@ pub fn rollout_of(home: &CodexHome, thread_id: &str) -> Result<PathBuf, Failure>
 /// time, as `thread --json` of the file reports them; `None` for a file without session meta.
 /// The thread id comes with it.
 pub fn home_path_of(file: &Path, home: &Path) -> Result<Option<(PathBuf, String)>, Failure> {
+    // A home before its first file is placed is still a Codex home (the one home rule).
+    std::fs::create_dir_all(home.join("sessions"))?;
     let thread = our_thread(file, home)?;
     let (Some(id), Some(created)) = (
         thread.get("id").and_then(Value::as_str),

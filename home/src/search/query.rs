@@ -6,14 +6,18 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, params_from_iter};
 
 use super::extract::{Role, TextKind};
+use super::snippet::snippet;
+use super::syntax::{Syntax, like_escaped, plan};
 use super::{Result, SearchError};
 
-/// A search: FTS5 query syntax (words, `"phrases"`, `prefix*`, `AND`/`OR`/`NOT`, `NEAR`)
-/// and filters.
+/// A search: typed text (every term a substring, any case) or FTS5 query syntax over
+/// trigrams ([`Syntax`]), and filters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Query {
-    /// The FTS5 query.
+    /// What to look for.
     pub text: String,
+    /// How [`Query::text`] is read.
+    pub syntax: Syntax,
     /// Only texts from this role.
     pub role: Option<Role>,
     /// Only texts recorded in this working directory or below it.
@@ -43,10 +47,12 @@ pub enum Order {
 }
 
 impl Query {
-    /// A query for `text` with no filter, 20 hits, newest first, terms in `[`…`]`.
+    /// A query for the typed `text` with no filter, 20 hits, newest first, terms in
+    /// `[`…`]`.
     pub fn new(text: impl Into<String>) -> Self {
         Self {
             text: text.into(),
+            syntax: Syntax::Text,
             role: None,
             cwd: None,
             since_ms: None,
@@ -55,6 +61,14 @@ impl Query {
             limit: 20,
             order: Order::Newest,
             highlight: ("[".to_string(), "]".to_string()),
+        }
+    }
+
+    /// [`Query::new`] for a query in FTS5 syntax.
+    pub fn fts(text: impl Into<String>) -> Self {
+        Self {
+            syntax: Syntax::Fts,
+            ..Self::new(text)
         }
     }
 }
@@ -94,22 +108,34 @@ pub(crate) fn search(
     home: &str,
     query: &Query,
 ) -> Result<Vec<Hit>> {
-    let mut sql = String::from(
+    let plan = plan(&query.text, query.syntax)?;
+    let mut sql = String::from(if plan.fts.is_some() {
         "SELECT f.thread_id, f.path, e.role, e.kind, e.turn, e.line, e.ts_ms, e.cwd, e.model,
-                snippet(texts, 0, ?1, ?2, '…', 16), bm25(texts), e.copied
+                texts.text, bm25(texts), e.copied
          FROM texts JOIN entries e ON e.text_id = texts.rowid JOIN files f ON f.id = e.file_id
-         WHERE texts MATCH ?3 AND f.home = ?4",
-    );
-    let mut values: Vec<Value> = vec![
-        Value::Text(query.highlight.0.clone()),
-        Value::Text(query.highlight.1.clone()),
-        Value::Text(query.text.clone()),
-        Value::Text(home.to_string()),
-    ];
+         WHERE f.home = ?1 AND texts MATCH ?2"
+    } else {
+        // Only terms too short for a trigram: no MATCH, so no rank; the LIKEs below scan.
+        "SELECT f.thread_id, f.path, e.role, e.kind, e.turn, e.line, e.ts_ms, e.cwd, e.model,
+                texts.text, 0.0, e.copied
+         FROM texts JOIN entries e ON e.text_id = texts.rowid JOIN files f ON f.id = e.file_id
+         WHERE f.home = ?1"
+    });
+    let mut values: Vec<Value> = vec![Value::Text(home.to_string())];
+    if let Some(fts) = &plan.fts {
+        values.push(Value::Text(fts.clone()));
+    }
     let mut bind = |sql: &mut String, clause: &str, value: Value| {
         values.push(value);
         sql.push_str(&clause.replace('?', &format!("?{}", values.len())));
     };
+    for like in &plan.likes {
+        bind(
+            &mut sql,
+            " AND texts.text LIKE ? ESCAPE '\\'",
+            Value::Text(like.clone()),
+        );
+    }
     if !query.copied {
         sql.push_str(" AND e.copied = 0");
     }
@@ -138,7 +164,8 @@ pub(crate) fn search(
     }
     sql.push_str(match query.order {
         Order::Newest => " ORDER BY e.ts_ms DESC, e.id DESC",
-        Order::Rank => " ORDER BY bm25(texts), e.ts_ms DESC",
+        Order::Rank if plan.fts.is_some() => " ORDER BY bm25(texts), e.ts_ms DESC",
+        Order::Rank => " ORDER BY e.ts_ms DESC, e.id DESC",
     });
     bind(
         &mut sql,
@@ -147,7 +174,8 @@ pub(crate) fn search(
     );
     let failed = |source: rusqlite::Error| match &source {
         // SQLite's generic error from this fixed statement is about the MATCH text (FTS5
-        // syntax: "fts5: syntax error near …", "unterminated string", "no such column").
+        // syntax: "fts5: syntax error near …", "unterminated string", "no such column"),
+        // which only a query in FTS5 syntax can get wrong: typed terms are quoted.
         rusqlite::Error::SqliteFailure(error, Some(message))
             if error.code == rusqlite::ErrorCode::Unknown =>
         {
@@ -176,7 +204,7 @@ pub(crate) fn search(
                 timestamp_ms: row.get(6)?,
                 cwd: row.get(7)?,
                 model: row.get(8)?,
-                snippet: row.get(9)?,
+                snippet: snippet(&row.get::<_, String>(9)?, &plan.terms, &query.highlight),
                 rank: row.get(10)?,
                 copied: row.get(11)?,
             })
@@ -208,16 +236,4 @@ pub(crate) fn files_with_thread_prefix(
         })
         .map_err(failed)?;
     rows.collect::<rusqlite::Result<Vec<_>>>().map_err(failed)
-}
-
-/// `text` with LIKE's wildcards and the escape character escaped by `\`.
-fn like_escaped(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for ch in text.chars() {
-        if matches!(ch, '%' | '_' | '\\') {
-            escaped.push('\\');
-        }
-        escaped.push(ch);
-    }
-    escaped
 }

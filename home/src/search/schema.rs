@@ -9,7 +9,9 @@
 //! - `text_keys`: one row per distinct text, content-addressed (the first 16 bytes of the
 //!   text's SHA-256), so a text that many entries hold (a fork's copied prefix, a repeated
 //!   output) is tokenized and stored once;
-//! - `texts`: the FTS5 table of the distinct texts, whose rowid is the `text_keys` id.
+//! - `texts`: the FTS5 table of the distinct texts, whose rowid is the `text_keys` id,
+//!   tokenized into trigrams (any substring of three characters or more is found, in any
+//!   script; `search/syntax.rs` says how shorter ones are).
 //!
 //! FTS5 writes each transaction's new texts as a segment and merges segments as they
 //! accumulate, a little after each write (pages in proportion to what the write added times
@@ -29,7 +31,7 @@ use super::{BUSY_TIMEOUT, Result, SearchError};
 
 /// Bumped whenever the tables or what is indexed change: an index of another version is
 /// rebuilt.
-pub(crate) const SCHEMA_VERSION: i64 = 2;
+pub(crate) const SCHEMA_VERSION: i64 = 3;
 
 /// The page size of a new index file (bytes).
 const PAGE_SIZE: i64 = 16 * 1024;
@@ -70,7 +72,9 @@ CREATE TABLE text_keys (
     id INTEGER PRIMARY KEY,
     key BLOB UNIQUE
 );
-CREATE VIRTUAL TABLE texts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE texts USING fts5(
+    text, tokenize = 'trigram case_sensitive 0 remove_diacritics 1'
+);
 INSERT INTO texts (texts, rank) VALUES ('automerge', 16);
 INSERT INTO texts (texts, rank) VALUES ('crisismerge', 32);
 ";

@@ -18,12 +18,12 @@ use super::super::{Order, Query, SearchIndex};
 
 type TestResult = std::result::Result<(), Box<dyn std::error::Error>>;
 
-/// Queries of every FTS5 form, matching many texts of the real files.
+/// Queries of every FTS5 form (over trigrams), matching many texts of the real files.
 const QUERIES: &[&str] = &[
     "the",
     "error",
     "file OR files",
-    "test*",
+    "tes",
     "\"the file\"",
     "cargo NOT build",
     "NEAR(read file, 8)",
@@ -51,7 +51,7 @@ type Answer = (
 );
 
 fn answers(index: &SearchIndex, home: &CodexHome, text: &str, order: Order) -> Vec<Answer> {
-    let mut query = Query::new(text);
+    let mut query = Query::fts(text);
     query.limit = usize::MAX;
     query.copied = true;
     query.order = order;
@@ -222,39 +222,49 @@ fn a_text_held_by_several_files_goes_with_the_last_of_them() -> TestResult {
     Ok(())
 }
 
+/// Indexes of schema 1 (one text per entry) and 2 (texts by words, `unicode61`: no CJK
+/// substrings) are rebuilt, and the new one answers.
 #[test]
-fn an_index_of_one_text_per_entry_is_rebuilt() -> TestResult {
-    let dir = tempfile::tempdir()?;
-    let path = dir.path().join("index.sqlite");
-    {
-        // Schema 1 as it was: texts keyed by the entry's id.
-        let conn = rusqlite::Connection::open(&path)?;
-        conn.execute_batch(
-            "CREATE TABLE files (id INTEGER PRIMARY KEY, home TEXT NOT NULL, path TEXT NOT NULL UNIQUE,
-                thread_id TEXT NOT NULL, archived INTEGER NOT NULL, compressed INTEGER NOT NULL,
-                size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, head_len INTEGER NOT NULL,
-                head_hash INTEGER NOT NULL, read_bytes INTEGER NOT NULL, read_lines INTEGER NOT NULL,
-                complete INTEGER NOT NULL, state TEXT NOT NULL);
-             CREATE TABLE entries (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, role TEXT NOT NULL,
-                kind TEXT NOT NULL, turn INTEGER NOT NULL, line INTEGER NOT NULL, ts_ms INTEGER,
-                cwd TEXT, model TEXT, copied INTEGER NOT NULL);
-             CREATE VIRTUAL TABLE texts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
-             PRAGMA user_version = 1;",
+fn an_index_of_one_text_per_entry_or_of_words_is_rebuilt() -> TestResult {
+    for version in [1, 2] {
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("index.sqlite");
+        {
+            // The old schema's texts, as it made them.
+            let conn = rusqlite::Connection::open(&path)?;
+            conn.execute_batch(&format!(
+                "CREATE TABLE files (id INTEGER PRIMARY KEY, home TEXT NOT NULL, path TEXT NOT NULL UNIQUE,
+                    thread_id TEXT NOT NULL, archived INTEGER NOT NULL, compressed INTEGER NOT NULL,
+                    size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, head_len INTEGER NOT NULL,
+                    head_hash INTEGER NOT NULL, read_bytes INTEGER NOT NULL, read_lines INTEGER NOT NULL,
+                    complete INTEGER NOT NULL, state TEXT NOT NULL);
+                 CREATE TABLE entries (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, role TEXT NOT NULL,
+                    kind TEXT NOT NULL, turn INTEGER NOT NULL, line INTEGER NOT NULL, ts_ms INTEGER,
+                    cwd TEXT, model TEXT, copied INTEGER NOT NULL);
+                 CREATE VIRTUAL TABLE texts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+                 PRAGMA user_version = {version};"
+            ))?;
+        }
+        let root = dir.path().join("home");
+        std::fs::write(
+            session(&root, 1),
+            "{\"timestamp\":\"2026-01-02T00:01:00.000Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"text\":\"after the upgrade 升级之后\"}]}}\n",
         )?;
+        let mut index = SearchIndex::open(&path)?;
+        assert_eq!(
+            index.rebuilt(),
+            Some(
+                format!("the index was of another version ({version}, now 3); rebuilt it").as_str()
+            )
+        );
+        let home = CodexHome::new(&root);
+        index.update(&home)?;
+        assert_eq!(answers(&index, &home, "upgrade", Order::Newest).len(), 1);
+        assert_eq!(answers(&index, &home, "级之", Order::Newest).len(), 0);
+        let mut query = Query::new("级之");
+        query.limit = 10;
+        assert_eq!(index.search(&home, &query)?.len(), 1);
     }
-    let root = dir.path().join("home");
-    std::fs::write(
-        session(&root, 1),
-        "{\"timestamp\":\"2026-01-02T00:01:00.000Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"text\":\"after the upgrade\"}]}}\n",
-    )?;
-    let mut index = SearchIndex::open(&path)?;
-    assert_eq!(
-        index.rebuilt(),
-        Some("the index was of another version (1, now 2); rebuilt it")
-    );
-    let home = CodexHome::new(&root);
-    index.update(&home)?;
-    assert_eq!(answers(&index, &home, "upgrade", Order::Newest).len(), 1);
     Ok(())
 }
 

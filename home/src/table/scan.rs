@@ -90,7 +90,9 @@ pub(crate) fn scan_thread(
             &mut rows.thread.cwd,
             &mut rows.thread.project,
             &mut rows.thread.git_branch,
+            &mut rows.thread.git_repository_url,
             &mut rows.thread.name,
+            &mut rows.thread.agent_nickname,
         ]
         .into_iter()
         .flatten()

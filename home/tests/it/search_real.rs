@@ -117,7 +117,7 @@ fn every_real_file_is_indexed_and_its_first_message_found() -> TestResult {
         let Some(word) = distinctive_word(copy)? else {
             continue;
         };
-        let mut query = Query::new(format!("\"{word}\""));
+        let mut query = Query::fts(format!("\"{word}\""));
         query.role = Some(Role::User);
         query.limit = 1000;
         // A child's first message may be one it copied from its parent.
@@ -308,7 +308,7 @@ fn lines_a_child_copied_from_its_parent_are_marked_and_left_out_by_default() -> 
         let first = item_lines[prefix.items.start];
         let last = item_lines[prefix.items.end - 1];
         let word = distinctive_word(copy)?.unwrap_or_else(|| "the".to_string());
-        let mut query = Query::new(format!("\"{word}\" OR the OR a OR to OR of OR is"));
+        let mut query = Query::fts(format!("\"{word}\" OR the OR and OR for OR you OR this"));
         query.limit = 1_000_000;
         query.copied = true;
         let thread = thread.hyphenated().to_string();

@@ -53,9 +53,18 @@ fn every_pattern_is_masked_and_counted() -> Result<(), Box<dyn std::error::Error
     let redactor = Redactor::new(Some("devbox-17"), &[r"ACME-\d+".to_string()])?;
     let report = redactor.redact(&mut transcript);
     assert_eq!(report.count("private key"), 1);
-    assert_eq!(report.count("token"), 3 + 1, "{report:?}"); // sk-, ghp_, AKIA, Bearer
+    for kind in [
+        "OpenAI API key",
+        "GitHub token",
+        "AWS access key",
+        "bearer token",
+    ] {
+        assert_eq!(report.count(kind), 1, "{kind}: {report:?}");
+    }
     assert_eq!(report.count("email"), 1);
     assert_eq!(report.count("home path"), 2);
+    // `alice`, learned from the cwd's home path, in no other place here.
+    assert_eq!(report.count("user name"), 0);
     assert_eq!(report.count("host name"), 2); // build7.corp.internal, devbox-17
     assert_eq!(report.count("custom match"), 1);
     let json = serde_json::to_string(&transcript)?;
@@ -85,7 +94,8 @@ fn every_pattern_is_masked_and_counted() -> Result<(), Box<dyn std::error::Error
     }
     assert_eq!(
         report.summary(),
-        "1 private key(s), 4 token(s), 1 email(s), 2 home path(s), 2 host name(s), 1 custom match(s)"
+        "1 private key(s), 1 OpenAI API key(s), 1 GitHub token(s), 1 AWS access key(s), \
+         1 bearer token(s), 1 email(s), 2 home path(s), 2 host name(s), 1 custom match(s)"
     );
     Ok(())
 }

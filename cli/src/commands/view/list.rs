@@ -116,13 +116,12 @@ pub fn search(home: &CodexHome, index: Option<&Path>, text: &str) -> Result<Vec<
     Ok(hits)
 }
 
-/// The first word of a full-text query, without its operators (`"`, `*`, `AND`, ...): what
-/// find in thread looks for in a thread opened from a hit.
+/// The first term of a search (typed text: every term is looked for as written): what find
+/// in thread looks for in a thread opened from a hit.
 pub fn find_text(query: &str) -> String {
     query
         .split_whitespace()
-        .map(|word| word.trim_matches(|c: char| !c.is_alphanumeric()))
-        .find(|word| !word.is_empty() && !matches!(*word, "AND" | "OR" | "NOT" | "NEAR"))
+        .next()
         .unwrap_or_default()
         .to_owned()
 }

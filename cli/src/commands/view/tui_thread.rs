@@ -10,15 +10,15 @@ use std::path::{Path, PathBuf};
 use codex_app_server_protocol::transcript::{Cell, CellBody, Transcript, anchored_cell};
 use codex_home::HitAnchor;
 use crossterm::event::KeyCode;
-use unicode_width::UnicodeWidthChar;
 
 use codex_app_server_protocol::transcript::human_bytes;
 
 use super::follow::Follower;
 use super::load::Loaded;
 use super::plain::header;
-use super::render::{Line, Span, Tone, plain, render_cell, status_text};
+use super::render::{Line, plain, render_cell, status_text};
 use super::window::Window;
+use super::wrap::wrap;
 use crate::error::Failure;
 
 /// One row on screen: the cell it belongs to (none for the gap after a cell) and its spans.
@@ -509,43 +509,4 @@ fn paged_header(loaded: &Loaded, path: &Path) -> Vec<String> {
 
 fn cells(transcript: &Transcript) -> impl Iterator<Item = &Cell> {
     transcript.history().iter().chain(transcript.live())
-}
-
-/// `line` cut into rows at most `width` columns wide.
-fn wrap(line: Line, width: usize) -> Vec<Line> {
-    let width = width.max(1);
-    let mut rows = vec![Vec::new()];
-    let mut used = 0;
-    for span in line {
-        let mut text = String::new();
-        for ch in span.text.chars() {
-            let w = ch.width().unwrap_or(0);
-            if used + w > width {
-                if !text.is_empty()
-                    && let Some(row) = rows.last_mut()
-                {
-                    row.push(Span {
-                        text: std::mem::take(&mut text),
-                        tone: span.tone,
-                    });
-                }
-                rows.push(vec![Span {
-                    text: "  ".to_owned(),
-                    tone: Tone::Dim,
-                }]);
-                used = 2;
-            }
-            text.push(ch);
-            used += w;
-        }
-        if !text.is_empty()
-            && let Some(row) = rows.last_mut()
-        {
-            row.push(Span {
-                text,
-                tone: span.tone,
-            });
-        }
-    }
-    rows
 }
