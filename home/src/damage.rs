@@ -64,7 +64,7 @@ pub fn may_be_damaged(raw: &[u8]) -> bool {
 
 /// The damage of the file at `path`, for a command that does not read files whole (`list`):
 /// a quick test first, by the file's end (a plain file ends with a `\n`; a compressed one
-/// ends where its last zstd frame ends, [`frames::frames_whole`]), then, only for a file that
+/// ends where its last zstd frame ends, `frames::frames_whole`), then, only for a file that
 /// fails it, a read of every line to say where ([`note_damage`]). A plain file torn or
 /// padded in its middle, or a compressed block corrupt inside, passes the quick test: the
 /// commands that read every line report those.

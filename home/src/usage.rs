@@ -177,7 +177,7 @@ pub struct FileUsage {
     pub thread_id: Option<ThreadId>,
     /// The thread whose lines the file starts with a copy of, when it is such a child.
     pub copied_from: Option<ThreadId>,
-    /// The project of the file's own thread ([`session_project`]), when it has a meta.
+    /// The project of the file's own thread (`session_project`), when it has a meta.
     pub project: Option<String>,
     /// The responses the file's own thread made.
     pub responses: Vec<ResponseUsage>,

@@ -28,7 +28,7 @@ pub enum ReportKind {
     /// Model.
     Model,
     /// Project: the session's git repository, else its working directory
-    /// ([`super::session_project`]).
+    /// (`session_project`).
     Project,
 }
 
