@@ -19,13 +19,13 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use codex_test_support::{TableFolder, copy_dir};
 use common::moments::Moments;
-use common::tables::place_real_sessions;
+use common::tables::{place_real_sessions, session_files};
 use common::{TestResult, real_files};
 
 type Failure = Box<dyn std::error::Error>;
@@ -78,24 +78,6 @@ fn killed_then_finished(
     Ok(left)
 }
 
-/// The session files of a home.
-fn sessions(home: &Path) -> Result<Vec<PathBuf>, Failure> {
-    let mut files = Vec::new();
-    let mut folders = vec![home.join("sessions")];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder)? {
-            let path = entry?.path();
-            if path.is_dir() {
-                folders.push(path);
-            } else {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    Ok(files)
-}
-
 #[test]
 fn a_killed_table_run_leaves_whole_partitions_old_or_new_and_the_next_run_finishes() -> TestResult {
     let Some(files) = real_files()? else {
@@ -106,7 +88,7 @@ fn a_killed_table_run_leaves_whole_partitions_old_or_new_and_the_next_run_finish
     let home = scratch.path().join("home");
     place_real_sessions(&files, &home)?;
     // The rerun's change: two sessions arrive, one goes.
-    let placed = sessions(&home)?;
+    let placed = session_files(&home)?;
     let held = scratch.path().join("held");
     std::fs::create_dir_all(&held)?;
     let mut arriving = Vec::new();

@@ -25,11 +25,7 @@ pub fn ensure_chromium() -> Result<PathBuf> {
     crate::ci::banner(
         "browser: apt-get install -y chromium (the HTML export's browser tests need it)",
     );
-    let installed = Command::new("apt-get")
-        .args(["install", "-y", "--no-install-recommends", "chromium"])
-        .env("DEBIAN_FRONTEND", "noninteractive")
-        .status();
-    match installed {
+    match apt_install("chromium") {
         Ok(status) if status.success() && path.is_file() => Ok(path),
         Ok(status) => bail!(
             "could not install Chromium (apt-get install chromium: {status}); the HTML export's \
@@ -41,6 +37,14 @@ pub fn ensure_chromium() -> Result<PathBuf> {
              need {CHROMIUM}: install it, or point CODEX_CHROMIUM at a Chromium or Chrome binary"
         ),
     }
+}
+
+/// `apt-get install -y --no-install-recommends PACKAGE`, without questions: its exit status.
+pub fn apt_install(package: &str) -> std::io::Result<std::process::ExitStatus> {
+    Command::new("apt-get")
+        .args(["install", "-y", "--no-install-recommends", package])
+        .env("DEBIAN_FRONTEND", "noninteractive")
+        .status()
 }
 
 /// The shared headless flags (`codex_test_support::headless_browser`), scrollbars hidden for

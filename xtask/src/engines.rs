@@ -83,17 +83,11 @@ fn ensure_java() -> Result<()> {
     crate::ci::banner(&format!(
         "Java: apt-get install -y {JAVA_PACKAGE} (Spark runs on it)"
     ));
-    let install = || {
-        Command::new("apt-get")
-            .args(["install", "-y", "--no-install-recommends", JAVA_PACKAGE])
-            .env("DEBIAN_FRONTEND", "noninteractive")
-            .status()
-    };
     // A fresh machine's package lists may be missing or old: update them once on failure.
-    let mut installed = install();
+    let mut installed = crate::browser::apt_install(JAVA_PACKAGE);
     if !installed.as_ref().is_ok_and(|status| status.success()) {
         let _ = Command::new("apt-get").arg("update").status();
-        installed = install();
+        installed = crate::browser::apt_install(JAVA_PACKAGE);
     }
     match installed {
         Ok(status) if status.success() && java_runs() => Ok(()),

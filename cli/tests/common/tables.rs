@@ -255,7 +255,7 @@ pub fn as_text(value: &Value) -> String {
 }
 
 /// Every session file under `home` (live and archived).
-fn session_files(home: &Path) -> Result<Vec<PathBuf>, Failure> {
+pub fn session_files(home: &Path) -> Result<Vec<PathBuf>, Failure> {
     let mut files = Vec::new();
     let mut folders = vec![home.join("sessions"), home.join("archived_sessions")];
     while let Some(folder) = folders.pop() {
