@@ -106,8 +106,9 @@ pub use projection::{
     turn_error_for_status,
 };
 pub use thread_history::{
-    BuiltThread, ThreadBuilder, ThreadHistoryBuilder, build_turns_from_rollout_items,
-    thread_from_rollout_items, thread_from_session_meta,
+    BuiltThread, ThreadBuilder, ThreadHistoryBuilder, TranscriptMode,
+    build_turns_from_rollout_items, build_turns_in_mode, thread_from_rollout_items,
+    thread_from_session_meta,
 };
 
 /// The README's examples, compiled and run as doc tests so the first code a downstream user

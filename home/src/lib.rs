@@ -129,7 +129,7 @@ pub use secrets::{SecretFinding, SecretScanner, SecretsError};
 pub use table::{
     ItemRow, MANIFEST_FILE, PART_FILE, PartitionCounts, SCHEMA_VERSION, SCHEMA_VERSION_KEY, Table,
     TableError, TableOptions, TableRun, ThreadRow, ThreadRows, TokenRow, TurnRow, table_schema,
-    thread_rows, tool_name, write_tables,
+    thread_rows, write_tables,
 };
 pub use thread_lookup::{MIN_THREAD_PREFIX, ThreadLookupError, find_thread, thread_prefix};
 pub use usage::{

@@ -6,7 +6,7 @@
 //!   counts it (a forked child's copied parent prefix left out);
 //! - `turns`: the client view and the app-server's `ThreadBuilder`, the turns `thread` shows
 //!   (statuses, times), plus the turns a rollback removed (`rolled_back`);
-//! - `items`: each response item, a call named by [`tool_name`] (what `inspect` counts) and
+//! - `items`: each response item, a call named by codex-protocol's `tool_name` (what `inspect` counts) and
 //!   completed by its end events (`items.rs`);
 //! - `threads`: the thread's own session meta, over every file of the thread.
 //!
@@ -44,7 +44,6 @@ mod rows;
 mod scan;
 
 pub use columns::{SCHEMA_VERSION, SCHEMA_VERSION_KEY, table_schema};
-pub use items::tool_name;
 pub use manifest::MANIFEST_FILE;
 pub use partition::{PART_FILE, PartitionCounts};
 pub use rows::{ItemRow, Table, ThreadRow, ThreadRows, TokenRow, TurnRow};

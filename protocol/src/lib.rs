@@ -9,6 +9,8 @@
 //! - [`call_pairing`]: the single answer to "is this item a tool call or a tool output, of
 //!   which kind, with which call id", so no other layer re-derives it;
 //! - [`items`]: [`items::TurnItem`], the semantic projection a person sees;
+//! - [`tool_call`]: what a call runs ([`tool_call::ToolInvocation`]: a command, a patch, an MCP
+//!   tool or another tool), the item a client is shown for it, and what its output reports;
 //! - [`user_input`]: what a person submits;
 //! - [`event`]: [`event::Event`] and [`event::EventMsg`], the event stream;
 //! - [`rollout`]: the JSONL line envelope of session files and its tolerant parser;
@@ -79,6 +81,7 @@ pub mod response_item_id;
 pub mod rollout;
 pub(crate) mod small_map;
 pub mod thread_id;
+pub mod tool_call;
 pub mod type_first;
 pub mod user_input;
 

@@ -22,6 +22,7 @@
 //! `view_image_tool_call` events show no item: Codex shows commands from typed items only.
 
 mod pending_turn;
+mod recorded_calls;
 mod thread_meta;
 
 use codex_protocol::event::EventMsg;
@@ -33,14 +34,38 @@ use crate::projection::item_builders;
 use crate::projection::{TurnOutcome, turn_error_for_status};
 use crate::v2::{ThreadItem, TimedThreadItem, Turn, TurnStatus};
 use pending_turn::{Origin, PendingTurn};
+use recorded_calls::{Change, RecordedCalls};
 
 pub use thread_meta::{
     BuiltThread, ThreadBuilder, thread_from_rollout_items, thread_from_session_meta,
 };
 
+/// Which items a rebuilt thread shows.
+///
+/// The turns, their ids and statuses are the same in both; so are Codex's items, in the same
+/// order with the same ids: the complete mode only adds items.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TranscriptMode {
+    /// Exactly what Codex's `thread/read` answers (checked against it in
+    /// `cli/tests/real_codex_thread.rs`).
+    #[default]
+    Codex,
+    /// Codex's items, plus one for every call the file records that Codex's records show no
+    /// item of (function, custom tool, local shell and MCP calls with their outputs, and
+    /// legacy `exec_command_end` events): a `commandExecution`, `fileChange`, `mcpToolCall`
+    /// or `dynamicToolCall` whose id is the call id. What a person reading a session needs:
+    /// Codex shows no command of a legacy-mode file (`recorded_calls` has the rules).
+    Complete,
+}
+
 /// The turns of a thread, rebuilt from its rollout items in file order.
 pub fn build_turns_from_rollout_items(items: &[RolloutItem]) -> Vec<Turn> {
-    let mut builder = ThreadHistoryBuilder::new();
+    build_turns_in_mode(items, TranscriptMode::Codex)
+}
+
+/// [`build_turns_from_rollout_items`] showing the items of `mode`.
+pub fn build_turns_in_mode(items: &[RolloutItem], mode: TranscriptMode) -> Vec<Turn> {
+    let mut builder = ThreadHistoryBuilder::in_mode(mode);
     for item in items {
         builder.handle_rollout_item(item);
     }
@@ -62,12 +87,22 @@ pub struct ThreadHistoryBuilder {
     /// Whether a turn was implied, a record named a turn not here or a rollback dropped more
     /// turns than there were ([`Self::reads_earlier_items`] adds the minted ids shown).
     reads_earlier: bool,
+    /// The recorded calls shown, in [`TranscriptMode::Complete`].
+    recorded: Option<RecordedCalls>,
 }
 
 impl ThreadHistoryBuilder {
-    /// An empty history.
+    /// An empty history of Codex's items ([`TranscriptMode::Codex`]).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty history showing the items of `mode`.
+    pub fn in_mode(mode: TranscriptMode) -> Self {
+        Self {
+            recorded: (mode == TranscriptMode::Complete).then(RecordedCalls::default),
+            ..Self::default()
+        }
     }
 
     /// Takes one rollout item into account.
@@ -100,11 +135,21 @@ impl ThreadHistoryBuilder {
                     ThreadItem::ContextCompaction { id }
                 });
             }
+            RolloutItem::ResponseItem(response) => self.handle_response(response),
+            RolloutItem::SessionMeta(meta) => {
+                if let Some(recorded) = &mut self.recorded
+                    && recorded.cwd.is_empty()
+                {
+                    recorded.cwd = meta.meta.cwd.display().to_string();
+                }
+            }
+            RolloutItem::TurnContext(context) => {
+                if let Some(recorded) = &mut self.recorded {
+                    recorded.cwd = context.cwd.display().to_string();
+                }
+            }
             // Model memory and bookkeeping lines: a client sees none of them.
-            RolloutItem::SessionMeta(_)
-            | RolloutItem::ResponseItem(_)
-            | RolloutItem::TurnContext(_)
-            | RolloutItem::InterAgentCommunication(_)
+            RolloutItem::InterAgentCommunication(_)
             | RolloutItem::InterAgentCommunicationMetadata(_)
             | RolloutItem::TokenUsageRecord(_)
             | RolloutItem::WorldState(_)
@@ -112,6 +157,48 @@ impl ThreadHistoryBuilder {
             | RolloutItem::SecurityRiskScore(_)
             | RolloutItem::RealtimeItem(_)
             | RolloutItem::Unknown(_) => {}
+        }
+    }
+
+    /// A response item: model memory Codex shows nothing of; in complete mode, a call's item
+    /// or its completion by its output.
+    fn handle_response(&mut self, response: &codex_protocol::models::ResponseItem) {
+        let Some(change) = self
+            .recorded
+            .as_mut()
+            .and_then(|recorded| recorded.response(response))
+        else {
+            return;
+        };
+        self.apply_recorded(response.turn_id(), change);
+    }
+
+    /// Applies a complete-mode change to the turn named (else the open or last closed turn);
+    /// a change with no turn to go to is dropped (a recorded call never opens a turn).
+    fn apply_recorded(&mut self, turn_id: Option<&str>, change: Change) {
+        let named = turn_id.filter(|id| !id.is_empty());
+        let open_matches = match (&self.current, named) {
+            (Some(turn), Some(id)) => turn.turn.id == id,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        let turn = if open_matches {
+            self.current.as_mut()
+        } else {
+            let closed =
+                named.and_then(|id| self.closed.iter().rposition(|turn| turn.turn.id == id));
+            match closed {
+                Some(index) => self.closed.get_mut(index),
+                None => self.current.as_mut().or(self.closed.last_mut()),
+            }
+        };
+        let Some(turn) = turn else {
+            debug!("a recorded call before any turn is not shown");
+            return;
+        };
+        match change {
+            Change::Add(item) => turn.add_recorded(item),
+            Change::Replace(item) => turn.replace_recorded(item),
         }
     }
 
@@ -238,6 +325,21 @@ impl ThreadHistoryBuilder {
                     ThreadItem::ContextCompaction { id }
                 });
             }
+            EventMsg::ExecCommandEnd(end) => {
+                let Some(recorded) = self.recorded.as_mut() else {
+                    return;
+                };
+                let change = recorded.exec_end(end);
+                // Codex's own item for the command is the one shown.
+                let codex_shows = |turn: &PendingTurn| turn.shows(&end.call_id);
+                if matches!(change, Change::Add(_))
+                    && (self.current.iter().any(codex_shows)
+                        || self.closed.last().is_some_and(codex_shows))
+                {
+                    return;
+                }
+                self.apply_recorded(Some(&end.turn_id), change);
+            }
             _ => {}
         }
     }
@@ -259,6 +361,9 @@ impl ThreadHistoryBuilder {
         };
         let root_turn_id = root_turn_id(started);
         let started_at = started.started_at.as_ref().and_then(|at| at.unix_seconds());
+        if let Some(recorded) = &mut self.recorded {
+            recorded.turn_opened();
+        }
         match self.current.take() {
             // Some cores write `task_started` just after the user message that opened it.
             Some(mut turn) if !turn.explicit && turn.holds_only_user_messages() => {
@@ -292,6 +397,9 @@ impl ThreadHistoryBuilder {
             None => true,
         };
         if starts_new_turn {
+            if let Some(recorded) = &mut self.recorded {
+                recorded.turn_opened();
+            }
             self.close_current();
             let id = self.implied_turn_id();
             self.current = Some(PendingTurn::new(id, None, false, None));
@@ -321,6 +429,9 @@ impl ThreadHistoryBuilder {
     }
 
     fn record(&mut self, turn_id: Option<&str>, item: TimedThreadItem, origin: Origin) {
+        if let Some(recorded) = &mut self.recorded {
+            recorded.forget(item.id());
+        }
         self.target(turn_id).record(item, origin);
     }
 

@@ -26,6 +26,9 @@ pub(crate) enum Origin {
 #[derive(Debug, Clone)]
 struct Entry {
     item: ThreadItem,
+    /// Shown in the complete mode only (a recorded call Codex's records show no item of):
+    /// invisible to every rule that decides Codex's items.
+    recorded: bool,
     /// The times of the record that set `item` (only `item_completed` carries any).
     started_at_ms: Option<i64>,
     completed_at_ms: Option<i64>,
@@ -68,24 +71,58 @@ impl PendingTurn {
         }
     }
 
+    /// The entries Codex shows (recorded calls of the complete mode aside).
+    fn codex_entries(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().filter(|entry| !entry.recorded)
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.codex_entries().next().is_none()
     }
 
     pub(crate) fn has_user_message(&self) -> bool {
-        self.entries
-            .iter()
+        self.codex_entries()
             .any(|entry| matches!(entry.item, ThreadItem::UserMessage { .. }))
     }
 
     /// True when the turn holds user messages and nothing else yet: a `task_started` that
     /// follows belongs to this same turn (some cores write it after the user message).
     pub(crate) fn holds_only_user_messages(&self) -> bool {
-        !self.entries.is_empty()
+        !self.is_empty()
             && self
-                .entries
-                .iter()
+                .codex_entries()
                 .all(|entry| matches!(entry.item, ThreadItem::UserMessage { .. }))
+    }
+
+    /// Whether the turn shows an item of `id` (Codex's or a recorded call's).
+    pub(crate) fn shows(&self, id: &str) -> bool {
+        self.entries.iter().any(|entry| entry.item.id() == id)
+    }
+
+    /// Adds a recorded call's item (complete mode), unless an item of its id is shown.
+    pub(crate) fn add_recorded(&mut self, item: ThreadItem) {
+        if self.shows(item.id()) {
+            return;
+        }
+        self.entries.push(Entry {
+            item,
+            recorded: true,
+            started_at_ms: None,
+            completed_at_ms: None,
+            origins: Vec::new(),
+        });
+    }
+
+    /// Replaces the recorded call's item of the same id, if the turn shows one.
+    pub(crate) fn replace_recorded(&mut self, item: ThreadItem) {
+        if let Some(entry) = self
+            .entries
+            .iter_mut()
+            .rev()
+            .find(|entry| entry.recorded && entry.item.id() == item.id())
+        {
+            entry.item = item;
+        }
     }
 
     /// True when `item` would merge into an existing entry (same id, or the same fact seen
@@ -94,8 +131,7 @@ impl PendingTurn {
         if item.id().is_empty() {
             return self.twin_position(item, origin).is_some();
         }
-        self.entries
-            .iter()
+        self.codex_entries()
             .any(|entry| entry.item.id() == item.id())
             || self.twin_position(item, origin).is_some()
     }
@@ -109,6 +145,12 @@ impl PendingTurn {
             started_at_ms,
             completed_at_ms,
         } = timed;
+        // Codex shows an item of a recorded call's id: Codex's is the one shown, where
+        // Codex shows it.
+        if !item.id().is_empty() {
+            self.entries
+                .retain(|entry| !(entry.recorded && entry.item.id() == item.id()));
+        }
         let position = self
             .entries
             .iter()
@@ -117,6 +159,7 @@ impl PendingTurn {
         let Some(position) = position else {
             self.entries.push(Entry {
                 item,
+                recorded: false,
                 started_at_ms,
                 completed_at_ms,
                 origins: vec![origin],
@@ -142,7 +185,8 @@ impl PendingTurn {
     fn twin_position(&self, item: &ThreadItem, origin: Origin) -> Option<usize> {
         let fingerprint = fingerprint(item)?;
         self.entries.iter().position(|entry| {
-            !entry.origins.contains(&origin)
+            !entry.recorded
+                && !entry.origins.contains(&origin)
                 && entry.item.kind() == item.kind()
                 && fingerprint_matches(&entry.item, &fingerprint)
         })
@@ -160,13 +204,15 @@ impl PendingTurn {
         raw: bool,
         new_id: impl FnOnce() -> String,
     ) {
+        // The last item Codex shows: a recorded call after it does not part its paragraphs.
+        let last = self.entries.iter_mut().rev().find(|entry| !entry.recorded);
         if let Some(Entry {
             item: ThreadItem::Reasoning {
                 summary, content, ..
             },
             origins,
             ..
-        }) = self.entries.last_mut()
+        }) = last
             && origins.as_slice() == [Origin::LegacyEvent]
             && (raw || content.is_empty())
         {
@@ -188,6 +234,7 @@ impl PendingTurn {
                 summary,
                 content,
             },
+            recorded: false,
             started_at_ms: None,
             completed_at_ms: None,
             origins: vec![Origin::LegacyEvent],
@@ -196,8 +243,7 @@ impl PendingTurn {
 
     /// The highest `item-<n>` id among the turn's items, if any was minted.
     pub(crate) fn highest_minted_item(&self) -> Option<u64> {
-        self.entries
-            .iter()
+        self.codex_entries()
             .filter_map(|entry| entry.item.id().strip_prefix("item-")?.parse().ok())
             .max()
     }

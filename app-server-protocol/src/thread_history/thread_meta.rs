@@ -9,7 +9,7 @@ use codex_protocol::rollout::{
     HistoryMode, RolloutItem, SessionMetaLine, SessionSource as CoreSessionSource,
 };
 
-use super::ThreadHistoryBuilder;
+use super::{ThreadHistoryBuilder, TranscriptMode};
 use crate::v2::{
     GitInfo, SessionSource, Thread, ThreadHistoryMode, ThreadSource, ThreadStatus, Turn, TurnStatus,
 };
@@ -158,9 +158,17 @@ impl BuiltThread {
 }
 
 impl ThreadBuilder {
-    /// Nothing seen yet.
+    /// Nothing seen yet; the turns show Codex's items ([`TranscriptMode::Codex`]).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Nothing seen yet; the turns show the items of `mode`.
+    pub fn in_mode(mode: TranscriptMode) -> Self {
+        Self {
+            history: ThreadHistoryBuilder::in_mode(mode),
+            ..Self::default()
+        }
     }
 
     /// Takes the next rollout item into account.

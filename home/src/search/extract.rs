@@ -11,10 +11,10 @@
 //!   person looks for, and whole outputs would make the index as big as the files;
 //! - the paths an `apply_patch` call changes, as core's [`ToolInvocation`] reads the patch.
 
-use codex_core::ToolInvocation;
 use codex_core::{parse_turn_item, web_search_action_detail};
 use codex_protocol::items::{AgentMessageContent, FileChange, TurnItem};
 use codex_protocol::models::{LocalShellAction, ResponseItem};
+use codex_protocol::tool_call::ToolInvocation;
 
 /// The most bytes of one tool call's arguments or one tool output that are indexed.
 pub const OUTPUT_CAP: usize = 8 * 1024;

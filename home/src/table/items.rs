@@ -22,6 +22,7 @@ use codex_protocol::models::{
     ReasoningItemReasoningSummary, ResponseItem,
 };
 use codex_protocol::rollout::{RolloutItem, RolloutLine};
+use codex_protocol::tool_call::tool_name;
 
 use super::rows::ItemRow;
 use crate::redact::{RedactionReport, Redactor};
@@ -33,27 +34,6 @@ pub(crate) struct TextOptions<'a> {
     pub with_text: bool,
     /// Mask text, commands and paths with the export's rules.
     pub redactor: Option<&'a Redactor>,
-}
-
-/// The tool a call item invokes; `None` for items that are not calls. `inspect` counts calls
-/// by this name, and the `items` table names them by it.
-pub fn tool_name(item: &ResponseItem) -> Option<String> {
-    let name = match item {
-        ResponseItem::FunctionCall {
-            name, namespace, ..
-        } => match namespace {
-            // The namespace is a prefix such as `mcp__server__`, written before the name.
-            Some(namespace) => format!("{namespace}{name}"),
-            _ => name.clone(),
-        },
-        ResponseItem::CustomToolCall { name, .. } => name.clone(),
-        ResponseItem::LocalShellCall { .. } => "local_shell".to_string(),
-        ResponseItem::ToolSearchCall { .. } => "tool_search".to_string(),
-        ResponseItem::WebSearchCall { .. } => "web_search".to_string(),
-        ResponseItem::ImageGenerationCall { .. } => "image_generation".to_string(),
-        _ => return None,
-    };
-    Some(name)
 }
 
 /// Builds one file's item rows, a line at a time.

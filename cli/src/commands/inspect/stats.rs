@@ -27,12 +27,13 @@ use std::collections::BTreeMap;
 
 use std::collections::HashMap;
 
-use codex_home::{UsageScan, tool_name};
+use codex_home::UsageScan;
 use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::{HistoryBase, LineFormat, RolloutItem, RolloutLine};
 use codex_protocol::thread_id::ThreadId;
+use codex_protocol::tool_call::tool_name;
 use codex_rollout::LineProblem;
 use codex_rollout::{ParentPrefixScan, Provenance, UserTurnCounter};
 use serde::Serialize;

@@ -30,9 +30,7 @@
 //! The driver is library code so that other crates can produce realistic sessions with a
 //! scripted model ([`ScriptedModel`], [`ScriptedTools`]) and a real rollout recorder.
 
-mod invocation;
 pub(crate) mod model;
-mod patch;
 pub(crate) mod scripted;
 mod tool_items;
 
@@ -56,7 +54,7 @@ use crate::contextual::fragments::ContextFragment;
 use crate::prompt::ToolSpec;
 use crate::prompt::encode_request;
 
-pub use invocation::ToolInvocation;
+pub use codex_protocol::tool_call::ToolInvocation;
 pub use model::BoxFuture;
 pub use model::ModelClient;
 pub use model::ModelError;

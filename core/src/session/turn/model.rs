@@ -10,8 +10,8 @@ use codex_protocol::mcp::CallToolResult;
 use codex_protocol::models::ResponseItem;
 use tokio::sync::watch;
 
-use super::invocation::ToolInvocation;
 use crate::prompt::EncodedRequest;
+use codex_protocol::tool_call::ToolInvocation;
 
 /// A boxed future, so the traits stay object-safe.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

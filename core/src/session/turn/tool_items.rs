@@ -16,16 +16,10 @@
 //! calls skip steps 1 and 3. Both events go through the session's sinks like any other; what
 //! a session file keeps of them is the recorder's decision.
 
-use std::path::Path;
-use std::path::PathBuf;
 use std::time::Duration;
 
-use codex_protocol::items::CommandExecutionItem;
 use codex_protocol::items::CommandExecutionStatus;
-use codex_protocol::items::FileChange;
-use codex_protocol::items::FileChangeItem;
 use codex_protocol::items::McpToolCallError;
-use codex_protocol::items::McpToolCallItem;
 use codex_protocol::items::McpToolCallStatus;
 use codex_protocol::items::PatchApplyStatus;
 use codex_protocol::items::TurnItem;
@@ -34,9 +28,10 @@ use codex_protocol::models::FunctionCallOutputBody;
 use codex_protocol::models::FunctionCallOutputContentItem;
 use codex_protocol::models::FunctionCallOutputPayload;
 use codex_protocol::models::ResponseItem;
+use codex_protocol::tool_call::ToolInvocation;
+use codex_protocol::tool_call::call_item;
 
 use super::TurnRunner;
-use super::invocation::ToolInvocation;
 use super::model::ToolRun;
 use super::model::TurnInterrupt;
 use crate::session::clock::IdSource;
@@ -81,78 +76,25 @@ impl TurnRunner<'_> {
     }
 }
 
-/// The in-progress item of `call`, or `None` for a tool without one. Its id is the call id
-/// (the item id when a local shell call has none), so the item and its legacy events name
-/// the same thing; a call with neither gets a fresh id from `ids`, the session's source. A
-/// command without a directory of its own runs in `turn_cwd`, and a patch's relative paths are
-/// relative to it (when it is not empty), as the tool applies them.
+/// The in-progress item of `call`, or `None` for a tool without one
+/// (codex-protocol's [`call_item`]). Its id is the call id (the item id when a local shell
+/// call has none), so the item and its legacy events name the same thing; a call with
+/// neither gets a fresh id from `ids`, the session's source.
 pub(crate) fn started_tool_item(
     call: &ResponseItem,
     invocation: &ToolInvocation,
     turn_cwd: &str,
     ids: &dyn IdSource,
 ) -> Option<TurnItem> {
+    if *invocation == ToolInvocation::Other {
+        return None;
+    }
     let id = call
         .call_id()
         .or_else(|| call.id().map(|id| id.as_str()))
         .filter(|id| !id.is_empty())
         .map_or_else(|| ids.next_uuid().to_string(), str::to_string);
-    match invocation {
-        ToolInvocation::Command {
-            command,
-            cwd,
-            source,
-        } => Some(TurnItem::CommandExecution(CommandExecutionItem {
-            id,
-            plugin_id: None,
-            script_path: None,
-            process_id: None,
-            command: command.clone(),
-            cwd: cwd.clone().unwrap_or_else(|| turn_cwd.to_string()),
-            parsed_cmd: Vec::new(),
-            source: *source,
-            interaction_input: None,
-            status: CommandExecutionStatus::InProgress,
-            aggregated_output: None,
-            exit_code: None,
-            duration: None,
-        })),
-        ToolInvocation::ApplyPatch { changes } => Some(TurnItem::FileChange(FileChangeItem {
-            id,
-            changes: changes
-                .iter()
-                .map(|(path, change)| (resolve(turn_cwd, path), resolve_change(turn_cwd, change)))
-                .collect(),
-            status: None,
-            auto_approved: None,
-            stdout: None,
-            stderr: None,
-        })),
-        ToolInvocation::Mcp {
-            server,
-            tool,
-            arguments,
-        } => Some(TurnItem::McpToolCall(McpToolCallItem {
-            id,
-            server: server.clone(),
-            tool: tool.clone(),
-            arguments: arguments.clone(),
-            connector_id: None,
-            mcp_app_resource_uri: None,
-            mcp_app_ui: None,
-            link_id: None,
-            app_name: None,
-            action_name: None,
-            plugin_id: None,
-            read_only_hint: None,
-            template_id: None,
-            status: McpToolCallStatus::InProgress,
-            result: None,
-            error: None,
-            duration: None,
-        })),
-        ToolInvocation::Other => None,
-    }
+    call_item(invocation, id, turn_cwd)
 }
 
 /// `started` once its tool finished (`run`) or was interrupted (`None`), `measured` being the
@@ -229,28 +171,6 @@ pub(crate) fn completed_tool_item(
             TurnItem::McpToolCall(call)
         }
         other => other,
-    }
-}
-
-/// `path` resolved against `cwd`: unchanged when it is absolute or `cwd` is empty.
-fn resolve(cwd: &str, path: &str) -> String {
-    if cwd.is_empty() || Path::new(path).is_absolute() {
-        return path.to_string();
-    }
-    Path::new(cwd).join(path).display().to_string()
-}
-
-/// `change` with its move destination resolved against `cwd`.
-fn resolve_change(cwd: &str, change: &FileChange) -> FileChange {
-    match change {
-        FileChange::Update {
-            unified_diff,
-            move_path: Some(target),
-        } => FileChange::Update {
-            unified_diff: unified_diff.clone(),
-            move_path: Some(PathBuf::from(resolve(cwd, &target.display().to_string()))),
-        },
-        other => other.clone(),
     }
 }
 

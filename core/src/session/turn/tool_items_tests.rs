@@ -2,7 +2,9 @@ use std::collections::BTreeMap;
 
 use super::*;
 use crate::session::clock::SequentialIds;
+use codex_protocol::items::CommandExecutionItem;
 use codex_protocol::items::ExecCommandSource;
+use codex_protocol::items::FileChange;
 use pretty_assertions::assert_eq;
 use serde_json::json;
 use uuid::Uuid;
@@ -202,24 +204,6 @@ fn an_mcp_call_completes_with_a_result_or_an_error() -> Result<(), String> {
         Some(INTERRUPTED_MCP_CALL.to_string())
     );
     Ok(())
-}
-
-#[test]
-fn patch_paths_resolve_against_the_turn_cwd_unless_absolute_or_without_one() {
-    let moved = FileChange::Update {
-        unified_diff: String::new(),
-        move_path: Some(PathBuf::from("b.rs")),
-    };
-    assert_eq!(resolve("/repo", "a.rs"), "/repo/a.rs");
-    assert_eq!(resolve("/repo", "/etc/hosts"), "/etc/hosts");
-    assert_eq!(resolve("", "a.rs"), "a.rs");
-    assert_eq!(
-        resolve_change("/repo", &moved),
-        FileChange::Update {
-            unified_diff: String::new(),
-            move_path: Some(PathBuf::from("/repo/b.rs")),
-        }
-    );
 }
 
 #[test]

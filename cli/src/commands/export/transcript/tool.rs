@@ -2,10 +2,8 @@
 //! exit code and duration, from the call item, its output item and the command's end event.
 //!
 //! Where each fact is in a file varies by version: the exit code and duration are in an
-//! `exec_command_end` event (newer files), in the JSON the output holds
-//! (`{"output", "metadata": {"exit_code", "duration_seconds"}}`, 0.40), or in the first lines
-//! of the output text (`Exit code: 0`, `Wall time: 1.2 seconds`). All three are read; the
-//! event wins when there is one.
+//! `exec_command_end` event (newer files) or in what the output says (codex-protocol's
+//! `output_facts`); the event wins when there is one.
 
 use codex_protocol::event::ExecCommandEndEvent;
 use codex_protocol::models::{FunctionCallOutputBody, FunctionCallOutputContentItem, ResponseItem};
@@ -13,7 +11,7 @@ use serde_json::Value;
 
 use super::ToolCall;
 use super::image::Image;
-use codex_home::tool_name;
+use codex_protocol::tool_call::{output_facts, tool_name};
 
 /// The entry of a call item (its output comes later).
 pub fn call_entry(item: &ResponseItem, call_id: Option<&str>) -> ToolCall {
@@ -59,41 +57,43 @@ pub fn call_entry(item: &ResponseItem, call_id: Option<&str>) -> ToolCall {
     }
 }
 
-/// Fills in what an output item says: its text, images, exit code and duration.
+/// Fills in what an output item says (codex-protocol's [`output_facts`]): its text,
+/// images, exit code and duration.
 pub fn apply_output(call: &mut ToolCall, item: &ResponseItem) {
-    let (text, images) = match item {
-        ResponseItem::FunctionCallOutput { output, .. }
-        | ResponseItem::CustomToolCallOutput { output, .. } => {
-            let images = match &output.body {
-                FunctionCallOutputBody::ContentItems(parts) => parts
-                    .iter()
-                    .filter_map(|part| match part {
-                        FunctionCallOutputContentItem::InputImage { image_url, .. } => {
-                            Some(image_url.as_deref().map_or_else(
-                                || Image::from_url("(no image_url: a file id)"),
-                                Image::from_url,
-                            ))
-                        }
-                        _ => None,
-                    })
-                    .collect(),
-                FunctionCallOutputBody::Text(_) => Vec::new(),
-            };
-            let text = match output.body.to_text() {
-                Some(text) => text,
-                None if !images.is_empty() => String::new(),
-                None => "[non-text output]".to_string(),
-            };
-            (text, images)
-        }
-        ResponseItem::ToolSearchOutput { tools, .. } => {
-            (format!("{} tool(s) found", tools.len()), Vec::new())
-        }
-        _ => (String::new(), Vec::new()),
+    if let ResponseItem::ToolSearchOutput { tools, .. } = item {
+        call.output = Some(format!("{} tool(s) found", tools.len()));
+        return;
+    }
+    let Some(facts) = output_facts(item) else {
+        call.output = Some(String::new());
+        return;
     };
-    let text = unwrap_json_output(call, text);
-    read_status_lines(call, &text);
-    call.output = Some(text);
+    let images: Vec<Image> = match item {
+        ResponseItem::FunctionCallOutput { output, .. }
+        | ResponseItem::CustomToolCallOutput { output, .. } => match &output.body {
+            FunctionCallOutputBody::ContentItems(parts) => parts
+                .iter()
+                .filter_map(|part| match part {
+                    FunctionCallOutputContentItem::InputImage { image_url, .. } => {
+                        Some(image_url.as_deref().map_or_else(
+                            || Image::from_url("(no image_url: a file id)"),
+                            Image::from_url,
+                        ))
+                    }
+                    _ => None,
+                })
+                .collect(),
+            FunctionCallOutputBody::Text(_) => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    call.exit_code = call.exit_code.or(facts.exit_code);
+    call.duration_ms = call.duration_ms.or(facts.duration_ms);
+    call.output = Some(if facts.textless && images.is_empty() {
+        "[non-text output]".to_string()
+    } else {
+        facts.text
+    });
     call.output_images.extend(images);
 }
 
@@ -103,48 +103,6 @@ pub fn apply_exec_end(call: &mut ToolCall, end: &ExecCommandEndEvent) {
     call.duration_ms = u64::try_from(end.duration.as_millis()).ok();
     if call.command.is_none() && !end.command.is_empty() {
         call.command = Some(join_command(&end.command));
-    }
-}
-
-/// The 0.40 shape: the output is JSON `{"output": "...", "metadata": {...}}`.
-fn unwrap_json_output(call: &mut ToolCall, text: String) -> String {
-    if !text.starts_with('{') {
-        return text;
-    }
-    let Ok(value) = serde_json::from_str::<Value>(&text) else {
-        return text;
-    };
-    let Some(output) = value.get("output").and_then(Value::as_str) else {
-        return text;
-    };
-    if let Some(metadata) = value.get("metadata") {
-        call.exit_code = call
-            .exit_code
-            .or(metadata.get("exit_code").and_then(Value::as_i64));
-        call.duration_ms = call.duration_ms.or(metadata
-            .get("duration_seconds")
-            .and_then(Value::as_f64)
-            .map(|seconds| (seconds * 1000.0).round() as u64));
-    }
-    output.to_string()
-}
-
-/// `Exit code: N`, `Process exited with code N`, `Wall time: X seconds` in the first lines.
-fn read_status_lines(call: &mut ToolCall, text: &str) {
-    for line in text.lines().take(6) {
-        let line = line.trim();
-        let code = line
-            .strip_prefix("Exit code: ")
-            .or_else(|| line.strip_prefix("Process exited with code "));
-        if let Some(code) = code.and_then(|code| code.trim().parse::<i64>().ok()) {
-            call.exit_code = call.exit_code.or(Some(code));
-        }
-        let wall = line
-            .strip_prefix("Wall time: ")
-            .and_then(|rest| rest.strip_suffix(" seconds"));
-        if let Some(seconds) = wall.and_then(|seconds| seconds.trim().parse::<f64>().ok()) {
-            call.duration_ms = call.duration_ms.or(Some((seconds * 1000.0).round() as u64));
-        }
     }
 }
 

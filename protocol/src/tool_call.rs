@@ -1,27 +1,37 @@
 //! What a tool call is, as a client sees it: a shell command, a patch, a call to an MCP
 //! server's tool, or some other function.
 //!
-//! The turn driver asks [`super::ToolExecutor::invocation`] (by default
-//! [`ToolInvocation::of_call`]) before a call runs, and announces the run with the matching
-//! turn item: `CommandExecution`, `FileChange` or `McpToolCall`. Other calls have no item.
+//! The one answer to "what does this call run": core's turn driver asks it before a call runs
+//! (and announces the run with the matching turn item: `CommandExecution`, `FileChange` or
+//! `McpToolCall`), app-server-protocol's complete transcript asks it of every call a file
+//! records, and codex-home asks it for the paths a patch touches.
 //!
 //! Why here: the names are the harness's tool names, and the arguments are read the way its
-//! tool handlers read them; none of it needs IO.
+//! tool handlers read them; none of it needs IO, and every layer above needs the same answer.
 
 use std::collections::BTreeMap;
 
-use codex_protocol::items::ExecCommandSource;
-use codex_protocol::items::FileChange;
-use codex_protocol::models::LocalShellAction;
-use codex_protocol::models::ResponseItem;
+mod item;
+mod output;
+mod patch;
+mod recorded;
+
 use serde_json::Value;
 
-use super::patch::parse_patch;
+use crate::items::ExecCommandSource;
+use crate::items::FileChange;
+use crate::models::LocalShellAction;
+use crate::models::ResponseItem;
+
+pub use item::call_item;
+pub use output::{OutputFacts, output_facts};
+use patch::parse_patch;
+pub use recorded::{completed_by_exec_end, completed_by_output, exec_end_item, recorded_call_item};
 
 /// How MCP tool names start: `mcp__<server>__<tool>`, or a `mcp__<server>__` namespace.
-pub(crate) const MCP_TOOL_PREFIX: &str = "mcp__";
+pub const MCP_TOOL_PREFIX: &str = "mcp__";
 /// What separates an MCP server's name from its tool's.
-pub(crate) const MCP_TOOL_DELIMITER: &str = "__";
+pub const MCP_TOOL_DELIMITER: &str = "__";
 
 /// The shell a string command (`shell_command`, `exec_command`) runs in when the call does
 /// not name one.
@@ -147,9 +157,30 @@ impl ToolInvocation {
     }
 }
 
+/// The tool a call item names, as a person reads it: a function's name after its namespace
+/// (`mcp__server__` then `tool`), a custom tool's name, or the built-in tool's (`local_shell`,
+/// `tool_search`, `web_search`, `image_generation`); `None` for an item that calls nothing.
+pub fn tool_name(item: &ResponseItem) -> Option<String> {
+    let name = match item {
+        ResponseItem::FunctionCall {
+            name, namespace, ..
+        } => match namespace {
+            Some(namespace) => format!("{namespace}{name}"),
+            None => name.clone(),
+        },
+        ResponseItem::CustomToolCall { name, .. } => name.clone(),
+        ResponseItem::LocalShellCall { .. } => "local_shell".to_string(),
+        ResponseItem::ToolSearchCall { .. } => "tool_search".to_string(),
+        ResponseItem::WebSearchCall { .. } => "web_search".to_string(),
+        ResponseItem::ImageGenerationCall { .. } => "image_generation".to_string(),
+        _ => return None,
+    };
+    Some(name)
+}
+
 /// The server and tool of an MCP call: from a `mcp__<server>__` namespace and the name, or
 /// from a `mcp__<server>__<tool>` name. Both parts must be non-empty.
-pub(crate) fn mcp_server_and_tool(namespace: Option<&str>, name: &str) -> Option<(String, String)> {
+pub fn mcp_server_and_tool(namespace: Option<&str>, name: &str) -> Option<(String, String)> {
     if let Some(server) = namespace.and_then(|namespace| namespace.strip_prefix(MCP_TOOL_PREFIX)) {
         let server = server.strip_suffix(MCP_TOOL_DELIMITER).unwrap_or(server);
         return (!server.is_empty() && !name.is_empty())
@@ -190,5 +221,5 @@ fn json_arguments(arguments: &str) -> Value {
 }
 
 #[cfg(test)]
-#[path = "invocation_tests.rs"]
+#[path = "tool_call/tool_call_tests.rs"]
 mod tests;

@@ -5,15 +5,15 @@
 //! `*** Update File: <path>`, an optional `*** Move to: <path>` and its hunks), then
 //! `*** End Patch`.
 //!
-//! Why here: the turn driver announces a patch before it is applied, and core opens no files.
-//! So nothing is read from disk: a deleted file's content is unknown (empty), and an update's
+//! Why here: the turn driver announces a patch before it is applied, a transcript shows a
+//! recorded one, and neither opens files. So nothing is read from disk: a deleted file's content is unknown (empty), and an update's
 //! diff is the patch's own hunks (`@@` headers, context, `-` and `+` lines, without line
 //! numbers), not a diff computed against the file.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use codex_protocol::items::FileChange;
+use crate::items::FileChange;
 
 const BEGIN_PATCH: &str = "*** Begin Patch";
 const END_PATCH: &str = "*** End Patch";

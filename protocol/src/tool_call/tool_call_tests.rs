@@ -1,6 +1,6 @@
 use super::*;
-use codex_protocol::models::LocalShellExecAction;
-use codex_protocol::models::LocalShellStatus;
+use crate::models::LocalShellExecAction;
+use crate::models::LocalShellStatus;
 use pretty_assertions::assert_eq;
 use serde_json::json;
 

@@ -1,0 +1,89 @@
+//! The complete mode's calls: an item for every call a file records that Codex's own records
+//! show no item of (seed 003's client view leaves them to the model's memory; a person
+//! reading the session still needs them).
+//!
+//! Each recorded call (a function, custom tool or local shell call) becomes codex-protocol's
+//! item for it ([`recorded_call_item`]: a command, a patch, an MCP call or a dynamic tool
+//! call), its id the call id, placed in the turn the call was made in; its output and its
+//! `exec_command_end` event complete it; a legacy end event with no call stands for the
+//! command. When Codex's own records give an item of the same id, Codex's item is the one
+//! shown, where Codex shows it, and the recorded one leaves: so the Codex mode's items are
+//! always the complete mode's, in the same order, with the same ids, and a recorded item's id
+//! (a call id) never names a second item.
+
+use std::collections::HashMap;
+
+use codex_protocol::event::ExecCommandEndEvent;
+use codex_protocol::items::TurnItem;
+use codex_protocol::models::ResponseItem;
+use codex_protocol::tool_call::{
+    completed_by_exec_end, completed_by_output, exec_end_item, recorded_call_item,
+};
+
+use crate::v2::ThreadItem;
+
+/// What a builder in complete mode keeps of the calls it showed.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RecordedCalls {
+    /// The working directory a command without its own runs in: the last turn context's,
+    /// else the session meta's.
+    pub(crate) cwd: String,
+    /// The recorded items of the open turn's calls, by call id, as last completed: an output
+    /// or end event that comes later completes them further.
+    shown: HashMap<String, TurnItem>,
+}
+
+/// What to do with a turn's items for one record.
+pub(crate) enum Change {
+    /// Add this item (unless the turn already shows one of its id).
+    Add(ThreadItem),
+    /// Replace the recorded item of this id.
+    Replace(ThreadItem),
+}
+
+impl RecordedCalls {
+    /// The item of a call item, or the completion of a recorded call by its output.
+    pub(crate) fn response(&mut self, item: &ResponseItem) -> Option<Change> {
+        if let Some(started) = recorded_call_item(item, &self.cwd) {
+            let shown = ThreadItem::from(started.clone());
+            self.shown.insert(shown.id().to_owned(), started);
+            return Some(Change::Add(shown));
+        }
+        let call_id = match item {
+            ResponseItem::FunctionCallOutput { call_id, .. } => call_id.as_deref()?,
+            ResponseItem::CustomToolCallOutput { call_id, .. } => call_id.as_str(),
+            _ => return None,
+        };
+        let started = self.shown.remove(call_id)?;
+        let completed = completed_by_output(started, item);
+        let shown = ThreadItem::from(completed.clone());
+        self.shown.insert(call_id.to_owned(), completed);
+        Some(Change::Replace(shown))
+    }
+
+    /// The completion of a recorded command by its end event, or the command the event
+    /// stands for when no call of its id was shown.
+    pub(crate) fn exec_end(&mut self, end: &ExecCommandEndEvent) -> Change {
+        match self.shown.remove(&end.call_id) {
+            Some(started) => {
+                let completed = completed_by_exec_end(started, end);
+                let shown = ThreadItem::from(completed.clone());
+                self.shown.insert(end.call_id.clone(), completed);
+                Change::Replace(shown)
+            }
+            None => Change::Add(ThreadItem::from(exec_end_item(end))),
+        }
+    }
+
+    /// Codex's records gave an item of `id`: its recorded item leaves.
+    pub(crate) fn forget(&mut self, id: &str) {
+        self.shown.remove(id);
+    }
+
+    /// A turn opens: the calls of the turns before are complete as far as they will be (a
+    /// core writes a call's output and end event before its turn ends), so memory stays that
+    /// of one turn's calls.
+    pub(crate) fn turn_opened(&mut self) {
+        self.shown.clear();
+    }
+}
