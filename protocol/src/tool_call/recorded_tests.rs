@@ -2,18 +2,20 @@ use super::*;
 use crate::models::FunctionCallOutputPayload;
 use pretty_assertions::assert_eq;
 
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
 fn text_output(call_id: &str, text: &str) -> ResponseItem {
     ResponseItem::function_call_output(call_id, FunctionCallOutputPayload::from_text(text))
 }
 
 #[test]
-fn an_exec_command_call_and_its_output_are_a_finished_command() {
+fn an_exec_command_call_and_its_output_are_a_finished_command() -> TestResult {
     let call = ResponseItem::function_call(
         "exec_command",
         r#"{"cmd":"rg --files","workdir":"/repo"}"#,
         "call_7",
     );
-    let started = recorded_call_item(&call, "/turn").expect("a command");
+    let started = recorded_call_item(&call, "/turn").ok_or("a command")?;
     let output = "Chunk ID: 1\nWall time: 0.2 seconds\nProcess exited with code 1\nOutput:\n";
     let TurnItem::CommandExecution(done) =
         completed_by_output(started, &text_output("call_7", output))
@@ -27,18 +29,18 @@ fn an_exec_command_call_and_its_output_are_a_finished_command() {
     assert_eq!(done.duration, Some(Duration::from_millis(200)));
     assert_eq!(done.status, CommandExecutionStatus::Failed);
     assert_eq!(done.aggregated_output.as_deref(), Some(output));
+    Ok(())
 }
 
 #[test]
-fn an_end_event_wins_over_what_the_output_says() {
+fn an_end_event_wins_over_what_the_output_says() -> TestResult {
     let call = ResponseItem::function_call("shell", r#"{"command":["ls"]}"#, "call_1");
-    let started = recorded_call_item(&call, "/turn").expect("a command");
+    let started = recorded_call_item(&call, "/turn").ok_or("a command")?;
     let end: ExecCommandEndEvent = serde_json::from_value(serde_json::json!({
         "call_id": "call_1", "turn_id": "t", "completed_at_ms": 0, "command": ["ls"],
         "cwd": "/turn", "aggregated_output": "a\n", "exit_code": 0,
         "duration": {"secs": 3, "nanos": 0}
-    }))
-    .expect("an end event");
+    }))?;
     let ended = completed_by_exec_end(started, &end);
     let TurnItem::CommandExecution(done) = completed_by_output(
         ended,
@@ -55,12 +57,13 @@ fn an_end_event_wins_over_what_the_output_says() {
         panic!("a command");
     };
     assert_eq!((alone.id.as_str(), alone.exit_code), ("call_1", Some(0)));
+    Ok(())
 }
 
 #[test]
-fn any_other_tool_is_a_dynamic_call_with_its_output() {
+fn any_other_tool_is_a_dynamic_call_with_its_output() -> TestResult {
     let call = ResponseItem::function_call("update_plan", r#"{"plan":[]}"#, "call_2");
-    let started = recorded_call_item(&call, "/turn").expect("a call");
+    let started = recorded_call_item(&call, "/turn").ok_or("a call")?;
     let TurnItem::DynamicToolCall(done) =
         completed_by_output(started, &text_output("call_2", "Plan updated"))
     else {
@@ -75,13 +78,14 @@ fn any_other_tool_is_a_dynamic_call_with_its_output() {
             text: "Plan updated".to_string()
         }])
     );
+    Ok(())
 }
 
 #[test]
-fn a_freeform_patch_is_a_file_change_and_mcp_calls_keep_their_server() {
+fn a_freeform_patch_is_a_file_change_and_mcp_calls_keep_their_server() -> TestResult {
     let patch = "*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch";
     let call = ResponseItem::custom_tool_call("apply_patch", patch, "call_3");
-    let started = recorded_call_item(&call, "/repo").expect("a patch");
+    let started = recorded_call_item(&call, "/repo").ok_or("a patch")?;
     let output = ResponseItem::custom_tool_call_output("call_3", "Success.");
     let TurnItem::FileChange(done) = completed_by_output(started, &output) else {
         panic!("a file change");
@@ -96,12 +100,14 @@ fn a_freeform_patch_is_a_file_change_and_mcp_calls_keep_their_server() {
         (call.server.as_str(), call.tool.as_str()),
         ("docs", "search")
     );
+    Ok(())
 }
 
 #[test]
-fn items_that_call_nothing_have_no_item() {
+fn items_that_call_nothing_have_no_item() -> TestResult {
     let message = ResponseItem::assistant_text("hi", None);
     assert_eq!(recorded_call_item(&message, "/repo"), None);
     let no_id = ResponseItem::function_call("shell", r#"{"command":["ls"]}"#, "");
     assert_eq!(recorded_call_item(&no_id, "/repo"), None);
+    Ok(())
 }
