@@ -124,6 +124,10 @@ pub enum Command {
         /// home FILE lies in, else `$CODEX_HOME`, else `~/.codex`).
         #[arg(long, value_name = "DIR")]
         home: Option<PathBuf>,
+        /// With --json: the complete transcript (Codex's items plus every call the file
+        /// records), not only what Codex's `thread/read` answers. The text always shows it.
+        #[arg(long)]
+        complete: bool,
     },
     /// The JSON-RPC messages of a live replay, one per line
     ///

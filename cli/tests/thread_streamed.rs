@@ -11,7 +11,7 @@ mod generate;
 
 use std::path::Path;
 
-use codex_app_server_protocol::{BuiltThread, ThreadBuilder};
+use codex_app_server_protocol::{BuiltThread, ThreadBuilder, TranscriptMode};
 use codex_rollout::RolloutContents;
 use codex_test_support::real_jsonl_files;
 use codex_thread::testing::{Progress, Source, build_streamed};
@@ -38,12 +38,12 @@ fn thread_json(path: &Path, last: Option<usize>) -> Option<Value> {
 
 /// The thread the libraries build of the whole loaded file; `None` for a file that cannot be
 /// read as a session (damaged, blank, or without a readable line), which `thread` refuses.
-fn build_whole(path: &Path) -> Option<BuiltThread> {
+fn build_whole(path: &Path, mode: TranscriptMode) -> Option<BuiltThread> {
     let contents = RolloutContents::read(std::fs::File::open(path).ok()?).ok()?;
     if contents.damage().is_some() || contents.is_blank() || contents.items().is_empty() {
         return None;
     }
-    let mut builder = ThreadBuilder::new();
+    let mut builder = ThreadBuilder::in_mode(mode);
     for item in codex_rollout::client_view_items(&contents).iter() {
         builder.handle_rollout_item(item);
     }
@@ -52,17 +52,21 @@ fn build_whole(path: &Path) -> Option<BuiltThread> {
 
 fn check(path: &Path) {
     let source = Source::File(path.to_path_buf());
-    let whole = build_whole(path);
-    let streamed = build_streamed(&source, &Progress::hidden());
-    match (whole, streamed) {
-        (Some(whole), Ok(streamed)) => assert_eq!(streamed, whole, "{}: streamed", path.display()),
-        (None, Err(_)) => return,
-        (whole, streamed) => panic!(
-            "{}: whole {:?} but streamed {:?}",
-            path.display(),
-            whole.map(|_| ()),
-            streamed.map(|_| ())
-        ),
+    for mode in [TranscriptMode::Complete, TranscriptMode::Codex] {
+        let whole = build_whole(path, mode);
+        let streamed = build_streamed(&source, &Progress::hidden(), mode);
+        match (whole, streamed) {
+            (Some(whole), Ok(streamed)) => {
+                assert_eq!(streamed, whole, "{}: streamed {mode:?}", path.display());
+            }
+            (None, Err(_)) => return,
+            (whole, streamed) => panic!(
+                "{}: whole {:?} but streamed {:?}",
+                path.display(),
+                whole.map(|_| ()),
+                streamed.map(|_| ())
+            ),
+        }
     }
     let full = thread_json(path, None).expect("thread refused a file it can build");
     let turns = full["turns"].as_array().unwrap();
@@ -96,8 +100,8 @@ fn streamed_thread_equals_the_whole_file_thread_and_last_is_its_suffix() {
     // A compressed copy streams to the plain file's thread.
     let (plain, zst) = common::compressed_copy_of_largest(&files, dir.path()).unwrap();
     check(&zst);
-    let from_zst = build_streamed(&Source::File(zst), &Progress::hidden()).unwrap();
-    let from_plain = build_whole(&plain).unwrap();
+    let from_zst = build_streamed(&Source::File(zst), &Progress::hidden(), TranscriptMode::Codex).unwrap();
+    let from_plain = build_whole(&plain, TranscriptMode::Codex).unwrap();
     assert_eq!(from_zst, from_plain);
 
     let Some(lines) = real_lines() else {
@@ -164,7 +168,7 @@ fn a_late_turn_record_is_read_again_with_the_whole_file_rule() {
     let path = dir.path().join("late-record.jsonl");
     std::fs::write(&path, text.join("\n") + "\n").unwrap();
     check(&path);
-    let thread = build_streamed(&Source::File(path), &Progress::hidden()).unwrap();
+    let thread = build_streamed(&Source::File(path), &Progress::hidden(), TranscriptMode::Codex).unwrap();
     let BuiltThread::Thread(thread) = thread else {
         panic!("a file with a session meta builds a thread");
     };

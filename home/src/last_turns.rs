@@ -27,15 +27,20 @@ use std::fs::File;
 use std::io;
 use std::path::Path;
 
-use codex_app_server_protocol::{BuiltThread, ThreadBuilder};
+use codex_app_server_protocol::{BuiltThread, ThreadBuilder, TranscriptMode};
 use codex_protocol::rollout::{HistoryMode, RolloutItem};
 use codex_rollout::{COMPRESSED_SUFFIX, RolloutStream, turns_before};
 
-/// The thread of the file at `path` with only its last `last` turns, read from the end;
+/// The thread of the file at `path` with only its last `last` turns (showing the items of
+/// `mode`), read from the end;
 /// `None` when the file is not one whose last turns stand alone (see the module docs) or
 /// when telling them needs the whole file: the caller then builds the thread from the
 /// whole file, which gives the same answer.
-pub fn last_turns_from_end(path: &Path, last: usize) -> io::Result<Option<BuiltThread>> {
+pub fn last_turns_from_end(
+    path: &Path,
+    last: usize,
+    mode: TranscriptMode,
+) -> io::Result<Option<BuiltThread>> {
     if last == 0 || path.to_string_lossy().ends_with(COMPRESSED_SUFFIX) || !is_paginated(path)? {
         return Ok(None);
     }
@@ -52,7 +57,7 @@ pub fn last_turns_from_end(path: &Path, last: usize) -> io::Result<Option<BuiltT
         }
         let head = match &mut head {
             Some(head) => head,
-            None => head.insert(head_up_to(path, page.start)?),
+            None => head.insert(head_up_to(path, page.start, mode)?),
         };
         if !head.has_identity() {
             return Ok(None);
@@ -95,8 +100,8 @@ fn is_paginated(path: &Path) -> io::Result<bool> {
 
 /// A builder fed the file's items from its start until it has the thread's identity and
 /// preview, reading no line at or after `limit`.
-fn head_up_to(path: &Path, limit: u64) -> io::Result<ThreadBuilder> {
-    let mut builder = ThreadBuilder::new();
+fn head_up_to(path: &Path, limit: u64, mode: TranscriptMode) -> io::Result<ThreadBuilder> {
+    let mut builder = ThreadBuilder::in_mode(mode);
     let mut stream = RolloutStream::new(File::open(path)?)?;
     while let Some(line) = stream.next_line()? {
         if line.offset >= limit {

@@ -1,7 +1,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use codex_app_server_protocol::{BuiltThread, ThreadBuilder};
+use codex_app_server_protocol::{BuiltThread, ThreadBuilder, TranscriptMode};
 use codex_rollout::load_rollout_items;
 use serde_json::{Value, json};
 
@@ -33,7 +33,8 @@ fn event(payload: Value) -> (&'static str, Value) {
     ("event_msg", payload)
 }
 
-/// A whole paginated turn: its start, context, the person's message, an answer, its end.
+/// A whole paginated turn: its start, context, the person's message, an answer, a command
+/// Codex shows no item of (a complete transcript does), its end.
 fn turn(n: usize, text: &str) -> Vec<(&'static str, Value)> {
     let turn_id = format!("turn-{n}");
     vec![
@@ -55,6 +56,16 @@ fn turn(n: usize, text: &str) -> Vec<(&'static str, Value)> {
             "item": {"type": "AgentMessage", "id": format!("agent-{n}"),
                      "content": [{"type": "Text", "text": format!("answer {n}")}]},
             "completed_at_ms": 1_788_386_305_902_i64}),
+        ),
+        (
+            "response_item",
+            json!({"type": "function_call", "name": "shell_command", "call_id": format!("call-{n}"),
+                   "arguments": json!({"command": format!("echo {n}")}).to_string()}),
+        ),
+        (
+            "response_item",
+            json!({"type": "function_call_output", "call_id": format!("call-{n}"),
+                   "output": format!("Exit code: 0\nWall time: 0.1 seconds\nOutput:\n{n}\n")}),
         ),
         event(json!({"type": "task_complete", "turn_id": turn_id, "completed_at": 1_788_386_306})),
     ]
@@ -80,7 +91,15 @@ fn write(
 
 /// The thread built from the whole file, with its last `last` turns.
 fn whole(path: &Path, last: usize) -> Result<BuiltThread, Box<dyn std::error::Error>> {
-    let mut builder = ThreadBuilder::new();
+    whole_in_mode(path, last, TranscriptMode::Codex)
+}
+
+fn whole_in_mode(
+    path: &Path,
+    last: usize,
+    mode: TranscriptMode,
+) -> Result<BuiltThread, Box<dyn std::error::Error>> {
+    let mut builder = ThreadBuilder::in_mode(mode);
     for item in load_rollout_items(path)?.items() {
         builder.handle_rollout_item(item);
     }
@@ -100,7 +119,22 @@ fn the_last_turns_of_a_paginated_file_are_those_of_the_whole_file() -> TestResul
     let dir = tempfile::tempdir()?;
     let path = write(dir.path(), "paginated", &turns(6))?;
     for last in 1..=4 {
-        let from_end = last_turns_from_end(&path, last)?.ok_or("not read from the end")?;
+        let complete = TranscriptMode::Complete;
+        let from_end = last_turns_from_end(&path, last, complete)?.ok_or("not read from end")?;
+        assert_eq!(
+            from_end,
+            whole_in_mode(&path, last, complete)?,
+            "last {last}"
+        );
+        let commands = from_end.turns().iter().flat_map(|turn| &turn.items);
+        assert_eq!(
+            commands
+                .filter(|item| item.item.kind() == "commandExecution")
+                .count(),
+            last
+        );
+        let from_end = last_turns_from_end(&path, last, TranscriptMode::Codex)?
+            .ok_or("not read from the end")?;
         assert_eq!(from_end, whole(&path, last)?, "last {last}");
         let BuiltThread::Thread(thread) = &from_end else {
             return Err("no identity".into());
@@ -109,7 +143,7 @@ fn the_last_turns_of_a_paginated_file_are_those_of_the_whole_file() -> TestResul
         assert_eq!(thread.model.as_deref(), Some("model-6"));
     }
     // Six turns: the last five need the first as the page's spare turn, so the whole file.
-    assert_eq!(last_turns_from_end(&path, 6)?, None);
+    assert_eq!(last_turns_from_end(&path, 6, TranscriptMode::Codex)?, None);
     Ok(())
 }
 
@@ -123,11 +157,12 @@ fn rollbacks_in_the_page_read_further_back() -> TestResult {
     // Shown: turns 1 to 5 and 9. The last turn's page holds turn 8 and the rollback of three
     // turns: the page is doubled until it holds what the rollback drops.
     for last in 1..=3 {
-        let from_end = last_turns_from_end(&path, last)?.ok_or("not read from the end")?;
+        let from_end = last_turns_from_end(&path, last, TranscriptMode::Codex)?
+            .ok_or("not read from the end")?;
         assert_eq!(from_end, whole(&path, last)?, "last {last}");
     }
     // Doubling the page from five turns reaches the file's start.
-    assert_eq!(last_turns_from_end(&path, 4)?, None);
+    assert_eq!(last_turns_from_end(&path, 4, TranscriptMode::Codex)?, None);
     Ok(())
 }
 
@@ -138,7 +173,8 @@ fn a_rolled_back_first_turn_still_previews_the_thread() -> TestResult {
     records.push(rollback(1));
     records.extend((2..=5).flat_map(|n| turn(n, &format!("question {n}"))));
     let path = write(dir.path(), "paginated", &records)?;
-    let from_end = last_turns_from_end(&path, 2)?.ok_or("not read from the end")?;
+    let from_end =
+        last_turns_from_end(&path, 2, TranscriptMode::Codex)?.ok_or("not read from the end")?;
     assert_eq!(from_end, whole(&path, 2)?);
     let BuiltThread::Thread(thread) = from_end else {
         return Err("no identity".into());
@@ -157,7 +193,7 @@ fn records_numbered_by_position_send_the_reader_to_the_whole_file() -> TestResul
         event(json!({"type": "agent_message", "message": "late words"})),
     );
     let path = write(dir.path(), "paginated", &records)?;
-    assert_eq!(last_turns_from_end(&path, 1)?, None);
+    assert_eq!(last_turns_from_end(&path, 1, TranscriptMode::Codex)?, None);
     Ok(())
 }
 
@@ -165,9 +201,12 @@ fn records_numbered_by_position_send_the_reader_to_the_whole_file() -> TestResul
 fn legacy_and_compressed_files_are_not_read_from_the_end() -> TestResult {
     let dir = tempfile::tempdir()?;
     let path = write(dir.path(), "legacy", &turns(5))?;
-    assert_eq!(last_turns_from_end(&path, 1)?, None);
+    assert_eq!(last_turns_from_end(&path, 1, TranscriptMode::Codex)?, None);
     let compressed = dir.path().join("rollout.jsonl.zst");
     std::fs::copy(&path, &compressed)?;
-    assert_eq!(last_turns_from_end(&compressed, 1)?, None);
+    assert_eq!(
+        last_turns_from_end(&compressed, 1, TranscriptMode::Codex)?,
+        None
+    );
     Ok(())
 }

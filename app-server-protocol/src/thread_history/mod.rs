@@ -105,6 +105,14 @@ impl ThreadHistoryBuilder {
         }
     }
 
+    /// The items this history shows.
+    pub(crate) fn mode(&self) -> TranscriptMode {
+        match self.recorded {
+            Some(_) => TranscriptMode::Complete,
+            None => TranscriptMode::Codex,
+        }
+    }
+
     /// Takes one rollout item into account.
     pub fn handle_rollout_item(&mut self, item: &RolloutItem) {
         self.handle_rollout_item_at_index(item);

@@ -206,6 +206,7 @@ impl ThreadBuilder {
         Self {
             thread: self.thread.clone(),
             preview: self.preview.clone(),
+            history: ThreadHistoryBuilder::in_mode(self.history.mode()),
             ..Self::default()
         }
     }

@@ -77,9 +77,14 @@ pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
                 out,
             )
         }
-        Command::Thread { file, last, home } => {
+        Command::Thread {
+            file,
+            last,
+            home,
+            complete,
+        } => {
             let home = checked_home(home)?;
-            thread::run(&session_file(file.as_deref())?, last, home, out)
+            thread::run(&session_file(file.as_deref())?, last, home, complete, out)
         }
         Command::Notifications { file } => notifications::run(&session_file(file.as_deref())?, out),
         Command::Export {

@@ -1,5 +1,9 @@
-//! `codex-thread thread [FILE] [--last N]`: the turns and their items as a client sees them
-//! on resume.
+//! `codex-thread thread [FILE] [--last N] [--complete]`: the turns and their items as a
+//! client sees them on resume.
+//!
+//! The text shows the complete transcript (app-server-protocol's `TranscriptMode::Complete`:
+//! Codex's items plus every call the file records); `--json` answers what Codex's
+//! `thread/read` answers, or the complete transcript with `--complete`.
 //!
 //! The thread is app-server-protocol's own reconstruction from the rollout items
 //! (`ThreadBuilder`, the incremental `thread_from_rollout_items`): identity from the first
@@ -19,7 +23,7 @@
 //! thread; for a paginated file it reads them from the end (`codex_home::last_turns_from_end`),
 //! so it costs those turns, not the file, unless telling them needs the whole file.
 
-use codex_app_server_protocol::{BuiltThread, ThreadBuilder};
+use codex_app_server_protocol::{BuiltThread, ThreadBuilder, TranscriptMode};
 use std::path::{Path, PathBuf};
 
 use codex_app_server_protocol::v2::{ThreadFile, ThreadItem, Turn};
@@ -32,11 +36,13 @@ use crate::output::{Output, one_line};
 use crate::progress::Progress;
 use crate::streamed::source_size;
 
-/// Runs `thread`: the whole thread, or its last `last` turns.
+/// Runs `thread`: the whole thread, or its last `last` turns; `complete` asks the JSON for
+/// the complete transcript (the text always shows it).
 pub fn run(
     source: &Source,
     last: Option<usize>,
     home: Option<PathBuf>,
+    complete: bool,
     out: &mut Output,
 ) -> CommandResult {
     if last == Some(0) {
@@ -44,7 +50,12 @@ pub fn run(
             "--last must be at least 1 (turns to show)".to_string(),
         ));
     }
-    let mut with_base = ThreadBuilder::new();
+    let mode = if complete || !out.is_json() {
+        TranscriptMode::Complete
+    } else {
+        TranscriptMode::Codex
+    };
+    let mut with_base = ThreadBuilder::in_mode(mode);
     let based = match source {
         Source::File(path) => feed_with_base(path, home.as_deref(), |item| {
             with_base.handle_rollout_item(item);
@@ -53,7 +64,7 @@ pub fn run(
     };
     let from_end = match (source, last) {
         (Source::File(path), Some(last)) if !based => {
-            codex_home::last_turns_from_end(path, last)
+            codex_home::last_turns_from_end(path, last, mode)
                 .map_err(|error| Failure::Unreadable(format!("{}: {error}", path.display())))?
         }
         _ => None,
@@ -64,7 +75,7 @@ pub fn run(
         built
     } else {
         let progress = Progress::for_bytes(source_size(source), "reading");
-        build_streamed(source, &progress)?
+        build_streamed(source, &progress, mode)?
     };
     if let (BuiltThread::Thread(thread), Source::File(path)) = (&mut built, source) {
         let file = thread_file(path, home, &thread.id)?;
@@ -125,11 +136,16 @@ fn thread_file(path: &Path, home: Option<PathBuf>, thread_id: &str) -> Result<Th
     })
 }
 
-/// The thread of `source` read as a stream: the client view handed item by item to the
-/// builder. When the view says at the end that the whole file calls for another rule, the
-/// file is streamed again with that rule known.
-pub fn build_streamed(source: &Source, progress: &Progress) -> Result<BuiltThread, Failure> {
-    let builder = stream_client_view(source, progress, ThreadBuilder::new, |builder, item| {
+/// The thread of `source` read as a stream, showing the items of `mode`: the client view
+/// handed item by item to the builder. When the view says at the end that the whole file
+/// calls for another rule, the file is streamed again with that rule known.
+pub fn build_streamed(
+    source: &Source,
+    progress: &Progress,
+    mode: TranscriptMode,
+) -> Result<BuiltThread, Failure> {
+    let new = || ThreadBuilder::in_mode(mode);
+    let builder = stream_client_view(source, progress, new, |builder, item| {
         builder.handle_rollout_item(item);
     })?;
     Ok(builder.finish())

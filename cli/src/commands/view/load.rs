@@ -1,5 +1,6 @@
 //! Reading a session file into what `view` shows: its turns (app-server-protocol's history
-//! builder over codex-rollout's client view, as `thread` reads them) and the facts beside them
+//! builder over codex-rollout's client view in the complete mode, as `thread`'s text shows
+//! them) and the facts beside them
 //! ([`ThreadFacts`]: model, tokens, rollbacks), from one pass over the file.
 //!
 //! A file that continues another's history (`history_base`) is read with its base resolved
@@ -8,7 +9,7 @@
 
 use std::path::Path;
 
-use codex_app_server_protocol::ThreadHistoryBuilder;
+use codex_app_server_protocol::{ThreadHistoryBuilder, TranscriptMode};
 use codex_app_server_protocol::transcript::ThreadFacts;
 use codex_app_server_protocol::v2::Turn;
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
@@ -40,12 +41,23 @@ impl Loaded {
     }
 }
 
-/// What the builder and the facts are fed, item by item.
-#[derive(Debug, Clone, Default)]
+/// What the builder and the facts are fed, item by item. The turns are the complete
+/// transcript (every call the file records, Codex's items among them).
+#[derive(Debug, Clone)]
 pub struct Feed {
     meta: Option<SessionMetaLine>,
     builder: ThreadHistoryBuilder,
     facts: ThreadFacts,
+}
+
+impl Default for Feed {
+    fn default() -> Self {
+        Self {
+            meta: None,
+            builder: ThreadHistoryBuilder::in_mode(TranscriptMode::Complete),
+            facts: ThreadFacts::default(),
+        }
+    }
 }
 
 impl Feed {
