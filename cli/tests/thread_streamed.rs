@@ -100,7 +100,12 @@ fn streamed_thread_equals_the_whole_file_thread_and_last_is_its_suffix() {
     // A compressed copy streams to the plain file's thread.
     let (plain, zst) = common::compressed_copy_of_largest(&files, dir.path()).unwrap();
     check(&zst);
-    let from_zst = build_streamed(&Source::File(zst), &Progress::hidden(), TranscriptMode::Codex).unwrap();
+    let from_zst = build_streamed(
+        &Source::File(zst),
+        &Progress::hidden(),
+        TranscriptMode::Codex,
+    )
+    .unwrap();
     let from_plain = build_whole(&plain, TranscriptMode::Codex).unwrap();
     assert_eq!(from_zst, from_plain);
 
@@ -130,7 +135,7 @@ fn last_turns_read_from_the_end_are_the_whole_threads() {
         let from_end = [1, 2, 5]
             .into_iter()
             .filter(|last| {
-                codex_home::last_turns_from_end(&path, *last)
+                codex_home::last_turns_from_end(&path, *last, TranscriptMode::Codex)
                     .unwrap()
                     .is_some()
             })
@@ -168,7 +173,12 @@ fn a_late_turn_record_is_read_again_with_the_whole_file_rule() {
     let path = dir.path().join("late-record.jsonl");
     std::fs::write(&path, text.join("\n") + "\n").unwrap();
     check(&path);
-    let thread = build_streamed(&Source::File(path), &Progress::hidden(), TranscriptMode::Codex).unwrap();
+    let thread = build_streamed(
+        &Source::File(path),
+        &Progress::hidden(),
+        TranscriptMode::Codex,
+    )
+    .unwrap();
     let BuiltThread::Thread(thread) = thread else {
         panic!("a file with a session meta builds a thread");
     };

@@ -9,9 +9,9 @@
 
 use std::path::Path;
 
-use codex_app_server_protocol::{ThreadHistoryBuilder, TranscriptMode};
 use codex_app_server_protocol::transcript::ThreadFacts;
 use codex_app_server_protocol::v2::Turn;
+use codex_app_server_protocol::{ThreadHistoryBuilder, TranscriptMode};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 
 use crate::client_view::{feed_with_base, stream_client_view};
