@@ -17,7 +17,7 @@ use std::fs;
 use std::path::Path;
 
 use codex_app_server_protocol::v2::{ThreadItem, Turn};
-use codex_app_server_protocol::{TranscriptMode, build_turns_in_mode};
+use codex_app_server_protocol::{ThreadHistoryBuilder, TranscriptMode, build_turns_in_mode};
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::{RolloutItem, parse_rollout_line, split_lines};
 use codex_test_support::{real_file, real_jsonl_files};
@@ -83,13 +83,26 @@ fn the_complete_mode_is_codex_s_thread_plus_every_recorded_call() -> TestResult 
         let codex = build_turns_in_mode(&items, TranscriptMode::Codex);
         let complete = build_turns_in_mode(&items, TranscriptMode::Complete);
         assert_eq!(codex.len(), complete.len(), "{name}: turn count");
+        // Counting turns only: the same turns, in the memory of the last ones.
+        let mut counting = ThreadHistoryBuilder::turns_only();
+        for item in &items {
+            counting.handle_rollout_item(item);
+        }
+        let counted = counting.finish();
+        let strip = |turn: &Turn| Turn {
+            items: Vec::new(),
+            ..turn.clone()
+        };
+        assert_eq!(
+            counted.iter().map(strip).collect::<Vec<_>>(),
+            codex.iter().map(strip).collect::<Vec<_>>(),
+            "{name}: the turns counted"
+        );
+        let kept_items: usize = counted.iter().rev().skip(2).map(|turn| turn.items.len()).sum();
+        assert_eq!(kept_items, 0, "{name}: items kept by a turn count");
         let mut shown_ids = HashSet::new();
         let mut added_total = 0;
         for (codex_turn, complete_turn) in codex.iter().zip(&complete) {
-            let strip = |turn: &Turn| Turn {
-                items: Vec::new(),
-                ..turn.clone()
-            };
             assert_eq!(
                 strip(codex_turn),
                 strip(complete_turn),

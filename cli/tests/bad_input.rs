@@ -184,7 +184,7 @@ fn a_file_with_some_bad_lines_still_works_and_warns() -> TestResult {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("2 unreadable line(s)"), "{stderr}");
     let value: serde_json::Value = serde_json::from_slice(&output.stdout)?;
-    assert_eq!(value["user_turns"], 4);
+    assert_eq!(value["user_messages"], 4);
     let problem_lines: Vec<u64> = value["problems"]
         .as_array()
         .ok_or("no problems")?

@@ -248,7 +248,7 @@ fn every_real_session_forked_by_reference_has_the_copied_history() -> TestResult
         };
         let inspected: serde_json::Value =
             serde_json::from_str(&stdout_of(&["inspect", "--json", &arg(&parent)])?)?;
-        if inspected["user_turns"].as_u64().unwrap_or(0) == 0 {
+        if inspected["user_messages"].as_u64().unwrap_or(0) == 0 {
             continue;
         }
         let (by_reference, copied) = fork_both(dir.path(), &home, &parent, 1)

@@ -67,7 +67,7 @@ fn inspect_user_turns_equal_user_message_events() -> TestResult {
             serde_json::from_str(&stdout_of(&["inspect", "--json", &path_arg(file)])?)?;
         let events = user_message_events(file)?;
         if let Some(events) = events.filter(|events| *events > 0) {
-            assert_eq!(value["user_turns"], events, "{}", name(file));
+            assert_eq!(value["user_messages"], events, "{}", name(file));
         }
         assert!(value["lines"].as_u64().is_some_and(|lines| lines > 0));
         if !is_catalogue(file) {
@@ -87,7 +87,7 @@ fn fork_output_loads_and_has_one_turn_fewer() -> TestResult {
     for file in files.iter().filter(|file| !is_catalogue(file)) {
         let before: serde_json::Value =
             serde_json::from_str(&stdout_of(&["inspect", "--json", &path_arg(file)])?)?;
-        let turns = before["user_turns"].as_u64().ok_or("no user_turns")?;
+        let turns = before["user_messages"].as_u64().ok_or("no user_messages")?;
         let out = dir.path().join(name(file));
         let output = bin()?
             .args([
@@ -107,7 +107,7 @@ fn fork_output_loads_and_has_one_turn_fewer() -> TestResult {
         assert!(output.status.success(), "{}: {stderr}", name(file));
         let after: serde_json::Value =
             serde_json::from_str(&stdout_of(&["inspect", "--json", &path_arg(&out)])?)?;
-        assert_eq!(after["user_turns"], turns - 1, "{}", name(file));
+        assert_eq!(after["user_messages"], turns - 1, "{}", name(file));
         assert_eq!(after["problems"], serde_json::json!([]), "{}", name(file));
         assert_ne!(after["thread_id"], before["thread_id"]);
         forked += 1;
@@ -140,8 +140,8 @@ fn fork_cuts_before_the_event_when_the_user_message_item_was_removed() -> TestRe
             &path_arg(&out),
             &path_arg(file),
         ])?)?;
-        assert_eq!(report["user_turns_before"], 3);
-        assert_eq!(report["user_turns_after"], 3 - drop);
+        assert_eq!(report["user_messages_before"], 3);
+        assert_eq!(report["user_messages_after"], 3 - drop);
         assert_eq!(report["lines_written"], kept_lines, "drop {drop}");
         let forked = std::fs::read(&out)?;
         // Every kept line but the meta line is the source's, byte for byte.
@@ -150,7 +150,7 @@ fn fork_cuts_before_the_event_when_the_user_message_item_was_removed() -> TestRe
         assert_eq!(forked_lines[1..kept_lines], source_lines[1..kept_lines]);
         let after: serde_json::Value =
             serde_json::from_str(&stdout_of(&["inspect", "--json", &path_arg(&out)])?)?;
-        assert_eq!(after["user_turns"], 3 - drop);
+        assert_eq!(after["user_messages"], 3 - drop);
         assert_eq!(after["problems"], serde_json::json!([]));
     }
     Ok(())

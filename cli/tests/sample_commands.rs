@@ -17,7 +17,7 @@ fn no_arguments_inspects_the_bundled_sample_and_says_so() -> TestResult {
         .assert()
         .success()
         .stdout(predicate::str::contains(SAMPLE_THREAD_ID))
-        .stdout(predicate::str::contains("user turns    4"))
+        .stdout(predicate::str::contains("turns         4"))
         .stderr(predicate::str::contains(SAMPLE_NOTE));
     Ok(())
 }
@@ -39,7 +39,8 @@ fn inspect_json_has_exactly_the_documented_keys() -> TestResult {
         "problems",
         "line_types",
         "item_types",
-        "user_turns",
+        "turns",
+        "user_messages",
         "tool_calls",
         "unanswered_calls",
         "tokens",
@@ -56,7 +57,8 @@ fn inspect_json_has_exactly_the_documented_keys() -> TestResult {
     let lines = codex_thread::sample::SAMPLE_JSONL.lines().count();
     assert_eq!(value["lines"], lines);
     assert_eq!(value["problems"], serde_json::json!([]));
-    assert_eq!(value["user_turns"], 4, "five messages, one rolled back");
+    assert_eq!(value["user_messages"], 4, "five messages, one rolled back");
+    assert_eq!(value["turns"], 4, "the thread's turns");
     assert_eq!(
         value["tool_calls"],
         serde_json::json!({"apply_patch": 1, "shell": 5})
@@ -253,12 +255,12 @@ fn fork_drops_turns_and_the_fork_loads_with_fewer_turns() -> TestResult {
         &out_text,
         "--json",
     ])?)?;
-    assert_eq!(report["user_turns_before"], 4);
-    assert_eq!(report["user_turns_after"], 2);
+    assert_eq!(report["user_messages_before"], 4);
+    assert_eq!(report["user_messages_after"], 2);
     assert_eq!(report["forked_from_id"], SAMPLE_THREAD_ID);
     let inspected: serde_json::Value =
         serde_json::from_str(&stdout_of(&["inspect", "--json", &out_text])?)?;
-    assert_eq!(inspected["user_turns"], 2);
+    assert_eq!(inspected["user_messages"], 2);
     assert_eq!(inspected["problems"], serde_json::json!([]));
     assert_eq!(inspected["thread_id"], report["thread_id"]);
     // Kept lines are byte for byte the sample's, except the session meta line.

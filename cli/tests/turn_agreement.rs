@@ -7,7 +7,8 @@
 //! removed. Files with neither record (the pre-envelope format, files filtered by hand) have
 //! no record to compare with; all views must still agree.
 //!
-//! Compared, per file: `inspect --json` `user_turns`; the `userMessage` items of
+//! `inspect --json`'s `turns` are `thread --json`'s turns on every file. Compared, per file:
+//! `inspect --json` `user_messages`; the `userMessage` items of
 //! `thread --json`; the `userMessage` items completed in `notifications`, less the rolled-back
 //! turns (a live client saw those messages and learned of the rollback from its own
 //! `thread/rollback` reply, which is no notification); the turns of `export --json`; and the
@@ -125,6 +126,9 @@ fn views(file: Option<&Path>, rolled_back: usize) -> Result<Views, Box<dyn std::
     let thread: serde_json::Value = serde_json::from_str(&run(&["--json", "thread"], file)?)?;
     let export: serde_json::Value = serde_json::from_str(&run(&["--json", "export"], file)?)?;
     let notifications = json_lines(&run(&["notifications"], file)?)?;
+    // `inspect`'s turns are the thread's.
+    let thread_turns = thread["turns"].as_array().ok_or("no turns")?.len();
+    assert_eq!(inspect["turns"], thread_turns, "{file:?}: inspect's turns");
     let completed_user_messages = notifications
         .iter()
         .filter(|message| {
@@ -133,7 +137,7 @@ fn views(file: Option<&Path>, rolled_back: usize) -> Result<Views, Box<dyn std::
         })
         .count();
     Ok(Views {
-        inspect: usize::try_from(inspect["user_turns"].as_u64().ok_or("no user_turns")?)?,
+        inspect: usize::try_from(inspect["user_messages"].as_u64().ok_or("no user_messages")?)?,
         thread: thread["turns"]
             .as_array()
             .ok_or("no turns")?

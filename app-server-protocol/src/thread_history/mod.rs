@@ -89,6 +89,8 @@ pub struct ThreadHistoryBuilder {
     reads_earlier: bool,
     /// The recorded calls shown, in [`TranscriptMode::Complete`].
     recorded: Option<RecordedCalls>,
+    /// Whether closed turns before the last one keep no items ([`Self::turns_only`]).
+    turns_only: bool,
 }
 
 impl ThreadHistoryBuilder {
@@ -101,6 +103,16 @@ impl ThreadHistoryBuilder {
     pub fn in_mode(mode: TranscriptMode) -> Self {
         Self {
             recorded: (mode == TranscriptMode::Complete).then(RecordedCalls::default),
+            ..Self::default()
+        }
+    }
+
+    /// An empty history whose turns (ids, statuses, times) are Codex's but whose closed turns
+    /// before the last keep no items: what counts a thread's turns in the memory of a turn.
+    /// Only the last turns' items are shown.
+    pub fn turns_only() -> Self {
+        Self {
+            turns_only: true,
             ..Self::default()
         }
     }
@@ -520,7 +532,18 @@ impl ThreadHistoryBuilder {
                 turn.turn.status = TurnStatus::Completed;
             }
         }
+        self.push_closed_turn(turn);
+    }
+
+    /// Pushes a closed turn; counting turns only, the turn before it sheds its items (a
+    /// late record goes to the last closed turn, which keeps them).
+    fn push_closed_turn(&mut self, turn: PendingTurn) {
         self.closed.push(turn);
+        if self.turns_only
+            && let Some(index) = self.closed.len().checked_sub(2)
+        {
+            self.closed[index].shed_items();
+        }
     }
 
     fn close_with(&mut self, mut turn: PendingTurn, outcome: TurnOutcome) {
@@ -529,7 +552,7 @@ impl ThreadHistoryBuilder {
         turn.turn.started_at = turn.turn.started_at.or(outcome.started_at);
         turn.turn.completed_at = outcome.completed_at;
         turn.turn.duration_ms = outcome.duration_ms;
-        self.closed.push(turn);
+        self.push_closed_turn(turn);
     }
 
     fn mint_item_id(&mut self) -> String {

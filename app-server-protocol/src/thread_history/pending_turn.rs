@@ -44,6 +44,8 @@ pub(crate) struct PendingTurn {
     /// The last error seen that decides a `failed` status.
     pub(crate) last_error: Option<TurnError>,
     entries: Vec<Entry>,
+    /// The highest minted item id of entries shed ([`Self::shed_items`]).
+    shed_minted: Option<u64>,
 }
 
 impl PendingTurn {
@@ -68,6 +70,7 @@ impl PendingTurn {
             explicit,
             last_error: None,
             entries: Vec::new(),
+            shed_minted: None,
         }
     }
 
@@ -246,6 +249,14 @@ impl PendingTurn {
         self.codex_entries()
             .filter_map(|entry| entry.item.id().strip_prefix("item-")?.parse().ok())
             .max()
+            .max(self.shed_minted)
+    }
+
+    /// Drops the turn's items, keeping what numbering needs of them (a turn no record will
+    /// change, in a history that counts turns only).
+    pub(crate) fn shed_items(&mut self) {
+        self.shed_minted = self.highest_minted_item();
+        self.entries = Vec::new();
     }
 
     /// The finished turn with its items in recorded order.

@@ -49,8 +49,8 @@ pub struct ForkReport {
     pub output: String,
     pub thread_id: String,
     pub forked_from_id: String,
-    pub user_turns_before: usize,
-    pub user_turns_after: usize,
+    pub user_messages_before: usize,
+    pub user_messages_after: usize,
     pub lines_written: usize,
     pub skipped_problem_lines: usize,
     /// The prefix of the source a fork by reference names (absent for a copied fork).
@@ -67,8 +67,8 @@ impl ForkReport {
             output: forked.path.display().to_string(),
             thread_id: forked.thread_id.to_string(),
             forked_from_id: forked.forked_from_id.to_string(),
-            user_turns_before: before,
-            user_turns_after: before - dropped,
+            user_messages_before: before,
+            user_messages_after: before - dropped,
             lines_written: forked.lines_written,
             skipped_problem_lines: forked.skipped_problem_lines,
             history_base: forked.history_base,
@@ -214,8 +214,8 @@ fn print_report(report: &ForkReport, out: &mut Output) -> Result<(), Failure> {
     out.line(&format!("  thread id     {}", report.thread_id))?;
     out.line(&format!("  forked from   {}", report.forked_from_id))?;
     out.line(&format!(
-        "  user turns    {} -> {}",
-        report.user_turns_before, report.user_turns_after
+        "  user messages {} -> {}",
+        report.user_messages_before, report.user_messages_after
     ))?;
     out.line(&format!("  lines         {}", report.lines_written))?;
     if let Some(base) = &report.history_base {

@@ -14,6 +14,9 @@ use serde::Serialize;
 
 pub use stats::{Inspection, Inspector, ProblemReport};
 
+use codex_app_server_protocol::ThreadHistoryBuilder;
+
+use crate::client_view::stream_client_view;
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
 use crate::output::{Output, one_line};
@@ -46,7 +49,19 @@ pub fn inspect_source(source: &Source, progress: &Progress) -> Result<Inspection
             codex_rollout::StreamedContent::Skipped => {}
         }
     })?;
-    Ok(inspector.finish())
+    match inspector.finish() {
+        Ok(inspection) => Ok(inspection),
+        Err(mut inspection) => {
+            let count = stream_client_view(
+                source,
+                &Progress::hidden(),
+                ThreadHistoryBuilder::turns_only,
+                |history, item| history.handle_rollout_item(item),
+            )?;
+            inspection.turns = count.finish().len();
+            Ok(inspection)
+        }
+    }
 }
 
 /// Runs `inspect` over `sources`. One source that cannot be inspected is the command's
@@ -158,7 +173,10 @@ fn render(
         n => format!("{n} problem line(s)"),
     };
     out.line(&field("lines", format!("{}, {problems}", inspection.lines)))?;
-    out.line(&field("user turns", inspection.user_turns.to_string()))?;
+    out.line(&field("turns", inspection.turns.to_string()))?;
+    if inspection.user_messages != inspection.turns {
+        out.line(&field("user messages", inspection.user_messages.to_string()))?;
+    }
     if let Some(mode) = &inspection.history_mode {
         out.line(&field("history mode", mode.clone()))?;
     }

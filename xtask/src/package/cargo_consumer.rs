@@ -71,7 +71,7 @@ pub fn run(root: &Path, dir: &Path) -> Result<()> {
         };
         let value: serde_json::Value =
             serde_json::from_str(&inspect).context("inspect --json is not JSON")?;
-        let expected = value["user_turns"].to_string();
+        let expected = value["user_messages"].to_string();
         if turns != expected {
             bail!(
                 "{session}: the README example found {turns} user turns, codex-thread inspect {expected}"

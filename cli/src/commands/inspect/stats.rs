@@ -6,8 +6,11 @@
 //!   `{"record_type": ...}` lines of pre-envelope files, which carry no item);
 //! - `item_types`: loaded items by payload `type`, under their line type
 //!   (`response_item`, `event_msg`);
-//! - `user_turns`: the messages a person sent that still count after rollbacks, as
-//!   `codex_rollout::turns` defines them (the same count `fork --drop-turns` works on);
+//! - `turns`: the thread's turns, the turns `thread`, `view`, `export` and `table` show
+//!   (app-server-protocol's history builder over codex-rollout's client view);
+//! - `user_messages`: the messages a person sent that still count after rollbacks, as
+//!   `codex_rollout::turns` defines them (the count `fork --drop-turns` works on): more than
+//!   `turns` where a message steered a running turn;
 //! - `tool_calls`: calls by tool name; `unanswered_calls`: calls that need an output and have
 //!   none anywhere in the file (an interrupted or still-running tool);
 //! - `tokens`: what the session's own responses used, counted as `usage` counts them
@@ -35,7 +38,8 @@ use codex_protocol::rollout::{HistoryBase, LineFormat, RolloutItem, RolloutLine}
 use codex_protocol::thread_id::ThreadId;
 use codex_protocol::tool_call::tool_name;
 use codex_rollout::LineProblem;
-use codex_rollout::{ParentPrefixScan, Provenance, UserTurnCounter};
+use codex_app_server_protocol::ThreadHistoryBuilder;
+use codex_rollout::{ClientView, ParentPrefixScan, Provenance, UserTurnCounter};
 use serde::Serialize;
 
 /// A problem line, as every command reports it.
@@ -92,7 +96,8 @@ pub struct Inspection {
     pub problems: Vec<ProblemReport>,
     pub line_types: BTreeMap<String, usize>,
     pub item_types: BTreeMap<String, BTreeMap<String, usize>>,
-    pub user_turns: usize,
+    pub turns: usize,
+    pub user_messages: usize,
     pub tool_calls: BTreeMap<String, usize>,
     pub unanswered_calls: Vec<UnansweredCall>,
     pub tokens: Option<Tokens>,
@@ -134,6 +139,9 @@ pub struct Inspector {
     usage_seen: bool,
     /// The model's context window, from the newest `token_count` that says.
     context_window: Option<i64>,
+    /// The thread's turns, counted as `thread` builds them.
+    view: ClientView,
+    history: ThreadHistoryBuilder,
 }
 
 impl Default for Inspector {
@@ -153,7 +161,8 @@ impl Inspector {
                 problems: Vec::new(),
                 line_types: BTreeMap::new(),
                 item_types: BTreeMap::new(),
-                user_turns: 0,
+                turns: 0,
+                user_messages: 0,
                 tool_calls: BTreeMap::new(),
                 unanswered_calls: Vec::new(),
                 tokens: None,
@@ -173,6 +182,8 @@ impl Inspector {
             usage: UsageScan::new(),
             usage_seen: false,
             context_window: None,
+            view: ClientView::streaming(),
+            history: ThreadHistoryBuilder::turns_only(),
         }
     }
 
@@ -187,6 +198,7 @@ impl Inspector {
     /// Takes a legacy `{"record_type": ...}` marker line.
     pub fn push_marker(&mut self, format: LineFormat) {
         self.turns.note_format(format);
+        self.view.note_format(format);
         *self
             .inspection
             .line_types
@@ -198,6 +210,7 @@ impl Inspector {
     /// the problems only).
     pub fn push_opaque(&mut self, format: LineFormat) {
         self.turns.note_format(format);
+        self.view.note_format(format);
     }
 
     /// Takes the line `number`, whose bytes are `raw`.
@@ -207,6 +220,11 @@ impl Inspector {
         let inspection = &mut self.inspection;
         self.turns.note_format(format);
         self.turns.push(item);
+        self.view.note_format(format);
+        let history = &mut self.history;
+        self.view.push(number, raw, item, &mut |item| {
+            history.handle_rollout_item(item);
+        });
         match self.prefix.push(item) {
             Provenance::Copied { parent_thread_id } if !self.copied_closed => {
                 match &mut self.copied {
@@ -284,9 +302,14 @@ impl Inspector {
         }
     }
 
-    /// The inspection of everything read.
-    pub fn finish(mut self) -> Inspection {
+    /// The inspection of everything read, or, when the file's client view had to be built
+    /// by another rule than its first lines said, the inspection without its `turns` (the
+    /// caller counts them over the file again, with the rule known).
+    pub fn finish(mut self) -> Result<Inspection, Inspection> {
         let mut inspection = self.inspection;
+        let history = &mut self.history;
+        let view = self.view.finish(&mut |item| history.handle_rollout_item(item));
+        inspection.turns = self.history.finish().len();
         if self.usage_seen {
             let total = self.usage.finish().total();
             let signed = |count: u64| i64::try_from(count).unwrap_or(i64::MAX);
@@ -299,7 +322,7 @@ impl Inspector {
                 model_context_window: self.context_window,
             });
         }
-        inspection.user_turns = self.turns.count();
+        inspection.user_messages = self.turns.count();
         inspection.copied_from_parent = self.copied.map(|(thread_id, first, last)| CopiedPrefix {
             thread_id: thread_id.to_string(),
             lines: [first, last],
@@ -311,7 +334,13 @@ impl Inspector {
             .into_iter()
             .filter_map(|line| self.open_calls.remove(&line))
             .collect();
-        inspection
+        match view {
+            Ok(_) => Ok(inspection),
+            Err(changed) => {
+                tracing::debug!(%changed, "the turns are counted again");
+                Err(inspection)
+            }
+        }
     }
 }
 
