@@ -98,7 +98,12 @@ fn the_complete_mode_is_codex_s_thread_plus_every_recorded_call() -> TestResult 
             codex.iter().map(strip).collect::<Vec<_>>(),
             "{name}: the turns counted"
         );
-        let kept_items: usize = counted.iter().rev().skip(2).map(|turn| turn.items.len()).sum();
+        let kept_items: usize = counted
+            .iter()
+            .rev()
+            .skip(2)
+            .map(|turn| turn.items.len())
+            .sum();
         assert_eq!(kept_items, 0, "{name}: items kept by a turn count");
         let mut shown_ids = HashSet::new();
         let mut added_total = 0;

@@ -22,7 +22,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use codex_rollout::RolloutContents;
-use codex_thread::testing::{ExportFormat, ExportOptions, Output, Source, export};
+use codex_thread::testing::{ExportFormat, export_file};
 
 use criterion::{Criterion, criterion_group};
 use serde_json::json;
@@ -116,12 +116,7 @@ fn session() -> String {
 }
 
 fn export_to_sink(path: &Path, format: ExportFormat) {
-    let options = ExportOptions {
-        format,
-        ..ExportOptions::default()
-    };
-    let mut out = Output::to_writer(false, Box::new(std::io::sink()));
-    export::run(&Source::File(path.to_path_buf()), &options, &mut out).expect("export");
+    export_file(path, format, Box::new(std::io::sink())).expect("export");
 }
 
 fn load(path: &Path) {

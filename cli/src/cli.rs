@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 /// Exit codes: 0 done, 1 content problems, 2 unreadable input or bad usage.
 /// The command line, with what is known only at run time written into its help: the date
 /// and LiteLLM version of the bundled price table (`usage --help`).
-pub fn command() -> clap::Command {
+pub(crate) fn command() -> clap::Command {
     use clap::CommandFactory;
     let prices = match codex_home::Pricing::bundled().map(|pricing| pricing.snapshot) {
         Ok(Some(snapshot)) => format!(
@@ -37,7 +37,7 @@ pub fn command() -> clap::Command {
     long_about,
     verbatim_doc_comment
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     /// Machine output: JSON (or JSON Lines for streams) instead of text.
     #[arg(long, global = true)]
     pub json: bool,
@@ -49,7 +49,7 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Summary: ids, lines, problems, counts, turns, tools, tokens
     ///
     /// Files are read as streams (memory bounded by the longest line), several
@@ -321,7 +321,7 @@ pub enum Command {
 
 /// The arguments of `search`.
 #[derive(Debug, clap::Args)]
-pub struct SearchArgs {
+pub(crate) struct SearchArgs {
     /// Text to find: every word must appear, as typed or inside a longer word, any case
     /// (with --fts: an FTS5 query).
     pub query: String,
@@ -367,7 +367,7 @@ pub struct SearchArgs {
 
 /// Roles `search --role` filters on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SearchRole {
+pub(crate) enum SearchRole {
     User,
     Assistant,
     Tool,
@@ -375,7 +375,7 @@ pub enum SearchRole {
 
 /// Orders of `search` hits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SearchSort {
+pub(crate) enum SearchSort {
     /// Newest first.
     Newest,
     /// Best match first (BM25).
@@ -384,14 +384,15 @@ pub enum SearchSort {
 
 /// An input modality of the model the prompt is built for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Modality {
+pub(crate) enum Modality {
     Text,
     Image,
     Audio,
 }
 
-/// Formats of `export`.
+/// Formats of `export` (public for the `testing` hooks).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+#[cfg_attr(not(feature = "testing"), allow(unreachable_pub))]
 pub enum ExportFormat {
     /// Markdown transcript.
     #[default]

@@ -20,7 +20,7 @@ use crate::streamed::{stream_again, stream_session};
 /// decided from the first items; when the end of the file says another rule was needed, the
 /// file is streamed once more with the rule known, into a fresh builder (a file is never
 /// held).
-pub fn stream_client_view<B>(
+pub(crate) fn stream_client_view<B>(
     source: &Source,
     progress: &Progress,
     new: impl Fn() -> B,
@@ -69,7 +69,7 @@ pub fn stream_client_view<B>(
 /// its own lines), fed to `feed`, when the file continues another thread's history; `false`
 /// when it does not (then nothing is fed). The parent is found through `home`, else the home
 /// the file lies in, else the default one; a missing parent is an error that names it.
-pub fn feed_with_base(
+pub(crate) fn feed_with_base(
     path: &Path,
     home: Option<&Path>,
     mut feed: impl FnMut(&RolloutItem),
@@ -88,13 +88,13 @@ pub fn feed_with_base(
 
 /// Whether the file at `path` continues another thread's history (its first line names a
 /// `history_base`): a fork by reference or a continuation file.
-pub fn continues_another(path: &Path) -> bool {
+pub(crate) fn continues_another(path: &Path) -> bool {
     matches!(history_base_of_file(path), Ok(Some(_)))
 }
 
 /// The home named by `home` (which must be one: [`crate::inputs::resolve_home`]), else the one
 /// `path` lies in, else the default one.
-pub fn home_of(path: &Path, home: Option<&Path>) -> Result<CodexHome, Failure> {
+pub(crate) fn home_of(path: &Path, home: Option<&Path>) -> Result<CodexHome, Failure> {
     Ok(match home {
         Some(root) => crate::inputs::resolve_home(Some(root))?,
         None => match home_of_rollout_path(path) {

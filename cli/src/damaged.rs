@@ -11,13 +11,13 @@ use crate::output::warn;
 
 /// The damaged files a command met, in the order it met them.
 #[derive(Debug, Default)]
-pub struct DamagedFiles {
+pub(crate) struct DamagedFiles {
     files: Vec<(String, Damage)>,
 }
 
 impl DamagedFiles {
     /// Notes the damage of the file named `path` and warns once about it.
-    pub fn note(&mut self, path: &str, damage: &Damage) {
+    pub(crate) fn note(&mut self, path: &str, damage: &Damage) {
         warn(&format!(
             "{path}:{}: damaged ({}): {}; {} line(s) not read, what could be read is counted",
             damage.line, damage.kind, damage.message, damage.lines
@@ -26,7 +26,7 @@ impl DamagedFiles {
     }
 
     /// The `"damaged"` array of a JSON answer.
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         Value::Array(
             self.files
                 .iter()
@@ -44,7 +44,7 @@ impl DamagedFiles {
     }
 
     /// `status`, made partial (content problems) when a file was damaged.
-    pub fn status(&self, status: Status) -> Status {
+    pub(crate) fn status(&self, status: Status) -> Status {
         match status {
             Status::Ok if !self.files.is_empty() => Status::ContentProblems,
             status => status,
@@ -52,7 +52,7 @@ impl DamagedFiles {
     }
 
     /// Whether no file was damaged.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.files.is_empty()
     }
 }

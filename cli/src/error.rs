@@ -11,15 +11,15 @@
 use std::io;
 
 /// Exit code of success.
-pub const EXIT_OK: u8 = 0;
+pub(crate) const EXIT_OK: u8 = 0;
 /// Exit code of a content problem.
-pub const EXIT_CONTENT: u8 = 1;
+pub(crate) const EXIT_CONTENT: u8 = 1;
 /// Exit code of unreadable input.
-pub const EXIT_UNREADABLE: u8 = 2;
+pub(crate) const EXIT_UNREADABLE: u8 = 2;
 
 /// How a command that ran to its end went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
+pub(crate) enum Status {
     /// Everything was fine.
     Ok,
     /// The command reported content problems (already printed) and must exit with 1.
@@ -30,7 +30,7 @@ pub enum Status {
 
 impl Status {
     /// The process exit code of this status.
-    pub fn exit_code(self) -> u8 {
+    pub(crate) fn exit_code(self) -> u8 {
         match self {
             Status::Ok => EXIT_OK,
             Status::ContentProblems => EXIT_CONTENT,
@@ -41,7 +41,7 @@ impl Status {
 
 /// Why a command stopped early. The message always names the file concerned.
 #[derive(Debug, thiserror::Error)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// The input was read but cannot be used (exit code 1).
     #[error("{0}")]
     Content(String),
@@ -63,7 +63,7 @@ pub enum Failure {
 
 impl Failure {
     /// The process exit code of this failure.
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         match self {
             Failure::Content(_) | Failure::Output(_) => EXIT_CONTENT,
             Failure::Unreadable(_) | Failure::Usage(_) => EXIT_UNREADABLE,
@@ -93,4 +93,4 @@ impl From<serde_json::Error> for Failure {
 }
 
 /// A command's result.
-pub type CommandResult = Result<Status, Failure>;
+pub(crate) type CommandResult = Result<Status, Failure>;

@@ -23,13 +23,13 @@ use crate::output::note;
 use crate::sample::{SAMPLE_JSONL, SAMPLE_NAME};
 
 /// The argument that names standard input.
-pub const STDIN_ARG: &str = "-";
+pub(crate) const STDIN_ARG: &str = "-";
 /// What standard input is called in messages.
-pub const STDIN_NAME: &str = "<stdin>";
+pub(crate) const STDIN_NAME: &str = "<stdin>";
 
 /// Where a command reads its rollout from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
+pub(crate) enum Source {
     /// A file.
     File(PathBuf),
     /// Standard input (`-`).
@@ -43,14 +43,14 @@ pub enum Source {
 /// Standard input or the sample, copied into a temporary file that is removed when the last
 /// copy of the source is dropped. Named in messages as what it was copied from.
 #[derive(Debug, Clone)]
-pub struct Spooled {
+pub(crate) struct Spooled {
     name: &'static str,
     file: Arc<tempfile::TempPath>,
 }
 
 impl Spooled {
     /// The temporary file.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.file
     }
 }
@@ -68,7 +68,7 @@ impl Source {
     /// of one (at least [`codex_home::MIN_THREAD_PREFIX`] characters) when no such file exists,
     /// found under the Codex home ([`find_thread`]). An ambiguous prefix is a usage error (exit
     /// 2) that lists the candidates.
-    pub fn from_arg(arg: Option<&Path>) -> Result<Self, Failure> {
+    pub(crate) fn from_arg(arg: Option<&Path>) -> Result<Self, Failure> {
         Ok(match arg {
             None => Source::Sample,
             Some(path) if path.as_os_str() == STDIN_ARG => Source::Stdin,
@@ -80,7 +80,7 @@ impl Source {
     }
 
     /// How the source is named in messages and output.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         match self {
             Source::File(path) => path.display().to_string(),
             Source::Stdin => STDIN_NAME.to_string(),
@@ -91,7 +91,7 @@ impl Source {
 
     /// The file the source can be read from as often as needed: a file's path, or a spooled
     /// copy's; `None` for standard input and the sample not spooled.
-    pub fn path(&self) -> Option<&Path> {
+    pub(crate) fn path(&self) -> Option<&Path> {
         match self {
             Source::File(path) => Some(path),
             Source::Spooled(spooled) => Some(spooled.path()),
@@ -101,7 +101,7 @@ impl Source {
 
     /// The source as a file: standard input or the sample copied into a temporary file
     /// (announcing the sample), a file as it is.
-    pub fn spool(self) -> Result<Self, Failure> {
+    pub(crate) fn spool(self) -> Result<Self, Failure> {
         let (name, bytes): (&'static str, Box<dyn std::io::Read>) = match self {
             Source::Stdin => (STDIN_NAME, Box::new(std::io::stdin().lock())),
             Source::Sample => {
@@ -131,7 +131,7 @@ impl Source {
 /// The rollout file of the one thread whose id starts with `prefix`, under `home` (default:
 /// `$CODEX_HOME`, else `~/.codex`), by codex-home's rule ([`codex_home::find_thread`]). An
 /// ambiguous prefix is a usage error; the rest cannot be read.
-pub fn find_thread(prefix: &str, home: Option<&Path>) -> Result<PathBuf, Failure> {
+pub(crate) fn find_thread(prefix: &str, home: Option<&Path>) -> Result<PathBuf, Failure> {
     let home = crate::inputs::resolve_home(home)?;
     codex_home::find_thread(&home, prefix).map_err(|err| match err {
         ThreadLookupError::Ambiguous { .. } => Failure::Usage(err.to_string()),

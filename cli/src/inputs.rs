@@ -24,7 +24,7 @@ use crate::input::{STDIN_ARG, Source};
 
 /// What a many-file command works on when it is given no path and no `--home`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WhenEmpty {
+pub(crate) enum WhenEmpty {
     /// The bundled sample session.
     Sample,
     /// Every session of the default Codex home.
@@ -34,7 +34,7 @@ pub enum WhenEmpty {
 /// The Codex home named by `--home`, else `$CODEX_HOME`, else `~/.codex`, when it is one by
 /// codex-home's rule ([`codex_home::check_home`]): every command that reads a home comes
 /// through here, so a missing or mistyped home is the same error (exit 2) everywhere.
-pub fn resolve_home(home: Option<&Path>) -> Result<CodexHome, Failure> {
+pub(crate) fn resolve_home(home: Option<&Path>) -> Result<CodexHome, Failure> {
     let home = CodexHome::resolve(home.map(Path::to_path_buf)).map_err(|err| {
         Failure::Usage(format!(
             "cannot find the Codex home ({err}); pass --home DIR"
@@ -48,7 +48,7 @@ pub fn resolve_home(home: Option<&Path>) -> Result<CodexHome, Failure> {
 /// given (a folder's files in path order, a home's live sessions then archived ones, oldest
 /// first), each file once. A path that does not exist, or a folder that cannot be read, is an
 /// error naming it (exit 2); a home without sessions is an empty list.
-pub fn expand_sources(
+pub(crate) fn expand_sources(
     args: &[PathBuf],
     home: Option<&Path>,
     when_empty: WhenEmpty,
@@ -111,7 +111,7 @@ pub fn expand_sources(
 /// (`validate`, `inspect`): a path that cannot be looked at, or a folder that holds no rollout
 /// file, stays in the list as given, so the command reports why it could not be read there
 /// instead of stopping before the others. With no path and no home: the bundled sample.
-pub fn expand_sources_reporting_each(
+pub(crate) fn expand_sources_reporting_each(
     args: &[PathBuf],
     home: Option<&Path>,
 ) -> Result<Vec<Source>, Failure> {

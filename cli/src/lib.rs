@@ -28,13 +28,43 @@ mod streamed;
 /// turned on for them by the package's dev-dependency on itself); never a program's API.
 #[cfg(feature = "testing")]
 pub mod testing {
+    use std::io::Write;
+    use std::path::Path;
+
+    use codex_app_server_protocol::{BuiltThread, TranscriptMode};
+
     pub use crate::cli::ExportFormat;
-    pub use crate::commands::export::{self, ExportOptions};
-    pub use crate::commands::thread::build_streamed;
-    pub use crate::error::Failure;
-    pub use crate::input::Source;
-    pub use crate::output::Output;
-    pub use crate::progress::Progress;
+    use crate::commands::export::{self, ExportOptions};
+    use crate::input::Source;
+    use crate::output::Output;
+    use crate::progress::Progress;
+
+    /// What `export` writes of the file at `path` in `format`, written to `sink`.
+    pub fn export_file(
+        path: &Path,
+        format: ExportFormat,
+        sink: Box<dyn Write>,
+    ) -> Result<(), String> {
+        let options = ExportOptions {
+            format,
+            ..ExportOptions::default()
+        };
+        let mut out = Output::to_writer(false, sink);
+        export::run(&Source::File(path.to_path_buf()), &options, &mut out)
+            .map(|_| ())
+            .map_err(|failure| failure.to_string())
+    }
+
+    /// The thread of the file at `path` as `thread` builds it, streamed, showing `mode`'s
+    /// items.
+    pub fn thread_of_file(path: &Path, mode: TranscriptMode) -> Result<BuiltThread, String> {
+        crate::commands::thread::build_streamed(
+            &Source::File(path.to_path_buf()),
+            &Progress::hidden(),
+            mode,
+        )
+        .map_err(|failure| failure.to_string())
+    }
 }
 
 use crate::error::Failure;

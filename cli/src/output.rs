@@ -14,17 +14,17 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::error::Failure;
-pub use sanitize::{
+pub(crate) use sanitize::{
     JsonTextWriter, escape_json_text, holds_terminal_control, one_line, sanitize_text,
 };
-pub use spool::Spool;
+pub(crate) use spool::Spool;
 
 /// Bytes of serialized JSON escaped at a time by [`Output::json_line`] and
 /// [`Output::json_pretty`].
 const JSON_CHUNK_BYTES: usize = 64 * 1024;
 
 /// The output of one command run.
-pub struct Output {
+pub(crate) struct Output {
     json: bool,
     /// Standard output is a terminal (a person reads it): long paths may be cut to fit.
     terminal: bool,
@@ -44,7 +44,7 @@ impl std::fmt::Debug for Output {
 
 impl Output {
     /// Output to standard output (buffered).
-    pub fn stdout(json: bool) -> Self {
+    pub(crate) fn stdout(json: bool) -> Self {
         use std::io::IsTerminal;
         Self {
             terminal: io::stdout().is_terminal(),
@@ -53,7 +53,7 @@ impl Output {
     }
 
     /// Output to any writer (tests).
-    pub fn to_writer(json: bool, sink: Box<dyn Write>) -> Self {
+    pub(crate) fn to_writer(json: bool, sink: Box<dyn Write>) -> Self {
         Self {
             json,
             terminal: false,
@@ -64,41 +64,41 @@ impl Output {
 
     /// Whether standard output is a terminal: text may be shortened to fit its width only
     /// then (piped output is read by programs, and keeps every character).
-    pub fn is_terminal(&self) -> bool {
+    pub(crate) fn is_terminal(&self) -> bool {
         self.terminal
     }
 
     /// Whether machine output (`--json`) was asked for.
-    pub fn is_json(&self) -> bool {
+    pub(crate) fn is_json(&self) -> bool {
         self.json
     }
 
     /// One line of human text, sanitized.
-    pub fn line(&mut self, text: &str) -> Result<(), Failure> {
+    pub(crate) fn line(&mut self, text: &str) -> Result<(), Failure> {
         writeln!(self.sink, "{}", sanitize_text(text))?;
         Ok(())
     }
 
     /// Human text as is (several lines allowed), sanitized.
-    pub fn text(&mut self, text: &str) -> Result<(), Failure> {
+    pub(crate) fn text(&mut self, text: &str) -> Result<(), Failure> {
         self.sink.write_all(sanitize_text(text).as_bytes())?;
         Ok(())
     }
 
     /// One compact JSON document on its own line (a JSON Lines record).
-    pub fn json_line<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
+    pub(crate) fn json_line<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
         self.json_written(value, serde_json::ser::CompactFormatter)
     }
 
     /// A piece of serialized JSON as is, its raw terminal controls escaped (a document
     /// written in pieces; see [`escape_json_text`]).
-    pub fn json_text(&mut self, json: &str) -> Result<(), Failure> {
+    pub(crate) fn json_text(&mut self, json: &str) -> Result<(), Failure> {
         self.sink.write_all(escape_json_text(json).as_bytes())?;
         Ok(())
     }
 
     /// One pretty-printed JSON document.
-    pub fn json_pretty<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
+    pub(crate) fn json_pretty<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
         self.json_written(value, serde_json::ser::PrettyFormatter::new())
     }
 
@@ -128,7 +128,10 @@ impl Output {
     }
 
     /// JSON for `--json`: compact on one line; pretty otherwise (a person reads it).
-    pub fn json_document<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Failure> {
+    pub(crate) fn json_document<T: Serialize + ?Sized>(
+        &mut self,
+        value: &T,
+    ) -> Result<(), Failure> {
         if self.json {
             self.json_line(value)
         } else {
@@ -137,13 +140,13 @@ impl Output {
     }
 
     /// Flushes what was written so far (a command that prints as it goes).
-    pub fn flush(&mut self) -> Result<(), Failure> {
+    pub(crate) fn flush(&mut self) -> Result<(), Failure> {
         self.sink.flush()?;
         Ok(())
     }
 
     /// Flushes everything written.
-    pub fn finish(mut self) -> Result<(), Failure> {
+    pub(crate) fn finish(mut self) -> Result<(), Failure> {
         self.sink.flush()?;
         Ok(())
     }
@@ -151,12 +154,12 @@ impl Output {
 
 /// A note on standard error (`codex-thread: <message>`), sanitized. Errors writing to
 /// standard error are ignored: there is nowhere left to report them.
-pub fn note(message: &str) {
+pub(crate) fn note(message: &str) {
     let _ = writeln!(io::stderr(), "codex-thread: {}", sanitize_text(message));
 }
 
 /// A warning on standard error (`codex-thread: warning: <message>`), sanitized.
-pub fn warn(message: &str) {
+pub(crate) fn warn(message: &str) {
     let _ = writeln!(
         io::stderr(),
         "codex-thread: warning: {}",
@@ -165,7 +168,7 @@ pub fn warn(message: &str) {
 }
 
 /// An error on standard error (`codex-thread: error: <message>`), sanitized.
-pub fn error(message: &str) {
+pub(crate) fn error(message: &str) {
     let _ = writeln!(
         io::stderr(),
         "codex-thread: error: {}",
@@ -176,7 +179,7 @@ pub fn error(message: &str) {
 /// The error that stopped a `--json` run, as one JSON object on standard error (standard
 /// output keeps only results, so a script reading it never parses an error as one):
 /// `{"error":{"message":"…","exit_code":2}}`.
-pub fn error_json(message: &str, exit_code: u8) {
+pub(crate) fn error_json(message: &str, exit_code: u8) {
     let error = serde_json::json!({
         "error": { "message": message, "exit_code": exit_code }
     });

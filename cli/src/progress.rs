@@ -10,27 +10,27 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Inputs at least this large get a progress bar (when standard error is a terminal).
-pub const LARGE_INPUT_BYTES: u64 = 4 * 1024 * 1024;
+pub(crate) const LARGE_INPUT_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Runs over at least this many files get a file-count bar (when standard error is a
 /// terminal).
-pub const MANY_FILES: u64 = 200;
+pub(crate) const MANY_FILES: u64 = 200;
 
 /// A progress indicator that may be invisible. Dropping it clears what it drew.
 #[derive(Debug)]
-pub struct Progress {
+pub(crate) struct Progress {
     bar: Option<ProgressBar>,
 }
 
 impl Progress {
     /// An indicator that draws nothing.
-    pub fn hidden() -> Self {
+    pub(crate) fn hidden() -> Self {
         Self { bar: None }
     }
 
     /// A byte-count bar for reading `total` bytes, shown only for a large input on a
     /// terminal.
-    pub fn for_bytes(total: u64, label: &str) -> Self {
+    pub(crate) fn for_bytes(total: u64, label: &str) -> Self {
         if total < LARGE_INPUT_BYTES || !std::io::stderr().is_terminal() {
             return Self::hidden();
         }
@@ -47,7 +47,7 @@ impl Progress {
 
     /// A bar counting `total` files, for a run that reads only a little of each (`list`
     /// reads heads), shown only for at least [`MANY_FILES`] files on a terminal.
-    pub fn for_files(total: u64, label: &str) -> Self {
+    pub(crate) fn for_files(total: u64, label: &str) -> Self {
         if total < MANY_FILES || !std::io::stderr().is_terminal() {
             return Self::hidden();
         }
@@ -62,7 +62,7 @@ impl Progress {
 
     /// A spinner for a step without a known length (parsing, reconstruction) of a large
     /// input, shown only on a terminal.
-    pub fn spinner(input_bytes: u64, label: &str) -> Self {
+    pub(crate) fn spinner(input_bytes: u64, label: &str) -> Self {
         if input_bytes < LARGE_INPUT_BYTES || !std::io::stderr().is_terminal() {
             return Self::hidden();
         }
@@ -77,7 +77,7 @@ impl Progress {
     }
 
     /// Advances the bar by `delta` units.
-    pub fn inc(&self, delta: u64) {
+    pub(crate) fn inc(&self, delta: u64) {
         if let Some(bar) = &self.bar {
             bar.inc(delta);
         }
@@ -94,14 +94,14 @@ impl Drop for Progress {
 
 /// A reader that advances a [`Progress`] by the bytes read.
 #[derive(Debug)]
-pub struct ProgressReader<'a, R> {
+pub(crate) struct ProgressReader<'a, R> {
     inner: R,
     progress: &'a Progress,
 }
 
 impl<'a, R: Read> ProgressReader<'a, R> {
     /// Wraps `inner`.
-    pub fn new(inner: R, progress: &'a Progress) -> Self {
+    pub(crate) fn new(inner: R, progress: &'a Progress) -> Self {
         Self { inner, progress }
     }
 }

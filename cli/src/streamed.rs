@@ -23,10 +23,10 @@ use crate::progress::{Progress, ProgressReader};
 use crate::sample::SAMPLE_JSONL;
 
 /// A stream over any source.
-pub type SourceStream<'a> = RolloutStream<Box<dyn Read + 'a>>;
+pub(crate) type SourceStream<'a> = RolloutStream<Box<dyn Read + 'a>>;
 
 /// The size of `source` on disk when it is a file that can be looked at (for progress).
-pub fn source_size(source: &Source) -> u64 {
+pub(crate) fn source_size(source: &Source) -> u64 {
     match source {
         Source::File(_) | Source::Spooled(_) => source
             .path()
@@ -38,7 +38,7 @@ pub fn source_size(source: &Source) -> u64 {
 
 /// Opens `source` as a stream whose reads advance `progress` (by the bytes of the file, the
 /// compressed ones for a `.zst`). Announces the sample on standard error when it is used.
-pub fn open_stream<'a>(
+pub(crate) fn open_stream<'a>(
     source: &Source,
     progress: &'a Progress,
 ) -> Result<SourceStream<'a>, Failure> {
@@ -62,7 +62,7 @@ pub fn open_stream<'a>(
 }
 
 /// The failure of a read that broke off.
-pub fn unreadable(name: &str, err: &std::io::Error) -> Failure {
+pub(crate) fn unreadable(name: &str, err: &std::io::Error) -> Failure {
     Failure::Unreadable(format!("cannot read {name}: {}", describe(err)))
 }
 
@@ -88,7 +88,7 @@ struct Checks {
 /// The items a pass over a file read, and the last line it read one from: what a later pass
 /// over the same file must find again ([`stream_again`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ItemsSeen {
+pub(crate) struct ItemsSeen {
     /// Lines that held an item (among the lines both passes read, for passes that pass over
     /// some: what the later pass checks).
     pub items: usize,
@@ -101,22 +101,22 @@ pub struct ItemsSeen {
 /// passed over, so that every line is read, and an unreadable one announced, by one pass at
 /// least. The other lines are passed over unparsed ([`StreamedLine::passed_over`]).
 #[derive(Debug, Clone, Copy)]
-pub struct Passes<F, L> {
+pub(crate) struct Passes<F, L> {
     pub first: F,
     pub later: L,
 }
 
 /// A byte-level test of a raw line: whether a pass parses it.
-pub type LineTest = fn(&[u8]) -> bool;
+pub(crate) type LineTest = fn(&[u8]) -> bool;
 
 /// The test of a pass that reads every line.
-pub fn every_line(_raw: &[u8]) -> bool {
+pub(crate) fn every_line(_raw: &[u8]) -> bool {
     true
 }
 
 impl Passes<LineTest, LineTest> {
     /// Two passes that both read every line.
-    pub const EVERY_LINE: Self = Passes {
+    pub(crate) const EVERY_LINE: Self = Passes {
         first: every_line,
         later: every_line,
     };
@@ -136,7 +136,7 @@ impl<F: Fn(&[u8]) -> bool, L: Fn(&[u8]) -> bool> Passes<F, L> {
 /// unreadable lines among those it read, which its later pass completes and announces
 /// ([`stream_again_lines`]).
 #[derive(Debug, Default)]
-pub struct FirstPass {
+pub(crate) struct FirstPass {
     /// The items read (among the lines both passes read) and the last line that held or may
     /// hold one.
     pub seen: ItemsSeen,
@@ -150,7 +150,7 @@ pub struct FirstPass {
 /// file order (a damaged compressed stream's last, partial line is not handed on), then fails
 /// as a loaded session would: damaged, empty, or without a readable rollout line; warns when
 /// lines were skipped. Says which items it read.
-pub fn stream_session(
+pub(crate) fn stream_session(
     source: &Source,
     progress: &Progress,
     mut visit: impl FnMut(&StreamedLine<'_>),
@@ -166,7 +166,7 @@ pub fn stream_session(
 /// a loaded session: while no item was read, and for an unterminated last line, lines passed
 /// over are read here; the unreadable lines among those passed over are counted and announced
 /// by the later pass ([`stream_again_lines`], with the same `passes`).
-pub fn stream_session_where(
+pub(crate) fn stream_session_where(
     source: &Source,
     progress: &Progress,
     passes: &Passes<impl Fn(&[u8]) -> bool + Sync, impl Fn(&[u8]) -> bool + Sync>,
@@ -238,7 +238,7 @@ pub fn stream_session_where(
 /// the rollout line), in order, and stops at the first error `visit` returns. A session Codex
 /// is still appending to is read as it was at the first pass; a file whose items changed in
 /// between is an error ("changed while it was `done`; `redo` it again").
-pub fn stream_again(
+pub(crate) fn stream_again(
     source: &Source,
     label: &str,
     seen: ItemsSeen,
@@ -261,7 +261,7 @@ pub fn stream_again(
 
 /// [`stream_again`] after a first pass that passed over lines ([`stream_session_where`]):
 /// hands `visit` each item the later pass reads, with its index among them.
-pub fn stream_again_where(
+pub(crate) fn stream_again_where(
     source: &Source,
     label: &str,
     first: &FirstPass,
@@ -285,7 +285,7 @@ pub fn stream_again_where(
 /// and unreadable ones, too), and stops at the first error `visit` returns. The items of the
 /// lines both passes read are checked against the first pass; the unreadable lines are
 /// announced once, those of both passes together, as [`stream_session`] announces them.
-pub fn stream_again_lines(
+pub(crate) fn stream_again_lines(
     source: &Source,
     label: &str,
     first: &FirstPass,

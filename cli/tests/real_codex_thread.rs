@@ -8,6 +8,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use codex_app_server_protocol::TranscriptMode;
 use codex_test_support::{
     CodexHome, DiffOutcome, DiffReport, Reply, Script, ScriptedModel, apply_patch_call,
     assistant_message, describe_differences, exec_command_call, json_differences,
@@ -366,7 +367,9 @@ fn thread_equals_app_server_thread_read_on_threads_codex_writes() -> TestResult 
         // The last turns, read from the end where the file allows it (the worker's three
         // turns; every file Codex 0.169 writes is paginated).
         for last in 1..=3 {
-            from_end += usize::from(codex_home::last_turns_from_end(&path, last)?.is_some());
+            from_end += usize::from(
+                codex_home::last_turns_from_end(&path, last, TranscriptMode::Codex)?.is_some(),
+            );
             let outcome =
                 compare_last(&mut app_server, home.path(), &path, &id, false, Some(last))?;
             report.record("thread --last = thread/read's last turns", &id, &outcome)?;
@@ -527,7 +530,9 @@ fn thread_equals_app_server_thread_read_on_harder_threads_codex_writes() -> Test
                 differs.push(format!("{id} ({}): {what}", path.display()));
             }
             // The last turn: read from the end for the compacting thread's two turns.
-            from_end += usize::from(codex_home::last_turns_from_end(&path, 1)?.is_some());
+            from_end += usize::from(
+                codex_home::last_turns_from_end(&path, 1, TranscriptMode::Codex)?.is_some(),
+            );
             let outcome = compare_last(&mut app_server, home.path(), &path, &id, false, Some(1))?;
             report.record("thread --last = thread/read's last turns", &id, &outcome)?;
             if let DiffOutcome::Differs(what) = outcome {

@@ -14,7 +14,7 @@ use std::path::Path;
 use codex_app_server_protocol::{BuiltThread, ThreadBuilder, TranscriptMode};
 use codex_rollout::RolloutContents;
 use codex_test_support::real_jsonl_files;
-use codex_thread::testing::{Progress, Source, build_streamed};
+use codex_thread::testing::thread_of_file;
 use generate::{real_lines, real_paginated_lines, streamed_equivalence_shapes, write_rollout};
 use pretty_assertions::assert_eq;
 use serde_json::Value;
@@ -51,10 +51,9 @@ fn build_whole(path: &Path, mode: TranscriptMode) -> Option<BuiltThread> {
 }
 
 fn check(path: &Path) {
-    let source = Source::File(path.to_path_buf());
     for mode in [TranscriptMode::Complete, TranscriptMode::Codex] {
         let whole = build_whole(path, mode);
-        let streamed = build_streamed(&source, &Progress::hidden(), mode);
+        let streamed = thread_of_file(path, mode);
         match (whole, streamed) {
             (Some(whole), Ok(streamed)) => {
                 assert_eq!(streamed, whole, "{}: streamed {mode:?}", path.display());
@@ -100,12 +99,7 @@ fn streamed_thread_equals_the_whole_file_thread_and_last_is_its_suffix() {
     // A compressed copy streams to the plain file's thread.
     let (plain, zst) = common::compressed_copy_of_largest(&files, dir.path()).unwrap();
     check(&zst);
-    let from_zst = build_streamed(
-        &Source::File(zst),
-        &Progress::hidden(),
-        TranscriptMode::Codex,
-    )
-    .unwrap();
+    let from_zst = thread_of_file(&zst, TranscriptMode::Codex).unwrap();
     let from_plain = build_whole(&plain, TranscriptMode::Codex).unwrap();
     assert_eq!(from_zst, from_plain);
 
@@ -173,12 +167,7 @@ fn a_late_turn_record_is_read_again_with_the_whole_file_rule() {
     let path = dir.path().join("late-record.jsonl");
     std::fs::write(&path, text.join("\n") + "\n").unwrap();
     check(&path);
-    let thread = build_streamed(
-        &Source::File(path),
-        &Progress::hidden(),
-        TranscriptMode::Codex,
-    )
-    .unwrap();
+    let thread = thread_of_file(&path, TranscriptMode::Codex).unwrap();
     let BuiltThread::Thread(thread) = thread else {
         panic!("a file with a session meta builds a thread");
     };

@@ -137,7 +137,11 @@ fn views(file: Option<&Path>, rolled_back: usize) -> Result<Views, Box<dyn std::
         })
         .count();
     Ok(Views {
-        inspect: usize::try_from(inspect["user_messages"].as_u64().ok_or("no user_messages")?)?,
+        inspect: usize::try_from(
+            inspect["user_messages"]
+                .as_u64()
+                .ok_or("no user_messages")?,
+        )?,
         thread: thread["turns"]
             .as_array()
             .ok_or("no turns")?

@@ -106,7 +106,7 @@ pub enum SearchError {
 }
 
 /// The result type of this module.
-pub type Result<T, E = SearchError> = std::result::Result<T, E>;
+pub(crate) type Result<T, E = SearchError> = std::result::Result<T, E>;
 
 /// An open search index (see the module docs).
 #[derive(Debug)]

@@ -64,7 +64,7 @@ use line_kind::{LineKind, is_model_output, line_kind};
 pub(crate) use once::SeenResponses;
 pub use once::count_each_response_once;
 use project::has_remote;
-pub use project::session_project;
+pub(crate) use project::session_project;
 pub use report::{
     DateRange, ReportKind, SessionUsage, UsageReport, UsageRow, build_usage_report, local_day,
 };

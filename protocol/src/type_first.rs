@@ -238,7 +238,7 @@ pub(crate) mod sealed {
     /// Presents `(tag, entries)` as an externally tagged enum value to a twin's `remote`
     /// deserializer.
     #[derive(Debug)]
-    pub struct ByTag<'t, A> {
+    pub(crate) struct ByTag<'t, A> {
         tag: &'t str,
         entries: Entries<A>,
     }
@@ -322,7 +322,7 @@ pub(crate) mod sealed {
 
     /// The entries as a map value (the inner struct of a newtype variant).
     #[derive(Debug)]
-    pub struct EntriesDeserializer<A>(Entries<A>);
+    pub(crate) struct EntriesDeserializer<A>(Entries<A>);
 
     impl<'de, A: MapAccess<'de>> Deserializer<'de> for EntriesDeserializer<A> {
         type Error = A::Error;

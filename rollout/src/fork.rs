@@ -41,8 +41,8 @@ use crate::load::{LineEntry, LoadedRollout};
 use crate::timestamp::format_line_timestamp;
 use crate::turns::user_turns;
 
-pub use from_end::ForkLines;
-pub use meta_line::MetaRewriteError;
+pub(crate) use from_end::ForkLines;
+pub(crate) use meta_line::MetaRewriteError;
 #[cfg(test)]
 pub(crate) use positions::fork_cut;
 pub use positions::{ForkPoint, user_message_positions_in_rollout};

@@ -22,13 +22,11 @@ use crate::source::Compression;
 
 mod folders;
 
-pub use folders::{
-    OrderKey, SessionsFolder, find_first_rollout, find_rollout_by_rollout_id, folder_files,
-    order_key,
-};
+pub(crate) use folders::find_rollout_by_rollout_id;
+pub use folders::{OrderKey, SessionsFolder, find_first_rollout, folder_files, order_key};
 
 /// Folder under the home that holds live sessions.
-pub const SESSIONS_SUBDIR: &str = "sessions";
+pub(crate) const SESSIONS_SUBDIR: &str = "sessions";
 /// Folder under the home that holds archived sessions (flat, not dated). This crate lists and
 /// finds them but does not archive yet.
 pub const ARCHIVED_SESSIONS_SUBDIR: &str = "archived_sessions";
@@ -215,7 +213,7 @@ pub fn home_of_rollout_path(path: &Path) -> Option<CodexHome> {
 }
 
 /// `rollout-<YYYY-MM-DDThh-mm-ss>-<uuid>.jsonl` for a session created at `created`.
-pub fn rollout_file_name(created: DateTime<Utc>, thread_id: Uuid) -> String {
+pub(crate) fn rollout_file_name(created: DateTime<Utc>, thread_id: Uuid) -> String {
     format!(
         "{FILE_PREFIX}{}-{}{FILE_SUFFIX}",
         created.format(FILE_TIME_FORMAT),
@@ -252,7 +250,7 @@ impl RolloutFileName {
 
 /// The rollout id of the session file at `path`, from its name ([`RolloutFileName::rollout`]);
 /// `None` when the name is not a rollout file name.
-pub fn rollout_id_of_path(path: &Path) -> Option<Uuid> {
+pub(crate) fn rollout_id_of_path(path: &Path) -> Option<Uuid> {
     let name = path.file_name()?.to_str()?;
     parse_rollout_file_name(name).map(|name| name.rollout())
 }

@@ -38,7 +38,8 @@ use crate::source::{self, StreamDamage};
 
 #[cfg(test)]
 pub(crate) use contents::EntryContent;
-pub use contents::{LineEntry, RolloutContents};
+pub(crate) use contents::LineEntry;
+pub use contents::RolloutContents;
 pub use problem::{LineProblem, ProblemKind};
 
 /// Why a rollout could not be loaded as a session. Content problems of single lines are never

@@ -37,7 +37,7 @@ use cap::{PERSISTED_OUTPUT_LIMIT, PERSISTENCE_TRUNCATION_MARKER};
 
 /// Whether something recorded is written to the session file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Durability {
+pub(crate) enum Durability {
     /// Written: resume needs it.
     Durable,
     /// Not written: it repeats a durable fact or only matters while the turn is live.
@@ -46,7 +46,7 @@ pub enum Durability {
 
 impl Durability {
     /// True for [`Durability::Durable`].
-    pub fn is_durable(self) -> bool {
+    pub(crate) fn is_durable(self) -> bool {
         self == Durability::Durable
     }
 
@@ -60,7 +60,7 @@ impl Durability {
 }
 
 /// The decision for one rollout item in a file of history mode `mode`.
-pub fn rollout_item_durability(item: &RolloutItem, mode: &HistoryMode) -> Durability {
+pub(crate) fn rollout_item_durability(item: &RolloutItem, mode: &HistoryMode) -> Durability {
     match item {
         RolloutItem::SessionMeta(_)
         | RolloutItem::Compacted(_)
@@ -84,7 +84,7 @@ pub fn rollout_item_durability(item: &RolloutItem, mode: &HistoryMode) -> Durabi
 /// The decision for one item of model history: everything the model saw is durable, except
 /// the request-only compaction trigger and items of a kind we do not model (which would be
 /// written back as a bare `{"type":"other"}`, losing their content).
-pub fn response_item_durability(item: &ResponseItem) -> Durability {
+pub(crate) fn response_item_durability(item: &ResponseItem) -> Durability {
     match item {
         ResponseItem::AdditionalTools { .. }
         | ResponseItem::Message { .. }
@@ -108,7 +108,7 @@ pub fn response_item_durability(item: &ResponseItem) -> Durability {
 
 /// One row of the event table: whether each history mode persists the event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Persistence {
+pub(crate) struct Persistence {
     /// In a legacy file.
     pub legacy: Durability,
     /// In a paginated file.
@@ -129,7 +129,7 @@ impl Persistence {
     }
 
     /// The column of `mode`.
-    pub fn in_mode(self, mode: &HistoryMode) -> Durability {
+    pub(crate) fn in_mode(self, mode: &HistoryMode) -> Durability {
         if mode.is_paginated() {
             self.paginated
         } else {
@@ -139,12 +139,12 @@ impl Persistence {
 }
 
 /// The decision for one event in a file of history mode `mode`.
-pub fn event_durability(event: &EventMsg, mode: &HistoryMode) -> Durability {
+pub(crate) fn event_durability(event: &EventMsg, mode: &HistoryMode) -> Durability {
     event_persistence(event).in_mode(mode)
 }
 
 /// The table: which modes persist `event` (see the module docs).
-pub fn event_persistence(event: &EventMsg) -> Persistence {
+pub(crate) fn event_persistence(event: &EventMsg) -> Persistence {
     match event {
         // Turn lifecycle, rollbacks, usage and thread-level changes: every mode keeps them.
         EventMsg::TurnStarted(_)
@@ -256,7 +256,7 @@ fn item_completed_persistence(done: &ItemCompletedEvent) -> Persistence {
 /// [`PERSISTED_OUTPUT_LIMIT`](cap::PERSISTED_OUTPUT_LIMIT) bytes by cutting their middle (the
 /// live item and the tool output response item stay whole). Everything else is written as
 /// recorded.
-pub fn prepare_for_persistence<'a>(
+pub(crate) fn prepare_for_persistence<'a>(
     item: &'a RolloutItem,
     mode: &HistoryMode,
 ) -> Cow<'a, RolloutItem> {

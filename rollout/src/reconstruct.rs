@@ -20,7 +20,7 @@ mod replay;
 mod scan;
 mod streamed;
 
-pub use streamed::{ReplayPlan, StreamedReconstruction};
+pub(crate) use streamed::{ReplayPlan, StreamedReconstruction};
 
 use std::path::Path;
 
@@ -206,7 +206,7 @@ pub fn reconstruct_rollout_file(
 /// it found the context window (so the whole-file fallback, which counts every compaction, is
 /// not asked), and the newest token usage is in it. Resume from the end asks the same of the
 /// part it surveyed ([`ReplayPlan::suffices`], which also wants a turn context).
-pub fn suffix_suffices(suffix: &[RolloutItem]) -> bool {
+pub(crate) fn suffix_suffices(suffix: &[RolloutItem]) -> bool {
     Survey::of(suffix).rebuilds_alone()
 }
 

@@ -18,7 +18,7 @@ use std::io::{self, BufReader, Chain, Cursor, Read};
 use std::path::Path;
 
 /// The four bytes every zstd frame starts with (`0xFD2FB528`, little-endian).
-pub const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
+pub(crate) const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
 
 /// How a rollout's bytes are stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]

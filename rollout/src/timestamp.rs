@@ -8,7 +8,7 @@
 use chrono::{DateTime, Datelike, Timelike, Utc};
 
 /// Length of a line timestamp: `YYYY-MM-DDThh:mm:ss.mmmZ`.
-pub const LINE_TIMESTAMP_LEN: usize = 24;
+pub(crate) const LINE_TIMESTAMP_LEN: usize = 24;
 
 /// Formats `at` the way rollout lines and session meta carry time. Years outside 0..=9999
 /// (which no clock produces) are clamped into four digits rather than widening the field.
@@ -27,7 +27,7 @@ pub fn format_line_timestamp(at: DateTime<Utc>) -> String {
 /// in the recorder benchmark. The cache keeps the text of the last second and rewrites only
 /// the three millisecond digits, borrowing the result instead of allocating.
 #[derive(Debug, Clone)]
-pub struct LineTimestampCache {
+pub(crate) struct LineTimestampCache {
     /// Unix second whose `YYYY-MM-DDThh:mm:ss.` prefix is in `text`; `None` before first use.
     second: Option<i64>,
     text: [u8; LINE_TIMESTAMP_LEN],
@@ -41,7 +41,7 @@ impl Default for LineTimestampCache {
 
 impl LineTimestampCache {
     /// An empty cache (the first call renders the full text).
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         Self {
             second: None,
             text: [0u8; LINE_TIMESTAMP_LEN],
@@ -49,7 +49,7 @@ impl LineTimestampCache {
     }
 
     /// `at` as a line timestamp; byte-for-byte what [`format_line_timestamp`] returns.
-    pub fn format(&mut self, at: DateTime<Utc>) -> &str {
+    pub(crate) fn format(&mut self, at: DateTime<Utc>) -> &str {
         let second = at.timestamp();
         if self.second != Some(second) {
             put_second_prefix(&mut self.text, at);
@@ -64,7 +64,7 @@ impl LineTimestampCache {
 
     /// The current time as a line timestamp. Within a cached second this reads the clock and
     /// writes three digits; the calendar conversion runs only when the second changes.
-    pub fn now(&mut self) -> &str {
+    pub(crate) fn now(&mut self) -> &str {
         let since_epoch = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
         match since_epoch {
             Ok(elapsed) if self.second == i64::try_from(elapsed.as_secs()).ok() => {

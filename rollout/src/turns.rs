@@ -176,7 +176,7 @@ impl UserTurn {
 }
 
 /// The user turns of `items` counted from `records`, rolled-back turns removed.
-pub fn user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) -> Vec<UserTurn> {
+pub(crate) fn user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) -> Vec<UserTurn> {
     let mut turns = all_user_turns_in_rollout(items, records);
     turns.retain(|turn| !turn.rolled_back);
     turns

@@ -113,7 +113,7 @@ pub fn real_codex_install_dir(version: &str) -> PathBuf {
 
 /// The workspace's target folder: `CARGO_TARGET_DIR` when set (relative to the workspace
 /// root when relative), else the workspace root's `target/`.
-pub fn target_dir() -> PathBuf {
+pub(crate) fn target_dir() -> PathBuf {
     let root = workspace_root();
     match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) if !dir.is_empty() => root.join(dir),

@@ -12,12 +12,12 @@ use std::process::Command;
 use anyhow::{Context, Result, bail};
 
 /// Where Debian puts Chromium.
-pub const CHROMIUM: &str = "/usr/bin/chromium";
+pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
 /// Set to `1` by `cargo xtask ci`: the browser tests fail when there is no browser.
-pub const REQUIRE_BROWSER_ENV: &str = "CODEX_REQUIRE_BROWSER";
+pub(crate) const REQUIRE_BROWSER_ENV: &str = "CODEX_REQUIRE_BROWSER";
 
 /// The browser, installed with apt-get first when it is missing.
-pub fn ensure_chromium() -> Result<PathBuf> {
+pub(crate) fn ensure_chromium() -> Result<PathBuf> {
     let path = PathBuf::from(CHROMIUM);
     if path.is_file() {
         return Ok(path);
@@ -40,7 +40,7 @@ pub fn ensure_chromium() -> Result<PathBuf> {
 }
 
 /// `apt-get install -y --no-install-recommends PACKAGE`, without questions: its exit status.
-pub fn apt_install(package: &str) -> std::io::Result<std::process::ExitStatus> {
+pub(crate) fn apt_install(package: &str) -> std::io::Result<std::process::ExitStatus> {
     Command::new("apt-get")
         .args(["install", "-y", "--no-install-recommends", package])
         .env("DEBIAN_FRONTEND", "noninteractive")
@@ -49,14 +49,14 @@ pub fn apt_install(package: &str) -> std::io::Result<std::process::ExitStatus> {
 
 /// The shared headless flags (`codex_test_support::headless_browser`), scrollbars hidden for
 /// screenshots.
-pub fn headless(browser: &Path, profile: &Path) -> Command {
+pub(crate) fn headless(browser: &Path, profile: &Path) -> Command {
     let mut command = codex_test_support::headless_browser(browser, profile);
     command.arg("--hide-scrollbars");
     command
 }
 
 /// Runs `command`, failing with its name when it does not succeed.
-pub fn run(command: &mut Command, what: &str) -> Result<()> {
+pub(crate) fn run(command: &mut Command, what: &str) -> Result<()> {
     let output = command
         .output()
         .with_context(|| format!("could not start {what}"))?;

@@ -7,7 +7,7 @@ use std::process::Command;
 use anyhow::{Context, Result, bail};
 
 /// Runs every check in order and stops at the first failure.
-pub fn run() -> Result<()> {
+pub(crate) fn run() -> Result<()> {
     let root = workspace_root()?;
     // The HTML export's safety test needs a real browser: have one, and fail without it.
     let browser = crate::browser::ensure_chromium()?.display().to_string();
@@ -97,7 +97,7 @@ fn doc(root: &Path) -> Result<()> {
 }
 
 /// The workspace root: the parent of this crate's manifest directory.
-pub fn workspace_root() -> Result<PathBuf> {
+pub(crate) fn workspace_root() -> Result<PathBuf> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest
         .parent()
@@ -106,12 +106,12 @@ pub fn workspace_root() -> Result<PathBuf> {
 }
 
 /// Runs one named step, echoing the command so a CI log shows what failed.
-pub fn step(dir: &Path, name: &str, program: &str, args: &[&str]) -> Result<()> {
+pub(crate) fn step(dir: &Path, name: &str, program: &str, args: &[&str]) -> Result<()> {
     step_with_env(dir, name, program, args, &[])
 }
 
 /// [`step`] with extra environment variables (echoed too).
-pub fn step_with_env(
+pub(crate) fn step_with_env(
     dir: &Path,
     name: &str,
     program: &str,
@@ -136,6 +136,6 @@ pub fn step_with_env(
 }
 
 #[allow(clippy::print_stderr)] // xtask is a command-line tool; stderr is its log.
-pub fn banner(text: &str) {
+pub(crate) fn banner(text: &str) {
     eprintln!("\n==> {text}");
 }

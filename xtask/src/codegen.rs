@@ -10,8 +10,8 @@
 //! the types compile none of it. The `codegen_is_up_to_date` test runs the
 //! check on every `cargo test`.
 
-pub mod drift;
-pub mod npm;
+pub(crate) mod drift;
+pub(crate) mod npm;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -25,7 +25,7 @@ use codex_rollout::persisted_rollout_items;
 /// Writes the generated files (`check == false`) or verifies them (`check == true`). The
 /// npm package's copies ([`npm::is_copy`]) are not committed: they are written with the rest,
 /// and never compared.
-pub fn run(check: bool) -> Result<()> {
+pub(crate) fn run(check: bool) -> Result<()> {
     let root = crate_root()?;
     let (generated, copies) = split_copies(generate()?);
     let dirs = generated_dirs();
@@ -60,7 +60,7 @@ pub fn run(check: bool) -> Result<()> {
 
 /// Every generated file, relative to the crate root: the library's, the client's fixtures and
 /// the npm package's.
-pub fn generate() -> Result<BTreeMap<String, String>> {
+pub(crate) fn generate() -> Result<BTreeMap<String, String>> {
     let mut files = export::generate()?;
     let package = npm::package_files(&files)?;
     files.extend(package);
@@ -71,7 +71,7 @@ pub fn generate() -> Result<BTreeMap<String, String>> {
 /// Writes the npm package's copies of the generated declarations and schema bundle into
 /// `npm/`, as they are never committed: what `npm pack` and an install from the folder
 /// (`file:…/npm`) need first.
-pub fn write_npm_copies() -> Result<()> {
+pub(crate) fn write_npm_copies() -> Result<()> {
     let root = crate_root()?;
     let (_, copies) = split_copies(generate()?);
     log(&format!(
@@ -104,7 +104,7 @@ fn generated_dirs() -> Vec<&'static str> {
 }
 
 /// `app-server-protocol/`, where the generated folders are.
-pub fn crate_root() -> Result<PathBuf> {
+pub(crate) fn crate_root() -> Result<PathBuf> {
     Ok(crate::ci::workspace_root()?.join("app-server-protocol"))
 }
 

@@ -19,7 +19,7 @@ const JAVA_PACKAGE: &str = "openjdk-17-jre-headless";
 
 /// `cargo xtask duckdb` / `cargo xtask spark`: installs the package when missing, prints the
 /// Python that imports it.
-pub fn install(package: &PythonPackage) -> Result<()> {
+pub(crate) fn install(package: &PythonPackage) -> Result<()> {
     let python = ensure(package)?;
     #[allow(clippy::print_stdout)] // xtask is a command-line tool; stdout is its answer.
     {
@@ -30,7 +30,7 @@ pub fn install(package: &PythonPackage) -> Result<()> {
 
 /// The Python of the package's virtual environment, created first when missing (for
 /// PySpark, with a Java runtime).
-pub fn ensure(package: &PythonPackage) -> Result<PathBuf> {
+pub(crate) fn ensure(package: &PythonPackage) -> Result<PathBuf> {
     if package.name == PYSPARK.name {
         ensure_java()?;
     }

@@ -26,7 +26,7 @@ use anyhow::{Context, Result, bail, ensure};
 use crate::ci::{banner, step, workspace_root};
 
 /// The published crates, bottom layer first (the order `cargo publish` needs).
-pub const PUBLISHED: &[&str] = &[
+pub(crate) const PUBLISHED: &[&str] = &[
     "codex-protocol",
     "codex-core",
     "codex-app-server-protocol",
@@ -36,7 +36,7 @@ pub const PUBLISHED: &[&str] = &[
 ];
 
 /// Runs every packaging step.
-pub fn run() -> Result<()> {
+pub(crate) fn run() -> Result<()> {
     let root = workspace_root()?;
     let mut package = vec!["package", "--locked", "--allow-dirty"];
     let mut publish = vec![
@@ -129,7 +129,7 @@ fn forget_built_packages(root: &Path) -> Result<()> {
 }
 
 /// Where cargo builds: `CARGO_TARGET_DIR` when set, else the workspace's `target/`.
-pub fn target_dir(root: &Path) -> PathBuf {
+pub(crate) fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from)
 }
 
@@ -238,7 +238,7 @@ fn npm_pack_reproducibly(scratch: &Path) -> Result<PathBuf> {
 }
 
 /// Runs `program` in `dir`, failing with its output when it fails; returns its stdout.
-pub fn run_captured(dir: &Path, program: &str, args: &[&str]) -> Result<String> {
+pub(crate) fn run_captured(dir: &Path, program: &str, args: &[&str]) -> Result<String> {
     let output = Command::new(program)
         .args(args)
         .current_dir(dir)
@@ -257,7 +257,7 @@ pub fn run_captured(dir: &Path, program: &str, args: &[&str]) -> Result<String> 
 }
 
 #[allow(clippy::print_stderr)] // xtask is a command-line tool; stderr is its log.
-pub fn log(line: &str) {
+pub(crate) fn log(line: &str) {
     eprintln!("{line}");
 }
 

@@ -39,7 +39,7 @@ const WHEEL_FILE: &str = "litellm/model_prices_and_context_window_backup.json";
 const SNAPSHOT: &str = "home/data/litellm_prices.json";
 
 /// `cargo xtask pricing`.
-pub fn run(version: Option<&str>, from: Option<&Path>) -> Result<()> {
+pub(crate) fn run(version: Option<&str>, from: Option<&Path>) -> Result<()> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let (text, version) = match from {
         Some(path) => (
@@ -59,7 +59,7 @@ pub fn run(version: Option<&str>, from: Option<&Path>) -> Result<()> {
 
 /// The snapshot of `litellm` (LiteLLM's price file): one model a line, sorted by name, the
 /// `_snapshot` entry first.
-pub fn snapshot(litellm: &Value, version: &str, date: &str) -> Result<String> {
+pub(crate) fn snapshot(litellm: &Value, version: &str, date: &str) -> Result<String> {
     let Some(models) = litellm.as_object() else {
         bail!("LiteLLM's file is not an object of models");
     };

@@ -24,7 +24,7 @@ use codex_test_support::{
 const DIFFERENTIAL_TESTS: &str = "real_codex*";
 
 /// `cargo xtask real-codex install`: installs `version` when missing, prints its binary.
-pub fn install(version: &str) -> Result<()> {
+pub(crate) fn install(version: &str) -> Result<()> {
     let bin = ensure(version)?;
     print_line(&bin.display().to_string());
     Ok(())
@@ -32,7 +32,7 @@ pub fn install(version: &str) -> Result<()> {
 
 /// The binary of Codex `version`, installed with npm first when it is missing (or reports
 /// another version).
-pub fn ensure(version: &str) -> Result<PathBuf> {
+pub(crate) fn ensure(version: &str) -> Result<PathBuf> {
     let prefix = real_codex_install_dir(version);
     let bin = bin_in_install_dir(&prefix);
     if reports_version(&bin, version) {
@@ -74,7 +74,7 @@ pub fn ensure(version: &str) -> Result<PathBuf> {
 }
 
 /// `cargo xtask real-codex diff --version V`.
-pub fn diff(version: &str) -> Result<()> {
+pub(crate) fn diff(version: &str) -> Result<()> {
     let bin = ensure(version)?;
     let root = crate::ci::workspace_root()?;
     // Beside the install folders: `<target>/real-codex/diff-V.jsonl`.

@@ -32,7 +32,7 @@ const SHOTS: &[(&str, &str, &str, usize)] = &[
 ];
 
 /// Regenerates every screenshot.
-pub fn run_all() -> Result<()> {
+pub(crate) fn run_all() -> Result<()> {
     let root = crate::ci::workspace_root()?;
     let fixtures = root.join("../shared/fixtures/real");
     if !fixtures.is_dir() {

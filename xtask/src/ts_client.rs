@@ -10,7 +10,7 @@ use std::process::Command;
 use anyhow::{Context, Result, bail};
 
 /// Installs, builds and tests `app-server-protocol/typescript-client`.
-pub fn test() -> Result<()> {
+pub(crate) fn test() -> Result<()> {
     let dir = crate::codegen::crate_root()?.join("typescript-client");
     crate::codegen::write_npm_copies()?;
     npm(&dir, &["ci", "--no-audit", "--no-fund"])?;

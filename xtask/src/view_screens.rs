@@ -16,7 +16,7 @@ use anyhow::{Context, Result, bail};
 use codex_test_support::{Tmux, tmux_bin};
 
 /// The tmux binary, installed with apt-get first when it is missing.
-pub fn ensure_tmux() -> Result<PathBuf> {
+pub(crate) fn ensure_tmux() -> Result<PathBuf> {
     if let Ok(path) = tmux_bin() {
         return Ok(path);
     }
@@ -90,7 +90,7 @@ const SCREENS: &[Screen] = &[
 ];
 
 /// Regenerates the screens of `docs/view.md`.
-pub fn run() -> Result<()> {
+pub(crate) fn run() -> Result<()> {
     ensure_tmux()?;
     let root = crate::ci::workspace_root()?;
     let status = Command::new("cargo")

@@ -23,7 +23,7 @@ use crate::progress::Progress;
 
 /// The files a home-wide command works on.
 #[derive(Debug, Clone, Args)]
-pub struct FilesArgs {
+pub(crate) struct FilesArgs {
     /// Rollout files, folders, thread ids or unique id prefixes (default: the Codex home's
     /// sessions).
     pub paths: Vec<PathBuf>,
@@ -38,7 +38,7 @@ pub struct FilesArgs {
 
 /// How to encode.
 #[derive(Debug, Clone, Args)]
-pub struct EncoderArgs {
+pub(crate) struct EncoderArgs {
     /// zstd level (upstream writes 3).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_LEVEL,
           value_parser = clap::value_parser!(i32).range(1..=19))]
@@ -53,7 +53,7 @@ pub struct EncoderArgs {
 
 /// `compress`'s arguments.
 #[derive(Debug, Clone, Args)]
-pub struct CompressArgs {
+pub(crate) struct CompressArgs {
     #[command(flatten)]
     pub files: FilesArgs,
     #[command(flatten)]
@@ -64,7 +64,7 @@ pub struct CompressArgs {
 }
 
 /// The files `args` name, as paths (standard input is refused: these commands work on files).
-pub fn files_of(args: &FilesArgs, command: &str) -> Result<Vec<PathBuf>, Failure> {
+pub(crate) fn files_of(args: &FilesArgs, command: &str) -> Result<Vec<PathBuf>, Failure> {
     let sources = expand_sources(&args.paths, args.home.as_deref(), WhenEmpty::DefaultHome)?;
     sources
         .into_iter()
@@ -78,7 +78,11 @@ pub fn files_of(args: &FilesArgs, command: &str) -> Result<Vec<PathBuf>, Failure
 }
 
 /// The options the library takes from the arguments.
-pub fn options_of(files: &FilesArgs, encoder: &EncoderArgs, dry_run: bool) -> CompressOptions {
+pub(crate) fn options_of(
+    files: &FilesArgs,
+    encoder: &EncoderArgs,
+    dry_run: bool,
+) -> CompressOptions {
     CompressOptions {
         encoder: EncoderSettings {
             level: encoder.level,
@@ -92,7 +96,7 @@ pub fn options_of(files: &FilesArgs, encoder: &EncoderArgs, dry_run: bool) -> Co
 }
 
 /// The bytes a run will read, for the progress bar.
-pub fn total_bytes(paths: &[PathBuf]) -> u64 {
+pub(crate) fn total_bytes(paths: &[PathBuf]) -> u64 {
     paths
         .iter()
         .filter_map(|path| std::fs::metadata(path).ok())
@@ -102,7 +106,7 @@ pub fn total_bytes(paths: &[PathBuf]) -> u64 {
 
 /// What `compress --json` prints last.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct CompressSummary {
+pub(crate) struct CompressSummary {
     #[serde(rename = "type")]
     pub record: &'static str,
     pub dry_run: bool,
@@ -124,7 +128,7 @@ struct FileRecord<'a> {
 }
 
 /// Runs `compress`.
-pub fn run(args: &CompressArgs, out: &mut Output) -> CommandResult {
+pub(crate) fn run(args: &CompressArgs, out: &mut Output) -> CommandResult {
     let paths = files_of(&args.files, "compress")?;
     let options = options_of(&args.files, &args.encoder, args.dry_run);
     let progress = Progress::for_bytes(total_bytes(&paths), "compress");
@@ -262,7 +266,7 @@ fn human_summary(
 /// `path` in at most `width` characters on a terminal: a longer one keeps its end (the file
 /// name) after `…`, so a line of sizes and paths fits 80 columns. Piped (`out` is not a
 /// terminal), the path is whole: a program reading it needs every character.
-pub fn fit_path(path: &Path, width: usize, out: &Output) -> String {
+pub(crate) fn fit_path(path: &Path, width: usize, out: &Output) -> String {
     let text = path.display().to_string();
     let count = text.chars().count();
     if count <= width || !out.is_terminal() {

@@ -22,7 +22,7 @@ const DAYS_SHOWN: usize = 14;
 
 /// `du`'s arguments.
 #[derive(Debug, Clone, Args)]
-pub struct DuArgs {
+pub(crate) struct DuArgs {
     #[command(flatten)]
     pub files: FilesArgs,
     #[command(flatten)]
@@ -57,7 +57,7 @@ struct SummaryRecord<'a> {
 }
 
 /// Runs `du`.
-pub fn run(args: &DuArgs, out: &mut Output) -> CommandResult {
+pub(crate) fn run(args: &DuArgs, out: &mut Output) -> CommandResult {
     if let Some(policy) = &args.plan {
         return crate::commands::prune::print_storage(args.files.home.as_deref(), policy, out);
     }

@@ -19,10 +19,8 @@ mod read;
 mod redact;
 mod transcript;
 
-pub use redact::{RedactTranscript, RedactionReport, Redactor};
-#[cfg(test)]
-pub use transcript::{Entry, EntryKind, Image, ImageSource, ToolCall, TranscriptTurn};
-pub use transcript::{FileIndex, Part, Transcript, TranscriptBuilder};
+pub(crate) use redact::{RedactTranscript, RedactionReport, Redactor};
+pub(crate) use transcript::{FileIndex, Part, Transcript, TranscriptBuilder};
 
 use std::path::PathBuf;
 
@@ -36,7 +34,7 @@ use read::{Outputs, Reader, Replayed};
 
 /// What `export` was asked for.
 #[derive(Debug, Clone, Default)]
-pub struct ExportOptions {
+pub(crate) struct ExportOptions {
     pub format: ExportFormat,
     /// Write here instead of standard output.
     pub output: Option<PathBuf>,
@@ -51,7 +49,7 @@ pub struct ExportOptions {
 /// (Markdown, HTML), the rendered parts wait in a temporary file ([`Spool`]) until the
 /// header is written. Memory is the longest line plus the turn index and the parts still
 /// being built, not the file.
-pub fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> CommandResult {
+pub(crate) fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> CommandResult {
     let redactor = if options.redact || !options.patterns.is_empty() {
         let hostname = codex_home::local_hostname();
         let redactor = Redactor::new(hostname.as_deref(), &options.patterns)
@@ -332,6 +330,7 @@ fn redact_part(redactor: Option<&Redactor>, part: &mut Part, report: Option<&mut
 
 #[cfg(test)]
 mod tests {
+    use super::transcript::{Entry, EntryKind};
     use super::*;
 
     fn note(bytes: usize) -> Part {

@@ -44,7 +44,7 @@ use crate::streamed::stream_session;
 
 /// What `fork --json` prints.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ForkReport {
+pub(crate) struct ForkReport {
     pub source: String,
     pub output: String,
     pub thread_id: String,
@@ -78,13 +78,13 @@ impl ForkReport {
 
 /// `--by-reference` and the home the source must be found in.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ByReferenceOptions {
+pub(crate) struct ByReferenceOptions {
     /// `--home`, when given.
     pub home: Option<PathBuf>,
 }
 
 /// Runs `fork`; `by_reference` is `Some` for `--by-reference`.
-pub fn run(
+pub(crate) fn run(
     source: &Source,
     drop_turns: usize,
     output: &Path,

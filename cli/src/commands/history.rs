@@ -38,7 +38,7 @@ use crate::streamed::stream_session;
 /// meta, its newest turn context, and for a fork by reference the parents it was resolved
 /// from.
 #[derive(Debug)]
-pub struct SessionHistory {
+pub(crate) struct SessionHistory {
     name: String,
     session_meta: Option<SessionMetaLine>,
     rebuilt: ReconstructedHistory,
@@ -50,7 +50,7 @@ impl SessionHistory {
     /// Rebuilds the history of `source`; when it continues another thread's history (a fork
     /// by reference, a continuation file), resolves its base through `home` (default: the
     /// home the file lies in, else `$CODEX_HOME`, else `~/.codex`).
-    pub fn load(source: &Source, home: Option<PathBuf>) -> Result<Self, Failure> {
+    pub(crate) fn load(source: &Source, home: Option<PathBuf>) -> Result<Self, Failure> {
         let options = ReconstructOptions::default();
         let name = source.name();
         let path = source
@@ -107,44 +107,44 @@ impl SessionHistory {
     }
 
     /// The input's name.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         &self.name
     }
 
     /// The rebuilt history.
-    pub fn rebuilt(&self) -> &ReconstructedHistory {
+    pub(crate) fn rebuilt(&self) -> &ReconstructedHistory {
         &self.rebuilt
     }
 
     /// Takes the rebuilt history out (what a prompt is projected from), leaving it empty.
-    pub fn take_history(&mut self) -> codex_core::ContextManager {
+    pub(crate) fn take_history(&mut self) -> codex_core::ContextManager {
         std::mem::take(&mut self.rebuilt.history)
     }
 
     /// The newest turn context recorded, whether or not a rollback removed its turn.
-    pub fn newest_turn_context(&self) -> Option<&TurnContextItem> {
+    pub(crate) fn newest_turn_context(&self) -> Option<&TurnContextItem> {
         self.newest_turn_context.as_ref()
     }
 
     /// The thread the file records, if it has a session meta.
-    pub fn thread_id(&self) -> Option<ThreadId> {
+    pub(crate) fn thread_id(&self) -> Option<ThreadId> {
         self.session_meta.as_ref().map(|meta| meta.meta.id)
     }
 
     /// The file's own (first) session meta.
-    pub fn session_meta(&self) -> Option<&SessionMetaLine> {
+    pub(crate) fn session_meta(&self) -> Option<&SessionMetaLine> {
         self.session_meta.as_ref()
     }
 
     /// The parents the history was resolved from, nearest first.
-    pub fn bases(&self) -> &[ResolvedBase] {
+    pub(crate) fn bases(&self) -> &[ResolvedBase] {
         &self.bases
     }
 }
 
 /// The failure of a base that cannot be resolved: a parent that cannot be found or read is
 /// unreadable input (exit 2), one that does not fit the base is wrong content (exit 1).
-pub fn base_failure(err: HistoryBaseError) -> Failure {
+pub(crate) fn base_failure(err: HistoryBaseError) -> Failure {
     match err {
         HistoryBaseError::MissingParent { .. } => Failure::Unreadable(format!(
             "{err}; pass --home DIR to search another Codex home"
@@ -158,7 +158,7 @@ pub fn base_failure(err: HistoryBaseError) -> Failure {
 
 /// Runs `history`: JSON Lines in both modes, with a one-line summary on standard error in
 /// human mode.
-pub fn run(source: &Source, home: Option<PathBuf>, out: &mut Output) -> CommandResult {
+pub(crate) fn run(source: &Source, home: Option<PathBuf>, out: &mut Output) -> CommandResult {
     let history = SessionHistory::load(source, home)?;
     let rebuilt = history.rebuilt();
     for item in rebuilt.history.raw_items() {

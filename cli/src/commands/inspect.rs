@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 use serde::Serialize;
 
-pub use stats::{Inspection, Inspector, ProblemReport};
+pub(crate) use stats::{Inspection, Inspector, ProblemReport};
 
 use codex_app_server_protocol::ThreadHistoryBuilder;
 
@@ -32,7 +32,7 @@ struct FileInspection<'a> {
 }
 
 /// Inspects `source` as a stream, advancing `progress`.
-pub fn inspect_source(source: &Source, progress: &Progress) -> Result<Inspection, Failure> {
+pub(crate) fn inspect_source(source: &Source, progress: &Progress) -> Result<Inspection, Failure> {
     let mut inspector = Inspector::new();
     stream_session(source, progress, |line| {
         inspector.push_line(line.number, line.problem.as_ref());
@@ -49,24 +49,22 @@ pub fn inspect_source(source: &Source, progress: &Progress) -> Result<Inspection
             codex_rollout::StreamedContent::Skipped => {}
         }
     })?;
-    match inspector.finish() {
-        Ok(inspection) => Ok(inspection),
-        Err(mut inspection) => {
-            let count = stream_client_view(
-                source,
-                &Progress::hidden(),
-                ThreadHistoryBuilder::turns_only,
-                |history, item| history.handle_rollout_item(item),
-            )?;
-            inspection.turns = count.finish().len();
-            Ok(inspection)
-        }
+    let (mut inspection, count_again) = inspector.finish();
+    if count_again {
+        let count = stream_client_view(
+            source,
+            &Progress::hidden(),
+            ThreadHistoryBuilder::turns_only,
+            |history, item| history.handle_rollout_item(item),
+        )?;
+        inspection.turns = count.finish().len();
     }
+    Ok(inspection)
 }
 
 /// Runs `inspect` over `sources`. One source that cannot be inspected is the command's
 /// failure; with several, each failure is reported in its place and the worst status wins.
-pub fn run(sources: &[Source], out: &mut Output) -> CommandResult {
+pub(crate) fn run(sources: &[Source], out: &mut Output) -> CommandResult {
     let total = sources.iter().map(source_size).sum();
     let progress = Progress::for_bytes(total, "inspecting");
     let results: Vec<Result<Inspection, Failure>> = sources
@@ -175,7 +173,10 @@ fn render(
     out.line(&field("lines", format!("{}, {problems}", inspection.lines)))?;
     out.line(&field("turns", inspection.turns.to_string()))?;
     if inspection.user_messages != inspection.turns {
-        out.line(&field("user messages", inspection.user_messages.to_string()))?;
+        out.line(&field(
+            "user messages",
+            inspection.user_messages.to_string(),
+        ))?;
     }
     if let Some(mode) = &inspection.history_mode {
         out.line(&field("history mode", mode.clone()))?;

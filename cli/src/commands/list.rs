@@ -32,7 +32,7 @@ use crate::progress::Progress;
 
 /// What chooses the sessions `list` shows.
 #[derive(Debug, Clone, Default)]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     /// Files, folders and thread ids named on the command line.
     pub files: Vec<PathBuf>,
     /// `--home DIR`.
@@ -48,12 +48,12 @@ pub struct ListArgs {
 }
 
 /// Sessions per page when `--limit` is not given.
-pub const DEFAULT_LIMIT: usize = 20;
+pub(crate) const DEFAULT_LIMIT: usize = 20;
 
 /// One listed session, as `list --json` prints it. Times are RFC 3339 UTC with
 /// milliseconds (`2025-06-02T09:00:00.000Z`), as session files write them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ListedSession {
+pub(crate) struct ListedSession {
     pub path: String,
     pub thread_id: String,
     pub created_at: String,
@@ -70,7 +70,7 @@ pub struct ListedSession {
 
 /// What `list --json` prints.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Listing {
+pub(crate) struct Listing {
     pub home: String,
     pub sessions: Vec<ListedSession>,
     /// Pass to `--cursor` for the next page; `null` on the last page.
@@ -80,7 +80,7 @@ pub struct Listing {
 }
 
 /// Runs `list`: a page of a home without FILE/DIR arguments, every named session with them.
-pub fn run(args: ListArgs, out: &mut Output) -> CommandResult {
+pub(crate) fn run(args: ListArgs, out: &mut Output) -> CommandResult {
     if let Some(policy) = &args.plan {
         let home = crate::inputs::resolve_home(args.home.as_deref())?;
         let plan = codex_home::plan_prune(&home, policy, std::time::SystemTime::now())

@@ -2,7 +2,7 @@
 
 pub(crate) mod compress;
 pub(crate) mod du;
-pub mod export;
+pub(crate) mod export;
 pub(crate) mod fork;
 pub(crate) mod history;
 pub(crate) mod inspect;
@@ -44,7 +44,7 @@ fn checked_home(home: Option<PathBuf>) -> Result<Option<PathBuf>, crate::error::
 }
 
 /// Runs `command` (default: `inspect` of the bundled sample), writing to `out`.
-pub fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
+pub(crate) fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
     let command = command.unwrap_or(Command::Inspect {
         files: Vec::new(),
         home: None,

@@ -88,7 +88,7 @@ fn replayed(raw: &[u8]) -> bool {
 }
 
 /// Runs `notifications`: JSON Lines in both modes (it is a stream of protocol messages).
-pub fn run(source: &Source, out: &mut Output) -> CommandResult {
+pub(crate) fn run(source: &Source, out: &mut Output) -> CommandResult {
     let mut index = StreamedTurnIndex::new();
     let mut meta: Option<SessionMetaLine> = None;
     let progress = Progress::for_bytes(source_size(source), "indexing");

@@ -34,7 +34,7 @@ const OPENAI_PROVIDER: &str = "openai";
 const UNKNOWN_MODEL: &str = "unknown-model";
 
 /// Runs `prompt`.
-pub fn run(
+pub(crate) fn run(
     source: &Source,
     lite: bool,
     modalities: &[Modality],

@@ -25,7 +25,7 @@ use crate::progress::Progress;
 
 /// `prune`'s arguments.
 #[derive(Debug, Clone, Args)]
-pub struct PruneArgs {
+pub(crate) struct PruneArgs {
     /// Codex home (default: `$CODEX_HOME`, else `~/.codex`).
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
@@ -72,7 +72,7 @@ pub struct PruneArgs {
 
 /// `--action`.
 #[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum ActionArg {
+pub(crate) enum ActionArg {
     /// Replace each file by its verified .jsonl.zst.
     Compress,
     /// Archive as Codex archives (`codex archive`).
@@ -85,7 +85,7 @@ pub enum ActionArg {
 
 /// `--source`.
 #[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum SourceArg {
+pub(crate) enum SourceArg {
     /// The terminal UI.
     Cli,
     /// The IDE extension.
@@ -99,7 +99,7 @@ pub enum SourceArg {
 }
 
 /// The policy the arguments describe.
-pub fn policy_of(args: &PruneArgs) -> Policy {
+pub(crate) fn policy_of(args: &PruneArgs) -> Policy {
     let mut policy = Policy::new(match args.action {
         ActionArg::Compress => Action::Compress,
         ActionArg::Archive => Action::Archive,
@@ -153,7 +153,7 @@ struct Summary {
 }
 
 /// Runs `prune`.
-pub fn run(args: &PruneArgs, out: &mut Output) -> CommandResult {
+pub(crate) fn run(args: &PruneArgs, out: &mut Output) -> CommandResult {
     let home = resolve_home(args.home.as_deref())?;
     // Changing the home: one prune at a time, the plan made under the lock too.
     let lock = if args.apply {
@@ -212,7 +212,7 @@ pub fn run(args: &PruneArgs, out: &mut Output) -> CommandResult {
 
 /// Prints `plan` (one line per thread, then a summary), with the outcomes when it was
 /// applied; the status says whether any failed. `list --plan` prints the same.
-pub fn print_plan(
+pub(crate) fn print_plan(
     plan: &PrunePlan,
     applied: Option<&[AppliedThread]>,
     out: &mut Output,
@@ -271,7 +271,7 @@ pub fn print_plan(
 }
 
 /// `du --plan POLICY`: bytes per working directory and per month, with the policy's share.
-pub fn print_storage(
+pub(crate) fn print_storage(
     home: Option<&std::path::Path>,
     policy: &Policy,
     out: &mut Output,

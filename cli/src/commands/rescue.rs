@@ -15,7 +15,7 @@ use crate::output::size::human_bytes;
 
 /// `rescue`'s arguments.
 #[derive(Debug, Clone, Args)]
-pub struct RescueArgs {
+pub(crate) struct RescueArgs {
     /// The thread: its id (or a unique prefix) or its rollout file.
     pub thread: PathBuf,
     /// Codex home the rescue is written into (default: `$CODEX_HOME`, else `~/.codex`).
@@ -24,7 +24,7 @@ pub struct RescueArgs {
 }
 
 /// Runs `rescue`.
-pub fn run(args: &RescueArgs, out: &mut Output) -> CommandResult {
+pub(crate) fn run(args: &RescueArgs, out: &mut Output) -> CommandResult {
     let home = resolve_home(args.home.as_deref())?;
     let original = if args.thread.exists() {
         args.thread.clone()

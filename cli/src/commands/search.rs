@@ -24,7 +24,7 @@ use crate::output::{Output, note, one_line};
 
 /// One hit, as `search --json` prints it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SearchHit {
+pub(crate) struct SearchHit {
     pub thread_id: String,
     pub path: String,
     pub line: u64,
@@ -47,7 +47,7 @@ pub struct SearchHit {
 
 /// What `search --json` prints.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SearchResults {
+pub(crate) struct SearchResults {
     pub query: String,
     pub home: String,
     pub index: String,
@@ -57,7 +57,7 @@ pub struct SearchResults {
 }
 
 /// Runs `search`.
-pub fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
+pub(crate) fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
     if args.limit == 0 {
         return Err(Failure::Usage("--limit must be at least 1".to_string()));
     }

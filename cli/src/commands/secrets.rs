@@ -18,7 +18,7 @@ use crate::output::{Output, note};
 
 /// `secrets`'s arguments.
 #[derive(Debug, Clone, Args)]
-pub struct SecretsArgs {
+pub(crate) struct SecretsArgs {
     /// Rollout files, folders, thread ids or unique id prefixes (default: every session of
     /// the Codex home).
     pub paths: Vec<PathBuf>,
@@ -45,7 +45,7 @@ struct Findings {
 }
 
 /// Runs `secrets`.
-pub fn run(args: &SecretsArgs, out: &mut Output) -> CommandResult {
+pub(crate) fn run(args: &SecretsArgs, out: &mut Output) -> CommandResult {
     let sources = expand_sources(&args.paths, args.home.as_deref(), WhenEmpty::DefaultHome)?;
     let scanner = SecretScanner::new().map_err(|err| Failure::Unreadable(err.to_string()))?;
     let mut findings = Vec::new();

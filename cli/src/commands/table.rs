@@ -19,7 +19,7 @@ use crate::progress::Progress;
 
 /// `table`'s arguments.
 #[derive(Debug, Clone, Args)]
-pub struct TableArgs {
+pub(crate) struct TableArgs {
     /// Codex home (default: `$CODEX_HOME`, else `~/.codex`).
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
@@ -61,7 +61,7 @@ struct Summary<'a> {
 }
 
 /// Runs `table`.
-pub fn run(args: &TableArgs, out: &mut Output) -> CommandResult {
+pub(crate) fn run(args: &TableArgs, out: &mut Output) -> CommandResult {
     // Checked before anything is written: a bad home gets no manifest.
     let home = crate::inputs::resolve_home(args.home.as_deref())?;
     let options = TableOptions {

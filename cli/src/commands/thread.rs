@@ -38,7 +38,7 @@ use crate::streamed::source_size;
 
 /// Runs `thread`: the whole thread, or its last `last` turns; `complete` asks the JSON for
 /// the complete transcript (the text always shows it).
-pub fn run(
+pub(crate) fn run(
     source: &Source,
     last: Option<usize>,
     home: Option<PathBuf>,
@@ -139,7 +139,7 @@ fn thread_file(path: &Path, home: Option<PathBuf>, thread_id: &str) -> Result<Th
 /// The thread of `source` read as a stream, showing the items of `mode`: the client view
 /// handed item by item to the builder. When the view says at the end that the whole file
 /// calls for another rule, the file is streamed again with that rule known.
-pub fn build_streamed(
+pub(crate) fn build_streamed(
     source: &Source,
     progress: &Progress,
     mode: TranscriptMode,
@@ -179,7 +179,7 @@ fn render_turn(number: usize, turn: &Turn, out: &mut Output) -> Result<(), Failu
 
 /// A short label and one line of text for an item, read from its JSON form so every variant
 /// (and any added later) renders without a case of its own here.
-pub fn describe(item: &ThreadItem) -> Result<(String, String), Failure> {
+pub(crate) fn describe(item: &ThreadItem) -> Result<(String, String), Failure> {
     let value = serde_json::to_value(item)?;
     let kind = value.get("type").and_then(Value::as_str).unwrap_or("item");
     let text_of = |key: &str| value.get(key).and_then(Value::as_str).unwrap_or_default();

@@ -32,7 +32,7 @@ use codex_home::{
 
 /// The arguments of `usage`, as the command line gave them.
 #[derive(Debug, Clone, Default)]
-pub struct UsageArgs {
+pub(crate) struct UsageArgs {
     /// The report word (optional) followed by files and folders.
     pub targets: Vec<PathBuf>,
     /// `--home`.
@@ -50,7 +50,7 @@ pub struct UsageArgs {
 }
 
 /// Runs `usage`.
-pub fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
+pub(crate) fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
     let (word, paths) = split_report_word(&args.targets)?;
     let kind = match (&args.by, word) {
         (None, word) => word.unwrap_or(ReportKind::Daily),
@@ -191,7 +191,7 @@ fn resolve_zone(name: Option<&str>) -> Result<(Tz, String), Failure> {
 
 /// The zone days are counted in, by codex-home's rule ([`codex_home::day_zone`]), saying so
 /// when the local zone could not be told.
-pub fn zone_of(name: Option<&str>) -> Result<Tz, Failure> {
+pub(crate) fn zone_of(name: Option<&str>) -> Result<Tz, Failure> {
     let found = day_zone(name).map_err(|err| Failure::Usage(err.to_string()))?;
     if let Some(tz) = &found.unread_tz {
         warn(&format!(

@@ -27,7 +27,7 @@ use crate::streamed::{open_stream, source_size, unreadable};
 
 /// The report of one file, as `--json` prints it (one object per line).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FileReport {
+pub(crate) struct FileReport {
     /// The file as given (`<stdin>` for `-`).
     pub file: String,
     /// Lines in the file; `null` when it could not be read.
@@ -55,7 +55,7 @@ impl FileReport {
 
 /// Checks one source, reading it as a stream (memory bounded by its longest line), and
 /// advancing `progress` by its bytes.
-pub fn validate_source(source: &Source, progress: &Progress) -> FileReport {
+pub(crate) fn validate_source(source: &Source, progress: &Progress) -> FileReport {
     let file = source.name();
     let mut report = FileReport {
         file,
@@ -134,7 +134,7 @@ fn check_stream(
 
 /// Runs `validate` over `sources`, in parallel, reporting in the order given; the worst
 /// status wins (unreadable over problems).
-pub fn run(sources: &[Source], out: &mut Output) -> CommandResult {
+pub(crate) fn run(sources: &[Source], out: &mut Output) -> CommandResult {
     let total = sources.iter().map(source_size).sum();
     let progress = Progress::for_bytes(total, "validating");
     let reports: Vec<FileReport> = sources

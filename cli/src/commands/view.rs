@@ -33,7 +33,7 @@ use crate::output::Output;
 
 /// The arguments of `view`.
 #[derive(Debug, clap::Args)]
-pub struct ViewArgs {
+pub(crate) struct ViewArgs {
     /// Session file (plain or .zst) or thread id (default: the session list of the home).
     pub target: Option<PathBuf>,
     /// Codex home to list and search (default: `$CODEX_HOME`, else `~/.codex`).
@@ -57,7 +57,7 @@ pub struct ViewArgs {
 }
 
 /// Runs `view`.
-pub fn run(args: &ViewArgs, out: &mut Output) -> CommandResult {
+pub(crate) fn run(args: &ViewArgs, out: &mut Output) -> CommandResult {
     let target = args
         .target
         .as_deref()

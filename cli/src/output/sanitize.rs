@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 /// True for a character a terminal may act on (see the module docs). Newline and tab are not.
-pub fn is_terminal_control(c: char) -> bool {
+pub(crate) fn is_terminal_control(c: char) -> bool {
     match c {
         '\n' | '\t' => false,
         '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => true,
@@ -27,7 +27,7 @@ pub fn is_terminal_control(c: char) -> bool {
 
 /// `text` with every terminal control replaced by a visible escape (`\x1b`, `\r`,
 /// `\u{202e}`). Borrowed when nothing needed escaping.
-pub fn sanitize_text(text: &str) -> Cow<'_, str> {
+pub(crate) fn sanitize_text(text: &str) -> Cow<'_, str> {
     escape_with(text, |c, out| match c {
         '\r' => out.push_str("\\r"),
         c if u32::from(c) <= 0xff => out.push_str(&format!("\\x{:02x}", u32::from(c))),
@@ -38,7 +38,7 @@ pub fn sanitize_text(text: &str) -> Cow<'_, str> {
 /// Serialized JSON with the terminal controls that JSON allows raw (DEL, C1, bidi) replaced
 /// by `\uXXXX` escapes; the C0 controls are escaped by every JSON serializer already. Only
 /// valid inside JSON text: these characters can only occur inside strings there.
-pub fn escape_json_text(json: &str) -> Cow<'_, str> {
+pub(crate) fn escape_json_text(json: &str) -> Cow<'_, str> {
     escape_with(json, |c, out| {
         out.push_str(&format!("\\u{:04x}", u32::from(c)));
     })
@@ -48,7 +48,7 @@ pub fn escape_json_text(json: &str) -> Cow<'_, str> {
 /// so a large document is written as it is serialized instead of being held as a string
 /// first. Writes may split a character anywhere: its first bytes wait for the rest.
 #[derive(Debug)]
-pub struct JsonTextWriter<W: Write> {
+pub(crate) struct JsonTextWriter<W: Write> {
     inner: W,
     /// The bytes of a character that a write cut (at most three).
     pending: Vec<u8>,
@@ -56,7 +56,7 @@ pub struct JsonTextWriter<W: Write> {
 
 impl<W: Write> JsonTextWriter<W> {
     /// A writer into `inner`.
-    pub fn new(inner: W) -> Self {
+    pub(crate) fn new(inner: W) -> Self {
         Self {
             inner,
             pending: Vec::new(),
@@ -66,7 +66,7 @@ impl<W: Write> JsonTextWriter<W> {
     /// Everything written, checked whole: fails when the text ended inside a character.
     /// `inner` is not flushed: a writer of many documents into one buffered sink flushes it
     /// once at the end.
-    pub fn into_checked(self) -> io::Result<W> {
+    pub(crate) fn into_checked(self) -> io::Result<W> {
         if !self.pending.is_empty() {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
@@ -110,7 +110,7 @@ impl<W: Write> Write for JsonTextWriter<W> {
 /// aside), DEL, a C1 control (`0xc2 0x80` to `0xc2 0x9f`) or a bidirectional format
 /// character (`0xe2 0x80 0xaa` to `0xae`, `0xe2 0x81 0xa6` to `0xa9`). Exact, so text
 /// with none (nearly all of it) is never looked at again.
-pub fn holds_terminal_control(text: &str) -> bool {
+pub(crate) fn holds_terminal_control(text: &str) -> bool {
     let bytes = text.as_bytes();
     // Blocks of 64 bytes, each tested with the two bytes after it (a control's encoding is
     // up to three bytes) and without early exit, which the compiler turns into vector
@@ -178,7 +178,7 @@ fn escape_with(text: &str, escape: impl Fn(char, &mut String)) -> Cow<'_, str> {
 /// `text` on one line in at most `max` terminal columns: newlines and tabs become spaces,
 /// and a cut text ends with `…`. Columns are display widths (a Chinese, Japanese or Korean
 /// character takes two), so previews line up in 80-column listings.
-pub fn one_line(text: &str, max: usize) -> String {
+pub(crate) fn one_line(text: &str, max: usize) -> String {
     use unicode_width::UnicodeWidthChar;
     let flat: String = text
         .chars()

@@ -2,7 +2,7 @@
 //! digits at most), so columns of sizes stay narrow.
 
 /// `bytes` in the largest binary unit that keeps the number at least 1.
-pub fn human_bytes(bytes: u64) -> String {
+pub(crate) fn human_bytes(bytes: u64) -> String {
     const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
     if bytes < 1024 {
         return format!("{bytes} B");
@@ -24,7 +24,7 @@ pub fn human_bytes(bytes: u64) -> String {
 }
 
 /// `part` as a percentage of `whole` (`12.3%`; `-` when `whole` is 0).
-pub fn percent(part: u64, whole: u64) -> String {
+pub(crate) fn percent(part: u64, whole: u64) -> String {
     if whole == 0 {
         return "-".to_string();
     }

@@ -24,7 +24,7 @@ const COPY_BYTES: usize = 256 * 1024;
 
 /// Text kept in a temporary file, prepared as it will be written (see the module docs).
 #[derive(Debug)]
-pub struct Spool {
+pub(crate) struct Spool {
     file: BufWriter<File>,
     form: Form,
 }
@@ -43,7 +43,7 @@ enum Form {
 impl Spool {
     /// A spool of text kept as it is, for a file that no terminal reads
     /// ([`Spool::copy_plain_into`]).
-    pub fn plain() -> Result<Self, Failure> {
+    pub(crate) fn plain() -> Result<Self, Failure> {
         Self::new(Form::Plain)
     }
 
@@ -56,7 +56,7 @@ impl Spool {
     }
 
     /// Sets `text` aside, prepared, after what was pushed before.
-    pub fn push(&mut self, text: &str) -> Result<(), Failure> {
+    pub(crate) fn push(&mut self, text: &str) -> Result<(), Failure> {
         let text = match self.form {
             Form::Plain => Cow::Borrowed(text),
             Form::Text => sanitize_text(text),
@@ -70,7 +70,7 @@ impl Spool {
     /// Writes the text of a [`Spool::plain`] into `into`, then removes the spool; a failed
     /// write is reported as `unwritable` says. A spool of an [`Output`] is written by
     /// [`Output::append`].
-    pub fn copy_plain_into(
+    pub(crate) fn copy_plain_into(
         self,
         into: &mut impl Write,
         unwritable: impl Fn(io::Error) -> Failure,
@@ -112,14 +112,14 @@ impl Spool {
 impl Output {
     /// A spool of text for this output to write later ([`Output::append`]), prepared as it
     /// is pushed as [`Output::text`] (or, under `--json`, [`Output::json_text`]) prepares it.
-    pub fn spool(&self) -> Result<Spool, Failure> {
+    pub(crate) fn spool(&self) -> Result<Spool, Failure> {
         Spool::new(self.spool_form())
     }
 
     /// Writes what `spool` holds, as [`Output::text`] (or [`Output::json_text`]) would have
     /// written each text pushed, then removes the spool. Only a spool of this output's form
     /// ([`Output::spool`]) is taken.
-    pub fn append(&mut self, spool: Spool) -> Result<(), Failure> {
+    pub(crate) fn append(&mut self, spool: Spool) -> Result<(), Failure> {
         if spool.form != self.spool_form() {
             return Err(Failure::Content(
                 "text spooled for another output cannot be written here".to_string(),

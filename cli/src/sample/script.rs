@@ -263,7 +263,7 @@ const ID_BASE: &str = "0197a2c4-5e00-7000-8000-000000000000";
 /// returns once everything is on disk. Time comes from a clock that starts at [`SAMPLE_START`]
 /// and steps by `CLOCK_STEP`, ids from a counter, shared by the session and the recorder:
 /// the same file on every run, with nothing rewritten afterwards.
-pub async fn record(path: &Path) -> anyhow::Result<()> {
+pub(crate) async fn record(path: &Path) -> anyhow::Result<()> {
     let start: DateTime<Utc> = DateTime::parse_from_rfc3339(SAMPLE_START)?.with_timezone(&Utc);
     let clock: Arc<dyn Clock> = Arc::new(SteppingClock::new(start.into(), CLOCK_STEP));
     let ids: Arc<dyn IdSource> = Arc::new(SequentialIds::new(Uuid::parse_str(ID_BASE)?));

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use scraper::{Html, Selector};
 
 /// Set to `1` to make a missing browser a test failure instead of a loud skip.
-pub const REQUIRE_BROWSER_ENV: &str = "CODEX_REQUIRE_BROWSER";
+pub(crate) const REQUIRE_BROWSER_ENV: &str = "CODEX_REQUIRE_BROWSER";
 
 /// Where the browser is looked for (`CODEX_CHROMIUM` first).
 const CANDIDATES: &[&str] = &[
@@ -24,7 +24,7 @@ const CANDIDATES: &[&str] = &[
 
 /// The browser, or `None` after saying loudly that the test is skipped.
 #[allow(clippy::print_stderr)] // The skip notice is the point.
-pub fn chromium() -> Result<Option<PathBuf>, Box<dyn std::error::Error>> {
+pub(crate) fn chromium() -> Result<Option<PathBuf>, Box<dyn std::error::Error>> {
     let configured = std::env::var_os("CODEX_CHROMIUM").map(PathBuf::from);
     let found = configured
         .into_iter()
@@ -49,7 +49,7 @@ pub fn chromium() -> Result<Option<PathBuf>, Box<dyn std::error::Error>> {
 
 /// What the browser made of a page.
 #[derive(Debug)]
-pub struct Rendered {
+pub(crate) struct Rendered {
     /// The DOM after the page's scripts ran.
     pub dom: String,
     /// Every URL the page made the browser request (from its network log; the browser's own
@@ -58,7 +58,7 @@ pub struct Rendered {
 }
 
 /// Opens `page` in headless `browser`, isolated in a fresh profile under `scratch`.
-pub fn render(
+pub(crate) fn render(
     browser: &Path,
     page: &Path,
     scratch: &Path,
@@ -134,7 +134,7 @@ const FORBIDDEN_ELEMENTS: &str = "iframe, frame, object, embed, link, base, form
 /// style outside the page's own block, a mark left by hostile script, and any URL the
 /// page made the browser request. `marker` is text the page holds: a DOM without it means
 /// the page navigated away (to whatever the DOM is now).
-pub fn violations(rendered: &Rendered, marker: &str) -> Vec<String> {
+pub(crate) fn violations(rendered: &Rendered, marker: &str) -> Vec<String> {
     let mut found = Vec::new();
     if !rendered.dom.contains(marker) {
         found.push(format!(

@@ -12,7 +12,7 @@ use std::process::Command;
 
 /// The ccusage version compared against (20.0.24: the newest whose native Linux binary is
 /// published; 20.0.26's is not).
-pub const CCUSAGE_VERSION: &str = "20.0.24";
+pub(crate) const CCUSAGE_VERSION: &str = "20.0.24";
 
 /// Where it is installed.
 fn install_dir() -> PathBuf {
@@ -25,7 +25,7 @@ fn install_dir() -> PathBuf {
 /// # Panics
 ///
 /// When it cannot be installed and `CODEX_REQUIRE_REAL_FIXTURES=1`.
-pub fn ccusage() -> Option<PathBuf> {
+pub(crate) fn ccusage() -> Option<PathBuf> {
     match install() {
         Ok(path) => Some(path),
         Err(why) => {
@@ -92,7 +92,7 @@ fn runs(binary: &Path) -> bool {
 }
 
 /// `ccusage codex <report> --json --offline --timezone <zone>` over `home`, parsed.
-pub fn report(
+pub(crate) fn report(
     binary: &Path,
     report: &str,
     home: &Path,
@@ -118,7 +118,7 @@ pub fn report(
 
 /// A ccusage row's counts in our terms (input including cached; output including reasoning):
 /// `[input, cached, output, reasoning, total]`.
-pub fn counts(row: &serde_json::Value) -> [u64; 5] {
+pub(crate) fn counts(row: &serde_json::Value) -> [u64; 5] {
     let get = |key: &str| row[key].as_u64().unwrap_or(u64::MAX);
     let cached = get("cacheReadTokens");
     [

@@ -12,11 +12,11 @@ use codex_rollout::load_rollout_items;
 use codex_rollout::parse_rollout_file_name;
 
 /// Thirty days: older than `compress`'s default age.
-pub const OLD: Duration = Duration::from_secs(30 * 24 * 3600);
+pub(crate) const OLD: Duration = Duration::from_secs(30 * 24 * 3600);
 
 /// Copies every real file with a rollout name (`…rollout-<time>-<uuid>.jsonl`, the author's
 /// prefix dropped) into `home/sessions/YYYY/MM/DD/`, modified `age` ago. Returns the copies.
-pub fn home_of_real_files(
+pub(crate) fn home_of_real_files(
     real: &[PathBuf],
     home: &Path,
     age: Duration,
@@ -51,16 +51,16 @@ pub fn home_of_real_files(
 }
 
 /// The session key of a rollout file: its name without `.zst`.
-pub fn session_key(path: &Path) -> String {
+pub(crate) fn session_key(path: &Path) -> String {
     let name = super::name(path);
     name.strip_suffix(".zst").unwrap_or(&name).to_string()
 }
 
 /// Sessions by key: the file listed and the items it loads to.
-pub type Sessions = BTreeMap<String, (PathBuf, Vec<RolloutItem>)>;
+pub(crate) type Sessions = BTreeMap<String, (PathBuf, Vec<RolloutItem>)>;
 
 /// Every session the home lists, by key, with the items it loads to.
-pub fn sessions_of(home: &Path) -> Result<Sessions, Box<dyn std::error::Error>> {
+pub(crate) fn sessions_of(home: &Path) -> Result<Sessions, Box<dyn std::error::Error>> {
     let home = codex_rollout::CodexHome::new(home);
     let mut sessions = BTreeMap::new();
     for found in all_rollout_files(&home)? {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// A plain session of about `target` bytes under `home` (turns of 200 kB tool outputs; a
 /// compaction every `every` turns up to turn `last_compaction`, its replacement history
 /// holding a 1 MiB inline image); its path.
-pub fn large_session(home: &Path, target: u64, every: u64, last_compaction: u64) -> PathBuf {
+pub(crate) fn large_session(home: &Path, target: u64, every: u64, last_compaction: u64) -> PathBuf {
     let id = "01a23454-9bc3-7cb3-96fe-d04508ce1340";
     let dir = home.join("sessions/2026/05/01");
     std::fs::create_dir_all(&dir).unwrap();

@@ -8,30 +8,30 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-pub mod browser;
-pub mod home;
-pub mod moments;
-pub mod real_codex;
-pub mod tables;
-pub mod view;
+pub(crate) mod browser;
+pub(crate) mod home;
+pub(crate) mod moments;
+pub(crate) mod real_codex;
+pub(crate) mod tables;
+pub(crate) mod view;
 
-pub type TestResult = Result<(), Box<dyn std::error::Error>>;
+pub(crate) type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 /// The real session files folder (see `shared/fixtures/real/README.md`).
-pub use codex_test_support::REAL_FIXTURES;
+pub(crate) use codex_test_support::REAL_FIXTURES;
 
 /// Files there that are shape catalogues with trimmed values, not captures.
-pub const SHAPE_CATALOGUES: &[&str] = &["jazzyalex__agent-sessions__small.jsonl"];
+pub(crate) const SHAPE_CATALOGUES: &[&str] = &["jazzyalex__agent-sessions__small.jsonl"];
 
 /// The generated JSON Schema folder of the app-server protocol.
-pub const SCHEMA_DIR: &str = concat!(
+pub(crate) const SCHEMA_DIR: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../app-server-protocol/schema/json"
 );
 
 /// The largest of `files` and a zstd copy of it (level 3, one frame) written into `dir`: what
 /// the streamed-versus-whole tests read as a compressed rollout.
-pub fn compressed_copy_of_largest(
+pub(crate) fn compressed_copy_of_largest(
     files: &[PathBuf],
     dir: &Path,
 ) -> Result<(PathBuf, PathBuf), Box<dyn std::error::Error>> {
@@ -45,7 +45,7 @@ pub fn compressed_copy_of_largest(
 }
 
 /// The `codex-thread` binary, with a clean environment for logging.
-pub fn bin() -> Result<Command, Box<dyn std::error::Error>> {
+pub(crate) fn bin() -> Result<Command, Box<dyn std::error::Error>> {
     let mut command = Command::cargo_bin("codex-thread")?;
     command.env_remove("RUST_LOG").env_remove("CODEX_HOME");
     Ok(command)
@@ -53,7 +53,7 @@ pub fn bin() -> Result<Command, Box<dyn std::error::Error>> {
 
 /// The real session files, or `None` (after saying so loudly) when the folder is absent and
 /// `CODEX_REQUIRE_REAL_FIXTURES=1` is not set; an empty folder is an error here.
-pub fn real_files() -> Result<Option<Vec<PathBuf>>, Box<dyn std::error::Error>> {
+pub(crate) fn real_files() -> Result<Option<Vec<PathBuf>>, Box<dyn std::error::Error>> {
     let Some(files) = codex_test_support::real_jsonl_files()? else {
         return Ok(None);
     };
@@ -65,7 +65,7 @@ pub fn real_files() -> Result<Option<Vec<PathBuf>>, Box<dyn std::error::Error>> 
 
 /// The real file whose fixture name starts with `prefix`: the name Codex gave it (from
 /// `rollout-` on) and its bytes.
-pub fn real_rollout(
+pub(crate) fn real_rollout(
     files: &[PathBuf],
     prefix: &str,
 ) -> Result<(String, Vec<u8>), Box<dyn std::error::Error>> {
@@ -79,19 +79,19 @@ pub fn real_rollout(
 }
 
 /// The file name of `path`, for messages.
-pub fn name(path: &Path) -> String {
+pub(crate) fn name(path: &Path) -> String {
     path.file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default()
 }
 
 /// Whether `path` is a shape catalogue rather than a capture.
-pub fn is_catalogue(path: &Path) -> bool {
+pub(crate) fn is_catalogue(path: &Path) -> bool {
     SHAPE_CATALOGUES.contains(&name(path).as_str())
 }
 
 /// A validator for the committed schema file `file` (relative to the schema folder).
-pub fn schema(file: &str) -> Result<jsonschema::Validator, Box<dyn std::error::Error>> {
+pub(crate) fn schema(file: &str) -> Result<jsonschema::Validator, Box<dyn std::error::Error>> {
     let path = Path::new(SCHEMA_DIR).join(file);
     let value: serde_json::Value = serde_json::from_str(&fs::read_to_string(&path)?)?;
     Ok(jsonschema::validator_for(&value)?)
@@ -99,13 +99,13 @@ pub fn schema(file: &str) -> Result<jsonschema::Validator, Box<dyn std::error::E
 
 /// The two schemas a line of `codex-thread notifications` must satisfy: a server request
 /// when it carries an `id`, a notification otherwise.
-pub struct MessageSchemas {
+pub(crate) struct MessageSchemas {
     notification: jsonschema::Validator,
     request: jsonschema::Validator,
 }
 
 impl MessageSchemas {
-    pub fn load() -> Result<Self, Box<dyn std::error::Error>> {
+    pub(crate) fn load() -> Result<Self, Box<dyn std::error::Error>> {
         Ok(Self {
             notification: schema("ServerNotification.json")?,
             request: schema("ServerRequest.json")?,
@@ -113,7 +113,7 @@ impl MessageSchemas {
     }
 
     /// The violations of one JSON-RPC message against the schema its shape calls for.
-    pub fn violations(&self, message: &serde_json::Value) -> Vec<String> {
+    pub(crate) fn violations(&self, message: &serde_json::Value) -> Vec<String> {
         let validator = if message.get("id").is_some() {
             &self.request
         } else {
@@ -124,7 +124,10 @@ impl MessageSchemas {
 }
 
 /// The schema violations of `value`, at most five, as text.
-pub fn violations(validator: &jsonschema::Validator, value: &serde_json::Value) -> Vec<String> {
+pub(crate) fn violations(
+    validator: &jsonschema::Validator,
+    value: &serde_json::Value,
+) -> Vec<String> {
     validator
         .iter_errors(value)
         .map(|error| format!("{error} at {}", error.instance_path()))
@@ -133,7 +136,7 @@ pub fn violations(validator: &jsonschema::Validator, value: &serde_json::Value) 
 }
 
 /// Runs the binary with `args`, expects exit 0, and returns standard output.
-pub fn stdout_of(args: &[&str]) -> Result<String, Box<dyn std::error::Error>> {
+pub(crate) fn stdout_of(args: &[&str]) -> Result<String, Box<dyn std::error::Error>> {
     let output = bin()?.args(args).output()?;
     let stderr = String::from_utf8_lossy(&output.stderr);
     if !output.status.success() {
@@ -144,13 +147,15 @@ pub fn stdout_of(args: &[&str]) -> Result<String, Box<dyn std::error::Error>> {
 }
 
 /// Parses JSON Lines.
-pub fn json_lines(text: &str) -> Result<Vec<serde_json::Value>, serde_json::Error> {
+pub(crate) fn json_lines(text: &str) -> Result<Vec<serde_json::Value>, serde_json::Error> {
     text.lines().map(serde_json::from_str).collect()
 }
 
 /// Counts the `user_message` events of a file and the rollbacks, independently of the tool:
 /// each line parsed on its own as JSON.
-pub fn user_message_events(path: &Path) -> Result<Option<usize>, Box<dyn std::error::Error>> {
+pub(crate) fn user_message_events(
+    path: &Path,
+) -> Result<Option<usize>, Box<dyn std::error::Error>> {
     let text = fs::read_to_string(path)?;
     let mut events: usize = 0;
     let mut any_envelope = false;

@@ -6,11 +6,11 @@
 use std::time::Duration;
 
 /// Moments drawn uniformly below a length.
-pub struct Moments(u64);
+pub(crate) struct Moments(u64);
 
 impl Moments {
     /// From `CRASH_SEED`, else from the clock; the seed is printed either way.
-    pub fn seeded() -> Self {
+    pub(crate) fn seeded() -> Self {
         let seed = std::env::var("CRASH_SEED")
             .ok()
             .and_then(|seed| seed.parse().ok())
@@ -25,7 +25,7 @@ impl Moments {
     }
 
     /// A moment in `[0, below)`.
-    pub fn next(&mut self, below: Duration) -> Duration {
+    pub(crate) fn next(&mut self, below: Duration) -> Duration {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;

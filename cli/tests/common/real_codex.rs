@@ -12,7 +12,7 @@ use super::bin;
 type Failure = Box<dyn std::error::Error>;
 
 /// Runs `codex-thread` with `args`; its standard output, or an error with its standard error.
-pub fn run_ours(args: &[&str]) -> Result<String, Failure> {
+pub(crate) fn run_ours(args: &[&str]) -> Result<String, Failure> {
     let output = bin()?.args(args).output()?;
     if !output.status.success() {
         // Some commands (prune) say what failed on standard output.
@@ -27,22 +27,22 @@ pub fn run_ours(args: &[&str]) -> Result<String, Failure> {
 }
 
 /// `path` as text, for an argument list.
-pub fn text(path: &Path) -> Result<&str, Failure> {
+pub(crate) fn text(path: &Path) -> Result<&str, Failure> {
     path.to_str().ok_or_else(|| "path is not UTF-8".into())
 }
 
 /// `codex-thread --json <command> FILE --home HOME`: its standard output.
-pub fn ours_on(command: &str, file: &Path, home: &Path) -> Result<String, Failure> {
+pub(crate) fn ours_on(command: &str, file: &Path, home: &Path) -> Result<String, Failure> {
     run_ours(&["--json", command, text(file)?, "--home", text(home)?])
 }
 
 /// Our thread of `file`, read with `home` as its Codex home.
-pub fn our_thread(file: &Path, home: &Path) -> Result<Value, Failure> {
+pub(crate) fn our_thread(file: &Path, home: &Path) -> Result<Value, Failure> {
     Ok(serde_json::from_str(&ours_on("thread", file, home)?)?)
 }
 
 /// The rollout file of `thread_id` in `home` (the first Codex wrote for it).
-pub fn rollout_of(home: &CodexHome, thread_id: &str) -> Result<PathBuf, Failure> {
+pub(crate) fn rollout_of(home: &CodexHome, thread_id: &str) -> Result<PathBuf, Failure> {
     home.session_files()?
         .into_iter()
         .find(|path| path.to_string_lossy().contains(thread_id))
@@ -52,7 +52,7 @@ pub fn rollout_of(home: &CodexHome, thread_id: &str) -> Result<PathBuf, Failure>
 /// Where Codex keeps the session at `file` in `home`: the dated path of its id and creation
 /// time, as `thread --json` of the file reports them; `None` for a file without session meta.
 /// The thread id comes with it.
-pub fn home_path_of(file: &Path, home: &Path) -> Result<Option<(PathBuf, String)>, Failure> {
+pub(crate) fn home_path_of(file: &Path, home: &Path) -> Result<Option<(PathBuf, String)>, Failure> {
     // A home before its first file is placed is still a Codex home (the one home rule).
     std::fs::create_dir_all(home.join("sessions"))?;
     let thread = our_thread(file, home)?;

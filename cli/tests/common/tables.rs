@@ -17,11 +17,11 @@ use super::real_codex::{home_path_of, run_ours, text};
 type Failure = Box<dyn std::error::Error>;
 
 /// Rows keyed by their first columns, the rest as the value.
-pub type Keyed = BTreeMap<Vec<String>, Vec<Value>>;
+pub(crate) type Keyed = BTreeMap<Vec<String>, Vec<Value>>;
 
 /// A home's expected answers.
 #[derive(Debug, Default)]
-pub struct Expected {
+pub(crate) struct Expected {
     /// (day, model) to input, cached input, output, reasoning and total tokens: `usage daily
     /// --timezone UTC`.
     pub tokens: Keyed,
@@ -43,7 +43,7 @@ pub struct Expected {
 
 impl Expected {
     /// Tool calls compared and turns compared: what a test requires to be more than nothing.
-    pub fn sizes(&self) -> (usize, usize) {
+    pub(crate) fn sizes(&self) -> (usize, usize) {
         let sum = |map: &Keyed| -> usize {
             map.values()
                 .filter_map(|row| row.first().and_then(Value::as_u64))
@@ -55,7 +55,7 @@ impl Expected {
 
 /// Places each real session file (not the shape catalogues) where Codex keeps it under
 /// `home`; at least twelve have a session meta.
-pub fn place_real_sessions(files: &[PathBuf], home: &Path) -> Result<(), Failure> {
+pub(crate) fn place_real_sessions(files: &[PathBuf], home: &Path) -> Result<(), Failure> {
     let mut placed = 0;
     for file in files.iter().filter(|file| !super::is_catalogue(file)) {
         if let Some((path, _)) = home_path_of(file, home)? {
@@ -68,7 +68,7 @@ pub fn place_real_sessions(files: &[PathBuf], home: &Path) -> Result<(), Failure
 }
 
 /// A home the real Codex wrote, and the model that answered it.
-pub struct HomeCodexWrote {
+pub(crate) struct HomeCodexWrote {
     /// The home.
     pub home: CodexHome,
     /// The first thread.
@@ -82,7 +82,7 @@ pub struct HomeCodexWrote {
 /// and one that fails (exit 3), another thread, and a fork of the first whose copied prefix
 /// must not count again. Response `n` uses `1000 n` input tokens, so a count names its
 /// responses.
-pub fn home_codex_wrote(codex: &RealCodex) -> Result<HomeCodexWrote, Failure> {
+pub(crate) fn home_codex_wrote(codex: &RealCodex) -> Result<HomeCodexWrote, Failure> {
     let usage = |n: u64| Usage::new(1_000 * n, 100 * n, 10 * n, n);
     let model = ScriptedModel::start(
         Script::new()
@@ -111,7 +111,7 @@ pub fn home_codex_wrote(codex: &RealCodex) -> Result<HomeCodexWrote, Failure> {
 }
 
 /// The answers `home`'s tables must give.
-pub fn expected_of(home: &Path) -> Result<Expected, Failure> {
+pub(crate) fn expected_of(home: &Path) -> Result<Expected, Failure> {
     let mut expected = Expected::default();
     // Tokens per day and model: `usage daily` (UTC days).
     let usage: Value = serde_json::from_str(&run_ours(&[
@@ -246,7 +246,7 @@ pub fn expected_of(home: &Path) -> Result<Expected, Failure> {
 }
 
 /// An engine's value as a key: strings as they are, null as `null`, the rest as JSON.
-pub fn as_text(value: &Value) -> String {
+pub(crate) fn as_text(value: &Value) -> String {
     match value {
         Value::String(text) => text.clone(),
         Value::Null => "null".to_string(),
@@ -255,7 +255,7 @@ pub fn as_text(value: &Value) -> String {
 }
 
 /// Every session file under `home` (live and archived).
-pub fn session_files(home: &Path) -> Result<Vec<PathBuf>, Failure> {
+pub(crate) fn session_files(home: &Path) -> Result<Vec<PathBuf>, Failure> {
     let mut files = Vec::new();
     let mut folders = vec![home.join("sessions"), home.join("archived_sessions")];
     while let Some(folder) = folders.pop() {
@@ -293,7 +293,7 @@ fn add(map: &mut BTreeMap<Vec<String>, Vec<Value>>, id: &str, count: u64) {
     entry[0] = Value::from(entry[0].as_u64().unwrap_or(0) + count);
 }
 
-pub fn median(values: &[i64]) -> f64 {
+pub(crate) fn median(values: &[i64]) -> f64 {
     let mut sorted = values.to_vec();
     sorted.sort_unstable();
     let middle = sorted.len() / 2;

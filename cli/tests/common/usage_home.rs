@@ -11,11 +11,11 @@ use chrono::{DateTime, Duration, Utc};
 
 /// One model response's usage: input (cached included), cached, output (reasoning
 /// included), reasoning.
-pub type Usage = [u64; 4];
+pub(crate) type Usage = [u64; 4];
 
 /// A generated session file.
 #[derive(Debug, Clone)]
-pub struct Generated {
+pub(crate) struct Generated {
     /// Thread id (UUID v7 minted at `start`).
     pub id: String,
     /// When it starts.
@@ -30,7 +30,7 @@ pub struct Generated {
 
 impl Generated {
     /// What the session spent itself.
-    pub fn spent(&self) -> Usage {
+    pub(crate) fn spent(&self) -> Usage {
         let mut sum = [0; 4];
         for (_, _, usage) in &self.own {
             for (sum, value) in sum.iter_mut().zip(usage) {
@@ -41,14 +41,14 @@ impl Generated {
     }
 
     /// The file's text.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let mut text = self.lines.join("\n");
         text.push('\n');
         text
     }
 
     /// Its path under `home` (`sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`).
-    pub fn path_in(&self, home: &Path) -> PathBuf {
+    pub(crate) fn path_in(&self, home: &Path) -> PathBuf {
         home.join("sessions")
             .join(self.start.format("%Y/%m/%d").to_string())
             .join(format!(
@@ -60,7 +60,7 @@ impl Generated {
 
     /// Writes the file under `home` (compressed with zstd when `compressed`, as
     /// `.jsonl.zst`); returns its path.
-    pub fn write_in(&self, home: &Path, compressed: bool) -> std::io::Result<PathBuf> {
+    pub(crate) fn write_in(&self, home: &Path, compressed: bool) -> std::io::Result<PathBuf> {
         let mut path = self.path_in(home);
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
@@ -76,7 +76,7 @@ impl Generated {
 }
 
 /// A UUID v7 text minted at `at`, made unique by `seed`.
-pub fn uuid_v7(at: DateTime<Utc>, seed: u64) -> String {
+pub(crate) fn uuid_v7(at: DateTime<Utc>, seed: u64) -> String {
     let ms = u64::try_from(at.timestamp_millis()).unwrap_or(0);
     format!(
         "{:08x}-{:04x}-7{:03x}-8{:03x}-{:012x}",
@@ -105,7 +105,7 @@ fn usage_json(usage: &Usage) -> String {
 
 /// What a session is made of.
 #[derive(Debug, Clone)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// Thread id seed.
     pub seed: u64,
     /// Start time.
@@ -132,7 +132,7 @@ fn meta(id: &str, at: DateTime<Utc>, extra: &str) -> String {
 /// starts with its own meta, then the parent's lines (copied, totals included), then its own
 /// turns; `by_reference` makes it a fork by reference of `parent` instead (one meta naming
 /// the parent's prefix, nothing copied).
-pub fn generate(plan: &Plan, parent: Option<&Generated>, by_reference: bool) -> Generated {
+pub(crate) fn generate(plan: &Plan, parent: Option<&Generated>, by_reference: bool) -> Generated {
     let id = uuid_v7(plan.start, plan.seed);
     let mut lines = Vec::new();
     let mut total: Usage = [0; 4];

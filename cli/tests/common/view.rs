@@ -13,19 +13,19 @@ use serde_json::Value;
 type Failure = Box<dyn std::error::Error>;
 
 /// How long a follow test waits for output.
-pub const WAIT: Duration = Duration::from_secs(60);
+pub(crate) const WAIT: Duration = Duration::from_secs(60);
 
 /// The bundled sample session.
-pub const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sample/session.jsonl");
+pub(crate) const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sample/session.jsonl");
 
 /// A line longer than any screen.
-pub const HUGE_LINE_CHARS: usize = 200_000;
+pub(crate) const HUGE_LINE_CHARS: usize = 200_000;
 
 /// The sample with hostile text put into its items: the first user message carries a
 /// clear-screen, a window-title OSC and a bidi override; the first command's output colour
 /// codes, an OSC 52 clipboard write, a carriage return and a 200,000-character line; the first
 /// agent message 2,000 nested quotes and lists.
-pub fn hostile_session() -> Result<String, Failure> {
+pub(crate) fn hostile_session() -> Result<String, Failure> {
     let mut out = String::new();
     let mut seen = std::collections::HashSet::new();
     for line in std::fs::read_to_string(SAMPLE)?.lines() {
@@ -61,20 +61,20 @@ pub fn hostile_session() -> Result<String, Failure> {
 }
 
 /// Writes [`hostile_session`] into `dir`; its path.
-pub fn write_hostile(dir: &Path) -> Result<PathBuf, Failure> {
+pub(crate) fn write_hostile(dir: &Path) -> Result<PathBuf, Failure> {
     let path = dir.join("rollout-2025-06-02T09-00-00-0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55.jsonl");
     std::fs::write(&path, hostile_session()?)?;
     Ok(path)
 }
 
 /// A child whose standard output is gathered as it comes; killed on drop.
-pub struct Follow {
+pub(crate) struct Follow {
     child: Child,
     output: Arc<Mutex<String>>,
 }
 
 impl Follow {
-    pub fn start(file: &std::path::Path) -> Result<Follow, Failure> {
+    pub(crate) fn start(file: &std::path::Path) -> Result<Follow, Failure> {
         let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("codex-thread"))
             .args(["view", "--follow", "--poll-ms", "50"])
             .arg(file)
@@ -99,14 +99,18 @@ impl Follow {
         Ok(Follow { child, output })
     }
 
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         self.output
             .lock()
             .map(|text| text.clone())
             .unwrap_or_default()
     }
 
-    pub fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> Result<String, Failure> {
+    pub(crate) fn wait_for(
+        &self,
+        what: &str,
+        ready: impl Fn(&str) -> bool,
+    ) -> Result<String, Failure> {
         let start = Instant::now();
         loop {
             let text = self.text();
@@ -130,7 +134,7 @@ impl Drop for Follow {
 
 /// A session of at least `bytes` bytes in `dir`: the sample's session meta, then its first
 /// turn again and again (`turn-N`, and the question numbered N); its path and turn count.
-pub fn write_large(dir: &Path, bytes: usize) -> Result<(PathBuf, usize), Failure> {
+pub(crate) fn write_large(dir: &Path, bytes: usize) -> Result<(PathBuf, usize), Failure> {
     let sample = std::fs::read_to_string(SAMPLE)?;
     let lines: Vec<&str> = sample.lines().collect();
     let (meta, block) = (lines[0], &lines[1..22]);

@@ -13,11 +13,11 @@ use serde::Deserialize;
 use serde::Serialize;
 
 /// Placeholder that replaces an image for a model without image input.
-pub const IMAGE_OMITTED_PLACEHOLDER: &str =
+pub(crate) const IMAGE_OMITTED_PLACEHOLDER: &str =
     "image content omitted because you do not support image input";
 
 /// Placeholder that replaces an audio clip for a model without audio input.
-pub const AUDIO_OMITTED_PLACEHOLDER: &str =
+pub(crate) const AUDIO_OMITTED_PLACEHOLDER: &str =
     "audio content omitted because you do not support audio input";
 
 /// One kind of input a model accepts.

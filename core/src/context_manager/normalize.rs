@@ -42,7 +42,7 @@ pub const SYNTHETIC_OUTPUT_ID_NAMESPACE: Uuid =
     Uuid::from_u128(0x90d3_8d3e_6a5b_4d52_bfe2_2f1e_634b_fac4);
 
 /// The text of a synthesized output: the tool never reported back.
-pub const SYNTHETIC_OUTPUT_TEXT: &str = "aborted";
+pub(crate) const SYNTHETIC_OUTPUT_TEXT: &str = "aborted";
 
 /// The status a synthesized tool search output carries.
 const SYNTHETIC_TOOL_SEARCH_STATUS: &str = "completed";

@@ -17,7 +17,7 @@ use super::truncate::approx_token_count;
 use super::truncate::approx_tokens_from_byte_count;
 
 /// Bytes charged for one inline image (about 1,844 tokens), whatever its encoded size.
-pub const INLINE_IMAGE_BYTE_COST: usize = 7373;
+pub(crate) const INLINE_IMAGE_BYTE_COST: usize = 7373;
 
 /// Encrypted reasoning and compaction blobs carry this many bytes of envelope beyond the
 /// plaintext they encode.

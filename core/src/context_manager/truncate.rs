@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde::Serialize;
 
 /// Bytes per approximate token; the one conversion rate used by every budget in this crate.
-pub const APPROX_BYTES_PER_TOKEN: usize = 4;
+pub(crate) const APPROX_BYTES_PER_TOKEN: usize = 4;
 
 /// How much of a tool output the history may keep.
 ///

@@ -116,10 +116,10 @@ pub struct ContextFragment {
 }
 
 /// Guidance Codex puts in a `<turn_aborted>` fragment when the person interrupted a turn.
-pub const TURN_ABORTED_GUIDANCE: &str = "The user interrupted the previous turn on purpose. Any running unified exec processes may still be running in the background. If any tools/commands were aborted, they may have partially executed.";
+pub(crate) const TURN_ABORTED_GUIDANCE: &str = "The user interrupted the previous turn on purpose. Any running unified exec processes may still be running in the background. If any tools/commands were aborted, they may have partially executed.";
 
 /// The sentence that opens a `<model_switch>` fragment.
-pub const MODEL_SWITCH_PREAMBLE: &str = "The user was previously using a different model. Please continue the conversation according to the following instructions:";
+pub(crate) const MODEL_SWITCH_PREAMBLE: &str = "The user was previously using a different model. Please continue the conversation according to the following instructions:";
 
 impl ContextFragment {
     fn new(kind: FragmentKind, slot: PromptSlot, text: String) -> Self {

@@ -59,7 +59,7 @@ pub(crate) fn is_contextual_dev_fragment(part: &ContentItem) -> bool {
 }
 
 /// Whether a developer message carries registered runtime context (any part matches).
-pub fn is_contextual_dev_message_content(content: &[ContentItem]) -> bool {
+pub(crate) fn is_contextual_dev_message_content(content: &[ContentItem]) -> bool {
     content.iter().any(is_contextual_dev_fragment)
 }
 
@@ -67,7 +67,7 @@ pub fn is_contextual_dev_message_content(content: &[ContentItem]) -> bool {
 /// part does not match, media included). Rollback removes such a "mixed" bundle with the
 /// turn it precedes, like any contextual developer message, and then clears the reference
 /// context item, since what the bundle set up is gone with it.
-pub fn has_non_contextual_dev_message_content(content: &[ContentItem]) -> bool {
+pub(crate) fn has_non_contextual_dev_message_content(content: &[ContentItem]) -> bool {
     content.iter().any(|part| !is_contextual_dev_fragment(part))
 }
 

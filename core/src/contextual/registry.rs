@@ -49,7 +49,7 @@ pub enum UserFragmentKind {
 
 /// How one registered user-role fragment is recognised in a single `input_text`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UserMarkerRule {
+pub(crate) enum UserMarkerRule {
     /// The trimmed text starts with `start` and ends with `end`, ASCII case-insensitively.
     /// Both markers are required: an opening tag alone does not make text contextual.
     Marked {
@@ -76,7 +76,7 @@ pub enum UserMarkerRule {
 
 /// One row of the user-role registry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct UserFragmentSpec {
+pub(crate) struct UserFragmentSpec {
     /// Which fragment this row recognises.
     pub kind: UserFragmentKind,
     /// The recognition rule.
@@ -84,14 +84,14 @@ pub struct UserFragmentSpec {
 }
 
 /// Opening tag of internal model context; the source attribute follows it.
-pub const INTERNAL_CONTEXT_OPEN_PREFIX: &str = "<codex_internal_context";
+pub(crate) const INTERNAL_CONTEXT_OPEN_PREFIX: &str = "<codex_internal_context";
 /// Closing tag of internal model context.
-pub const INTERNAL_CONTEXT_CLOSE: &str = "</codex_internal_context>";
+pub(crate) const INTERNAL_CONTEXT_CLOSE: &str = "</codex_internal_context>";
 /// Opening-tag prefix of external additional context.
-pub const EXTERNAL_CONTEXT_OPEN_PREFIX: &str = "<external_";
+pub(crate) const EXTERNAL_CONTEXT_OPEN_PREFIX: &str = "<external_";
 
 /// Every user-role fragment Codex hides. Order does not matter for matching.
-pub static USER_FRAGMENTS: &[UserFragmentSpec] = &[
+pub(crate) static USER_FRAGMENTS: &[UserFragmentSpec] = &[
     UserFragmentSpec {
         kind: UserFragmentKind::AgentsMd,
         rule: UserMarkerRule::Marked {
@@ -232,7 +232,7 @@ pub enum DeveloperFragmentKind {
 
 /// One row of the developer-role registry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DeveloperPrefixSpec {
+pub(crate) struct DeveloperPrefixSpec {
     /// Which fragment this row recognises.
     pub kind: DeveloperFragmentKind,
     /// The trimmed text must start with this, ASCII case-insensitively. No end check.
@@ -254,7 +254,7 @@ const fn tagged(
 }
 
 /// Every developer-role prefix that marks runtime context. Order does not matter.
-pub static DEVELOPER_PREFIXES: &[DeveloperPrefixSpec] = &[
+pub(crate) static DEVELOPER_PREFIXES: &[DeveloperPrefixSpec] = &[
     tagged(
         DeveloperFragmentKind::Permissions,
         "<permissions instructions>",

@@ -152,7 +152,7 @@ pub struct EncodedRequest {
 }
 
 /// The header that marks a Responses Lite request.
-pub const RESPONSES_LITE_HEADER: &str = "x-openai-internal-codex-responses-lite";
+pub(crate) const RESPONSES_LITE_HEADER: &str = "x-openai-internal-codex-responses-lite";
 
 /// Encodes `prompt` for the wire. Never modifies `prompt`: the request holds a copy of its
 /// input ([`encode_prompt`] takes the prompt instead, for a caller done with it).

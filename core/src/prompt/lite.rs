@@ -17,7 +17,7 @@ use super::ProviderKind;
 use super::ToolSpec;
 
 /// The namespace Lite folds plain function and freeform tools into.
-pub const FUNCTIONS_NAMESPACE: &str = "functions";
+pub(crate) const FUNCTIONS_NAMESPACE: &str = "functions";
 
 /// The items Lite puts before the history: the `additional_tools` item, then the base
 /// instructions as a developer message when they are not empty. None when the history already

@@ -31,13 +31,13 @@ pub trait IdSource: Send + Sync + fmt::Debug {
 
 /// The operating system's clocks: the wall clock, and [`Instant`] for durations.
 #[derive(Debug, Clone, Copy)]
-pub struct SystemClock {
+pub(crate) struct SystemClock {
     origin: Instant,
 }
 
 impl SystemClock {
     /// A clock whose monotonic readings count from now.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             origin: Instant::now(),
         }
@@ -62,7 +62,7 @@ impl Clock for SystemClock {
 
 /// Time-ordered random ids (UUID v7), as upstream mints them.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct RandomIds;
+pub(crate) struct RandomIds;
 
 impl IdSource for RandomIds {
     fn next_uuid(&self) -> Uuid {
@@ -141,14 +141,14 @@ pub(crate) fn fresh_item_id(
 }
 
 /// `at` in whole milliseconds since the Unix epoch (0 before it), the unit of item events.
-pub fn unix_ms(at: SystemTime) -> i64 {
+pub(crate) fn unix_ms(at: SystemTime) -> i64 {
     at.duration_since(UNIX_EPOCH)
         .map(|elapsed| i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX))
         .unwrap_or_default()
 }
 
 /// `at` as fractional Unix seconds (0 before the epoch), the unit of `create_time`.
-pub fn unix_seconds_f64(at: SystemTime) -> f64 {
+pub(crate) fn unix_seconds_f64(at: SystemTime) -> f64 {
     at.duration_since(UNIX_EPOCH)
         .map(|elapsed| elapsed.as_secs_f64())
         .unwrap_or_default()

@@ -26,7 +26,7 @@ use codex_protocol::items::PatchApplyStatus;
 use codex_protocol::items::TurnItem;
 
 /// The exit code an end event carries for a command that has none (it was interrupted).
-pub const NO_EXIT_CODE: i32 = -1;
+pub(crate) const NO_EXIT_CODE: i32 = -1;
 
 /// The begin event of a started tool item of turn `turn_id`, or `None` for other items.
 pub(crate) fn legacy_begin_event(

@@ -78,13 +78,13 @@ fn unsupported_image_mime(path: &Path) -> Option<&'static str> {
 /// image format from the bytes, and inlines the file as a `data:` URL. Size limits are applied
 /// later, at the history boundary, like for every other image.
 #[derive(Debug, Clone, Copy)]
-pub struct InlineMediaResolver<'a> {
+pub(crate) struct InlineMediaResolver<'a> {
     files: &'a dyn MediaFiles,
 }
 
 impl<'a> InlineMediaResolver<'a> {
     /// A resolver reading through `files`.
-    pub fn new(files: &'a dyn MediaFiles) -> Self {
+    pub(crate) fn new(files: &'a dyn MediaFiles) -> Self {
         Self { files }
     }
 }

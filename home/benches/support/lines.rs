@@ -5,7 +5,7 @@ use codex_test_support::{non_empty_lines, real_jsonl_files};
 
 /// Every line of the real fixtures, or, without them (said on standard error, naming the
 /// `bench`), 2,000 tool-output lines of our own of varied length.
-pub fn line_pool(bench: &str) -> Vec<Vec<u8>> {
+pub(crate) fn line_pool(bench: &str) -> Vec<Vec<u8>> {
     let mut lines: Vec<Vec<u8>> = real_jsonl_files()
         .ok()
         .flatten()

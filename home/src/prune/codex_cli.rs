@@ -20,7 +20,7 @@ use super::lock::PruneLock;
 
 /// The state database whose presence says that Codex (0.1xx with SQLite state) keeps rows
 /// for this home's threads.
-pub const STATE_DATABASE: &str = "state_5.sqlite";
+pub(super) const STATE_DATABASE: &str = "state_5.sqlite";
 
 /// The Codex executable prune runs.
 #[derive(Debug, Clone)]

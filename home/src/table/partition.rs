@@ -35,10 +35,10 @@ use super::rows::Table;
 pub const PART_FILE: &str = "part-0.parquet";
 
 /// A writer's buffered row group is written out past this size.
-pub const ROW_GROUP_BYTES: usize = 8 << 20;
+pub(super) const ROW_GROUP_BYTES: usize = 8 << 20;
 
 /// All buffered row groups are written out when together they pass this size.
-pub const BUFFERED_BYTES: usize = 64 << 20;
+pub(super) const BUFFERED_BYTES: usize = 64 << 20;
 
 /// Partitions closed and synced at a time when committing (most of a sync is waiting for
 /// the disk, not the CPU).

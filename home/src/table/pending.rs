@@ -14,7 +14,7 @@ use super::partition::{PartitionKey, PartitionSet};
 use super::rows::{ItemRow, Table, ThreadRow, ThreadRows, TokenRow, TurnRow, day_of};
 
 /// Rows held before the buffers are written out.
-pub const PENDING_ROWS: usize = 64 * 1024;
+pub(super) const PENDING_ROWS: usize = 64 * 1024;
 
 /// The rows of one partition.
 #[derive(Debug)]

@@ -210,7 +210,7 @@ impl Table {
 }
 
 /// The UTC day of a time in milliseconds, `YYYY-MM-DD`.
-pub fn day_of(ms: i64) -> Option<NaiveDate> {
+pub(super) fn day_of(ms: i64) -> Option<NaiveDate> {
     DateTime::<Utc>::from_timestamp_millis(ms).map(|time| time.date_naive())
 }
 

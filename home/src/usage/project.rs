@@ -13,7 +13,7 @@
 use codex_protocol::rollout::SessionMetaLine;
 
 /// The project of the session `meta` starts.
-pub fn session_project(meta: &SessionMetaLine) -> String {
+pub(crate) fn session_project(meta: &SessionMetaLine) -> String {
     meta.git
         .as_ref()
         .and_then(|git| git.repository_url.as_deref())

@@ -4,15 +4,15 @@ use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
 
-pub type TestResult = Result<(), Box<dyn std::error::Error>>;
+pub(crate) type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 /// A user message item whose text is `text`.
-pub fn user(text: &str) -> RolloutItem {
+pub(crate) fn user(text: &str) -> RolloutItem {
     RolloutItem::ResponseItem(ResponseItem::user_text(text))
 }
 
 /// An event item from its JSON.
-pub fn event(json: serde_json::Value) -> Result<RolloutItem, serde_json::Error> {
+pub(crate) fn event(json: serde_json::Value) -> Result<RolloutItem, serde_json::Error> {
     Ok(RolloutItem::EventMsg(serde_json::from_value::<EventMsg>(
         json,
     )?))

@@ -8,7 +8,7 @@ use serde_json::Value;
 /// found wherever schemars put the tag (a `const` or one-element `enum` in the branch's
 /// properties, or in an `allOf` part). Read from the schema, not from a hand-written list, so
 /// a new variant shows up by itself.
-pub fn schema_tags(schema: &Value) -> BTreeSet<String> {
+pub(crate) fn schema_tags(schema: &Value) -> BTreeSet<String> {
     fn tag_of(branch: &Value) -> Option<String> {
         let tag = &branch["properties"]["type"];
         let direct = tag["const"]

@@ -7,14 +7,14 @@ use codex_protocol::models::*;
 use codex_protocol::response_item_id::ResponseItemId;
 use serde_json::json;
 
-pub fn id(prefix: &str) -> Option<ResponseItemId> {
+pub(crate) fn id(prefix: &str) -> Option<ResponseItemId> {
     Some(ResponseItemId::with_suffix(
         prefix,
         "0190f3c1-0000-7000-8000-000000000001",
     ))
 }
 
-pub fn meta(turn: &str) -> Option<InternalChatMessageMetadataPassthrough> {
+pub(crate) fn meta(turn: &str) -> Option<InternalChatMessageMetadataPassthrough> {
     Some(InternalChatMessageMetadataPassthrough {
         turn_id: Some(turn.to_string()),
         create_time: serde_json::Number::from_f64(1_788_214_171.128_268),
@@ -22,7 +22,7 @@ pub fn meta(turn: &str) -> Option<InternalChatMessageMetadataPassthrough> {
     })
 }
 
-pub fn message_family() -> Vec<ResponseItem> {
+pub(crate) fn message_family() -> Vec<ResponseItem> {
     vec![
         ResponseItem::Message {
             encrypted_content: None,
@@ -95,7 +95,7 @@ pub fn message_family() -> Vec<ResponseItem> {
     ]
 }
 
-pub fn reasoning_family() -> Vec<ResponseItem> {
+pub(crate) fn reasoning_family() -> Vec<ResponseItem> {
     vec![
         ResponseItem::Reasoning {
             id: id("rs"),
@@ -118,7 +118,7 @@ pub fn reasoning_family() -> Vec<ResponseItem> {
     ]
 }
 
-pub fn tool_family() -> Vec<ResponseItem> {
+pub(crate) fn tool_family() -> Vec<ResponseItem> {
     vec![
         ResponseItem::FunctionCall {
             encrypted_content: Some("enc_fc".to_string()),
@@ -216,7 +216,7 @@ pub fn tool_family() -> Vec<ResponseItem> {
     ]
 }
 
-pub fn provider_family() -> Vec<ResponseItem> {
+pub(crate) fn provider_family() -> Vec<ResponseItem> {
     vec![
         ResponseItem::WebSearchCall {
             encrypted_content: Some("enc_ws".to_string()),
@@ -258,7 +258,7 @@ pub fn provider_family() -> Vec<ResponseItem> {
     ]
 }
 
-pub fn compaction_family() -> Vec<ResponseItem> {
+pub(crate) fn compaction_family() -> Vec<ResponseItem> {
     vec![
         ResponseItem::Compaction {
             id: id("cmp"),
@@ -280,7 +280,7 @@ pub fn compaction_family() -> Vec<ResponseItem> {
     ]
 }
 
-pub fn input_items() -> Vec<ResponseInputItem> {
+pub(crate) fn input_items() -> Vec<ResponseInputItem> {
     vec![
         ResponseInputItem::Message {
             role: "user".to_string(),

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 /// How one line was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// Parsed into the typed variant of its kind.
     Typed,
     /// A known line kind whose payload kind is unknown (`ResponseItem::Other`,
@@ -22,7 +22,7 @@ pub enum Outcome {
 }
 
 /// `line_type/payload_type` of a line as written (the same key the expectation table uses).
-pub fn raw_key(value: &Value) -> String {
+pub(crate) fn raw_key(value: &Value) -> String {
     let payload_type = |v: &Value| v.get("type").and_then(Value::as_str).map(str::to_string);
     if let Some(payload) = value.get("payload") {
         let line_type = value.get("type").and_then(Value::as_str).unwrap_or("?");
@@ -41,7 +41,7 @@ pub fn raw_key(value: &Value) -> String {
 }
 
 /// The key and outcome as the typed model sees the line.
-pub fn typed_key(parsed: &ParsedLine) -> Option<(String, Outcome)> {
+pub(crate) fn typed_key(parsed: &ParsedLine) -> Option<(String, Outcome)> {
     let prefix = |tag: &str| match parsed.format() {
         LineFormat::Envelope => tag.to_string(),
         LineFormat::Legacy(_) => "legacy".to_string(),

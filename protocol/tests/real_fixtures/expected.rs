@@ -3,7 +3,7 @@
 //! payload has no `type`; `legacy/...` for the pre-envelope file).
 
 /// What one real file contains.
-pub struct FileExpectation {
+pub(crate) struct FileExpectation {
     /// File name inside the fixtures folder.
     pub name: &'static str,
     /// Number of lines.
@@ -21,7 +21,7 @@ pub struct FileExpectation {
     pub round_trip: [usize; 3],
 }
 
-pub const FILES: &[FileExpectation] = &[
+pub(crate) const FILES: &[FileExpectation] = &[
     FileExpectation {
         // `ghost_snapshot` is a retired response item kind: read as `ResponseItem::Other`.
         name: "AcidicSoil__codex-session-view__rollout-2025-11-17T15-30-28-019a93b9-f380-7600-98ff-940e6b99603c.jsonl",

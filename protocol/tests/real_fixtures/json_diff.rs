@@ -8,10 +8,10 @@ use serde_json::Value;
 
 /// Lines per (line key, JSON path, kind of difference).
 #[derive(Default)]
-pub struct PathCounts(pub BTreeMap<(String, String, &'static str), usize>);
+pub(crate) struct PathCounts(pub BTreeMap<(String, String, &'static str), usize>);
 
 /// Records every difference between `original` and `typed` for one line.
-pub fn record(key: &str, original: &Value, typed: &Value, counts: &mut PathCounts) {
+pub(crate) fn record(key: &str, original: &Value, typed: &Value, counts: &mut PathCounts) {
     let mut paths = BTreeMap::new();
     walk("", original, typed, &mut paths);
     for (path, change) in paths {

@@ -15,13 +15,13 @@ use std::time::{Duration, Instant};
 
 /// Parses every line of `bytes` into a `Value` and counts the objects (for inputs already in
 /// memory, such as a criterion group's or a piped chunk).
-pub fn value_parse_bytes(bytes: &[u8]) -> u64 {
+pub(crate) fn value_parse_bytes(bytes: &[u8]) -> u64 {
     bytes.split(|byte| *byte == b'\n').map(value_of_line).sum()
 }
 
 /// Parses every line of the files at `paths` into a `Value`, a line at a time, and counts the
 /// objects.
-pub fn value_parse_files<P: AsRef<Path>>(paths: &[P]) -> u64 {
+pub(crate) fn value_parse_files<P: AsRef<Path>>(paths: &[P]) -> u64 {
     let mut objects = 0;
     let mut line = Vec::new();
     for path in paths {
@@ -42,7 +42,7 @@ pub fn value_parse_files<P: AsRef<Path>>(paths: &[P]) -> u64 {
 }
 
 /// How long [`value_parse_files`] takes on the one file at `path`.
-pub fn time_value_parse(path: &Path) -> Duration {
+pub(crate) fn time_value_parse(path: &Path) -> Duration {
     let started = Instant::now();
     black_box(value_parse_files(&[path]));
     started.elapsed()

@@ -18,7 +18,7 @@ use codex_test_support::{non_empty_lines, real_jsonl_files};
 
 /// The real lines a generated file is made of.
 #[derive(Debug, Clone)]
-pub struct RealLines {
+pub(crate) struct RealLines {
     /// The first real enveloped session meta.
     pub meta: Vec<u8>,
     /// Every other enveloped line of the real files, in order (no metas, no compactions).
@@ -34,14 +34,14 @@ pub struct RealLines {
 /// capture trimmed by hand, its turn ids replaced): repeated a thousand times, each such turn
 /// would join every turn before it into one segment (core's rule for a `task_started` of
 /// another turn), which no writer produces, and resume would rightly read the whole file.
-pub fn real_lines() -> Option<RealLines> {
+pub(crate) fn real_lines() -> Option<RealLines> {
     lines_of_files(false)
 }
 
 /// The real lines of the paginated files alone (the format Codex writes by default since
 /// 0.151: every item with its own id, every turn opened by a `task_started` naming it), with
 /// the first paginated session meta; `None` without the real fixtures.
-pub fn real_paginated_lines() -> Option<RealLines> {
+pub(crate) fn real_paginated_lines() -> Option<RealLines> {
     lines_of_files(true)
 }
 
@@ -118,7 +118,7 @@ impl RealLines {
     /// The same lines without the real files' `thread_rolled_back` markers: a benchmark's
     /// late compaction then always survives (a copied rollback right after it would remove
     /// its turn, and resume would rightly read back further).
-    pub fn without_rollbacks(&self) -> Self {
+    pub(crate) fn without_rollbacks(&self) -> Self {
         Self {
             meta: self.meta.clone(),
             paginated: self.paginated,
@@ -138,7 +138,7 @@ impl RealLines {
 
 /// Where the generated lines go, as fractions of the file's size.
 #[derive(Debug, Clone, Default)]
-pub struct Shape {
+pub(crate) struct Shape {
     /// Size of the file, at least (it ends at the first whole body line past it).
     pub bytes: u64,
     /// A `compacted` line at each of these fractions.
@@ -152,7 +152,7 @@ pub struct Shape {
 /// The generated files the streamed-versus-whole tests of the commands check: compactions
 /// early and at the very end with a rollback after them, and a rollback past every turn with
 /// a torn last line.
-pub fn streamed_equivalence_shapes() -> [Shape; 2] {
+pub(crate) fn streamed_equivalence_shapes() -> [Shape; 2] {
     [
         Shape {
             bytes: 3 << 20,
@@ -171,7 +171,7 @@ pub fn streamed_equivalence_shapes() -> [Shape; 2] {
 
 /// What was written.
 #[derive(Debug, Clone, Copy)]
-pub struct Written {
+pub(crate) struct Written {
     pub bytes: u64,
     pub lines: u64,
 }
@@ -210,7 +210,7 @@ fn rollback_line(num_turns: u32) -> String {
 }
 
 /// Writes a rollout of `shape` made of `lines` to `path`.
-pub fn write_rollout(path: &Path, lines: &RealLines, shape: &Shape) -> io::Result<Written> {
+pub(crate) fn write_rollout(path: &Path, lines: &RealLines, shape: &Shape) -> io::Result<Written> {
     let mut out = BufWriter::with_capacity(1 << 20, File::create(path)?);
     let mut written = Written { bytes: 0, lines: 0 };
     let put = |out: &mut BufWriter<File>, line: &[u8], written: &mut Written| {
@@ -260,7 +260,7 @@ pub fn write_rollout(path: &Path, lines: &RealLines, shape: &Shape) -> io::Resul
 
 /// The sizes (MiB) of a benchmark's scale pass: the comma-separated list in the environment
 /// variable `var`, else 100 and 1024.
-pub fn scale_sizes_from(var: &str) -> Vec<u64> {
+pub(crate) fn scale_sizes_from(var: &str) -> Vec<u64> {
     std::env::var(var)
         .ok()
         .map(|text| {

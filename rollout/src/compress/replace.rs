@@ -17,7 +17,7 @@ const CHUNK: usize = 256 * 1024;
 
 /// The steps of a replacement, for tests that stop after one (a kill at that moment).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-#[cfg_attr(not(any(test, feature = "testing")), allow(dead_code))]
+#[cfg_attr(not(any(test, feature = "testing")), allow(dead_code, unreachable_pub))]
 pub enum Step {
     /// The temporary file is written, synced and checked.
     Verified,

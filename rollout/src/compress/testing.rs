@@ -12,7 +12,8 @@ use crate::layout::CodexHome;
 /// The session's thread.
 pub const THREAD: &str = "019f4efd-0137-7790-9622-c175e1415048";
 /// Its file name.
-pub const NAME: &str = "rollout-2026-07-11T10-23-56-019f4efd-0137-7790-9622-c175e1415048.jsonl";
+pub(crate) const NAME: &str =
+    "rollout-2026-07-11T10-23-56-019f4efd-0137-7790-9622-c175e1415048.jsonl";
 /// How long ago it was last written.
 pub const WEEKS_AGO: Duration = Duration::from_secs(30 * 24 * 3600);
 

@@ -45,7 +45,7 @@ pub(crate) const FIRST_BATCH_BYTES: u64 = 1024 * 1024;
 
 /// Where a fork that drops the last turns of a plain file cuts it, found from its end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CutFromEnd {
+pub(crate) struct CutFromEnd {
     /// Byte offset of the first line not kept (the file's length when everything is kept).
     pub offset: u64,
     /// Bytes read backwards to find it.
@@ -154,7 +154,7 @@ fn cut_in_suffix(
 
 /// What the streamed copy of a fork wrote ([`super::fork_file_dropping_turns`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ForkLines {
+pub(crate) struct ForkLines {
     /// Lines written (items, legacy markers, kept opaque lines, the rewritten meta).
     pub lines_written: usize,
     /// Lines before the cut the loader skips, not copied.

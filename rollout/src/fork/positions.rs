@@ -51,7 +51,7 @@ impl ForkPoint {
 #[cfg(test)]
 /// The number of leading items of `items` (an enveloped file's) a fork at `point` keeps:
 /// [`ForkPoint::cut`] over the turn index of `items`.
-pub fn fork_cut(items: &[RolloutItem], point: ForkPoint) -> usize {
+pub(crate) fn fork_cut(items: &[RolloutItem], point: ForkPoint) -> usize {
     let turns = user_turns_in_rollout(items, TurnRecords::of_items(items));
     point.cut(&turns, items.len())
 }

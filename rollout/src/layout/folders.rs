@@ -20,7 +20,10 @@ use crate::error::{Result, RolloutError};
 /// the trailing id of a continuation file, else the thread id), live sessions first, then
 /// archived ones; `None` when the home has none. This is how a `history_base` finds the file
 /// it continues.
-pub fn find_rollout_by_rollout_id(home: &CodexHome, rollout_id: Uuid) -> Result<Option<PathBuf>> {
+pub(crate) fn find_rollout_by_rollout_id(
+    home: &CodexHome,
+    rollout_id: Uuid,
+) -> Result<Option<PathBuf>> {
     find_first_rollout(home, |name| name.rollout() == rollout_id)
 }
 

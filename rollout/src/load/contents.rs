@@ -27,12 +27,12 @@ use crate::source::{self, DecodedRollout, StreamDamage};
 
 /// Inputs at least this large are read on every thread of rayon's pool: below it, starting
 /// the runs costs more than it saves (a few thousand lines).
-pub const PARALLEL_MIN_BYTES: usize = 4 * 1024 * 1024;
+pub(crate) const PARALLEL_MIN_BYTES: usize = 4 * 1024 * 1024;
 
 /// The threads an input of `len` decoded bytes is read on by [`RolloutContents::parse`] and
 /// [`RolloutContents::from_decoded`]: 1 below [`PARALLEL_MIN_BYTES`], else the size of
 /// rayon's pool (`RAYON_NUM_THREADS`, else one per core).
-pub fn parallel_threads(len: usize) -> usize {
+pub(crate) fn parallel_threads(len: usize) -> usize {
     if len < PARALLEL_MIN_BYTES {
         1
     } else {

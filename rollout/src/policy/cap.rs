@@ -10,15 +10,15 @@ use codex_protocol::mcp::CallToolResult;
 use serde_json::json;
 
 /// Most bytes of command output (or MCP result) a paginated `item_completed` keeps.
-pub const PERSISTED_OUTPUT_LIMIT: usize = 64 * 1024;
+pub(crate) const PERSISTED_OUTPUT_LIMIT: usize = 64 * 1024;
 
 /// What replaces the cut middle of an over-long output.
-pub const PERSISTENCE_TRUNCATION_MARKER: &str =
+pub(crate) const PERSISTENCE_TRUNCATION_MARKER: &str =
     "\n... command output truncated for persistence ...\n";
 
 /// `text` if it is at most `limit` bytes, else its head and tail (cut at char boundaries)
 /// around [`PERSISTENCE_TRUNCATION_MARKER`], at most `limit` bytes in all.
-pub fn cap_middle(text: &str, limit: usize) -> Option<String> {
+pub(crate) fn cap_middle(text: &str, limit: usize) -> Option<String> {
     if text.len() <= limit {
         return None;
     }

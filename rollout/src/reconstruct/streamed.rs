@@ -16,7 +16,7 @@ use super::{Plan, ReconstructOptions, ReconstructedHistory, Survey};
 
 /// Pass one of a two-pass rebuild (see the module docs).
 #[derive(Debug)]
-pub struct StreamedReconstruction {
+pub(crate) struct StreamedReconstruction {
     survey: Survey,
 }
 
@@ -28,19 +28,19 @@ impl Default for StreamedReconstruction {
 
 impl StreamedReconstruction {
     /// An empty first pass.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             survey: Survey::new(),
         }
     }
 
     /// Takes the next item of the file, in order (every item: their indices are counted).
-    pub fn survey(&mut self, item: &RolloutItem) {
+    pub(crate) fn survey(&mut self, item: &RolloutItem) {
         self.survey.push(item);
     }
 
     /// Ends pass one: what pass two must hand over.
-    pub fn plan(self, options: &ReconstructOptions) -> ReplayPlan {
+    pub(crate) fn plan(self, options: &ReconstructOptions) -> ReplayPlan {
         let plan = self.survey.finish();
         let first_needed = plan.base().unwrap_or_default();
         let replayer = match plan.base() {
@@ -59,7 +59,7 @@ impl StreamedReconstruction {
 
 /// Pass two of a two-pass rebuild (see the module docs).
 #[derive(Debug)]
-pub struct ReplayPlan {
+pub(crate) struct ReplayPlan {
     plan: Plan,
     policy: codex_core::TruncationPolicy,
     first_needed: usize,
@@ -70,13 +70,13 @@ pub struct ReplayPlan {
 
 impl ReplayPlan {
     /// Index of the first item pass two must hand over; the ones before it are not needed.
-    pub fn first_needed(&self) -> usize {
+    pub(crate) fn first_needed(&self) -> usize {
         self.first_needed
     }
 
     /// Whether a compaction with a replacement history survives among the items surveyed
     /// (it is then the base replay starts from).
-    pub fn has_base(&self) -> bool {
+    pub(crate) fn has_base(&self) -> bool {
         self.plan.base().is_some()
     }
 
@@ -84,18 +84,18 @@ impl ReplayPlan {
     /// ask of the whole file: the reverse scan stopped because it knew the base compaction,
     /// the previous turn's settings and the reference (not because the items ran out), it
     /// found the context window, and the newest token usage and turn context are among them.
-    pub fn suffices(&self) -> bool {
+    pub(crate) fn suffices(&self) -> bool {
         self.plan.suffices()
     }
 
     /// The newest turn context of the file, whether or not a rollback removed its turn (the
     /// settings a prompt falls back to).
-    pub fn newest_turn_context(&self) -> Option<&TurnContextItem> {
+    pub(crate) fn newest_turn_context(&self) -> Option<&TurnContextItem> {
         self.plan.newest_turn_context()
     }
 
     /// Takes the item at `index` (from [`Self::first_needed`] on, in order, each once).
-    pub fn replay(&mut self, index: usize, item: RolloutItem) {
+    pub(crate) fn replay(&mut self, index: usize, item: RolloutItem) {
         if index < self.first_needed {
             return;
         }
@@ -118,7 +118,7 @@ impl ReplayPlan {
     }
 
     /// The rebuilt history.
-    pub fn finish(self) -> ReconstructedHistory {
+    pub(crate) fn finish(self) -> ReconstructedHistory {
         let replayed = self
             .replayer
             .unwrap_or_else(|| Replayer::new(None, self.policy))

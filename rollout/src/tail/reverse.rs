@@ -10,7 +10,7 @@ const BLOCK_BYTES: usize = 1024 * 1024;
 
 /// A backwards reader of lines (see the module docs). Memory is a block plus the longest line.
 #[derive(Debug)]
-pub struct ReverseLines<R> {
+pub(crate) struct ReverseLines<R> {
     reader: R,
     /// File offset of `buf[0]`.
     buf_start: u64,
@@ -22,7 +22,7 @@ pub struct ReverseLines<R> {
 
 impl<R: Read + Seek> ReverseLines<R> {
     /// A reader of the lines of `reader`, whose length is found by seeking to its end.
-    pub fn new(mut reader: R) -> io::Result<Self> {
+    pub(crate) fn new(mut reader: R) -> io::Result<Self> {
         let len = reader.seek(SeekFrom::End(0))?;
         let mut end_offset = len;
         if len > 0 {
@@ -44,7 +44,7 @@ impl<R: Read + Seek> ReverseLines<R> {
 
     /// The previous line (the last one first): its offset in the file and its bytes without
     /// `\n`; `None` once the first line was handed out.
-    pub fn prev_line(&mut self) -> io::Result<Option<(u64, &[u8])>> {
+    pub(crate) fn prev_line(&mut self) -> io::Result<Option<(u64, &[u8])>> {
         loop {
             if self.done {
                 return Ok(None);

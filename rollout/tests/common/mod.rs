@@ -7,22 +7,22 @@ use codex_protocol::event::EventMsg;
 use codex_protocol::models::{ContentItem, ResponseItem};
 use codex_protocol::rollout::{RolloutItem, parse_rollout_line, split_lines};
 
-pub type TestResult = Result<(), Box<dyn std::error::Error>>;
+pub(crate) type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 /// A user message item whose text is `text`.
-pub fn user(text: &str) -> RolloutItem {
+pub(crate) fn user(text: &str) -> RolloutItem {
     RolloutItem::ResponseItem(ResponseItem::user_text(text))
 }
 
 /// An event item from its JSON.
-pub fn event(json: serde_json::Value) -> Result<RolloutItem, serde_json::Error> {
+pub(crate) fn event(json: serde_json::Value) -> Result<RolloutItem, serde_json::Error> {
     Ok(RolloutItem::EventMsg(serde_json::from_value::<EventMsg>(
         json,
     )?))
 }
 
 /// The text of a one-text message item, if it is one.
-pub fn message_text(item: &RolloutItem) -> Option<&str> {
+pub(crate) fn message_text(item: &RolloutItem) -> Option<&str> {
     match item {
         RolloutItem::ResponseItem(ResponseItem::Message { content, .. }) => {
             match content.as_slice() {
@@ -37,7 +37,7 @@ pub fn message_text(item: &RolloutItem) -> Option<&str> {
 }
 
 /// Every line of a rollout file, parsed; fails on any line that does not parse.
-pub fn read_items(path: &Path) -> Result<Vec<RolloutItem>, Box<dyn std::error::Error>> {
+pub(crate) fn read_items(path: &Path) -> Result<Vec<RolloutItem>, Box<dyn std::error::Error>> {
     let bytes = std::fs::read(path)?;
     assert!(
         bytes.is_empty() || bytes.ends_with(b"\n"),
@@ -53,7 +53,7 @@ pub fn read_items(path: &Path) -> Result<Vec<RolloutItem>, Box<dyn std::error::E
 }
 
 /// The texts of the message items of a file, in order (the session meta and events skipped).
-pub fn read_texts(path: &Path) -> Result<Vec<String>, Box<dyn std::error::Error>> {
+pub(crate) fn read_texts(path: &Path) -> Result<Vec<String>, Box<dyn std::error::Error>> {
     Ok(read_items(path)?
         .iter()
         .filter_map(message_text)

@@ -13,7 +13,7 @@ use similar::TextDiff;
 
 /// One difference between the generated files and the disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Drift {
+pub(crate) struct Drift {
     /// The file, relative to the crate root.
     pub path: String,
     /// What differs.
@@ -22,7 +22,7 @@ pub struct Drift {
 
 /// How a committed file differs from what the types generate.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DriftKind {
+pub(crate) enum DriftKind {
     /// Generated but not on disk.
     Missing,
     /// On disk in a generated folder but no longer generated.
@@ -33,7 +33,7 @@ pub enum DriftKind {
 
 /// What [`write()`] did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct WriteSummary {
+pub(crate) struct WriteSummary {
     /// Files written because they were missing or different.
     pub written: Vec<String>,
     /// Stale files removed.
@@ -44,7 +44,7 @@ pub struct WriteSummary {
 
 /// Compares `generated` with the files under `crate_root`'s generated folders `dirs` (every
 /// file in them is the generator's); empty means no drift.
-pub fn check(
+pub(crate) fn check(
     crate_root: &Path,
     dirs: &[&str],
     generated: &BTreeMap<String, String>,
@@ -82,7 +82,7 @@ pub fn check(
 }
 
 /// Makes the disk match `generated`: writes missing or changed files, removes stale ones.
-pub fn write(
+pub(crate) fn write(
     crate_root: &Path,
     dirs: &[&str],
     generated: &BTreeMap<String, String>,
@@ -113,7 +113,7 @@ pub fn write(
 
 /// Writes every file of `files` under `crate_root` whose contents differ (the npm package's
 /// copies, which are never compared with a commit).
-pub fn write_all(crate_root: &Path, files: &BTreeMap<String, String>) -> Result<()> {
+pub(crate) fn write_all(crate_root: &Path, files: &BTreeMap<String, String>) -> Result<()> {
     for (path, contents) in files {
         let full = crate_root.join(path);
         if fs::read_to_string(&full).is_ok_and(|on_disk| on_disk == *contents) {
@@ -129,7 +129,7 @@ pub fn write_all(crate_root: &Path, files: &BTreeMap<String, String>) -> Result<
 
 /// A readable report: one line per missing/stale file, a unified diff per changed file, and
 /// the command that fixes it.
-pub fn render_drift(drifts: &[Drift]) -> String {
+pub(crate) fn render_drift(drifts: &[Drift]) -> String {
     let mut out = String::new();
     for drift in drifts {
         match &drift.kind {

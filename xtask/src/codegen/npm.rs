@@ -21,13 +21,13 @@ use anyhow::{Context, Result};
 use codex_app_server_protocol::export::{BUNDLE_FILE, JSON_DIR, TYPESCRIPT_DIR};
 
 /// The package folder, relative to the crate root.
-pub const NPM_DIR: &str = "npm";
+pub(crate) const NPM_DIR: &str = "npm";
 
 /// The package's name on npm, the crate's name.
-pub const PACKAGE_NAME: &str = "codex-app-server-protocol";
+pub(crate) const PACKAGE_NAME: &str = "codex-app-server-protocol";
 
 /// The package's version: the workspace version, which the crate inherits too.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+pub(crate) const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The ajv range the validator needs (draft 2020-12 and `strict` mode).
 const AJV_RANGE: &str = "^8.20.0";
@@ -38,7 +38,7 @@ const README: &str = include_str!("npm/README.md");
 
 /// Whether a package file is a copy of a `schema/` file, made where the package is packed or
 /// installed and never committed.
-pub fn is_copy(path: &str) -> bool {
+pub(crate) fn is_copy(path: &str) -> bool {
     [COPIES_OF_DECLARATIONS, COPIES_OF_SCHEMAS]
         .iter()
         .any(|dir| path.starts_with(&format!("{NPM_DIR}/{dir}/")))
@@ -50,7 +50,9 @@ const COPIES_OF_DECLARATIONS: &str = "types";
 const COPIES_OF_SCHEMAS: &str = "schemas";
 
 /// The package's files (paths relative to the crate root) from the library's generated ones.
-pub fn package_files(generated: &BTreeMap<String, String>) -> Result<BTreeMap<String, String>> {
+pub(crate) fn package_files(
+    generated: &BTreeMap<String, String>,
+) -> Result<BTreeMap<String, String>> {
     let mut out = BTreeMap::new();
     let ts_prefix = format!("{TYPESCRIPT_DIR}/");
     let mut declarations = Vec::new();

@@ -16,7 +16,7 @@ use super::{crate_file, fixtures, log, run_captured, target_dir};
 const NEEDED: &[&str] = &["codex-protocol", "codex-core", "codex-rollout"];
 
 /// Builds the project in `dir` (created) and runs the README example on every session file.
-pub fn run(root: &Path, dir: &Path) -> Result<()> {
+pub(super) fn run(root: &Path, dir: &Path) -> Result<()> {
     let crates = dir.join("crates");
     std::fs::create_dir_all(dir.join("src"))
         .with_context(|| format!("creating {}", dir.display()))?;
@@ -88,7 +88,7 @@ pub fn run(root: &Path, dir: &Path) -> Result<()> {
 }
 
 /// The first ```` ```rust ```` block of a README (the program the README shows).
-pub fn readme_example(readme: &str) -> Result<String> {
+pub(super) fn readme_example(readme: &str) -> Result<String> {
     let mut lines = readme.lines();
     lines
         .by_ref()

@@ -21,7 +21,7 @@ const REAL: &[&str] = &[
 ];
 
 /// The session files: the bundled sample first, then the real ones found.
-pub fn sessions(root: &Path) -> Result<Vec<PathBuf>> {
+pub(super) fn sessions(root: &Path) -> Result<Vec<PathBuf>> {
     let mut out = vec![root.join("cli/sample/session.jsonl")];
     let dir = root.join("../shared/fixtures/real");
     let required = std::env::var("CODEX_REQUIRE_REAL_FIXTURES").as_deref() == Ok("1");
@@ -62,7 +62,7 @@ pub fn sessions(root: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// The `codex-thread` binary, built (debug, as the tests build it) if needed.
-pub fn codex_thread(root: &Path) -> Result<PathBuf> {
+pub(super) fn codex_thread(root: &Path) -> Result<PathBuf> {
     run_captured(
         root,
         "cargo",
@@ -73,7 +73,7 @@ pub fn codex_thread(root: &Path) -> Result<PathBuf> {
 }
 
 /// One `codex-thread notifications` stream per session, written under `scratch/streams/`.
-pub fn notification_streams(root: &Path, scratch: &Path) -> Result<Vec<PathBuf>> {
+pub(super) fn notification_streams(root: &Path, scratch: &Path) -> Result<Vec<PathBuf>> {
     let binary = codex_thread(root)?;
     let binary = binary.to_string_lossy().into_owned();
     let dir = scratch.join("streams");

@@ -19,7 +19,7 @@ const TYPESCRIPT: &str = "typescript@~5.9.3";
 const NODE_TYPES: &str = "@types/node@^20.19.0";
 
 /// Builds the project in `dir` (created), installs `tarball`, runs the program on `streams`.
-pub fn run(dir: &Path, tarball: &Path, streams: &[PathBuf]) -> Result<()> {
+pub(super) fn run(dir: &Path, tarball: &Path, streams: &[PathBuf]) -> Result<()> {
     std::fs::create_dir_all(dir.join("src"))
         .with_context(|| format!("creating {}", dir.display()))?;
     write(

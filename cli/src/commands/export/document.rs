@@ -22,7 +22,7 @@ use crate::input::Source;
 use crate::output::{Output, Spool};
 
 /// What the pieces of the document are.
-pub enum Layout {
+pub(crate) enum Layout {
     Markdown,
     Html(html::Sections),
     /// The transcript as one JSON document; `turns` counts the turns written so far.
@@ -33,7 +33,7 @@ pub enum Layout {
 
 impl Layout {
     /// The layout of `format`, or JSON.
-    pub fn of(format: ExportFormat, json: bool) -> Self {
+    pub(crate) fn of(format: ExportFormat, json: bool) -> Self {
         match (json, format) {
             (true, _) => Self::Json { turns: 0 },
             (false, ExportFormat::Markdown) => Self::Markdown,
@@ -42,12 +42,12 @@ impl Layout {
     }
 
     /// Whether the header needs the [`Overview`] (every turn) before the first part.
-    pub fn needs_overview(&self) -> bool {
+    pub(crate) fn needs_overview(&self) -> bool {
         !matches!(self, Self::Json { .. })
     }
 
     /// The document's first piece.
-    pub fn head(
+    pub(crate) fn head(
         &self,
         head: &Transcript,
         overview: &Overview,
@@ -66,13 +66,13 @@ impl Layout {
     }
 
     /// Whether the layout lists the turns in a table of contents ([`Layout::contents_row`]).
-    pub fn lists_turns(&self) -> bool {
+    pub(crate) fn lists_turns(&self) -> bool {
         matches!(self, Self::Html(_))
     }
 
     /// The table of contents' row of `part`, for a layout that lists the turns (HTML):
     /// rendered as the part is, set aside until the header is written ([`Layout::contents`]).
-    pub fn contents_row(&mut self, part: &Part) -> Option<String> {
+    pub(crate) fn contents_row(&mut self, part: &Part) -> Option<String> {
         match (self, part) {
             (Self::Html(sections), Part::Turn(turn)) => {
                 Some(sections.contents.row(&ContentsLine::of(turn)))
@@ -83,7 +83,7 @@ impl Layout {
 
     /// What goes around the rows of the table of contents, right after the header, when the
     /// document has one.
-    pub fn contents(&self, overview: &Overview) -> Option<(String, &'static str)> {
+    pub(crate) fn contents(&self, overview: &Overview) -> Option<(String, &'static str)> {
         match self {
             Self::Html(_) if html::has_contents(overview) => {
                 Some((html::contents_start(overview), html::contents_end()))
@@ -93,7 +93,7 @@ impl Layout {
     }
 
     /// The piece of one part.
-    pub fn part(&mut self, part: &Part) -> Result<String, Failure> {
+    pub(crate) fn part(&mut self, part: &Part) -> Result<String, Failure> {
         Ok(match self {
             Self::Markdown => markdown::part(part),
             Self::Html(sections) => sections.part(part),
@@ -109,7 +109,7 @@ impl Layout {
     }
 
     /// The document's last piece.
-    pub fn tail(&self, head: &Transcript) -> String {
+    pub(crate) fn tail(&self, head: &Transcript) -> String {
         match self {
             Self::Markdown => String::new(),
             Self::Html(_) => html::tail(),
@@ -147,7 +147,7 @@ impl<'a> JsonHead<'a> {
 }
 
 /// Where the document goes.
-pub enum Target<'a> {
+pub(crate) enum Target<'a> {
     /// Standard output, sanitized as text, or escaped as JSON text.
     Output { out: &'a mut Output, json: bool },
     /// A temporary file beside `path`, renamed to it when the document is whole.
@@ -160,7 +160,7 @@ pub enum Target<'a> {
 
 impl<'a> Target<'a> {
     /// Standard output (`out`), or `path`; refuses to overwrite the session file it reads.
-    pub fn open(
+    pub(crate) fn open(
         source: &Source,
         path: Option<&Path>,
         out: &'a mut Output,
@@ -199,7 +199,7 @@ impl<'a> Target<'a> {
     }
 
     /// Writes the next piece.
-    pub fn write(&mut self, piece: &str) -> Result<(), Failure> {
+    pub(crate) fn write(&mut self, piece: &str) -> Result<(), Failure> {
         match self {
             Self::Output { out, json: true } => out.json_text(piece),
             Self::Output { out, json: false } => out.text(piece),
@@ -211,7 +211,7 @@ impl<'a> Target<'a> {
 
     /// A spool for pieces this target writes later ([`Target::append`]), prepared as
     /// [`Target::write`] would write them.
-    pub fn spool(&self) -> Result<Spool, Failure> {
+    pub(crate) fn spool(&self) -> Result<Spool, Failure> {
         match self {
             Self::Output { out, .. } => out.spool(),
             Self::File { .. } => Spool::plain(),
@@ -219,7 +219,7 @@ impl<'a> Target<'a> {
     }
 
     /// Writes the pieces `spool` holds ([`Target::spool`]), in order, then removes it.
-    pub fn append(&mut self, spool: Spool) -> Result<(), Failure> {
+    pub(crate) fn append(&mut self, spool: Spool) -> Result<(), Failure> {
         match self {
             Self::Output { out, .. } => out.append(spool),
             Self::File { path, file, .. } => {
@@ -230,7 +230,7 @@ impl<'a> Target<'a> {
 
     /// Ends the document: a file is synced and put in place (the written path is returned);
     /// after `failed`, the temporary file is removed instead.
-    pub fn finish(self, failed: bool) -> Result<Option<PathBuf>, Failure> {
+    pub(crate) fn finish(self, failed: bool) -> Result<Option<PathBuf>, Failure> {
         let Self::File {
             path,
             temporary,

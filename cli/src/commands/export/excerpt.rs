@@ -5,15 +5,15 @@
 //! renderers cut the same way; `--json` keeps every output whole.
 
 /// Lines kept from the start of a long output.
-pub const HEAD_LINES: usize = 40;
+pub(crate) const HEAD_LINES: usize = 40;
 /// Lines kept from the end of a long output.
-pub const TAIL_LINES: usize = 20;
+pub(crate) const TAIL_LINES: usize = 20;
 /// Characters kept on either side at most (one huge line is cut too).
 const MAX_SIDE_CHARS: usize = 4_000;
 
 /// An output, whole or cut.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Excerpt<'a> {
+pub(crate) struct Excerpt<'a> {
     pub head: std::borrow::Cow<'a, str>,
     /// What was left out, and the tail after it; `None` when the output is whole.
     pub cut: Option<Cut<'a>>,
@@ -24,7 +24,7 @@ pub struct Excerpt<'a> {
 
 /// The part of a long output left out, and its tail.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Cut<'a> {
+pub(crate) struct Cut<'a> {
     pub omitted_lines: usize,
     pub omitted_bytes: usize,
     pub tail: std::borrow::Cow<'a, str>,
@@ -32,7 +32,7 @@ pub struct Cut<'a> {
 
 /// `text` as an excerpt (trailing newlines dropped). The head and the tail are slices of
 /// `text`: no line is copied.
-pub fn excerpt(text: &str) -> Excerpt<'_> {
+pub(crate) fn excerpt(text: &str) -> Excerpt<'_> {
     let text = text.trim_end_matches(['\n', '\r']);
     let total_lines = if text.is_empty() {
         0

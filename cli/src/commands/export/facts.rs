@@ -8,7 +8,7 @@ use super::transcript::{Entry, EntryKind, Part, Transcript, TranscriptTurn, dura
 /// What a document says before its first turn that depends on every turn: known after a
 /// pass over the whole transcript (built part by part and dropped), or from a whole one.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Overview {
+pub(crate) struct Overview {
     /// The turns that count (rolled-back ones left out).
     pub live_turns: usize,
     /// Every image of the transcript.
@@ -20,7 +20,7 @@ pub struct Overview {
 
 /// A turn as a table of contents lists it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ContentsLine {
+pub(crate) struct ContentsLine {
     pub number: Option<usize>,
     pub rolled_back: bool,
     pub status: &'static str,
@@ -30,7 +30,7 @@ pub struct ContentsLine {
 
 impl Overview {
     /// Counts one part in.
-    pub fn add(&mut self, part: &Part) {
+    pub(crate) fn add(&mut self, part: &Part) {
         match part {
             Part::Preamble(entries) => self.images += images_in(entries),
             Part::Turn(turn) => self.add_turn(turn),
@@ -46,7 +46,7 @@ impl Overview {
 
 impl ContentsLine {
     /// The table of contents' line of `turn`.
-    pub fn of(turn: &TranscriptTurn) -> Self {
+    pub(crate) fn of(turn: &TranscriptTurn) -> Self {
         let preview = turn
             .entries
             .iter()
@@ -71,7 +71,7 @@ fn images_in(entries: &[Entry]) -> usize {
 
 /// The header's facts, as (label, value) pairs, in the order they are shown: `head`'s
 /// session facts (its turns are not looked at) and the overview's counts.
-pub fn header_facts(head: &Transcript, overview: &Overview) -> Vec<(&'static str, String)> {
+pub(crate) fn header_facts(head: &Transcript, overview: &Overview) -> Vec<(&'static str, String)> {
     let transcript = head;
     let mut facts = Vec::new();
     if let Some(version) = &transcript.cli_version {
@@ -121,7 +121,7 @@ pub fn header_facts(head: &Transcript, overview: &Overview) -> Vec<(&'static str
 }
 
 /// How a turn ended, as a sentence.
-pub fn describe_turn_status(status: &str) -> &'static str {
+pub(crate) fn describe_turn_status(status: &str) -> &'static str {
     match status {
         "completed" => "Turn completed.",
         "interrupted" => "Turn interrupted.",

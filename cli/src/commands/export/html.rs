@@ -31,7 +31,7 @@ const TOC_FROM_TURNS: usize = 4;
 /// The page up to its table of contents: the fixed head and the header (`head`'s session
 /// facts and the overview's counts). From a few turns on ([`has_contents`]) the table of
 /// contents follows: [`contents_start`], each turn's [`Contents::row`], [`contents_end`].
-pub fn head(head: &Transcript, overview: &Overview, redaction: Option<&str>) -> String {
+pub(crate) fn head(head: &Transcript, overview: &Overview, redaction: Option<&str>) -> String {
     let mut out = String::with_capacity(64 * 1024);
     let title = head.thread_id.as_deref().unwrap_or("(no session meta)");
     let _ = write!(
@@ -50,12 +50,12 @@ pub fn head(head: &Transcript, overview: &Overview, redaction: Option<&str>) -> 
 }
 
 /// Whether the page has a table of contents.
-pub fn has_contents(overview: &Overview) -> bool {
+pub(crate) fn has_contents(overview: &Overview) -> bool {
     overview.turns >= TOC_FROM_TURNS
 }
 
 /// The opening of the table of contents.
-pub fn contents_start(overview: &Overview) -> String {
+pub(crate) fn contents_start(overview: &Overview) -> String {
     format!(
         "<nav class=\"toc\"><details open><summary>Contents ({} turns)</summary><ol>\n",
         overview.turns
@@ -63,20 +63,20 @@ pub fn contents_start(overview: &Overview) -> String {
 }
 
 /// The end of the table of contents.
-pub fn contents_end() -> &'static str {
+pub(crate) fn contents_end() -> &'static str {
     "</ol></details></nav>\n"
 }
 
 /// The rows of the table of contents, one per turn in order (the rolled-back turns are
 /// counted for their ids, as [`Sections`] counts them).
 #[derive(Debug, Default)]
-pub struct Contents {
+pub(crate) struct Contents {
     rolled_back: usize,
 }
 
 impl Contents {
     /// The row of the next turn.
-    pub fn row(&mut self, line: &ContentsLine) -> String {
+    pub(crate) fn row(&mut self, line: &ContentsLine) -> String {
         if line.number.is_none() {
             self.rolled_back += 1;
         }
@@ -97,7 +97,7 @@ impl Contents {
 
 /// Writes the parts of a page in order (the rolled-back turns are counted for their ids).
 #[derive(Debug, Default)]
-pub struct Sections {
+pub(crate) struct Sections {
     rolled_back: usize,
     /// The table of contents' rows, rendered beside the parts.
     pub contents: Contents,
@@ -105,7 +105,7 @@ pub struct Sections {
 
 impl Sections {
     /// The HTML of the next part (an empty preamble has none).
-    pub fn part(&mut self, part: &Part) -> String {
+    pub(crate) fn part(&mut self, part: &Part) -> String {
         let mut out = String::new();
         match part {
             Part::Preamble(entries) if entries.is_empty() => {}
@@ -130,7 +130,7 @@ impl Sections {
 }
 
 /// The end of the page, after its last part.
-pub fn tail() -> String {
+pub(crate) fn tail() -> String {
     format!(
         "</main>\n<script>{}</script>\n</body>\n</html>\n",
         page::SCRIPT

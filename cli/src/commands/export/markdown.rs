@@ -19,7 +19,7 @@ use super::facts::{Overview, describe_turn_status, header_facts};
 use super::transcript::{Entry, EntryKind, Image, Part, ToolCall, Transcript, TranscriptTurn};
 
 /// The document's header: `head`'s session facts and the overview's counts.
-pub fn head(head: &Transcript, overview: &Overview, redaction: Option<&str>) -> String {
+pub(crate) fn head(head: &Transcript, overview: &Overview, redaction: Option<&str>) -> String {
     let mut md = String::new();
     let title = head.thread_id.as_deref().unwrap_or("(no session meta)");
     let _ = writeln!(md, "# Codex session {}\n", code_span(title));
@@ -36,7 +36,7 @@ pub fn head(head: &Transcript, overview: &Overview, redaction: Option<&str>) -> 
 }
 
 /// The text of one part, in the order parts come (an empty preamble has none).
-pub fn part(part: &Part) -> String {
+pub(crate) fn part(part: &Part) -> String {
     let mut md = String::new();
     match part {
         Part::Preamble(entries) if entries.is_empty() => {}
@@ -201,7 +201,7 @@ fn quote(text: &str) -> String {
 /// `text` as inline code that shows every character as itself: the backtick run around it is
 /// longer than any inside, with a space of padding when it starts or ends with a backtick;
 /// line breaks become spaces (a code span is one line to a reader anyway).
-pub fn code_span(text: &str) -> String {
+pub(crate) fn code_span(text: &str) -> String {
     let text = text.replace(['\r', '\n'], " ");
     let longest_run = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest_run + 1);
@@ -216,7 +216,7 @@ pub fn code_span(text: &str) -> String {
 /// `text` as Markdown text that renders as itself: every ASCII punctuation character is
 /// backslash-escaped (CommonMark allows it for all of them), leading spaces cannot open a
 /// code block, and line breaks stay line breaks.
-pub fn escape_text(text: &str) -> String {
+pub(crate) fn escape_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     let mut previous_blank = true;
     for (number, line) in text.lines().enumerate() {

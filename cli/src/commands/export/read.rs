@@ -36,7 +36,7 @@ const PASSES_PARSING_OUTPUTS: Passes<LineTest, LineTest> = Passes {
 
 /// How the first pass reads tool outputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outputs {
+pub(crate) enum Outputs {
     /// By their call ids alone, where Codex writes them ([`IndexScan::reads`]): a later pass
     /// may end [`Replayed::OutputUnreadable`].
     ByCallId,
@@ -46,7 +46,7 @@ pub enum Outputs {
 
 /// How a later pass ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Replayed {
+pub(crate) enum Replayed {
     /// Every line was handed on.
     Done,
     /// A tool output the first pass read by its call id alone does not parse: the index may
@@ -56,7 +56,7 @@ pub enum Replayed {
 }
 
 /// A session `export` reads (see the module docs); `first` is what the first pass read.
-pub struct Reader {
+pub(crate) struct Reader {
     source: Source,
     outputs: Outputs,
     first: FirstPass,
@@ -65,7 +65,7 @@ pub struct Reader {
 impl Reader {
     /// A reader of `source` (a file, or a spooled copy of standard input or the sample) whose
     /// first pass reads tool outputs as `outputs` says.
-    pub fn open(source: &Source, outputs: Outputs) -> Self {
+    pub(crate) fn open(source: &Source, outputs: Outputs) -> Self {
         Self {
             source: source.clone(),
             outputs,
@@ -82,7 +82,7 @@ impl Reader {
     }
 
     /// The first pass: the file's index, after the checks a loaded session gets.
-    pub fn index(&mut self) -> Result<FileIndex, Failure> {
+    pub(crate) fn index(&mut self) -> Result<FileIndex, Failure> {
         let progress = Progress::for_bytes(source_size(&self.source), "indexing");
         let mut scan = IndexScan::new();
         self.first = stream_session_where(&self.source, &progress, self.passes(), |line| {
@@ -96,7 +96,7 @@ impl Reader {
     /// for a line it passed over), and its bytes. Unreadable lines are not handed on; one that
     /// the first pass read as a tool output by its call id ends the pass
     /// ([`Replayed::OutputUnreadable`]). Stops at the first error `visit` returns.
-    pub fn replay(
+    pub(crate) fn replay(
         &self,
         mut visit: impl FnMut(usize, Option<&RolloutItem>, &[u8]) -> Result<(), Failure>,
     ) -> Result<Replayed, Failure> {

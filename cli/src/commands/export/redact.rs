@@ -19,12 +19,12 @@
 //! are). The report counts each kind, and the export says it on standard error and in the
 //! document.
 
-pub use codex_home::{RedactionReport, Redactor};
+pub(crate) use codex_home::{RedactionReport, Redactor};
 
 use super::transcript::{Entry, Transcript};
 
 /// The export's walk of a transcript: every string it holds, masked by a [`Redactor`].
-pub trait RedactTranscript {
+pub(crate) trait RedactTranscript {
     /// Masks every string of `transcript` in place (the export redacts part by part; the
     /// tests check that the parts add up to this).
     #[cfg(test)]

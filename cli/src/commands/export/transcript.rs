@@ -29,16 +29,16 @@ mod index;
 mod meta;
 mod tool;
 
-pub use build::{Part, TranscriptBuilder};
-pub use image::{Image, ImageSource, human_bytes};
-pub use index::{FileIndex, IndexScan};
-pub use meta::{duration_between, human_duration_ms};
+pub(crate) use build::{Part, TranscriptBuilder};
+pub(crate) use image::{Image, ImageSource, human_bytes};
+pub(crate) use index::{FileIndex, IndexScan};
+pub(crate) use meta::{duration_between, human_duration_ms};
 
 use serde::Serialize;
 
 /// A whole transcript.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Transcript {
+pub(crate) struct Transcript {
     pub thread_id: Option<String>,
     pub cli_version: Option<String>,
     pub cwd: Option<String>,
@@ -61,7 +61,7 @@ pub struct Transcript {
 /// What the session's own responses used, counted as `usage` counts them (a forked child's
 /// copied parent prefix is not charged to it).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct TokenTotals {
+pub(crate) struct TokenTotals {
     pub input: i64,
     pub cached_input: i64,
     pub output: i64,
@@ -71,7 +71,7 @@ pub struct TokenTotals {
 
 /// One turn.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TranscriptTurn {
+pub(crate) struct TranscriptTurn {
     /// The turn's number among the turns that count (1-based, as `fork --drop-turns` and
     /// `inspect` count them); `None` for a rolled-back turn.
     pub number: Option<usize>,
@@ -87,7 +87,7 @@ pub struct TranscriptTurn {
 
 /// One entry of a turn, with the time of the line it came from.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// The line's `timestamp` (UTC), when it has one.
     pub at: Option<String>,
     #[serde(flatten)]
@@ -97,7 +97,7 @@ pub struct Entry {
 /// What an entry is.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum EntryKind {
+pub(crate) enum EntryKind {
     User {
         text: String,
         images: Vec<Image>,
@@ -122,7 +122,7 @@ pub enum EntryKind {
 
 /// A tool call and what came back.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct ToolCall {
+pub(crate) struct ToolCall {
     pub name: String,
     pub call_id: Option<String>,
     /// The arguments (pretty-printed when they are JSON), or the freeform input.
@@ -143,7 +143,7 @@ impl Entry {
     /// Hands `visit` every string of the entry a reader sees: texts, tool names, call ids,
     /// inputs, commands, patches, outputs, image locations; not image data. The one walk of
     /// an entry's strings: redaction masks them with it, [`Entry::text_bytes`] counts them.
-    pub fn visit_strings(&mut self, visit: &mut impl FnMut(&mut String)) {
+    pub(crate) fn visit_strings(&mut self, visit: &mut impl FnMut(&mut String)) {
         match &mut self.kind {
             EntryKind::User { text, images } => {
                 visit(text);
@@ -180,7 +180,7 @@ impl Entry {
 
     /// The bytes of the entry's strings ([`Entry::visit_strings`]) and embedded images. It
     /// takes the entry mutably only because that walk does.
-    pub fn text_bytes(&mut self) -> usize {
+    pub(crate) fn text_bytes(&mut self) -> usize {
         let mut bytes: usize = self
             .images()
             .iter()
@@ -191,7 +191,7 @@ impl Entry {
     }
 
     /// The images of this entry (the person's, or inside a tool output).
-    pub fn images(&self) -> &[Image] {
+    pub(crate) fn images(&self) -> &[Image] {
         match &self.kind {
             EntryKind::User { images, .. } => images.as_slice(),
             EntryKind::ToolCall(call) => call.output_images.as_slice(),

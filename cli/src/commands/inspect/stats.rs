@@ -30,6 +30,7 @@ use std::collections::BTreeMap;
 
 use std::collections::HashMap;
 
+use codex_app_server_protocol::ThreadHistoryBuilder;
 use codex_home::UsageScan;
 use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
@@ -38,13 +39,12 @@ use codex_protocol::rollout::{HistoryBase, LineFormat, RolloutItem, RolloutLine}
 use codex_protocol::thread_id::ThreadId;
 use codex_protocol::tool_call::tool_name;
 use codex_rollout::LineProblem;
-use codex_app_server_protocol::ThreadHistoryBuilder;
 use codex_rollout::{ClientView, ParentPrefixScan, Provenance, UserTurnCounter};
 use serde::Serialize;
 
 /// A problem line, as every command reports it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ProblemReport {
+pub(crate) struct ProblemReport {
     /// 1-based line number.
     pub line: usize,
     /// Stable kind name (`malformed`, `truncated`, `unknown_line_type`, ...).
@@ -65,7 +65,7 @@ impl From<&LineProblem> for ProblemReport {
 
 /// A call that has no output in the file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct UnansweredCall {
+pub(crate) struct UnansweredCall {
     /// Line of the call.
     pub line: usize,
     /// Its call id.
@@ -77,7 +77,7 @@ pub struct UnansweredCall {
 /// What the session's own responses used: codex-home's count ([`codex_home::FileUsage`], the
 /// one `usage` reports; a forked child's copied parent prefix is not charged to it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Tokens {
+pub(crate) struct Tokens {
     pub input: i64,
     pub cached_input: i64,
     pub output: i64,
@@ -89,7 +89,7 @@ pub struct Tokens {
 
 /// Everything `inspect` reports; serializes to exactly the documented keys.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Inspection {
+pub(crate) struct Inspection {
     pub thread_id: Option<String>,
     pub cli_version: Option<String>,
     pub lines: usize,
@@ -110,7 +110,7 @@ pub struct Inspection {
 
 /// The lines a child copied from its parent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct CopiedPrefix {
+pub(crate) struct CopiedPrefix {
     pub thread_id: String,
     /// First and last copied line, 1-based.
     pub lines: [usize; 2],
@@ -121,7 +121,7 @@ pub struct CopiedPrefix {
 /// keeps counters, the calls still waiting for an output and the unanswered ones, never the
 /// items.
 #[derive(Debug)]
-pub struct Inspector {
+pub(crate) struct Inspector {
     inspection: Inspection,
     meta_seen: bool,
     turns: UserTurnCounter,
@@ -152,7 +152,7 @@ impl Default for Inspector {
 
 impl Inspector {
     /// An inspector that has read nothing.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             inspection: Inspection {
                 thread_id: None,
@@ -188,7 +188,7 @@ impl Inspector {
     }
 
     /// Takes the problem of line `number`, if it had one, and counts the line.
-    pub fn push_line(&mut self, number: usize, problem: Option<&LineProblem>) {
+    pub(crate) fn push_line(&mut self, number: usize, problem: Option<&LineProblem>) {
         self.inspection.lines = self.inspection.lines.max(number);
         if let Some(problem) = problem {
             self.inspection.problems.push(problem.into());
@@ -196,7 +196,7 @@ impl Inspector {
     }
 
     /// Takes a legacy `{"record_type": ...}` marker line.
-    pub fn push_marker(&mut self, format: LineFormat) {
+    pub(crate) fn push_marker(&mut self, format: LineFormat) {
         self.turns.note_format(format);
         self.view.note_format(format);
         *self
@@ -208,13 +208,19 @@ impl Inspector {
 
     /// Takes a line of a known kind whose payload the model cannot read (it is counted among
     /// the problems only).
-    pub fn push_opaque(&mut self, format: LineFormat) {
+    pub(crate) fn push_opaque(&mut self, format: LineFormat) {
         self.turns.note_format(format);
         self.view.note_format(format);
     }
 
     /// Takes the line `number`, whose bytes are `raw`.
-    pub fn push_item(&mut self, number: usize, line: &RolloutLine, format: LineFormat, raw: &[u8]) {
+    pub(crate) fn push_item(
+        &mut self,
+        number: usize,
+        line: &RolloutLine,
+        format: LineFormat,
+        raw: &[u8],
+    ) {
         let item = &line.item;
         self.usage.push(number, line);
         let inspection = &mut self.inspection;
@@ -302,13 +308,15 @@ impl Inspector {
         }
     }
 
-    /// The inspection of everything read, or, when the file's client view had to be built
-    /// by another rule than its first lines said, the inspection without its `turns` (the
-    /// caller counts them over the file again, with the rule known).
-    pub fn finish(mut self) -> Result<Inspection, Inspection> {
+    /// The inspection of everything read, and whether its `turns` must be counted again:
+    /// when the file's client view had to be built by another rule than its first lines
+    /// said, the caller counts them over the file again, with the rule known.
+    pub(crate) fn finish(mut self) -> (Inspection, bool) {
         let mut inspection = self.inspection;
         let history = &mut self.history;
-        let view = self.view.finish(&mut |item| history.handle_rollout_item(item));
+        let view = self
+            .view
+            .finish(&mut |item| history.handle_rollout_item(item));
         inspection.turns = self.history.finish().len();
         if self.usage_seen {
             let total = self.usage.finish().total();
@@ -334,13 +342,10 @@ impl Inspector {
             .into_iter()
             .filter_map(|line| self.open_calls.remove(&line))
             .collect();
-        match view {
-            Ok(_) => Ok(inspection),
-            Err(changed) => {
-                tracing::debug!(%changed, "the turns are counted again");
-                Err(inspection)
-            }
+        if let Err(changed) = &view {
+            tracing::debug!(%changed, "the turns are counted again");
         }
+        (inspection, view.is_err())
     }
 }
 

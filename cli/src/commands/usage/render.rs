@@ -14,13 +14,18 @@ use codex_home::{Pricing, TallyCost};
 use codex_home::{ReportKind, UsageReport, UsageRow};
 
 /// The widest table printed.
-pub const MAX_WIDTH: usize = 80;
+pub(crate) const MAX_WIDTH: usize = 80;
 
 /// The longest key column.
 const MAX_KEY: usize = 24;
 
 /// The report as JSON.
-pub fn to_json(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone: &str) -> Value {
+pub(crate) fn to_json(
+    kind: ReportKind,
+    report: &UsageReport,
+    pricing: &Pricing,
+    zone: &str,
+) -> Value {
     let rows: Vec<Value> = report
         .rows
         .iter()
@@ -77,7 +82,7 @@ pub fn to_json(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone: 
 }
 
 /// The models of `report` that have no price.
-pub fn unpriced(report: &UsageReport, pricing: &Pricing) -> Vec<String> {
+pub(crate) fn unpriced(report: &UsageReport, pricing: &Pricing) -> Vec<String> {
     report
         .totals
         .models
@@ -140,7 +145,12 @@ struct Line {
 const HEADERS: [&str; 6] = ["Input", "Cached", "Output", "Reasoning", "Total", "Cost"];
 
 /// The report as a table (each line at most [`MAX_WIDTH`] columns), with notes under it.
-pub fn to_table(kind: ReportKind, report: &UsageReport, pricing: &Pricing, zone: &str) -> String {
+pub(crate) fn to_table(
+    kind: ReportKind,
+    report: &UsageReport,
+    pricing: &Pricing,
+    zone: &str,
+) -> String {
     let key_header = match kind {
         ReportKind::Daily => "Date",
         ReportKind::Weekly => "Week of",
@@ -302,7 +312,7 @@ fn cost_cell(cost: TallyCost) -> String {
 }
 
 /// `1234567` as `1,234,567`.
-pub fn thousands(value: u64) -> String {
+pub(crate) fn thousands(value: u64) -> String {
     let digits = value.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (index, digit) in digits.chars().enumerate() {
@@ -315,7 +325,7 @@ pub fn thousands(value: u64) -> String {
 }
 
 /// `1234567` as `1.2M`.
-pub fn abbreviate(value: u64) -> String {
+pub(crate) fn abbreviate(value: u64) -> String {
     const UNITS: [(u64, &str); 4] = [
         (1_000_000_000_000, "T"),
         (1_000_000_000, "B"),

@@ -46,7 +46,7 @@ const HOLD_UNDECIDED_POLLS: u32 = 8;
 
 /// A session file followed as it grows (see the module docs).
 #[derive(Debug)]
-pub struct Follower {
+pub(crate) struct Follower {
     path: PathBuf,
     seen: Option<(u64, SystemTime)>,
     /// What was read of the file so far (`None` before the first read, and for a file that
@@ -62,7 +62,7 @@ pub struct Follower {
 
 impl Follower {
     /// A follower of `path` that has read nothing yet.
-    pub fn new(path: PathBuf) -> Self {
+    pub(crate) fn new(path: PathBuf) -> Self {
         Self {
             path,
             seen: None,
@@ -75,13 +75,13 @@ impl Follower {
 
     /// The file followed now (it changes when the file moved or the thread went on in a
     /// continuation file).
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
     /// The thread as the file holds it now, when it changed since the last poll; `None` when
     /// it did not (or only a torn line grew).
-    pub fn poll(&mut self) -> Result<Option<Loaded>, Failure> {
+    pub(crate) fn poll(&mut self) -> Result<Option<Loaded>, Failure> {
         if !self.path.exists()
             && let Some(moved) = moved_to(&self.path)
         {

@@ -15,11 +15,11 @@ use crate::error::Failure;
 use crate::inputs::resolve_home;
 
 /// Sessions shown at most.
-pub const LIST_LIMIT: usize = 500;
+pub(crate) const LIST_LIMIT: usize = 500;
 
 /// One row of the list.
 #[derive(Debug, Clone)]
-pub struct Row {
+pub(crate) struct Row {
     /// The newest file of the thread.
     pub path: PathBuf,
     /// The thread id.
@@ -38,7 +38,7 @@ impl Row {
     /// Whether the row passes the list's filter: `model:TEXT` matches the model alone;
     /// any other text matches the date, thread id, cwd, model or first message (case
     /// insensitive, a part of any of them).
-    pub fn matches(&self, filter: &str) -> bool {
+    pub(crate) fn matches(&self, filter: &str) -> bool {
         let filter = filter.trim().to_lowercase();
         if let Some(model) = filter.strip_prefix("model:") {
             return self.model.to_lowercase().contains(model.trim());
@@ -56,23 +56,23 @@ impl Row {
     }
 
     /// The command that resumes the thread in Codex.
-    pub fn resume_command(&self) -> String {
+    pub(crate) fn resume_command(&self) -> String {
         resume_command(&self.thread_id)
     }
 }
 
 /// `codex resume <id>`.
-pub fn resume_command(thread_id: &str) -> String {
+pub(crate) fn resume_command(thread_id: &str) -> String {
     format!("codex resume {thread_id}")
 }
 
 /// The home `home` names (default: `$CODEX_HOME`, else `~/.codex`).
-pub fn home(home: Option<&Path>) -> Result<CodexHome, Failure> {
+pub(crate) fn home(home: Option<&Path>) -> Result<CodexHome, Failure> {
     resolve_home(home)
 }
 
 /// The sessions of `home`, newest first, each thread once.
-pub fn rows(home: &CodexHome, archived: bool) -> Result<Vec<Row>, Failure> {
+pub(crate) fn rows(home: &CodexHome, archived: bool) -> Result<Vec<Row>, Failure> {
     let page = if archived {
         list_archived_sessions(home, LIST_LIMIT, None)
     } else {
@@ -100,7 +100,11 @@ fn row(summary: SessionSummary) -> Row {
 }
 
 /// The hits of `text` in `home`'s index (brought up to date first), newest first.
-pub fn search(home: &CodexHome, index: Option<&Path>, text: &str) -> Result<Vec<Hit>, Failure> {
+pub(crate) fn search(
+    home: &CodexHome,
+    index: Option<&Path>,
+    text: &str,
+) -> Result<Vec<Hit>, Failure> {
     let index = match index {
         Some(path) => path.to_path_buf(),
         None => SearchIndex::default_path().map_err(|error| Failure::Usage(error.to_string()))?,
@@ -118,7 +122,7 @@ pub fn search(home: &CodexHome, index: Option<&Path>, text: &str) -> Result<Vec<
 
 /// The first term of a search (typed text: every term is looked for as written): what find
 /// in thread looks for in a thread opened from a hit.
-pub fn find_text(query: &str) -> String {
+pub(crate) fn find_text(query: &str) -> String {
     query
         .split_whitespace()
         .next()

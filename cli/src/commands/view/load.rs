@@ -21,7 +21,7 @@ use crate::progress::Progress;
 
 /// A thread read from its file.
 #[derive(Debug, Default)]
-pub struct Loaded {
+pub(crate) struct Loaded {
     /// The first session meta, when the file has one.
     pub meta: Option<SessionMetaLine>,
     /// The turns, the last one `inProgress` when the file ends inside it.
@@ -36,7 +36,7 @@ pub struct Loaded {
 
 impl Loaded {
     /// The thread id, when the file has a session meta.
-    pub fn thread_id(&self) -> Option<String> {
+    pub(crate) fn thread_id(&self) -> Option<String> {
         self.meta.as_ref().map(|meta| meta.meta.id.to_string())
     }
 }
@@ -44,7 +44,7 @@ impl Loaded {
 /// What the builder and the facts are fed, item by item. The turns are the complete
 /// transcript (every call the file records, Codex's items among them).
 #[derive(Debug, Clone)]
-pub struct Feed {
+pub(crate) struct Feed {
     meta: Option<SessionMetaLine>,
     builder: ThreadHistoryBuilder,
     facts: ThreadFacts,
@@ -62,7 +62,7 @@ impl Default for Feed {
 
 impl Feed {
     /// A feed of items that start inside a thread ([`ThreadFacts::mid_thread`]).
-    pub fn mid_thread() -> Self {
+    pub(crate) fn mid_thread() -> Self {
         Self {
             facts: ThreadFacts::mid_thread(),
             ..Self::default()
@@ -70,7 +70,7 @@ impl Feed {
     }
 
     /// Takes one rollout item.
-    pub fn push(&mut self, item: &RolloutItem) {
+    pub(crate) fn push(&mut self, item: &RolloutItem) {
         if let (None, RolloutItem::SessionMeta(meta)) = (&self.meta, item) {
             self.meta = Some(meta.as_ref().clone());
         }
@@ -79,7 +79,7 @@ impl Feed {
     }
 
     /// The thread fed so far.
-    pub fn finish(self) -> Loaded {
+    pub(crate) fn finish(self) -> Loaded {
         Loaded {
             meta: self.meta,
             turns: self.builder.finish(),
@@ -91,7 +91,7 @@ impl Feed {
 }
 
 /// Reads the session at `path` (plain or `.zst`); `home` resolves a history base.
-pub fn load_file(path: &Path, home: Option<&Path>) -> Result<Loaded, Failure> {
+pub(crate) fn load_file(path: &Path, home: Option<&Path>) -> Result<Loaded, Failure> {
     let mut based = Feed::default();
     if feed_with_base(path, home, |item| based.push(item))? {
         return Ok(based.finish());

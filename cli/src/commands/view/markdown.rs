@@ -9,10 +9,10 @@ use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, T
 use super::render::{Line, LineBuilder, Tone};
 
 /// Deepest list or quote nesting that still indents.
-pub const MAX_DEPTH: usize = 8;
+pub(crate) const MAX_DEPTH: usize = 8;
 
 /// The lines of `markdown`.
-pub fn markdown_lines(markdown: &str) -> Vec<Line> {
+pub(crate) fn markdown_lines(markdown: &str) -> Vec<Line> {
     let mut state = State::default();
     let parser = Parser::new_ext(
         markdown,

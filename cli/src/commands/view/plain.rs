@@ -20,7 +20,7 @@ use crate::output::Output;
 
 /// How the plain rendering is drawn.
 #[derive(Debug, Clone, Copy)]
-pub struct PlainOptions {
+pub(crate) struct PlainOptions {
     /// Unfold every cell.
     pub expand: bool,
     /// How often `--follow` looks at the file.
@@ -28,7 +28,7 @@ pub struct PlainOptions {
 }
 
 /// The header of a thread: its id, where and when it ran, how to resume it.
-pub fn header(loaded: &Loaded, path: &Path) -> Vec<String> {
+pub(crate) fn header(loaded: &Loaded, path: &Path) -> Vec<String> {
     let Some(meta) = &loaded.meta else {
         return vec![format!("{} (no session meta)", path.display())];
     };
@@ -67,7 +67,7 @@ fn print_cells(
 }
 
 /// `view FILE` without a terminal.
-pub fn thread(
+pub(crate) fn thread(
     path: &Path,
     home: Option<&Path>,
     options: &PlainOptions,
@@ -85,7 +85,7 @@ pub fn thread(
 }
 
 /// `view` of a home without a terminal: the session list with each thread's resume command.
-pub fn sessions(home_dir: Option<&Path>, out: &mut Output) -> CommandResult {
+pub(crate) fn sessions(home_dir: Option<&Path>, out: &mut Output) -> CommandResult {
     let home = home(home_dir)?;
     let rows = rows(&home, false)?;
     out.line(&format!(
@@ -107,7 +107,7 @@ pub fn sessions(home_dir: Option<&Path>, out: &mut Output) -> CommandResult {
 }
 
 /// `view --follow FILE` without a terminal (see the module docs). Runs until stopped.
-pub fn follow(path: &Path, options: &PlainOptions, out: &mut Output) -> CommandResult {
+pub(crate) fn follow(path: &Path, options: &PlainOptions, out: &mut Output) -> CommandResult {
     let mut follower = Follower::new(path.to_path_buf());
     let mut transcript = Transcript::new(None);
     let mut printed = 0;

@@ -15,11 +15,11 @@ use super::markdown::markdown_lines;
 use crate::output::sanitize::sanitize_text;
 
 /// Longest line shown; the rest is counted, not drawn.
-pub const MAX_LINE_CHARS: usize = 2000;
+pub(crate) const MAX_LINE_CHARS: usize = 2000;
 
 /// How a span is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tone {
+pub(crate) enum Tone {
     Plain,
     Dim,
     User,
@@ -39,18 +39,18 @@ pub enum Tone {
 
 /// A run of text in one tone.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Span {
+pub(crate) struct Span {
     pub text: String,
     pub tone: Tone,
 }
 
 /// One line on screen.
-pub type Line = Vec<Span>;
+pub(crate) type Line = Vec<Span>;
 
 /// Builds one line from untrusted text (see the module docs); [`LineBuilder::finish`] gives
 /// it, with a note line when it was cut.
 #[derive(Debug, Default)]
-pub struct LineBuilder {
+pub(crate) struct LineBuilder {
     spans: Vec<Span>,
     chars: usize,
     cut: usize,
@@ -58,7 +58,7 @@ pub struct LineBuilder {
 
 impl LineBuilder {
     /// Appends `text` (one line: a newline in it is shown escaped) in `tone`.
-    pub fn push(&mut self, text: &str, tone: Tone) {
+    pub(crate) fn push(&mut self, text: &str, tone: Tone) {
         let room = MAX_LINE_CHARS.saturating_sub(self.chars);
         let count = text.chars().count();
         let kept: String = if count > room {
@@ -76,12 +76,12 @@ impl LineBuilder {
     }
 
     /// Whether nothing was pushed.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.spans.is_empty() && self.cut == 0
     }
 
     /// The line, and a note when it was cut.
-    pub fn finish(mut self) -> Vec<Line> {
+    pub(crate) fn finish(mut self) -> Vec<Line> {
         if self.cut > 0 {
             self.spans.push(Span {
                 text: format!(" … ({} more characters)", self.cut),
@@ -128,7 +128,7 @@ fn folded_block(out: &mut Vec<Line>, prefix: &str, text: &str, tone: Tone, folde
 }
 
 /// The lines of `cell`; `turn` numbers a turn separator.
-pub fn render_cell(cell: &Cell, folded: bool, turn: usize) -> Vec<Line> {
+pub(crate) fn render_cell(cell: &Cell, folded: bool, turn: usize) -> Vec<Line> {
     let mut out = Vec::new();
     let live = if cell.live { " (running)" } else { "" };
     match &cell.body {
@@ -307,7 +307,7 @@ pub fn render_cell(cell: &Cell, folded: bool, turn: usize) -> Vec<Line> {
 }
 
 /// `completed`, `interrupted`, ...
-pub fn status_word(status: TurnStatus) -> &'static str {
+pub(crate) fn status_word(status: TurnStatus) -> &'static str {
     match status {
         TurnStatus::Completed => "completed",
         TurnStatus::Interrupted => "interrupted",
@@ -317,7 +317,7 @@ pub fn status_word(status: TurnStatus) -> &'static str {
 }
 
 /// `850 ms`, `3.2 s`, `4 min 5 s`.
-pub fn duration(ms: i64) -> String {
+pub(crate) fn duration(ms: i64) -> String {
     if ms < 1000 {
         format!("{ms} ms")
     } else if ms < 60_000 {
@@ -328,7 +328,7 @@ pub fn duration(ms: i64) -> String {
 }
 
 /// `tokens 1200 in (800 cached) / 300 out`.
-pub fn tokens_text(tokens: &TurnTokens) -> String {
+pub(crate) fn tokens_text(tokens: &TurnTokens) -> String {
     format!(
         "tokens {} in ({} cached) / {} out",
         tokens.input, tokens.cached_input, tokens.output
@@ -336,7 +336,7 @@ pub fn tokens_text(tokens: &TurnTokens) -> String {
 }
 
 /// The status line's text.
-pub fn status_text(status: &StatusLine) -> String {
+pub(crate) fn status_text(status: &StatusLine) -> String {
     let mut parts = vec![format!(
         "model {}",
         status.model.as_deref().unwrap_or("unknown")
@@ -357,6 +357,6 @@ pub fn status_text(status: &StatusLine) -> String {
 }
 
 /// The plain text of a line (tones dropped).
-pub fn plain(line: &Line) -> String {
+pub(crate) fn plain(line: &Line) -> String {
     line.iter().map(|span| span.text.as_str()).collect()
 }

@@ -19,13 +19,13 @@ use super::window::Window;
 use crate::error::Failure;
 
 /// Files at least this large open from their end.
-pub const TAIL_FROM_BYTES: u64 = 32 * 1024 * 1024;
+pub(crate) const TAIL_FROM_BYTES: u64 = 32 * 1024 * 1024;
 /// The first bytes of a zstd frame.
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 
 /// The last page of the session at `path`, when it is large enough and fit to be read from
 /// its end (see the module docs); `None` when it should be read whole.
-pub fn load_tail(path: &Path) -> Result<Option<Window>, Failure> {
+pub(crate) fn load_tail(path: &Path) -> Result<Option<Window>, Failure> {
     let unreadable =
         |error: std::io::Error| Failure::Unreadable(format!("{}: {error}", path.display()));
     let size = std::fs::metadata(path).map_err(unreadable)?.len();

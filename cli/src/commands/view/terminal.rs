@@ -10,17 +10,17 @@ use crossterm::terminal::{
 use crate::error::Failure;
 
 /// A terminal error, as a command failure.
-pub fn io_failure(error: std::io::Error) -> Failure {
+pub(crate) fn io_failure(error: std::io::Error) -> Failure {
     Failure::Unreadable(format!("terminal: {error}"))
 }
 
 /// Raw mode, the alternate screen and mouse capture, undone on drop.
 #[derive(Debug)]
-pub struct TerminalGuard;
+pub(crate) struct TerminalGuard;
 
 impl TerminalGuard {
     /// Sets the modes.
-    pub fn enter() -> Result<Self, Failure> {
+    pub(crate) fn enter() -> Result<Self, Failure> {
         enable_raw_mode().map_err(io_failure)?;
         execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)
             .map_err(io_failure)?;

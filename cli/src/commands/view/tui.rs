@@ -40,7 +40,7 @@ use crate::output::sanitize::sanitize_text;
 
 /// What the UI starts with.
 #[derive(Debug)]
-pub struct TuiArgs {
+pub(crate) struct TuiArgs {
     pub target: Option<PathBuf>,
     pub home: Option<PathBuf>,
     pub index: Option<PathBuf>,
@@ -49,7 +49,7 @@ pub struct TuiArgs {
 }
 
 /// Runs the UI until the person quits.
-pub fn run(args: &TuiArgs) -> CommandResult {
+pub(crate) fn run(args: &TuiArgs) -> CommandResult {
     let mut app = App::new(args)?;
     let _guard = TerminalGuard::enter()?;
     let backend = CrosstermBackend::new(std::io::stdout());

@@ -6,7 +6,7 @@ use ratatui::text::Span as TuiSpan;
 use super::render::{Line, Tone};
 
 /// The help screen (`?`).
-pub const HELP: &[&str] = &[
+pub(crate) const HELP: &[&str] = &[
     "codex-thread view: keys",
     "",
     "session list",
@@ -26,14 +26,14 @@ pub const HELP: &[&str] = &[
 ];
 
 /// The spans of one line, styled.
-pub fn tui_spans(line: &Line) -> Vec<TuiSpan<'static>> {
+pub(crate) fn tui_spans(line: &Line) -> Vec<TuiSpan<'static>> {
     line.iter()
         .map(|span| TuiSpan::styled(span.text.clone(), style_of(span.tone)))
         .collect()
 }
 
 /// The style of a tone.
-pub fn style_of(tone: Tone) -> Style {
+pub(crate) fn style_of(tone: Tone) -> Style {
     let style = Style::default();
     match tone {
         Tone::Plain => style,
@@ -55,7 +55,7 @@ pub fn style_of(tone: Tone) -> Style {
 }
 
 /// `text` cut to `width` characters.
-pub fn clip(text: &str, width: usize) -> String {
+pub(crate) fn clip(text: &str, width: usize) -> String {
     if text.chars().count() <= width {
         return text.to_owned();
     }

@@ -23,14 +23,14 @@ use crate::error::Failure;
 
 /// One row on screen: the cell it belongs to (none for the gap after a cell) and its spans.
 #[derive(Debug, Clone)]
-pub struct Row {
+pub(crate) struct Row {
     pub cell: Option<usize>,
     pub spans: Line,
 }
 
 /// The state of an open thread.
 #[derive(Debug)]
-pub struct ThreadPane {
+pub(crate) struct ThreadPane {
     pub header: Vec<String>,
     pub thread_id: Option<String>,
     transcript: Transcript,
@@ -65,7 +65,7 @@ pub struct ThreadPane {
 
 impl ThreadPane {
     /// A pane of the loaded thread at `path`; following it when `follower` is given.
-    pub fn new(path: &Path, loaded: &Loaded, follower: Option<Follower>) -> Self {
+    pub(crate) fn new(path: &Path, loaded: &Loaded, follower: Option<Follower>) -> Self {
         let transcript = match &follower {
             Some(_) => {
                 let mut transcript = Transcript::new(None);
@@ -100,7 +100,7 @@ impl ThreadPane {
     }
 
     /// A pane over a large file, holding the pages of `window` (its end first).
-    pub fn paged(path: &Path, window: Window) -> Self {
+    pub(crate) fn paged(path: &Path, window: Window) -> Self {
         let loaded = window.loaded();
         let mut pane = Self::new(path, &loaded, None);
         pane.header = paged_header(&loaded, path);
@@ -110,19 +110,19 @@ impl ThreadPane {
     }
 
     /// Whether the pane follows its file.
-    pub fn following(&self) -> bool {
+    pub(crate) fn following(&self) -> bool {
         self.follower.is_some()
     }
 
     /// Whether part of the file before what is held is not read.
-    pub fn has_before(&self) -> bool {
+    pub(crate) fn has_before(&self) -> bool {
         self.window
             .as_ref()
             .is_some_and(|window| window.start() > 0)
     }
 
     /// Whether part of the file after what is held is not read.
-    pub fn has_after(&self) -> bool {
+    pub(crate) fn has_after(&self) -> bool {
         self.window
             .as_ref()
             .is_some_and(|window| window.bytes_after() > 0)
@@ -131,7 +131,7 @@ impl ThreadPane {
     /// The paging key `code` asks for in a large file, when it moves past the part held:
     /// g and G read the file's ends; a move up from the top (down from the bottom) reads the
     /// page before (after). `None` when the key moves within what is held.
-    pub fn page_for_key(&mut self, code: KeyCode) -> Option<Result<(), Failure>> {
+    pub(crate) fn page_for_key(&mut self, code: KeyCode) -> Option<Result<(), Failure>> {
         let upward = matches!(
             code,
             KeyCode::Char('g') | KeyCode::Home | KeyCode::PageUp | KeyCode::Char('k') | KeyCode::Up
@@ -169,7 +169,7 @@ impl ThreadPane {
     }
 
     /// The paging a wheel move of `delta` rows asks for past the part held.
-    pub fn page_for_wheel(&mut self, delta: isize) -> Option<Result<(), Failure>> {
+    pub(crate) fn page_for_wheel(&mut self, delta: isize) -> Option<Result<(), Failure>> {
         if delta < 0 && self.top == 0 && self.has_before() {
             Some(self.page_back())
         } else if delta > 0 && self.at_bottom() && self.has_after() {
@@ -180,23 +180,23 @@ impl ThreadPane {
     }
 
     /// Whether the first cell is selected.
-    pub fn selected_first(&self) -> bool {
+    pub(crate) fn selected_first(&self) -> bool {
         self.selected == 0
     }
 
     /// Whether the last cell is selected.
-    pub fn selected_last(&self) -> bool {
+    pub(crate) fn selected_last(&self) -> bool {
         self.selected + 1 >= self.cell_count()
     }
 
     /// Whether the last row is on screen.
-    pub fn at_bottom(&self) -> bool {
+    pub(crate) fn at_bottom(&self) -> bool {
         self.top + self.height >= self.rows.len()
     }
 
     /// Reads the page before what is held; the first cell held before stays in view, a
     /// screen of the new page above it.
-    pub fn page_back(&mut self) -> Result<(), Failure> {
+    pub(crate) fn page_back(&mut self) -> Result<(), Failure> {
         let keep = cells(&self.transcript)
             .next()
             .map(|cell| (cell.turn_id.clone(), cell.item_id.clone()));
@@ -211,7 +211,7 @@ impl ThreadPane {
     }
 
     /// Reads the page after what is held; the last cell held before stays in view.
-    pub fn page_forward(&mut self) -> Result<(), Failure> {
+    pub(crate) fn page_forward(&mut self) -> Result<(), Failure> {
         let keep = cells(&self.transcript)
             .last()
             .map(|cell| (cell.turn_id.clone(), cell.item_id.clone()));
@@ -226,7 +226,7 @@ impl ThreadPane {
     }
 
     /// Holds the file's first page and shows its top.
-    pub fn file_start(&mut self) -> Result<(), Failure> {
+    pub(crate) fn file_start(&mut self) -> Result<(), Failure> {
         if let Some(window) = &mut self.window {
             window.hold_start()?;
             self.reload();
@@ -236,7 +236,7 @@ impl ThreadPane {
     }
 
     /// Holds the file's last page and shows its end.
-    pub fn file_end(&mut self) -> Result<(), Failure> {
+    pub(crate) fn file_end(&mut self) -> Result<(), Failure> {
         if let Some(window) = &mut self.window {
             window.hold_end()?;
             self.reload();
@@ -273,12 +273,12 @@ impl ThreadPane {
     }
 
     /// The status line.
-    pub fn status(&self) -> String {
+    pub(crate) fn status(&self) -> String {
         status_text(self.transcript.status())
     }
 
     /// Reads the followed file again; whether anything changed.
-    pub fn poll(&mut self) -> Result<bool, Failure> {
+    pub(crate) fn poll(&mut self) -> Result<bool, Failure> {
         let Some(follower) = &mut self.follower else {
             return Ok(false);
         };
@@ -306,7 +306,7 @@ impl ThreadPane {
     }
 
     /// The rows for a pane `width` columns wide (rebuilt when the width or the cells changed).
-    pub fn rows(&mut self, width: usize) -> &[Row] {
+    pub(crate) fn rows(&mut self, width: usize) -> &[Row] {
         if self.dirty || width != self.width {
             self.width = width;
             self.rebuild();
@@ -354,7 +354,7 @@ impl ThreadPane {
     }
 
     /// Selects cell `index` and scrolls so its first row is visible.
-    pub fn select(&mut self, index: usize) {
+    pub(crate) fn select(&mut self, index: usize) {
         if self.cell_count() == 0 {
             return;
         }
@@ -374,13 +374,13 @@ impl ThreadPane {
     }
 
     /// Moves the selection by `delta` cells.
-    pub fn step(&mut self, delta: isize) {
+    pub(crate) fn step(&mut self, delta: isize) {
         let next = self.selected.saturating_add_signed(delta);
         self.select(next);
     }
 
     /// Scrolls by `delta` rows and selects the first cell that starts on screen.
-    pub fn scroll(&mut self, delta: isize) {
+    pub(crate) fn scroll(&mut self, delta: isize) {
         let max_top = self.rows.len().saturating_sub(self.height);
         self.top = self.top.saturating_add_signed(delta).min(max_top);
         if let Some(index) = self
@@ -394,21 +394,21 @@ impl ThreadPane {
     }
 
     /// The first cell.
-    pub fn top_of_thread(&mut self) {
+    pub(crate) fn top_of_thread(&mut self) {
         self.top = 0;
         self.selected = 0;
         self.stick = false;
     }
 
     /// The last screen.
-    pub fn bottom(&mut self) {
+    pub(crate) fn bottom(&mut self) {
         self.top = self.rows.len().saturating_sub(self.height);
         self.selected = self.cell_count().saturating_sub(1);
         self.stick = self.following();
     }
 
     /// Folds or unfolds the selected cell.
-    pub fn toggle_fold(&mut self) {
+    pub(crate) fn toggle_fold(&mut self) {
         if let Some(flag) = self.folded.get_mut(self.selected) {
             *flag = !*flag;
             self.dirty = true;
@@ -416,7 +416,7 @@ impl ThreadPane {
     }
 
     /// Shows user turn `turn` (1-based) at the next drawing.
-    pub fn show_turn(&mut self, turn: u32, anchor: Option<HitAnchor>) {
+    pub(crate) fn show_turn(&mut self, turn: u32, anchor: Option<HitAnchor>) {
         self.pending_turn = Some(turn);
         self.pending_anchor = anchor;
         self.stick = false;
@@ -456,7 +456,7 @@ impl ThreadPane {
     }
 
     /// Selects the next (or previous) cell whose text holds the find text, unfolding it.
-    pub fn find_next(&mut self, forward: bool) -> bool {
+    pub(crate) fn find_next(&mut self, forward: bool) -> bool {
         let Some(needle) = self.find.as_ref().map(|text| text.to_lowercase()) else {
             return false;
         };

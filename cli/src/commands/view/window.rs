@@ -15,17 +15,17 @@ use super::load::{Feed, Loaded};
 use crate::error::Failure;
 
 /// Turns per page.
-pub const PAGE_TURNS: usize = 20;
+pub(crate) const PAGE_TURNS: usize = 20;
 /// File bytes per page read backwards at most (the page ends at a turn start past it).
-pub const PAGE_MAX_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const PAGE_MAX_BYTES: u64 = 64 * 1024 * 1024;
 /// Pages held at most.
-pub const WINDOW_PAGES: usize = 4;
+pub(crate) const WINDOW_PAGES: usize = 4;
 /// File bytes held at most (one page is always held, whatever its size).
-pub const WINDOW_MAX_BYTES: u64 = 128 * 1024 * 1024;
+pub(crate) const WINDOW_MAX_BYTES: u64 = 128 * 1024 * 1024;
 
 /// A run of adjacent pages of one plain session file.
 #[derive(Debug)]
-pub struct Window {
+pub(crate) struct Window {
     path: PathBuf,
     /// The file's length when it was opened.
     size: u64,
@@ -37,12 +37,12 @@ pub struct Window {
 
 impl Window {
     /// The last page of the file at `path` (`size` bytes, whose head has `meta`).
-    pub fn at_end(path: &Path, size: u64, meta: SessionMetaLine) -> Result<Self, Failure> {
+    pub(crate) fn at_end(path: &Path, size: u64, meta: SessionMetaLine) -> Result<Self, Failure> {
         Self::with_bounds(path, size, meta, PAGE_TURNS, WINDOW_PAGES)
     }
 
     /// [`Self::at_end`] with `page_turns` turns per page and `max_pages` pages held.
-    pub fn with_bounds(
+    pub(crate) fn with_bounds(
         path: &Path,
         size: u64,
         meta: SessionMetaLine,
@@ -66,27 +66,27 @@ impl Window {
     }
 
     /// Offset of the first line held.
-    pub fn start(&self) -> u64 {
+    pub(crate) fn start(&self) -> u64 {
         self.pages.front().map_or(0, |page| page.start)
     }
 
     /// Offset just past the last line held.
-    pub fn end(&self) -> u64 {
+    pub(crate) fn end(&self) -> u64 {
         self.pages.back().map_or(0, |page| page.end)
     }
 
     /// Bytes of the file after the part held.
-    pub fn bytes_after(&self) -> u64 {
+    pub(crate) fn bytes_after(&self) -> u64 {
         self.size.saturating_sub(self.end())
     }
 
     /// The items held, in file order.
-    pub fn items(&self) -> impl Iterator<Item = &RolloutItem> {
+    pub(crate) fn items(&self) -> impl Iterator<Item = &RolloutItem> {
         self.pages.iter().flat_map(|page| page.items.iter())
     }
 
     /// The turns held, as the pane shows them.
-    pub fn loaded(&self) -> Loaded {
+    pub(crate) fn loaded(&self) -> Loaded {
         let mut feed = if self.start() > 0 {
             Feed::mid_thread()
         } else {
@@ -104,7 +104,7 @@ impl Window {
 
     /// The page before the part held, read backwards; the last page is dropped when the
     /// window is full. `false` when the file's start is held already.
-    pub fn page_back(&mut self) -> Result<bool, Failure> {
+    pub(crate) fn page_back(&mut self) -> Result<bool, Failure> {
         let start = self.start();
         if start == 0 {
             return Ok(false);
@@ -120,7 +120,7 @@ impl Window {
 
     /// The page after the part held, read forwards; the first page is dropped when the
     /// window is full. `false` when the end is held already.
-    pub fn page_forward(&mut self) -> Result<bool, Failure> {
+    pub(crate) fn page_forward(&mut self) -> Result<bool, Failure> {
         let end = self.end();
         if end >= self.size {
             return Ok(false);
@@ -138,7 +138,7 @@ impl Window {
     }
 
     /// Holds the file's first page only.
-    pub fn hold_start(&mut self) -> Result<(), Failure> {
+    pub(crate) fn hold_start(&mut self) -> Result<(), Failure> {
         let page =
             turns_from(&self.path, 0, self.page_turns).map_err(|error| self.unreadable(error))?;
         self.pages = VecDeque::from([page]);
@@ -146,7 +146,7 @@ impl Window {
     }
 
     /// Holds the file's last page only.
-    pub fn hold_end(&mut self) -> Result<(), Failure> {
+    pub(crate) fn hold_end(&mut self) -> Result<(), Failure> {
         let page = turns_before(&self.path, self.size, self.page_turns, PAGE_MAX_BYTES)
             .map_err(|error| self.unreadable(error))?;
         self.pages = VecDeque::from([page]);

@@ -14,22 +14,22 @@ use super::image_header::read_image_info;
 
 /// Pixel budget of an image: longest side and number of 32×32 patches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ImageLimits {
+pub(crate) struct ImageLimits {
     pub max_dimension: u32,
     pub max_patches: u64,
 }
 
 /// Side of one patch, in pixels.
-pub const PATCH_SIZE: u64 = 32;
+pub(crate) const PATCH_SIZE: u64 = 32;
 
 /// The budget of a `high` detail image.
-pub const HIGH_DETAIL_LIMITS: ImageLimits = ImageLimits {
+pub(crate) const HIGH_DETAIL_LIMITS: ImageLimits = ImageLimits {
     max_dimension: 2048,
     max_patches: 2_500,
 };
 
 /// The budget of an `original` detail image, and of every image under the unified budget.
-pub const ORIGINAL_DETAIL_LIMITS: ImageLimits = ImageLimits {
+pub(crate) const ORIGINAL_DETAIL_LIMITS: ImageLimits = ImageLimits {
     max_dimension: 6000,
     max_patches: 10_000,
 };

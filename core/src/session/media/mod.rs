@@ -79,9 +79,9 @@ pub struct MediaSettings {
 }
 
 /// Default byte limit of one image (20 MiB).
-pub const DEFAULT_MAX_IMAGE_BYTES: usize = 20 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_IMAGE_BYTES: usize = 20 * 1024 * 1024;
 /// Default byte limit of one audio clip (25 MiB).
-pub const DEFAULT_MAX_AUDIO_BYTES: usize = 25 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_AUDIO_BYTES: usize = 25 * 1024 * 1024;
 
 impl Default for MediaSettings {
     fn default() -> Self {

@@ -89,7 +89,7 @@ pub enum TurnError {
 }
 
 /// Default limit of sampling requests in one turn.
-pub const DEFAULT_MAX_SAMPLING_REQUESTS: usize = 64;
+pub(crate) const DEFAULT_MAX_SAMPLING_REQUESTS: usize = 64;
 
 /// What a turn runs against. Build with [`TurnRunner::new`] and the `with_*` methods.
 #[derive(Debug)]

@@ -11,7 +11,7 @@ use crate::commands::export::transcript::{
 };
 
 /// Appends `entry`.
-pub fn entry(out: &mut String, entry: &Entry) {
+pub(crate) fn entry(out: &mut String, entry: &Entry) {
     match &entry.kind {
         EntryKind::User {
             text: message,
@@ -209,7 +209,7 @@ fn diff(out: &mut String, patch: &str) {
 }
 
 /// An image inline, or a line saying why it is not.
-pub fn figure(out: &mut String, image: &Image) {
+pub(crate) fn figure(out: &mut String, image: &Image) {
     match (&image.source, &image.data_url) {
         (ImageSource::Inline, Some(url)) => {
             let _ = write!(

@@ -13,13 +13,13 @@ use crate::output::sanitize_text;
 
 /// `raw` escaped for HTML text or a quoted attribute value, written where it is formatted
 /// (`write!(out, "<pre>{}</pre>", text(raw))` copies plain text once, into `out`).
-pub fn text(raw: &str) -> Text<'_> {
+pub(crate) fn text(raw: &str) -> Text<'_> {
     Text(raw)
 }
 
 /// What [`text`] returns: `raw`, escaped as it is formatted.
 #[derive(Debug, Clone, Copy)]
-pub struct Text<'a>(&'a str);
+pub(crate) struct Text<'a>(&'a str);
 
 impl std::fmt::Display for Text<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -77,7 +77,7 @@ fn escaped_text_by_characters(raw: &str) -> String {
 
 /// `raw` with the characters an HTML parser rejects made visible (the module docs say how);
 /// Markdown sources go through this before they are parsed.
-pub fn visible(raw: &str) -> String {
+pub(crate) fn visible(raw: &str) -> String {
     if !needs_visible(raw) {
         return raw.to_string();
     }
@@ -144,7 +144,7 @@ fn is_noncharacter(c: char) -> bool {
 /// A line timestamp as a `<time>` element: the UTC text (and a `datetime` the page's script
 /// turns into the reader's local time, keeping UTC in the tooltip). A timestamp that is not
 /// RFC 3339 is shown as plain escaped text.
-pub fn time(out: &mut String, at: &str, class: &str) {
+pub(crate) fn time(out: &mut String, at: &str, class: &str) {
     use chrono::{Datelike, Timelike};
     match chrono::DateTime::parse_from_rfc3339(at) {
         Ok(parsed) => {

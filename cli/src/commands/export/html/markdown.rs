@@ -26,7 +26,7 @@ use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 use super::escape::visible;
 
 /// `source` (Markdown from a session) as safe HTML.
-pub fn render(source: &str) -> String {
+pub(crate) fn render(source: &str) -> String {
     let html = markdown_html(source);
     if cleaner_keeps(&html) {
         return html;

@@ -11,7 +11,7 @@ use base64::engine::general_purpose::STANDARD;
 use sha2::{Digest, Sha256};
 
 /// The page's style.
-pub const STYLE: &str = r#"
+pub(crate) const STYLE: &str = r#"
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#656d76;--bg:#fff;--panel:#f6f8fa;--line:#d0d7de;--user:#ddf4ff;--accent:#0969da;--add:#dafbe1;--del:#ffebe9;--warn:#fff8c5}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#8d96a0;--bg:#0d1117;--panel:#161b22;--line:#30363d;--user:#0c2d6b;--accent:#4493f8;--add:#033a16;--del:#67060c;--warn:#3b2e00}}
 *{box-sizing:border-box}
@@ -53,7 +53,7 @@ table{border-collapse:collapse}td,th{border:1px solid var(--line);padding:2px 6p
 "#;
 
 /// The page's script: local times (UTC stays in the tooltip) and an expand-all button.
-pub const SCRIPT: &str = r#"
+pub(crate) const SCRIPT: &str = r#"
 (function(){
   var times=document.querySelectorAll('time[datetime]');
   for(var i=0;i<times.length;i++){
@@ -76,7 +76,7 @@ pub const SCRIPT: &str = r#"
 
 /// The `Content-Security-Policy` of the page: only [`STYLE`] and [`SCRIPT`], images from
 /// `data:` URLs, nothing else from anywhere.
-pub fn content_security_policy() -> String {
+pub(crate) fn content_security_policy() -> String {
     format!(
         "default-src 'none'; style-src '{}'; script-src '{}'; img-src data:; \
          base-uri 'none'; form-action 'none'",

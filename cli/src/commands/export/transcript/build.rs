@@ -56,7 +56,7 @@ const PASSED_OVER_LINES: &[&[u8]] = &[
 
 /// A finished part of a transcript, in the order parts are written.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Part {
+pub(crate) enum Part {
     /// What comes before the first turn (always the first part, possibly empty).
     Preamble(Vec<Entry>),
     Turn(TranscriptTurn),
@@ -65,7 +65,7 @@ pub enum Part {
 impl Part {
     /// The bytes of text (and of embedded images) the part holds: what memory it takes,
     /// within a small factor ([`Entry::text_bytes`]).
-    pub fn text_bytes(&mut self) -> usize {
+    pub(crate) fn text_bytes(&mut self) -> usize {
         let entries = match self {
             Part::Preamble(entries) => entries,
             Part::Turn(turn) => &mut turn.entries,
@@ -151,7 +151,7 @@ struct Opening {
 
 /// The streaming builder (see the module docs).
 #[derive(Debug)]
-pub struct TranscriptBuilder<'a> {
+pub(crate) struct TranscriptBuilder<'a> {
     turns: &'a [UserTurn],
     holds: &'a [usize],
     /// The next turn to open.
@@ -172,7 +172,7 @@ pub struct TranscriptBuilder<'a> {
 
 impl<'a> TranscriptBuilder<'a> {
     /// A builder for the file `index` was made from.
-    pub fn new(index: &'a FileIndex) -> Self {
+    pub(crate) fn new(index: &'a FileIndex) -> Self {
         let mut open = VecDeque::new();
         open.push_back(Open {
             turn: None,
@@ -197,7 +197,7 @@ impl<'a> TranscriptBuilder<'a> {
     }
 
     /// The parts finished so far, in order.
-    pub fn take_ready(&mut self) -> Vec<Part> {
+    pub(crate) fn take_ready(&mut self) -> Vec<Part> {
         std::mem::take(&mut self.ready)
     }
 
@@ -205,7 +205,7 @@ impl<'a> TranscriptBuilder<'a> {
     /// of the types listed in [`PASSED_OVER_EVENTS`] and [`PASSED_OVER_LINES`], which show
     /// nothing (the index pass read them). A line passed over still times and opens what
     /// starts at it ([`TranscriptBuilder::pass`]).
-    pub fn reads(raw: &[u8]) -> bool {
+    pub(crate) fn reads(raw: &[u8]) -> bool {
         let Some(tags) = line_tags(raw) else {
             return true;
         };
@@ -217,7 +217,7 @@ impl<'a> TranscriptBuilder<'a> {
 
     /// Takes the item of the line numbered `index` (items are numbered by their lines, as the
     /// index numbers them), whose bytes are `raw`.
-    pub fn push(&mut self, index: usize, item: &RolloutItem, raw: &[u8]) {
+    pub(crate) fn push(&mut self, index: usize, item: &RolloutItem, raw: &[u8]) {
         self.advance(index, raw);
         self.note_opening(index, item);
         let is_record = self
@@ -243,7 +243,7 @@ impl<'a> TranscriptBuilder<'a> {
     /// Takes line `position`, which the build pass passed over ([`TranscriptBuilder::reads`]):
     /// what every line does before its item is looked at, its time and the turns that open
     /// at it, and nothing else (its item, if it is one, shows nothing).
-    pub fn pass(&mut self, position: usize, raw: &[u8]) {
+    pub(crate) fn pass(&mut self, position: usize, raw: &[u8]) {
         self.advance(position, raw);
     }
 
@@ -260,7 +260,7 @@ impl<'a> TranscriptBuilder<'a> {
     }
 
     /// Hands on every part: the file has ended.
-    pub fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         if let Some(open) = self.open.back_mut() {
             settle_open_status(open);
         }

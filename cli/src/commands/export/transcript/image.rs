@@ -15,7 +15,7 @@ use serde::Serialize;
 /// Where an image came from, and whether the page can show it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ImageSource {
+pub(crate) enum ImageSource {
     /// A `data:` URL holding a PNG, JPEG, GIF or WebP image: shown inline.
     Inline,
     /// A `data:` URL whose bytes are not a recognizable image.
@@ -30,7 +30,7 @@ pub enum ImageSource {
 
 /// One image.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Image {
+pub(crate) struct Image {
     pub source: ImageSource,
     /// `image/png`, ... when recognized.
     pub mime: Option<&'static str>,
@@ -47,7 +47,7 @@ pub struct Image {
 
 impl Image {
     /// The image an `image_url` field names.
-    pub fn from_url(url: &str) -> Self {
+    pub(crate) fn from_url(url: &str) -> Self {
         if is_data_url(url) {
             return match decode_data_url(url) {
                 Ok(decoded) => match read_image_info(&decoded.bytes) {
@@ -76,7 +76,7 @@ impl Image {
     }
 
     /// An image file on the person's machine.
-    pub fn local(path: &Path) -> Self {
+    pub(crate) fn local(path: &Path) -> Self {
         Self::bare(ImageSource::LocalFile, Some(&path.display().to_string()))
     }
 
@@ -93,7 +93,7 @@ impl Image {
     }
 
     /// A short description: `PNG 800×600, 12.3 KB`, or why it is not shown.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self.source {
             ImageSource::Inline => {
                 let kind = self
@@ -120,7 +120,7 @@ impl Image {
 }
 
 /// `1234567` as `1.2 MB`.
-pub fn human_bytes(bytes: usize) -> String {
+pub(crate) fn human_bytes(bytes: usize) -> String {
     const UNITS: [&str; 4] = ["B", "KB", "MB", "GB"];
     let mut value = bytes as f64;
     let mut unit = 0;

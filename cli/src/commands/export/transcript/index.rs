@@ -35,7 +35,7 @@ use super::{TokenTotals, Transcript};
 
 /// What the first pass learned (see the module docs).
 #[derive(Debug, Clone, Default)]
-pub struct FileIndex {
+pub(crate) struct FileIndex {
     /// The header's facts; no entries.
     pub head: Transcript,
     /// Every user turn, rolled-back ones marked (codex-rollout's turn index), its items
@@ -48,7 +48,7 @@ pub struct FileIndex {
 
 /// The first pass, one item at a time.
 #[derive(Debug)]
-pub struct IndexScan {
+pub(crate) struct IndexScan {
     turns: StreamedTurnIndex,
     head: Transcript,
     matcher: StreamingCallMatcher,
@@ -85,7 +85,7 @@ impl Default for IndexScan {
 
 impl IndexScan {
     /// A scan that has seen nothing.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
@@ -100,7 +100,7 @@ impl IndexScan {
     /// needs of one is which call it answers. The id is the one the item would have, if the
     /// line parses; the later pass parses every output, and when one does not parse the
     /// export is made again with [`IndexScan::reads_outputs`] ([`super::super::read`]).
-    pub fn reads(raw: &[u8]) -> bool {
+    pub(crate) fn reads(raw: &[u8]) -> bool {
         // This test runs on every line, in both passes: the tags are read once (a tool
         // output's call id is read after them again).
         match line_tags(raw) {
@@ -112,7 +112,7 @@ impl IndexScan {
 
     /// [`IndexScan::reads`] for an index that parses tool outputs: every line but a
     /// reasoning item's.
-    pub fn reads_outputs(raw: &[u8]) -> bool {
+    pub(crate) fn reads_outputs(raw: &[u8]) -> bool {
         !line_tags(raw).is_some_and(is_reasoning)
     }
 
@@ -120,7 +120,7 @@ impl IndexScan {
     /// its format (for the turn index) and its item, or the call id of a tool output passed
     /// over. Items are numbered by their lines (a pass that passes over lines cannot count
     /// items), as the builder numbers them.
-    pub fn push_line(&mut self, line: &mut StreamedLine<'_>) {
+    pub(crate) fn push_line(&mut self, line: &mut StreamedLine<'_>) {
         if line.passed_over() && self.turns.reads_next_item() {
             line.read_in_full();
         }
@@ -190,7 +190,7 @@ impl IndexScan {
     }
 
     /// The index of everything pushed.
-    pub fn finish(mut self) -> FileIndex {
+    pub(crate) fn finish(mut self) -> FileIndex {
         if self.usage_seen {
             let total = self.usage.finish().total();
             let signed = |count: u64| i64::try_from(count).unwrap_or(i64::MAX);

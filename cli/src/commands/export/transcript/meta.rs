@@ -12,7 +12,7 @@ use serde::Deserialize;
 use super::Transcript;
 
 /// The `timestamp` of the line whose bytes are `raw`, when it has one.
-pub fn line_time(raw: &[u8]) -> Option<String> {
+pub(crate) fn line_time(raw: &[u8]) -> Option<String> {
     const PREFIX: &[u8] = br#"{"timestamp":""#;
     if let Some(rest) = raw.strip_prefix(PREFIX) {
         let end = rest.iter().position(|&byte| byte == b'"')?;
@@ -28,7 +28,7 @@ pub fn line_time(raw: &[u8]) -> Option<String> {
 }
 
 /// Folds what an item says about the whole session into the header.
-pub fn note_header(transcript: &mut Transcript, item: &RolloutItem) {
+pub(crate) fn note_header(transcript: &mut Transcript, item: &RolloutItem) {
     match item {
         RolloutItem::SessionMeta(meta) if transcript.thread_id.is_none() => {
             transcript.thread_id = Some(meta.meta.id.to_string());
@@ -54,7 +54,7 @@ fn add_model(transcript: &mut Transcript, model: &str) {
 }
 
 /// The time between two line timestamps, `1 h 02 min`, `3 min 05 s`, `12 s`.
-pub fn duration_between(start: &str, end: &str) -> Option<String> {
+pub(crate) fn duration_between(start: &str, end: &str) -> Option<String> {
     let start = chrono::DateTime::parse_from_rfc3339(start).ok()?;
     let end = chrono::DateTime::parse_from_rfc3339(end).ok()?;
     let seconds = (end - start).num_seconds();
@@ -62,7 +62,7 @@ pub fn duration_between(start: &str, end: &str) -> Option<String> {
 }
 
 /// Milliseconds as a short human duration.
-pub fn human_duration_ms(ms: u64) -> String {
+pub(crate) fn human_duration_ms(ms: u64) -> String {
     let seconds = ms / 1000;
     match seconds {
         0 => format!("{ms} ms"),

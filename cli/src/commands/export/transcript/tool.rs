@@ -14,7 +14,7 @@ use super::image::Image;
 use codex_protocol::tool_call::{output_facts, tool_name};
 
 /// The entry of a call item (its output comes later).
-pub fn call_entry(item: &ResponseItem, call_id: Option<&str>) -> ToolCall {
+pub(crate) fn call_entry(item: &ResponseItem, call_id: Option<&str>) -> ToolCall {
     let name = tool_name(item).unwrap_or_else(|| item.item_type().to_string());
     let (input, command, patch) = match item {
         ResponseItem::FunctionCall { arguments, .. } => {
@@ -59,7 +59,7 @@ pub fn call_entry(item: &ResponseItem, call_id: Option<&str>) -> ToolCall {
 
 /// Fills in what an output item says (codex-protocol's [`output_facts`]): its text,
 /// images, exit code and duration.
-pub fn apply_output(call: &mut ToolCall, item: &ResponseItem) {
+pub(crate) fn apply_output(call: &mut ToolCall, item: &ResponseItem) {
     if let ResponseItem::ToolSearchOutput { tools, .. } = item {
         call.output = Some(format!("{} tool(s) found", tools.len()));
         return;
@@ -98,7 +98,7 @@ pub fn apply_output(call: &mut ToolCall, item: &ResponseItem) {
 }
 
 /// Fills in what the command's end event says (it wins over what the output text says).
-pub fn apply_exec_end(call: &mut ToolCall, end: &ExecCommandEndEvent) {
+pub(crate) fn apply_exec_end(call: &mut ToolCall, end: &ExecCommandEndEvent) {
     call.exit_code = Some(i64::from(end.exit_code));
     call.duration_ms = u64::try_from(end.duration.as_millis()).ok();
     if call.command.is_none() && !end.command.is_empty() {
