@@ -5,13 +5,15 @@
 //! notifications and requests ([`ServerNotification`], [`ServerRequest`]), and the generated
 //! JSON Schema and TypeScript that let clients in other languages parse them.
 //!
-//! Layering: this crate depends on `codex-protocol` only. It never re-parses `ResponseItem`s;
-//! it projects `TurnItem`s and `EventMsg`s, and it never reads or writes files (callers hand
-//! it rollout items as values; [`export`] renders the schema in memory and `xtask` writes it).
+//! Layering: this crate depends on `codex-protocol` only. It projects `TurnItem`s and
+//! `EventMsg`s (and, in the complete transcript mode, the calls and outputs a file records,
+//! read by `codex_protocol::tool_call`), and it never reads or writes files (callers hand it
+//! rollout items as values; [`export`] renders the schema in memory and `xtask` writes it).
 //!
-//! Three public namespaces, each a design choice: [`v2`] (the wire contract, versioned as the
-//! generated schema is), [`transcript`] (the terminal client's cell model) and [`export`]
-//! (code generation); everything else is re-exported here at the root from private modules.
+//! Four public namespaces, each a design choice: [`v2`] (the wire contract, versioned as the
+//! generated schema is), [`transcript`] (the terminal client's cell model), [`item_builders`]
+//! (legacy events to items) and [`export`] (code generation); everything else is re-exported
+//! here at the root from private modules.
 //!
 //! - [`v2`]: the client contract (items, turns, threads, notification and request payloads)
 //!   and its conversions from core types;
@@ -107,7 +109,7 @@ pub use projection::{
 };
 pub use thread_history::{
     BuiltThread, ThreadBuilder, ThreadHistoryBuilder, TranscriptMode,
-    build_turns_from_rollout_items, build_turns_in_mode, thread_from_rollout_items,
+    build_turns_from_rollout_items, build_turns_in_mode, session_source, thread_from_rollout_items,
     thread_from_session_meta,
 };
 

@@ -214,6 +214,11 @@ pub(crate) enum Command {
         /// List the archived sessions (`archived_sessions/`) instead of the live ones.
         #[arg(long)]
         archived: bool,
+        /// Only sessions started by these kinds of source (repeat or comma-separate): cli,
+        /// vscode, exec, appServer, subAgent, subAgentReview, subAgentCompact,
+        /// subAgentThreadSpawn, subAgentOther, custom, unknown (Codex's spellings).
+        #[arg(long = "source", value_name = "KIND", value_delimiter = ',')]
+        sources: Vec<String>,
         /// Instead: the threads `prune` with POLICY would act on, and why any is held
         /// (e.g. `delete,older-than=90d,live`; see docs/storage.md).
         #[arg(long, value_name = "POLICY", value_parser = codex_home::parse_policy)]

@@ -66,14 +66,14 @@ impl Eq for Spooled {}
 impl Source {
     /// The source a `[FILE]` argument names: a file, `-`, or a thread id or a unique prefix
     /// of one (at least [`codex_home::MIN_THREAD_PREFIX`] characters) when no such file exists,
-    /// found under the Codex home ([`find_thread`]). An ambiguous prefix is a usage error (exit
-    /// 2) that lists the candidates.
-    pub(crate) fn from_arg(arg: Option<&Path>) -> Result<Self, Failure> {
+    /// found under `home`, else the Codex home ([`find_thread`]). An ambiguous prefix is a
+    /// usage error (exit 2) that lists the candidates.
+    pub(crate) fn from_arg(arg: Option<&Path>, home: Option<&Path>) -> Result<Self, Failure> {
         Ok(match arg {
             None => Source::Sample,
             Some(path) if path.as_os_str() == STDIN_ARG => Source::Stdin,
             Some(path) => match thread_prefix(path) {
-                Some(prefix) if !path.exists() => Source::File(find_thread(prefix, None)?),
+                Some(prefix) if !path.exists() => Source::File(find_thread(prefix, home)?),
                 _ => Source::File(path.to_path_buf()),
             },
         })

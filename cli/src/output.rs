@@ -229,6 +229,22 @@ impl<W: Write> Write for Chunks<'_, W> {
     }
 }
 
+/// `  [subAgentThreadSpawn of 019a…]` for a thread a sub-agent or tool started, nothing for
+/// a person's own client (`cli`, `vscode`).
+pub(crate) fn source_tag(source: &str, parent: Option<&str>) -> String {
+    match (source, parent) {
+        ("cli" | "vscode", _) => String::new(),
+        (source, Some(parent)) => format!("  [{source} of {}]", short_id(parent)),
+        (source, None) => format!("  [{source}]"),
+    }
+}
+
+/// The first eight characters of a thread id (enough to tell threads apart in a list).
+fn short_id(id: &str) -> String {
+    let short: String = id.chars().take(8).collect();
+    format!("{short}…")
+}
+
 #[cfg(test)]
 mod tests {
     use std::cell::RefCell;

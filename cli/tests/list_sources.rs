@@ -195,3 +195,113 @@ fn a_real_file_under_its_own_name_lists_what_its_copy_in_a_home_lists() -> TestR
         .code(2);
     Ok(())
 }
+
+/// The parent and the sub-agent child among the real files (README of the fixtures).
+const PARENT: &str = "019f4efb-ae76-7e30-b44e-3fa464c16193";
+const CHILD: &str = "019f4efd-0137-7790-9622-c175e1415048";
+
+#[test]
+fn threads_show_their_name_source_and_parent_and_sources_filter() -> TestResult {
+    let Some(real) = real_files()? else {
+        return Ok(());
+    };
+    let dir = tempfile::tempdir()?;
+    let home = dir.path();
+    home_of_real_files(&real, home, OLD)?;
+    std::fs::write(
+        home.join("session_index.jsonl"),
+        format!(
+            "{{\"id\":\"{PARENT}\",\"thread_name\":\"old name\",\"updated_at\":\"2026-07-11T00:00:00Z\"}}\n\
+             {{\"id\":\"{PARENT}\",\"thread_name\":\"lua leak hunt\",\"updated_at\":\"2026-07-12T00:00:00Z\"}}\n"
+        ),
+    )?;
+    let listed = home_listing(home, false)?;
+    let by_id: BTreeMap<&str, &Value> = listed
+        .values()
+        .map(|session| (session["thread_id"].as_str().unwrap_or_default(), session))
+        .collect();
+    let known = codex_app_server_protocol::v2::SOURCE_KINDS;
+    for session in listed.values() {
+        let source = session["source"].as_str().ok_or("no source")?;
+        assert!(known.contains(&source), "{source}");
+    }
+    let parent = by_id.get(PARENT).ok_or("the parent is not listed")?;
+    let child = by_id.get(CHILD).ok_or("the child is not listed")?;
+    assert_eq!(parent["name"], "lua leak hunt", "the newest name");
+    assert_eq!(parent["parent_thread_id"], Value::Null);
+    assert_eq!(child["source"], "subAgentThreadSpawn");
+    assert_eq!(child["parent_thread_id"], PARENT);
+    assert_eq!(child["name"], Value::Null);
+
+    // --source keeps exactly the sessions of that kind; an unknown kind is refused.
+    let output = bin()?
+        .args([
+            "list",
+            "--json",
+            "--limit",
+            "100000",
+            "--source",
+            "subAgentThreadSpawn",
+        ])
+        .arg("--home")
+        .arg(home)
+        .output()?;
+    assert!(output.status.success());
+    let page: Value = serde_json::from_slice(&output.stdout)?;
+    let kept: Vec<&str> = page["sessions"]
+        .as_array()
+        .ok_or("no sessions")?
+        .iter()
+        .filter_map(|session| session["thread_id"].as_str())
+        .collect();
+    let expected: Vec<&str> = listed
+        .values()
+        .filter(|session| session["source"] == "subAgentThreadSpawn")
+        .filter_map(|session| session["thread_id"].as_str())
+        .collect();
+    assert_eq!(kept.len(), expected.len());
+    assert!(kept.contains(&CHILD));
+    let refused = bin()?
+        .args(["list", "--source", "bogus", "--home"])
+        .arg(home)
+        .output()?;
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("unknown source kind `bogus`"));
+
+    // The text of `list` and `thread` name them; `view`'s list puts the child under its parent.
+    let text = bin()?
+        .args(["list", "--limit", "100000", "--home"])
+        .arg(home)
+        .output()?;
+    let text = String::from_utf8(text.stdout)?;
+    assert!(text.contains("\"lua leak hunt\""), "{text}");
+    assert!(
+        text.contains(&format!("[subAgentThreadSpawn of {}…]", &PARENT[..8])),
+        "{text}"
+    );
+    let thread = bin()?
+        .args(["thread", PARENT, "--home"])
+        .arg(home)
+        .output()?;
+    let thread = String::from_utf8(thread.stdout)?;
+    assert!(
+        thread.starts_with(&format!("thread {PARENT} \"lua leak hunt\": ")),
+        "{thread}"
+    );
+    let view = bin()?
+        .args(["view", "--plain", "--home"])
+        .arg(home)
+        .output()?;
+    let view = String::from_utf8(view.stdout)?;
+    let lines: Vec<&str> = view.lines().collect();
+    let parent_line = lines
+        .iter()
+        .position(|line| line.contains(PARENT) && !line.contains("resume"))
+        .ok_or("no parent row")?;
+    assert!(lines[parent_line].contains("\"lua leak hunt\""), "{view}");
+    assert!(
+        lines[parent_line + 2].starts_with("↳ ") && lines[parent_line + 2].contains(CHILD),
+        "the child under its parent:\n{view}"
+    );
+    Ok(())
+}

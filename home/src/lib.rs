@@ -109,16 +109,17 @@ pub use home_rule::{NotAHome, check_home};
 pub use last_turns::last_turns_from_end;
 pub use list::{
     Cursor, FoundRollout, HEAD_RECORD_LIMIT, HeadSummary, MAX_SCAN_FILES, SessionSummary,
-    SessionsPage, USER_EVENT_SCAN_LIMIT, all_rollout_files, find_rollout_by_thread_id,
-    find_rollouts_by_thread_prefix, is_rollout_file_name, list_archived_sessions, list_sessions,
-    list_sessions_async, read_head_summary, rollout_files_under, summarize_rollout_file,
+    SessionsPage, SourceFilter, USER_EVENT_SCAN_LIMIT, all_rollout_files,
+    find_rollout_by_thread_id, find_rollouts_by_thread_prefix, is_rollout_file_name,
+    list_archived_sessions, list_sessions, list_sessions_async, list_sessions_of, nest_sub_agents,
+    read_head_summary, rollout_files_under, summarize_rollout_file,
 };
 pub use pricing::{Price, Pricing, PricingError, Snapshot, TallyCost};
 pub use prune::{
     Action, AppliedThread, ApplyOptions, CodexCli, CodexCliError, DEFAULT_MIN_IDLE, Hold, Outcome,
-    PlannedThread, Policy, PruneError, PruneLock, PrunePlan, RescueThreadError, SourceFilter,
-    StorageRow, StorageSummary, TRASH_SUBDIR, TrashFolder, TrashReport, apply_prune, empty_trash,
-    parse_policy, parse_size, plan_prune, rescue_thread, storage_summary,
+    PlannedThread, Policy, PruneError, PruneLock, PrunePlan, RescueThreadError, StorageRow,
+    StorageSummary, TRASH_SUBDIR, TrashFolder, TrashReport, apply_prune, empty_trash, parse_policy,
+    parse_size, plan_prune, rescue_thread, storage_summary,
 };
 pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
 pub use search::{

@@ -31,6 +31,8 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use chrono::{DateTime, SecondsFormat, Timelike, Utc};
+use codex_app_server_protocol::thread_from_session_meta;
+use codex_app_server_protocol::v2::{SOURCE_KINDS, SessionSource};
 use codex_protocol::rollout::{SessionMetaLine, parse_rollout_line};
 use codex_protocol::thread_id::ThreadId;
 use tracing::warn;
@@ -43,8 +45,11 @@ use codex_rollout::{
 use codex_rollout::{Result, RolloutError};
 use codex_rollout::{RolloutReader, open_rollout};
 
+mod nesting;
 mod preview;
 mod walk;
+
+pub use nesting::nest_sub_agents;
 
 pub use preview::{HEAD_RECORD_LIMIT, HeadSummary, USER_EVENT_SCAN_LIMIT, read_head_summary};
 pub use walk::{
@@ -151,6 +156,74 @@ impl SessionSummary {
     pub fn thread_id(&self) -> ThreadId {
         self.session_meta.meta.id
     }
+
+    /// Which kind of client started the thread, and the thread that spawned it (a
+    /// sub-agent's parent), as Codex's thread shows them (app-server-protocol's
+    /// `thread_from_session_meta`, the one reading of a meta's source).
+    pub fn source(&self) -> (SessionSource, Option<String>) {
+        let thread = thread_from_session_meta(&self.session_meta);
+        (thread.source, thread.parent_thread_id)
+    }
+}
+
+/// Which threads a listing (or a prune policy) takes: all, or those whose source is of one of
+/// these kinds (app-server-protocol's `SOURCE_KINDS`, the spelling of `SessionSource::kind`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceFilter {
+    kinds: Vec<String>,
+}
+
+/// The kinds a sub-agent's thread can have.
+const SUB_AGENT_KINDS: &[&str] = &[
+    "subAgent",
+    "subAgentReview",
+    "subAgentCompact",
+    "subAgentThreadSpawn",
+    "subAgentOther",
+];
+
+impl SourceFilter {
+    /// Sessions of the `kinds` given; every session when there are none. An unknown kind is
+    /// an error naming the known ones.
+    pub fn of_kinds(kinds: &[String]) -> std::result::Result<Self, String> {
+        if let Some(unknown) = kinds
+            .iter()
+            .find(|kind| !SOURCE_KINDS.contains(&kind.as_str()))
+        {
+            return Err(format!(
+                "unknown source kind `{unknown}` (known: {})",
+                SOURCE_KINDS.join(", ")
+            ));
+        }
+        Ok(Self {
+            kinds: kinds.to_vec(),
+        })
+    }
+
+    /// A kind as a prune policy writes it (`source=KIND`): a kind of `SOURCE_KINDS`, or
+    /// `mcp` (Codex as a server: `appServer`) and `subagent` (every sub-agent kind).
+    pub fn of_policy_word(word: &str) -> std::result::Result<Self, String> {
+        match word {
+            "mcp" => Self::of_kinds(&["appServer".to_string()]),
+            "subagent" => Ok(Self {
+                kinds: SUB_AGENT_KINDS
+                    .iter()
+                    .map(|kind| (*kind).to_string())
+                    .collect(),
+            }),
+            kind => Self::of_kinds(&[kind.to_string()]),
+        }
+    }
+
+    /// Whether a thread of `source` is taken.
+    pub fn keeps_source(&self, source: &SessionSource) -> bool {
+        self.kinds.is_empty() || self.kinds.iter().any(|kind| kind == source.kind())
+    }
+
+    /// Whether the listing shows `summary`.
+    pub fn keeps(&self, summary: &SessionSummary) -> bool {
+        self.keeps_source(&summary.source().0)
+    }
 }
 
 /// A page of the listing.
@@ -175,7 +248,30 @@ pub fn list_sessions(
     page_size: usize,
     cursor: Option<&Cursor>,
 ) -> Result<SessionsPage> {
-    list_in(home, SessionsFolder::Live, page_size, cursor)
+    list_in(
+        home,
+        SessionsFolder::Live,
+        page_size,
+        cursor,
+        &SourceFilter::default(),
+    )
+}
+
+/// [`list_sessions`] (or [`list_archived_sessions`] when `archived`) of the sessions
+/// `filter` keeps: a page holds `page_size` of them, however many others were passed over.
+pub fn list_sessions_of(
+    home: &CodexHome,
+    archived: bool,
+    page_size: usize,
+    cursor: Option<&Cursor>,
+    filter: &SourceFilter,
+) -> Result<SessionsPage> {
+    let folder = if archived {
+        SessionsFolder::Archived
+    } else {
+        SessionsFolder::Live
+    };
+    list_in(home, folder, page_size, cursor, filter)
 }
 
 /// Lists up to `page_size` archived sessions (`<home>/archived_sessions`, flat) under `home`,
@@ -185,7 +281,13 @@ pub fn list_archived_sessions(
     page_size: usize,
     cursor: Option<&Cursor>,
 ) -> Result<SessionsPage> {
-    list_in(home, SessionsFolder::Archived, page_size, cursor)
+    list_in(
+        home,
+        SessionsFolder::Archived,
+        page_size,
+        cursor,
+        &SourceFilter::default(),
+    )
 }
 
 /// [`list_sessions`] on tokio's blocking pool.
@@ -213,6 +315,7 @@ fn list_in(
     folder: SessionsFolder,
     page_size: usize,
     cursor: Option<&Cursor>,
+    filter: &SourceFilter,
 ) -> Result<SessionsPage> {
     let mut page = SessionsPage {
         items: Vec::new(),
@@ -250,7 +353,7 @@ fn list_in(
                     summary_from_head(&path, name, archived, head)
                 }),
             };
-            let Some(summary) = summary else {
+            let Some(summary) = summary.filter(|summary| filter.keeps(summary)) else {
                 continue;
             };
             if page.items.len() == page_size {

@@ -36,7 +36,7 @@ pub use apply::{AppliedThread, ApplyOptions, Outcome, apply_prune};
 pub use codex_cli::{CodexCli, CodexCliError};
 pub use lock::PruneLock;
 pub use plan::{Hold, PlannedThread, PrunePlan, plan_prune};
-pub use policy::{Action, DEFAULT_MIN_IDLE, Policy, SourceFilter, parse_policy, parse_size};
+pub use policy::{Action, DEFAULT_MIN_IDLE, Policy, parse_policy, parse_size};
 pub use rescue::{RescueThreadError, rescue_thread};
 pub use summary::{StorageRow, StorageSummary, storage_summary};
 pub use trash::{TRASH_SUBDIR, TrashFolder, TrashReport, empty_trash};

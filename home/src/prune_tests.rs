@@ -8,6 +8,7 @@ use pretty_assertions::assert_eq;
 
 use super::*;
 use crate::compress::CompressOptions;
+use crate::list::SourceFilter;
 
 const DAY: Duration = Duration::from_secs(24 * 3600);
 
@@ -96,7 +97,7 @@ fn policies_pick_by_age_size_cwd_source_and_keep_the_newest() {
         &policy,
         &[(1, None), (2, None), (4, Some(Hold::RecentlyWritten))],
     );
-    policy.source = Some(SourceFilter::Exec);
+    policy.source = Some(SourceFilter::of_policy_word("exec").unwrap());
     check(&home, &policy, &[(2, None)]);
     policy.cwd = None;
     policy.source = None;
@@ -275,7 +276,10 @@ fn a_policy_in_one_argument() {
     assert_eq!(policy.larger_than, Some(1 << 20));
     assert_eq!(policy.cwd, Some(PathBuf::from("/w")));
     assert_eq!(policy.keep_last, Some(5));
-    assert_eq!(policy.source, Some(SourceFilter::Exec));
+    assert_eq!(
+        policy.source,
+        Some(SourceFilter::of_policy_word("exec").unwrap())
+    );
     assert_eq!(policy.min_idle, Duration::from_secs(3600));
     assert_eq!(policy.archived, Some(false));
     assert_eq!(parse_policy("").unwrap().action, Action::Compress);

@@ -1,8 +1,9 @@
 //! Rebuilding a thread's turns from its persisted rollout items, the way a resume shows them.
 //!
 //! Input is values (`RolloutItem`s), never files: reading session files is `codex-rollout`'s
-//! job. Only persisted events and compaction lines are read; `ResponseItem`s are model memory,
-//! not client history, and are never re-parsed here.
+//! job. In the Codex mode only persisted events and compaction lines are read: `ResponseItem`s
+//! are model memory, not client history. The complete mode ([`TranscriptMode::Complete`])
+//! also reads the calls and outputs among them (`recorded_calls`).
 //!
 //! Turn boundaries: `task_started` opens a turn and `task_complete` / `turn_aborted` close it
 //! (completed or failed, interrupted). Files from cores that did not persist `task_started`
@@ -37,7 +38,7 @@ use pending_turn::{Origin, PendingTurn};
 use recorded_calls::{Change, RecordedCalls};
 
 pub use thread_meta::{
-    BuiltThread, ThreadBuilder, thread_from_rollout_items, thread_from_session_meta,
+    BuiltThread, ThreadBuilder, session_source, thread_from_rollout_items, thread_from_session_meta,
 };
 
 /// Which items a rebuilt thread shows.

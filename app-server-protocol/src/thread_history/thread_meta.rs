@@ -283,7 +283,8 @@ fn spawn_field(spawn: Option<&serde_json::Value>, key: &str) -> Option<String> {
     spawn?.get(key)?.as_str().map(str::to_string)
 }
 
-fn session_source(source: &CoreSessionSource) -> SessionSource {
+/// The client view of a session meta's source (what `Thread.source` shows).
+pub fn session_source(source: &CoreSessionSource) -> SessionSource {
     match source {
         CoreSessionSource::Cli => SessionSource::Cli,
         CoreSessionSource::VSCode => SessionSource::VsCode,

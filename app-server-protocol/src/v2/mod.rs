@@ -47,8 +47,8 @@ pub use requests::{
     TurnStartParams, TurnStartResponse,
 };
 pub use thread::{
-    GitInfo, SessionSource, Thread, ThreadActiveFlag, ThreadFile, ThreadHistoryMode, ThreadSource,
-    ThreadStatus,
+    GitInfo, SOURCE_KINDS, SessionSource, Thread, ThreadActiveFlag, ThreadFile, ThreadHistoryMode,
+    ThreadSource, ThreadStatus,
 };
 pub use turn::{CodexErrorInfo, TimedThreadItem, Turn, TurnError, TurnItemsView, TurnStatus};
 pub use user_input::{ByteRange, TextElement, UserInput};

@@ -207,6 +207,51 @@ pub enum SessionSource {
     Unknown,
 }
 
+/// The kinds a thread's source is filtered by (`thread/list`'s `sourceKinds`, `list` and
+/// `view`'s `--source`), as Codex spells them.
+pub const SOURCE_KINDS: &[&str] = &[
+    "cli",
+    "vscode",
+    "exec",
+    "appServer",
+    "subAgent",
+    "subAgentReview",
+    "subAgentCompact",
+    "subAgentThreadSpawn",
+    "subAgentOther",
+    "custom",
+    "unknown",
+];
+
+impl SessionSource {
+    /// The kind of source ([`SOURCE_KINDS`]): a sub-agent's by what spawned it (`review`,
+    /// `compact`, a `thread_spawn`, anything else); `subAgent` when it says nothing.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Cli => "cli",
+            Self::VsCode => "vscode",
+            Self::Exec => "exec",
+            Self::AppServer => "appServer",
+            Self::SubAgent(detail) => match detail {
+                serde_json::Value::String(text) if text == "review" => "subAgentReview",
+                serde_json::Value::String(text) if text == "compact" => "subAgentCompact",
+                serde_json::Value::Object(fields) if fields.contains_key("thread_spawn") => {
+                    "subAgentThreadSpawn"
+                }
+                serde_json::Value::Null => "subAgent",
+                _ => "subAgentOther",
+            },
+            Self::Custom(_) => "custom",
+            Self::Unknown => "unknown",
+        }
+    }
+
+    /// Whether a sub-agent (of any kind) started the thread.
+    pub fn is_sub_agent(&self) -> bool {
+        matches!(self, Self::SubAgent(_))
+    }
+}
+
 /// Git state of a working directory.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]

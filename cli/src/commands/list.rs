@@ -14,12 +14,10 @@
 //! cannot be read is reported in its place (`{"path", "error"}`) and sets the exit status as
 //! `inspect` does.
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
-use codex_home::{
-    Cursor, SessionSummary, SessionsPage, list_archived_sessions, list_sessions,
-    summarize_rollout_file,
-};
+use codex_home::{Cursor, SessionSummary, SessionsPage, list_sessions_of, summarize_rollout_file};
 use codex_rollout::CodexHome;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -43,6 +41,8 @@ pub(crate) struct ListArgs {
     pub cursor: Option<String>,
     /// `--archived`.
     pub archived: bool,
+    /// `--source KIND...`.
+    pub sources: Vec<String>,
     /// `--plan POLICY`: the threads `prune` with POLICY would act on, instead.
     pub plan: Option<codex_home::Policy>,
 }
@@ -61,6 +61,12 @@ pub(crate) struct ListedSession {
     pub cli_version: String,
     pub cwd: String,
     pub preview: String,
+    /// The thread's name (Codex's `session_index.jsonl`), `null` when it has none.
+    pub name: Option<String>,
+    /// Which kind of client started it (app-server-protocol's `SOURCE_KINDS`).
+    pub source: &'static str,
+    /// The thread that spawned it (a sub-agent's parent), else `null`.
+    pub parent_thread_id: Option<String>,
     /// The model of the first turn context near the top; `null` when the head names none.
     pub model: Option<String>,
     /// The file's damage (said on standard error and in the listing's `damaged`).
@@ -92,12 +98,13 @@ pub(crate) fn run(args: ListArgs, out: &mut Output) -> CommandResult {
             "--limit must be at least 1 (sessions per page)".to_string(),
         ));
     }
+    let filter = codex_home::SourceFilter::of_kinds(&args.sources).map_err(Failure::Usage)?;
     if args.files.is_empty() {
         return run_page(
             args.home,
             args.limit.unwrap_or(DEFAULT_LIMIT),
             args.cursor.as_deref(),
-            args.archived,
+            (args.archived, &filter),
             out,
         );
     }
@@ -120,16 +127,22 @@ pub(crate) fn run(args: ListArgs, out: &mut Output) -> CommandResult {
             "list reads the head of session files; standard input cannot be listed".to_string(),
         ));
     }
-    run_files(&sources, out)
+    run_files(&sources, args.home.as_deref(), &filter, out)
 }
 
-/// Lists the named `sources`, in order, each as the home listing would show it.
-fn run_files(sources: &[Source], out: &mut Output) -> CommandResult {
+/// Lists the named `sources` that `filter` keeps, in order, each as the home listing would
+/// show it (thread names from `home`, else the home each file lies in).
+fn run_files(
+    sources: &[Source],
+    home: Option<&Path>,
+    filter: &codex_home::SourceFilter,
+    out: &mut Output,
+) -> CommandResult {
     let progress = Progress::for_files(sources.len() as u64, "listing");
     let results: Vec<Result<Option<ListedSession>, Failure>> = sources
         .par_iter()
         .map(|source| {
-            let result = summarize_source(source);
+            let result = summarize_source(source, home, filter);
             progress.inc(1);
             result
         })
@@ -159,8 +172,13 @@ fn run_files(sources: &[Source], out: &mut Output) -> CommandResult {
     Ok(damaged.status(status))
 }
 
-/// The listed form of one named file, `None` when it is not listable.
-fn summarize_source(source: &Source) -> Result<Option<ListedSession>, Failure> {
+/// The listed form of one named file, `None` when it is not listable or `filter` leaves it
+/// out.
+fn summarize_source(
+    source: &Source,
+    home: Option<&Path>,
+    filter: &codex_home::SourceFilter,
+) -> Result<Option<ListedSession>, Failure> {
     let Source::File(path) = source else {
         return Ok(None);
     };
@@ -177,7 +195,28 @@ fn summarize_source(source: &Source) -> Result<Option<ListedSession>, Failure> {
     }
     let summary = summarize_rollout_file(path)
         .map_err(|err| Failure::Unreadable(format!("cannot read {}: {err}", path.display())))?;
-    Ok(summary.map(listed))
+    let Some(summary) = summary.filter(|summary| filter.keeps(summary)) else {
+        return Ok(None);
+    };
+    let names = match crate::client_view::home_of(path, home) {
+        Ok(home) => thread_names(&home),
+        Err(_) => HashMap::new(),
+    };
+    Ok(Some(listed(summary, &names)))
+}
+
+/// The home's thread names, by thread id (none when its index cannot be read: a listing
+/// still lists).
+fn thread_names(home: &CodexHome) -> HashMap<String, String> {
+    home.thread_names().unwrap_or_else(|error| {
+        note(&format!(
+            "{}: {error}; threads listed without names",
+            home.root()
+                .join(codex_rollout::SESSION_INDEX_FILE)
+                .display()
+        ));
+        HashMap::new()
+    })
 }
 
 /// Runs `list` over one page of a home.
@@ -185,7 +224,7 @@ fn run_page(
     home: Option<PathBuf>,
     limit: usize,
     cursor: Option<&str>,
-    archived: bool,
+    (archived, filter): (bool, &codex_home::SourceFilter),
     out: &mut Output,
 ) -> CommandResult {
     let home_arg = home.clone();
@@ -205,14 +244,10 @@ fn run_page(
             })
         })
         .transpose()?;
-    let list = if archived {
-        list_archived_sessions
-    } else {
-        list_sessions
-    };
-    let page = list(&home, limit, cursor.as_ref()).map_err(|err| {
-        Failure::Unreadable(format!("cannot list {}: {err}", home.root().display()))
-    })?;
+    let page =
+        list_sessions_of(&home, archived, limit, cursor.as_ref(), filter).map_err(|err| {
+            Failure::Unreadable(format!("cannot list {}: {err}", home.root().display()))
+        })?;
     let mut damaged = DamagedFiles::default();
     for session in &page.items {
         if let Some(damage) = &session.damage {
@@ -251,7 +286,8 @@ fn run_page(
     Ok(damaged.status(Status::Ok))
 }
 
-/// Two lines per session: when, which thread, which version; then the preview.
+/// Two lines per session: when, which thread, which version, its source when not a person's
+/// own client and its name; then the preview.
 fn render_session(session: &ListedSession, out: &mut Output) -> Result<(), Failure> {
     // The minute in the local zone is enough for a person; `--json` has the whole time, UTC.
     let created = chrono::DateTime::parse_from_rfc3339(&session.created_at)
@@ -261,18 +297,31 @@ fn render_session(session: &ListedSession, out: &mut Output) -> Result<(), Failu
                 .to_string()
         })
         .unwrap_or_else(|_| session.created_at.clone());
-    out.line(&format!(
+    let mut first = format!(
         "{}  {}  {}",
         created, session.thread_id, session.cli_version
-    ))?;
+    );
+    first.push_str(&crate::output::source_tag(
+        session.source,
+        session.parent_thread_id.as_deref(),
+    ));
+    if let Some(name) = &session.name {
+        first.push_str(&format!("  \"{}\"", one_line(name, 40)));
+    }
+    out.line(&first)?;
     out.line(&format!("    {}", one_line(&session.preview, 74)))
 }
 
 /// The printed form of a summary, the same for a home's page and a named file.
-fn listed(summary: SessionSummary) -> ListedSession {
+fn listed(summary: SessionSummary, names: &HashMap<String, String>) -> ListedSession {
+    let thread_id = summary.thread_id().to_string();
+    let (source, parent_thread_id) = summary.source();
     ListedSession {
         path: summary.path.display().to_string(),
-        thread_id: summary.thread_id().to_string(),
+        name: names.get(&thread_id).cloned(),
+        source: source.kind(),
+        parent_thread_id,
+        thread_id,
         created_at: rfc3339_millis(created_utc(&summary)),
         updated_at: summary.updated_at.map(rfc3339_millis),
         cli_version: summary.session_meta.meta.cli_version.clone(),
@@ -284,7 +333,12 @@ fn listed(summary: SessionSummary) -> ListedSession {
 }
 
 fn listing(home: &CodexHome, page: SessionsPage) -> Listing {
-    let sessions = page.items.into_iter().map(listed).collect();
+    let names = thread_names(home);
+    let sessions = page
+        .items
+        .into_iter()
+        .map(|summary| listed(summary, &names))
+        .collect();
     Listing {
         home: home.root().display().to_string(),
         sessions,

@@ -29,8 +29,11 @@ use crate::output::Output;
 
 /// The one session a command reads: a file, or standard input or the sample spooled into a
 /// temporary file, so that every command reads a file (from its end, or more than once).
-fn session_file(arg: Option<&std::path::Path>) -> Result<Source, crate::error::Failure> {
-    Source::from_arg(arg)?.spool()
+fn session_file(
+    arg: Option<&std::path::Path>,
+    home: Option<&std::path::Path>,
+) -> Result<Source, crate::error::Failure> {
+    Source::from_arg(arg, home)?.spool()
 }
 
 /// `--home` of a one-session command (where parents of a fork by reference and thread names
@@ -60,7 +63,7 @@ pub(crate) fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
         ),
         Command::History { file, home } => {
             let home = checked_home(home)?;
-            history::run(&session_file(file.as_deref())?, home, out)
+            history::run(&session_file(file.as_deref(), home.as_deref())?, home, out)
         }
         Command::Prompt {
             file,
@@ -70,7 +73,7 @@ pub(crate) fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
         } => {
             let home = checked_home(home)?;
             prompt::run(
-                &session_file(file.as_deref())?,
+                &session_file(file.as_deref(), home.as_deref())?,
                 lite,
                 &modalities,
                 home,
@@ -84,9 +87,12 @@ pub(crate) fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             complete,
         } => {
             let home = checked_home(home)?;
-            thread::run(&session_file(file.as_deref())?, last, home, complete, out)
+            let source = session_file(file.as_deref(), home.as_deref())?;
+            thread::run(&source, last, home, complete, out)
         }
-        Command::Notifications { file } => notifications::run(&session_file(file.as_deref())?, out),
+        Command::Notifications { file } => {
+            notifications::run(&session_file(file.as_deref(), None)?, out)
+        }
         Command::Export {
             file,
             format,
@@ -100,7 +106,7 @@ pub(crate) fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
                 redact,
                 patterns: redact_patterns,
             };
-            export::run(&session_file(file.as_deref())?, &options, out)
+            export::run(&session_file(file.as_deref(), None)?, &options, out)
         }
         Command::Fork {
             file,
@@ -109,14 +115,9 @@ pub(crate) fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             by_reference,
             home,
         } => {
+            let source = session_file(file.as_deref(), home.as_deref())?;
             let mode = by_reference.then_some(fork::ByReferenceOptions { home });
-            fork::run(
-                &session_file(file.as_deref())?,
-                drop_turns,
-                &output,
-                mode,
-                out,
-            )
+            fork::run(&source, drop_turns, &output, mode, out)
         }
         Command::List {
             files,
@@ -124,6 +125,7 @@ pub(crate) fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             limit,
             cursor,
             archived,
+            sources,
             plan,
         } => list::run(
             list::ListArgs {
@@ -132,6 +134,7 @@ pub(crate) fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
                 limit,
                 cursor,
                 archived,
+                sources,
                 plan,
             },
             out,

@@ -117,12 +117,16 @@ pub(crate) fn policy_of(args: &PruneArgs) -> Policy {
         None
     };
     policy.keep_last = args.keep_last;
-    policy.source = args.source.map(|source| match source {
-        SourceArg::Cli => SourceFilter::Cli,
-        SourceArg::Vscode => SourceFilter::VsCode,
-        SourceArg::Exec => SourceFilter::Exec,
-        SourceArg::Mcp => SourceFilter::Mcp,
-        SourceArg::Subagent => SourceFilter::SubAgent,
+    policy.source = args.source.map(|source| {
+        let word = match source {
+            SourceArg::Cli => "cli",
+            SourceArg::Vscode => "vscode",
+            SourceArg::Exec => "exec",
+            SourceArg::Mcp => "mcp",
+            SourceArg::Subagent => "subagent",
+        };
+        // Every word above is a kind the filter knows.
+        SourceFilter::of_policy_word(word).unwrap_or_default()
     });
     policy.min_idle = args.idle;
     policy

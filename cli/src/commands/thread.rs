@@ -93,12 +93,20 @@ pub(crate) fn run(
         }
         return Ok(Status::Ok);
     }
-    let id = match &built {
-        BuiltThread::Thread(thread) => thread.id.clone(),
+    let header = match &built {
+        BuiltThread::Thread(thread) => {
+            let mut header = thread.id.clone();
+            if let Some(name) = &thread.name {
+                header.push_str(&format!(" \"{}\"", one_line(name, 40)));
+            }
+            let parent = thread.parent_thread_id.as_deref();
+            header.push_str(&crate::output::source_tag(thread.source.kind(), parent));
+            header
+        }
         BuiltThread::TurnsOnly(_) => "(no session meta)".to_string(),
     };
     let turns = built.turns();
-    out.line(&format!("thread {id}: {} turn(s)", turns.len()))?;
+    out.line(&format!("thread {header}: {} turn(s)", turns.len()))?;
     for (index, turn) in turns.iter().enumerate() {
         render_turn(index + 1, turn, out)?;
     }

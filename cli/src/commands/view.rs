@@ -54,6 +54,9 @@ pub(crate) struct ViewArgs {
     /// How often `--follow` looks at the file, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 200)]
     pub poll_ms: u64,
+    /// The session list shows only sessions of these source kinds (as `list --source`).
+    #[arg(long = "source", value_name = "KIND", value_delimiter = ',')]
+    pub sources: Vec<String>,
 }
 
 /// Runs `view`.
@@ -75,13 +78,15 @@ pub(crate) fn run(args: &ViewArgs, out: &mut Output) -> CommandResult {
         expand: args.expand,
         poll: std::time::Duration::from_millis(args.poll_ms.max(10)),
     };
+    let sources = codex_home::SourceFilter::of_kinds(&args.sources).map_err(Failure::Usage)?;
     match (interactive, target) {
         (false, Some(path)) if args.follow => plain::follow(&path, &options, out),
         (false, Some(path)) => plain::thread(&path, args.home.as_deref(), &options, out),
-        (false, None) => plain::sessions(args.home.as_deref(), out),
+        (false, None) => plain::sessions(args.home.as_deref(), &sources, out),
         (true, target) => tui::run(&tui::TuiArgs {
             target,
             home: args.home.clone(),
+            sources,
             index: args.index.clone(),
             follow: args.follow,
             poll: options.poll,

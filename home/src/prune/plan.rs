@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
+use codex_app_server_protocol::session_source;
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::CodexHome;
 use codex_rollout::Compression;
@@ -188,11 +189,11 @@ fn picks(policy: &Policy, candidate: &Candidate, idle: std::time::Duration) -> b
             .cwd
             .as_ref()
             .is_none_or(|cwd| thread.cwd.starts_with(cwd))
-        && policy.source.is_none_or(|wanted| {
+        && policy.source.as_ref().is_none_or(|wanted| {
             candidate
                 .source
                 .as_ref()
-                .is_some_and(|source| wanted.matches(source))
+                .is_some_and(|source| wanted.keeps_source(&session_source(source)))
         })
 }
 

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use codex_protocol::rollout::SessionSource;
+use crate::list::SourceFilter;
 use serde::Serialize;
 
 /// Threads written more recently than this are never touched, whatever the policy says: a
@@ -43,35 +43,6 @@ impl Action {
     }
 }
 
-/// Which source a thread must have been recorded by (`--source`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SourceFilter {
-    /// The terminal UI.
-    Cli,
-    /// The IDE extension.
-    VsCode,
-    /// `codex exec`.
-    Exec,
-    /// Codex as an MCP server.
-    Mcp,
-    /// A sub-agent of another thread.
-    SubAgent,
-}
-
-impl SourceFilter {
-    /// Whether `source` is this one.
-    pub fn matches(self, source: &SessionSource) -> bool {
-        matches!(
-            (self, source),
-            (SourceFilter::Cli, SessionSource::Cli)
-                | (SourceFilter::VsCode, SessionSource::VSCode)
-                | (SourceFilter::Exec, SessionSource::Exec)
-                | (SourceFilter::Mcp, SessionSource::Mcp)
-                | (SourceFilter::SubAgent, SessionSource::SubAgent(_))
-        )
-    }
-}
-
 /// A prune policy. The default picks every thread and compresses it; each rule narrows.
 #[derive(Debug, Clone)]
 pub struct Policy {
@@ -87,7 +58,7 @@ pub struct Policy {
     pub archived: Option<bool>,
     /// The newest N threads of each working directory are kept whatever the other rules say.
     pub keep_last: Option<usize>,
-    /// Only threads recorded by this source.
+    /// Only threads recorded by a source of these kinds.
     pub source: Option<SourceFilter>,
     /// Threads written more recently than this are held (at least [`DEFAULT_MIN_IDLE`] is
     /// the advice; tests lower it).
@@ -173,16 +144,7 @@ pub fn parse_policy(text: &str) -> Result<Policy, String> {
                         .map_err(|_| format!("keep-last wants a number, not {value:?}"))?,
                 );
             }
-            "source" => {
-                policy.source = Some(match need()? {
-                    "cli" => SourceFilter::Cli,
-                    "vscode" => SourceFilter::VsCode,
-                    "exec" => SourceFilter::Exec,
-                    "mcp" => SourceFilter::Mcp,
-                    "subagent" => SourceFilter::SubAgent,
-                    other => return Err(format!("unknown source {other:?}")),
-                });
-            }
+            "source" => policy.source = Some(SourceFilter::of_policy_word(need()?)?),
             "archived" if value.is_none() => policy.archived = Some(true),
             "live" if value.is_none() => policy.archived = Some(false),
             "" => {}

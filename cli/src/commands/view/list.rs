@@ -6,8 +6,8 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use codex_home::{
-    Hit, Order, Query, SearchError, SearchIndex, SessionSummary, list_archived_sessions,
-    list_sessions, update_and_search,
+    Hit, Order, Query, SearchError, SearchIndex, SessionSummary, SourceFilter, list_sessions_of,
+    nest_sub_agents, update_and_search,
 };
 use codex_rollout::CodexHome;
 
@@ -32,21 +32,33 @@ pub(crate) struct Row {
     pub preview: String,
     /// The model named near the top of the file (empty when none is).
     pub model: String,
+    /// The thread's name in the home's index (empty when it has none).
+    pub name: String,
+    /// Which kind of client started it (`cli`, `subAgentThreadSpawn`, ...).
+    pub source: &'static str,
+    /// The thread that spawned it, for a sub-agent.
+    pub parent: Option<String>,
+    /// Listed under its parent (which is in the list).
+    pub nested: bool,
 }
 
 impl Row {
-    /// Whether the row passes the list's filter: `model:TEXT` matches the model alone;
-    /// any other text matches the date, thread id, cwd, model or first message (case
-    /// insensitive, a part of any of them).
+    /// Whether the row passes the list's filter: `model:TEXT` matches the model alone,
+    /// `source:TEXT` the source kind alone; any other text matches the date, thread id,
+    /// name, cwd, model or first message (case insensitive, a part of any of them).
     pub(crate) fn matches(&self, filter: &str) -> bool {
         let filter = filter.trim().to_lowercase();
         if let Some(model) = filter.strip_prefix("model:") {
             return self.model.to_lowercase().contains(model.trim());
         }
+        if let Some(source) = filter.strip_prefix("source:") {
+            return self.source.to_lowercase().contains(source.trim());
+        }
         filter.is_empty()
             || [
                 &self.created,
                 &self.thread_id,
+                &self.name,
                 &self.cwd,
                 &self.model,
                 &self.preview,
@@ -71,26 +83,41 @@ pub(crate) fn home(home: Option<&Path>) -> Result<CodexHome, Failure> {
     resolve_home(home)
 }
 
-/// The sessions of `home`, newest first, each thread once.
-pub(crate) fn rows(home: &CodexHome, archived: bool) -> Result<Vec<Row>, Failure> {
-    let page = if archived {
-        list_archived_sessions(home, LIST_LIMIT, None)
-    } else {
-        list_sessions(home, LIST_LIMIT, None)
-    }
-    .map_err(|error| Failure::Unreadable(error.to_string()))?;
+/// The sessions of `home` that `filter` keeps, newest first, each thread once, sub-agents
+/// under their parent.
+pub(crate) fn rows(
+    home: &CodexHome,
+    archived: bool,
+    filter: &SourceFilter,
+) -> Result<Vec<Row>, Failure> {
+    let page = list_sessions_of(home, archived, LIST_LIMIT, None, filter)
+        .map_err(|error| Failure::Unreadable(error.to_string()))?;
+    let names = home.thread_names().unwrap_or_default();
     let mut seen = HashSet::new();
-    Ok(page
+    let summaries: Vec<SessionSummary> = page
         .items
         .into_iter()
         .filter(|summary| seen.insert(summary.thread_id()))
-        .map(row)
+        .collect();
+    Ok(nest_sub_agents(summaries)
+        .into_iter()
+        .map(|(summary, nested)| row(summary, nested, &names))
         .collect())
 }
 
-fn row(summary: SessionSummary) -> Row {
+fn row(
+    summary: SessionSummary,
+    nested: bool,
+    names: &std::collections::HashMap<String, String>,
+) -> Row {
+    let thread_id = summary.thread_id().to_string();
+    let (source, parent) = summary.source();
     Row {
-        thread_id: summary.thread_id().to_string(),
+        name: names.get(&thread_id).cloned().unwrap_or_default(),
+        source: source.kind(),
+        parent,
+        nested,
+        thread_id,
         created: summary.name.created.format("%Y-%m-%d %H:%M").to_string(),
         cwd: summary.session_meta.meta.cwd.display().to_string(),
         preview: summary.preview.clone(),

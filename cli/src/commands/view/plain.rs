@@ -85,23 +85,33 @@ pub(crate) fn thread(
 }
 
 /// `view` of a home without a terminal: the session list with each thread's resume command.
-pub(crate) fn sessions(home_dir: Option<&Path>, out: &mut Output) -> CommandResult {
+pub(crate) fn sessions(
+    home_dir: Option<&Path>,
+    filter: &codex_home::SourceFilter,
+    out: &mut Output,
+) -> CommandResult {
     let home = home(home_dir)?;
-    let rows = rows(&home, false)?;
+    let rows = rows(&home, false, filter)?;
     out.line(&format!(
         "{} session(s) in {}, newest first",
         rows.len(),
         home.root().display()
     ))?;
     for row in rows {
+        let indent = if row.nested { "  ↳ " } else { "" };
+        let tag = crate::output::source_tag(row.source, row.parent.as_deref());
+        let name = match row.name.as_str() {
+            "" => String::new(),
+            name => format!("\"{name}\"  "),
+        };
         out.line(&crate::output::one_line(
             &format!(
-                "{}  {}  {}  {}",
+                "{indent}{}  {}{tag}  {}  {name}{}",
                 row.created, row.thread_id, row.cwd, row.preview
             ),
             160,
         ))?;
-        out.line(&format!("    {}", row.resume_command()))?;
+        out.line(&format!("{indent}    {}", row.resume_command()))?;
     }
     Ok(Status::Ok)
 }

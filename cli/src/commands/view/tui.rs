@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use base64::Engine;
 use codex_home::Hit;
+use codex_home::SourceFilter;
 use codex_rollout::CodexHome;
 use crossterm::event::{
     self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind,
@@ -43,6 +44,8 @@ use crate::output::sanitize::sanitize_text;
 pub(crate) struct TuiArgs {
     pub target: Option<PathBuf>,
     pub home: Option<PathBuf>,
+    /// The sources the session list shows (`--source`).
+    pub sources: SourceFilter,
     pub index: Option<PathBuf>,
     pub follow: bool,
     pub poll: Duration,
@@ -91,6 +94,8 @@ enum Prompt {
 
 struct App {
     home: Option<CodexHome>,
+    /// The sources the session list shows.
+    sources: SourceFilter,
     index: Option<PathBuf>,
     poll_follow: bool,
     rows: Vec<Row>,
@@ -120,6 +125,7 @@ impl App {
             poll_follow: args.follow,
             rows: Vec::new(),
             archived: false,
+            sources: args.sources.clone(),
             filter: String::new(),
             hits: None,
             selected: 0,
@@ -140,7 +146,7 @@ impl App {
             }
             None => {
                 let home = home(args.home.as_deref())?;
-                app.rows = rows(&home, false)?;
+                app.rows = rows(&home, false, &app.sources)?;
                 app.home = Some(home);
             }
         }
@@ -319,7 +325,7 @@ impl App {
                 self.archived = !self.archived;
                 self.hits = None;
                 if let Some(home) = &self.home {
-                    match rows(home, self.archived) {
+                    match rows(home, self.archived, &self.sources) {
                         Ok(rows) => self.rows = rows,
                         Err(error) => self.message = Some(error.to_string()),
                     }
@@ -485,8 +491,13 @@ impl App {
                 .visible_rows()
                 .iter()
                 .map(|row| {
+                    let name = match row.name.as_str() {
+                        "" => String::new(),
+                        name => format!("\"{}\"  ", clip(name, 30)),
+                    };
                     format!(
-                        "{}  {}  {:<28}  {:<18}  {}",
+                        "{}{}  {}  {:<28}  {:<18}  {name}{}",
+                        if row.nested { "↳ " } else { "" },
                         row.created,
                         row.thread_id.get(..8).unwrap_or(&row.thread_id),
                         clip(&row.cwd, 28),
