@@ -72,6 +72,14 @@
 //! assert_eq!(found[0].path, day.join(name));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Cargo features
+//!
+//! - `search`: the full-text search index (`SearchIndex`, `update_and_search`) and thread
+//!   lookups through it; compiles SQLite (bundled).
+//! - `tables`: the Parquet tables (`write_tables`); compiles arrow and parquet.
+//!
+//! Neither is on by default: a crate that wants listings, usage or pruning compiles neither.
 
 #![warn(missing_docs)]
 
@@ -85,8 +93,10 @@ mod list;
 mod pricing;
 mod prune;
 mod redact;
+#[cfg(feature = "search")]
 mod search;
 mod secrets;
+#[cfg(feature = "tables")]
 mod table;
 mod thread_lookup;
 mod usage;
@@ -122,11 +132,13 @@ pub use prune::{
     parse_size, plan_prune, rescue_thread, storage_summary,
 };
 pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
+#[cfg(feature = "search")]
 pub use search::{
     BUSY_TIMEOUT, Hit, HitAnchor, OUTPUT_CAP, Order, Query, Role, SearchError, SearchIndex, Syntax,
     TextKind, UpdateReport, update_and_search,
 };
 pub use secrets::{SecretFinding, SecretScanner, SecretsError};
+#[cfg(feature = "tables")]
 pub use table::{
     ItemRow, MANIFEST_FILE, PART_FILE, PartitionCounts, SCHEMA_VERSION, SCHEMA_VERSION_KEY, Table,
     TableError, TableOptions, TableRun, ThreadRow, ThreadRows, TokenRow, TurnRow, table_schema,

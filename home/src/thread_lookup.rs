@@ -16,6 +16,7 @@ use codex_protocol::thread_id::ThreadId;
 use codex_rollout::{CodexHome, RolloutError};
 
 use crate::list::{find_rollout_by_thread_id, find_rollouts_by_thread_prefix};
+#[cfg(feature = "search")]
 use crate::search::SearchIndex;
 
 /// The shortest thread id prefix taken as one (shorter arguments are file names only).
@@ -129,6 +130,15 @@ pub fn find_thread(home: &CodexHome, prefix: &str) -> Result<PathBuf, ThreadLook
 
 /// The rollout files of `home` whose thread id starts with `prefix`, from the search index
 /// when one exists at the default place and knows any, else none (the caller scans names).
+/// Without the `search` feature there is no index to ask.
+#[cfg(not(feature = "search"))]
+fn indexed_thread_files(_home: &CodexHome, _prefix: &str) -> Vec<(String, PathBuf)> {
+    Vec::new()
+}
+
+/// The rollout files of `home` whose thread id starts with `prefix`, from the search index
+/// when one exists at the default place and knows any, else none (the caller scans names).
+#[cfg(feature = "search")]
 fn indexed_thread_files(home: &CodexHome, prefix: &str) -> Vec<(String, PathBuf)> {
     let Ok(path) = SearchIndex::default_path() else {
         return Vec::new();
@@ -137,6 +147,7 @@ fn indexed_thread_files(home: &CodexHome, prefix: &str) -> Vec<(String, PathBuf)
 }
 
 /// [`indexed_thread_files`] from the index at `path`.
+#[cfg(feature = "search")]
 fn indexed_thread_files_at(path: &Path, home: &CodexHome, prefix: &str) -> Vec<(String, PathBuf)> {
     SearchIndex::open_existing(path)
         .and_then(|index| index.files_with_thread_prefix(home, prefix).ok())

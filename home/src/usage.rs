@@ -61,6 +61,7 @@ mod report;
 use group::DayGroups;
 use line_kind::{LineKind, is_model_output, line_kind};
 
+#[cfg(feature = "tables")]
 pub(crate) use once::SeenResponses;
 pub use once::count_each_response_once;
 use project::has_remote;

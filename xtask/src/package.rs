@@ -58,6 +58,7 @@ pub(crate) fn run() -> Result<()> {
     step(&root, "cargo publish --dry-run", "cargo", &publish)?;
     report_crate_sizes(&root)?;
     check_no_similar(&root)?;
+    check_home_features(&root)?;
 
     let scratch = tempfile::tempdir().context("creating a scratch folder")?;
     let tarball = npm_pack_reproducibly(scratch.path())?;
@@ -198,6 +199,52 @@ fn check_no_similar(root: &Path) -> Result<()> {
     Ok(())
 }
 
+/// codex-home without features compiles neither SQLite nor Parquet: a crate that wants
+/// listings, usage or pruning pays for neither (`search` and `tables` bring them).
+fn check_home_features(root: &Path) -> Result<()> {
+    banner("layering: cargo tree -p codex-home -e normal has no rusqlite, arrow or parquet");
+    let output = Command::new("cargo")
+        .args([
+            "tree",
+            "--locked",
+            "-p",
+            "codex-home",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+        ])
+        .current_dir(root)
+        .output()
+        .context("could not start `cargo tree`")?;
+    ensure!(
+        output.status.success(),
+        "`cargo tree` failed ({})",
+        output.status
+    );
+    let tree = String::from_utf8_lossy(&output.stdout);
+    let heavy = [
+        "rusqlite ",
+        "libsqlite3-sys ",
+        "parquet ",
+        "arrow-array ",
+        "arrow-schema ",
+    ];
+    if let Some(line) = tree
+        .lines()
+        .find(|line| heavy.iter().any(|name| line.starts_with(name)))
+    {
+        bail!(
+            "codex-home without features depends on {line}: it belongs behind `search` or `tables`"
+        );
+    }
+    log(&format!(
+        "codex-home without features: {} crates in its tree, no SQLite or Parquet",
+        tree.lines().count()
+    ));
+    Ok(())
+}
+
 /// Packs `app-server-protocol/npm` twice into separate folders and demands identical bytes;
 /// returns the first tarball.
 fn npm_pack_reproducibly(scratch: &Path) -> Result<PathBuf> {
@@ -268,5 +315,10 @@ mod tests {
     #[test]
     fn codex_app_server_protocol_tree_has_no_similar() -> anyhow::Result<()> {
         super::check_no_similar(&crate::ci::workspace_root()?)
+    }
+
+    #[test]
+    fn codex_home_without_features_has_no_sqlite_or_parquet() -> anyhow::Result<()> {
+        super::check_home_features(&crate::ci::workspace_root()?)
     }
 }
