@@ -13,7 +13,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::error::Failure;
+use crate::error::{Failure, Status};
 pub(crate) use sanitize::{
     JsonTextWriter, escape_json_text, holds_terminal_control, one_line, sanitize_text,
 };
@@ -243,6 +243,59 @@ pub(crate) fn source_tag(source: &str, parent: Option<&str>) -> String {
 fn short_id(id: &str) -> String {
     let short: String = id.chars().take(8).collect();
     format!("{short}…")
+}
+
+/// Reports in place the failure of one file of a many-file run (`inspect`, `list`): with
+/// `--json` a JSON Lines record `{<key>: name, "error": ...}` (`key` is the name the
+/// command's own records give the file), else a line; returns the run's status made worse
+/// by it.
+pub(crate) fn report_failure(
+    out: &mut Output,
+    status: Status,
+    key: &'static str,
+    name: &str,
+    failure: &Failure,
+) -> Result<Status, Failure> {
+    if out.is_json() {
+        out.json_line(&FileError {
+            key,
+            name,
+            error: failure.to_string(),
+        })?;
+    } else {
+        out.line(&format!("{name}: {failure}"))?;
+    }
+    Ok(worse(status, failure))
+}
+
+/// One file's JSON Lines record when it could not be read: `{<key>: name, "error": ...}`.
+struct FileError<'a> {
+    key: &'static str,
+    name: &'a str,
+    error: String,
+}
+
+impl Serialize for FileError<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut record = serializer.serialize_map(Some(2))?;
+        record.serialize_entry(self.key, self.name)?;
+        record.serialize_entry("error", &self.error)?;
+        record.end()
+    }
+}
+
+/// The worse of `status` and the status a failure stands for.
+fn worse(status: Status, failure: &Failure) -> Status {
+    let failed = match failure.exit_code() {
+        crate::error::EXIT_CONTENT => Status::ContentProblems,
+        _ => Status::Unreadable,
+    };
+    if failed.exit_code() > status.exit_code() {
+        failed
+    } else {
+        status
+    }
 }
 
 #[cfg(test)]

@@ -88,6 +88,7 @@ mod damage;
 mod dates;
 mod du;
 mod home_rule;
+mod inspect;
 mod last_turns;
 mod list;
 mod pricing;
@@ -116,6 +117,9 @@ pub use du::{
     measure_files,
 };
 pub use home_rule::{NotAHome, check_home};
+pub use inspect::{
+    CopiedPrefix, InspectedTokens, Inspection, Inspector, ProblemReport, UnansweredCall,
+};
 pub use last_turns::last_turns_from_end;
 pub use list::{
     Cursor, FoundRollout, HEAD_RECORD_LIMIT, HeadSummary, MAX_SCAN_FILES, SessionSummary,

@@ -5,16 +5,14 @@
 //! are inspected in parallel, with one progress bar for the whole run on a terminal; `--json`
 //! prints one object per file (JSON Lines), in the order the files were named.
 
-mod stats;
-
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 use serde::Serialize;
 
-pub(crate) use stats::{Inspection, Inspector, ProblemReport};
-
 use codex_app_server_protocol::ThreadHistoryBuilder;
+
+use codex_home::{Inspection, Inspector};
 
 use crate::client_view::stream_client_view;
 use crate::error::{CommandResult, Failure, Status};
@@ -88,63 +86,12 @@ pub(crate) fn run(sources: &[Source], out: &mut Output) -> CommandResult {
                 render(&name, &inspection, out)?;
             }
             Err(failure) if single => return Err(failure),
-            Err(failure) => status = report_failure(out, status, "file", &name, &failure)?,
+            Err(failure) => {
+                status = crate::output::report_failure(out, status, "file", &name, &failure)?
+            }
         }
     }
     Ok(status)
-}
-
-/// Reports in place the failure of one file of a many-file run (`inspect`, `list`): with
-/// `--json` a JSON Lines record `{<key>: name, "error": ...}` (`key` is the name the
-/// command's own records give the file), else a line; returns the run's status made worse
-/// by it.
-pub(crate) fn report_failure(
-    out: &mut Output,
-    status: Status,
-    key: &'static str,
-    name: &str,
-    failure: &Failure,
-) -> Result<Status, Failure> {
-    if out.is_json() {
-        out.json_line(&FileError {
-            key,
-            name,
-            error: failure.to_string(),
-        })?;
-    } else {
-        out.line(&format!("{name}: {failure}"))?;
-    }
-    Ok(worse(status, failure))
-}
-
-/// One file's JSON Lines record when it could not be read: `{<key>: name, "error": ...}`.
-struct FileError<'a> {
-    key: &'static str,
-    name: &'a str,
-    error: String,
-}
-
-impl Serialize for FileError<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut record = serializer.serialize_map(Some(2))?;
-        record.serialize_entry(self.key, self.name)?;
-        record.serialize_entry("error", &self.error)?;
-        record.end()
-    }
-}
-
-/// The worse of `status` and the status a failure stands for.
-fn worse(status: Status, failure: &Failure) -> Status {
-    let failed = match failure.exit_code() {
-        crate::error::EXIT_CONTENT => Status::ContentProblems,
-        _ => Status::Unreadable,
-    };
-    if failed.exit_code() > status.exit_code() {
-        failed
-    } else {
-        status
-    }
 }
 
 /// Widest label column, so values start at the same column.

@@ -164,8 +164,7 @@ fn run_files(
                 "{name}: not listed (no session meta or no user message near its top)"
             )),
             Err(failure) => {
-                status =
-                    crate::commands::inspect::report_failure(out, status, "path", &name, &failure)?;
+                status = crate::output::report_failure(out, status, "path", &name, &failure)?;
             }
         }
     }

@@ -18,12 +18,12 @@ use codex_protocol::rollout::RolloutItem;
 use codex_rollout::ProblemKind;
 use rayon::prelude::*;
 
-use crate::commands::inspect::ProblemReport;
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
 use crate::output::{Output, sanitize_text};
 use crate::progress::Progress;
 use crate::streamed::{open_stream, source_size, unreadable};
+use codex_home::ProblemReport;
 
 /// The report of one file, as `--json` prints it (one object per line).
 #[derive(Debug, Clone, PartialEq, Serialize)]

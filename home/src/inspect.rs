@@ -1,4 +1,5 @@
-//! The numbers `inspect` reports, computed from a rollout's lines as they are streamed.
+//! What a session file holds, at a glance: the numbers `codex-thread inspect` reports,
+//! computed from a rollout's lines as a caller streams them.
 //!
 //! Definitions (they are the JSON contract of `inspect --json`):
 //! - `lines`: every line of the input, good or bad;
@@ -30,8 +31,8 @@ use std::collections::BTreeMap;
 
 use std::collections::HashMap;
 
+use crate::UsageScan;
 use codex_app_server_protocol::ThreadHistoryBuilder;
-use codex_home::UsageScan;
 use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
@@ -44,7 +45,7 @@ use serde::Serialize;
 
 /// A problem line, as every command reports it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub(crate) struct ProblemReport {
+pub struct ProblemReport {
     /// 1-based line number.
     pub line: usize,
     /// Stable kind name (`malformed`, `truncated`, `unknown_line_type`, ...).
@@ -65,7 +66,7 @@ impl From<&LineProblem> for ProblemReport {
 
 /// A call that has no output in the file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub(crate) struct UnansweredCall {
+pub struct UnansweredCall {
     /// Line of the call.
     pub line: usize,
     /// Its call id.
@@ -77,11 +78,16 @@ pub(crate) struct UnansweredCall {
 /// What the session's own responses used: codex-home's count ([`codex_home::FileUsage`], the
 /// one `usage` reports; a forked child's copied parent prefix is not charged to it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub(crate) struct Tokens {
+pub struct InspectedTokens {
+    /// Input tokens (cached ones included).
     pub input: i64,
+    /// Input tokens served from the cache.
     pub cached_input: i64,
+    /// Output tokens (reasoning included).
     pub output: i64,
+    /// Reasoning output tokens.
     pub reasoning_output: i64,
+    /// All tokens.
     pub total: i64,
     /// The model's context window, when the file says.
     pub model_context_window: Option<i64>,
@@ -89,39 +95,56 @@ pub(crate) struct Tokens {
 
 /// Everything `inspect` reports; serializes to exactly the documented keys.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct Inspection {
+pub struct Inspection {
+    /// The first session meta's thread id.
     pub thread_id: Option<String>,
+    /// The first session meta's CLI version.
     pub cli_version: Option<String>,
+    /// Every line of the input, good or bad.
     pub lines: usize,
+    /// The problem lines.
     pub problems: Vec<ProblemReport>,
+    /// Loaded lines by envelope `type`.
     pub line_types: BTreeMap<String, usize>,
+    /// Loaded items by payload `type`, under their line type.
     pub item_types: BTreeMap<String, BTreeMap<String, usize>>,
+    /// The thread's turns.
     pub turns: usize,
+    /// The person's messages that still count after rollbacks.
     pub user_messages: usize,
+    /// Calls by tool name.
     pub tool_calls: BTreeMap<String, usize>,
+    /// Calls that need an output and have none in the file.
     pub unanswered_calls: Vec<UnansweredCall>,
-    pub tokens: Option<Tokens>,
+    /// What the session's own responses used, when the file counted it.
+    pub tokens: Option<InspectedTokens>,
+    /// `compacted` lines.
     pub compactions: usize,
+    /// `thread_rolled_back` events.
     pub rollbacks: usize,
+    /// The first session meta's `history_mode`.
     pub history_mode: Option<String>,
+    /// The lines a forked or sub-agent child copied from its parent.
     pub copied_from_parent: Option<CopiedPrefix>,
+    /// A fork by reference's `history_base`.
     pub history_base: Option<HistoryBase>,
 }
 
 /// The lines a child copied from its parent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub(crate) struct CopiedPrefix {
+pub struct CopiedPrefix {
+    /// The parent thread.
     pub thread_id: String,
     /// First and last copied line, 1-based.
     pub lines: [usize; 2],
 }
 
-/// The inspection of a rollout, computed one line at a time as the `inspect` command streams
-/// the file. It
+/// The inspection of a rollout, computed one line at a time as a caller streams the file
+/// (`codex-thread inspect`). It
 /// keeps counters, the calls still waiting for an output and the unanswered ones, never the
 /// items.
 #[derive(Debug)]
-pub(crate) struct Inspector {
+pub struct Inspector {
     inspection: Inspection,
     meta_seen: bool,
     turns: UserTurnCounter,
@@ -152,7 +175,7 @@ impl Default for Inspector {
 
 impl Inspector {
     /// An inspector that has read nothing.
-    pub(crate) fn new() -> Self {
+    pub fn new() -> Self {
         Self {
             inspection: Inspection {
                 thread_id: None,
@@ -188,7 +211,7 @@ impl Inspector {
     }
 
     /// Takes the problem of line `number`, if it had one, and counts the line.
-    pub(crate) fn push_line(&mut self, number: usize, problem: Option<&LineProblem>) {
+    pub fn push_line(&mut self, number: usize, problem: Option<&LineProblem>) {
         self.inspection.lines = self.inspection.lines.max(number);
         if let Some(problem) = problem {
             self.inspection.problems.push(problem.into());
@@ -196,7 +219,7 @@ impl Inspector {
     }
 
     /// Takes a legacy `{"record_type": ...}` marker line.
-    pub(crate) fn push_marker(&mut self, format: LineFormat) {
+    pub fn push_marker(&mut self, format: LineFormat) {
         self.turns.note_format(format);
         self.view.note_format(format);
         *self
@@ -208,19 +231,13 @@ impl Inspector {
 
     /// Takes a line of a known kind whose payload the model cannot read (it is counted among
     /// the problems only).
-    pub(crate) fn push_opaque(&mut self, format: LineFormat) {
+    pub fn push_opaque(&mut self, format: LineFormat) {
         self.turns.note_format(format);
         self.view.note_format(format);
     }
 
     /// Takes the line `number`, whose bytes are `raw`.
-    pub(crate) fn push_item(
-        &mut self,
-        number: usize,
-        line: &RolloutLine,
-        format: LineFormat,
-        raw: &[u8],
-    ) {
+    pub fn push_item(&mut self, number: usize, line: &RolloutLine, format: LineFormat, raw: &[u8]) {
         let item = &line.item;
         self.usage.push(number, line);
         let inspection = &mut self.inspection;
@@ -311,7 +328,7 @@ impl Inspector {
     /// The inspection of everything read, and whether its `turns` must be counted again:
     /// when the file's client view had to be built by another rule than its first lines
     /// said, the caller counts them over the file again, with the rule known.
-    pub(crate) fn finish(mut self) -> (Inspection, bool) {
+    pub fn finish(mut self) -> (Inspection, bool) {
         let mut inspection = self.inspection;
         let history = &mut self.history;
         let view = self
@@ -321,7 +338,7 @@ impl Inspector {
         if self.usage_seen {
             let total = self.usage.finish().total();
             let signed = |count: u64| i64::try_from(count).unwrap_or(i64::MAX);
-            inspection.tokens = Some(Tokens {
+            inspection.tokens = Some(InspectedTokens {
                 input: signed(total.input_tokens),
                 cached_input: signed(total.cached_input_tokens),
                 output: signed(total.output_tokens),
