@@ -5,6 +5,7 @@
 //! from a file's contents reaches the terminal unescaped ([`sanitize`]). Diagnostics (notes,
 //! warnings) go to standard error through [`note`] and [`warn`], sanitized the same way.
 
+pub(crate) mod plan;
 pub(crate) mod sanitize;
 pub(crate) mod size;
 mod spool;

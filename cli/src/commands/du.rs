@@ -59,7 +59,7 @@ struct SummaryRecord<'a> {
 /// Runs `du`.
 pub(crate) fn run(args: &DuArgs, out: &mut Output) -> CommandResult {
     if let Some(policy) = &args.plan {
-        return crate::commands::prune::print_storage(args.files.home.as_deref(), policy, out);
+        return crate::output::plan::print_storage(args.files.home.as_deref(), policy, out);
     }
     let paths = files_of(&args.files, "du")?;
     let options = DuOptions {

@@ -91,7 +91,7 @@ pub(crate) fn run(args: ListArgs, out: &mut Output) -> CommandResult {
         let home = crate::inputs::resolve_home(args.home.as_deref())?;
         let plan = codex_home::plan_prune(&home, policy, std::time::SystemTime::now())
             .map_err(|err| Failure::Unreadable(err.to_string()))?;
-        return crate::commands::prune::print_plan(&plan, None, out);
+        return crate::output::plan::print_plan(&plan, None, out);
     }
     if args.limit == Some(0) {
         return Err(Failure::Usage(
