@@ -216,7 +216,7 @@ pub(crate) enum Command {
         archived: bool,
         /// Only sessions started by these kinds of source (repeat or comma-separate): cli,
         /// vscode, exec, appServer, subAgent, subAgentReview, subAgentCompact,
-        /// subAgentThreadSpawn, subAgentOther, custom, unknown (Codex's spellings).
+        /// subAgentThreadSpawn, subAgentOther, unknown (Codex's spellings).
         #[arg(long = "source", value_name = "KIND", value_delimiter = ',')]
         sources: Vec<String>,
         /// Instead: the threads `prune` with POLICY would act on, and why any is held

@@ -165,26 +165,7 @@ fn check_no_similar(root: &Path) -> Result<()> {
         banner(&format!(
             "layering: cargo tree -p codex-app-server-protocol -e {edges} has no similar"
         ));
-        let output = Command::new("cargo")
-            .args([
-                "tree",
-                "--locked",
-                "-p",
-                "codex-app-server-protocol",
-                "-e",
-                edges,
-                "--prefix",
-                "none",
-            ])
-            .current_dir(root)
-            .output()
-            .context("could not start `cargo tree`")?;
-        ensure!(
-            output.status.success(),
-            "`cargo tree` failed ({})",
-            output.status
-        );
-        let tree = String::from_utf8_lossy(&output.stdout);
+        let tree = cargo_tree(root, "codex-app-server-protocol", edges)?;
         if let Some(line) = tree.lines().find(|line| line.starts_with("similar ")) {
             bail!(
                 "codex-app-server-protocol ({what}) depends on {line}: the drift check belongs \
@@ -197,6 +178,23 @@ fn check_no_similar(root: &Path) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// The crates `cargo tree -p package -e edges` lists, one per line.
+fn cargo_tree(root: &Path, package: &str, edges: &str) -> Result<String> {
+    let output = Command::new("cargo")
+        .args([
+            "tree", "--locked", "-p", package, "-e", edges, "--prefix", "none",
+        ])
+        .current_dir(root)
+        .output()
+        .context("could not start `cargo tree`")?;
+    ensure!(
+        output.status.success(),
+        "`cargo tree` failed ({})",
+        output.status
+    );
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 /// codex-home without features compiles neither SQLite nor Parquet: a crate that wants

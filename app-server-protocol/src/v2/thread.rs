@@ -208,8 +208,8 @@ pub enum SessionSource {
 }
 
 /// The kinds a thread's source is filtered by (`thread/list`'s `sourceKinds`, `list` and
-/// `view`'s `--source`), as Codex spells them.
-pub const SOURCE_KINDS: &[&str] = &[
+/// `view`'s `--source`): Codex 0.169's `ThreadSourceKind`, as it spells them.
+pub const SOURCE_KINDS: [&str; 10] = [
     "cli",
     "vscode",
     "exec",
@@ -219,7 +219,6 @@ pub const SOURCE_KINDS: &[&str] = &[
     "subAgentCompact",
     "subAgentThreadSpawn",
     "subAgentOther",
-    "custom",
     "unknown",
 ];
 
@@ -241,8 +240,8 @@ impl SessionSource {
                 serde_json::Value::Null => "subAgent",
                 _ => "subAgentOther",
             },
-            Self::Custom(_) => "custom",
-            Self::Unknown => "unknown",
+            // Codex has no kind of its own for a named custom client.
+            Self::Custom(_) | Self::Unknown => "unknown",
         }
     }
 
