@@ -101,8 +101,10 @@ fn a_running_command_as_the_file_shows_it() -> TestResult {
                 file.as_os_str(),
             ],
         )?;
+        // The complete transcript's item of the call: the command as the shell tool runs it.
         let screen = tmux.wait_for("the running command", |screen| {
-            screen.contains("$ sleep 8; echo slow-done") && screen.contains("running turn")
+            screen.contains("$ bash -lc 'sleep 8; echo slow-done'")
+                && screen.contains("running turn")
         })?;
         assert!(
             screen
