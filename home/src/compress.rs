@@ -107,7 +107,7 @@ pub fn plan_file(path: &Path, metadata: &Metadata, options: &CompressOptions) ->
     let Some(lock_home) = home_of_rollout_path(path).or_else(|| options.lock_home.clone()) else {
         return Ok(Plan::Skip(SkipReason::LockUnknown));
     };
-    let Some(thread_id) = thread_of_file(path)? else {
+    let Some(thread_id) = codex_rollout::thread_id_of_file(path)? else {
         return Ok(Plan::Skip(SkipReason::LockUnknown));
     };
     if thread_writer_lock(&lock_home, thread_id).forbids_rewrite() {
@@ -144,28 +144,6 @@ fn is_zstd(path: &Path) -> io::Result<bool> {
     let mut head = Vec::with_capacity(4);
     std::fs::File::open(path)?.take(4).read_to_end(&mut head)?;
     Ok(Compression::of_head(&head) == Compression::Zstd)
-}
-
-/// The thread a file records: its name's, else its first `session_meta`'s.
-pub(crate) fn thread_of_file(path: &Path) -> io::Result<Option<ThreadId>> {
-    let named = path
-        .file_name()
-        .and_then(|name| name.to_str())
-        .and_then(parse_rollout_file_name);
-    if let Some(name) = named {
-        return Ok(Some(ThreadId::from_uuid(name.thread_id)));
-    }
-    let mut stream = RolloutStream::open(path)?;
-    // The meta is the first line Codex writes; a few lines of slack for odd files.
-    for _ in 0..8 {
-        let Some(line) = stream.next_line()? else {
-            break;
-        };
-        if let Some(RolloutItem::SessionMeta(meta)) = line.line().map(|line| &line.item) {
-            return Ok(Some(meta.meta.id));
-        }
-    }
-    Ok(None)
 }
 
 /// Compresses (or, with `dry_run`, plans) one file.

@@ -496,3 +496,22 @@ fn a_thread_copied_in_both_folders_gives_each_response_one_token_row() -> TestRe
     assert_eq!(twice.tokens.len(), once.tokens.len());
     Ok(())
 }
+
+#[test]
+fn a_thread_is_named_by_its_session_meta_whatever_its_file_is_called() -> TestResult {
+    let (home, _) = home()?;
+    // A copy of the first session under another id's name (a file renamed by hand).
+    let renamed = "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a99";
+    let folder = home.path().join("sessions/2025/06/04");
+    std::fs::create_dir_all(&folder)?;
+    std::fs::write(
+        folder.join(format!("rollout-2025-06-04T09-00-00-{renamed}.jsonl")),
+        session(IDS[0], 4, 1),
+    )?;
+    let rows = thread_rows(&CodexHome::new(home.path()), renamed, &TableOptions::default())?
+        .ok_or("no thread")?;
+    assert_eq!(rows.thread.thread_id, IDS[0]);
+    assert!(rows.turns.iter().all(|turn| turn.thread_id == IDS[0]));
+    assert!(rows.items.iter().all(|item| item.thread_id == IDS[0]));
+    Ok(())
+}

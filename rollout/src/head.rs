@@ -4,11 +4,39 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
 
 use codex_protocol::rollout::{LineFormat, RolloutItem, SessionMetaLine};
+use codex_protocol::thread_id::ThreadId;
+
+use crate::layout::parse_rollout_file_name;
 
 use crate::load::lines::{LineOutcome, read_line};
 use crate::stream::RolloutStream;
+
+/// Lines at the top of a file a thread's session meta is looked for in: Codex writes it first;
+/// a few lines of slack for odd files.
+const META_LINES: usize = 8;
+
+/// The thread a file records, the one answer every command gives: its first session meta's
+/// id (among its first lines; plain or compressed), else the id its name carries (a file
+/// without a meta); `None` when it has neither.
+pub fn thread_id_of_file(path: &Path) -> io::Result<Option<ThreadId>> {
+    let mut stream = RolloutStream::open(path)?;
+    while let Some(line) = stream.next_line()? {
+        if line.number > META_LINES {
+            break;
+        }
+        if let Some(RolloutItem::SessionMeta(meta)) = line.line().map(|line| &line.item) {
+            return Ok(Some(meta.meta.id));
+        }
+    }
+    Ok(path
+        .file_name()
+        .and_then(|name| name.to_str())
+        .and_then(parse_rollout_file_name)
+        .map(|name| ThreadId::from_uuid(name.thread_id)))
+}
 
 /// The session meta on the first line of `file` (read from its start), with the line's
 /// format; `None` when the first line is not a session meta (or cannot be read as one).

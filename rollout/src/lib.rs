@@ -104,6 +104,7 @@ pub use compress::{
     SkipReason, remove_stale_temporary_files,
 };
 pub use error::{Result, RolloutError};
+pub use head::thread_id_of_file;
 pub use fork::{
     ForkError, ForkMode, ForkPoint, ForkedRollout, fork_bytes, fork_bytes_with,
     fork_file_dropping_turns, fork_file_dropping_turns_in_batches, fork_rollout,

@@ -5,41 +5,33 @@
 //! command runs, the file holds only the model's `function_call` response item (the call id,
 //! the tool's name and arguments); the `item_completed` event and the `function_call_output`
 //! follow when the command ends (`cli/tests/real_codex_view_running.rs` shows it). So a
-//! call with no output yet in the running turn is a running item: its cell is built from
-//! the call (a command cell for the shell tools, a tool cell for others) and goes in the live
-//! tail until the completed item takes its place.
+//! call with no output yet in the running turn is a running item: its cell is the cell of
+//! the call's item as the complete transcript shows it (codex-protocol's
+//! `recorded_call_item`: a command, a patch, an MCP or another tool call, in progress) and
+//! goes in the live tail until the completed item takes its place. A transcript of the
+//! complete mode already holds that item; this serves a transcript of Codex's items.
 
 use codex_protocol::event::EventMsg;
-use codex_protocol::models::{LocalShellAction, ResponseItem};
+use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
-use serde_json::Value;
+use codex_protocol::tool_call::recorded_call_item;
 
-use super::cell::{Cell, CellBody};
-
-/// Characters of a tool call's arguments a running tool cell shows.
-const ARGUMENTS_SHOWN: usize = 500;
+use super::cell::{Cell, cell_for_item};
+use crate::v2::ThreadItem;
 
 /// A call the file shows as made and not answered.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PendingCall {
     pub(crate) call_id: String,
     /// The turn that was running when the call was written.
     pub(crate) turn_id: Option<String>,
-    /// What the call runs.
-    pub(crate) call: Call,
-}
-
-/// The two shapes a running call is shown in.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Call {
-    /// A shell command and where it runs.
-    Command { command: String, cwd: String },
-    /// Any other tool, by name, with its arguments.
-    Tool { name: String, arguments: String },
+    /// The call's item, in progress (codex-protocol's `recorded_call_item`: the item the
+    /// complete transcript shows for it).
+    pub(crate) item: ThreadItem,
 }
 
 /// The calls made and not answered, in file order (feed every rollout item).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct PendingCalls {
     calls: Vec<PendingCall>,
 }
@@ -48,11 +40,12 @@ impl PendingCalls {
     pub(crate) fn handle(&mut self, item: &RolloutItem, turn_id: Option<&String>) {
         match item {
             RolloutItem::ResponseItem(response) => {
-                if let Some((call_id, call)) = started(response) {
+                if let Some(started) = recorded_call_item(response, "") {
+                    let item = ThreadItem::from(started);
                     self.calls.push(PendingCall {
-                        call_id,
+                        call_id: item.id().to_owned(),
                         turn_id: turn_id.cloned(),
-                        call,
+                        item,
                     });
                 } else if let Some(call_id) = answered(response) {
                     self.finish(call_id);
@@ -81,66 +74,11 @@ impl PendingCalls {
     }
 }
 
-/// The live cell of a running call.
+/// The live cell of a running call: its item's cell.
 pub(crate) fn running_cell(turn_id: &str, pending: &PendingCall) -> Cell {
-    let body = match &pending.call {
-        Call::Command { command, cwd } => CellBody::Command {
-            command: command.clone(),
-            cwd: cwd.clone(),
-            status: "running",
-            exit_code: None,
-            duration_ms: None,
-            output: String::new(),
-        },
-        Call::Tool { name, arguments } => CellBody::Tool {
-            kind: "tool",
-            title: name.clone(),
-            status: "running",
-            detail: arguments.chars().take(ARGUMENTS_SHOWN).collect(),
-        },
-    };
-    Cell {
-        item_id: pending.call_id.clone(),
-        turn_id: turn_id.to_owned(),
-        body,
-        live: true,
-    }
-}
-
-/// The call a response item makes, if it is one.
-fn started(item: &ResponseItem) -> Option<(String, Call)> {
-    match item {
-        ResponseItem::FunctionCall {
-            name,
-            arguments,
-            call_id,
-            ..
-        } => Some((call_id.clone(), function_call(name, arguments))),
-        ResponseItem::CustomToolCall {
-            name,
-            input,
-            call_id,
-            ..
-        } => Some((
-            call_id.clone(),
-            Call::Tool {
-                name: name.clone(),
-                arguments: input.clone(),
-            },
-        )),
-        ResponseItem::LocalShellCall {
-            call_id: Some(call_id),
-            action: LocalShellAction::Exec(exec),
-            ..
-        } => Some((
-            call_id.clone(),
-            Call::Command {
-                command: exec.command.join(" "),
-                cwd: exec.working_directory.clone().unwrap_or_default(),
-            },
-        )),
-        _ => None,
-    }
+    let mut cell = cell_for_item(turn_id, &pending.item);
+    cell.live = true;
+    cell
 }
 
 /// The call a response item answers, if it is an output.
@@ -149,38 +87,6 @@ fn answered(item: &ResponseItem) -> Option<&str> {
         ResponseItem::FunctionCallOutput { call_id, .. } => call_id.as_deref(),
         ResponseItem::CustomToolCallOutput { call_id, .. } => Some(call_id),
         _ => None,
-    }
-}
-
-/// A function call as a command when it is one of Codex's shell tools (`exec_command`
-/// with `cmd`, `shell_command` with a `command` string, `shell` with a `command` array).
-fn function_call(name: &str, arguments: &str) -> Call {
-    let parsed: Option<Value> = serde_json::from_str(arguments).ok();
-    let command = parsed.as_ref().and_then(|args| match name {
-        "exec_command" => args["cmd"].as_str().map(str::to_owned),
-        "shell_command" => args["command"].as_str().map(str::to_owned),
-        "shell" => args["command"].as_array().map(|parts| {
-            parts
-                .iter()
-                .filter_map(Value::as_str)
-                .collect::<Vec<_>>()
-                .join(" ")
-        }),
-        _ => None,
-    });
-    match command {
-        Some(command) => Call::Command {
-            command,
-            cwd: parsed
-                .as_ref()
-                .and_then(|args| args["workdir"].as_str())
-                .unwrap_or_default()
-                .to_owned(),
-        },
-        None => Call::Tool {
-            name: name.to_owned(),
-            arguments: arguments.to_owned(),
-        },
     }
 }
 

@@ -71,7 +71,7 @@ fn a_call_without_output_in_the_running_turn_is_a_live_command() {
         running,
         [
             (
-                "$ sleep 8; echo slow-done (/w)".to_string(),
+                "$ bash -lc 'sleep 8; echo slow-done' (/w)".to_string(),
                 "running".to_string()
             ),
             ("view_image".to_string(), "running".to_string()),

@@ -9,7 +9,6 @@ use chrono::{DateTime, Utc};
 use codex_rollout::CodexHome;
 use codex_rollout::{RescueError, Rescued, rescue_rollout};
 
-use crate::compress::thread_of_file;
 use crate::writer_lock::thread_writer_lock;
 
 /// Why a thread was not rescued.
@@ -29,7 +28,7 @@ pub fn rescue_thread(
     original: &Path,
     now: DateTime<Utc>,
 ) -> Result<Rescued, RescueThreadError> {
-    if let Ok(Some(thread)) = thread_of_file(original)
+    if let Ok(Some(thread)) = codex_rollout::thread_id_of_file(original)
         && thread_writer_lock(home, thread).forbids_rewrite()
     {
         return Err(RescueThreadError::OpenInCodex(thread.to_string()));

@@ -41,10 +41,17 @@ pub(crate) fn scan_thread(
         .redactor
         .map(crate::redact::Redactor::report)
         .unwrap_or_default();
-    let first_thread_id = pieces
-        .first()
-        .map(|piece| piece.name.thread_id.to_string())
-        .unwrap_or_default();
+    // The thread's id is its first file's (its session meta's; the name's without one), as
+    // every command names it; the pieces are the files named alike.
+    let first_thread_id = match pieces.first() {
+        Some(piece) => codex_rollout::thread_id_of_file(&piece.path)
+            .map_err(|source| TableError::Read {
+                path: piece.path.clone(),
+                source,
+            })?
+            .map_or_else(|| piece.name.thread_id.to_string(), |id| id.to_string()),
+        None => String::new(),
+    };
     rows.thread.thread_id = first_thread_id.clone();
     rows.thread.created_at = pieces
         .first()
