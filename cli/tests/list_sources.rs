@@ -285,9 +285,10 @@ fn threads_show_their_name_source_and_parent_and_sources_filter() -> TestResult 
         .output()?;
     let thread = String::from_utf8(thread.stdout)?;
     assert!(
-        thread.starts_with(&format!("thread {PARENT} \"lua leak hunt\": ")),
+        thread.starts_with(&format!("thread {PARENT}: ")),
         "{thread}"
     );
+    assert_eq!(thread.lines().nth(1), Some("\"lua leak hunt\""), "{thread}");
     let view = bin()?
         .args(["view", "--plain", "--home"])
         .arg(home)

@@ -161,19 +161,26 @@ fn the_session_list_is_newest_first_with_resume_commands() -> TestResult {
     let placed = home_of_real_files(&files, home.path(), std::time::Duration::ZERO)?;
     let output = bin()?.arg("view").arg("--home").arg(home.path()).output()?;
     let text = String::from_utf8(output.stdout)?;
-    let dates: Vec<&str> = text
+    // Rows of threads (a sub-agent's marked `↳ `, under its parent) and their resume lines.
+    let rows: Vec<&str> = text
         .lines()
         .skip(1)
-        .filter(|line| !line.starts_with("    "))
+        .filter(|line| !line.contains("codex resume "))
+        .collect();
+    let dates: Vec<&str> = rows
+        .iter()
+        .filter(|line| !line.starts_with("↳ "))
         .map(|line| line.get(..16).unwrap_or_default())
         .collect();
     let mut sorted = dates.clone();
     sorted.sort_unstable_by(|a, b| b.cmp(a));
-    assert_eq!(dates, sorted);
-    assert_eq!(dates.len(), placed.len(), "{text}");
+    assert_eq!(dates, sorted, "threads newest first");
+    assert_eq!(rows.len(), placed.len(), "{text}");
     assert_eq!(
         text.lines()
-            .filter(|line| line.starts_with("    codex resume "))
+            .filter(|line| line
+                .trim_start_matches("  ↳ ")
+                .starts_with("    codex resume "))
             .count(),
         placed.len()
     );

@@ -17,11 +17,9 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use codex_protocol::rollout::RolloutItem;
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::Compression;
-use codex_rollout::RolloutStream;
-use codex_rollout::{COMPRESSED_SUFFIX, CodexHome, home_of_rollout_path, parse_rollout_file_name};
+use codex_rollout::{COMPRESSED_SUFFIX, CodexHome, home_of_rollout_path};
 use codex_rollout::{
     CompressError, CompressOutcome, EncoderSettings, Replacement, SkipReason,
     remove_stale_temporary_files,

@@ -508,8 +508,12 @@ fn a_thread_is_named_by_its_session_meta_whatever_its_file_is_called() -> TestRe
         folder.join(format!("rollout-2025-06-04T09-00-00-{renamed}.jsonl")),
         session(IDS[0], 4, 1),
     )?;
-    let rows = thread_rows(&CodexHome::new(home.path()), renamed, &TableOptions::default())?
-        .ok_or("no thread")?;
+    let rows = thread_rows(
+        &CodexHome::new(home.path()),
+        renamed,
+        &TableOptions::default(),
+    )?
+    .ok_or("no thread")?;
     assert_eq!(rows.thread.thread_id, IDS[0]);
     assert!(rows.turns.iter().all(|turn| turn.thread_id == IDS[0]));
     assert!(rows.items.iter().all(|item| item.thread_id == IDS[0]));

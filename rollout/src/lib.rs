@@ -104,13 +104,13 @@ pub use compress::{
     SkipReason, remove_stale_temporary_files,
 };
 pub use error::{Result, RolloutError};
-pub use head::thread_id_of_file;
 pub use fork::{
     ForkError, ForkMode, ForkPoint, ForkedRollout, fork_bytes, fork_bytes_with,
     fork_file_dropping_turns, fork_file_dropping_turns_in_batches, fork_rollout,
     fork_rollout_to_path, fork_rollout_to_path_with, fork_rollout_with, fork_source_thread,
     user_message_positions_in_rollout,
 };
+pub use head::thread_id_of_file;
 pub use history_base::{
     HistoryBaseError, MAX_BASE_DEPTH, PrefixProblem, ResolvedBase, history_base_of_file,
     load_rollout_with_base, resolve_history_base,

@@ -93,20 +93,25 @@ pub(crate) fn run(
         }
         return Ok(Status::Ok);
     }
-    let header = match &built {
-        BuiltThread::Thread(thread) => {
-            let mut header = thread.id.clone();
-            if let Some(name) = &thread.name {
-                header.push_str(&format!(" \"{}\"", one_line(name, 40)));
-            }
-            let parent = thread.parent_thread_id.as_deref();
-            header.push_str(&crate::output::source_tag(thread.source.kind(), parent));
-            header
-        }
+    let id = match &built {
+        BuiltThread::Thread(thread) => thread.id.clone(),
         BuiltThread::TurnsOnly(_) => "(no session meta)".to_string(),
     };
     let turns = built.turns();
-    out.line(&format!("thread {header}: {} turn(s)", turns.len()))?;
+    out.line(&format!("thread {id}: {} turn(s)", turns.len()))?;
+    if let BuiltThread::Thread(thread) = &built {
+        // Its name and, for a thread a sub-agent or tool started, its source, on a line of
+        // their own.
+        let mut about = String::new();
+        if let Some(name) = &thread.name {
+            about.push_str(&format!("  \"{name}\""));
+        }
+        let parent = thread.parent_thread_id.as_deref();
+        about.push_str(&crate::output::source_tag(thread.source.kind(), parent));
+        if !about.is_empty() {
+            out.line(&one_line(&about, 78))?;
+        }
+    }
     for (index, turn) in turns.iter().enumerate() {
         render_turn(index + 1, turn, out)?;
     }
