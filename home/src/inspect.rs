@@ -75,7 +75,7 @@ pub struct UnansweredCall {
     pub name: String,
 }
 
-/// What the session's own responses used: codex-home's count ([`codex_home::FileUsage`], the
+/// What the session's own responses used: the usage count ([`crate::FileUsage`], the
 /// one `usage` reports; a forked child's copied parent prefix is not charged to it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct InspectedTokens {
