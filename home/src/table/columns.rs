@@ -20,7 +20,7 @@ use super::rows::{ItemRow, Table, ThreadRow, TokenRow, TurnRow};
 
 /// The version of the tables' schema. It changes when a column is removed, renamed or changes
 /// meaning; a run over tables of another version rewrites them all.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The Parquet key-value metadata key that carries [`SCHEMA_VERSION`] in every file.
 pub const SCHEMA_VERSION_KEY: &str = "codex.table.schema_version";

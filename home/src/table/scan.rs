@@ -12,7 +12,7 @@ use std::path::Path;
 
 use chrono::DateTime;
 use codex_app_server_protocol::v2::{ThreadItem, Turn};
-use codex_app_server_protocol::{BuiltThread, ThreadBuilder};
+use codex_app_server_protocol::{BuiltThread, ThreadBuilder, TranscriptMode};
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_rollout::RolloutStream;
@@ -156,7 +156,7 @@ fn scan_piece(
     let mut prefix = ParentPrefixScan::new();
     let mut items = ItemScan::new(thread_id.to_string(), piece, options);
     let mut view = ClientView::streaming();
-    let mut builder = ThreadBuilder::new();
+    let mut builder = ThreadBuilder::in_mode(TranscriptMode::Complete);
     // Every `task_started`: its turn id, its line's time, whether the line was copied.
     let mut started: Vec<(String, Option<i64>, bool)> = Vec::new();
     let mut print = FingerprintBuilder::new(stream.compression());
@@ -210,7 +210,7 @@ fn scan_piece(
                     path: path.to_path_buf(),
                     message: source.to_string(),
                 })?;
-            let mut builder = ThreadBuilder::new();
+            let mut builder = ThreadBuilder::in_mode(TranscriptMode::Complete);
             for item in client_view_items(loaded.contents()).iter() {
                 builder.handle_rollout_item(item);
             }
