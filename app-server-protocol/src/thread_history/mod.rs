@@ -108,9 +108,9 @@ impl ThreadHistoryBuilder {
         }
     }
 
-    /// An empty history whose turns (ids, statuses, times) are Codex's but whose closed turns
-    /// before the last keep no items: what counts a thread's turns in the memory of a turn.
-    /// Only the last turns' items are shown.
+    /// An empty history whose turns (ids, statuses, times) are Codex's but which builds no
+    /// item but the person's messages, and keeps none in closed turns before the last: what
+    /// counts a thread's turns in the memory of a turn, without the cost of its items.
     pub fn turns_only() -> Self {
         Self {
             turns_only: true,
@@ -225,6 +225,9 @@ impl ThreadHistoryBuilder {
 
     /// Takes one persisted event into account.
     pub fn handle_event(&mut self, event: &EventMsg) {
+        if self.turns_only && self.note_unkept(event) {
+            return;
+        }
         match event {
             EventMsg::TurnStarted(started) => self.start_turn(started),
             EventMsg::TurnComplete(complete) => {
@@ -363,6 +366,32 @@ impl ThreadHistoryBuilder {
             }
             _ => {}
         }
+    }
+
+    /// Counting turns only: an item record other than the person's message marks the turn it
+    /// goes to as holding something, and builds no item. `false` for any other event.
+    fn note_unkept(&mut self, event: &EventMsg) -> bool {
+        let turn_id = match event {
+            EventMsg::ItemCompleted(done) if !matches!(done.item, TurnItem::UserMessage(_)) => {
+                if is_interaction(&done.item) {
+                    return true;
+                }
+                Some(done.turn_id.as_str())
+            }
+            EventMsg::AgentMessage(_)
+            | EventMsg::AgentReasoning(_)
+            | EventMsg::AgentReasoningRawContent(_)
+            | EventMsg::WebSearchEnd(_)
+            | EventMsg::ImageGenerationEnd(_)
+            | EventMsg::ContextCompacted(_) => None,
+            EventMsg::PatchApplyEnd(end) => Some(end.turn_id.as_str()),
+            EventMsg::McpToolCallEnd(end) => Some(end.turn_id.as_str()),
+            EventMsg::EnteredReviewMode(entered) => entered.turn_id.as_deref(),
+            EventMsg::ExitedReviewMode(exited) => exited.turn_id.as_deref(),
+            _ => return false,
+        };
+        self.target(turn_id).note_unkept_item();
+        true
     }
 
     /// The turns so far, closing the open one (see the module docs for its status).

@@ -46,6 +46,9 @@ pub(crate) struct PendingTurn {
     entries: Vec<Entry>,
     /// The highest minted item id of entries shed ([`Self::shed_items`]).
     shed_minted: Option<u64>,
+    /// Holds an item that was not kept (a history counting turns only keeps no item but the
+    /// person's messages).
+    holds_unkept: bool,
 }
 
 impl PendingTurn {
@@ -71,6 +74,7 @@ impl PendingTurn {
             last_error: None,
             entries: Vec::new(),
             shed_minted: None,
+            holds_unkept: false,
         }
     }
 
@@ -80,7 +84,12 @@ impl PendingTurn {
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.codex_entries().next().is_none()
+        self.codex_entries().next().is_none() && !self.holds_unkept
+    }
+
+    /// Notes an item this turn holds without keeping it.
+    pub(crate) fn note_unkept_item(&mut self) {
+        self.holds_unkept = true;
     }
 
     pub(crate) fn has_user_message(&self) -> bool {
@@ -92,6 +101,7 @@ impl PendingTurn {
     /// follows belongs to this same turn (some cores write it after the user message).
     pub(crate) fn holds_only_user_messages(&self) -> bool {
         !self.is_empty()
+            && !self.holds_unkept
             && self
                 .codex_entries()
                 .all(|entry| matches!(entry.item, ThreadItem::UserMessage { .. }))

@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 
 use codex_protocol::event::ExecCommandEndEvent;
-use codex_protocol::items::TurnItem;
+use codex_protocol::items::{CommandExecutionItem, TurnItem};
 use codex_protocol::models::ResponseItem;
 use codex_protocol::tool_call::{
     completed_by_exec_end, completed_by_output, exec_end_item, recorded_call_item,
@@ -56,9 +56,9 @@ impl RecordedCalls {
         };
         let started = self.shown.remove(call_id)?;
         let completed = completed_by_output(started, item);
-        let shown = ThreadItem::from(completed.clone());
-        self.shown.insert(call_id.to_owned(), completed);
-        Some(Change::Replace(shown))
+        self.shown
+            .insert(call_id.to_owned(), without_output(&completed));
+        Some(Change::Replace(ThreadItem::from(completed)))
     }
 
     /// The completion of a recorded command by its end event, or the command the event
@@ -67,15 +67,19 @@ impl RecordedCalls {
         match self.shown.remove(&end.call_id) {
             Some(started) => {
                 let completed = completed_by_exec_end(started, end);
-                let shown = ThreadItem::from(completed.clone());
-                self.shown.insert(end.call_id.clone(), completed);
-                Change::Replace(shown)
+                // Kept whole until the output comes: the event's output wins over the one
+                // the output item reports.
+                self.shown.insert(end.call_id.clone(), completed.clone());
+                Change::Replace(ThreadItem::from(completed))
             }
             None => Change::Add(ThreadItem::from(exec_end_item(end))),
         }
     }
 
     /// Codex's records gave an item of `id`: its recorded item leaves.
+    ///
+    /// (An item kept after its output item holds no command output: a later end event
+    /// brings its own, and a thread's outputs are held once, in its turns.)
     pub(crate) fn forget(&mut self, id: &str) {
         self.shown.remove(id);
     }
@@ -85,5 +89,28 @@ impl RecordedCalls {
     /// of one turn's calls.
     pub(crate) fn turn_opened(&mut self) {
         self.shown.clear();
+    }
+}
+
+/// `item` without a command's output: what a later record completes, not what it shows (a
+/// command's output is most of what a call holds; other items are kept whole).
+fn without_output(item: &TurnItem) -> TurnItem {
+    match item {
+        TurnItem::CommandExecution(command) => TurnItem::CommandExecution(CommandExecutionItem {
+            id: command.id.clone(),
+            plugin_id: command.plugin_id.clone(),
+            script_path: command.script_path.clone(),
+            process_id: command.process_id.clone(),
+            command: command.command.clone(),
+            cwd: command.cwd.clone(),
+            parsed_cmd: command.parsed_cmd.clone(),
+            source: command.source,
+            interaction_input: command.interaction_input.clone(),
+            status: command.status,
+            aggregated_output: None,
+            exit_code: command.exit_code,
+            duration: command.duration,
+        }),
+        other => other.clone(),
     }
 }
