@@ -35,7 +35,7 @@ use crate::projection::item_builders;
 use crate::projection::{TurnOutcome, turn_error_for_status};
 use crate::v2::{ThreadItem, TimedThreadItem, Turn, TurnStatus};
 use pending_turn::{Origin, PendingTurn};
-use recorded_calls::{Change, RecordedCalls};
+use recorded_calls::RecordedCalls;
 
 pub use thread_meta::{
     BuiltThread, ThreadBuilder, session_source, thread_from_rollout_items, thread_from_session_meta,
@@ -181,48 +181,6 @@ impl ThreadHistoryBuilder {
         }
     }
 
-    /// A response item: model memory Codex shows nothing of; in complete mode, a call's item
-    /// or its completion by its output.
-    fn handle_response(&mut self, response: &codex_protocol::models::ResponseItem) {
-        let Some(change) = self
-            .recorded
-            .as_mut()
-            .and_then(|recorded| recorded.response(response))
-        else {
-            return;
-        };
-        self.apply_recorded(response.turn_id(), change);
-    }
-
-    /// Applies a complete-mode change to the turn named (else the open or last closed turn);
-    /// a change with no turn to go to is dropped (a recorded call never opens a turn).
-    fn apply_recorded(&mut self, turn_id: Option<&str>, change: Change) {
-        let named = turn_id.filter(|id| !id.is_empty());
-        let open_matches = match (&self.current, named) {
-            (Some(turn), Some(id)) => turn.turn.id == id,
-            (Some(_), None) => true,
-            (None, _) => false,
-        };
-        let turn = if open_matches {
-            self.current.as_mut()
-        } else {
-            let closed =
-                named.and_then(|id| self.closed.iter().rposition(|turn| turn.turn.id == id));
-            match closed {
-                Some(index) => self.closed.get_mut(index),
-                None => self.current.as_mut().or(self.closed.last_mut()),
-            }
-        };
-        let Some(turn) = turn else {
-            debug!("a recorded call before any turn is not shown");
-            return;
-        };
-        match change {
-            Change::Add(item) => turn.add_recorded(item),
-            Change::Replace(item) => turn.replace_recorded(item),
-        }
-    }
-
     /// Takes one persisted event into account.
     pub fn handle_event(&mut self, event: &EventMsg) {
         if self.turns_only && self.note_unkept(event) {
@@ -349,21 +307,7 @@ impl ThreadHistoryBuilder {
                     ThreadItem::ContextCompaction { id }
                 });
             }
-            EventMsg::ExecCommandEnd(end) => {
-                let Some(recorded) = self.recorded.as_mut() else {
-                    return;
-                };
-                let change = recorded.exec_end(end);
-                // Codex's own item for the command is the one shown.
-                let codex_shows = |turn: &PendingTurn| turn.shows(&end.call_id);
-                if matches!(change, Change::Add(_))
-                    && (self.current.iter().any(codex_shows)
-                        || self.closed.last().is_some_and(codex_shows))
-                {
-                    return;
-                }
-                self.apply_recorded(Some(&end.turn_id), change);
-            }
+            EventMsg::ExecCommandEnd(end) => self.handle_exec_end(end),
             _ => {}
         }
     }

@@ -20,6 +20,8 @@ use codex_protocol::tool_call::{
     completed_by_exec_end, completed_by_output, exec_end_item, recorded_call_item,
 };
 
+use super::ThreadHistoryBuilder;
+use super::pending_turn::PendingTurn;
 use crate::v2::ThreadItem;
 
 /// What a builder in complete mode keeps of the calls it showed.
@@ -112,5 +114,66 @@ fn without_output(item: &TurnItem) -> TurnItem {
             duration: command.duration,
         }),
         other => other.clone(),
+    }
+}
+
+impl ThreadHistoryBuilder {
+    /// A response item: model memory Codex shows nothing of; in complete mode, a call's item
+    /// or its completion by its output.
+    pub(super) fn handle_response(&mut self, response: &ResponseItem) {
+        let Some(change) = self
+            .recorded
+            .as_mut()
+            .and_then(|recorded| recorded.response(response))
+        else {
+            return;
+        };
+        self.apply_recorded(response.turn_id(), change);
+    }
+
+    /// Applies a complete-mode change to the turn named (else the open or last closed turn);
+    /// a change with no turn to go to is dropped (a recorded call never opens a turn).
+    fn apply_recorded(&mut self, turn_id: Option<&str>, change: Change) {
+        let named = turn_id.filter(|id| !id.is_empty());
+        let open_matches = match (&self.current, named) {
+            (Some(turn), Some(id)) => turn.turn.id == id,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        let turn = if open_matches {
+            self.current.as_mut()
+        } else {
+            let closed =
+                named.and_then(|id| self.closed.iter().rposition(|turn| turn.turn.id == id));
+            match closed {
+                Some(index) => self.closed.get_mut(index),
+                None => self.current.as_mut().or(self.closed.last_mut()),
+            }
+        };
+        let Some(turn) = turn else {
+            tracing::debug!("a recorded call before any turn is not shown");
+            return;
+        };
+        match change {
+            Change::Add(item) => turn.add_recorded(item),
+            Change::Replace(item) => turn.replace_recorded(item),
+        }
+    }
+
+    /// A legacy `exec_command_end`: in complete mode, the completion of a recorded command,
+    /// or the command the event stands for when Codex shows none of its id.
+    pub(super) fn handle_exec_end(&mut self, end: &ExecCommandEndEvent) {
+        let Some(recorded) = self.recorded.as_mut() else {
+            return;
+        };
+        let change = recorded.exec_end(end);
+        // Codex's own item for the command is the one shown.
+        let codex_shows = |turn: &PendingTurn| turn.shows(&end.call_id);
+        if matches!(change, Change::Add(_))
+            && (self.current.iter().any(codex_shows) || self.closed.last().is_some_and(codex_shows))
+        {
+            return;
+        }
+        self.apply_recorded(Some(&end.turn_id), change);
     }
 }
