@@ -7,11 +7,12 @@
 //!   `{"record_type": ...}` lines of pre-envelope files, which carry no item);
 //! - `item_types`: loaded items by payload `type`, under their line type
 //!   (`response_item`, `event_msg`);
-//! - `turns`: the thread's turns, the turns `thread`, `view`, `export` and `table` show
+//! - `turns`: the thread's turns, the turns `thread`, `view` and `table` show
 //!   (app-server-protocol's history builder over codex-rollout's client view);
 //! - `user_messages`: the messages a person sent that still count after rollbacks, as
-//!   `codex_rollout::turns` defines them (the count `fork --drop-turns` works on): more than
-//!   `turns` where a message steered a running turn;
+//!   `codex_rollout::turns` defines them (the count `fork --drop-turns` works on): it differs
+//!   from `turns` where a message steered a running turn or a turn holds none of the
+//!   person's messages;
 //! - `tool_calls`: calls by tool name; `unanswered_calls`: calls that need an output and have
 //!   none anywhere in the file (an interrupted or still-running tool);
 //! - `tokens`: what the session's own responses used, counted as `usage` counts them

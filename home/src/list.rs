@@ -31,8 +31,8 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use chrono::{DateTime, SecondsFormat, Timelike, Utc};
-use codex_app_server_protocol::thread_from_session_meta;
 use codex_app_server_protocol::v2::{SOURCE_KINDS, SessionSource};
+use codex_app_server_protocol::{session_source, thread_from_session_meta};
 use codex_protocol::rollout::{SessionMetaLine, parse_rollout_line};
 use codex_protocol::thread_id::ThreadId;
 use tracing::warn;
@@ -220,9 +220,10 @@ impl SourceFilter {
         self.kinds.is_empty() || self.kinds.iter().any(|kind| kind == source.kind())
     }
 
-    /// Whether the listing shows `summary`.
+    /// Whether the listing shows `summary` (its meta's source read alone: no thread is
+    /// built to filter).
     pub fn keeps(&self, summary: &SessionSummary) -> bool {
-        self.keeps_source(&summary.source().0)
+        self.keeps_source(&session_source(&summary.session_meta.meta.source))
     }
 }
 

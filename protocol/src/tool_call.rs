@@ -157,6 +157,14 @@ impl ToolInvocation {
     }
 }
 
+/// The id the item of `call` takes: its call id, else its item id (a local shell call may
+/// have only that); `None` when it has neither, or for an item that calls nothing.
+pub fn call_item_id(call: &ResponseItem) -> Option<&str> {
+    call.call_id()
+        .or_else(|| call.id().map(|id| id.as_str()))
+        .filter(|id| !id.is_empty())
+}
+
 /// The tool a call item names, as a person reads it: a function's name after its namespace
 /// (`mcp__server__` then `tool`), a custom tool's name, or the built-in tool's (`local_shell`,
 /// `tool_search`, `web_search`, `image_generation`); `None` for an item that calls nothing.
@@ -213,7 +221,7 @@ fn string_vector(value: Option<&Value>) -> Option<Vec<String>> {
         .collect()
 }
 
-fn json_arguments(arguments: &str) -> Value {
+pub(crate) fn json_arguments(arguments: &str) -> Value {
     if arguments.trim().is_empty() {
         return Value::Null;
     }

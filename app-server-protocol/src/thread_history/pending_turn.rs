@@ -158,17 +158,20 @@ impl PendingTurn {
             started_at_ms,
             completed_at_ms,
         } = timed;
-        // Codex shows an item of a recorded call's id: Codex's is the one shown, where
-        // Codex shows it.
-        if !item.id().is_empty() {
-            self.entries
-                .retain(|entry| !(entry.recorded && entry.item.id() == item.id()));
-        }
-        let position = self
+        // At most one entry has an id (a recorded call's is added only when none has it).
+        let mut position = self
             .entries
             .iter()
-            .position(|entry| !item.id().is_empty() && entry.item.id() == item.id())
-            .or_else(|| self.twin_position(&item, origin));
+            .position(|entry| !item.id().is_empty() && entry.item.id() == item.id());
+        // Codex shows an item of a recorded call's id: Codex's is the one shown, where
+        // Codex shows it.
+        if let Some(index) = position
+            && self.entries[index].recorded
+        {
+            self.entries.remove(index);
+            position = None;
+        }
+        let position = position.or_else(|| self.twin_position(&item, origin));
         let Some(position) = position else {
             self.entries.push(Entry {
                 item,

@@ -14,14 +14,13 @@
 use std::collections::HashMap;
 
 use codex_protocol::event::ExecCommandEndEvent;
-use codex_protocol::items::{CommandExecutionItem, TurnItem};
+use codex_protocol::items::TurnItem;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::tool_call::{
     completed_by_exec_end, completed_by_output, exec_end_item, recorded_call_item,
 };
 
 use super::ThreadHistoryBuilder;
-use super::pending_turn::PendingTurn;
 use crate::v2::ThreadItem;
 
 /// What a builder in complete mode keeps of the calls it showed.
@@ -31,7 +30,9 @@ pub(crate) struct RecordedCalls {
     /// else the session meta's.
     pub(crate) cwd: String,
     /// The recorded items of the open turn's calls, by call id, as last completed: an output
-    /// or end event that comes later completes them further.
+    /// or end event that comes later completes them further. One kept after its output item
+    /// holds no command output (a later end event brings its own), so a thread's outputs are
+    /// held once, in its turns.
     shown: HashMap<String, TurnItem>,
 }
 
@@ -57,9 +58,9 @@ impl RecordedCalls {
             _ => return None,
         };
         let started = self.shown.remove(call_id)?;
-        let completed = completed_by_output(started, item);
+        let mut completed = completed_by_output(started, item);
         self.shown
-            .insert(call_id.to_owned(), without_output(&completed));
+            .insert(call_id.to_owned(), without_output(&mut completed));
         Some(Change::Replace(ThreadItem::from(completed)))
     }
 
@@ -79,9 +80,6 @@ impl RecordedCalls {
     }
 
     /// Codex's records gave an item of `id`: its recorded item leaves.
-    ///
-    /// (An item kept after its output item holds no command output: a later end event
-    /// brings its own, and a thread's outputs are held once, in its turns.)
     pub(crate) fn forget(&mut self, id: &str) {
         self.shown.remove(id);
     }
@@ -94,27 +92,17 @@ impl RecordedCalls {
     }
 }
 
-/// `item` without a command's output: what a later record completes, not what it shows (a
-/// command's output is most of what a call holds; other items are kept whole).
-fn without_output(item: &TurnItem) -> TurnItem {
-    match item {
-        TurnItem::CommandExecution(command) => TurnItem::CommandExecution(CommandExecutionItem {
-            id: command.id.clone(),
-            plugin_id: command.plugin_id.clone(),
-            script_path: command.script_path.clone(),
-            process_id: command.process_id.clone(),
-            command: command.command.clone(),
-            cwd: command.cwd.clone(),
-            parsed_cmd: command.parsed_cmd.clone(),
-            source: command.source,
-            interaction_input: command.interaction_input.clone(),
-            status: command.status,
-            aggregated_output: None,
-            exit_code: command.exit_code,
-            duration: command.duration,
-        }),
-        other => other.clone(),
-    }
+/// A copy of `item` without a command's output: what a later record completes, not what it
+/// shows (a command's output is most of what a call holds; other items are copied whole).
+/// The output is taken out for the copy and put back, so it is never copied.
+fn without_output(item: &mut TurnItem) -> TurnItem {
+    let TurnItem::CommandExecution(command) = item else {
+        return item.clone();
+    };
+    let output = command.aggregated_output.take();
+    let kept = TurnItem::CommandExecution(command.clone());
+    command.aggregated_output = output;
+    kept
 }
 
 impl ThreadHistoryBuilder {
@@ -166,14 +154,8 @@ impl ThreadHistoryBuilder {
         let Some(recorded) = self.recorded.as_mut() else {
             return;
         };
+        // A command Codex shows an item of stays Codex's: its turn adds no second one.
         let change = recorded.exec_end(end);
-        // Codex's own item for the command is the one shown.
-        let codex_shows = |turn: &PendingTurn| turn.shows(&end.call_id);
-        if matches!(change, Change::Add(_))
-            && (self.current.iter().any(codex_shows) || self.closed.last().is_some_and(codex_shows))
-        {
-            return;
-        }
         self.apply_recorded(Some(&end.turn_id), change);
     }
 }

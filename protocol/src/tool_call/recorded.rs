@@ -25,7 +25,9 @@ use crate::models::FunctionCallOutputBody;
 use crate::models::FunctionCallOutputContentItem;
 use crate::models::ResponseItem;
 
-use super::{OutputFacts, ToolInvocation, call_item, output_facts, tool_name};
+use super::{
+    OutputFacts, ToolInvocation, call_item, call_item_id, json_arguments, output_facts, tool_name,
+};
 
 /// The in-progress item of a recorded call (a function, custom tool or local shell call),
 /// its id the call id (else the item id); `None` for any other item or a call with neither
@@ -39,11 +41,7 @@ pub fn recorded_call_item(call: &ResponseItem, turn_cwd: &str) -> Option<TurnIte
     ) {
         return None;
     }
-    let id = call
-        .call_id()
-        .or_else(|| call.id().map(|id| id.as_str()))
-        .filter(|id| !id.is_empty())?
-        .to_string();
+    let id = call_item_id(call)?.to_string();
     let invocation = ToolInvocation::of_call(call);
     if let Some(item) = call_item(&invocation, id.clone(), turn_cwd) {
         return Some(item);
@@ -53,7 +51,7 @@ pub fn recorded_call_item(call: &ResponseItem, turn_cwd: &str) -> Option<TurnIte
             namespace,
             arguments,
             ..
-        } => (namespace.clone(), json_or_text(arguments)),
+        } => (namespace.clone(), json_arguments(arguments)),
         ResponseItem::CustomToolCall { input, .. } => {
             (None, serde_json::Value::from(input.clone()))
         }
@@ -213,10 +211,6 @@ fn images(output: &ResponseItem) -> Vec<DynamicToolCallOutputContentItem> {
             _ => None,
         })
         .collect()
-}
-
-fn json_or_text(arguments: &str) -> serde_json::Value {
-    serde_json::from_str(arguments).unwrap_or_else(|_| serde_json::Value::from(arguments))
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ use codex_protocol::models::FunctionCallOutputPayload;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::tool_call::ToolInvocation;
 use codex_protocol::tool_call::call_item;
+use codex_protocol::tool_call::call_item_id;
 
 use super::TurnRunner;
 use super::model::ToolRun;
@@ -89,11 +90,7 @@ pub(crate) fn started_tool_item(
     if *invocation == ToolInvocation::Other {
         return None;
     }
-    let id = call
-        .call_id()
-        .or_else(|| call.id().map(|id| id.as_str()))
-        .filter(|id| !id.is_empty())
-        .map_or_else(|| ids.next_uuid().to_string(), str::to_string);
+    let id = call_item_id(call).map_or_else(|| ids.next_uuid().to_string(), str::to_string);
     call_item(invocation, id, turn_cwd)
 }
 
