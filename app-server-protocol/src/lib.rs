@@ -108,7 +108,7 @@ pub use projection::{
     turn_error_for_status,
 };
 pub use thread_history::{
-    BuiltThread, ThreadBuilder, ThreadHistoryBuilder, TranscriptMode,
+    BuiltThread, ThreadBuilder, ThreadHistoryBuilder, TranscriptMode, TurnSchedule,
     build_turns_from_rollout_items, build_turns_in_mode, session_source, thread_from_rollout_items,
     thread_from_session_meta,
 };

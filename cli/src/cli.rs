@@ -164,6 +164,10 @@ pub(crate) enum Command {
         /// Also mask matches of REGEX (repeatable; implies --redact).
         #[arg(long = "redact-pattern", value_name = "REGEX")]
         redact_patterns: Vec<String>,
+        /// Codex home whose thread names describe FILE and resolve its history base (default:
+        /// the home FILE lies in, else `$CODEX_HOME`, else `~/.codex`).
+        #[arg(long, value_name = "DIR")]
+        home: Option<PathBuf>,
     },
     /// Write a new session without the last N user turns
     ///

@@ -1,20 +1,26 @@
-//! What a client is shown of one session file, read once for `thread` and `view`: the items
-//! of its client view (codex-rollout's [`ClientView`]) streamed into a builder, or, for a file
-//! that continues another thread's history (a `history_base`), its resolved chain.
+//! What a client is shown of one session file, for `thread`, `view`, `inspect` and `export`:
+//! the items of its client view (codex-rollout's [`ClientView`]) streamed into a builder, or,
+//! for a file that continues another thread's history (a `history_base`), its resolved chain;
+//! read once, or twice for a thread whose turns are handed on as they become final
+//! ([`PlannedThread`]).
 
 use std::path::Path;
 
+use codex_app_server_protocol::transcript::ThreadFacts;
+use codex_app_server_protocol::v2::{ThreadFile, Turn};
+use codex_app_server_protocol::{BuiltThread, ThreadBuilder, TranscriptMode, TurnSchedule};
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::{
-    ClientView, CodexHome, history_base_of_file, home_of_rollout_path, load_rollout_with_base,
+    ClientView, CodexHome, TurnRecords, history_base_of_file, home_of_rollout_path,
+    load_rollout_with_base,
 };
 use uuid::Uuid;
 
 use crate::error::Failure;
 use crate::input::Source;
 use crate::progress::Progress;
-use crate::streamed::{stream_again, stream_session};
+use crate::streamed::{ItemsSeen, stream_again, stream_session};
 
 /// Streams the client view of `source` into a builder made by `new`. The view's rule is
 /// decided from the first items; when the end of the file says another rule was needed, the
@@ -24,8 +30,26 @@ pub(crate) fn stream_client_view<B>(
     source: &Source,
     progress: &Progress,
     new: impl Fn() -> B,
-    mut feed: impl FnMut(&mut B, &RolloutItem),
+    feed: impl FnMut(&mut B, &RolloutItem),
 ) -> Result<B, Failure> {
+    stream_client_view_again(source, progress, new, feed).map(|(builder, _)| builder)
+}
+
+/// What a later pass needs to hand on the same client view items again ([`ViewRead::again`]).
+#[derive(Debug, Clone)]
+pub(crate) struct ViewRead {
+    seen: ItemsSeen,
+    rule: TurnRecords,
+    thread_id: ThreadId,
+}
+
+/// [`stream_client_view`], with what a later pass needs to read the same items again.
+fn stream_client_view_again<B>(
+    source: &Source,
+    progress: &Progress,
+    new: impl Fn() -> B,
+    mut feed: impl FnMut(&mut B, &RolloutItem),
+) -> Result<(B, ViewRead), Failure> {
     let mut view = ClientView::streaming();
     let mut builder = new();
     let mut thread_id = None;
@@ -42,27 +66,152 @@ pub(crate) fn stream_client_view<B>(
             });
         }
     })?;
-    let Err(changed) = view.finish(&mut |item| feed(&mut builder, item)) else {
-        return Ok(builder);
+    let thread_id = thread_id.unwrap_or_else(|| ThreadId::from_uuid(Uuid::nil()));
+    let changed = match view.finish(&mut |item| feed(&mut builder, item)) {
+        Ok(rule) => {
+            let read = ViewRead {
+                seen,
+                rule,
+                thread_id,
+            };
+            return Ok((builder, read));
+        }
+        Err(changed) => changed,
     };
     tracing::debug!(%changed, source = %source.name(), "reading the file again");
-    let thread_id = thread_id.unwrap_or_else(|| ThreadId::from_uuid(Uuid::nil()));
-    let mut view = ClientView::for_rule(changed.file, thread_id);
-    let mut builder = new();
-    let mut push = |item: &RolloutItem| feed(&mut builder, item);
-    stream_again(
-        source,
-        "reading",
+    let read = ViewRead {
         seen,
-        ("read", "read"),
-        |_, line, rollout_line| {
-            view.push(line.number, line.raw, &rollout_line.item, &mut push);
-            Ok(())
-        },
-    )?;
-    // The rule is known, so the view cannot find that another one was needed.
-    let _known = view.finish(&mut push);
-    Ok(builder)
+        rule: changed.file,
+        thread_id,
+    };
+    let mut builder = new();
+    read.again(source, "reading", |item| {
+        feed(&mut builder, item);
+        Ok(())
+    })?;
+    Ok((builder, read))
+}
+
+impl ViewRead {
+    /// Hands `visit` the client view's items of `source` again, by the rule the first pass
+    /// settled, up to the last line it read; stops at the first error `visit` returns.
+    fn again(
+        &self,
+        source: &Source,
+        label: &str,
+        mut visit: impl FnMut(&RolloutItem) -> Result<(), Failure>,
+    ) -> Result<(), Failure> {
+        let mut view = ClientView::for_rule(self.rule, self.thread_id);
+        let mut failed = None;
+        let mut push = |item: &RolloutItem| {
+            if failed.is_none() {
+                failed = visit(item).err();
+            }
+        };
+        stream_again(
+            source,
+            label,
+            self.seen,
+            ("read", "read"),
+            |_, line, rollout_line| {
+                view.push(line.number, line.raw, &rollout_line.item, &mut push);
+                Ok(())
+            },
+        )?;
+        // The rule is known, so the view cannot find that another one was needed.
+        let _known = view.finish(&mut push);
+        failed.map_or(Ok(()), Err)
+    }
+}
+
+/// A thread read in two passes, so the whole thread is never held: the first
+/// ([`PlannedThread::read`]) gives the thread without its items, the facts a transcript shows
+/// beside them and when each turn is final; the second ([`PlannedThread::turns`]) hands on
+/// each turn once it is (app-server-protocol's `ThreadBuilder::planner` and `following`).
+pub(crate) struct PlannedThread {
+    /// The thread, its turns without their items (what the header of a transcript needs).
+    pub(crate) header: BuiltThread,
+    /// What the transcript shows beside the items (tokens, rollbacks, the model).
+    pub(crate) facts: ThreadFacts,
+    schedule: TurnSchedule,
+    again: Again,
+}
+
+/// How the second pass reads the items again.
+enum Again {
+    /// The client view of a file or a spooled stream.
+    Stream(Source, ViewRead),
+    /// A file that continues another thread's history: its resolved items, held.
+    Items(Vec<RolloutItem>),
+}
+
+impl PlannedThread {
+    /// The first pass over `source` (a file's history base resolved through `home`).
+    pub(crate) fn read(
+        source: &Source,
+        home: Option<&Path>,
+        progress: &Progress,
+    ) -> Result<Self, Failure> {
+        let new = || (ThreadBuilder::planner(), ThreadFacts::new());
+        let feed = |(builder, facts): &mut (ThreadBuilder, ThreadFacts), item: &RolloutItem| {
+            builder.handle_rollout_item(item);
+            facts.handle(item);
+        };
+        let mut based = Vec::new();
+        let is_based = match source {
+            Source::File(path) => feed_with_base(path, home, |item| based.push(item.clone()))?,
+            _ => false,
+        };
+        let ((builder, facts), again) = if is_based {
+            let mut first = new();
+            based.iter().for_each(|item| feed(&mut first, item));
+            (first, Again::Items(based))
+        } else {
+            let (first, read) = stream_client_view_again(source, progress, new, feed)?;
+            (first, Again::Stream(source.clone(), read))
+        };
+        let (header, schedule) = builder.finish_schedule();
+        Ok(Self {
+            header,
+            facts,
+            schedule,
+            again,
+        })
+    }
+
+    /// The thread without its items (its turns left out), taken from the first pass.
+    pub(crate) fn take_header(&mut self) -> BuiltThread {
+        let mut header = std::mem::replace(&mut self.header, BuiltThread::TurnsOnly(Vec::new()));
+        header.keep_last_turns(0);
+        header
+    }
+
+    /// The thread's turns showing the items of `mode`, each handed to `visit` in order as
+    /// soon as it is final; stops at the first error `visit` returns.
+    pub(crate) fn turns(
+        self,
+        mode: TranscriptMode,
+        label: &str,
+        mut visit: impl FnMut(Turn) -> Result<(), Failure>,
+    ) -> Result<(), Failure> {
+        let mut builder = ThreadBuilder::following(mode, self.schedule);
+        let mut feed = |item: &RolloutItem| {
+            builder.handle_rollout_item(item);
+            builder
+                .take_final_turns()
+                .into_iter()
+                .try_for_each(&mut visit)
+        };
+        match &self.again {
+            Again::Stream(source, read) => read.again(source, label, &mut feed)?,
+            Again::Items(items) => items.iter().try_for_each(&mut feed)?,
+        }
+        let rest = match builder.finish() {
+            BuiltThread::Thread(thread) => thread.turns,
+            BuiltThread::TurnsOnly(turns) => turns,
+        };
+        rest.into_iter().try_for_each(visit)
+    }
 }
 
 /// The items of the file at `path` with its history base resolved (the parent's prefix, then
@@ -101,5 +250,51 @@ pub(crate) fn home_of(path: &Path, home: Option<&Path>) -> Result<CodexHome, Fai
             Some(home) => home,
             None => CodexHome::resolve(None).map_err(|error| Failure::Usage(error.to_string()))?,
         },
+    })
+}
+
+/// Adds to `built` (when it has a session meta) what the file at `path` and its home say of
+/// the thread beyond its lines: its path, modification time, name and the default provider
+/// (the home is `home` when given, else the one the file lies in, else the default one).
+pub(crate) fn describe_thread_file(
+    built: &mut BuiltThread,
+    path: &Path,
+    home: Option<&Path>,
+) -> Result<(), Failure> {
+    if let BuiltThread::Thread(thread) = built {
+        let file = thread_file(path, home, &thread.id)?;
+        thread.describe_file(file);
+    }
+    Ok(())
+}
+
+/// What `path` and its home say of the thread beyond its lines. The home is `home` when
+/// given, else the one the file lies in, else the default one.
+fn thread_file(path: &Path, home: Option<&Path>, thread_id: &str) -> Result<ThreadFile, Failure> {
+    let unreadable =
+        |error: std::io::Error| Failure::Unreadable(format!("{}: {error}", path.display()));
+    let home = home_of(path, home)?;
+    let modified = std::fs::metadata(path)
+        .and_then(|metadata| metadata.modified())
+        .map_err(unreadable)?;
+    let modified_at = modified
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| {
+            i64::try_from(since.as_secs()).unwrap_or(i64::MAX)
+        });
+    let absolute = std::path::absolute(path).map_err(unreadable)?;
+    let name = home.thread_name(thread_id).map_err(|error| {
+        Failure::Unreadable(format!(
+            "{}: {error}",
+            home.root()
+                .join(codex_rollout::SESSION_INDEX_FILE)
+                .display()
+        ))
+    })?;
+    Ok(ThreadFile {
+        path: absolute.display().to_string(),
+        modified_at,
+        name,
+        default_model_provider: home.default_model_provider(),
     })
 }

@@ -10,7 +10,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{TestResult, bin, name, real_files};
+use common::{TestResult, bin, name, real_files, without_file_facts};
 
 /// `bytes` cut into `count` chunks of (about) equal size, each compressed as a frame of its
 /// own, concatenated.
@@ -138,7 +138,7 @@ fn every_command_reads_a_compressed_sample_as_the_plain_one() -> TestResult {
                 assert_eq!((code, out.join("\n")), (Some(0), shown), "{args:?}");
                 continue;
             }
-            if args[0] == "thread" {
+            if args[0] == "thread" || args == ["export", "--json"] {
                 // What the file itself is (its path and modification time) is not content.
                 let (code, out) = run(args, &path_arg(path), None)?;
                 assert_eq!(
@@ -234,16 +234,4 @@ fn a_cut_compressed_file_is_an_error_naming_it_and_validate_lists_the_lines_befo
     }
     assert!(checked > 0);
     Ok(())
-}
-
-/// A `thread --json` output without the facts of the file it was read from (`path`,
-/// `updatedAt`, `recencyAt`), which standard input and a copy do not share.
-fn without_file_facts(output: &str) -> Result<serde_json::Value, Box<dyn std::error::Error>> {
-    let mut thread: serde_json::Value = serde_json::from_str(output)?;
-    if let Some(fields) = thread.as_object_mut() {
-        for key in ["path", "updatedAt", "recencyAt"] {
-            fields.remove(key);
-        }
-    }
-    Ok(thread)
 }

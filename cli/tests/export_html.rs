@@ -14,17 +14,23 @@ use scraper::{Html, Selector};
 /// A 1×1 PNG.
 const PNG_1X1: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
-/// The bundled sample, with an image in the first message and an `exec_command_end` for the
-/// first command (the sample has neither).
+/// The bundled sample, with an image in the first message (in the model's item and in the
+/// client's, as Codex writes both) and an `exec_command_end` for the first command (the
+/// sample has neither).
 fn small_session() -> String {
     let first = r#"{"type":"input_text","text":"What does this project build with? List the files first."}"#;
     let with_image = format!(
         r#"{first},{{"type":"input_image","image_url":"data:image/png;base64,{PNG_1X1}"}}"#
     );
+    let first_item = r#"{"type":"text","text":"What does this project build with? List the files first.","text_elements":[]}"#;
+    let item_with_image =
+        format!(r#"{first_item},{{"type":"image","image_url":"data:image/png;base64,{PNG_1X1}"}}"#);
     let end = r#"{"timestamp":"2025-06-02T09:00:09.900Z","type":"event_msg","payload":{"type":"exec_command_end","call_id":"call_ls","turn_id":"turn-1","command":["bash","-lc","ls -a"],"cwd":"/home/dev/todo-cli","aggregated_output":"","exit_code":0,"duration":{"secs":0,"nanos":420000000}}}"#;
     let mut lines: Vec<String> = Vec::new();
     for line in codex_thread::sample::SAMPLE_JSONL.lines() {
-        let line = line.replacen(first, &with_image, 1);
+        let line = line
+            .replacen(first, &with_image, 1)
+            .replacen(first_item, &item_with_image, 1);
         let is_ls_output =
             line.contains(r#""type":"function_call_output""#) && line.contains("call_ls");
         if is_ls_output {
@@ -100,34 +106,37 @@ fn output_file_is_written_and_the_input_is_never_overwritten() -> TestResult {
     Ok(())
 }
 
-/// One section per turn of the JSON transcript (the turn index's), and every image there.
+/// One section per turn of the JSON export (the thread's complete transcript), and every
+/// image its items hold: shown inline when it is a `data:` URL of an image, else said missing.
 fn check_page(file: &Path) -> TestResult {
     let (json, _) = export(&["--json"], file)?;
-    let transcript: serde_json::Value = serde_json::from_str(&json)?;
-    let turns = transcript["turns"].as_array().ok_or("no turns")?;
-    let mut inline = 0;
-    let mut missing = 0;
-    let mut count = |images: &serde_json::Value| {
-        for image in images.as_array().into_iter().flatten() {
-            if image["source"] == "inline" {
-                inline += 1;
-            } else {
-                missing += 1;
+    let thread: serde_json::Value = serde_json::from_str(&json)?;
+    let turns = thread["turns"].as_array().ok_or("no turns")?;
+    let mut images = 0;
+    let mut data_urls = 0;
+    let items = turns
+        .iter()
+        .flat_map(|turn| turn["items"].as_array().into_iter().flatten());
+    for item in items {
+        let parts = match item["type"].as_str() {
+            Some("userMessage") => item["content"].as_array(),
+            Some("dynamicToolCall") => item["contentItems"].as_array(),
+            Some("imageView") => {
+                images += 1;
+                continue;
             }
+            _ => None,
+        };
+        for part in parts.into_iter().flatten() {
+            let url = match part["type"].as_str() {
+                Some("image") => part["url"].as_str(),
+                Some("inputImage") => part["imageUrl"].as_str(),
+                Some("localImage") => Some(""),
+                _ => continue,
+            };
+            images += 1;
+            data_urls += usize::from(url.is_some_and(|url| url.starts_with("data:image/")));
         }
-    };
-    let entries = transcript["preamble"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .chain(
-            turns
-                .iter()
-                .flat_map(|turn| turn["entries"].as_array().into_iter().flatten()),
-        );
-    for entry in entries {
-        count(&entry["images"]);
-        count(&entry["output_images"]);
     }
     let (page, _) = export(&["--format", "html"], file)?;
     let parsed = Html::parse_document(&page);
@@ -141,19 +150,11 @@ fn check_page(file: &Path) -> TestResult {
         let selector = Selector::parse(css).map_err(|err| format!("{css}: {err:?}"))?;
         Ok(parsed.select(&selector).count())
     };
-    assert_eq!(
-        select("section.turn:not(.preamble)")?,
-        turns.len(),
-        "{}",
-        name(file)
-    );
-    assert_eq!(
-        select("figure img[src^='data:image/']")?,
-        inline,
-        "{}",
-        name(file)
-    );
-    assert_eq!(select("p.missing-image")?, missing, "{}", name(file));
+    assert_eq!(select("section.turn")?, turns.len(), "{}", name(file));
+    let inline = select("figure img[src^='data:image/']")?;
+    let missing = select("p.missing-image")?;
+    assert_eq!(inline + missing, images, "{}", name(file));
+    assert!(inline <= data_urls, "{}", name(file));
     assert_eq!(select("script")?, 1, "{}", name(file));
     eprintln!(
         "{:<60} {:>5} turns {:>3} images inline {:>3} not shown {:>9} bytes",
@@ -230,10 +231,7 @@ fn redact_masks_each_pattern_in_both_formats_and_counts_them() -> TestResult {
 }
 
 /// A session whose first tool output does not parse (its output is a number) and whose call
-/// is answered again in the next turn. The export's first pass reads outputs by their call
-/// ids alone; the unreadable one makes it read the file again parsing them, so the late
-/// answer is shown with its call, where the file's pairing puts it (as `--json`, which
-/// parses every output from the start, shows it).
+/// is answered again in the next turn.
 fn session_with_an_unreadable_output() -> String {
     let meta = codex_thread::sample::SAMPLE_JSONL
         .lines()
@@ -275,31 +273,41 @@ fn session_with_an_unreadable_output() -> String {
     lines.join("\n") + "\n"
 }
 
+/// An unreadable line is reported and left out; the call stays in the turn it was made in,
+/// without an output (a call is completed in its own turn), in every format, as `thread`
+/// shows it.
 #[test]
-fn an_unreadable_output_read_by_its_call_id_is_read_again_and_paired_as_the_file_pairs()
--> TestResult {
+fn an_unreadable_output_is_reported_and_the_call_stays_in_its_turn() -> TestResult {
     let dir = tempfile::tempdir()?;
     let input = dir.path().join("rollout-unreadable-output.jsonl");
     std::fs::write(&input, session_with_an_unreadable_output())?;
-    let (json, _) = export(&["--json"], &input)?;
+    let (json, stderr) = export(&["--json"], &input)?;
+    assert!(stderr.contains("1 unreadable line"), "{stderr}");
+    let thread = bin()?
+        .args(["--json", "thread", "--complete"])
+        .arg(&input)
+        .output()?;
+    assert_eq!(
+        json,
+        String::from_utf8(thread.stdout)?,
+        "export --json is thread --json --complete"
+    );
     let json: serde_json::Value = serde_json::from_str(&json)?;
-    let first_turn = &json["turns"][0]["entries"];
-    let answered = first_turn
+    let first_turn = &json["turns"][0]["items"];
+    let call = first_turn
         .as_array()
         .into_iter()
         .flatten()
-        .any(|entry| entry["output"] == "late answer");
-    assert!(
-        answered,
-        "--json pairs the late answer with its call: {first_turn}"
-    );
+        .find(|item| item["id"] == "call_1")
+        .ok_or("no call in the first turn")?;
+    assert_eq!(call["aggregatedOutput"], serde_json::Value::Null, "{call}");
     for format in ["html", "markdown"] {
         let (page, stderr) = export(&["--format", format], &input)?;
-        let answer = page.find("late answer");
+        let call = page.find("ls");
         let second = page.find("second question");
         assert!(
-            answer.is_some() && answer < second,
-            "{format}: the late answer is shown with its call, in the first turn\n{page}"
+            call.is_some() && call < second,
+            "{format}: the call is shown in the first turn\n{page}"
         );
         assert!(stderr.contains("1 unreadable line"), "{format}: {stderr}");
     }

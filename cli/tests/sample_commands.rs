@@ -224,21 +224,22 @@ fn notifications_validate_against_the_generated_schema() -> TestResult {
 }
 
 #[test]
-fn export_markdown_pairs_calls_with_outputs_and_marks_turns() -> TestResult {
+fn export_markdown_shows_the_threads_turns_with_their_calls_and_markers() -> TestResult {
     let markdown = stdout_of(&["export", "--format", "markdown"])?;
     assert!(markdown.starts_with(&format!("# Codex session `{SAMPLE_THREAD_ID}`")));
     assert_eq!(markdown.matches("\n## Turn ").count(), 4);
-    assert!(markdown.contains("**Tool call `apply_patch`** (`call_patch`)"));
-    assert!(markdown.contains("Success. Updated the following files:"));
-    assert!(markdown.contains("_Turn interrupted._"));
-    assert!(markdown.contains("_No output recorded (the call never finished)._"));
+    assert!(markdown.contains("**Patch** (completed)"));
+    assert!(markdown.contains("`src/main.rs` (update)"));
+    assert!(markdown.contains("**Command** `bash -lc 'cargo test parser::'`"));
+    assert!(markdown.contains("test result: ok. 6 passed"));
+    assert!(markdown.contains("_Turn interrupted"));
     assert!(markdown.contains("_Reasoning:_ Listing the repository before answering"));
-    // The rolled-back turn is kept, marked, and not counted.
-    assert_eq!(markdown.matches("\n## Rolled-back turn").count(), 1);
-    assert!(markdown.contains("delete the tests folder"));
-    assert!(markdown.contains("_A later rollback removed this turn"));
-    let transcript: serde_json::Value = serde_json::from_str(&stdout_of(&["export", "--json"])?)?;
-    assert_eq!(transcript["rolled_back_turns"], 1);
+    // The rolled-back turn is gone, as from the thread; a marker says where it was.
+    assert!(!markdown.contains("delete the tests folder"));
+    assert!(markdown.contains("_Rolled back 1 turn\\(s\\)._"));
+    let thread: serde_json::Value = serde_json::from_str(&stdout_of(&["export", "--json"])?)?;
+    assert_eq!(thread["id"], SAMPLE_THREAD_ID);
+    assert_eq!(thread["turns"].as_array().map(Vec::len), Some(4));
     Ok(())
 }
 

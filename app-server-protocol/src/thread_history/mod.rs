@@ -24,6 +24,7 @@
 
 mod pending_turn;
 mod recorded_calls;
+mod schedule;
 mod thread_meta;
 
 use codex_protocol::event::EventMsg;
@@ -37,6 +38,7 @@ use crate::v2::{ThreadItem, TimedThreadItem, Turn, TurnStatus};
 use pending_turn::{Origin, PendingTurn};
 use recorded_calls::RecordedCalls;
 
+pub use schedule::TurnSchedule;
 pub use thread_meta::{
     BuiltThread, ThreadBuilder, session_source, thread_from_rollout_items, thread_from_session_meta,
 };
@@ -92,6 +94,13 @@ pub struct ThreadHistoryBuilder {
     recorded: Option<RecordedCalls>,
     /// Whether closed turns before the last one keep no items ([`Self::turns_only`]).
     turns_only: bool,
+    /// When turns stop changing, as a first pass learnt it ([`Self::following`]), and the
+    /// turns already handed on.
+    schedule: Option<schedule::Following>,
+    /// Turns closed so far, rollbacks aside: the next closed turn's `seq`.
+    turns_closed: u64,
+    /// A first pass that learns when turns stop changing ([`Self::planner`]).
+    planning: bool,
 }
 
 impl ThreadHistoryBuilder {
@@ -141,6 +150,7 @@ impl ThreadHistoryBuilder {
     /// the end relies on.
     pub fn reads_earlier_items(&self) -> bool {
         self.reads_earlier
+            || self.minted_handed_on().is_some()
             || self
                 .closed
                 .iter()
@@ -209,7 +219,7 @@ impl ThreadHistoryBuilder {
             EventMsg::ThreadRolledBack(rollback) => {
                 self.close_current();
                 let drop = usize::try_from(rollback.num_turns).unwrap_or(usize::MAX);
-                self.reads_earlier |= drop > self.closed.len();
+                self.reads_earlier |= drop > self.closed.len() + self.turns_handed_on();
                 let keep = self.closed.len().saturating_sub(drop);
                 self.closed.truncate(keep);
                 // Codex numbers what is left as if the dropped turns had never been: the next
@@ -218,6 +228,7 @@ impl ThreadHistoryBuilder {
                     .closed
                     .iter()
                     .filter_map(PendingTurn::highest_minted_item)
+                    .chain(self.minted_handed_on())
                     .max()
                     .unwrap_or(0);
             }
@@ -472,23 +483,27 @@ impl ThreadHistoryBuilder {
             (Some(_), None) => true,
             (None, _) => false,
         };
-        if !open_matches
+        let turn = if !open_matches
             && let Some(id) = named
             && let Some(index) = closed.iter().rposition(|turn| turn.turn.id == id)
         {
-            return &mut closed[index];
-        }
-        // A turn named but not here may be one that came before the items seen.
-        *reads_earlier |= !open_matches && named.is_some();
-        if current.is_none()
-            && let Some(index) = closed.len().checked_sub(1)
-        {
-            return &mut closed[index];
-        }
-        current.get_or_insert_with(|| {
-            *reads_earlier = true;
-            PendingTurn::new(format!("rollout-{item_index}"), None, false, None)
-        })
+            &mut closed[index]
+        } else {
+            // A turn named but not here may be one that came before the items seen.
+            *reads_earlier |= !open_matches && named.is_some();
+            if current.is_none()
+                && let Some(index) = closed.len().checked_sub(1)
+            {
+                &mut closed[index]
+            } else {
+                current.get_or_insert_with(|| {
+                    *reads_earlier = true;
+                    PendingTurn::new(format!("rollout-{item_index}"), None, false, None)
+                })
+            }
+        };
+        turn.last_touch = item_index;
+        turn
     }
 
     fn close_current(&mut self) {
@@ -511,7 +526,9 @@ impl ThreadHistoryBuilder {
 
     /// Pushes a closed turn; counting turns only, the turn before it sheds its items (a
     /// late record goes to the last closed turn, which keeps them).
-    fn push_closed_turn(&mut self, turn: PendingTurn) {
+    fn push_closed_turn(&mut self, mut turn: PendingTurn) {
+        turn.seq = self.turns_closed;
+        self.turns_closed += 1;
         self.closed.push(turn);
         if self.turns_only
             && let Some(index) = self.closed.len().checked_sub(2)

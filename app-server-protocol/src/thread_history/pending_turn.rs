@@ -49,6 +49,10 @@ pub(crate) struct PendingTurn {
     /// Holds an item that was not kept (a history counting turns only keeps no item but the
     /// person's messages).
     holds_unkept: bool,
+    /// The turn's place among the turns closed so far (`schedule`), set when it is closed.
+    pub(crate) seq: u64,
+    /// The index of the last rollout item recorded into this turn (`schedule`).
+    pub(crate) last_touch: u64,
 }
 
 impl PendingTurn {
@@ -75,6 +79,8 @@ impl PendingTurn {
             entries: Vec::new(),
             shed_minted: None,
             holds_unkept: false,
+            seq: 0,
+            last_touch: 0,
         }
     }
 

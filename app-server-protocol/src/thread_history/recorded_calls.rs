@@ -21,6 +21,7 @@ use codex_protocol::tool_call::{
 };
 
 use super::ThreadHistoryBuilder;
+use super::pending_turn::PendingTurn;
 use crate::v2::ThreadItem;
 
 /// What a builder in complete mode keeps of the calls it showed.
@@ -109,6 +110,10 @@ impl ThreadHistoryBuilder {
     /// A response item: model memory Codex shows nothing of; in complete mode, a call's item
     /// or its completion by its output.
     pub(super) fn handle_response(&mut self, response: &ResponseItem) {
+        if self.plans() && is_call_or_output(response) {
+            self.recorded_target(response.turn_id());
+            return;
+        }
         let Some(change) = self
             .recorded
             .as_mut()
@@ -122,6 +127,19 @@ impl ThreadHistoryBuilder {
     /// Applies a complete-mode change to the turn named (else the open or last closed turn);
     /// a change with no turn to go to is dropped (a recorded call never opens a turn).
     fn apply_recorded(&mut self, turn_id: Option<&str>, change: Change) {
+        let Some(turn) = self.recorded_target(turn_id) else {
+            tracing::debug!("a recorded call before any turn is not shown");
+            return;
+        };
+        match change {
+            Change::Add(item) => turn.add_recorded(item),
+            Change::Replace(item) => turn.replace_recorded(item),
+        }
+    }
+
+    /// The turn a complete-mode change goes to: the turn named, else the open or last closed
+    /// turn; `None` before any turn. Marked as changed by the item being handled.
+    fn recorded_target(&mut self, turn_id: Option<&str>) -> Option<&mut PendingTurn> {
         let named = turn_id.filter(|id| !id.is_empty());
         let open_matches = match (&self.current, named) {
             (Some(turn), Some(id)) => turn.turn.id == id,
@@ -138,19 +156,18 @@ impl ThreadHistoryBuilder {
                 None => self.current.as_mut().or(self.closed.last_mut()),
             }
         };
-        let Some(turn) = turn else {
-            tracing::debug!("a recorded call before any turn is not shown");
-            return;
-        };
-        match change {
-            Change::Add(item) => turn.add_recorded(item),
-            Change::Replace(item) => turn.replace_recorded(item),
-        }
+        let turn = turn?;
+        turn.last_touch = self.item_index;
+        Some(turn)
     }
 
     /// A legacy `exec_command_end`: in complete mode, the completion of a recorded command,
     /// or the command the event stands for when Codex shows none of its id.
     pub(super) fn handle_exec_end(&mut self, end: &ExecCommandEndEvent) {
+        if self.plans() {
+            self.recorded_target(Some(&end.turn_id));
+            return;
+        }
         let Some(recorded) = self.recorded.as_mut() else {
             return;
         };
@@ -158,4 +175,16 @@ impl ThreadHistoryBuilder {
         let change = recorded.exec_end(end);
         self.apply_recorded(Some(&end.turn_id), change);
     }
+}
+
+/// Whether `item` is a call or a call's output: what the complete mode may show or complete.
+fn is_call_or_output(item: &ResponseItem) -> bool {
+    matches!(
+        item,
+        ResponseItem::FunctionCall { .. }
+            | ResponseItem::CustomToolCall { .. }
+            | ResponseItem::LocalShellCall { .. }
+            | ResponseItem::FunctionCallOutput { .. }
+            | ResponseItem::CustomToolCallOutput { .. }
+    )
 }

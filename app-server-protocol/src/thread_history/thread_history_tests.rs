@@ -437,3 +437,59 @@ fn a_builder_says_when_its_turns_depend_on_earlier_items() {
     ));
     assert!(fed(&[user("no turn started")]));
 }
+
+/// A scheduled second pass ([`ThreadHistoryBuilder::following`]): the turns it hands on and
+/// those `finish` leaves, and how many it handed on before the end.
+fn scheduled(items: &[RolloutItem], mode: TranscriptMode) -> (Vec<Turn>, usize) {
+    let mut planner = ThreadHistoryBuilder::planner();
+    items
+        .iter()
+        .for_each(|item| planner.handle_rollout_item(item));
+    let (_, schedule) = planner.finish_schedule();
+    let mut builder = ThreadHistoryBuilder::in_mode(mode).following(schedule);
+    let mut turns = Vec::new();
+    for item in items {
+        builder.handle_rollout_item(item);
+        turns.extend(builder.take_final_turns());
+    }
+    let early = turns.len();
+    turns.extend(builder.finish());
+    (turns, early)
+}
+
+#[test]
+fn scheduled_turns_wait_for_late_records_and_rollbacks() {
+    let items = vec![
+        start("t1"),
+        user("first"),
+        complete("t1"),
+        start("t2"),
+        user("second"),
+        complete("t2"),
+        // A late record naming the first turn: neither turn may be handed on before it.
+        typed_agent("t1", "late", "late answer"),
+        start("t3"),
+        user("third"),
+        complete("t3"),
+        start("t4"),
+        user("fourth"),
+        complete("t4"),
+        // Drops t4: it is never handed on.
+        rollback(1),
+        user("fifth"),
+        agent("reply"),
+    ];
+    for mode in [TranscriptMode::Codex, TranscriptMode::Complete] {
+        let whole = build_turns_in_mode(&items, mode);
+        let (turns, early) = scheduled(&items, mode);
+        assert_eq!(turns, whole);
+        assert_eq!(
+            turns
+                .iter()
+                .map(|turn| turn.id.as_str())
+                .collect::<Vec<_>>(),
+            ["t1", "t2", "t3", "rollout-14"]
+        );
+        assert_eq!(early, 3, "t1, t2 and t3 are final before the file ends");
+    }
+}

@@ -9,7 +9,7 @@ use codex_protocol::rollout::{
     HistoryMode, RolloutItem, SessionMetaLine, SessionSource as CoreSessionSource,
 };
 
-use super::{ThreadHistoryBuilder, TranscriptMode};
+use super::{ThreadHistoryBuilder, TranscriptMode, TurnSchedule};
 use crate::v2::{
     GitInfo, SessionSource, Thread, ThreadHistoryMode, ThreadSource, ThreadStatus, Turn, TurnStatus,
 };
@@ -190,6 +190,39 @@ impl ThreadBuilder {
         self.history.handle_rollout_item(item);
     }
 
+    /// A first pass over a thread's items: its identity, preview and model, its turns
+    /// without their items, and when each turn stops changing
+    /// ([`ThreadHistoryBuilder::planner`]; [`Self::finish_schedule`]).
+    pub fn planner() -> Self {
+        Self {
+            history: ThreadHistoryBuilder::planner(),
+            ..Self::default()
+        }
+    }
+
+    /// The first pass's thread (its turns without their items) and schedule.
+    pub fn finish_schedule(mut self) -> (BuiltThread, TurnSchedule) {
+        let history = std::mem::take(&mut self.history);
+        let (turns, schedule) = history.finish_schedule();
+        (self.finish_with(turns), schedule)
+    }
+
+    /// A second pass over the items a first one read ([`Self::planner`]), showing the items
+    /// of `mode`, that hands on each turn once it is final ([`Self::take_final_turns`]);
+    /// [`Self::finish`] gives the thread with the turns not handed on.
+    pub fn following(mode: TranscriptMode, schedule: TurnSchedule) -> Self {
+        Self {
+            history: ThreadHistoryBuilder::in_mode(mode).following(schedule),
+            ..Self::default()
+        }
+    }
+
+    /// The turns that became final since the last call, in order, each as the thread shows
+    /// it ([`ThreadHistoryBuilder::take_final_turns`]).
+    pub fn take_final_turns(&mut self) -> Vec<Turn> {
+        self.history.take_final_turns()
+    }
+
     /// Whether the session meta has been seen (the thread has its identity).
     pub fn has_identity(&self) -> bool {
         self.thread.is_some()
@@ -221,8 +254,12 @@ impl ThreadBuilder {
 
     /// The thread (its preview the first user message recorded), or the turns alone when no
     /// session meta was seen.
-    pub fn finish(self) -> BuiltThread {
-        let mut turns = self.history.finish();
+    pub fn finish(mut self) -> BuiltThread {
+        let turns = std::mem::take(&mut self.history).finish();
+        self.finish_with(turns)
+    }
+
+    fn finish_with(self, mut turns: Vec<Turn>) -> BuiltThread {
         // A turn the file leaves open was cut short as far as a reader can tell: Codex shows
         // a thread it has not loaded that way.
         if let Some(last) = turns.last_mut()

@@ -191,68 +191,43 @@ impl Transcript {
         &self.status
     }
 
+    /// The history cells a replay shows for one closed or left-open `turn` of a thread
+    /// whose rollout gave `facts`: the rollback marker before it, its items (running ones
+    /// finished with the turn's status) and, for a closed turn, its end. What a renderer of a
+    /// thread one turn at a time shows ([`Transcript::replay`] shows the same cells), so a
+    /// whole thread need not be held; the marker of a rollback after the last turn is
+    /// [`ThreadFacts::trailing_rollback`]'s.
+    pub fn replay_turn(turn: &Turn, facts: &ThreadFacts) -> Vec<Cell> {
+        let mut history = Vec::new();
+        turn_cells(
+            turn,
+            &FactsRef::Rollout(facts),
+            false,
+            &mut history,
+            &mut Vec::new(),
+        );
+        history
+    }
+
     fn rebuild(&mut self, turns: &[Turn], facts: &FactsRef<'_>, mode: Mode) {
         self.history.clear();
         self.live.clear();
         let last_index = turns.len().checked_sub(1);
         let mut turn_state = TurnState::Idle;
         for (index, turn) in turns.iter().enumerate() {
-            if let Some(rolled) = facts.rollback_before(&turn.id) {
-                self.history.push(rollback_marker(&turn.id, rolled));
-            }
             let open = turn.status == TurnStatus::InProgress;
             let running_here = open && mode == Mode::Live && Some(index) == last_index;
-            for timed in &turn.items {
-                let mut cell = cell_for_item(&turn.id, &timed.item);
-                if cell.live && running_here {
-                    self.live.push(cell);
-                    continue;
-                }
-                if cell.live {
-                    finish_with_turn(&mut cell, turn.status, open);
-                }
-                self.history.push(cell);
-            }
-            if running_here && let FactsRef::Rollout(facts) = facts {
-                // Calls the file shows as made and not answered: running items Codex writes
-                // no start event for.
-                for pending in facts.running_calls(&turn.id) {
-                    let shown = turn
-                        .items
-                        .iter()
-                        .any(|timed| timed.item.id() == pending.call_id);
-                    if !shown {
-                        self.live.push(running_cell(&turn.id, pending));
-                    }
-                }
-            }
-            if open {
-                turn_state = if running_here {
-                    TurnState::Running {
-                        turn_id: turn.id.clone(),
-                        live_items: self.live.len(),
-                    }
-                } else {
-                    TurnState::LeftOpen {
-                        turn_id: turn.id.clone(),
-                    }
-                };
-                continue;
-            }
-            turn_state = TurnState::Idle;
-            self.history.push(Cell {
-                item_id: turn.id.clone(),
-                turn_id: turn.id.clone(),
-                body: CellBody::TurnEnd {
-                    status: turn.status,
-                    duration_ms: turn.duration_ms.or_else(|| {
-                        Some((turn.completed_at? - turn.started_at?).saturating_mul(1000))
-                    }),
-                    tokens: facts.turn_tokens(&turn.id),
-                    error: turn.error.as_ref().map(|error| error.message.clone()),
+            turn_cells(turn, facts, running_here, &mut self.history, &mut self.live);
+            turn_state = match (open, running_here) {
+                (false, _) => TurnState::Idle,
+                (true, true) => TurnState::Running {
+                    turn_id: turn.id.clone(),
+                    live_items: self.live.len(),
                 },
-                live: false,
-            });
+                (true, false) => TurnState::LeftOpen {
+                    turn_id: turn.id.clone(),
+                },
+            };
         }
         if let Some(rolled) = facts.trailing_rollback() {
             let turn_id = turns
@@ -267,6 +242,61 @@ impl Transcript {
             turns: turns.len(),
         };
     }
+}
+
+/// The cells of one turn: into `history`, and into `live` those of the turn running
+/// (`running_here`: the last open turn of a live thread).
+fn turn_cells(
+    turn: &Turn,
+    facts: &FactsRef<'_>,
+    running_here: bool,
+    history: &mut Vec<Cell>,
+    live: &mut Vec<Cell>,
+) {
+    if let Some(rolled) = facts.rollback_before(&turn.id) {
+        history.push(rollback_marker(&turn.id, rolled));
+    }
+    let open = turn.status == TurnStatus::InProgress;
+    for timed in &turn.items {
+        let mut cell = cell_for_item(&turn.id, &timed.item);
+        if cell.live && running_here {
+            live.push(cell);
+            continue;
+        }
+        if cell.live {
+            finish_with_turn(&mut cell, turn.status, open);
+        }
+        history.push(cell);
+    }
+    if running_here && let FactsRef::Rollout(facts) = facts {
+        // Calls the file shows as made and not answered: running items Codex writes no
+        // start event for.
+        for pending in facts.running_calls(&turn.id) {
+            let shown = turn
+                .items
+                .iter()
+                .any(|timed| timed.item.id() == pending.call_id);
+            if !shown {
+                live.push(running_cell(&turn.id, pending));
+            }
+        }
+    }
+    if open {
+        return;
+    }
+    history.push(Cell {
+        item_id: turn.id.clone(),
+        turn_id: turn.id.clone(),
+        body: CellBody::TurnEnd {
+            status: turn.status,
+            duration_ms: turn
+                .duration_ms
+                .or_else(|| Some((turn.completed_at? - turn.started_at?).saturating_mul(1000))),
+            tokens: facts.turn_tokens(&turn.id),
+            error: turn.error.as_ref().map(|error| error.message.clone()),
+        },
+        live: false,
+    });
 }
 
 /// The facts of a rollout, or those notifications carried.

@@ -99,14 +99,18 @@ pub(crate) fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             output,
             redact,
             redact_patterns,
+            home,
         } => {
+            let home = checked_home(home)?;
+            let source = session_file(file.as_deref(), home.as_deref())?;
             let options = export::ExportOptions {
                 format,
                 output,
                 redact,
                 patterns: redact_patterns,
+                home,
             };
-            export::run(&session_file(file.as_deref(), None)?, &options, out)
+            export::run(&source, &options, out)
         }
         Command::Fork {
             file,

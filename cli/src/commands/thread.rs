@@ -24,12 +24,12 @@
 //! so it costs those turns, not the file, unless telling them needs the whole file.
 
 use codex_app_server_protocol::{BuiltThread, ThreadBuilder, TranscriptMode};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use codex_app_server_protocol::v2::{ThreadFile, ThreadItem, Turn};
+use codex_app_server_protocol::v2::{ThreadItem, Turn};
 use serde_json::Value;
 
-use crate::client_view::{feed_with_base, home_of, stream_client_view};
+use crate::client_view::{PlannedThread, describe_thread_file, feed_with_base, stream_client_view};
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
 use crate::output::{Output, one_line};
@@ -49,6 +49,9 @@ pub(crate) fn run(
         return Err(Failure::Usage(
             "--last must be at least 1 (turns to show)".to_string(),
         ));
+    }
+    if !out.is_json() && last.is_none() {
+        return text_streamed(source, home, out);
     }
     let mode = if complete || !out.is_json() {
         TranscriptMode::Complete
@@ -77,9 +80,8 @@ pub(crate) fn run(
         let progress = Progress::for_bytes(source_size(source), "reading");
         build_streamed(source, &progress, mode)?
     };
-    if let (BuiltThread::Thread(thread), Source::File(path)) = (&mut built, source) {
-        let file = thread_file(path, home, &thread.id)?;
-        thread.describe_file(file);
+    if let Source::File(path) = source {
+        describe_thread_file(&mut built, path, home.as_deref())?;
     }
     if let Some(last) = last {
         built.keep_last_turns(last);
@@ -88,18 +90,49 @@ pub(crate) fn run(
         match &built {
             BuiltThread::Thread(thread) => out.json_line(thread)?,
             BuiltThread::TurnsOnly(turns) => {
-                out.json_line(&serde_json::json!({ "turns": turns }))?;
+                /// A file without session meta: its turns alone, each as a thread writes it.
+                #[derive(serde::Serialize)]
+                struct TurnsOnly<'a> {
+                    turns: &'a [Turn],
+                }
+                out.json_line(&TurnsOnly { turns })?;
             }
         }
         return Ok(Status::Ok);
     }
-    let id = match &built {
+    header_lines(&built, built.turns().len(), out)?;
+    for (index, turn) in built.turns().iter().enumerate() {
+        render_turn(index + 1, turn, out)?;
+    }
+    Ok(Status::Ok)
+}
+
+/// The whole thread as text, each turn written as soon as it is final: a first pass learns
+/// the thread and when its turns are final, a second builds them ([`PlannedThread`]), so
+/// memory is a turn's, not the thread's.
+fn text_streamed(source: &Source, home: Option<PathBuf>, out: &mut Output) -> CommandResult {
+    let progress = Progress::for_bytes(source_size(source), "reading");
+    let mut planned = PlannedThread::read(source, home.as_deref(), &progress)?;
+    if let Source::File(path) = source {
+        describe_thread_file(&mut planned.header, path, home.as_deref())?;
+    }
+    header_lines(&planned.header, planned.header.turns().len(), out)?;
+    let mut number = 0;
+    planned.turns(TranscriptMode::Complete, "reading", |turn| {
+        number += 1;
+        render_turn(number, &turn, out)
+    })?;
+    Ok(Status::Ok)
+}
+
+/// The text's first lines: the thread's id and turn count, then its name and source.
+fn header_lines(built: &BuiltThread, turns: usize, out: &mut Output) -> Result<(), Failure> {
+    let id = match built {
         BuiltThread::Thread(thread) => thread.id.clone(),
         BuiltThread::TurnsOnly(_) => "(no session meta)".to_string(),
     };
-    let turns = built.turns();
-    out.line(&format!("thread {id}: {} turn(s)", turns.len()))?;
-    if let BuiltThread::Thread(thread) = &built {
+    out.line(&format!("thread {id}: {turns} turn(s)"))?;
+    if let BuiltThread::Thread(thread) = built {
         // Its name and, for a thread a sub-agent or tool started, its source, on a line of
         // their own.
         let mut about = String::new();
@@ -112,41 +145,7 @@ pub(crate) fn run(
             out.line(&one_line(&about, 78))?;
         }
     }
-    for (index, turn) in turns.iter().enumerate() {
-        render_turn(index + 1, turn, out)?;
-    }
-    Ok(Status::Ok)
-}
-
-/// What `path` and its home say of the thread beyond its lines. The home is `home` when
-/// given, else the one the file lies in, else the default one.
-fn thread_file(path: &Path, home: Option<PathBuf>, thread_id: &str) -> Result<ThreadFile, Failure> {
-    let unreadable =
-        |error: std::io::Error| Failure::Unreadable(format!("{}: {error}", path.display()));
-    let home = home_of(path, home.as_deref())?;
-    let modified = std::fs::metadata(path)
-        .and_then(|metadata| metadata.modified())
-        .map_err(unreadable)?;
-    let modified_at = modified
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| {
-            i64::try_from(since.as_secs()).unwrap_or(i64::MAX)
-        });
-    let absolute = std::path::absolute(path).map_err(unreadable)?;
-    let name = home.thread_name(thread_id).map_err(|error| {
-        Failure::Unreadable(format!(
-            "{}: {error}",
-            home.root()
-                .join(codex_rollout::SESSION_INDEX_FILE)
-                .display()
-        ))
-    })?;
-    Ok(ThreadFile {
-        path: absolute.display().to_string(),
-        modified_at,
-        name,
-        default_model_provider: home.default_model_provider(),
-    })
+    Ok(())
 }
 
 /// The thread of `source` read as a stream, showing the items of `mode`: the client view

@@ -181,3 +181,19 @@ pub(crate) fn user_message_events(
     }
     Ok(any_envelope.then_some(events))
 }
+
+/// A thread's JSON (`thread --json`, `export --json`) without what the file itself is (its
+/// path and modification time) and what its home says (the default model provider a meta
+/// without one gets; standard input has no home), which are not content: what two reads of
+/// one session by different names or streams must agree on.
+pub(crate) fn without_file_facts(
+    output: &str,
+) -> Result<serde_json::Value, Box<dyn std::error::Error>> {
+    let mut thread: serde_json::Value = serde_json::from_str(output)?;
+    if let Some(fields) = thread.as_object_mut() {
+        for key in ["path", "updatedAt", "recencyAt", "modelProvider"] {
+            fields.remove(key);
+        }
+    }
+    Ok(thread)
+}

@@ -2,19 +2,19 @@
 //! or a file through a temporary one so a reader never sees half a page) and what each piece
 //! is in the format asked for ([`Layout`]).
 //!
-//! Each format is its header, then one piece per part of the transcript, then an ending;
-//! concatenated, the pieces are the document of the whole transcript, byte for byte. The
-//! `--json` document is the serialized [`Transcript`]: its session fields, the preamble,
-//! then each turn as it comes.
+//! Each format is its header, then one piece per turn, then an ending; concatenated, the
+//! pieces are the document of the whole thread, byte for byte. The `--json` document is the
+//! thread as `thread --json --complete` writes it: its fields, then each turn as it comes.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use codex_app_server_protocol::BuiltThread;
+use codex_app_server_protocol::v2::{Thread, Turn};
 
-use super::facts::{ContentsLine, Overview};
-use super::transcript::{Part, TokenTotals, Transcript};
+use super::facts::{ContentsLine, Header, Overview, status_word};
+use super::shown::{Shown, rfc3339_seconds};
 use super::{html, markdown};
 use crate::cli::ExportFormat;
 use crate::error::Failure;
@@ -24,8 +24,8 @@ use crate::output::{Output, Spool};
 /// What the pieces of the document are.
 pub(crate) enum Layout {
     Markdown,
-    Html(html::Sections),
-    /// The transcript as one JSON document; `turns` counts the turns written so far.
+    Html,
+    /// The thread as one JSON document; `turns` counts the turns written so far.
     Json {
         turns: usize,
     },
@@ -37,11 +37,11 @@ impl Layout {
         match (json, format) {
             (true, _) => Self::Json { turns: 0 },
             (false, ExportFormat::Markdown) => Self::Markdown,
-            (false, ExportFormat::Html) => Self::Html(html::Sections::default()),
+            (false, ExportFormat::Html) => Self::Html,
         }
     }
 
-    /// Whether the header needs the [`Overview`] (every turn) before the first part.
+    /// Whether the header needs the [`Overview`] (every turn) before the first turn.
     pub(crate) fn needs_overview(&self) -> bool {
         !matches!(self, Self::Json { .. })
     }
@@ -49,101 +49,88 @@ impl Layout {
     /// The document's first piece.
     pub(crate) fn head(
         &self,
-        head: &Transcript,
+        header: &Header,
         overview: &Overview,
         redaction: Option<&str>,
     ) -> Result<String, Failure> {
         Ok(match self {
-            Self::Markdown => markdown::head(head, overview, redaction),
-            Self::Html(_) => html::head(head, overview, redaction),
-            Self::Json { .. } => {
-                let mut json = serde_json::to_string(&JsonHead::of(head))?;
-                json.pop();
-                json.push_str(",\"preamble\":");
-                json
-            }
+            Self::Markdown => markdown::head(header, overview, redaction),
+            Self::Html => html::head(header, overview, redaction),
+            Self::Json { .. } => json_head(&header.thread)?,
         })
     }
 
     /// Whether the layout lists the turns in a table of contents ([`Layout::contents_row`]).
     pub(crate) fn lists_turns(&self) -> bool {
-        matches!(self, Self::Html(_))
+        matches!(self, Self::Html)
     }
 
-    /// The table of contents' row of `part`, for a layout that lists the turns (HTML):
-    /// rendered as the part is, set aside until the header is written ([`Layout::contents`]).
-    pub(crate) fn contents_row(&mut self, part: &Part) -> Option<String> {
-        match (self, part) {
-            (Self::Html(sections), Part::Turn(turn)) => {
-                Some(sections.contents.row(&ContentsLine::of(turn)))
-            }
-            _ => None,
-        }
+    /// The table of contents' row of turn `number`, for a layout that lists the turns
+    /// (HTML): rendered as the turn is, set aside until the header is written.
+    pub(crate) fn contents_row(&self, number: usize, turn: &Turn, shown: &[Shown]) -> String {
+        html::contents_row(&ContentsLine::of(number, turn, shown))
     }
 
     /// What goes around the rows of the table of contents, right after the header, when the
     /// document has one.
     pub(crate) fn contents(&self, overview: &Overview) -> Option<(String, &'static str)> {
         match self {
-            Self::Html(_) if html::has_contents(overview) => {
+            Self::Html if html::has_contents(overview) => {
                 Some((html::contents_start(overview), html::contents_end()))
             }
             _ => None,
         }
     }
 
-    /// The piece of one part.
-    pub(crate) fn part(&mut self, part: &Part) -> Result<String, Failure> {
+    /// The piece of turn `number`, whose cells are `shown` (the JSON layout writes the turn
+    /// itself).
+    pub(crate) fn turn(
+        &mut self,
+        number: usize,
+        turn: &Turn,
+        shown: &[Shown],
+    ) -> Result<String, Failure> {
+        let started = turn.started_at.and_then(rfc3339_seconds);
         Ok(match self {
-            Self::Markdown => markdown::part(part),
-            Self::Html(sections) => sections.part(part),
-            Self::Json { turns } => match part {
-                Part::Preamble(entries) => serde_json::to_string(entries)? + ",\"turns\":[",
-                Part::Turn(turn) => {
-                    let comma = if *turns > 0 { "," } else { "" };
-                    *turns += 1;
-                    format!("{comma}{}", serde_json::to_string(turn)?)
-                }
-            },
+            Self::Markdown => markdown::turn(number, started.as_deref(), shown),
+            Self::Html => html::turn(number, status_word(turn.status), started.as_deref(), shown),
+            Self::Json { turns } => {
+                let comma = if *turns > 0 { "," } else { "" };
+                *turns += 1;
+                format!("{comma}{}", serde_json::to_string(turn)?)
+            }
         })
     }
 
     /// The document's last piece.
-    pub(crate) fn tail(&self, head: &Transcript) -> String {
+    pub(crate) fn tail(&self) -> String {
         match self {
             Self::Markdown => String::new(),
-            Self::Html(_) => html::tail(),
-            Self::Json { .. } => format!("],\"rolled_back_turns\":{}}}\n", head.rolled_back_turns),
+            Self::Html => html::tail(),
+            Self::Json { .. } => "]}\n".to_string(),
         }
     }
 }
 
-/// The session fields of [`Transcript`], serialized as it serializes them.
-#[derive(Serialize)]
-struct JsonHead<'a> {
-    thread_id: &'a Option<String>,
-    cli_version: &'a Option<String>,
-    cwd: &'a Option<String>,
-    git_branch: &'a Option<String>,
-    models: &'a [String],
-    started_at: &'a Option<String>,
-    ended_at: &'a Option<String>,
-    tokens: &'a Option<TokenTotals>,
-}
-
-impl<'a> JsonHead<'a> {
-    fn of(head: &'a Transcript) -> Self {
-        Self {
-            thread_id: &head.thread_id,
-            cli_version: &head.cli_version,
-            cwd: &head.cwd,
-            git_branch: &head.git_branch,
-            models: &head.models,
-            started_at: &head.started_at,
-            ended_at: &head.ended_at,
-            tokens: &head.tokens,
-        }
+/// The JSON document up to its first turn: the thread as `thread --json --complete` writes
+/// it (`{"turns": [...]}` for a file without session meta), open at its turns, which come
+/// last.
+fn json_head(thread: &BuiltThread) -> Result<String, Failure> {
+    let BuiltThread::Thread(thread) = thread else {
+        return Ok("{\"turns\":[".to_string());
+    };
+    let mut json = serde_json::to_string(&Thread {
+        turns: Vec::new(),
+        ..(**thread).clone()
+    })?;
+    // The thread's last field is its turns: `…,"turns":[]}` is left open at them.
+    if !json.ends_with("\"turns\":[]}") {
+        return Err(Failure::Content(
+            "a thread's turns are not its last field".to_string(),
+        ));
     }
+    json.truncate(json.len() - 2);
+    Ok(json)
 }
 
 /// Where the document goes.

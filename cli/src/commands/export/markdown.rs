@@ -1,5 +1,5 @@
-//! Rendering a [`Transcript`] as Markdown: its header ([`head`]), then each part as it is
-//! built ([`part`]), so that a long session is written one turn at a time.
+//! Rendering a transcript as Markdown: its header ([`head`]), then each turn as it is built
+//! ([`turn`]), so that a long session is written one turn at a time.
 //!
 //! Choices, for a transcript people read and paste into issues:
 //! - the person's messages are block quotes, the assistant's text is kept as the Markdown it
@@ -14,16 +14,18 @@
 
 use std::fmt::Write;
 
-use super::excerpt::excerpt;
-use super::facts::{Overview, describe_turn_status, header_facts};
-use super::transcript::{Entry, EntryKind, Image, Part, ToolCall, Transcript, TranscriptTurn};
+use codex_app_server_protocol::transcript::CellBody;
 
-/// The document's header: `head`'s session facts and the overview's counts.
-pub(crate) fn head(head: &Transcript, overview: &Overview, redaction: Option<&str>) -> String {
+use super::excerpt::excerpt;
+use super::facts::{Header, Overview, command_facts, describe_turn_end, header_facts, title};
+use super::image::{Image, human_bytes};
+use super::shown::Shown;
+
+/// The document's header: the thread's facts and the overview's counts.
+pub(crate) fn head(header: &Header, overview: &Overview, redaction: Option<&str>) -> String {
     let mut md = String::new();
-    let title = head.thread_id.as_deref().unwrap_or("(no session meta)");
-    let _ = writeln!(md, "# Codex session {}\n", code_span(title));
-    for (label, value) in header_facts(head, overview) {
+    let _ = writeln!(md, "# Codex session {}\n", code_span(&title(header)));
+    for (label, value) in header_facts(header, overview) {
         let _ = writeln!(md, "- {label}: {}", code_span(&value));
     }
     if overview.images > 0 {
@@ -35,136 +37,127 @@ pub(crate) fn head(head: &Transcript, overview: &Overview, redaction: Option<&st
     md
 }
 
-/// The text of one part, in the order parts come (an empty preamble has none).
-pub(crate) fn part(part: &Part) -> String {
+/// The text of turn `number`, whose cells are `shown` and which started at `started`.
+pub(crate) fn turn(number: usize, started: Option<&str>, shown: &[Shown]) -> String {
     let mut md = String::new();
-    match part {
-        Part::Preamble(entries) if entries.is_empty() => {}
-        Part::Preamble(entries) => {
-            let _ = writeln!(md, "\n---\n\n## Before the first turn\n");
-            render_entries(&mut md, entries);
-        }
-        Part::Turn(turn) => render_turn(&mut md, turn),
+    let _ = writeln!(md, "\n---\n\n## Turn {number}\n");
+    if let Some(at) = started {
+        let _ = writeln!(md, "_Started {}_\n", code_span(at));
+    }
+    for shown in shown {
+        render_cell(&mut md, shown);
     }
     md
 }
 
-fn render_turn(md: &mut String, turn: &TranscriptTurn) {
-    let heading = match turn.number {
-        Some(number) => format!("Turn {number}"),
-        None => "Rolled-back turn".to_string(),
-    };
-    let _ = writeln!(md, "\n---\n\n## {heading}\n");
-    if let Some(at) = &turn.started_at {
-        let _ = writeln!(md, "_Started {}_\n", code_span(at));
-    }
-    if turn.rolled_back {
-        let _ = writeln!(
-            md,
-            "_A later rollback removed this turn from the model's memory._\n"
-        );
-    }
-    render_entries(md, &turn.entries);
-    let _ = writeln!(md, "_{}_", describe_turn_status(turn.status));
-}
-
-fn render_entries(md: &mut String, entries: &[Entry]) {
-    for entry in entries {
-        match &entry.kind {
-            EntryKind::User { text, images } => {
-                let _ = writeln!(md, "**User**{}\n", time_suffix(entry));
-                let _ = writeln!(md, "{}", quote(text));
-                for (number, image) in images.iter().enumerate() {
-                    let _ = writeln!(md, ">\n> {}", image_line(number + 1, image));
-                }
-                md.push('\n');
-            }
-            EntryKind::Assistant { text, phase } => {
-                let phase = phase
-                    .as_deref()
-                    .map(|phase| format!(" ({})", escape_text(&phase.replace('_', " "))))
-                    .unwrap_or_default();
-                let _ = writeln!(md, "**Assistant**{phase}{}\n", time_suffix(entry));
-                let _ = writeln!(md, "{}\n", text.trim_end());
-            }
-            EntryKind::Reasoning { summary } => {
-                for part in summary {
-                    let _ = writeln!(md, "_Reasoning:_ {}\n", escape_text(part.trim()));
+fn render_cell(md: &mut String, shown: &Shown) {
+    let at = time_suffix(shown);
+    match &shown.cell.body {
+        CellBody::User { text, attachments } => {
+            let _ = writeln!(md, "**User**{at}\n");
+            let _ = writeln!(md, "{}", quote(text));
+            if shown.images.is_empty() {
+                for label in attachments {
+                    let _ = writeln!(md, ">\n> _{}_", escape_text(label));
                 }
             }
-            EntryKind::ToolCall(call) => render_call(md, call, entry),
-            EntryKind::WebSearch { query } => {
-                let _ = writeln!(md, "**Web search:** {}\n", escape_text(query));
+            for (number, image) in shown.images.iter().enumerate() {
+                let _ = writeln!(md, ">\n> {}", image_line(number + 1, image));
             }
-            EntryKind::Compaction => {
-                let _ = writeln!(md, "_The context was compacted here._\n");
-            }
-            EntryKind::Note { text } => {
-                let _ = writeln!(md, "_Note: {}._\n", escape_text(text));
+            md.push('\n');
+        }
+        CellBody::Agent { markdown } => {
+            let phase = shown
+                .phase
+                .as_deref()
+                .map(|phase| format!(" ({})", escape_text(phase)))
+                .unwrap_or_default();
+            let _ = writeln!(md, "**Assistant**{phase}{at}\n");
+            let _ = writeln!(md, "{}\n", markdown.trim_end());
+        }
+        CellBody::Reasoning { paragraphs } => {
+            for part in paragraphs {
+                let _ = writeln!(md, "_Reasoning:_ {}\n", escape_text(part.trim()));
             }
         }
-    }
-}
-
-fn render_call(md: &mut String, call: &ToolCall, entry: &Entry) {
-    let id = call
-        .call_id
-        .as_deref()
-        .map(|id| format!(" ({})", code_span(id)))
-        .unwrap_or_default();
-    let _ = writeln!(
-        md,
-        "**Tool call {}**{id}{}\n",
-        code_span(&call.name),
-        time_suffix(entry)
-    );
-    let mut facts = Vec::new();
-    if let Some(command) = &call.command {
-        facts.push(format!("command {}", code_span(command)));
-    }
-    if let Some(code) = call.exit_code {
-        facts.push(format!("exit code {code}"));
-    }
-    if let Some(ms) = call.duration_ms {
-        facts.push(format!("took {}", super::transcript::human_duration_ms(ms)));
-    }
-    if !facts.is_empty() {
-        let _ = writeln!(md, "{}\n", facts.join(", "));
-    }
-    match &call.patch {
-        Some(patch) => {
-            let _ = writeln!(md, "{}\n", fenced(patch, "diff"));
+        CellBody::Plan { text } => {
+            let _ = writeln!(md, "**Plan**{at}\n\n{}\n", fenced(text, "text"));
         }
-        None if !call.input.is_empty() => {
-            let language = if call.input.starts_with('{') || call.input.starts_with('[') {
-                "json"
-            } else {
-                "text"
-            };
-            let _ = writeln!(md, "{}\n", fenced(&call.input, language));
-        }
-        None => {}
-    }
-    match call.output.as_deref() {
-        Some("") if call.output_images.is_empty() => {
-            let _ = writeln!(md, "Output: _(empty)_\n");
-        }
-        Some(output) => {
-            if !output.is_empty() {
-                let _ = writeln!(md, "Output:\n\n{}\n", fenced(&cut(output), "text"));
+        CellBody::Command {
+            command,
+            status,
+            exit_code,
+            duration_ms,
+            output,
+            ..
+        } => {
+            let _ = writeln!(md, "**Command** {}{at}\n", code_span(command));
+            let _ = writeln!(md, "{}\n", command_facts(status, *exit_code, *duration_ms));
+            if command.contains('\n') {
+                let _ = writeln!(md, "{}\n", fenced(command, "sh"));
             }
-            for (number, image) in call.output_images.iter().enumerate() {
+            render_output(md, output);
+        }
+        CellBody::FileChange { status, files } => {
+            let _ = writeln!(md, "**Patch** ({}){at}\n", escape_text(status));
+            for file in files {
+                let _ = writeln!(md, "{} ({})\n", code_span(&file.path), file.kind);
+                let _ = writeln!(md, "{}\n", fenced(&file.diff, "diff"));
+            }
+        }
+        CellBody::Tool {
+            kind,
+            title,
+            status,
+            detail,
+        } => {
+            let _ = writeln!(
+                md,
+                "**Tool call {}** ({kind}, {}){at}\n",
+                code_span(title),
+                escape_text(status)
+            );
+            if !detail.is_empty() {
+                let _ = writeln!(md, "{}\n", fenced(&cut(detail), "text"));
+            }
+            for (number, image) in shown.images.iter().enumerate() {
                 let _ = writeln!(md, "{}\n", image_line(number + 1, image));
             }
         }
-        None => {
-            let _ = writeln!(md, "_No output recorded (the call never finished)._\n");
+        CellBody::Marker { text } => {
+            let _ = writeln!(md, "_{}._\n", escape_text(&capitalized(text)));
+        }
+        CellBody::TurnEnd {
+            status,
+            duration_ms,
+            tokens,
+            error,
+        } => {
+            let end = describe_turn_end(*status, *duration_ms, tokens.as_ref(), error.as_deref());
+            let _ = writeln!(md, "_{}_", escape_text(&end));
         }
     }
 }
 
-fn time_suffix(entry: &Entry) -> String {
-    entry
+fn render_output(md: &mut String, output: &str) {
+    if output.is_empty() {
+        let _ = writeln!(md, "Output: _(empty)_\n");
+    } else {
+        let _ = writeln!(md, "Output:\n\n{}\n", fenced(&cut(output), "text"));
+    }
+}
+
+/// `text` with its first letter upper-case.
+pub(crate) fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+fn time_suffix(shown: &Shown) -> String {
+    shown
         .at
         .as_deref()
         .map(|at| format!(" · {}", code_span(at)))
@@ -258,7 +251,7 @@ fn cut(text: &str) -> String {
             "{}\n… ({} lines, {} left out of {} lines; `--json` has the whole output) …\n{}",
             shown.head,
             cut.omitted_lines,
-            super::transcript::human_bytes(cut.omitted_bytes),
+            human_bytes(cut.omitted_bytes),
             shown.total_lines,
             cut.tail
         ),

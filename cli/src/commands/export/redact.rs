@@ -1,7 +1,6 @@
 //! `--redact`: masking what people ask to hide before they share a transcript. The masks and
 //! their order are `codex_home::Redactor`'s (shared with `codex-thread table --redact`); this
-//! module masks every string of a transcript with them (the walk is the transcript's
-//! `Entry::visit_strings`).
+//! module masks every string of the thread and its turns with them ([`redact`]).
 //!
 //! What is masked, in this order (a later pattern never sees what an earlier one masked):
 //! 1. private key blocks (`-----BEGIN … PRIVATE KEY-----` to its `END` line) → `[private key]`;
@@ -14,54 +13,63 @@
 //!    `.lan`, `.internal`, `.corp`, `.intranet`, `.home.arpa` → `[host]`;
 //! 6. each `--redact-pattern REGEX` → `[redacted]`.
 //!
-//! Every string of the transcript is visited (messages, reasoning, tool names, inputs,
+//! Every string of the thread is visited (messages, reasoning, tool names, arguments,
 //! commands, outputs, the cwd, image paths); image pixels are not (they are kept as they
-//! are). The report counts each kind, and the export says it on standard error and in the
+//! are), nor the protocol's own words (an item's type, a status). The report counts each kind, and the export says it on standard error and in the
 //! document.
 
 pub(crate) use codex_home::{RedactionReport, Redactor};
 
-use super::transcript::{Entry, Transcript};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 
-/// The export's walk of a transcript: every string it holds, masked by a [`Redactor`].
-pub(crate) trait RedactTranscript {
-    /// Masks every string of `transcript` in place (the export redacts part by part; the
-    /// tests check that the parts add up to this).
-    #[cfg(test)]
-    fn redact(&self, transcript: &mut Transcript) -> RedactionReport;
-    /// Masks the header's strings (the cwd, the branch), counting into `report`.
-    fn redact_head(&self, head: &mut Transcript, report: &mut RedactionReport);
-    /// Masks every string of `entries` (one part of a transcript), counting into `report`:
-    /// a transcript redacted part by part is masked and counted as it is whole.
-    fn redact_entries(&self, entries: &mut [Entry], report: &mut RedactionReport);
+use crate::error::Failure;
+
+/// Keys whose values are words of the protocol (an item's type, a status, a phase), not
+/// text from the session: never masked, so the masked value still reads as the type it was.
+const PROTOCOL_WORDS: &[&str] = &[
+    "type",
+    "status",
+    "phase",
+    "kind",
+    "mode",
+    "delivery",
+    "source",
+    "itemsView",
+];
+
+/// Masks every string `value` holds (messages, reasoning, commands, outputs, tool names and
+/// arguments, call ids, the cwd, the branch, image paths) but protocol words and image data
+/// (`data:` URLs keep their pixels), counting into `report`. The walk goes through the
+/// value's JSON form, so every field of every item type is visited, those added later too.
+pub(crate) fn redact<T: Serialize + DeserializeOwned>(
+    redactor: &Redactor,
+    value: &mut T,
+    report: &mut RedactionReport,
+) -> Result<(), Failure> {
+    let mut json = serde_json::to_value(&*value)?;
+    mask_strings(redactor, &mut json, report);
+    *value = serde_json::from_value(json).map_err(|error| {
+        Failure::Content(format!("a redacted item no longer reads as one: {error}"))
+    })?;
+    Ok(())
 }
 
-impl RedactTranscript for Redactor {
-    #[cfg(test)]
-    fn redact(&self, transcript: &mut Transcript) -> RedactionReport {
-        let mut report = self.report();
-        self.redact_head(transcript, &mut report);
-        self.redact_entries(&mut transcript.preamble, &mut report);
-        for turn in &mut transcript.turns {
-            self.redact_entries(&mut turn.entries, &mut report);
+fn mask_strings(redactor: &Redactor, value: &mut Value, report: &mut RedactionReport) {
+    match value {
+        Value::String(text) if !text.starts_with("data:") => redactor.mask(text, report),
+        Value::Array(values) => values
+            .iter_mut()
+            .for_each(|value| mask_strings(redactor, value, report)),
+        Value::Object(fields) => {
+            for (key, value) in fields.iter_mut() {
+                if !(PROTOCOL_WORDS.contains(&key.as_str()) && value.is_string()) {
+                    mask_strings(redactor, value, report);
+                }
+            }
         }
-        report
-    }
-
-    /// Masks the header's strings (the cwd, the branch), counting into `report`.
-    fn redact_head(&self, head: &mut Transcript, report: &mut RedactionReport) {
-        for value in [&mut head.cwd, &mut head.git_branch].into_iter().flatten() {
-            self.mask(value, report);
-        }
-    }
-
-    /// Masks every string of `entries` (one part of a transcript), counting into `report`:
-    /// a transcript redacted part by part is masked and counted as it is whole.
-    fn redact_entries(&self, entries: &mut [Entry], report: &mut RedactionReport) {
-        let mut visit = |value: &mut String| self.mask(value, report);
-        for entry in entries {
-            entry.visit_strings(&mut visit);
-        }
+        _ => {}
     }
 }
 

@@ -1,57 +1,57 @@
-use super::*;
-use crate::commands::export::transcript::{Entry, EntryKind, ToolCall, TranscriptTurn};
+use codex_app_server_protocol::v2::{ThreadItem, Turn};
 
-/// A transcript whose strings hold one sample of each pattern.
-fn seeded() -> Transcript {
-    let call = ToolCall {
-        name: "shell".to_string(),
-        input: r#"{"command":["cat","/Users/alice/.ssh/id_ed25519"]}"#.to_string(),
-        command: Some("curl -H 'Authorization: Bearer abcdefghijklmnop0123456789' https://api.example.com".to_string()),
-        output: Some(
-            "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\nssh build7.corp.internal ok"
-                .to_string(),
-        ),
-        ..ToolCall::default()
-    };
-    let entries = vec![
-        Entry {
-            at: None,
-            kind: EntryKind::User {
-                text: "mail bob.smith@example.org, key sk-proj-AbCdEfGhIjKlMnOpQrStUvWx, ticket ACME-1234"
-                    .to_string(),
-                images: Vec::new(),
+use super::*;
+
+/// A turn whose strings hold one sample of each pattern, and a cwd with a home path.
+fn seeded() -> Result<(Turn, String), serde_json::Error> {
+    let turn = serde_json::from_value(serde_json::json!({
+        "id": "turn-1",
+        "rootTurnId": null,
+        "status": "completed",
+        "error": null,
+        "startedAt": null,
+        "completedAt": null,
+        "durationMs": null,
+        "items": [
+            {
+                "type": "userMessage",
+                "id": "item-1",
+                "content": [{
+                    "type": "text",
+                    "text": "mail bob.smith@example.org, key sk-proj-AbCdEfGhIjKlMnOpQrStUvWx, ticket ACME-1234"
+                }]
             },
-        },
-        Entry {
-            at: None,
-            kind: EntryKind::Assistant {
-                text: "ghp_0123456789abcdefghijABCDEFGHIJ012345 and AKIAIOSFODNN7EXAMPLE on devbox-17".to_string(),
-                phase: None,
+            {
+                "type": "agentMessage",
+                "id": "item-2",
+                "text": "ghp_0123456789abcdefghijABCDEFGHIJ012345 and AKIAIOSFODNN7EXAMPLE on devbox-17"
             },
-        },
-        Entry {
-            at: None,
-            kind: EntryKind::ToolCall(Box::new(call)),
-        },
-    ];
-    Transcript {
-        cwd: Some(r"C:\Users\alice\src\app".to_string()),
-        turns: vec![TranscriptTurn {
-            number: Some(1),
-            status: "completed",
-            rolled_back: false,
-            started_at: None,
-            entries,
-        }],
-        ..Transcript::default()
-    }
+            {
+                "type": "commandExecution",
+                "id": "call_1",
+                "pluginId": null,
+                "scriptPath": null,
+                "command": "curl -H 'Authorization: Bearer abcdefghijklmnop0123456789' https://api.example.com; cat /Users/alice/.ssh/id_ed25519",
+                "cwd": "/tmp",
+                "processId": null,
+                "status": "completed",
+                "commandActions": [],
+                "aggregatedOutput": "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\nssh build7.corp.internal ok",
+                "exitCode": 0,
+                "durationMs": 5
+            }
+        ]
+    }))?;
+    Ok((turn, r"C:\Users\alice\src\app".to_string()))
 }
 
 #[test]
 fn every_pattern_is_masked_and_counted() -> Result<(), Box<dyn std::error::Error>> {
-    let mut transcript = seeded();
+    let (mut turn, mut cwd) = seeded()?;
     let redactor = Redactor::new(Some("devbox-17"), &[r"ACME-\d+".to_string()])?;
-    let report = redactor.redact(&mut transcript);
+    let mut report = redactor.report();
+    redact(&redactor, &mut cwd, &mut report)?;
+    redact(&redactor, &mut turn, &mut report)?;
     assert_eq!(report.count("private key"), 1);
     for kind in [
         "OpenAI API key",
@@ -67,7 +67,7 @@ fn every_pattern_is_masked_and_counted() -> Result<(), Box<dyn std::error::Error
     assert_eq!(report.count("user name"), 0);
     assert_eq!(report.count("host name"), 2); // build7.corp.internal, devbox-17
     assert_eq!(report.count("custom match"), 1);
-    let json = serde_json::to_string(&transcript)?;
+    let json = serde_json::to_string(&(&turn, &cwd))?;
     for secret in [
         "bob.smith",
         "sk-proj-",
@@ -101,25 +101,30 @@ fn every_pattern_is_masked_and_counted() -> Result<(), Box<dyn std::error::Error
 }
 
 #[test]
-fn plain_text_is_left_alone() -> Result<(), Box<dyn std::error::Error>> {
-    let mut transcript = seeded();
-    let before = transcript.clone();
-    let redactor = Redactor::new(None, &[])?;
-    redactor.redact(&mut transcript);
-    let EntryKind::User { text, .. } = &transcript.turns[0].entries[0].kind else {
-        return Err("no user entry".into());
+fn plain_text_and_protocol_words_are_left_alone() -> Result<(), Box<dyn std::error::Error>> {
+    let (mut turn, _) = seeded()?;
+    let before = turn.clone();
+    let redactor = Redactor::new(None, &["completed|userMessage".to_string()])?;
+    let mut report = redactor.report();
+    redact(&redactor, &mut turn, &mut report)?;
+    let ThreadItem::UserMessage { content, .. } = &turn.items[0].item else {
+        return Err("no user message".into());
     };
+    let text = serde_json::to_string(content)?;
     assert!(
-        text.starts_with("mail [email], key [token], ticket ACME-1234"),
+        text.contains("mail [email], key [token], ticket ACME-1234"),
         "{text}"
     );
-    assert_ne!(transcript, before);
+    assert_ne!(turn, before);
     assert_eq!(
-        Redactor::new(None, &[])?
-            .redact(&mut Transcript::default())
-            .summary(),
-        "nothing matched"
+        serde_json::to_value(&turn)?["status"],
+        "completed",
+        "a status is a protocol word"
     );
+    let redactor = Redactor::new(None, &[])?;
+    let mut report = redactor.report();
+    redact(&redactor, &mut String::from("plain words"), &mut report)?;
+    assert_eq!(report.summary(), "nothing matched");
     Ok(())
 }
 

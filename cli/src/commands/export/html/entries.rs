@@ -1,53 +1,59 @@
-//! One entry of a turn as HTML: messages, folded reasoning, tool calls with their output,
-//! patches as diffs, images inline.
+//! One cell of a turn as HTML: messages, folded reasoning, commands and tool calls with
+//! their output, patches as diffs, images inline.
 
 use std::fmt::Write;
+
+use codex_app_server_protocol::transcript::CellBody;
 
 use super::escape::{text, time};
 use super::markdown;
 use crate::commands::export::excerpt::excerpt;
-use crate::commands::export::transcript::{
-    Entry, EntryKind, Image, ImageSource, ToolCall, human_bytes, human_duration_ms,
-};
+use crate::commands::export::facts::{command_facts, describe_turn_end, output_size};
+use crate::commands::export::image::{Image, ImageSource, human_bytes};
+use crate::commands::export::markdown::capitalized;
+use crate::commands::export::shown::Shown;
 
-/// Appends `entry`.
-pub(crate) fn entry(out: &mut String, entry: &Entry) {
-    match &entry.kind {
-        EntryKind::User {
+/// Appends `shown`.
+pub(crate) fn entry(out: &mut String, shown: &Shown) {
+    let at = shown.at.as_deref();
+    match &shown.cell.body {
+        CellBody::User {
             text: message,
-            images,
+            attachments,
         } => {
             out.push_str(r#"<div class="entry user">"#);
-            who(out, "User", entry.at.as_deref());
+            who(out, "User", at);
             out.push_str(r#"<div class="body">"#);
             out.push_str(&markdown::render(message));
-            for image in images {
+            if shown.images.is_empty() {
+                for label in attachments {
+                    let _ = write!(out, r#"<p class="attachment">{}</p>"#, text(label));
+                }
+            }
+            for image in &shown.images {
                 figure(out, image);
             }
             out.push_str("</div></div>\n");
         }
-        EntryKind::Assistant {
-            text: message,
-            phase,
-        } => {
-            let class = match phase.as_deref() {
+        CellBody::Agent { markdown: message } => {
+            let class = match shown.phase.as_deref() {
                 Some("commentary") => " commentary",
-                Some("final_answer") => " final",
+                Some("final answer") => " final",
                 _ => "",
             };
             let _ = write!(out, r#"<div class="entry assistant{class}">"#);
-            let label = match phase.as_deref() {
-                Some(phase) => format!("Assistant · {}", phase.replace('_', " ")),
+            let label = match shown.phase.as_deref() {
+                Some(phase) => format!("Assistant · {phase}"),
                 None => "Assistant".to_string(),
             };
-            who(out, &label, entry.at.as_deref());
+            who(out, &label, at);
             out.push_str(r#"<div class="body">"#);
             out.push_str(&markdown::render(message));
             out.push_str("</div></div>\n");
         }
-        EntryKind::Reasoning { summary } => {
+        CellBody::Reasoning { paragraphs } => {
             out.push_str(r#"<details class="entry reasoning fold"><summary>Reasoning"#);
-            if let Some(first) = summary.first() {
+            if let Some(first) = paragraphs.first() {
                 let line = first
                     .lines()
                     .find(|line| !line.trim().is_empty())
@@ -59,32 +65,121 @@ pub(crate) fn entry(out: &mut String, entry: &Entry) {
                     .trim();
                 let _ = write!(out, r#" <span class="meta">{}</span>"#, text(title));
             }
-            stamp(out, entry.at.as_deref());
+            stamp(out, at);
             out.push_str(r#"</summary><div class="inner">"#);
-            for part in summary {
+            for part in paragraphs {
                 out.push_str(&markdown::render(part));
             }
             out.push_str("</div></details>\n");
         }
-        EntryKind::ToolCall(call) => tool_call(out, call, entry.at.as_deref()),
-        EntryKind::WebSearch { query } => {
+        CellBody::Plan { text: plan } => {
+            out.push_str(r#"<div class="entry assistant">"#);
+            who(out, "Plan", at);
             let _ = write!(
                 out,
-                r#"<div class="entry search"><span class="who">Web search</span> <code>{}</code>"#,
-                text(query)
+                r#"<div class="body"><pre>{}</pre></div></div>"#,
+                text(plan)
             );
-            stamp(out, entry.at.as_deref());
-            out.push_str("</div>\n");
+            out.push('\n');
         }
-        EntryKind::Compaction => {
-            out.push_str(r#"<p class="entry note">The context was compacted here."#);
-            stamp(out, entry.at.as_deref());
+        CellBody::Command {
+            command,
+            status,
+            exit_code,
+            duration_ms,
+            output,
+            ..
+        } => {
+            out.push_str(r#"<details class="entry tool fold"><summary>"#);
+            out.push_str(r#"<span class="tool-name">command</span>"#);
+            // Status first: a long command line is cut at the end of the summary.
+            let class = match exit_code {
+                Some(0) => "ok",
+                _ => "bad",
+            };
+            let _ = write!(
+                out,
+                r#" <span class="exit {class}">{}</span>"#,
+                text(&command_facts(status, *exit_code, *duration_ms))
+            );
+            stamp(out, at);
+            let first = command.lines().next().unwrap_or("");
+            let _ = write!(out, " <code>{}</code>", text(first));
+            out.push_str(r#"</summary><div class="inner">"#);
+            call_id(out, &shown.cell.item_id);
+            if command.contains('\n') {
+                let _ = write!(out, "<pre>{}</pre>", text(command));
+            }
+            output_block(out, output);
+            out.push_str("</div></details>\n");
+        }
+        CellBody::FileChange { status, files } => {
+            out.push_str(r#"<details class="entry tool fold"><summary>"#);
+            let _ = write!(
+                out,
+                r#"<span class="tool-name">patch</span> <span class="meta">{}, {} file(s)</span>"#,
+                text(status),
+                files.len()
+            );
+            stamp(out, at);
+            if let Some(file) = files.first() {
+                let _ = write!(out, " <code>{}</code>", text(&file.path));
+            }
+            out.push_str(r#"</summary><div class="inner">"#);
+            call_id(out, &shown.cell.item_id);
+            for file in files {
+                let _ = write!(
+                    out,
+                    r#"<div class="meta"><code>{}</code> ({})</div>"#,
+                    text(&file.path),
+                    file.kind
+                );
+                diff(out, &file.diff);
+            }
+            out.push_str("</div></details>\n");
+        }
+        CellBody::Tool {
+            kind,
+            title,
+            status,
+            detail,
+        } => {
+            out.push_str(r#"<details class="entry tool fold"><summary>"#);
+            let _ = write!(out, r#"<span class="tool-name">{}</span>"#, text(title));
+            let _ = write!(
+                out,
+                r#" <span class="meta">{}, {}</span>"#,
+                text(kind),
+                text(status)
+            );
+            stamp(out, at);
+            out.push_str(r#"</summary><div class="inner">"#);
+            call_id(out, &shown.cell.item_id);
+            if !detail.is_empty() {
+                output_block(out, detail);
+            }
+            for image in &shown.images {
+                figure(out, image);
+            }
+            out.push_str("</div></details>\n");
+        }
+        CellBody::Marker { text: marker } => {
+            let _ = write!(
+                out,
+                r#"<p class="entry note">{}."#,
+                text(&capitalized(marker))
+            );
+            stamp(out, at);
             out.push_str("</p>\n");
         }
-        EntryKind::Note { text: note } => {
-            let _ = write!(out, r#"<p class="entry note">{}."#, text(note));
-            stamp(out, entry.at.as_deref());
-            out.push_str("</p>\n");
+        CellBody::TurnEnd {
+            status,
+            duration_ms,
+            tokens,
+            error,
+        } => {
+            let end = describe_turn_end(*status, *duration_ms, tokens.as_ref(), error.as_deref());
+            let _ = writeln!(out, r#"<p class="note">{}</p>"#, text(&end));
         }
     }
 }
@@ -102,85 +197,36 @@ fn stamp(out: &mut String, at: Option<&str>) {
     }
 }
 
-fn tool_call(out: &mut String, call: &ToolCall, at: Option<&str>) {
-    out.push_str(r#"<details class="entry tool fold"><summary>"#);
-    let _ = write!(
-        out,
-        r#"<span class="tool-name">{}</span>"#,
-        text(&call.name)
-    );
-    // Status first: a long command line is cut at the end of the summary.
-    if let Some(code) = call.exit_code {
-        let class = if code == 0 { "ok" } else { "bad" };
-        let _ = write!(out, r#" <span class="exit {class}">exit {code}</span>"#);
-    }
-    if call.output.is_none() {
-        out.push_str(r#" <span class="exit bad">no output</span>"#);
-    }
-    if let Some(ms) = call.duration_ms {
-        let _ = write!(
-            out,
-            r#" <span class="meta">{}</span>"#,
-            human_duration_ms(ms)
-        );
-    }
-    stamp(out, at);
-    if let Some(command) = &call.command {
-        let first = command.lines().next().unwrap_or("");
-        let _ = write!(out, " <code>{}</code>", text(first));
-    }
-    out.push_str(r#"</summary><div class="inner">"#);
-    if let Some(id) = &call.call_id {
+fn call_id(out: &mut String, id: &str) {
+    if !id.is_empty() {
         let _ = write!(
             out,
             r#"<div class="meta">call id <code>{}</code></div>"#,
             text(id)
         );
     }
-    if let Some(command) = call
-        .command
-        .as_deref()
-        .filter(|command| command.contains('\n'))
-    {
-        let _ = write!(out, "<pre>{}</pre>", text(command));
+}
+
+/// An output: its size, then whole or as its head and tail.
+fn output_block(out: &mut String, output: &str) {
+    let shown = excerpt(output);
+    let _ = write!(
+        out,
+        r#"<div class="meta">Output: {}</div>"#,
+        output_size(shown.total_lines, shown.total_bytes)
+    );
+    if shown.total_lines > 0 {
+        let _ = write!(out, "<pre>{}</pre>", text(&shown.head));
     }
-    match &call.patch {
-        Some(patch) => diff(out, patch),
-        None if !call.input.is_empty() => {
-            let _ = write!(out, "<pre>{}</pre>", text(&call.input));
-        }
-        None => {}
+    if let Some(cut) = &shown.cut {
+        let _ = write!(
+            out,
+            r#"<div class="cut">… {} line(s), {} left out (the JSON export has the whole output) …</div><pre>{}</pre>"#,
+            cut.omitted_lines,
+            human_bytes(cut.omitted_bytes),
+            text(&cut.tail)
+        );
     }
-    match call.output.as_deref() {
-        Some(output) => {
-            let shown = excerpt(output);
-            let _ = write!(
-                out,
-                r#"<div class="meta">Output: {} line(s), {}</div>"#,
-                shown.total_lines,
-                human_bytes(shown.total_bytes)
-            );
-            if shown.total_lines > 0 {
-                let _ = write!(out, "<pre>{}</pre>", text(&shown.head));
-            }
-            if let Some(cut) = &shown.cut {
-                let _ = write!(
-                    out,
-                    r#"<div class="cut">… {} line(s), {} left out (the JSON export has the whole output) …</div><pre>{}</pre>"#,
-                    cut.omitted_lines,
-                    human_bytes(cut.omitted_bytes),
-                    text(&cut.tail)
-                );
-            }
-        }
-        None => {
-            out.push_str(r#"<div class="meta">No output recorded (the call never finished).</div>"#)
-        }
-    }
-    for image in &call.output_images {
-        figure(out, image);
-    }
-    out.push_str("</div></details>\n");
 }
 
 /// A patch, each line classed by its role.

@@ -6,15 +6,11 @@
 //! the same ones that prepare images for the model; the page gets a data URL rebuilt from the
 //! decoded bytes and the recognized type, never the file's own text.
 
-use std::path::Path;
-
 use codex_core::read_image_info;
 use codex_core::{decode_data_url, encode_data_url, is_data_url};
-use serde::Serialize;
 
 /// Where an image came from, and whether the page can show it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ImageSource {
     /// A `data:` URL holding a PNG, JPEG, GIF or WebP image: shown inline.
     Inline,
@@ -29,7 +25,7 @@ pub(crate) enum ImageSource {
 }
 
 /// One image.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Image {
     pub source: ImageSource,
     /// `image/png`, ... when recognized.
@@ -40,8 +36,7 @@ pub(crate) struct Image {
     pub bytes: Option<usize>,
     /// The path, the remote URL, or the placeholder text (for the kinds that have one).
     pub location: Option<String>,
-    /// The data URL to embed (only for [`ImageSource::Inline`]); not in the JSON export.
-    #[serde(skip)]
+    /// The data URL to embed (only for [`ImageSource::Inline`]).
     pub data_url: Option<String>,
 }
 
@@ -76,8 +71,8 @@ impl Image {
     }
 
     /// An image file on the person's machine.
-    pub(crate) fn local(path: &Path) -> Self {
-        Self::bare(ImageSource::LocalFile, Some(&path.display().to_string()))
+    pub(crate) fn local(path: &str) -> Self {
+        Self::bare(ImageSource::LocalFile, Some(path))
     }
 
     fn bare(source: ImageSource, location: Option<&str>) -> Self {
@@ -119,18 +114,7 @@ impl Image {
     }
 }
 
-/// `1234567` as `1.2 MB`.
+/// A byte count as people read it (`1.2 MiB`): the transcript model's words.
 pub(crate) fn human_bytes(bytes: usize) -> String {
-    const UNITS: [&str; 4] = ["B", "KB", "MB", "GB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1000.0 && unit < UNITS.len() - 1 {
-        value /= 1000.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
+    codex_app_server_protocol::transcript::human_bytes(u64::try_from(bytes).unwrap_or(u64::MAX))
 }
