@@ -20,7 +20,7 @@
 
 use std::hash::Hash;
 
-use crate::call_pairing::{CallLink, CallSide, OutputChannel, PairKey, ToolCallKind};
+use crate::call_pairing::{CallLink, CallSide, OutputChannel, PairKey};
 use crate::models::ResponseItem;
 use crate::small_map::SmallMap;
 
@@ -201,30 +201,6 @@ impl CallMatcher<OwnedPairKey> {
             },
             None => Pushed::Nothing,
         }
-    }
-
-    /// Takes the output at `index` (indices must grow) by its channel and call id alone: what
-    /// [`CallMatcher::push_owned`] of the output item does, for a reader that read only its
-    /// key (codex-rollout's `output_call_id`). A server-side tool search output cannot be
-    /// told from its key; it is taken as a client-side one.
-    pub fn push_output_key(
-        &mut self,
-        index: usize,
-        channel: OutputChannel,
-        call_id: &str,
-    ) -> Pushed {
-        let kind = match channel {
-            OutputChannel::Function => ToolCallKind::Function,
-            OutputChannel::CustomTool => ToolCallKind::CustomTool,
-            OutputChannel::ToolSearch => ToolCallKind::ToolSearch,
-        };
-        let link = CallLink {
-            kind,
-            side: CallSide::Output,
-            call_id: Some(call_id),
-            server_side: false,
-        };
-        self.record(index, link, (channel, call_id.to_string()))
     }
 }
 

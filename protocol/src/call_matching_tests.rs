@@ -194,37 +194,3 @@ proptest! {
         prop_assert_eq!(CallMatches { pairs, unanswered, orphans }, expected);
     }
 }
-
-#[test]
-fn an_output_pushed_by_its_key_pairs_as_the_output_item_does() {
-    let custom_output = ResponseItem::CustomToolCallOutput {
-        id: None,
-        call_id: "b".to_string(),
-        name: None,
-        output: "ok".into(),
-        internal_chat_message_metadata_passthrough: None,
-    };
-    let items = [
-        call("a"),
-        output("a"),
-        output("a"),
-        output("x"),
-        ResponseItem::custom_tool_call("t", "input", "b"),
-        output("b"),
-        custom_output,
-    ];
-    let mut by_items = StreamingCallMatcher::new();
-    let mut by_keys = StreamingCallMatcher::new();
-    for (index, item) in items.iter().enumerate() {
-        let pushed = by_items.push_owned(index, item);
-        let by_key = match item.call_link() {
-            Some(link) if link.is_output() => match link.call_id {
-                Some(id) => by_keys.push_output_key(index, link.channel(), id),
-                None => Pushed::Nothing,
-            },
-            _ => by_keys.push_owned(index, item),
-        };
-        assert_eq!(by_key, pushed, "item {index}");
-    }
-    assert_eq!(by_keys.finish(), by_items.finish());
-}

@@ -9,8 +9,6 @@
 //! they do not say the line parses: a reader that passes over a line by its tags must not
 //! depend on whether it is a readable item.
 
-use codex_protocol::call_pairing::OutputChannel;
-
 /// The type tags of an enveloped line (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineTags<'a> {
@@ -20,41 +18,9 @@ pub struct LineTags<'a> {
     pub payload_type: Option<&'a [u8]>,
 }
 
-impl LineTags<'_> {
-    /// The channel of a tool output whose call id [`output_call_id`] reads
-    /// (`function_call_output`, `custom_tool_call_output`); `None` for any other line.
-    pub fn output_channel(&self) -> Option<OutputChannel> {
-        if self.line_type != b"response_item" {
-            return None;
-        }
-        match self.payload_type? {
-            b"function_call_output" => Some(OutputChannel::Function),
-            b"custom_tool_call_output" => Some(OutputChannel::CustomTool),
-            _ => None,
-        }
-    }
-}
-
 /// The tags of `raw`, `None` when the line is not in the shape Codex writes.
 pub fn line_tags(raw: &[u8]) -> Option<LineTags<'_>> {
     tags_and_rest(raw).map(|(tags, _)| tags)
-}
-
-/// The channel and call id of a tool output line (`function_call_output`,
-/// `custom_tool_call_output`), read where Codex writes the id: first after the payload's type
-/// (`…,"type":"response_item","payload":{"type":"function_call_output","call_id":"…"`).
-/// `None` for any other line, or an output in another shape (the id elsewhere, an escape in
-/// it), which a reader must parse.
-///
-/// As with the tags, the id does not say the line parses. When it does, its item's call id
-/// is this one: the id read is the payload's own `call_id` key (the first after its type,
-/// not inside a nested value), and a payload with that key twice does not parse.
-pub fn output_call_id(raw: &[u8]) -> Option<(OutputChannel, &str)> {
-    let (tags, rest) = tags_and_rest(raw)?;
-    let channel = tags.output_channel()?;
-    let rest = rest.strip_prefix(br#","call_id":""#)?;
-    let (call_id, _) = string_body(rest)?;
-    Some((channel, std::str::from_utf8(call_id).ok()?))
 }
 
 /// [`line_tags`], and the bytes after the payload's type (after the line's type when the
