@@ -58,7 +58,7 @@ fn stream_client_view_again<B>(
             view.note_format(format);
         }
         if let Some(rollout_line) = line.line() {
-            if let (None, RolloutItem::SessionMeta(meta)) = (thread_id, &rollout_line.item) {
+            if let (None, Some(meta)) = (thread_id, rollout_line.item.session_meta()) {
                 thread_id = Some(meta.meta.id);
             }
             view.push(line.number, line.raw, &rollout_line.item, &mut |item| {

@@ -16,11 +16,13 @@
 
 use std::path::{Path, PathBuf};
 
-use codex_home::{all_rollout_files, rollout_files_under};
+use chrono_tz::Tz;
+use codex_home::{all_rollout_files, day_zone, rollout_files_under};
 use codex_rollout::CodexHome;
 
 use crate::error::Failure;
 use crate::input::{STDIN_ARG, Source};
+use crate::output::warn;
 
 /// What a many-file command works on when it is given no path and no `--home`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -171,3 +173,19 @@ fn describe(err: &std::io::Error) -> String {
 #[cfg(test)]
 #[path = "inputs_tests.rs"]
 mod tests;
+
+/// The zone days are counted in, by codex-home's rule ([`codex_home::day_zone`]), saying so
+/// when the local zone could not be told.
+pub(crate) fn zone_of(name: Option<&str>) -> Result<Tz, Failure> {
+    let found = day_zone(name).map_err(|err| Failure::Usage(err.to_string()))?;
+    if let Some(tz) = &found.unread_tz {
+        warn(&format!(
+            "TZ={tz} names no IANA time zone; using {} (pass --timezone ZONE)",
+            found.zone.name()
+        ));
+    }
+    if found.guessed {
+        warn("cannot tell the local time zone; using UTC (pass --timezone ZONE)");
+    }
+    Ok(found.zone)
+}

@@ -17,11 +17,13 @@ mod client_view;
 mod commands;
 mod damaged;
 mod error;
+mod home_files;
 mod input;
 mod inputs;
 mod output;
 mod progress;
 pub mod sample;
+mod session_history;
 mod streamed;
 
 /// What this package's own tests and benchmarks reach inside the binary (feature `testing`,

@@ -11,6 +11,7 @@ pub(crate) mod size;
 mod spool;
 
 use std::io::{self, Write};
+use std::path::Path;
 
 use serde::Serialize;
 
@@ -297,6 +298,20 @@ fn worse(status: Status, failure: &Failure) -> Status {
     } else {
         status
     }
+}
+
+/// `path` in at most `width` characters on a terminal: a longer one keeps its end (the file
+/// name) after `…`, so a line of sizes and paths fits 80 columns. Piped (`out` is not a
+/// terminal), the path is whole: a program reading it needs every character.
+pub(crate) fn fit_path(path: &Path, width: usize, out: &Output) -> String {
+    let text = path.display().to_string();
+    let count = text.chars().count();
+    if count <= width || !out.is_terminal() {
+        return text;
+    }
+    let keep = width.saturating_sub(1);
+    let tail: String = text.chars().skip(count - keep).collect();
+    format!("…{tail}")
 }
 
 #[cfg(test)]

@@ -4,12 +4,14 @@
 //!
 //! [`layers`] checks every workspace member's `Cargo.toml` against the diagram of
 //! `docs/architecture.md`: dependencies, dev-dependencies included, point up it only.
+//! [`commands`] checks that no command module of the binary imports another.
 //!
 //! Each rule names the files it covers and the text those files must not contain (outside
 //! comments). A rule may list files that still break it, each with the reason it is
 //! tolerated; an allowance that is no longer needed is itself a failure, so the list only
 //! shrinks.
 
+mod commands;
 mod layers;
 
 use std::path::{Path, PathBuf};
@@ -21,7 +23,9 @@ pub(crate) struct Rule {
     /// The folder (relative to the workspace root) whose `.rs` files the rule covers; test
     /// files (`*_tests.rs`, `tests/`, `test_support`) are not covered.
     pub(crate) folder: &'static str,
-    /// Text a covered file must not contain outside comments.
+    /// Text a covered file must not contain outside comments and its test module; a text
+    /// ending in [`UPPER`] stands for that text followed by an upper-case letter (a
+    /// variant, not a function, of the type it names).
     pub(crate) forbidden: &'static [&'static str],
     /// Files (relative to the root) that still break the rule, and why.
     pub(crate) tolerated: &'static [(&'static str, &'static str)],
@@ -107,6 +111,16 @@ pub(crate) const RULES: &[Rule] = &[
         tolerated: &[],
     },
     Rule {
+        name: "cli/src names no wire variant (it renders what the libraries answer)",
+        folder: "cli/src",
+        forbidden: &[
+            "ResponseItem::{Upper}",
+            "EventMsg::{Upper}",
+            "RolloutItem::{Upper}",
+        ],
+        tolerated: &[],
+    },
+    Rule {
         name: "cli/src rebuilds no history (it asks codex-rollout's reconstruction and tail)",
         folder: "cli/src",
         forbidden: &[
@@ -137,6 +151,7 @@ pub(crate) struct Violation {
 pub(crate) fn check(root: &Path) -> std::io::Result<Vec<Violation>> {
     let mut violations = check_rules(root, RULES)?;
     violations.extend(layers::check(root)?);
+    violations.extend(commands::check(root)?);
     Ok(violations)
 }
 
@@ -213,12 +228,46 @@ fn is_bench_main(file: &str) -> bool {
     )
 }
 
-/// The first forbidden text found on a line that is not a comment.
+/// The end of a forbidden text that stands for an upper-case letter.
+pub(crate) const UPPER: &str = "{Upper}";
+
+/// The first forbidden text found on a line that is not a comment, before the file's test
+/// module (`#[cfg(test)]` then `mod tests`).
 fn find_forbidden(text: &str, forbidden: &[&'static str]) -> Option<&'static str> {
-    text.lines()
-        .map(str::trim_start)
+    code_lines(text).into_iter().find_map(|line| {
+        forbidden
+            .iter()
+            .copied()
+            .find(|word| contains_forbidden(line, word))
+    })
+}
+
+/// The lines of `text` that are code: trimmed at the start, comments left out, up to the
+/// file's test module (`#[cfg(test)]` then `mod tests`).
+pub(crate) fn code_lines(text: &str) -> Vec<&str> {
+    let lines: Vec<&str> = text.lines().map(str::trim_start).collect();
+    let end = lines
+        .windows(2)
+        .position(|pair| pair[0] == "#[cfg(test)]" && pair[1].starts_with("mod tests"))
+        .unwrap_or(lines.len());
+    lines[..end]
+        .iter()
+        .copied()
         .filter(|line| !line.starts_with("//"))
-        .find_map(|line| forbidden.iter().copied().find(|word| line.contains(word)))
+        .collect()
+}
+
+/// Whether `line` contains `word` ([`UPPER`] at its end standing for an upper-case letter).
+fn contains_forbidden(line: &str, word: &str) -> bool {
+    let Some(prefix) = word.strip_suffix(UPPER) else {
+        return line.contains(word);
+    };
+    line.match_indices(prefix).any(|(at, _)| {
+        line[at + prefix.len()..]
+            .chars()
+            .next()
+            .is_some_and(|next| next.is_ascii_uppercase())
+    })
 }
 
 /// The hand-written `.rs` and `.ts` files under `root`, relative, with `/` separators.

@@ -70,6 +70,11 @@ fn clean_tree(root: &Path) -> std::io::Result<()> {
         "// std::fs is mentioned in a comment only\n",
     )?;
     write(root, "cli/src/main.rs", "fn main() {}\n")?;
+    write(
+        root,
+        "cli/src/commands/other.rs",
+        "pub(crate) fn helper() {}\n",
+    )?;
     for rule in RULES {
         for (file, _) in rule.tolerated {
             write(root, file, &format!("let _ = {};\n", rule.forbidden[0]))?;
@@ -118,6 +123,21 @@ fn each_broken_rule_is_reported() -> std::io::Result<()> {
             "let key = link.pair_key();\n",
             "cli/src matches no calls",
         ),
+        (
+            "cli/src/commands/show.rs",
+            "if let RolloutItem::SessionMeta(meta) = item {}\n",
+            "cli/src names no wire variant",
+        ),
+        (
+            "cli/src/commands/show.rs",
+            "use crate::commands::other::Helper;\n",
+            "a command module imports no other command module",
+        ),
+        (
+            "cli/src/commands/show/part.rs",
+            "use super::super::other::Helper;\n",
+            "a command module imports no other command module",
+        ),
     ];
     for (file, text, rule) in cases {
         let dir = tempfile::tempdir()?;
@@ -133,6 +153,12 @@ fn each_broken_rule_is_reported() -> std::io::Result<()> {
     clean_tree(dir.path())?;
     write(dir.path(), "core/src/open_tests.rs", "std::fs::read(p);\n")?;
     write(dir.path(), "core/tests/real.rs", "std::fs::read(p);\n")?;
+    write(
+        dir.path(),
+        "cli/src/commands/show.rs",
+        "let item = RolloutItem::from(meta);\nuse crate::commands::show::part;\n\
+         #[cfg(test)]\nmod tests {\n    let _ = RolloutItem::SessionMeta(meta);\n}\n",
+    )?;
     assert_eq!(check(dir.path())?, Vec::new());
     Ok(())
 }

@@ -10,9 +10,10 @@ use clap::Args;
 use codex_home::{ByteKind, DuOptions, DuReport, FileDiskUsage, ImagePlace, measure_files};
 use serde::Serialize;
 
-use super::compress::{EncoderArgs, FilesArgs, files_of, fit_path, options_of, total_bytes};
 use crate::damaged::DamagedFiles;
 use crate::error::{CommandResult, Failure, Status};
+use crate::home_files::{EncoderArgs, FilesArgs, files_of, options_of, total_bytes};
+use crate::output::fit_path;
 use crate::output::size::{human_bytes, percent};
 use crate::output::{Output, note};
 use crate::progress::Progress;

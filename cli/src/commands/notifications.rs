@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use codex_app_server_protocol::thread_from_session_meta;
 use codex_app_server_protocol::v2::ThreadStartedNotification;
 use codex_app_server_protocol::{EventProjector, ServerMessage, ServerNotification};
-use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
+use codex_protocol::rollout::SessionMetaLine;
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::StreamedTurnIndex;
 use codex_rollout::{ReplayedEvent, Replayer};
@@ -111,8 +111,8 @@ pub(crate) fn run(source: &Source, out: &mut Output) -> CommandResult {
         }
         if let Some(rollout_line) = line.line() {
             index.push_at(line.number, &rollout_line.item);
-            if let (None, RolloutItem::SessionMeta(first)) = (&meta, &rollout_line.item) {
-                meta = Some(first.as_ref().clone());
+            if let (None, Some(first)) = (&meta, rollout_line.item.session_meta()) {
+                meta = Some(first.clone());
             }
         }
     })?;

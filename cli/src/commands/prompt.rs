@@ -22,10 +22,10 @@ use std::path::PathBuf;
 use codex_protocol::rollout::TurnContextItem;
 
 use crate::cli::Modality;
-use crate::commands::history::SessionHistory;
 use crate::error::{CommandResult, Status};
 use crate::input::Source;
 use crate::output::Output;
+use crate::session_history::SessionHistory;
 
 /// The provider id of OpenAI's own endpoint: the only one sent harness metadata.
 const OPENAI_PROVIDER: &str = "openai";
@@ -68,9 +68,7 @@ pub(crate) fn run(
         })
         .collect();
     let input = input_history.for_prompt(&modalities);
-    let records_its_tools = input
-        .iter()
-        .any(|item| matches!(item, ResponseItem::AdditionalTools { .. }));
+    let records_its_tools = input.iter().any(ResponseItem::records_tools);
     let prompt = Prompt {
         base_instructions,
         input,

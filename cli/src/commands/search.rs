@@ -66,7 +66,7 @@ pub(crate) fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
     // A day is read in the zone days are counted in, as `usage` counts them.
     let zone = match (&args.since, &args.until) {
         (None, None) => Tz::UTC,
-        _ => super::usage::zone_of(args.timezone.as_deref())?,
+        _ => crate::inputs::zone_of(args.timezone.as_deref())?,
     };
     let query = Query {
         text: args.query.clone(),

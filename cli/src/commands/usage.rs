@@ -22,13 +22,11 @@ use codex_rollout::RolloutStream;
 use crate::damaged::DamagedFiles;
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
-use crate::inputs::{WhenEmpty, expand_sources, resolve_home};
+use crate::inputs::{WhenEmpty, expand_sources, resolve_home, zone_of};
 use crate::output::{Output, warn};
 use crate::progress::Progress;
 use crate::sample::SAMPLE_JSONL;
-use codex_home::{
-    DateRange, Pricing, PricingError, ReportKind, SessionUsage, build_usage_report, day_zone,
-};
+use codex_home::{DateRange, Pricing, PricingError, ReportKind, SessionUsage, build_usage_report};
 
 /// The arguments of `usage`, as the command line gave them.
 #[derive(Debug, Clone, Default)]
@@ -187,22 +185,6 @@ fn parse_date(text: &str) -> Result<NaiveDate, Failure> {
 fn resolve_zone(name: Option<&str>) -> Result<(Tz, String), Failure> {
     let zone = zone_of(name)?;
     Ok((zone, zone.name().to_string()))
-}
-
-/// The zone days are counted in, by codex-home's rule ([`codex_home::day_zone`]), saying so
-/// when the local zone could not be told.
-pub(crate) fn zone_of(name: Option<&str>) -> Result<Tz, Failure> {
-    let found = day_zone(name).map_err(|err| Failure::Usage(err.to_string()))?;
-    if let Some(tz) = &found.unread_tz {
-        warn(&format!(
-            "TZ={tz} names no IANA time zone; using {} (pass --timezone ZONE)",
-            found.zone.name()
-        ));
-    }
-    if found.guessed {
-        warn("cannot tell the local time zone; using UTC (pass --timezone ZONE)");
-    }
-    Ok(found.zone)
 }
 
 /// Reads every source's usage, several files at a time, in the order given, each file's

@@ -14,7 +14,6 @@
 
 use serde::Serialize;
 
-use codex_protocol::rollout::RolloutItem;
 use codex_rollout::ProblemKind;
 use rayon::prelude::*;
 
@@ -106,7 +105,7 @@ fn check_stream(
             }
             if let Some(rollout_line) = line.line() {
                 items = true;
-                session_meta |= matches!(rollout_line.item, RolloutItem::SessionMeta(_));
+                session_meta |= rollout_line.item.session_meta().is_some();
             }
         })
         .map_err(|err| unreadable(&file, &err))?;

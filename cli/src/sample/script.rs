@@ -27,9 +27,7 @@ use codex_core::{
     InMemoryEventSink, InitialContextInputs, ModelSettings, Session, SessionConfiguration,
 };
 use codex_protocol::event::TokenUsage;
-use codex_protocol::models::{
-    BaseInstructions, MessagePhase, ReasoningItemReasoningSummary, ResponseItem,
-};
+use codex_protocol::models::{BaseInstructions, MessagePhase, ResponseItem};
 use codex_protocol::response_item_id::ResponseItemId;
 use codex_protocol::rollout::{HistoryMode, TurnContextItem};
 use codex_protocol::thread_id::ThreadId;
@@ -85,15 +83,9 @@ impl ToolExecutor for TableTools {
 }
 
 fn reasoning(id: &str, summary: &str) -> ResponseItem {
-    ResponseItem::Reasoning {
-        id: Some(ResponseItemId::from(id)),
-        summary: vec![ReasoningItemReasoningSummary::SummaryText {
-            text: summary.to_string(),
-        }],
-        content: None,
-        encrypted_content: Some("gAAAAABsample-encrypted-reasoning".to_string()),
-        internal_chat_message_metadata_passthrough: None,
-    }
+    let mut item = ResponseItem::reasoning_summary(summary, "gAAAAABsample-encrypted-reasoning");
+    item.set_id(Some(ResponseItemId::from(id)));
+    item
 }
 
 fn shell(call_id: &str, command: &str) -> ResponseItem {

@@ -163,6 +163,12 @@ impl ResponseItem {
         }
     }
 
+    /// True for the tools a code-mode history records (`additional_tools`): such a history
+    /// is sent in the Responses Lite shape.
+    pub fn records_tools(&self) -> bool {
+        matches!(self, Self::AdditionalTools { .. })
+    }
+
     /// True for a `message` whose role is `user`. Says nothing about whether a person typed
     /// it: contextual fragments are user messages too.
     pub fn is_user_message(&self) -> bool {

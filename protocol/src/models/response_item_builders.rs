@@ -6,6 +6,7 @@
 use super::content::ContentItem;
 use super::content::MessagePhase;
 use super::function_output::FunctionCallOutputPayload;
+use super::reasoning::ReasoningItemReasoningSummary;
 use super::response_item::ResponseItem;
 
 impl ResponseItem {
@@ -39,6 +40,22 @@ impl ResponseItem {
             *slot = phase;
         }
         item
+    }
+
+    /// A reasoning item with one summary paragraph and its encrypted content.
+    pub fn reasoning_summary(
+        summary: impl Into<String>,
+        encrypted_content: impl Into<String>,
+    ) -> Self {
+        Self::Reasoning {
+            id: None,
+            summary: vec![ReasoningItemReasoningSummary::SummaryText {
+                text: summary.into(),
+            }],
+            content: None,
+            encrypted_content: Some(encrypted_content.into()),
+            internal_chat_message_metadata_passthrough: None,
+        }
     }
 
     /// A `function_call` without namespace, id or metadata.

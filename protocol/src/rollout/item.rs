@@ -254,6 +254,12 @@ impl KnownTag {
     }
 }
 
+impl From<SessionMetaLine> for RolloutItem {
+    fn from(meta: SessionMetaLine) -> Self {
+        RolloutItem::SessionMeta(Box::new(meta))
+    }
+}
+
 impl RolloutItem {
     /// The wire `type` of the line that carries this item.
     pub fn tag(&self) -> &str {
@@ -279,6 +285,32 @@ impl RolloutItem {
     /// True for a line kind this model does not know.
     pub fn is_unknown(&self) -> bool {
         matches!(self, RolloutItem::Unknown(_))
+    }
+
+    /// The session meta line this item is, when it is one.
+    pub fn session_meta(&self) -> Option<&SessionMetaLine> {
+        match self {
+            RolloutItem::SessionMeta(meta) => Some(meta),
+            _ => None,
+        }
+    }
+
+    /// The turn context this item is, when it is one.
+    pub fn turn_context(&self) -> Option<&TurnContextItem> {
+        match self {
+            RolloutItem::TurnContext(context) => Some(context),
+            _ => None,
+        }
+    }
+
+    /// Whether the item records what a client was shown of a turn's items: an
+    /// `item_completed` event or a legacy `user_message` event (a file without either
+    /// recorded none, and a reader must rebuild them from the model's items).
+    pub fn records_client_items(&self) -> bool {
+        matches!(
+            self,
+            RolloutItem::EventMsg(EventMsg::ItemCompleted(_) | EventMsg::UserMessage(_))
+        )
     }
 
     /// Writes the `type` and `payload` entries into a map being serialized (the envelope

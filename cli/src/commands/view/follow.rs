@@ -26,7 +26,6 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use codex_home::find_rollout_by_thread_id;
-use codex_protocol::rollout::RolloutItem;
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::{ClientView, Compression, RolloutReader, RolloutStream, TurnRecords};
 use codex_rollout::{home_of_rollout_path, parse_rollout_file_name};
@@ -247,8 +246,7 @@ impl Reading {
                 self.view.note_format(format);
             }
             if let Some(rollout_line) = line.line() {
-                if let (None, RolloutItem::SessionMeta(meta)) = (self.thread_id, &rollout_line.item)
-                {
+                if let (None, Some(meta)) = (self.thread_id, rollout_line.item.session_meta()) {
                     self.thread_id = Some(meta.meta.id);
                 }
                 let feed = &mut self.feed;

@@ -71,8 +71,8 @@ impl Feed {
 
     /// Takes one rollout item.
     pub(crate) fn push(&mut self, item: &RolloutItem) {
-        if let (None, RolloutItem::SessionMeta(meta)) = (&self.meta, item) {
-            self.meta = Some(meta.as_ref().clone());
+        if let (None, Some(meta)) = (&self.meta, item.session_meta()) {
+            self.meta = Some(meta.clone());
         }
         self.builder.handle_rollout_item(item);
         self.facts.handle(item);

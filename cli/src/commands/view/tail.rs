@@ -12,7 +12,6 @@ use std::io::Read;
 use std::path::Path;
 
 use codex_home::read_head_summary;
-use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::RolloutItem;
 
 use super::window::Window;
@@ -53,11 +52,6 @@ pub(crate) fn load_tail(path: &Path) -> Result<Option<Window>, Failure> {
         // The last page is the whole file: it is not large after all.
         return Ok(None);
     }
-    let client_records = window.items().any(|item| {
-        matches!(
-            item,
-            RolloutItem::EventMsg(EventMsg::ItemCompleted(_) | EventMsg::UserMessage(_))
-        )
-    });
+    let client_records = window.items().any(RolloutItem::records_client_items);
     Ok(client_records.then_some(window))
 }

@@ -92,7 +92,7 @@ impl Window {
         } else {
             Feed::default()
         };
-        feed.push(&RolloutItem::SessionMeta(Box::new(self.meta.clone())));
+        feed.push(&RolloutItem::from(self.meta.clone()));
         for item in self.items() {
             feed.push(item);
         }
