@@ -13,6 +13,8 @@ mod spool;
 use std::io::{self, Write};
 use std::path::Path;
 
+use codex_app_server_protocol::BuiltThread;
+use codex_app_server_protocol::v2::Thread;
 use serde::Serialize;
 
 use crate::error::{Failure, Status};
@@ -312,6 +314,27 @@ pub(crate) fn fit_path(path: &Path, width: usize, out: &Output) -> String {
     let keep = width.saturating_sub(1);
     let tail: String = text.chars().skip(count - keep).collect();
     format!("…{tail}")
+}
+
+/// A thread's JSON document up to its first turn (`{"turns": [...]}` for a file without
+/// session meta), open at its turns, which its serialization writes last: what a thread
+/// written a turn at a time starts with; each turn follows, comma-separated, then `]}`.
+pub(crate) fn thread_json_head(thread: &BuiltThread) -> Result<String, Failure> {
+    let BuiltThread::Thread(thread) = thread else {
+        return Ok("{\"turns\":[".to_string());
+    };
+    let mut json = serde_json::to_string(&Thread {
+        turns: Vec::new(),
+        ..(**thread).clone()
+    })?;
+    // The thread's last field is its turns: `…,"turns":[]}` is left open at them.
+    if !json.ends_with("\"turns\":[]}") {
+        return Err(Failure::Content(
+            "a thread's turns are not its last field".to_string(),
+        ));
+    }
+    json.truncate(json.len() - 2);
+    Ok(json)
 }
 
 #[cfg(test)]

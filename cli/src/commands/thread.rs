@@ -32,7 +32,7 @@ use serde_json::Value;
 use crate::client_view::{PlannedThread, describe_thread_file, feed_with_base, stream_client_view};
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
-use crate::output::{Output, one_line};
+use crate::output::{Output, one_line, thread_json_head};
 use crate::progress::Progress;
 use crate::streamed::source_size;
 
@@ -50,14 +50,14 @@ pub(crate) fn run(
             "--last must be at least 1 (turns to show)".to_string(),
         ));
     }
-    if !out.is_json() && last.is_none() {
-        return text_streamed(source, home, out);
-    }
     let mode = if complete || !out.is_json() {
         TranscriptMode::Complete
     } else {
         TranscriptMode::Codex
     };
+    if last.is_none() {
+        return streamed(source, home, mode, out);
+    }
     let mut with_base = ThreadBuilder::in_mode(mode);
     let based = match source {
         Source::File(path) => feed_with_base(path, home.as_deref(), |item| {
@@ -107,18 +107,36 @@ pub(crate) fn run(
     Ok(Status::Ok)
 }
 
-/// The whole thread as text, each turn written as soon as it is final: a first pass learns
-/// the thread and when its turns are final, a second builds them ([`PlannedThread`]), so
-/// memory is a turn's, not the thread's.
-fn text_streamed(source: &Source, home: Option<PathBuf>, out: &mut Output) -> CommandResult {
+/// The whole thread, each turn written as soon as it is final: a first pass learns the
+/// thread and when its turns are final, a second builds them ([`PlannedThread`]), so memory
+/// is a turn's, not the thread's. The JSON is the thread's own serialization, written a turn
+/// at a time.
+fn streamed(
+    source: &Source,
+    home: Option<PathBuf>,
+    mode: TranscriptMode,
+    out: &mut Output,
+) -> CommandResult {
     let progress = Progress::for_bytes(source_size(source), "reading");
     let mut planned = PlannedThread::read(source, home.as_deref(), &progress)?;
     if let Source::File(path) = source {
         describe_thread_file(&mut planned.header, path, home.as_deref())?;
     }
-    header_lines(&planned.header, planned.header.turns().len(), out)?;
+    let turns = planned.header.turns().len();
+    let header = planned.take_header();
     let mut number = 0;
-    planned.turns(TranscriptMode::Complete, "reading", |turn| {
+    if out.is_json() {
+        out.json_text(&thread_json_head(&header)?)?;
+        planned.turns(mode, "reading", |turn| {
+            let comma = if number > 0 { "," } else { "" };
+            number += 1;
+            out.json_text(&format!("{comma}{}", serde_json::to_string(&turn)?))
+        })?;
+        out.json_text("]}\n")?;
+        return Ok(Status::Ok);
+    }
+    header_lines(&header, turns, out)?;
+    planned.turns(mode, "reading", |turn| {
         number += 1;
         render_turn(number, &turn, out)
     })?;

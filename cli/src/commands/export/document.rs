@@ -10,8 +10,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use codex_app_server_protocol::BuiltThread;
-use codex_app_server_protocol::v2::{Thread, Turn};
+use codex_app_server_protocol::v2::Turn;
 
 use super::facts::{ContentsLine, Header, Overview, status_word};
 use super::shown::{Shown, rfc3339_seconds};
@@ -19,7 +18,7 @@ use super::{html, markdown};
 use crate::cli::ExportFormat;
 use crate::error::Failure;
 use crate::input::Source;
-use crate::output::{Output, Spool};
+use crate::output::{Output, Spool, thread_json_head};
 
 /// What the pieces of the document are.
 pub(crate) enum Layout {
@@ -56,7 +55,7 @@ impl Layout {
         Ok(match self {
             Self::Markdown => markdown::head(header, overview, redaction),
             Self::Html => html::head(header, overview, redaction),
-            Self::Json { .. } => json_head(&header.thread)?,
+            Self::Json { .. } => thread_json_head(&header.thread)?,
         })
     }
 
@@ -110,27 +109,6 @@ impl Layout {
             Self::Json { .. } => "]}\n".to_string(),
         }
     }
-}
-
-/// The JSON document up to its first turn: the thread as `thread --json --complete` writes
-/// it (`{"turns": [...]}` for a file without session meta), open at its turns, which come
-/// last.
-fn json_head(thread: &BuiltThread) -> Result<String, Failure> {
-    let BuiltThread::Thread(thread) = thread else {
-        return Ok("{\"turns\":[".to_string());
-    };
-    let mut json = serde_json::to_string(&Thread {
-        turns: Vec::new(),
-        ..(**thread).clone()
-    })?;
-    // The thread's last field is its turns: `…,"turns":[]}` is left open at them.
-    if !json.ends_with("\"turns\":[]}") {
-        return Err(Failure::Content(
-            "a thread's turns are not its last field".to_string(),
-        ));
-    }
-    json.truncate(json.len() - 2);
-    Ok(json)
 }
 
 /// Where the document goes.
