@@ -8,8 +8,10 @@ use std::path::Path;
 
 use codex_app_server_protocol::transcript::ThreadFacts;
 use codex_app_server_protocol::v2::{ThreadFile, Turn};
-use codex_app_server_protocol::{BuiltThread, ThreadBuilder, TranscriptMode, TurnSchedule};
-use codex_protocol::rollout::RolloutItem;
+use codex_app_server_protocol::{
+    BuiltThread, ThreadBuilder, ThreadHistoryBuilder, TranscriptMode, TurnSchedule,
+};
+use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::{
     ClientView, CodexHome, TurnRecords, history_base_of_file, home_of_rollout_path,
@@ -133,9 +135,56 @@ pub(crate) struct PlannedThread {
     pub(crate) header: BuiltThread,
     /// What the transcript shows beside the items (tokens, rollbacks, the model).
     pub(crate) facts: ThreadFacts,
+    /// The first session meta, when the items have one.
+    pub(crate) meta: Option<SessionMetaLine>,
     schedule: TurnSchedule,
     again: Again,
 }
+
+/// How the turn a file leaves open is handed on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LeftOpen {
+    /// As a thread shows it, interrupted (`thread`, `export`: app-server-protocol's
+    /// `ThreadBuilder`).
+    Interrupted,
+    /// As it stands, in progress (`view`, whose status line says the file left it open).
+    InProgress,
+}
+
+/// The second pass's builder.
+enum Second {
+    Thread(Box<ThreadBuilder>),
+    History(Box<ThreadHistoryBuilder>),
+}
+
+impl Second {
+    fn handle(&mut self, item: &RolloutItem) {
+        match self {
+            Self::Thread(builder) => builder.handle_rollout_item(item),
+            Self::History(builder) => builder.handle_rollout_item(item),
+        }
+    }
+
+    fn take_final_turns(&mut self) -> Vec<Turn> {
+        match self {
+            Self::Thread(builder) => builder.take_final_turns(),
+            Self::History(builder) => builder.take_final_turns(),
+        }
+    }
+
+    fn finish(self) -> Vec<Turn> {
+        match self {
+            Self::Thread(builder) => match (*builder).finish() {
+                BuiltThread::Thread(thread) => thread.turns,
+                BuiltThread::TurnsOnly(turns) => turns,
+            },
+            Self::History(builder) => (*builder).finish(),
+        }
+    }
+}
+
+/// What the first pass keeps: the thread, the facts, the first session meta.
+type First = (ThreadBuilder, ThreadFacts, Option<SessionMetaLine>);
 
 /// How the second pass reads the items again.
 enum Again {
@@ -152,17 +201,20 @@ impl PlannedThread {
         home: Option<&Path>,
         progress: &Progress,
     ) -> Result<Self, Failure> {
-        let new = || (ThreadBuilder::planner(), ThreadFacts::new());
-        let feed = |(builder, facts): &mut (ThreadBuilder, ThreadFacts), item: &RolloutItem| {
+        let new = || (ThreadBuilder::planner(), ThreadFacts::new(), None);
+        let feed = |(builder, facts, meta): &mut First, item: &RolloutItem| {
             builder.handle_rollout_item(item);
             facts.handle(item);
+            if let (None, Some(first)) = (&meta, item.session_meta()) {
+                *meta = Some(first.clone());
+            }
         };
         let mut based = Vec::new();
         let is_based = match source {
             Source::File(path) => feed_with_base(path, home, |item| based.push(item.clone()))?,
             _ => false,
         };
-        let ((builder, facts), again) = if is_based {
+        let ((builder, facts, meta), again) = if is_based {
             let mut first = new();
             based.iter().for_each(|item| feed(&mut first, item));
             (first, Again::Items(based))
@@ -174,6 +226,7 @@ impl PlannedThread {
         Ok(Self {
             header,
             facts,
+            meta,
             schedule,
             again,
         })
@@ -186,17 +239,25 @@ impl PlannedThread {
         header
     }
 
-    /// The thread's turns showing the items of `mode`, each handed to `visit` in order as
-    /// soon as it is final; stops at the first error `visit` returns.
+    /// The thread's turns showing the items of `mode`, the one the file leaves open shown
+    /// as `left_open` says, each handed to `visit` in order as soon as it is final; stops at
+    /// the first error `visit` returns.
     pub(crate) fn turns(
         self,
-        mode: TranscriptMode,
+        (mode, left_open): (TranscriptMode, LeftOpen),
         label: &str,
         mut visit: impl FnMut(Turn) -> Result<(), Failure>,
     ) -> Result<(), Failure> {
-        let mut builder = ThreadBuilder::following(mode, self.schedule);
+        let mut builder = match left_open {
+            LeftOpen::Interrupted => {
+                Second::Thread(Box::new(ThreadBuilder::following(mode, self.schedule)))
+            }
+            LeftOpen::InProgress => Second::History(Box::new(
+                ThreadHistoryBuilder::in_mode(mode).following(self.schedule),
+            )),
+        };
         let mut feed = |item: &RolloutItem| {
-            builder.handle_rollout_item(item);
+            builder.handle(item);
             builder
                 .take_final_turns()
                 .into_iter()
@@ -206,11 +267,7 @@ impl PlannedThread {
             Again::Stream(source, read) => read.again(source, label, &mut feed)?,
             Again::Items(items) => items.iter().try_for_each(&mut feed)?,
         }
-        let rest = match builder.finish() {
-            BuiltThread::Thread(thread) => thread.turns,
-            BuiltThread::TurnsOnly(turns) => turns,
-        };
-        rest.into_iter().try_for_each(visit)
+        builder.finish().into_iter().try_for_each(visit)
     }
 }
 

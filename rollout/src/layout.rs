@@ -80,7 +80,7 @@ impl CodexHome {
 
     /// [`CodexHome::resolve`] with the environment supplied by the caller, so the rule can be
     /// tested without mutating the process environment.
-    pub fn resolve_with(
+    pub(crate) fn resolve_with(
         explicit: Option<PathBuf>,
         env: impl Fn(&str) -> Option<OsString>,
     ) -> Result<Self> {

@@ -136,9 +136,7 @@ pub use replay::{
     ClientView, DECIDING_ITEMS, ReplayedEvent, Replayer, ViewRuleChanged, client_view_items,
 };
 pub use rescue::{RescueError, Rescued, rescue_rollout};
-pub use source::{
-    Compression, DecodedRollout, RolloutReader, open_rollout, read_rollout, read_rollout_file,
-};
+pub use source::{Compression, DecodedRollout, RolloutReader, open_rollout, read_rollout_file};
 pub use stream::{RolloutStream, StreamedContent, StreamedLine};
 pub use tail::resume_rollout_tail;
 pub use timestamp::{format_line_timestamp, now_line_timestamp};

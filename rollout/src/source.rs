@@ -59,7 +59,7 @@ pub struct StreamDamage {
 impl StreamDamage {
     /// The damage an error returned by a [`RolloutReader`] reports, if it is one (other
     /// errors come from the underlying reader: the disk, the pipe).
-    pub fn of_io_error(error: &io::Error) -> Option<&StreamDamage> {
+    pub(crate) fn of_io_error(error: &io::Error) -> Option<&StreamDamage> {
         error.get_ref()?.downcast_ref::<StreamDamage>()
     }
 
@@ -194,7 +194,7 @@ pub struct DecodedRollout {
 /// Reads everything from `reader` (a file, standard input), decoding zstd when the input
 /// starts with its magic number. A damaged compressed stream is not an error: the bytes
 /// decoded before the damage are returned with it. Fails only when `reader` itself fails.
-pub fn read_rollout(reader: impl Read) -> io::Result<DecodedRollout> {
+pub(crate) fn read_rollout(reader: impl Read) -> io::Result<DecodedRollout> {
     read_sized(reader, 0)
 }
 

@@ -209,6 +209,23 @@ impl Transcript {
         history
     }
 
+    /// The history cells a replay shows after the last turn (`last_turn_id`; `None` when
+    /// there is none): the marker of a rollback that followed it.
+    pub fn replay_end(last_turn_id: Option<&str>, facts: &ThreadFacts) -> Vec<Cell> {
+        end_cells(last_turn_id, &FactsRef::Rollout(facts))
+    }
+
+    /// The status line of a replay whose last turn is `last`, of `turns` turns: what
+    /// [`Transcript::replay`] shows, for a renderer of one turn at a time.
+    pub fn replay_status(last: Option<&Turn>, turns: usize, facts: &ThreadFacts) -> StatusLine {
+        StatusLine {
+            model: facts.model().map(str::to_owned),
+            tokens: facts.total_tokens(),
+            turn: last.map_or(TurnState::Idle, |turn| state_after(turn, false, 0)),
+            turns,
+        }
+    }
+
     fn rebuild(&mut self, turns: &[Turn], facts: &FactsRef<'_>, mode: Mode) {
         self.history.clear();
         self.live.clear();
@@ -218,23 +235,10 @@ impl Transcript {
             let open = turn.status == TurnStatus::InProgress;
             let running_here = open && mode == Mode::Live && Some(index) == last_index;
             turn_cells(turn, facts, running_here, &mut self.history, &mut self.live);
-            turn_state = match (open, running_here) {
-                (false, _) => TurnState::Idle,
-                (true, true) => TurnState::Running {
-                    turn_id: turn.id.clone(),
-                    live_items: self.live.len(),
-                },
-                (true, false) => TurnState::LeftOpen {
-                    turn_id: turn.id.clone(),
-                },
-            };
+            turn_state = state_after(turn, running_here, self.live.len());
         }
-        if let Some(rolled) = facts.trailing_rollback() {
-            let turn_id = turns
-                .last()
-                .map_or_else(String::new, |turn| turn.id.clone());
-            self.history.push(rollback_marker(&turn_id, rolled));
-        }
+        self.history
+            .extend(end_cells(turns.last().map(|turn| turn.id.as_str()), facts));
         self.status = StatusLine {
             model: facts.model(),
             tokens: facts.total_tokens(),
@@ -242,6 +246,30 @@ impl Transcript {
             turns: turns.len(),
         };
     }
+}
+
+/// The state of the thread after `turn`: idle once it ended, running when it is the running
+/// turn of a live thread (with `live_items` running), else left open.
+fn state_after(turn: &Turn, running_here: bool, live_items: usize) -> TurnState {
+    match (turn.status == TurnStatus::InProgress, running_here) {
+        (false, _) => TurnState::Idle,
+        (true, true) => TurnState::Running {
+            turn_id: turn.id.clone(),
+            live_items,
+        },
+        (true, false) => TurnState::LeftOpen {
+            turn_id: turn.id.clone(),
+        },
+    }
+}
+
+/// The cells after the last turn: the marker of a rollback that followed it.
+fn end_cells(last_turn_id: Option<&str>, facts: &FactsRef<'_>) -> Vec<Cell> {
+    facts
+        .trailing_rollback()
+        .map(|rolled| rollback_marker(last_turn_id.unwrap_or(""), rolled))
+        .into_iter()
+        .collect()
 }
 
 /// The cells of one turn: into `history`, and into `live` those of the turn running

@@ -30,7 +30,7 @@ use codex_app_server_protocol::v2::Turn;
 use codex_app_server_protocol::{BuiltThread, TranscriptMode};
 
 use crate::cli::ExportFormat;
-use crate::client_view::{PlannedThread, describe_thread_file};
+use crate::client_view::{LeftOpen, PlannedThread, describe_thread_file};
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
 use crate::output::{Output, note};
@@ -108,6 +108,10 @@ pub(crate) fn run(source: &Source, options: &ExportOptions, out: &mut Output) ->
     Ok(Status::Ok)
 }
 
+/// What an export shows: the complete transcript, a turn the file leaves open as a thread
+/// shows it.
+const COMPLETE: (TranscriptMode, LeftOpen) = (TranscriptMode::Complete, LeftOpen::Interrupted);
+
 /// What `--redact` masks with, and what it masked so far.
 type Redaction = Option<(Redactor, RedactionReport)>;
 
@@ -129,7 +133,7 @@ fn in_order(
 ) -> Result<(), Failure> {
     target.write(&layout.head(header, &Overview::default(), None)?)?;
     let mut number = 0;
-    planned.turns(TranscriptMode::Complete, "exporting", |turn| {
+    planned.turns(COMPLETE, "exporting", |turn| {
         let turn = redacted(turn, redaction)?;
         number += 1;
         target.write(&layout.turn(number, &turn, &[])?)
@@ -153,7 +157,7 @@ fn with_overview(
         false => None,
     };
     let mut overview = Overview::default();
-    planned.turns(TranscriptMode::Complete, "exporting", |turn| {
+    planned.turns(COMPLETE, "exporting", |turn| {
         let turn = redacted(turn, redaction)?;
         let shown = shown_cells(&turn, facts);
         overview.add(&turn, &shown);

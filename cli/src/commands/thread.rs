@@ -13,11 +13,12 @@
 //! events a replay rebuilds, so `thread` shows the turns `notifications` does.
 //!
 //! A file (plain or `.zst`; standard input and the sample are spooled into one) is read as a
-//! stream, each item handed from the
-//! client view to the builder as it is read, so memory is the thread's turns, not the file.
-//! When the client view finds at the end that it was built by a rule the whole file
-//! contradicts (`ViewRuleChanged`: a file's first turn record after its first 512 items), the
-//! file is loaded whole and the view built with the rule known. With `--json` it is the
+//! stream, twice (`PlannedThread`): the first pass learns the thread without its items and
+//! when each turn is final, the second builds the items and writes each turn as soon as it is
+//! final, so memory is the turns not yet final, not the thread nor the file. When the client
+//! view finds at the end of a pass that it was built by a rule the whole file contradicts
+//! (`ViewRuleChanged`: a file's first turn record after its first 512 items), the file is
+//! streamed again with the rule known. With `--json` it is the
 //! `Thread` object of the protocol (validating against the generated schema); a file without
 //! session meta gives `{"turns": [...]}` only. `--last N` keeps the last N turns of that
 //! thread; for a paginated file it reads them from the end (`codex_home::last_turns_from_end`),
@@ -29,7 +30,9 @@ use std::path::PathBuf;
 use codex_app_server_protocol::v2::{ThreadItem, Turn};
 use serde_json::Value;
 
-use crate::client_view::{PlannedThread, describe_thread_file, feed_with_base, stream_client_view};
+use crate::client_view::{
+    LeftOpen, PlannedThread, describe_thread_file, feed_with_base, stream_client_view,
+};
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
 use crate::output::{Output, one_line, thread_json_head};
@@ -127,7 +130,7 @@ fn streamed(
     let mut number = 0;
     if out.is_json() {
         out.json_text(&thread_json_head(&header)?)?;
-        planned.turns(mode, "reading", |turn| {
+        planned.turns((mode, LeftOpen::Interrupted), "reading", |turn| {
             let comma = if number > 0 { "," } else { "" };
             number += 1;
             out.json_text(&format!("{comma}{}", serde_json::to_string(&turn)?))
@@ -136,7 +139,7 @@ fn streamed(
         return Ok(Status::Ok);
     }
     header_lines(&header, turns, out)?;
-    planned.turns(mode, "reading", |turn| {
+    planned.turns((mode, LeftOpen::Interrupted), "reading", |turn| {
         number += 1;
         render_turn(number, &turn, out)
     })?;

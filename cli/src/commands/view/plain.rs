@@ -9,14 +9,18 @@
 use std::path::Path;
 use std::time::Duration;
 
+use codex_app_server_protocol::TranscriptMode;
 use codex_app_server_protocol::transcript::{Cell, CellBody, Transcript};
+use codex_protocol::rollout::SessionMetaLine;
 
 use super::follow::Follower;
 use super::list::{home, resume_command, rows};
-use super::load::{Loaded, load_file};
 use super::render::{plain, render_cell, status_text};
+use crate::client_view::{LeftOpen, PlannedThread};
 use crate::error::{CommandResult, Failure, Status};
+use crate::input::Source;
 use crate::output::Output;
+use crate::progress::Progress;
 
 /// How the plain rendering is drawn.
 #[derive(Debug, Clone, Copy)]
@@ -28,8 +32,8 @@ pub(crate) struct PlainOptions {
 }
 
 /// The header of a thread: its id, where and when it ran, how to resume it.
-pub(crate) fn header(loaded: &Loaded, path: &Path) -> Vec<String> {
-    let Some(meta) = &loaded.meta else {
+pub(crate) fn header(meta: Option<&SessionMetaLine>, path: &Path) -> Vec<String> {
+    let Some(meta) = meta else {
         return vec![format!("{} (no session meta)", path.display())];
     };
     let id = meta.meta.id.to_string();
@@ -73,14 +77,26 @@ pub(crate) fn thread(
     options: &PlainOptions,
     out: &mut Output,
 ) -> CommandResult {
-    let loaded = load_file(path, home)?;
-    for line in header(&loaded, path) {
+    let source = Source::File(path.to_path_buf());
+    let mut planned = PlannedThread::read(&source, home, &Progress::hidden())?;
+    for line in header(planned.meta.as_ref(), path) {
         out.line(&line)?;
     }
     out.line("")?;
-    let transcript = Transcript::replay(&loaded.turns, &loaded.facts);
-    print_cells(transcript.history(), 0, options.expand, out)?;
-    out.line(&format!("status: {}", status_text(transcript.status())))?;
+    let facts = std::mem::take(&mut planned.facts);
+    let count = planned.header.turns().len();
+    let (mut turns, mut last) = (0, None);
+    let complete = (TranscriptMode::Complete, LeftOpen::InProgress);
+    planned.turns(complete, "reading", |turn| {
+        let cells = Transcript::replay_turn(&turn, &facts);
+        turns = print_cells(&cells, turns, options.expand, out)?;
+        last = Some(turn);
+        Ok(())
+    })?;
+    let end = Transcript::replay_end(last.as_ref().map(|turn| turn.id.as_str()), &facts);
+    print_cells(&end, turns, options.expand, out)?;
+    let status = Transcript::replay_status(last.as_ref(), count, &facts);
+    out.line(&format!("status: {}", status_text(&status)))?;
     Ok(Status::Ok)
 }
 
@@ -126,7 +142,7 @@ pub(crate) fn follow(path: &Path, options: &PlainOptions, out: &mut Output) -> C
     loop {
         if let Some(loaded) = follower.poll()? {
             if !header_done && loaded.meta.is_some() {
-                for line in header(&loaded, follower.path()) {
+                for line in header(loaded.meta.as_ref(), follower.path()) {
                     out.line(&line)?;
                 }
                 out.line("")?;

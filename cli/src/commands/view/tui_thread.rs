@@ -75,7 +75,7 @@ impl ThreadPane {
             None => Transcript::replay(&loaded.turns, &loaded.facts),
         };
         let folded = cells(&transcript).map(Cell::folded_by_default).collect();
-        let header = header(loaded, path);
+        let header = header(loaded.meta.as_ref(), path);
         Self {
             header,
             thread_id: loaded.thread_id(),
@@ -286,7 +286,7 @@ impl ThreadPane {
             return Ok(false);
         };
         if self.header.len() < 3 && loaded.meta.is_some() {
-            self.header = header(&loaded, follower.path());
+            self.header = header(loaded.meta.as_ref(), follower.path());
             self.thread_id = loaded.thread_id();
         }
         let at_bottom = self.stick || self.top + self.height >= self.rows.len();
@@ -491,7 +491,7 @@ impl ThreadPane {
 
 /// The header of a pane over part of a large file: what is not read, and how to read it.
 fn paged_header(loaded: &Loaded, path: &Path) -> Vec<String> {
-    let mut header = header(loaded, path);
+    let mut header = header(loaded.meta.as_ref(), path);
     if loaded.skipped_bytes > 0 {
         header.push(format!(
             "… the first {} of the file are not read yet: scrolling up reads them a page at a time, g reads the start",
