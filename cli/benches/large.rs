@@ -6,7 +6,8 @@
 //! after it (2 turns at 99.5 %, 1 at 99.8 %), written under the target folder and deleted at
 //! the end (at most one file on disk at a time). The scale pass also measures `history` and
 //! `prompt` on the same file with a rollback at 99.5 % reaching back past the compaction (no
-//! compaction applies: the history is the whole conversation). Sizes: `CODEX_BENCH_MIB`
+//! compaction applies: the history is the whole conversation), and on a file whose
+//! compactions have no window number (the window counts them all). Sizes: `CODEX_BENCH_MIB`
 //! (default 128) for the criterion group; the scale pass measures 100 MiB and 1 GiB files (and
 //! 10 GiB through a pipe, without disk, when `CODEX_BENCH_10G=1`).
 //!
@@ -271,6 +272,42 @@ fn reaching_back(mib: u64, lines: &RealLines) {
     std::fs::remove_file(&path).unwrap();
 }
 
+/// `history` and `prompt` on a file whose late compaction has no window number (as Codex
+/// wrote them before 0.150; a real one copied at 30 % and 99 %, a rollback of one turn at
+/// 99.8 %, the real lines' own rollbacks left out so the late compaction survives): the
+/// window counts every compaction of the file, so resume walks back over the whole file for
+/// `compacted` lines, and surveys only the end. The bytes surveyed and walked are the
+/// library's count ([`codex_rollout::RolloutTail::bytes_walked`]).
+fn unnumbered_compaction(mib: u64, lines: &RealLines) {
+    let path = bench_dir().join(format!("unnumbered-{mib}mib.jsonl"));
+    let shape = Shape {
+        bytes: mib * MIB,
+        compactions: vec![0.3, 0.99],
+        rollbacks: vec![(0.998, 1)],
+        real_compactions: true,
+        ..Shape::default()
+    };
+    let written = write_rollout(&path, &lines.without_rollbacks(), &shape).unwrap();
+    let file = path.to_string_lossy().into_owned();
+    let value = time_value_parse(&path);
+    let (history, history_rss) = measure(&["history", "--json", &file], None);
+    let (prompt, prompt_rss) = measure(&["prompt", "--json", &file], None);
+    let tail = resume_rollout_tail(&path, &ReconstructOptions::default())
+        .unwrap()
+        .unwrap();
+    eprintln!(
+        "scale {mib} MiB, unnumbered compactions: value parse {:.2}s | {} | {} | surveyed {} \
+         MiB, walked back {} MiB of {} MiB",
+        value.as_secs_f64(),
+        against("history", history, value, history_rss),
+        against("prompt", prompt, value, prompt_rss),
+        tail.bytes_read() / MIB,
+        tail.bytes_walked() / MIB,
+        written.bytes / MIB,
+    );
+    std::fs::remove_file(&path).unwrap();
+}
+
 /// `thread` and `thread --last N` on a paginated file of the same shape (the real paginated
 /// lines repeated, compactions written as Codex writes them there): the last turns are read
 /// from the end.
@@ -359,6 +396,7 @@ fn scale(lines: &RealLines) {
             prompt_rss / 1024,
         );
         reaching_back(mib, lines);
+        unnumbered_compaction(mib, lines);
         paginated_last_turns(mib);
         // `thread`: streamed (a file), whole (the same bytes on standard input, which is
         // loaded whole), and only the last turn.

@@ -26,7 +26,7 @@ use std::path::Path;
 
 use codex_core::{ContextManager, TruncationPolicy};
 use codex_protocol::event::{EventMsg, TokenUsageInfo};
-use codex_protocol::rollout::{CompactedItem, RolloutItem, TurnContextItem};
+use codex_protocol::rollout::{CompactedItem, RolloutItem, SessionMetaLine, TurnContextItem};
 use uuid::Uuid;
 
 use crate::history_base::{HistoryBaseError, load_rollout_with_base};
@@ -226,10 +226,7 @@ pub(crate) struct Survey {
     scanner: scan::Scanner,
     token_info: Option<TokenUsageInfo>,
     newest_turn_context: Option<TurnContextItem>,
-    compactions: usize,
-    unnumbered_compaction: bool,
-    /// The first session meta's window id (`Some(None)`: a meta without one).
-    session_window: Option<Option<String>>,
+    windows: Windows,
 }
 
 impl Survey {
@@ -238,9 +235,7 @@ impl Survey {
             scanner: scan::Scanner::new(),
             token_info: None,
             newest_turn_context: None,
-            compactions: 0,
-            unnumbered_compaction: false,
-            session_window: None,
+            windows: Windows::default(),
         }
     }
 
@@ -262,18 +257,8 @@ impl Survey {
             RolloutItem::TurnContext(context) => {
                 self.newest_turn_context = Some(context.as_ref().clone());
             }
-            RolloutItem::Compacted(compacted) => {
-                self.compactions += 1;
-                self.unnumbered_compaction |= compacted.window().0.is_none();
-            }
-            RolloutItem::SessionMeta(meta) if self.session_window.is_none() => {
-                self.session_window = Some(
-                    meta.meta
-                        .context_window
-                        .as_ref()
-                        .map(|window| window.window_id.clone()),
-                );
-            }
+            RolloutItem::Compacted(compacted) => self.windows.count(compacted),
+            RolloutItem::SessionMeta(meta) => self.windows.meet(meta),
             _ => {}
         }
     }
@@ -283,13 +268,77 @@ impl Survey {
             found: self.scanner.finish(),
             token_info: self.token_info,
             newest_turn_context: self.newest_turn_context,
-            initial_window: initial_window(
-                self.compactions,
-                self.unnumbered_compaction,
-                self.session_window.flatten().as_deref(),
-            ),
+            windows: self.windows,
         }
     }
+}
+
+/// What the initial window is made of: the `compacted` items counted, whether one of them
+/// has no number, and the first session meta's window id (`Some(None)`: a meta without one).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Windows {
+    pub(crate) compactions: usize,
+    pub(crate) unnumbered_compaction: bool,
+    pub(crate) session_window: Option<Option<String>>,
+}
+
+impl Windows {
+    /// Counts one `compacted` item.
+    pub(crate) fn count(&mut self, compacted: &CompactedItem) {
+        self.compactions += 1;
+        self.unnumbered_compaction |= compacted.window().0.is_none();
+    }
+
+    /// Takes a session meta's window id, when it is the first meta met.
+    pub(crate) fn meet(&mut self, meta: &SessionMetaLine) {
+        if self.session_window.is_none() {
+            self.session_window = Some(
+                meta.meta
+                    .context_window
+                    .as_ref()
+                    .map(|window| window.window_id.clone()),
+            );
+        }
+    }
+
+    /// What the items before a suffix (`self`) and the suffix (`later`) hold together.
+    fn then(self, later: Windows) -> Windows {
+        Windows {
+            compactions: self.compactions + later.compactions,
+            unnumbered_compaction: self.unnumbered_compaction || later.unnumbered_compaction,
+            session_window: self.session_window.or(later.session_window),
+        }
+    }
+
+    fn initial_window(&self) -> ContextWindow {
+        initial_window(
+            self.compactions,
+            self.unnumbered_compaction,
+            self.session_window.clone().flatten().as_deref(),
+        )
+    }
+}
+
+/// What the items before a suffix say that the suffix itself may lack (see
+/// [`Plan::take_earlier`]): the newest token usage and turn context among them, and, when the
+/// window is asked, what [`Windows`] counts of them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Earlier {
+    pub(crate) token_info: Option<TokenUsageInfo>,
+    pub(crate) newest_turn_context: Option<TurnContextItem>,
+    /// `None` when the window was not asked (the prefix was not counted).
+    pub(crate) windows: Option<Windows>,
+}
+
+/// What a suffix's plan still lacks when its reverse scan knew everything (see
+/// [`Plan::missing`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Missing {
+    pub(crate) token_info: bool,
+    pub(crate) turn_context: bool,
+    /// The scan found no window: the whole file's initial window is the answer, which counts
+    /// every `compacted` item of the file.
+    pub(crate) window: bool,
 }
 
 /// What the survey decided: where replay starts and everything it reports besides history.
@@ -298,7 +347,7 @@ pub(crate) struct Plan {
     found: scan::ScanResult,
     token_info: Option<TokenUsageInfo>,
     newest_turn_context: Option<TurnContextItem>,
-    initial_window: ContextWindow,
+    windows: Windows,
 }
 
 impl Plan {
@@ -330,6 +379,33 @@ impl Plan {
         self.rebuilds_alone() && self.newest_turn_context.is_some()
     }
 
+    /// What the items surveyed lack for the whole file's answer when their reverse scan
+    /// stopped because it knew everything (the base, the previous turn's settings, the
+    /// reference: those the items before cannot change); `None` when it did not, and only
+    /// more of the file surveyed can answer.
+    pub(crate) fn missing(&self) -> Option<Missing> {
+        self.found.knew_everything.then(|| Missing {
+            token_info: self.token_info.is_none(),
+            turn_context: self.newest_turn_context.is_none(),
+            window: self.found.window.is_none(),
+        })
+    }
+
+    /// Completes a plan of a suffix with what the items before it hold: the newest token
+    /// usage and turn context where the suffix had none, the window's counts added to the
+    /// suffix's. After it the plan answers what the whole file's plan answers.
+    pub(crate) fn take_earlier(&mut self, earlier: Earlier) {
+        if self.token_info.is_none() {
+            self.token_info = earlier.token_info;
+        }
+        if self.newest_turn_context.is_none() {
+            self.newest_turn_context = earlier.newest_turn_context;
+        }
+        if let Some(windows) = earlier.windows {
+            self.windows = windows.then(std::mem::take(&mut self.windows));
+        }
+    }
+
     /// The newest turn context of the items, whether or not a rollback removed its turn.
     pub(crate) fn newest_turn_context(&self) -> Option<&TurnContextItem> {
         self.newest_turn_context.as_ref()
@@ -355,7 +431,9 @@ impl Plan {
             history,
             previous_turn_settings: found.previous_turn_settings,
             reference_context_item,
-            window: found.window.unwrap_or(self.initial_window),
+            window: found
+                .window
+                .unwrap_or_else(|| self.windows.initial_window()),
             token_info: self.token_info,
             stats: ReconstructionStats {
                 base_compaction: found.base,

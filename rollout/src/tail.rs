@@ -21,6 +21,13 @@
 //!   file (and 8 MiB), the next survey is the whole file. The surveys cost at most about twice
 //!   the suffix needed, or one and a half times the file when it is needed whole. A compressed
 //!   file cannot be read backwards: it is surveyed whole.
+//! - **the lines before**: a suffix is moved back only for what the lines before it could
+//!   change (the base compaction, the previous turn's settings, the reference: the reverse
+//!   scan stopped knowing them, or it did not). What else the suffix lacks, the newest token
+//!   usage or turn context, or a window no surviving compaction recorded, is read back from
+//!   its start for those line types alone ([`earlier`]), parsing nothing else: the window
+//!   then is the whole file's first window, which counts every `compacted` line, so those
+//!   bytes are read to the file's start ([`RolloutTail::bytes_walked`]).
 //! - **replay**: from the base compaction (whose place the survey noted) to the end, each
 //!   item replayed as it is read; in a compressed file the lines before it are decoded but
 //!   not parsed.
@@ -33,6 +40,7 @@
 //! whole file (its errors then name what is wrong): a fork by reference (its history starts
 //! in its parent), a file without one readable item, or a damaged compressed stream.
 
+mod earlier;
 pub(crate) mod reverse;
 
 use std::fs::File;
@@ -71,6 +79,7 @@ pub struct RolloutTail {
     whole_file: bool,
     unreadable_lines: usize,
     bytes_read: u64,
+    bytes_walked: u64,
 }
 
 impl RolloutTail {
@@ -115,9 +124,17 @@ impl RolloutTail {
         self.unreadable_lines
     }
 
-    /// Bytes of the file the last survey read (decoded bytes for a compressed file).
+    /// Bytes of the file the last survey read and parsed (decoded bytes for a compressed
+    /// file).
     pub fn bytes_read(&self) -> u64 {
         self.bytes_read
+    }
+
+    /// Bytes before the last survey's start read back, line by line, for the newest token
+    /// usage or turn context the survey lacked, or for the window's count of compactions
+    /// (only the lines of those types parsed): 0 when the survey answered alone.
+    pub fn bytes_walked(&self) -> u64 {
+        self.bytes_walked
     }
 }
 
@@ -150,13 +167,26 @@ pub fn resume_rollout_tail(
             Some(lines) if reach < len => line_start_before(lines, len - reach)?,
             _ => 0,
         };
-        let Some(survey) = survey(path, start, options)? else {
+        let Some(mut survey) = survey(path, start, options)? else {
             return Ok(None);
         };
-        if start == 0 || survey.plan.suffices() {
-            if start == 0 && survey.items == 0 {
-                return Ok(None);
-            }
+        let mut bytes_walked = 0;
+        let answers = if start == 0 || survey.plan.suffices() {
+            start > 0 || survey.items > 0
+        } else if let Some(missing) = survey.plan.missing() {
+            // What the lines before the suffix cannot change is known: the rest is read back
+            // for its own line types, not surveyed.
+            let walk = earlier::read_earlier(path, start, missing)?;
+            survey.plan.take_earlier(walk.earlier);
+            bytes_walked = walk.bytes_read;
+            true
+        } else {
+            false
+        };
+        if start == 0 && !answers {
+            return Ok(None);
+        }
+        if answers {
             let replay_from = survey.replay_start(start);
             let rebuilt = replay(path, replay_from, survey.plan)?;
             return Ok(Some(RolloutTail {
@@ -167,6 +197,7 @@ pub fn resume_rollout_tail(
                 whole_file: start == 0,
                 unreadable_lines: survey.unreadable_lines,
                 bytes_read: survey.bytes_read,
+                bytes_walked,
             }));
         }
         // When no compaction of the suffix survives (none, or rollbacks removed them), the

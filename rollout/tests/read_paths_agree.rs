@@ -179,7 +179,13 @@ fn check_file(path: &Path, tally: &mut Tally) {
                 if tail.is_whole_file() {
                     tally.tail_whole += 1;
                 } else {
+                    // Surveyed: a part; every other byte at most walked back over for
+                    // the line types the survey lacked.
                     assert!(tail.bytes_read() < bytes.len() as u64, "{label}");
+                    assert!(
+                        tail.bytes_read() + tail.bytes_walked() <= bytes.len() as u64,
+                        "{label}"
+                    );
                     tally.tail_partial += 1;
                 }
             }
@@ -309,4 +315,109 @@ fn every_read_path_agrees_with_the_forward_load_on_generated_files() {
             path.display()
         );
     }
+}
+
+/// The shape of a long session Codex compacted before it numbered windows: the window is the
+/// whole file's first window, numbered by every compaction of the file. Resume from the end
+/// surveys (parses) only the end, and walks back over the rest for `compacted` and
+/// `session_meta` lines alone; its answer is the whole file's.
+#[test]
+fn resume_reads_back_only_the_line_types_the_end_lacks() {
+    // Without the real files' own rollbacks, which may remove the late compaction's turn.
+    let Some(lines) = real_lines().map(|lines| lines.without_rollbacks()) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (name, rollbacks) in [
+        // A rollback of one turn after the compaction, as the file has it, and one
+        // before it.
+        ("after", vec![(0.998, 1)]),
+        ("before", vec![(0.98, 1)]),
+    ] {
+        let path = dir.path().join(format!("unnumbered-{name}.jsonl"));
+        let shape = Shape {
+            bytes: 40 << 20,
+            compactions: vec![0.3, 0.99],
+            rollbacks,
+            real_compactions: true,
+            ..Shape::default()
+        };
+        let written = write_rollout(&path, &lines, &shape).unwrap();
+        let contents = RolloutContents::parse(std::fs::read(&path).unwrap());
+        let expected = answer(contents.items());
+        assert_eq!(expected.window.window_number, 2, "{name}: both counted");
+        let last_compaction = contents
+            .items()
+            .iter()
+            .rposition(|item| matches!(item, RolloutItem::Compacted(_)));
+        let rebuilt = reconstruct_history_with(contents.items(), &ReconstructOptions::default());
+        assert_eq!(
+            rebuilt.stats.base_compaction, last_compaction,
+            "{name}: the last compaction survives"
+        );
+        let tail = resume_rollout_tail(&path, &ReconstructOptions::default())
+            .unwrap()
+            .unwrap();
+        let got = answer_of(tail.rebuilt().clone(), tail.newest_turn_context().cloned());
+        assert_eq!(got, expected, "{name}");
+        assert!(!tail.is_whole_file(), "{name}");
+        assert!(
+            tail.bytes_read() * 12 < written.bytes,
+            "{name}: surveyed {} of {} bytes",
+            tail.bytes_read(),
+            written.bytes
+        );
+        assert_eq!(
+            tail.bytes_read() + tail.bytes_walked(),
+            written.bytes,
+            "{name}: the rest walked back over to the start"
+        );
+    }
+}
+
+/// A suffix without token usage (none recorded in the last tenth of the file): resume walks
+/// back from the surveyed end to the newest `token_count` with usage, not to the start, and
+/// its answer is the whole file's.
+#[test]
+fn resume_walks_back_to_the_newest_token_usage_alone() {
+    let Some(lines) = real_lines().map(|lines| lines.without_rollbacks()) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("no-usage-at-the-end.jsonl");
+    let shape = Shape {
+        bytes: 24 << 20,
+        compactions: vec![0.99],
+        ..Shape::default()
+    };
+    write_rollout(&path, &lines, &shape).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let cut = bytes.len() * 9 / 10;
+    let mut edited = Vec::with_capacity(bytes.len());
+    let mut offset = 0;
+    for line in bytes.split_inclusive(|byte| *byte == b'\n') {
+        let usage = line.windows(13).any(|window| window == b"\"token_count\"");
+        if offset < cut || !usage {
+            edited.extend_from_slice(line);
+        }
+        offset += line.len();
+    }
+    std::fs::write(&path, &edited).unwrap();
+    let contents = RolloutContents::parse(edited.clone());
+    let expected = answer(contents.items());
+    assert!(expected.token_info.is_some());
+    let tail = resume_rollout_tail(&path, &ReconstructOptions::default())
+        .unwrap()
+        .unwrap();
+    let got = answer_of(tail.rebuilt().clone(), tail.newest_turn_context().cloned());
+    assert_eq!(got, expected);
+    assert!(!tail.is_whole_file());
+    let len = edited.len() as u64;
+    assert!(tail.bytes_walked() > 0, "the usage lies before the survey");
+    assert!(
+        (tail.bytes_read() + tail.bytes_walked()) * 4 < len,
+        "surveyed {} and walked {} of {len} bytes",
+        tail.bytes_read(),
+        tail.bytes_walked()
+    );
 }

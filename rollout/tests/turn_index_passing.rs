@@ -120,6 +120,7 @@ fn passing_over_lines_keeps_the_index_on_generated_files() {
         compactions: vec![0.4, 0.97],
         rollbacks: vec![(0.2, 1), (0.6, 3), (0.99, 1), (0.995, 1)],
         torn_last_line: true,
+        ..Shape::default()
     });
     for (number, shape) in shapes.iter().enumerate() {
         let path = dir.path().join(format!("generated-{number}.jsonl"));

@@ -2,7 +2,8 @@
 //!
 //! The first real session meta, then the enveloped lines of the real fixtures (their metas
 //! and compactions left out) repeated until the file has the size asked for, with generated
-//! `compacted` lines (a replacement history and a window number) and `thread_rolled_back`
+//! `compacted` lines (a replacement history and a window number, or copies of a real one
+//! without a number) and `thread_rolled_back`
 //! markers where the [`Shape`] puts them, and optionally a torn last line. Nothing is held in
 //! memory but the real lines: the file is written as it is generated.
 
@@ -26,6 +27,9 @@ pub(crate) struct RealLines {
     /// The lines are those of paginated files: a compaction is written as Codex writes one
     /// there, its `compacted` line followed by a completed `ContextCompaction` item.
     pub paginated: bool,
+    /// The first real `compacted` line with a replacement history and no window number (as
+    /// Codex wrote them before 0.150), for [`Shape::real_compactions`].
+    pub compaction: Option<Vec<u8>>,
 }
 
 /// The real lines, `None` without the real fixtures.
@@ -48,6 +52,7 @@ pub(crate) fn real_paginated_lines() -> Option<RealLines> {
 fn lines_of_files(paginated_only: bool) -> Option<RealLines> {
     let mut meta = None;
     let mut body = Vec::new();
+    let mut compaction = None;
     for path in real_jsonl_files().ok()?? {
         let Ok(lines) = non_empty_lines(&path) else {
             continue;
@@ -74,6 +79,12 @@ fn lines_of_files(paginated_only: bool) -> Option<RealLines> {
                 Some(RolloutItem::SessionMeta(_)) => {
                     meta.get_or_insert_with(|| (*line).clone());
                 }
+                Some(RolloutItem::Compacted(compacted))
+                    if compacted.replacement_history.is_some()
+                        && compacted.window().0.is_none() =>
+                {
+                    compaction.get_or_insert_with(|| (*line).clone());
+                }
                 Some(RolloutItem::Compacted(_)) | None => {}
                 Some(_) => body.push((*line).clone()),
             }
@@ -83,6 +94,7 @@ fn lines_of_files(paginated_only: bool) -> Option<RealLines> {
         meta: meta?,
         body,
         paginated: paginated_only,
+        compaction,
     })
 }
 
@@ -122,6 +134,7 @@ impl RealLines {
         Self {
             meta: self.meta.clone(),
             paginated: self.paginated,
+            compaction: self.compaction.clone(),
             body: self
                 .body
                 .iter()
@@ -147,6 +160,9 @@ pub(crate) struct Shape {
     pub rollbacks: Vec<(f64, u32)>,
     /// End with the first half of a line, as a writer killed mid-line leaves it.
     pub torn_last_line: bool,
+    /// The compactions are copies of a real one without a window number (the whole file's
+    /// window then counts every compaction) instead of generated numbered ones.
+    pub real_compactions: bool,
 }
 
 /// The generated files the streamed-versus-whole tests of the commands check: compactions
@@ -165,6 +181,7 @@ pub(crate) fn streamed_equivalence_shapes() -> [Shape; 2] {
             compactions: vec![0.5],
             rollbacks: vec![(0.9, 10_000)],
             torn_last_line: true,
+            ..Shape::default()
         },
     ]
 }
@@ -222,9 +239,17 @@ pub(crate) fn write_rollout(path: &Path, lines: &RealLines, shape: &Shape) -> io
     };
     put(&mut out, &lines.meta, &mut written)?;
     let mut marks: Vec<(u64, String)> = Vec::new();
+    let real_compaction = match (&lines.compaction, shape.real_compactions) {
+        (Some(line), true) => Some(String::from_utf8_lossy(line).into_owned()),
+        (None, true) => return Err(io::Error::other("the real files hold no compaction")),
+        (_, false) => None,
+    };
     for (window, at) in shape.compactions.iter().enumerate() {
         let (window, at) = (window as u64 + 1, (shape.bytes as f64 * at) as u64);
-        marks.push((at, compaction_line(window)));
+        let line = real_compaction
+            .clone()
+            .unwrap_or_else(|| compaction_line(window));
+        marks.push((at, line));
         if lines.paginated {
             // Sorting is stable: the item stays right after its line.
             marks.push((at, compaction_item_line(window)));

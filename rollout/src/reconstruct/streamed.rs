@@ -12,7 +12,7 @@
 use codex_protocol::rollout::{RolloutItem, TurnContextItem};
 
 use super::replay::Replayer;
-use super::{Plan, ReconstructOptions, ReconstructedHistory, Survey};
+use super::{Earlier, Missing, Plan, ReconstructOptions, ReconstructedHistory, Survey};
 
 /// Pass one of a two-pass rebuild (see the module docs).
 #[derive(Debug)]
@@ -86,6 +86,18 @@ impl ReplayPlan {
     /// found the context window, and the newest token usage and turn context are among them.
     pub(crate) fn suffices(&self) -> bool {
         self.plan.suffices()
+    }
+
+    /// What the items surveyed lack for the whole file's answer, when their reverse scan knew
+    /// everything the items before them could change (see [`Plan::missing`]).
+    pub(crate) fn missing(&self) -> Option<Missing> {
+        self.plan.missing()
+    }
+
+    /// Completes the plan of a suffix with what the items before it hold (see
+    /// [`Plan::take_earlier`]).
+    pub(crate) fn take_earlier(&mut self, earlier: Earlier) {
+        self.plan.take_earlier(earlier);
     }
 
     /// The newest turn context of the file, whether or not a rollback removed its turn (the

@@ -24,6 +24,12 @@ impl<R: Read + Seek> ReverseLines<R> {
     /// A reader of the lines of `reader`, whose length is found by seeking to its end.
     pub(crate) fn new(mut reader: R) -> io::Result<Self> {
         let len = reader.seek(SeekFrom::End(0))?;
+        Self::ending_at(reader, len)
+    }
+
+    /// A reader of the lines of `reader`'s first `len` bytes (a line start, or its length):
+    /// the lines before that offset.
+    pub(crate) fn ending_at(mut reader: R, len: u64) -> io::Result<Self> {
         let mut end_offset = len;
         if len > 0 {
             reader.seek(SeekFrom::Start(len - 1))?;
