@@ -198,7 +198,8 @@ pub(crate) fn read_rollout(reader: impl Read) -> io::Result<DecodedRollout> {
     read_sized(reader, 0)
 }
 
-/// Reads the rollout file at `path` with [`read_rollout`].
+/// Reads the rollout file at `path`: decoded whole when it is compressed (damage reported, not
+/// an error), its bytes as they are when plain.
 pub fn read_rollout_file(path: &Path) -> io::Result<DecodedRollout> {
     let file = File::open(path)?;
     let size = file.metadata().map_or(0, |metadata| metadata.len());

@@ -105,7 +105,7 @@ impl RolloutContents {
         Self::from_decoded_with_threads(source::decode_in_memory(bytes), threads)
     }
 
-    /// Reads every line of a decoded rollout ([`crate::source::read_rollout`]). When its
+    /// Reads every line of a decoded rollout ([`crate::read_rollout_file`]'s answer). When its
     /// compressed stream was damaged, the lines before the damage are read, the partial line
     /// at the damage is dropped, and a [`super::ProblemKind::Damaged`] problem is reported after
     /// the last line kept.
