@@ -12,15 +12,16 @@
 // Reporting (what was measured) is this test's job.
 #![allow(clippy::print_stderr)]
 
+mod common;
+
 use std::collections::HashSet;
-use std::fs;
-use std::path::Path;
 
 use codex_app_server_protocol::v2::{ThreadItem, Turn};
 use codex_app_server_protocol::{ThreadHistoryBuilder, TranscriptMode, build_turns_in_mode};
 use codex_protocol::models::ResponseItem;
-use codex_protocol::rollout::{RolloutItem, parse_rollout_line, split_lines};
+use codex_protocol::rollout::RolloutItem;
 use codex_test_support::{real_file, real_jsonl_files};
+use common::rollout_items;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -30,14 +31,6 @@ const SHAPE_CATALOGUES: &[&str] = &["jazzyalex__agent-sessions__small.jsonl"];
 /// The 0.145 session in legacy history mode (README of the fixtures): every `exec_command`
 /// there has a `function_call` and an output, and no client item.
 const LEGACY_0145: &str = "seokhyeonhong__motion-jepa__rollout-2026-07-26T06-37-23-019f9b36-1e6d-7651-9801-5450483871e2.jsonl";
-
-fn rollout_items(path: &Path) -> Result<Vec<RolloutItem>, Box<dyn std::error::Error>> {
-    let bytes = fs::read(path)?;
-    Ok(split_lines(&bytes)
-        .filter_map(|(_, line)| parse_rollout_line(line).ok())
-        .filter_map(|parsed| parsed.item().cloned())
-        .collect())
-}
 
 fn is_call_item(item: &ThreadItem) -> bool {
     matches!(

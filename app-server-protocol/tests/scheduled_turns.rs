@@ -8,23 +8,15 @@
 // Reporting (what was measured) is this test's job.
 #![allow(clippy::print_stderr)]
 
-use std::fs;
-use std::path::Path;
+mod common;
 
 use codex_app_server_protocol::v2::Turn;
 use codex_app_server_protocol::{ThreadHistoryBuilder, TranscriptMode, build_turns_in_mode};
-use codex_protocol::rollout::{RolloutItem, parse_rollout_line, split_lines};
+use codex_protocol::rollout::RolloutItem;
 use codex_test_support::real_jsonl_files;
+use common::rollout_items;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-fn rollout_items(path: &Path) -> Result<Vec<RolloutItem>, Box<dyn std::error::Error>> {
-    let bytes = fs::read(path)?;
-    Ok(split_lines(&bytes)
-        .filter_map(|(_, line)| parse_rollout_line(line).ok())
-        .filter_map(|parsed| parsed.item().cloned())
-        .collect())
-}
 
 /// The turns of `items` handed on by a scheduled second pass, and the most turns the second
 /// pass held at once (counted as turns handed on late: closed turns not yet final).

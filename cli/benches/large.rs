@@ -23,14 +23,15 @@
 //! Scale pass (printed, once per size): the `codex-thread` release binary's `inspect` and
 //! `history` as whole processes, their wall time as a ratio of a one-thread `Value` parse of
 //! the same file measured just before, and their peak RSS (`/usr/bin/time -f %M`, the
-//! child's maximum resident set), and `thread` whole (standard input, loaded whole), streamed
-//! (a file) and `--last 1`, `notifications` whole and streamed (read twice), and
-//! `fork --drop-turns 1` whole (standard input), from the end and from the end by reference;
+//! child's maximum resident set), and `thread` from standard input (spooled into a temporary
+//! file first), streamed (a file) and `--last 1`, `notifications` whole and streamed (read twice), and
+//! `fork --drop-turns 1` from standard input, from the end and from the end by reference;
 //! `thread` and `thread --last 1` / `--last 10` of a paginated file of the same shape (its
 //! last turns read from the end).
 //! `export --format markdown` and `--format html` of the file are measured the same way.
 //! With `CODEX_BENCH_10G=1 CODEX_BENCH_10G_REPLAY=1` the 10 GiB pipe also feeds
-//! `notifications` and both exports (each spools it into one temporary file), against a
+//! `notifications`, both exports and `thread` (text and `--json`; each spools it into one
+//! temporary file), against a
 //! one-thread `Value` parse of the same bytes a chunk at a time.
 //! `CODEX_BENCH_WRITE=PATH:MIB` only writes the scale pass's input of that size to `PATH` (for
 //! profiling by hand); `CODEX_BENCH_VALUE=PATH` only times the one-thread `Value` parse of
@@ -192,8 +193,8 @@ fn measure(args: &[&str], stdin: Option<Feed<'_>>) -> (Duration, u64) {
     (elapsed, peak)
 }
 
-/// `fork --drop-turns 1` of the file at `path` (whose first line is `meta`): whole (the same
-/// bytes on standard input, which is loaded whole), from the end and copied, and from the end
+/// `fork --drop-turns 1` of the file at `path` (whose first line is `meta`): from standard
+/// input (the same bytes, spooled into a temporary file first), from the end and copied, and from the end
 /// by reference (the file linked into a home under its thread's name, as readers find it).
 fn fork_scale(mib: u64, path: &Path, meta: &[u8], value: Duration, feed: Feed<'_>) {
     let dir = bench_dir();
@@ -398,8 +399,8 @@ fn scale(lines: &RealLines) {
         reaching_back(mib, lines);
         unnumbered_compaction(mib, lines);
         paginated_last_turns(mib);
-        // `thread`: streamed (a file), whole (the same bytes on standard input, which is
-        // loaded whole), and only the last turn.
+        // `thread`: streamed (a file), from standard input (the same bytes, spooled into a
+        // temporary file first), and only the last turn.
         let (thread, thread_rss) = measure(&["thread", "--json", &file], None);
         let mut feed = |pipe: &mut dyn Write| {
             let mut input = std::fs::File::open(&path).unwrap();
@@ -410,7 +411,7 @@ fn scale(lines: &RealLines) {
         let (last, last_rss) = measure(&["thread", "--json", "--last", "1", &file], None);
         eprintln!(
             "scale {mib} MiB: {} | {} | {}",
-            against("thread whole", whole, value, whole_rss),
+            against("thread from standard input", whole, value, whole_rss),
             against("streamed", thread, value, thread_rss),
             against("--last 1", last, value, last_rss),
         );
@@ -473,12 +474,16 @@ fn scale(lines: &RealLines) {
             let markdown = ["export", "--format", "markdown", "-"];
             let (markdown, markdown_rss) = measure(&markdown, Some(&mut feed));
             let (html, html_rss) = measure(&["export", "--format", "html", "-"], Some(&mut feed));
+            let (thread, thread_rss) = measure(&["thread", "-"], Some(&mut feed));
+            let (json, json_rss) = measure(&["thread", "--json", "-"], Some(&mut feed));
             eprintln!(
-                "scale 10 GiB (piped): value parse {:.1}s | {} | {} | {}",
+                "scale 10 GiB (piped): value parse {:.1}s | {} | {} | {} | {} | {}",
                 value.as_secs_f64(),
                 against("notifications", replayed, value, replayed_rss),
                 against("export markdown", markdown, value, markdown_rss),
                 against("html", html, value, html_rss),
+                against("thread", thread, value, thread_rss),
+                against("thread --json", json, value, json_rss),
             );
         }
     }

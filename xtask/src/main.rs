@@ -25,12 +25,16 @@
 //!   in a virtual environment under `<target>/duckdb/` or `<target>/pyspark/` (Spark with a
 //!   Java runtime from Debian's packages), what the Parquet table tests query with (also part
 //!   of `ci`); print the Python.
+//! - `cargo xtask bench-input [--dir DIR] [--mib N] [--shape NAME]...`: the benchmarks' large
+//!   inputs (real lines repeated in every hard shape: `generate::named_shapes`), written for
+//!   running the commands on by hand.
 //! - `cargo xtask pricing [--version V] [--from FILE]`: the price table `usage` ships
 //!   (`home/data/litellm_prices.json`), regenerated from LiteLLM's model price data.
 //!
 //! Written in Rust rather than shell so that it runs the same on every machine that can build
 //! the workspace.
 
+mod bench_input;
 mod browser;
 mod ci;
 mod codegen;
@@ -91,6 +95,19 @@ enum Command {
         #[arg(long)]
         from: Option<std::path::PathBuf>,
     },
+    /// Write the benchmarks' large inputs (real lines repeated, in every hard shape) to a
+    /// folder, to run the commands on by hand.
+    BenchInput {
+        /// The folder to write them to.
+        #[arg(long, default_value = "target/bench-input")]
+        dir: std::path::PathBuf,
+        /// Size of each file in MiB (10240 for the 10 GiB variant).
+        #[arg(long, default_value_t = 1024)]
+        mib: u64,
+        /// Only these shapes (default: all of them).
+        #[arg(long = "shape")]
+        shapes: Vec<String>,
+    },
     /// The real Codex CLI the differential tests run against.
     RealCodex {
         #[command(subcommand)]
@@ -127,6 +144,7 @@ fn main() -> Result<()> {
         Command::Duckdb => engines::install(&codex_test_support::DUCKDB),
         Command::Spark => engines::install(&codex_test_support::PYSPARK),
         Command::Pricing { version, from } => pricing::run(version.as_deref(), from.as_deref()),
+        Command::BenchInput { dir, mib, shapes } => bench_input::run(&dir, mib, &shapes),
         Command::RealCodex {
             command: RealCodexCommand::Install { version },
         } => real_codex::install(&version),

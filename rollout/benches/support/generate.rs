@@ -283,6 +283,78 @@ pub(crate) fn write_rollout(path: &Path, lines: &RealLines, shape: &Shape) -> io
     Ok(written)
 }
 
+/// The hard shapes real files have, each a file of `bytes` (`cargo xtask bench-input` writes
+/// them; every speed goal is measured on all of them): a compaction in the last 1 % with
+/// rollbacks after it (the scale pass's shape), compactions at several depths, rollbacks
+/// before and after the last compaction, a rollback reaching back past it (no compaction
+/// applies), copies of a real compaction without a window number (the window counts them
+/// all; the real lines' own rollbacks left out so the late one survives), a torn last line,
+/// and no compaction at all. Each comes as (name, shape, whether the real lines keep their
+/// own rollbacks); they always keep their images.
+pub(crate) fn named_shapes(bytes: u64) -> Vec<(&'static str, Shape, bool)> {
+    let shape = Shape {
+        bytes,
+        ..Shape::default()
+    };
+    vec![
+        (
+            "late-compaction",
+            Shape {
+                compactions: vec![0.99],
+                rollbacks: vec![(0.995, 2), (0.998, 1)],
+                ..shape.clone()
+            },
+            true,
+        ),
+        (
+            "compactions-at-depths",
+            Shape {
+                compactions: vec![0.1, 0.5, 0.9, 0.99],
+                ..shape.clone()
+            },
+            true,
+        ),
+        (
+            "rollbacks-around-compaction",
+            Shape {
+                compactions: vec![0.4, 0.97],
+                rollbacks: vec![(0.6, 3), (0.96, 2), (0.99, 1), (0.995, 1)],
+                ..shape.clone()
+            },
+            true,
+        ),
+        (
+            "rollback-past-compaction",
+            Shape {
+                compactions: vec![0.99],
+                rollbacks: vec![(0.995, 1_000)],
+                ..shape.clone()
+            },
+            true,
+        ),
+        (
+            "unnumbered-compactions",
+            Shape {
+                compactions: vec![0.3, 0.99],
+                rollbacks: vec![(0.998, 1)],
+                real_compactions: true,
+                ..shape.clone()
+            },
+            false,
+        ),
+        (
+            "torn-last-line",
+            Shape {
+                compactions: vec![0.97],
+                torn_last_line: true,
+                ..shape.clone()
+            },
+            true,
+        ),
+        ("no-compaction", shape, true),
+    ]
+}
+
 /// The sizes (MiB) of a benchmark's scale pass: the comma-separated list in the environment
 /// variable `var`, else 100 and 1024.
 pub(crate) fn scale_sizes_from(var: &str) -> Vec<u64> {
