@@ -298,11 +298,11 @@ pub(crate) fn continues_another(path: &Path) -> bool {
     matches!(history_base_of_file(path), Ok(Some(_)))
 }
 
-/// The home named by `home` (which must be one: [`crate::inputs::resolve_home`]), else the one
+/// The home named by `home` (which must be one: [`crate::input::resolve_home`]), else the one
 /// `path` lies in, else the default one.
 pub(crate) fn home_of(path: &Path, home: Option<&Path>) -> Result<CodexHome, Failure> {
     Ok(match home {
-        Some(root) => crate::inputs::resolve_home(Some(root))?,
+        Some(root) => crate::input::resolve_home(Some(root))?,
         None => match home_of_rollout_path(path) {
             Some(home) => home,
             None => CodexHome::resolve(None).map_err(|error| Failure::Usage(error.to_string()))?,

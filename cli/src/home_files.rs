@@ -11,7 +11,8 @@ use codex_rollout::{DEFAULT_LEVEL, EncoderSettings, MAX_WINDOW_LOG};
 
 use crate::error::Failure;
 use crate::input::Source;
-use crate::inputs::{WhenEmpty, expand_sources, resolve_home};
+use crate::input::resolve_home;
+use crate::inputs::{WhenEmpty, expand_sources};
 
 /// The files a home-wide command works on.
 #[derive(Debug, Clone, Args)]

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use codex_home::{ThreadLookupError, thread_prefix};
+use codex_rollout::CodexHome;
 
 use crate::error::Failure;
 use crate::output::note;
@@ -132,7 +133,7 @@ impl Source {
 /// `$CODEX_HOME`, else `~/.codex`), by codex-home's rule ([`codex_home::find_thread`]). An
 /// ambiguous prefix is a usage error; the rest cannot be read.
 pub(crate) fn find_thread(prefix: &str, home: Option<&Path>) -> Result<PathBuf, Failure> {
-    let home = crate::inputs::resolve_home(home)?;
+    let home = resolve_home(home)?;
     codex_home::find_thread(&home, prefix).map_err(|err| match err {
         ThreadLookupError::Ambiguous { .. } => Failure::Usage(err.to_string()),
         _ => Failure::Unreadable(err.to_string()),
@@ -180,4 +181,17 @@ pub(crate) fn describe(err: &std::io::Error) -> String {
             text.to_lowercase()
         }
     }
+}
+
+/// The Codex home named by `--home`, else `$CODEX_HOME`, else `~/.codex`, when it is one by
+/// codex-home's rule ([`codex_home::check_home`]): every command that reads a home comes
+/// through here, so a missing or mistyped home is the same error (exit 2) everywhere.
+pub(crate) fn resolve_home(home: Option<&Path>) -> Result<CodexHome, Failure> {
+    let home = CodexHome::resolve(home.map(Path::to_path_buf)).map_err(|err| {
+        Failure::Usage(format!(
+            "cannot find the Codex home ({err}); pass --home DIR"
+        ))
+    })?;
+    codex_home::check_home(&home).map_err(|err| Failure::Unreadable(err.to_string()))?;
+    Ok(home)
 }

@@ -18,10 +18,9 @@ use std::path::{Path, PathBuf};
 
 use chrono_tz::Tz;
 use codex_home::{all_rollout_files, day_zone, rollout_files_under};
-use codex_rollout::CodexHome;
 
 use crate::error::Failure;
-use crate::input::{STDIN_ARG, Source};
+use crate::input::{STDIN_ARG, Source, resolve_home};
 use crate::output::warn;
 
 /// What a many-file command works on when it is given no path and no `--home`.
@@ -31,19 +30,6 @@ pub(crate) enum WhenEmpty {
     Sample,
     /// Every session of the default Codex home.
     DefaultHome,
-}
-
-/// The Codex home named by `--home`, else `$CODEX_HOME`, else `~/.codex`, when it is one by
-/// codex-home's rule ([`codex_home::check_home`]): every command that reads a home comes
-/// through here, so a missing or mistyped home is the same error (exit 2) everywhere.
-pub(crate) fn resolve_home(home: Option<&Path>) -> Result<CodexHome, Failure> {
-    let home = CodexHome::resolve(home.map(Path::to_path_buf)).map_err(|err| {
-        Failure::Usage(format!(
-            "cannot find the Codex home ({err}); pass --home DIR"
-        ))
-    })?;
-    codex_home::check_home(&home).map_err(|err| Failure::Unreadable(err.to_string()))?;
-    Ok(home)
 }
 
 /// Expands `args` (files, folders, `-`) and `home` into the sources to work on, in the order

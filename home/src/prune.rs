@@ -32,14 +32,16 @@ mod rescue;
 mod summary;
 mod trash;
 
-pub use apply::{AppliedThread, ApplyOptions, Outcome, apply_prune};
+use std::path::Path;
+
+pub use apply::{AppliedThread, ApplyOptions, Outcome, apply_prune, empty_trash};
 pub use codex_cli::{CodexCli, CodexCliError};
 pub use lock::PruneLock;
 pub use plan::{Hold, PlannedThread, PrunePlan, plan_prune};
 pub use policy::{Action, DEFAULT_MIN_IDLE, Policy, parse_policy, parse_size};
 pub use rescue::{RescueThreadError, rescue_thread};
 pub use summary::{StorageRow, StorageSummary, storage_summary};
-pub use trash::{TRASH_SUBDIR, TrashFolder, TrashReport, empty_trash};
+pub use trash::{TRASH_SUBDIR, TrashFolder, TrashReport};
 
 /// Why pruning could not start.
 #[derive(Debug, thiserror::Error)]
@@ -62,6 +64,16 @@ pub enum PruneError {
         /// What failed.
         source: std::io::Error,
     },
+}
+
+/// The error of an IO `action` on `path`, for `map_err`.
+pub(crate) fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> PruneError {
+    let path = path.to_path_buf();
+    move |source| PruneError::Io {
+        action,
+        path,
+        source,
+    }
 }
 
 #[cfg(test)]

@@ -51,6 +51,7 @@ mod extract;
 mod identity;
 mod query;
 mod read;
+mod row;
 mod schema;
 mod snippet;
 mod store;
@@ -241,6 +242,24 @@ fn home_key(home: &CodexHome) -> String {
         .unwrap_or_else(|_| root.to_path_buf())
         .display()
         .to_string()
+}
+
+/// Why reading or storing one file failed (the update reports it and goes on).
+pub(crate) enum Failure {
+    Io(std::io::Error),
+    Sql(rusqlite::Error),
+}
+
+impl From<rusqlite::Error> for Failure {
+    fn from(error: rusqlite::Error) -> Self {
+        Self::Sql(error)
+    }
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(error: std::io::Error) -> Self {
+        Self::Io(error)
+    }
 }
 
 #[cfg(test)]

@@ -50,8 +50,9 @@ pub use rows::{ItemRow, Table, ThreadRow, ThreadRows, TokenRow, TurnRow};
 
 use items::TextOptions;
 use layout::Layout;
+use layout::PartitionKey;
 use manifest::{FileEntry, Fingerprint, Manifest, ThreadEntry};
-use partition::{PartitionKey, PartitionSet, remove_stale_temps};
+use partition::{PartitionSet, remove_stale_temps};
 use pending::Pending;
 
 use crate::list::FoundRollout;

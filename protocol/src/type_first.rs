@@ -1,6 +1,6 @@
-//! Type-first decoding of the two internally tagged payload enums, [`ResponseItem`] and
-//! [`EventMsg`]: read the payload's `type`, then decode that variant straight from the same
-//! bytes.
+//! Type-first decoding of the two internally tagged payload enums,
+//! [`ResponseItem`](crate::models::ResponseItem) and [`EventMsg`](crate::event::EventMsg):
+//! read the payload's `type`, then decode that variant straight from the same bytes.
 //!
 //! Serde's derive for an internally tagged enum (`#[serde(tag = "type")]`) cannot know the
 //! variant before it has seen the tag, so it first buffers the whole payload into its private
@@ -37,14 +37,10 @@ use serde::de::{
     VariantAccess, Visitor,
 };
 
-use crate::event::EventMsg;
-use crate::models::ResponseItem;
-
-/// A payload enum with a type-first decoder: [`ResponseItem`] and [`EventMsg`].
+/// A payload enum with a type-first decoder: [`ResponseItem`](crate::models::ResponseItem)
+/// and [`EventMsg`](crate::event::EventMsg) (each declared through `type_first_enum!`, which
+/// implements it).
 pub trait TypeFirst: DeserializeOwned + sealed::Sealed {}
-
-impl TypeFirst for ResponseItem {}
-impl TypeFirst for EventMsg {}
 
 /// Decodes one payload (a JSON object) into `T`: type-first when it can, otherwise through
 /// the derived deserializer, so the result is always what `serde_json::from_str` gives.
@@ -381,6 +377,8 @@ macro_rules! type_first_enum {
                 $variant $( ( $inner ) )? $( { $($fields)* } )?,
             )*
         }
+
+        impl $crate::type_first::TypeFirst for $name {}
 
         impl $crate::type_first::sealed::Sealed for $name {
             fn decode_entries<'de, A: serde::de::MapAccess<'de>>(

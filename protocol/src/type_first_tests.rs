@@ -1,6 +1,8 @@
 use pretty_assertions::assert_eq;
 
 use super::*;
+use crate::event::EventMsg;
+use crate::models::ResponseItem;
 
 /// Both paths on one payload: equal values when the direct one decodes; when it does not, the
 /// derived one is what [`decode`] returns.

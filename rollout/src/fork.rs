@@ -39,7 +39,7 @@ use crate::history_base::{ordinal_at, prefix_end};
 use crate::layout::CodexHome;
 use crate::load::{LineEntry, LoadedRollout};
 use crate::timestamp::format_line_timestamp;
-use crate::turns::user_turns;
+use crate::turns::{TooFewTurns, UserTurn, user_turns};
 
 pub(crate) use from_end::ForkLines;
 pub(crate) use meta_line::MetaRewriteError;
@@ -92,6 +92,24 @@ pub enum ForkError {
     /// thread it was forked from.
     #[error("{} has no session meta", .0.display())]
     NoSessionMeta(PathBuf),
+}
+
+/// The fork point that drops the last `drop` user turns of `turns` (0 keeps everything):
+/// before the first item of the `drop`-th last turn.
+pub fn fork_point_dropping_turns(
+    turns: &[UserTurn],
+    drop: usize,
+) -> Result<ForkPoint, TooFewTurns> {
+    if drop == 0 {
+        return Ok(ForkPoint::KeepAll);
+    }
+    let first_dropped = turns.len().checked_sub(drop).ok_or(TooFewTurns {
+        turns: turns.len(),
+        requested: drop,
+    })?;
+    Ok(turns.get(first_dropped).map_or(ForkPoint::KeepAll, |turn| {
+        ForkPoint::BeforeItem(turn.first_item())
+    }))
 }
 
 /// How a fork holds the history it keeps.
@@ -321,7 +339,7 @@ pub fn fork_source_thread(source: &Path) -> std::io::Result<Option<ThreadId>> {
 /// a suffix that never decides), and the kept lines are streamed into the fork, or, by
 /// reference, read once forwards for the counts and the ordinal at the cut and named. The
 /// fork is the one [`fork_rollout_to_path_with`] writes of the loaded file at
-/// [`crate::turns::fork_point_dropping_turns`] (the tests compare them on every real file).
+/// [`fork_point_dropping_turns`] (the tests compare them on every real file).
 pub fn fork_file_dropping_turns(
     source: &Path,
     drop: usize,

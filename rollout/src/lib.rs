@@ -106,9 +106,9 @@ pub use compress::{
 pub use error::{Result, RolloutError};
 pub use fork::{
     ForkError, ForkMode, ForkPoint, ForkedRollout, fork_bytes, fork_bytes_with,
-    fork_file_dropping_turns, fork_file_dropping_turns_in_batches, fork_rollout,
-    fork_rollout_to_path, fork_rollout_to_path_with, fork_rollout_with, fork_source_thread,
-    user_message_positions_in_rollout,
+    fork_file_dropping_turns, fork_file_dropping_turns_in_batches, fork_point_dropping_turns,
+    fork_rollout, fork_rollout_to_path, fork_rollout_to_path_with, fork_rollout_with,
+    fork_source_thread, user_message_positions_in_rollout,
 };
 pub use head::thread_id_of_file;
 pub use history_base::{
@@ -143,8 +143,8 @@ pub use timestamp::{format_line_timestamp, now_line_timestamp};
 pub use turn_pages::{TurnPage, turns_before, turns_from};
 pub use turns::{
     ParentPrefixScan, Provenance, StreamedTurnIndex, TooFewTurns, TurnRecords, TurnTally, UserTurn,
-    UserTurnCounter, all_user_turns_in_rollout, fork_point_dropping_turns, may_start_turn,
-    parent_prefix, user_turn_count, user_turns,
+    UserTurnCounter, all_user_turns_in_rollout, may_start_turn, parent_prefix, user_turn_count,
+    user_turns,
 };
 
 /// Hooks for the tests of crates above this one, never needed by a program.

@@ -23,6 +23,7 @@
 //! files that are not sessions at all).
 
 mod contents;
+mod entry;
 pub(crate) mod lines;
 mod problem;
 
@@ -36,10 +37,10 @@ use tracing::debug;
 
 use crate::source::{self, StreamDamage};
 
-#[cfg(test)]
-pub(crate) use contents::EntryContent;
-pub(crate) use contents::LineEntry;
 pub use contents::RolloutContents;
+#[cfg(test)]
+pub(crate) use entry::EntryContent;
+pub(crate) use entry::LineEntry;
 pub use problem::{LineProblem, ProblemKind};
 
 /// Why a rollout could not be loaded as a session. Content problems of single lines are never

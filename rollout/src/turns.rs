@@ -24,7 +24,7 @@
 //!
 //! A turn's first line is its user message item when the file has it (the recorder writes the
 //! item, then its event), else its event; a fork cuts before that line
-//! ([`ForkPoint::BeforeItem`]), which codex-rollout then moves up to the turn's `task_started`.
+//! ([`ForkPoint::BeforeItem`](crate::ForkPoint::BeforeItem)), which codex-rollout then moves up to the turn's `task_started`.
 //!
 //! Copied parent prefix ([`ParentPrefix`]): a child's file starts with its own
 //! `session_meta`, then may replay its parent's meta (another thread id) followed by the
@@ -38,8 +38,6 @@ use codex_core::is_user_turn_boundary;
 use codex_protocol::event::EventMsg;
 use codex_protocol::items::TurnItem;
 use codex_protocol::rollout::{LineFormat, RolloutItem};
-
-use crate::fork::ForkPoint;
 
 mod index;
 mod passing;
@@ -347,24 +345,6 @@ pub struct TooFewTurns {
     pub turns: usize,
     /// How many were asked to be dropped.
     pub requested: usize,
-}
-
-/// The fork point that drops the last `drop` user turns of `turns` (0 keeps everything):
-/// before the first item of the `drop`-th last turn.
-pub fn fork_point_dropping_turns(
-    turns: &[UserTurn],
-    drop: usize,
-) -> Result<ForkPoint, TooFewTurns> {
-    if drop == 0 {
-        return Ok(ForkPoint::KeepAll);
-    }
-    let first_dropped = turns.len().checked_sub(drop).ok_or(TooFewTurns {
-        turns: turns.len(),
-        requested: drop,
-    })?;
-    Ok(turns.get(first_dropped).map_or(ForkPoint::KeepAll, |turn| {
-        ForkPoint::BeforeItem(turn.first_item())
-    }))
 }
 
 /// Its line builders (`line`, `user_item`, `task_started`, ...) serve the crate's other tests.

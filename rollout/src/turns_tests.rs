@@ -3,6 +3,7 @@ use codex_protocol::thread_id::ThreadId;
 use pretty_assertions::assert_eq;
 
 use super::*;
+use crate::fork::{ForkPoint, fork_point_dropping_turns};
 
 fn contents(lines: &[String]) -> RolloutContents {
     RolloutContents::parse(lines.join("\n").into_bytes())

@@ -5,12 +5,14 @@
 //! [`layers`] checks every workspace member's `Cargo.toml` against the diagram of
 //! `docs/architecture.md`: dependencies, dev-dependencies included, point up it only.
 //! [`commands`] checks that no command module of the binary imports another.
+//! [`circles`] checks that no files of a crate name each other in a circle.
 //!
 //! Each rule names the files it covers and the text those files must not contain (outside
 //! comments). A rule may list files that still break it, each with the reason it is
 //! tolerated; an allowance that is no longer needed is itself a failure, so the list only
 //! shrinks.
 
+mod circles;
 mod commands;
 mod layers;
 
@@ -152,6 +154,7 @@ pub(crate) fn check(root: &Path) -> std::io::Result<Vec<Violation>> {
     let mut violations = check_rules(root, RULES)?;
     violations.extend(layers::check(root)?);
     violations.extend(commands::check(root)?);
+    violations.extend(circles::check(root)?);
     Ok(violations)
 }
 

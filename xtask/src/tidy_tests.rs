@@ -313,3 +313,47 @@ fn a_dev_dependency_on_itself_is_allowed() -> std::io::Result<()> {
     assert_eq!(on_core(check(dir.path())?), 1);
     Ok(())
 }
+
+fn modules(files: &[(&str, &str)]) -> std::collections::BTreeMap<Vec<String>, String> {
+    files
+        .iter()
+        .map(|(module, text)| {
+            let path = if module.is_empty() {
+                Vec::new()
+            } else {
+                module.split('/').map(str::to_string).collect()
+            };
+            (path, (*text).to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn a_circle_of_files_is_found_and_a_module_using_its_parent_is_not_one() {
+    let files = modules(&[
+        ("", "mod a;\nmod b;\nmod c;\nuse crate::a::Thing;\n"),
+        // a and b name each other, b through a `use` group, a through a path in code.
+        (
+            "a",
+            "pub struct Thing;\nfn f() { let _ = crate::b::helper(); }\n",
+        ),
+        ("b", "use crate::{a::Thing, c};\npub fn helper() {}\n"),
+        // c names its parent only, and b in a comment and in its test module.
+        (
+            "c",
+            "use super::Thing;\n// crate::b::helper\n#[cfg(test)]\nmod tests {\nuse crate::b;\n}\n",
+        ),
+        ("c/d", "use super::super::a::Thing;\n"),
+    ]);
+    let found = super::circles::circles(&files);
+    assert_eq!(
+        found,
+        vec![vec![vec!["a".to_string()], vec!["b".to_string()]]]
+    );
+    let fixed = modules(&[
+        ("", "mod a;\nmod b;\n"),
+        ("a", "pub struct Thing;\n"),
+        ("b", "use super::a::Thing;\n"),
+    ]);
+    assert!(super::circles::circles(&fixed).is_empty());
+}

@@ -53,12 +53,14 @@ fn standalone<T: JsonSchema>() -> Value {
         .to_value()
 }
 
-/// Every `.json` file (path relative to the crate root) with its contents.
-pub(crate) fn json_schema_files() -> Result<BTreeMap<String, String>, ExportError> {
-    let entries = super::registry::json_entries();
+/// Every `.json` file of `entries` (the registry's; path relative to the crate root) with
+/// its contents.
+pub(crate) fn json_schema_files(
+    entries: &[JsonEntry],
+) -> Result<BTreeMap<String, String>, ExportError> {
     let mut out = BTreeMap::new();
     let mut generator = settings().into_generator();
-    for entry in &entries {
+    for entry in entries {
         let schema = (entry.standalone)();
         let title = schema
             .get("title")

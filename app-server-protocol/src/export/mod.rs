@@ -75,7 +75,7 @@ pub enum ExportError {
 /// fixtures need the persistence policy of codex-rollout, a crate above this one: `cargo
 /// xtask codegen` adds them from `scenarios::client_fixture_files`.)
 pub fn generate() -> Result<BTreeMap<String, String>, ExportError> {
-    let mut files = json_schema::json_schema_files()?;
+    let mut files = json_schema::json_schema_files(&registry::json_entries())?;
     files.extend(typescript::typescript_files()?);
     Ok(files)
 }

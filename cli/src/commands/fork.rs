@@ -181,7 +181,7 @@ fn home_holding(
     path: &Path,
     home: Option<PathBuf>,
 ) -> Result<CodexHome, Failure> {
-    let home = crate::inputs::resolve_home(home.as_deref())?;
+    let home = crate::input::resolve_home(home.as_deref())?;
     let found = find_rollout_by_thread_id(&home, thread_id).map_err(|err| {
         Failure::Unreadable(format!(
             "cannot look for thread {thread_id} under {}: {err}",

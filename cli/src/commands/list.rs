@@ -88,7 +88,7 @@ pub(crate) struct Listing {
 /// Runs `list`: a page of a home without FILE/DIR arguments, every named session with them.
 pub(crate) fn run(args: ListArgs, out: &mut Output) -> CommandResult {
     if let Some(policy) = &args.plan {
-        let home = crate::inputs::resolve_home(args.home.as_deref())?;
+        let home = crate::input::resolve_home(args.home.as_deref())?;
         let plan = codex_home::plan_prune(&home, policy, std::time::SystemTime::now())
             .map_err(|err| Failure::Unreadable(err.to_string()))?;
         return crate::output::plan::print_plan(&plan, None, out);
@@ -227,7 +227,7 @@ fn run_page(
     out: &mut Output,
 ) -> CommandResult {
     let home_arg = home.clone();
-    let home = crate::inputs::resolve_home(home.as_deref())?;
+    let home = crate::input::resolve_home(home.as_deref())?;
     if !home.root().is_dir() {
         return Err(Failure::Unreadable(format!(
             "Codex home {} is not a directory",

@@ -41,7 +41,7 @@ fn session_file(
 /// never needs it: every command that takes `--home` treats a bad one alike.
 fn checked_home(home: Option<PathBuf>) -> Result<Option<PathBuf>, crate::error::Failure> {
     if let Some(home) = &home {
-        crate::inputs::resolve_home(Some(home))?;
+        crate::input::resolve_home(Some(home))?;
     }
     Ok(home)
 }

@@ -16,7 +16,7 @@ use codex_home::{
 };
 
 use crate::error::{CommandResult, Failure, Status};
-use crate::inputs::resolve_home;
+use crate::input::resolve_home;
 use crate::output::Output;
 use crate::output::size::human_bytes;
 use crate::progress::Progress;

@@ -9,7 +9,7 @@ use codex_home::rescue_thread;
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::find_thread;
-use crate::inputs::resolve_home;
+use crate::input::resolve_home;
 use crate::output::Output;
 use crate::output::size::human_bytes;
 

@@ -19,7 +19,7 @@ use serde::Serialize;
 use crate::cli::SearchArgs;
 use crate::damaged::DamagedFiles;
 use crate::error::{CommandResult, Failure, Status};
-use crate::inputs::resolve_home;
+use crate::input::resolve_home;
 use crate::output::{Output, note, one_line};
 
 /// One hit, as `search --json` prints it.

@@ -63,7 +63,7 @@ struct Summary<'a> {
 /// Runs `table`.
 pub(crate) fn run(args: &TableArgs, out: &mut Output) -> CommandResult {
     // Checked before anything is written: a bad home gets no manifest.
-    let home = crate::inputs::resolve_home(args.home.as_deref())?;
+    let home = crate::input::resolve_home(args.home.as_deref())?;
     let options = TableOptions {
         with_text: args.with_text,
         redact: args.redact,

@@ -9,6 +9,7 @@
 //! `TERM=dumb` (or `--plain`), prints the same lines once and exits (`plain`).
 
 mod follow;
+mod line;
 mod list;
 mod load;
 mod markdown;

@@ -8,7 +8,7 @@ use codex_home::{Action, AppliedThread, Outcome, PlannedThread, Policy, PrunePla
 use serde::Serialize;
 
 use crate::error::{CommandResult, Failure, Status};
-use crate::inputs::resolve_home;
+use crate::input::resolve_home;
 use crate::output::Output;
 use crate::output::size::human_bytes;
 

@@ -24,6 +24,8 @@ use super::lock::PruneLock;
 use super::plan::{Hold, PlannedThread, PrunePlan};
 use super::policy::Action;
 use super::rescue::rescue_thread;
+use super::trash::{TrashReport, trash_folders_at};
+use super::{PruneError, io};
 use crate::compress::{CompressOptions, compress_file, compression_pair};
 use crate::writer_lock::thread_writer_lock;
 
@@ -331,4 +333,34 @@ fn archive(
 
 fn no_codex() -> String {
     CodexCliError::NotGiven.to_string()
+}
+
+/// Removes the trash folders of `home` deleted at least `grace` before `now`, under the
+/// home's prune lock; without one (`None`), only says which it would. A folder holding a
+/// delete a kill interrupted is left alone: the next [`apply_prune`] finishes that
+/// delete first.
+pub fn empty_trash(
+    home: &CodexHome,
+    grace: Duration,
+    now: SystemTime,
+    lock: Option<&PruneLock>,
+) -> Result<TrashReport, PruneError> {
+    let dry_run = lock.is_none();
+    let folders = trash_folders_at(home, grace, now);
+    let pending: Vec<PathBuf> = pending_deletes(home)
+        .into_iter()
+        .map(|(folder, _)| folder)
+        .collect();
+    if !dry_run {
+        for folder in folders.iter().filter(|folder| folder.expired) {
+            if pending.contains(&folder.path) {
+                continue;
+            }
+            std::fs::remove_dir_all(&folder.path).map_err(io("remove", &folder.path))?;
+        }
+    }
+    Ok(TrashReport {
+        folders,
+        removed: !dry_run,
+    })
 }

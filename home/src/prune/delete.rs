@@ -23,7 +23,8 @@ use codex_rollout::CodexHome;
 use serde::{Deserialize, Serialize};
 
 use super::PruneError;
-use super::trash::{TRASH_SUBDIR, io, trash_folders};
+use super::io;
+use super::trash::{TRASH_SUBDIR, trash_folders};
 
 const PENDING_PREFIX: &str = ".pending-delete-";
 

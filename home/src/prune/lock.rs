@@ -22,7 +22,7 @@ use std::process::Stdio;
 use codex_rollout::CodexHome;
 
 use super::PruneError;
-use super::trash::io;
+use super::io;
 
 /// The lock file's name, at the home's root.
 const PRUNE_LOCK_FILE: &str = "codex-thread-prune.lock";

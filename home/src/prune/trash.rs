@@ -14,10 +14,6 @@ use std::time::{Duration, SystemTime};
 use codex_rollout::CodexHome;
 use serde::Serialize;
 
-use super::PruneError;
-use super::delete::pending_deletes;
-use super::lock::PruneLock;
-
 /// Folder under the home that holds deleted sessions.
 pub const TRASH_SUBDIR: &str = "trash";
 
@@ -45,7 +41,11 @@ pub struct TrashReport {
 
 /// Every folder of the trash of `home` whose name is a time, oldest first, with `expired`
 /// set for those deleted at least `grace` before `now`.
-fn trash_folders_at(home: &CodexHome, grace: Duration, now: SystemTime) -> Vec<TrashFolder> {
+pub(super) fn trash_folders_at(
+    home: &CodexHome,
+    grace: Duration,
+    now: SystemTime,
+) -> Vec<TrashFolder> {
     let now = now
         .duration_since(SystemTime::UNIX_EPOCH)
         .unwrap_or_default()
@@ -92,43 +92,4 @@ fn bytes_under(path: &Path) -> u64 {
             Err(_) => 0,
         })
         .sum()
-}
-
-/// Removes the trash folders of `home` deleted at least `grace` before `now`, under the
-/// home's prune lock; without one (`None`), only says which it would. A folder holding a
-/// delete a kill interrupted is left alone: the next [`super::apply_prune`] finishes that
-/// delete first.
-pub fn empty_trash(
-    home: &CodexHome,
-    grace: Duration,
-    now: SystemTime,
-    lock: Option<&PruneLock>,
-) -> Result<TrashReport, PruneError> {
-    let dry_run = lock.is_none();
-    let folders = trash_folders_at(home, grace, now);
-    let pending: Vec<PathBuf> = pending_deletes(home)
-        .into_iter()
-        .map(|(folder, _)| folder)
-        .collect();
-    if !dry_run {
-        for folder in folders.iter().filter(|folder| folder.expired) {
-            if pending.contains(&folder.path) {
-                continue;
-            }
-            std::fs::remove_dir_all(&folder.path).map_err(io("remove", &folder.path))?;
-        }
-    }
-    Ok(TrashReport {
-        folders,
-        removed: !dry_run,
-    })
-}
-
-pub(super) fn io(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> PruneError {
-    let path = path.to_path_buf();
-    move |source| PruneError::Io {
-        action,
-        path,
-        source,
-    }
 }

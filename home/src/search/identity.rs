@@ -6,7 +6,8 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::time::UNIX_EPOCH;
 
-use super::update::Stored;
+use super::row::Stored;
+use crate::list::FoundRollout;
 use codex_rollout::Compression;
 
 /// How many leading bytes of a file identify it (with its size and mtime).
@@ -90,4 +91,16 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
         (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
     })
+}
+
+/// One file an update reads: where, what it is now and how it is to be read.
+pub(crate) struct FileJob<'a> {
+    pub(crate) home: &'a str,
+    pub(crate) key: String,
+    pub(crate) file: &'a FoundRollout,
+    pub(crate) now: Identity,
+    pub(crate) read: Plan,
+    /// Every line parsed and one text per entry (the tests' reference, `SearchIndex`'s
+    /// `plain_build`).
+    pub(crate) plain_build: bool,
 }

@@ -19,8 +19,8 @@ use codex_protocol::rollout::RolloutItem;
 
 use super::extract::texts_of;
 use super::identity::{Identity, Plan, identity, plan};
-use super::store::text_key;
-use super::update::{Pending, Position, ReaderState, Stored, path_key};
+use super::row::{ReaderState, Stored, path_key};
+use super::store::{Pending, Position, text_key};
 use crate::list::FoundRollout;
 use codex_rollout::Compression;
 use codex_rollout::line_tags;

@@ -14,8 +14,9 @@ use std::collections::HashMap;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use sha2::{Digest, Sha256};
 
-use super::identity::Plan;
-use super::update::{Failure, FileJob, Mark, Pending, Position};
+use super::Failure;
+use super::identity::{FileJob, Plan};
+use super::row::{Mark, ReaderState};
 use codex_rollout::RolloutFileName;
 
 /// A text's content address in the index.
@@ -210,6 +211,30 @@ pub(super) fn delete_file(conn: &Connection, file_id: i64) -> rusqlite::Result<(
     delete_texts(conn, file_id)?;
     conn.execute("DELETE FROM files WHERE id = ?1", [file_id])?;
     Ok(())
+}
+
+/// One text waiting in a batch.
+pub(crate) struct Pending {
+    pub(crate) role: &'static str,
+    pub(crate) kind: &'static str,
+    pub(crate) turn: u32,
+    pub(crate) line: usize,
+    pub(crate) ts_ms: Option<i64>,
+    pub(crate) cwd: Option<String>,
+    pub(crate) model: Option<String>,
+    /// Copied from a parent thread (a fork's or sub-agent's replayed prefix).
+    pub(crate) copied: bool,
+    /// The text's content address (computed here, on the reading thread).
+    pub(crate) key: TextKey,
+    pub(crate) text: String,
+}
+
+/// Where a batch ends: the position and state stored with it.
+pub(crate) struct Position {
+    pub(crate) bytes: u64,
+    pub(crate) lines: usize,
+    pub(crate) state: ReaderState,
+    pub(crate) complete: bool,
 }
 
 #[cfg(test)]

@@ -8,24 +8,23 @@
 //!
 //! A file is read in batches; each batch is stored in one short transaction, with the row's
 //! new position and reader state, and only if the row still holds what this reader started
-//! from ([`Mark`]). So a reader that was stopped resumes where its last batch ended, and two
+//! from ([`Mark`](super::row::Mark)). So a reader that was stopped resumes where its last batch ended, and two
 //! readers of one file never store it twice.
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rusqlite::{Connection, TransactionBehavior};
-use serde::{Deserialize, Serialize};
 use tracing::warn;
 
-use super::identity::{Identity, Plan};
+use super::identity::{FileJob, Plan};
 use super::read::{Read, read_files};
+use super::row::{Mark, Stored, path_key};
 use super::schema::{defer_text_index, restore_text_index};
-use super::store::{TextKey, delete_file, mark_of_row, store};
-use super::{Result, SearchError};
+use super::store::{delete_file, mark_of_row, store};
+use super::{Failure, Result, SearchError};
 use crate::list::FoundRollout;
-use codex_rollout::{ParentPrefixScan, TurnTally};
 
 /// What an update did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -61,41 +60,6 @@ fn note_file_damage(
         Some((_, known)) => known.lines += damage.lines,
         None => damaged.push((path.to_path_buf(), damage.clone())),
     }
-}
-
-/// What the reader of a file carries from one line to the next, stored with the file's row.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub(super) struct ReaderState {
-    pub(super) tally: TurnTally,
-    #[serde(default)]
-    pub(super) prefix: ParentPrefixScan,
-    pub(super) cwd: Option<String>,
-    pub(super) model: Option<String>,
-    pub(super) seen_meta: bool,
-    /// The thread the file holds: its first session meta's id (the file name's only when it
-    /// has none), the one answer every command gives.
-    #[serde(default)]
-    pub(super) thread_id: Option<String>,
-}
-
-/// What a file's row says, compared before storing a batch.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Mark {
-    pub(crate) id: i64,
-    pub(crate) size: i64,
-    pub(crate) mtime_ns: i64,
-    pub(crate) head_hash: i64,
-    pub(crate) read_bytes: i64,
-    pub(crate) read_lines: i64,
-}
-
-/// A file's row as the update found it.
-#[derive(Debug, Clone)]
-pub(crate) struct Stored {
-    pub(crate) mark: Mark,
-    pub(crate) head_len: i64,
-    pub(crate) complete: bool,
-    pub(crate) state: String,
 }
 
 pub(crate) fn update(
@@ -216,58 +180,6 @@ pub(crate) fn update(
     stored_all
 }
 
-pub(super) struct FileJob<'a> {
-    pub(super) home: &'a str,
-    pub(super) key: String,
-    pub(super) file: &'a FoundRollout,
-    pub(super) now: Identity,
-    pub(super) read: Plan,
-    /// Every line parsed and one text per entry (the tests' reference, `SearchIndex`'s
-    /// `plain_build`).
-    pub(super) plain_build: bool,
-}
-
-pub(super) enum Failure {
-    Io(std::io::Error),
-    Sql(rusqlite::Error),
-}
-
-impl From<rusqlite::Error> for Failure {
-    fn from(error: rusqlite::Error) -> Self {
-        Self::Sql(error)
-    }
-}
-
-impl From<std::io::Error> for Failure {
-    fn from(error: std::io::Error) -> Self {
-        Self::Io(error)
-    }
-}
-
-/// One text waiting in a batch.
-pub(super) struct Pending {
-    pub(super) role: &'static str,
-    pub(super) kind: &'static str,
-    pub(super) turn: u32,
-    pub(super) line: usize,
-    pub(super) ts_ms: Option<i64>,
-    pub(super) cwd: Option<String>,
-    pub(super) model: Option<String>,
-    /// Copied from a parent thread (a fork's or sub-agent's replayed prefix).
-    pub(super) copied: bool,
-    /// The text's content address (computed here, on the reading thread).
-    pub(super) key: TextKey,
-    pub(super) text: String,
-}
-
-/// Where a batch ends: the position and state stored with it.
-pub(super) struct Position {
-    pub(super) bytes: u64,
-    pub(super) lines: usize,
-    pub(super) state: ReaderState,
-    pub(super) complete: bool,
-}
-
 fn stored_files(conn: &Connection, home: &str) -> rusqlite::Result<HashMap<String, Stored>> {
     let mut statement = conn.prepare(
         "SELECT id, size, mtime_ns, head_hash, read_bytes, read_lines, path, head_len, complete,
@@ -285,9 +197,4 @@ fn stored_files(conn: &Connection, home: &str) -> rusqlite::Result<HashMap<Strin
         ))
     })?;
     rows.collect()
-}
-
-/// How a path is stored: as the walk gave it.
-pub(super) fn path_key(path: &Path) -> String {
-    PathBuf::from(path).display().to_string()
 }

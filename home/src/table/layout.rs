@@ -21,7 +21,6 @@ use std::path::{Path, PathBuf};
 use chrono::NaiveDate;
 
 use super::TableError;
-use super::partition::PartitionKey;
 use super::rows::Table;
 
 /// The folder under the output that holds the team layout's manifests, one per person.
@@ -32,6 +31,9 @@ const LOCK_FILE: &str = ".table.lock";
 
 /// The longest person name.
 const MAX_PERSON_LEN: usize = 64;
+
+/// A partition: a table and a day.
+pub(crate) type PartitionKey = (Table, NaiveDate);
 
 /// One writer's place in an output folder.
 #[derive(Debug, Clone)]

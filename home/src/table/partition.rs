@@ -19,7 +19,6 @@ use std::path::PathBuf;
 
 use arrow_array::RecordBatch;
 use arrow_schema::DataType;
-use chrono::NaiveDate;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::metadata::KeyValue;
@@ -28,7 +27,7 @@ use parquet::schema::types::ColumnPath;
 
 use super::TableError;
 use super::columns::{SCHEMA_VERSION, SCHEMA_VERSION_KEY, table_schema};
-use super::layout::Layout;
+use super::layout::{Layout, PartitionKey};
 use super::rows::Table;
 
 /// The file name of a partition's data.
@@ -47,9 +46,6 @@ const SYNC_WORKERS: usize = 8;
 /// How many writes pass between two checks of [`BUFFERED_BYTES`] (one write adds at most a
 /// thread's rows of one day).
 const BUFFER_CHECK_WRITES: usize = 64;
-
-/// A partition: a table and a day.
-pub(crate) type PartitionKey = (Table, NaiveDate);
 
 /// The partitions being rewritten in one run.
 pub(crate) struct PartitionSet {

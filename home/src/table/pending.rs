@@ -10,7 +10,8 @@ use chrono::NaiveDate;
 
 use super::TableError;
 use super::columns::{RowsOf, record_batch};
-use super::partition::{PartitionKey, PartitionSet};
+use super::layout::PartitionKey;
+use super::partition::PartitionSet;
 use super::rows::{ItemRow, Table, ThreadRow, ThreadRows, TokenRow, TurnRow, day_of};
 
 /// Rows held before the buffers are written out.

@@ -13,23 +13,8 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::item::{KnownTag, RolloutItem};
+use super::item::{KnownTag, PayloadPath, RolloutItem};
 use crate::type_first::{Text, peek_tag};
-
-/// How a scan decodes the payloads of `response_item` and `event_msg` lines (every other kind
-/// has one decoder). The parser tries them in this order and keeps the first scan that
-/// succeeds; the last is serde's derive, so a line the direct paths cannot read gets exactly
-/// the derive's result or error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum PayloadPath {
-    /// Type-first in the same pass; the payload's first key must be `type` (as every Codex
-    /// writer puts it), or the scan fails.
-    TagFirst,
-    /// Type-first from the payload's text, its `type` found anywhere by a scan first.
-    TagAnywhere,
-    /// Serde's derived, internally tagged deserializers (the reference).
-    Derived,
-}
 
 /// The payload of a scanned line.
 // The decoded variant is the common case; boxing it would cost an allocation per line.

@@ -17,7 +17,6 @@ use serde_json::value::RawValue;
 use ts_rs::TS;
 
 use super::compacted::CompactedItem;
-use super::envelope::PayloadPath;
 use super::inter_agent::{InterAgentCommunication, InterAgentCommunicationMetadata};
 use super::raw_json::RawJson;
 use super::session_meta::SessionMetaLine;
@@ -106,6 +105,21 @@ pub(crate) enum KnownTag {
     RetainedContext,
     SecurityRiskScore,
     RealtimeItem,
+}
+
+/// How a scan decodes the payloads of `response_item` and `event_msg` lines (every other kind
+/// has one decoder). The parser tries them in this order and keeps the first scan that
+/// succeeds; the last is serde's derive, so a line the direct paths cannot read gets exactly
+/// the derive's result or error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PayloadPath {
+    /// Type-first in the same pass; the payload's first key must be `type` (as every Codex
+    /// writer puts it), or the scan fails.
+    TagFirst,
+    /// Type-first from the payload's text, its `type` found anywhere by a scan first.
+    TagAnywhere,
+    /// Serde's derived, internally tagged deserializers (the reference).
+    Derived,
 }
 
 impl KnownTag {

@@ -7,13 +7,11 @@
 //! verbatim JSON in [`RolloutLine::extra`] and written back after the payload.
 
 use schemars::JsonSchema;
-use serde::de::Error as _;
 use serde::ser::SerializeMap;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 use ts_rs::TS;
 
 use super::item::RolloutItem;
-use super::parse::parse_rollout_line;
 use super::raw_json::RawJson;
 
 /// One line of a rollout file: when it was written, its position, and what it records.
@@ -108,20 +106,6 @@ fn serialize_head<M: SerializeMap>(
         map.serialize_entry("ordinal", &ordinal)?;
     }
     item.serialize_entries(map)
-}
-
-/// Reads a line through the tolerant parser (so unknown kinds and siblings are kept and the
-/// legacy format is recognised). Prefer [`parse_rollout_line`] on raw bytes: it is faster and
-/// keeps the original text when the model cannot reproduce it.
-impl<'de> Deserialize<'de> for RolloutLine {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        let text = serde_json::to_string(&value).map_err(D::Error::custom)?;
-        let parsed = parse_rollout_line(text.as_bytes()).map_err(D::Error::custom)?;
-        parsed
-            .into_line()
-            .ok_or_else(|| D::Error::custom("a legacy state marker is not a rollout line"))
-    }
 }
 
 #[cfg(test)]

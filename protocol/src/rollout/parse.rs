@@ -12,12 +12,11 @@ use std::io;
 use serde_json::value::RawValue;
 
 use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
 
-use super::envelope::{
-    PayloadPath, ScanError, ScannedLine, ScannedPayload, json_kind, peek_payload_type,
-};
+use super::envelope::{ScanError, ScannedLine, ScannedPayload, json_kind, peek_payload_type};
 use super::error::LineError;
-use super::item::{KnownTag, RolloutItem, UnknownRolloutItem};
+use super::item::{KnownTag, PayloadPath, RolloutItem, UnknownRolloutItem};
 use super::legacy::{classify_legacy, parse_legacy};
 use super::line::RolloutLine;
 use super::parsed_line::{LineFormat, ParsedLine, ParsedRecord, TypedLine};
@@ -239,6 +238,21 @@ fn decode_payload(known: KnownTag, raw: &RawValue) -> Result<RolloutItem, LineEr
             payload_type: super::envelope::peek_type_tag(raw),
             message: err.to_string(),
         })
+}
+
+/// Reads a line through the tolerant parser (the line type's own `Deserialize`, kept beside
+/// the parser it asks) ; unknown kinds and siblings are kept and the legacy
+/// format is recognised. Prefer [`parse_rollout_line`] on raw bytes: it is faster and
+/// keeps the original text when the model cannot reproduce it.
+impl<'de> Deserialize<'de> for RolloutLine {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let text = serde_json::to_string(&value).map_err(D::Error::custom)?;
+        let parsed = parse_rollout_line(text.as_bytes()).map_err(D::Error::custom)?;
+        parsed
+            .into_line()
+            .ok_or_else(|| D::Error::custom("a legacy state marker is not a rollout line"))
+    }
 }
 
 #[cfg(test)]

@@ -31,6 +31,7 @@ use std::path::Path;
 use codex_protocol::rollout::{HistoryBase, HistoryMode, LineFormat, RolloutItem};
 use codex_protocol::thread_id::ThreadId;
 
+use super::fork_point_dropping_turns;
 use super::meta_line::{MetaRewrite, rewrite_session_meta_line};
 use super::{ForkError, ForkPoint};
 use crate::head::first_line_meta;
@@ -38,7 +39,7 @@ use crate::history_base::{Around, check_around, ordinal_for_cut, ordinal_of};
 use crate::load::lines::{LineOutcome, read_line};
 use crate::stream::RolloutStream;
 use crate::tail::reverse::ReverseLines;
-use crate::turns::{StreamedTurnIndex, TurnRecords, UserTurnCounter, fork_point_dropping_turns};
+use crate::turns::{StreamedTurnIndex, TurnRecords, UserTurnCounter};
 
 /// Bytes of the first batch read backwards; each next batch is as large as all before it.
 pub(crate) const FIRST_BATCH_BYTES: u64 = 1024 * 1024;

@@ -10,9 +10,10 @@ use codex_protocol::rollout::RolloutItem;
 use codex_protocol::thread_id::ThreadId;
 
 use super::ForkError;
+use super::fork_point_dropping_turns;
 use super::positions::ForkPoint;
 use crate::stream::RolloutStream;
-use crate::turns::{StreamedTurnIndex, fork_point_dropping_turns};
+use crate::turns::StreamedTurnIndex;
 
 /// Where a fork cuts its source, found forwards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

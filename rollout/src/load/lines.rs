@@ -13,7 +13,7 @@ use codex_protocol::rollout::{
     parse_rollout_line_typed,
 };
 
-use super::contents::{EntryContent, LineEntry};
+use super::entry::{EntryContent, LineEntry};
 use super::problem::{LineProblem, ProblemKind};
 
 /// What reading a run of lines produced. Spans are offsets into the whole buffer and line

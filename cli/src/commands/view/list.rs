@@ -12,7 +12,7 @@ use codex_home::{
 use codex_rollout::CodexHome;
 
 use crate::error::Failure;
-use crate::inputs::resolve_home;
+use crate::input::resolve_home;
 
 /// Sessions shown at most.
 pub(crate) const LIST_LIMIT: usize = 500;

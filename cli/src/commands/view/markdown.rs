@@ -6,7 +6,7 @@
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
-use super::render::{Line, LineBuilder, Tone};
+use super::line::{Line, LineBuilder, Tone};
 
 /// Deepest list or quote nesting that still indents.
 pub(crate) const MAX_DEPTH: usize = 8;

@@ -1,7 +1,7 @@
 use pretty_assertions::assert_eq;
 
 use super::*;
-use crate::commands::view::render::plain;
+use crate::commands::view::line::plain;
 
 /// The plain text of `markdown`'s lines.
 #[track_caller]

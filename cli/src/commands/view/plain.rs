@@ -14,8 +14,9 @@ use codex_app_server_protocol::transcript::{Cell, CellBody, Transcript};
 use codex_protocol::rollout::SessionMetaLine;
 
 use super::follow::Follower;
+use super::line::plain;
 use super::list::{home, resume_command, rows};
-use super::render::{plain, render_cell, status_text};
+use super::render::{render_cell, status_text};
 use crate::client_view::{LeftOpen, PlannedThread};
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;

@@ -3,7 +3,7 @@
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Span as TuiSpan;
 
-use super::render::{Line, Tone};
+use super::line::{Line, Tone};
 
 /// The help screen (`?`).
 pub(crate) const HELP: &[&str] = &[

@@ -14,9 +14,10 @@ use crossterm::event::KeyCode;
 use codex_app_server_protocol::transcript::human_bytes;
 
 use super::follow::Follower;
+use super::line::{Line, plain};
 use super::load::Loaded;
 use super::plain::header;
-use super::render::{Line, plain, render_cell, status_text};
+use super::render::{render_cell, status_text};
 use super::window::Window;
 use super::wrap::wrap;
 use crate::error::Failure;

@@ -2,7 +2,7 @@
 
 use unicode_width::UnicodeWidthChar;
 
-use super::render::{Line, Span, Tone};
+use super::line::{Line, Span, Tone};
 
 /// `line` cut into rows at most `width` columns wide, at spaces: a word that does not fit
 /// what is left of a row starts the next one (the spaces before it are dropped), and only a
