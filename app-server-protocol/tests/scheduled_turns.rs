@@ -25,7 +25,7 @@ fn scheduled(items: &[RolloutItem], mode: TranscriptMode) -> (Vec<Turn>, usize, 
     for item in items {
         planner.handle_rollout_item(item);
     }
-    let (_, schedule) = planner.finish_schedule();
+    let schedule = planner.finish_schedule();
     let counted = schedule.turns();
     let mut builder = ThreadHistoryBuilder::in_mode(mode).following(schedule);
     let mut turns = Vec::new();

@@ -131,8 +131,10 @@ impl ViewRead {
 /// beside them and when each turn is final; the second ([`PlannedThread::turns`]) hands on
 /// each turn once it is (app-server-protocol's `ThreadBuilder::planner` and `following`).
 pub(crate) struct PlannedThread {
-    /// The thread, its turns without their items (what the header of a transcript needs).
+    /// The thread without its turns (what the header of a transcript needs).
     pub(crate) header: BuiltThread,
+    /// How many turns the thread shows.
+    pub(crate) turns: usize,
     /// What the transcript shows beside the items (tokens, rollbacks, the model).
     pub(crate) facts: ThreadFacts,
     /// The first session meta, when the items have one.
@@ -225,6 +227,7 @@ impl PlannedThread {
         let (header, schedule) = builder.finish_schedule();
         Ok(Self {
             header,
+            turns: schedule.turns(),
             facts,
             meta,
             schedule,

@@ -207,7 +207,7 @@ impl Inspector {
             usage_seen: false,
             context_window: None,
             view: ClientView::streaming(),
-            history: ThreadHistoryBuilder::turns_only(),
+            history: ThreadHistoryBuilder::planner(),
         }
     }
 
@@ -335,7 +335,7 @@ impl Inspector {
         let view = self
             .view
             .finish(&mut |item| history.handle_rollout_item(item));
-        inspection.turns = self.history.finish().len();
+        inspection.turns = self.history.finish_schedule().turns();
         if self.usage_seen {
             let total = self.usage.finish().total();
             let signed = |count: u64| i64::try_from(count).unwrap_or(i64::MAX);

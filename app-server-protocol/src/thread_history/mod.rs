@@ -101,6 +101,11 @@ pub struct ThreadHistoryBuilder {
     turns_closed: u64,
     /// A first pass that learns when turns stop changing ([`Self::planner`]).
     planning: bool,
+    /// A first pass's closed turns before the last two, kept as their ids and places only
+    /// (`schedule.rs`), so planning holds a few words a turn.
+    settled: Vec<schedule::Settled>,
+    /// Where a first pass's record naming a settled turn goes (nowhere: only its place counts).
+    sink: Option<PendingTurn>,
 }
 
 impl ThreadHistoryBuilder {
@@ -151,6 +156,7 @@ impl ThreadHistoryBuilder {
     pub fn reads_earlier_items(&self) -> bool {
         self.reads_earlier
             || self.minted_handed_on().is_some()
+            || self.minted_settled().next().is_some()
             || self
                 .closed
                 .iter()
@@ -219,15 +225,18 @@ impl ThreadHistoryBuilder {
             EventMsg::ThreadRolledBack(rollback) => {
                 self.close_current();
                 let drop = usize::try_from(rollback.num_turns).unwrap_or(usize::MAX);
-                self.reads_earlier |= drop > self.closed.len() + self.turns_handed_on();
-                let keep = self.closed.len().saturating_sub(drop);
-                self.closed.truncate(keep);
+                self.reads_earlier |=
+                    drop > self.closed.len() + self.settled.len() + self.turns_handed_on();
+                let from_closed = drop.min(self.closed.len());
+                self.closed.truncate(self.closed.len() - from_closed);
+                self.drop_settled(drop - from_closed);
                 // Codex numbers what is left as if the dropped turns had never been: the next
                 // minted id follows the highest one still shown.
                 self.minted_items = self
                     .closed
                     .iter()
                     .filter_map(PendingTurn::highest_minted_item)
+                    .chain(self.minted_settled())
                     .chain(self.minted_handed_on())
                     .max()
                     .unwrap_or(0);
@@ -460,6 +469,11 @@ impl ThreadHistoryBuilder {
     /// Where a record goes: the open turn when it names no other; a closed turn it names;
     /// otherwise the open turn, the last closed turn (a late record), or a new implicit turn.
     fn target(&mut self, turn_id: Option<&str>) -> &mut PendingTurn {
+        if self.touch_settled(turn_id) {
+            return self
+                .sink
+                .insert(PendingTurn::new(String::new(), None, true, None));
+        }
         Self::target_in(
             &mut self.current,
             &mut self.closed,
@@ -525,7 +539,8 @@ impl ThreadHistoryBuilder {
     }
 
     /// Pushes a closed turn; counting turns only, the turn before it sheds its items (a
-    /// late record goes to the last closed turn, which keeps them).
+    /// late record goes to the last closed turn, which keeps them); planning, the turns
+    /// before those two are settled.
     fn push_closed_turn(&mut self, mut turn: PendingTurn) {
         turn.seq = self.turns_closed;
         self.turns_closed += 1;
@@ -534,6 +549,9 @@ impl ThreadHistoryBuilder {
             && let Some(index) = self.closed.len().checked_sub(2)
         {
             self.closed[index].shed_items();
+        }
+        if self.planning {
+            self.settle_early_turns();
         }
     }
 

@@ -84,6 +84,17 @@ impl PendingTurn {
         }
     }
 
+    /// A closed turn restored from what a first pass kept of it (`schedule::Settled`): its
+    /// id and place, no items.
+    pub(crate) fn restored(id: String, seq: u64, last_touch: u64, minted: Option<u64>) -> Self {
+        let mut turn = Self::new(id, None, true, None);
+        turn.turn.status = TurnStatus::Completed;
+        turn.seq = seq;
+        turn.last_touch = last_touch;
+        turn.shed_minted = minted;
+        turn
+    }
+
     /// The entries Codex shows (recorded calls of the complete mode aside).
     fn codex_entries(&self) -> impl Iterator<Item = &Entry> {
         self.entries.iter().filter(|entry| !entry.recorded)

@@ -140,6 +140,9 @@ impl ThreadHistoryBuilder {
     /// The turn a complete-mode change goes to: the turn named, else the open or last closed
     /// turn; `None` before any turn. Marked as changed by the item being handled.
     fn recorded_target(&mut self, turn_id: Option<&str>) -> Option<&mut PendingTurn> {
+        if self.touch_settled(turn_id) {
+            return None;
+        }
         let named = turn_id.filter(|id| !id.is_empty());
         let open_matches = match (&self.current, named) {
             (Some(turn), Some(id)) => turn.turn.id == id,

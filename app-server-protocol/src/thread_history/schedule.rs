@@ -4,7 +4,8 @@
 //! land in it for lack of an open turn (a late record), or a rollback may drop it. Which of
 //! these happens is only known further down the file, so it takes two passes over the same
 //! rollout items: a first, cheap one ([`ThreadHistoryBuilder::planner`], which builds no item
-//! but the person's messages) learns, for each turn, the last item that changes it and
+//! but the person's messages, and keeps of each closed turn before the last two only its id
+//! and place: a few words a turn) learns, for each turn, the last item that changes it and
 //! whether it survives ([`TurnSchedule`]); a second one ([`ThreadHistoryBuilder::following`])
 //! builds the items and hands each turn on ([`ThreadHistoryBuilder::take_final_turns`]) once
 //! the items after it no longer change it. The turns handed on, followed by those
@@ -36,6 +37,28 @@ impl TurnSchedule {
     }
 }
 
+/// What a first pass keeps of a closed turn before the last two: what later records, rollbacks
+/// and the schedule ask of it (its items are not kept by a first pass anyway).
+#[derive(Debug, Clone)]
+pub(super) struct Settled {
+    id: Box<str>,
+    seq: u64,
+    last_touch: u64,
+    /// The highest `item-<n>` id it showed.
+    minted: Option<u64>,
+}
+
+impl Settled {
+    fn of(turn: PendingTurn) -> Self {
+        Self {
+            minted: turn.highest_minted_item(),
+            seq: turn.seq,
+            last_touch: turn.last_touch,
+            id: turn.turn.id.into_boxed_str(),
+        }
+    }
+}
+
 /// A second pass's view of the schedule: the schedule and what was handed on.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Following {
@@ -46,8 +69,10 @@ pub(super) struct Following {
 }
 
 impl ThreadHistoryBuilder {
-    /// A first pass: the thread's turns without their items ([`Self::turns_only`]), noting
-    /// which item last changes each ([`Self::finish_schedule`]).
+    /// A first pass: the thread's turns as [`Self::turns_only`] counts them, noting which item
+    /// last changes each ([`Self::finish_schedule`]); of a closed turn before the last two it
+    /// keeps only its id and place, so its memory is a few words a turn (`inspect` counts
+    /// turns with it; [`Self::finish`] of a first pass gives only the turns not settled).
     pub fn planner() -> Self {
         Self {
             planning: true,
@@ -60,24 +85,80 @@ impl ThreadHistoryBuilder {
         self.planning
     }
 
-    /// The first pass's schedule, and its turns (without their items).
-    pub fn finish_schedule(mut self) -> (Vec<Turn>, TurnSchedule) {
+    /// The first pass's schedule ([`TurnSchedule::turns`] counts the thread's turns).
+    pub fn finish_schedule(mut self) -> TurnSchedule {
         self.close_current();
         let mut last_change = vec![None; usize::try_from(self.turns_closed).unwrap_or(0)];
-        for turn in &self.closed {
-            if let Some(slot) = usize::try_from(turn.seq)
+        let places = self
+            .settled
+            .iter()
+            .map(|turn| (turn.seq, turn.last_touch))
+            .chain(self.closed.iter().map(|turn| (turn.seq, turn.last_touch)));
+        for (seq, last_touch) in places {
+            if let Some(slot) = usize::try_from(seq)
                 .ok()
                 .and_then(|seq| last_change.get_mut(seq))
             {
-                *slot = Some(turn.last_touch);
+                *slot = Some(last_touch);
             }
         }
-        let turns = self
-            .closed
-            .into_iter()
-            .map(PendingTurn::into_turn)
-            .collect();
-        (turns, TurnSchedule { last_change })
+        TurnSchedule { last_change }
+    }
+
+    /// Planning, settles the closed turns before the last two: only their ids and places
+    /// are kept (the last closed turn takes late records; a rollback may make the one before
+    /// it the last).
+    pub(super) fn settle_early_turns(&mut self) {
+        let Some(settle) = self.closed.len().checked_sub(2) else {
+            return;
+        };
+        let settled: Vec<Settled> = self.closed.drain(..settle).map(Settled::of).collect();
+        self.settled.extend(settled);
+    }
+
+    /// Drops the last `drop` settled turns (a rollback reaching past the closed ones); when no
+    /// closed turn is left, the newest settled one becomes the last closed turn again.
+    pub(super) fn drop_settled(&mut self, drop: usize) {
+        let keep = self.settled.len().saturating_sub(drop);
+        self.settled.truncate(keep);
+        if self.closed.is_empty()
+            && let Some(last) = self.settled.pop()
+        {
+            self.closed.push(PendingTurn::restored(
+                last.id.into(),
+                last.seq,
+                last.last_touch,
+                last.minted,
+            ));
+        }
+    }
+
+    /// The highest minted item ids of the settled turns.
+    pub(super) fn minted_settled(&self) -> impl Iterator<Item = u64> + '_ {
+        self.settled.iter().filter_map(|turn| turn.minted)
+    }
+
+    /// Marks the settled turn `turn_id` names as changed by the item being handled, when it
+    /// names one (and neither the open turn nor a closed one): what a record into it does in
+    /// a first pass.
+    pub(super) fn touch_settled(&mut self, turn_id: Option<&str>) -> bool {
+        let Some(id) = turn_id.filter(|id| !id.is_empty()) else {
+            return false;
+        };
+        if self.settled.is_empty()
+            || self.current.as_ref().is_some_and(|turn| turn.turn.id == id)
+            || self.closed.iter().any(|turn| turn.turn.id == id)
+        {
+            return false;
+        }
+        let item_index = self.item_index;
+        match self.settled.iter_mut().rev().find(|turn| &*turn.id == id) {
+            Some(turn) => {
+                turn.last_touch = item_index;
+                true
+            }
+            None => false,
+        }
     }
 
     /// A second pass over the items the first pass read, building the items of `mode`, that

@@ -445,7 +445,7 @@ fn scheduled(items: &[RolloutItem], mode: TranscriptMode) -> (Vec<Turn>, usize) 
     items
         .iter()
         .for_each(|item| planner.handle_rollout_item(item));
-    let (_, schedule) = planner.finish_schedule();
+    let schedule = planner.finish_schedule();
     let mut builder = ThreadHistoryBuilder::in_mode(mode).following(schedule);
     let mut turns = Vec::new();
     for item in items {
@@ -491,5 +491,44 @@ fn scheduled_turns_wait_for_late_records_and_rollbacks() {
             ["t1", "t2", "t3", "rollout-14"]
         );
         assert_eq!(early, 3, "t1, t2 and t3 are final before the file ends");
+    }
+}
+
+/// A first pass settles closed turns before the last two (keeps their ids and places only):
+/// a late record naming a settled turn still holds it back, and a rollback reaching past the
+/// closed turns into the settled ones makes the newest settled turn the last closed one again.
+#[test]
+fn a_first_pass_settles_early_turns_and_still_schedules_them_right() {
+    let items = vec![
+        start("t1"),
+        user("first"),
+        complete("t1"),
+        start("t2"),
+        user("second"),
+        complete("t2"),
+        start("t3"),
+        user("third"),
+        complete("t3"),
+        start("t4"),
+        user("fourth"),
+        complete("t4"),
+        // t1 and t2 are settled by now.
+        typed_agent("t1", "late", "late answer"),
+        // Drops t4, t3 and the settled t2.
+        rollback(3),
+        // A late record for lack of an open turn: it lands in t1, the last turn again.
+        agent("after the rollback"),
+        user("fifth"),
+        agent("reply"),
+    ];
+    for mode in [TranscriptMode::Codex, TranscriptMode::Complete] {
+        let whole = build_turns_in_mode(&items, mode);
+        let (turns, _) = scheduled(&items, mode);
+        assert_eq!(turns, whole, "{mode:?}");
+        let mut planner = ThreadHistoryBuilder::planner();
+        for item in &items {
+            planner.handle_rollout_item(item);
+        }
+        assert_eq!(planner.finish_schedule().turns(), whole.len(), "{mode:?}");
     }
 }

@@ -190,8 +190,8 @@ impl ThreadBuilder {
         self.history.handle_rollout_item(item);
     }
 
-    /// A first pass over a thread's items: its identity, preview and model, its turns
-    /// without their items, and when each turn stops changing
+    /// A first pass over a thread's items: its identity, preview and model, how many turns
+    /// it has and when each stops changing
     /// ([`ThreadHistoryBuilder::planner`]; [`Self::finish_schedule`]).
     pub fn planner() -> Self {
         Self {
@@ -200,11 +200,12 @@ impl ThreadBuilder {
         }
     }
 
-    /// The first pass's thread (its turns without their items) and schedule.
+    /// The first pass's thread (without its turns: [`TurnSchedule::turns`] counts them)
+    /// and schedule.
     pub fn finish_schedule(mut self) -> (BuiltThread, TurnSchedule) {
         let history = std::mem::take(&mut self.history);
-        let (turns, schedule) = history.finish_schedule();
-        (self.finish_with(turns), schedule)
+        let schedule = history.finish_schedule();
+        (self.finish_with(Vec::new()), schedule)
     }
 
     /// A second pass over the items a first one read ([`Self::planner`]), showing the items

@@ -52,10 +52,10 @@ pub(crate) fn inspect_source(source: &Source, progress: &Progress) -> Result<Ins
         let count = stream_client_view(
             source,
             &Progress::hidden(),
-            ThreadHistoryBuilder::turns_only,
+            ThreadHistoryBuilder::planner,
             |history, item| history.handle_rollout_item(item),
         )?;
-        inspection.turns = count.finish().len();
+        inspection.turns = count.finish_schedule().turns();
     }
     Ok(inspection)
 }

@@ -125,7 +125,7 @@ fn streamed(
     if let Source::File(path) = source {
         describe_thread_file(&mut planned.header, path, home.as_deref())?;
     }
-    let turns = planned.header.turns().len();
+    let turns = planned.turns;
     let header = planned.take_header();
     let mut number = 0;
     if out.is_json() {

@@ -85,7 +85,7 @@ pub(crate) fn thread(
     }
     out.line("")?;
     let facts = std::mem::take(&mut planned.facts);
-    let count = planned.header.turns().len();
+    let count = planned.turns;
     let (mut turns, mut last) = (0, None);
     let complete = (TranscriptMode::Complete, LeftOpen::InProgress);
     planned.turns(complete, "reading", |turn| {
