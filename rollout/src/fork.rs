@@ -144,17 +144,8 @@ pub struct ForkedRollout {
 }
 
 /// Forks `source` at `point` into a new session under `home` (dated now, named by a new
-/// thread id), copying the kept lines.
+/// thread id), in either [`ForkMode`].
 pub fn fork_rollout(
-    source: &LoadedRollout,
-    point: ForkPoint,
-    home: &CodexHome,
-) -> Result<ForkedRollout, ForkError> {
-    fork_rollout_with(source, point, home, ForkMode::Copy)
-}
-
-/// [`fork_rollout`] in either [`ForkMode`].
-pub fn fork_rollout_with(
     source: &LoadedRollout,
     point: ForkPoint,
     home: &CodexHome,
@@ -165,18 +156,9 @@ pub fn fork_rollout_with(
     write_fork(source, point, &path, thread_id, mode)
 }
 
-/// Forks `source` at `point` into the file `path` (which must not exist yet), copying the
-/// kept lines.
+/// Forks `source` at `point` into the file `path` (which must not exist yet), in either
+/// [`ForkMode`].
 pub fn fork_rollout_to_path(
-    source: &LoadedRollout,
-    point: ForkPoint,
-    path: impl AsRef<Path>,
-) -> Result<ForkedRollout, ForkError> {
-    fork_rollout_to_path_with(source, point, path, ForkMode::Copy)
-}
-
-/// [`fork_rollout_to_path`] in either [`ForkMode`].
-pub fn fork_rollout_to_path_with(
     source: &LoadedRollout,
     point: ForkPoint,
     path: impl AsRef<Path>,
@@ -185,19 +167,11 @@ pub fn fork_rollout_to_path_with(
     write_fork(source, point, path.as_ref(), ThreadId::new(), mode)
 }
 
-/// The bytes of a copied fork of `source` at `point` for thread `thread_id`, and how many
-/// lines they hold; the part of forking that touches no file.
+/// The bytes of a fork of `source` at `point` for thread `thread_id`, and how many lines they
+/// hold; the part of forking that touches no file. Copied, the bytes are the kept lines with
+/// the rewritten meta; by reference, the one rewritten meta line, and the base is checked
+/// against the source's lines before it is returned.
 pub fn fork_bytes(
-    source: &LoadedRollout,
-    point: ForkPoint,
-    thread_id: ThreadId,
-) -> Result<(Vec<u8>, ForkedRollout), ForkError> {
-    fork_bytes_with(source, point, thread_id, ForkMode::Copy)
-}
-
-/// [`fork_bytes`] in either [`ForkMode`]. By reference, the bytes are the one rewritten meta
-/// line, and the base is checked against the source's lines before it is returned.
-pub fn fork_bytes_with(
     source: &LoadedRollout,
     point: ForkPoint,
     thread_id: ThreadId,
@@ -293,7 +267,7 @@ fn write_fork(
     thread_id: ThreadId,
     mode: ForkMode,
 ) -> Result<ForkedRollout, ForkError> {
-    let (bytes, mut summary) = fork_bytes_with(source, point, thread_id, mode)?;
+    let (bytes, mut summary) = fork_bytes(source, point, thread_id, mode)?;
     place_new_file(path, thread_id, |file| {
         file.write_all(&bytes)
             .map_err(io_error("write fork", &temp_path(path, thread_id)))
@@ -338,7 +312,7 @@ pub fn fork_source_thread(source: &Path) -> std::io::Result<Option<ThreadId>> {
 /// else in one forward pass (the `from_start` module: a compressed file, a pre-envelope one,
 /// a suffix that never decides), and the kept lines are streamed into the fork, or, by
 /// reference, read once forwards for the counts and the ordinal at the cut and named. The
-/// fork is the one [`fork_rollout_to_path_with`] writes of the loaded file at
+/// fork is the one [`fork_rollout_to_path`] writes of the loaded file at
 /// [`fork_point_dropping_turns`] (the tests compare them on every real file).
 pub fn fork_file_dropping_turns(
     source: &Path,

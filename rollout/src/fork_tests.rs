@@ -241,7 +241,7 @@ fn a_fork_by_reference_is_one_meta_line_naming_the_kept_prefix() -> TestResult {
         let source = crate::load::load_rollout_bytes(bytes.clone(), "source.jsonl")?;
         let fork_id = ThreadId::new();
         let point = ForkPoint::BeforeNthLastUserMessage(1);
-        let (out, summary) = fork_bytes_with(&source, point, fork_id, ForkMode::ByReference)?;
+        let (out, summary) = fork_bytes(&source, point, fork_id, ForkMode::ByReference)?;
         // The cut is before the second turn's task_started, the sixth line.
         let prefix: usize = bytes
             .split_inclusive(|byte| *byte == b'\n')
@@ -264,13 +264,12 @@ fn a_fork_by_reference_is_one_meta_line_naming_the_kept_prefix() -> TestResult {
         assert_eq!(meta.meta.history_base.as_ref(), Some(&expected));
         assert_eq!(meta.meta.forked_from_id, Some(source_id));
         // Keeping everything names the whole file, and the ordinal after the last.
-        let (_, all) =
-            fork_bytes_with(&source, ForkPoint::KeepAll, fork_id, ForkMode::ByReference)?;
+        let (_, all) = fork_bytes(&source, ForkPoint::KeepAll, fork_id, ForkMode::ByReference)?;
         let all = all.history_base.ok_or("no base")?;
         assert_eq!(all.end_byte_offset, Some(bytes.len() as u64));
         assert_eq!(all.end_ordinal_exclusive, ordinals.then_some(19));
         // A copied fork of the same point writes no base.
-        let (copied, summary) = fork_bytes_with(&source, point, fork_id, ForkMode::Copy)?;
+        let (copied, summary) = fork_bytes(&source, point, fork_id, ForkMode::Copy)?;
         assert_eq!(summary.history_base, None);
         assert_eq!(summary.lines_written, 5);
         let copied = crate::load::load_rollout_bytes(copied, "copy.jsonl")?;
@@ -290,7 +289,7 @@ fn a_source_whose_ordinals_go_back_is_not_forked_by_reference() -> TestResult {
     let text = text.replacen(r#""ordinal":14"#, r#""ordinal":99"#, 1);
     let source = crate::load::load_rollout_bytes(text.into_bytes(), "source.jsonl")?;
     let point = ForkPoint::BeforeNthLastUserMessage(1);
-    let result = fork_bytes_with(&source, point, ThreadId::new(), ForkMode::ByReference);
+    let result = fork_bytes(&source, point, ThreadId::new(), ForkMode::ByReference);
     assert!(
         matches!(
             &result,

@@ -105,10 +105,9 @@ pub use compress::{
 };
 pub use error::{Result, RolloutError};
 pub use fork::{
-    ForkError, ForkMode, ForkPoint, ForkedRollout, fork_bytes, fork_bytes_with,
-    fork_file_dropping_turns, fork_file_dropping_turns_in_batches, fork_point_dropping_turns,
-    fork_rollout, fork_rollout_to_path, fork_rollout_to_path_with, fork_rollout_with,
-    fork_source_thread, user_message_positions_in_rollout,
+    ForkError, ForkMode, ForkPoint, ForkedRollout, fork_bytes, fork_file_dropping_turns,
+    fork_file_dropping_turns_in_batches, fork_point_dropping_turns, fork_rollout,
+    fork_rollout_to_path, fork_source_thread, user_message_positions_in_rollout,
 };
 pub use head::thread_id_of_file;
 pub use history_base::{

@@ -13,7 +13,8 @@ use codex_rollout::find_first_rollout;
 use codex_rollout::new_session_meta;
 use codex_rollout::reconstruct_history_from_rollout;
 use codex_rollout::{
-    ForkError, ForkPoint, fork_rollout, fork_rollout_to_path, user_message_positions_in_rollout,
+    ForkError, ForkMode, ForkPoint, fork_rollout, fork_rollout_to_path,
+    user_message_positions_in_rollout,
 };
 use codex_rollout::{LoadedRollout, load_rollout_bytes, load_rollout_items};
 use codex_rollout::{fork_point_dropping_turns, user_turn_count, user_turns};
@@ -22,6 +23,9 @@ use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+/// The kept lines copied into the fork.
+const COPY: ForkMode = ForkMode::Copy;
 
 fn line(item: RolloutItem) -> Result<String, serde_json::Error> {
     RolloutLine::new("2025-10-01T10:00:00.000Z", item).to_json_line()
@@ -97,7 +101,8 @@ fn fork_copies_kept_lines_byte_for_byte_with_a_new_thread_id() -> TestResult {
 
     let dir = tempfile::tempdir()?;
     let path = dir.path().join("fork.jsonl");
-    let forked = fork_rollout_to_path(&source, ForkPoint::BeforeNthLastUserMessage(1), &path)?;
+    let forked =
+        fork_rollout_to_path(&source, ForkPoint::BeforeNthLastUserMessage(1), &path, COPY)?;
     assert_eq!(forked.forked_from_id, source_id);
     assert_ne!(forked.thread_id, source_id);
     assert_eq!(forked.skipped_problem_lines, 1);
@@ -143,6 +148,7 @@ fn fork_rebuilds_like_a_rollback_of_the_same_turns() -> TestResult {
             &source,
             ForkPoint::BeforeNthLastUserMessage(n as usize),
             &path,
+            COPY,
         )?;
         let fork = reconstruct_history_from_rollout(load_rollout_items(&path)?.items());
 
@@ -180,7 +186,8 @@ fn fork_positions_are_rollback_aware() -> TestResult {
     let dir = tempfile::tempdir()?;
     let path = dir.path().join("fork.jsonl");
     // Before the 2nd last surviving user message (user 1): keeps turn 0 only.
-    let forked = fork_rollout_to_path(&source, ForkPoint::BeforeNthLastUserMessage(2), &path)?;
+    let forked =
+        fork_rollout_to_path(&source, ForkPoint::BeforeNthLastUserMessage(2), &path, COPY)?;
     assert_eq!(forked.kept_items, 6);
     let fork = reconstruct_history_from_rollout(load_rollout_items(&path)?.items());
     assert_eq!(
@@ -193,7 +200,8 @@ fn fork_positions_are_rollback_aware() -> TestResult {
     // Before the last one (user 3): the rolled-back turn and its marker are kept, so the
     // fork rebuilds to turns 0 and 1.
     let path = dir.path().join("fork-last.jsonl");
-    let forked = fork_rollout_to_path(&source, ForkPoint::BeforeNthLastUserMessage(1), &path)?;
+    let forked =
+        fork_rollout_to_path(&source, ForkPoint::BeforeNthLastUserMessage(1), &path, COPY)?;
     assert_eq!(forked.kept_items, 17);
     let fork = reconstruct_history_from_rollout(load_rollout_items(&path)?.items());
     assert_eq!(fork.history.len(), 4);
@@ -206,13 +214,13 @@ fn fork_into_a_home_is_findable_and_never_overwrites() -> TestResult {
     let source = load_rollout_bytes((lines.join("\n") + "\n").into_bytes(), "source.jsonl")?;
     let dir = tempfile::tempdir()?;
     let home = CodexHome::new(dir.path());
-    let forked = fork_rollout(&source, ForkPoint::BeforeNthLastUserMessage(1), &home)?;
+    let forked = fork_rollout(&source, ForkPoint::BeforeNthLastUserMessage(1), &home, COPY)?;
     assert!(forked.path.starts_with(home.sessions_dir()));
     assert_eq!(
         find_first_rollout(&home, |name| name.thread_id == *forked.thread_id.as_uuid())?,
         Some(forked.path.clone())
     );
-    let again = fork_rollout_to_path(&source, ForkPoint::KeepAll, &forked.path);
+    let again = fork_rollout_to_path(&source, ForkPoint::KeepAll, &forked.path, COPY);
     assert!(
         matches!(again, Err(ForkError::DestinationExists(_))),
         "{again:?}"
@@ -226,7 +234,7 @@ fn fork_into_a_home_is_findable_and_never_overwrites() -> TestResult {
 /// Checks one fork of a real file: its lines are the source's first lines (the meta line
 /// aside), and it loads back to the source's items up to the cut.
 fn check_real_fork(source: &LoadedRollout, point: ForkPoint, path: &Path) -> TestResult {
-    let forked = fork_rollout_to_path(source, point, path)?;
+    let forked = fork_rollout_to_path(source, point, path, COPY)?;
     let fork_bytes = std::fs::read(path)?;
     let fork_lines = split(&fork_bytes);
     let contents = source.contents();

@@ -10,9 +10,7 @@ use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::{HistoryBase, RolloutItem, RolloutLine};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::CodexHome;
-use codex_rollout::{
-    ForkMode, ForkPoint, fork_bytes_with, fork_rollout_to_path_with, fork_rollout_with,
-};
+use codex_rollout::{ForkMode, ForkPoint, fork_bytes, fork_rollout, fork_rollout_to_path};
 use codex_rollout::{
     HistoryBaseError, PrefixProblem, load_rollout_with_base, resolve_history_base,
 };
@@ -85,9 +83,9 @@ fn assert_same_history(by_reference: &ReconstructedHistory, copied: &Reconstruct
 /// resolved items are the copied fork's, after the metas.
 fn check_point(placed: &Placed, point: ForkPoint, out: &Path) -> TestResult {
     let source = &placed.source;
-    let (copied_bytes, copied) = fork_bytes_with(source, point, ThreadId::new(), ForkMode::Copy)?;
+    let (copied_bytes, copied) = fork_bytes(source, point, ThreadId::new(), ForkMode::Copy)?;
     let copied_fork = load_rollout_bytes(copied_bytes, "copied.jsonl")?;
-    let forked = fork_rollout_to_path_with(source, point, out, ForkMode::ByReference)?;
+    let forked = fork_rollout_to_path(source, point, out, ForkMode::ByReference)?;
     assert_eq!(forked.lines_written, 1);
     assert_eq!(forked.kept_items, copied.kept_items);
     let base = forked.history_base.clone().ok_or("no history_base")?;
@@ -178,7 +176,7 @@ fn a_missing_parent_is_an_error_naming_its_thread() -> TestResult {
     };
     let out_dir = tempfile::tempdir()?;
     let out = out_dir.path().join("child.jsonl");
-    fork_rollout_to_path_with(
+    fork_rollout_to_path(
         &placed.source,
         ForkPoint::KeepAll,
         &out,
@@ -213,7 +211,7 @@ fn a_chain_of_forks_by_reference_resolves_through_every_parent() -> TestResult {
     };
     let grandparent = &placed.source;
     // The parent: a fork by reference into the home, then a turn of its own.
-    let parent = fork_rollout_with(
+    let parent = fork_rollout(
         grandparent,
         ForkPoint::KeepAll,
         &placed.home,
@@ -233,7 +231,7 @@ fn a_chain_of_forks_by_reference_resolves_through_every_parent() -> TestResult {
     let parent_rollout = load_rollout_items(&parent.path)?;
     let out_dir = tempfile::tempdir()?;
     let child_path = out_dir.path().join("child.jsonl");
-    let child = fork_rollout_to_path_with(
+    let child = fork_rollout_to_path(
         &parent_rollout,
         ForkPoint::KeepAll,
         &child_path,
@@ -261,7 +259,7 @@ fn resolve_with_base(placed: &Placed, base: HistoryBase) -> Result<HistoryBaseEr
     let source = &placed.source;
     let dir = tempfile::tempdir().map_err(|err| err.to_string())?;
     let out: PathBuf = dir.path().join("child.jsonl");
-    let (bytes, _) = fork_bytes_with(
+    let (bytes, _) = fork_bytes(
         source,
         ForkPoint::KeepAll,
         ThreadId::new(),
@@ -290,7 +288,7 @@ fn resolve_with_base(placed: &Placed, base: HistoryBase) -> Result<HistoryBaseEr
 
 /// The base a fork by reference of all of `source` writes.
 fn source_base(source: &LoadedRollout) -> HistoryBase {
-    fork_bytes_with(
+    fork_bytes(
         source,
         ForkPoint::KeepAll,
         ThreadId::new(),

@@ -1,6 +1,6 @@
 //! A fork streamed from the file (`fork_file_dropping_turns`: its cut found from the end, or
 //! in one forward pass where the end cannot tell) is the fork of the loaded file
-//! (`fork_bytes_with` at `fork_point_dropping_turns`), copied or by reference: the same
+//! (`fork_bytes` at `fork_point_dropping_turns`), copied or by reference: the same
 //! lines, byte for byte but the rewritten meta, the same counts and base; on every real file
 //! (read backwards in small batches, so that small files take the backward path), on a zstd
 //! copy of each (forward only), and on generated files with compactions, rollbacks and a
@@ -14,7 +14,7 @@ mod generate;
 use std::path::Path;
 
 use codex_rollout::load_rollout_items;
-use codex_rollout::{ForkMode, fork_bytes_with, fork_file_dropping_turns_in_batches};
+use codex_rollout::{ForkMode, fork_bytes, fork_file_dropping_turns_in_batches};
 use codex_rollout::{fork_point_dropping_turns, user_turns};
 use codex_test_support::real_jsonl_files;
 use generate::{Shape, real_lines, write_rollout};
@@ -86,7 +86,7 @@ fn check(
                 .is_some_and(|base| base.end_ordinal_exclusive.is_some()),
         );
         let point = fork_point_dropping_turns(&turns, drop)?;
-        let (expected, summary) = fork_bytes_with(&source, point, streamed.forked.thread_id, mode)?;
+        let (expected, summary) = fork_bytes(&source, point, streamed.forked.thread_id, mode)?;
         let written = std::fs::read(&out)?;
         let (written, expected) = (lines(&written), lines(&expected));
         let name = format!("{} drop {drop} {mode:?}", path.display());

@@ -12,7 +12,7 @@ use codex_protocol::rollout::{RolloutItem, RolloutLine};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::new_session_meta;
 use codex_rollout::reconstruct_history_from_rollout;
-use codex_rollout::{ForkPoint, fork_bytes};
+use codex_rollout::{ForkMode, ForkPoint, fork_bytes};
 use codex_rollout::{RolloutContents, load_rollout_bytes};
 use codex_test_support::{REAL_FIXTURES, non_empty_lines, real_jsonl_files};
 use proptest::prelude::*;
@@ -81,7 +81,7 @@ fn exercise(bytes: Vec<u8>) -> Result<(), TestCaseError> {
             ForkPoint::BeforeNthLastUserMessage(1),
             ForkPoint::BeforeNthUserMessage(0),
         ] {
-            let forked = fork_bytes(&loaded, point, ThreadId::new());
+            let forked = fork_bytes(&loaded, point, ThreadId::new(), ForkMode::Copy);
             prop_assert!(forked.is_ok(), "{:?}", forked.err());
         }
     }

@@ -4,7 +4,7 @@
 //! Everything is codex-rollout's: `turns` counts the user turns (the same count `inspect`
 //! reports) and gives the fork point before the first item of the `N`-th last turn (its user
 //! message item, or its `user_message` event when the file lacks the item), and
-//! `fork_rollout_to_path_with` moves the cut up to the start of that turn, copies kept lines
+//! `fork_rollout_to_path` moves the cut up to the start of that turn, copies kept lines
 //! byte for byte and changes only the session meta line (a new thread id, `forked_from_id`).
 //! The file is written under a temporary name and linked into place, and an existing file is
 //! never overwritten (exit 2, as for a destination that cannot be written).

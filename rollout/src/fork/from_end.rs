@@ -21,7 +21,7 @@
 //!
 //! **By reference.** [`reference_prefix`] makes the same pass ([`pass_prefix`]) without
 //! writing: it counts what the fork's report says and notes the ordinal nearest the cut on
-//! each side, and the base it names is the one [`super::fork_bytes_with`] names for the
+//! each side, and the base it names is the one [`super::fork_bytes`] names for the
 //! loaded file, checked by the resolver's rule.
 
 use std::fs::File;
