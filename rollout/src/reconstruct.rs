@@ -205,7 +205,7 @@ pub fn reconstruct_rollout_file(
 /// suffix ran out (so on the whole file it visits the same items and stops at the same one),
 /// it found the context window (so the whole-file fallback, which counts every compaction, is
 /// not asked), and the newest token usage is in it. Resume from the end asks the same of the
-/// part it surveyed ([`ReplayPlan::suffices`], which also wants a turn context).
+/// part it surveyed ([`ReplayPlan::missing`]: nothing missing is this and a turn context).
 pub(crate) fn suffix_suffices(suffix: &[RolloutItem]) -> bool {
     Survey::of(suffix).rebuilds_alone()
 }
@@ -372,11 +372,6 @@ impl Plan {
     /// See [`suffix_suffices`].
     fn rebuilds_alone(&self) -> bool {
         self.found.knew_everything && self.found.window.is_some() && self.token_info.is_some()
-    }
-
-    /// See [`ReplayPlan::suffices`].
-    pub(crate) fn suffices(&self) -> bool {
-        self.rebuilds_alone() && self.newest_turn_context.is_some()
     }
 
     /// What the items surveyed lack for the whole file's answer when their reverse scan

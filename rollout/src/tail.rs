@@ -4,10 +4,10 @@
 //! A resumed session needs the file's first `session_meta` (its thread, base instructions)
 //! and the *live suffix*: the items from which reconstruction's reverse scan finds everything
 //! it looks for (the newest surviving compaction, the previous turn's settings, the reference
-//! context item, the context window), plus the newest token usage and turn context. Whether a
-//! suffix is enough is asked of reconstruction itself ([`ReplayPlan::suffices`]), so the
-//! decision "where does replay start" stays in one rule; a suffix that passes rebuilds exactly
-//! the history the whole file rebuilds.
+//! context item, the context window), plus the newest token usage and turn context. What a
+//! suffix still lacks is asked of reconstruction itself ([`ReplayPlan::missing`]), so the
+//! decision "where does replay start" stays in one rule; a suffix completed by the lines
+//! before it rebuilds exactly the history the whole file rebuilds.
 //!
 //! Both passes read forwards with the one stream reader ([`RolloutStream`], its lines parsed
 //! on rayon's pool and seen in order); nothing parsed is kept but the history being rebuilt:
@@ -53,7 +53,7 @@ use codex_protocol::thread_id::ThreadId;
 use crate::head::first_meta_within;
 use crate::load::ProblemKind;
 use crate::reconstruct::{
-    ReconstructOptions, ReconstructedHistory, ReplayPlan, StreamedReconstruction,
+    Missing, ReconstructOptions, ReconstructedHistory, ReplayPlan, StreamedReconstruction,
 };
 use crate::source::{Compression, RolloutReader};
 use crate::stream::RolloutStream;
@@ -170,23 +170,20 @@ pub fn resume_rollout_tail(
         let Some(mut survey) = survey(path, start, options)? else {
             return Ok(None);
         };
-        let mut bytes_walked = 0;
-        let answers = if start == 0 || survey.plan.suffices() {
-            start > 0 || survey.items > 0
-        } else if let Some(missing) = survey.plan.missing() {
-            // What the lines before the suffix cannot change is known: the rest is read back
-            // for its own line types, not surveyed.
-            let walk = earlier::read_earlier(path, start, missing)?;
-            survey.plan.take_earlier(walk.earlier);
-            bytes_walked = walk.bytes_read;
-            true
-        } else {
-            false
+        let bytes_walked = match survey.plan.missing() {
+            _ if start == 0 && survey.items == 0 => return Ok(None),
+            _ if start == 0 => Some(0),
+            Some(missing) if missing == Missing::default() => Some(0),
+            // What the lines before the suffix can change is known: the rest is read back for
+            // its own line types, not surveyed.
+            Some(missing) => {
+                let walk = earlier::read_earlier(path, start, missing)?;
+                survey.plan.take_earlier(walk.earlier);
+                Some(walk.bytes_read)
+            }
+            None => None,
         };
-        if start == 0 && !answers {
-            return Ok(None);
-        }
-        if answers {
+        if let Some(bytes_walked) = bytes_walked {
             let replay_from = survey.replay_start(start);
             let rebuilt = replay(path, replay_from, survey.plan)?;
             return Ok(Some(RolloutTail {

@@ -80,16 +80,9 @@ impl ReplayPlan {
         self.plan.base().is_some()
     }
 
-    /// Whether the items surveyed (the end of a file) answer everything history and prompt
-    /// ask of the whole file: the reverse scan stopped because it knew the base compaction,
-    /// the previous turn's settings and the reference (not because the items ran out), it
-    /// found the context window, and the newest token usage and turn context are among them.
-    pub(crate) fn suffices(&self) -> bool {
-        self.plan.suffices()
-    }
-
-    /// What the items surveyed lack for the whole file's answer, when their reverse scan knew
-    /// everything the items before them could change (see [`Plan::missing`]).
+    /// What the items surveyed (the end of a file) lack for the whole file's answer, when
+    /// their reverse scan knew everything the items before them could change (see
+    /// [`Plan::missing`]); nothing missing means they answer alone.
     pub(crate) fn missing(&self) -> Option<Missing> {
         self.plan.missing()
     }

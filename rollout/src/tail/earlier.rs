@@ -52,7 +52,8 @@ pub(super) fn read_earlier(path: &Path, start: u64, missing: Missing) -> io::Res
     // Where the walk back stopped: the lines before it are not read yet.
     let mut stopped_at = start;
     loop {
-        let asked = Asked {
+        // What is still asked: what `missing` asks, less what the walk has found.
+        let asked = Missing {
             token_info: missing.token_info && earlier.token_info.is_none(),
             turn_context: missing.turn_context && earlier.newest_turn_context.is_none(),
             window: missing.window,
@@ -66,7 +67,7 @@ pub(super) fn read_earlier(path: &Path, start: u64, missing: Missing) -> io::Res
         };
         stopped_at = offset;
         bytes_read += raw.len() as u64 + 1;
-        if !asked.may_be(raw) {
+        if !may_be(asked, raw) {
             continue;
         }
         let LineOutcome::Line(line, _) = read_line(0, raw).outcome else {
@@ -103,28 +104,18 @@ pub(super) fn read_earlier(path: &Path, start: u64, missing: Missing) -> io::Res
     })
 }
 
-/// The line types the walk still looks for.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Asked {
-    token_info: bool,
-    turn_context: bool,
-    /// `compacted` and `session_meta` lines.
-    window: bool,
-}
-
-impl Asked {
-    /// Whether `raw` may be a line of a type asked: by its tags, or, for a line without them
-    /// (a legacy line, keys in another order), always.
-    fn may_be(self, raw: &[u8]) -> bool {
-        let Some(tags) = line_tags(raw) else {
-            return true;
-        };
-        match tags.line_type {
-            b"event_msg" => self.token_info && tags.payload_type == Some(&b"token_count"[..]),
-            b"turn_context" => self.turn_context,
-            b"compacted" | b"session_meta" => self.window,
-            _ => false,
-        }
+/// Whether `raw` may be a line of a type `asked` (the window: `compacted` and `session_meta`
+/// lines): by its tags, or, for a line without them (a legacy line, keys in another order),
+/// always.
+fn may_be(asked: Missing, raw: &[u8]) -> bool {
+    let Some(tags) = line_tags(raw) else {
+        return true;
+    };
+    match tags.line_type {
+        b"event_msg" => asked.token_info && tags.payload_type == Some(&b"token_count"[..]),
+        b"turn_context" => asked.turn_context,
+        b"compacted" | b"session_meta" => asked.window,
+        _ => false,
     }
 }
 
@@ -139,7 +130,7 @@ fn count_forwards(
     end: u64,
     windows: &mut Windows,
 ) -> io::Result<(Option<Box<SessionMetaLine>>, u64)> {
-    let compacted = memmem::Finder::new(br#""compacted""#);
+    let compacted = memmem::Finder::new(super::COMPACTED_TAG);
     let session_meta = memmem::Finder::new(br#""session_meta""#);
     let mut file = File::open(path)?.take(end);
     let mut first_meta = None;
