@@ -332,12 +332,16 @@ fn modules(files: &[(&str, &str)]) -> std::collections::BTreeMap<Vec<String>, St
 fn a_circle_of_files_is_found_and_a_module_using_its_parent_is_not_one() {
     let files = modules(&[
         ("", "mod a;\nmod b;\nmod c;\nuse crate::a::Thing;\n"),
-        // a and b name each other, b through a `use` group, a through a path in code.
+        // a and b name each other, b through a `use` group (after a word ending in `use `), a
+        // through a path in code.
         (
             "a",
             "pub struct Thing;\nfn f() { let _ = crate::b::helper(); }\n",
         ),
-        ("b", "use crate::{a::Thing, c};\npub fn helper() {}\n"),
+        (
+            "b",
+            "#[doc = \"because \"]\nuse crate::{a::Thing, c};\npub fn helper() {}\n",
+        ),
         // c names its parent only, and b in a comment and in its test module.
         (
             "c",

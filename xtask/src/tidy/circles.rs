@@ -109,6 +109,11 @@ fn paths_in(text: &str) -> Vec<Vec<String>> {
     let mut rest = code.as_str();
     while let Some(at) = rest.find("use ") {
         let statement = &rest[at + 4..];
+        if !starts_word(rest, at) {
+            // `reuse `, `because `: not a `use` statement.
+            rest = statement;
+            continue;
+        }
         let end = statement.find(';').unwrap_or(statement.len());
         let compact: String = statement[..end].split_whitespace().collect();
         if ["crate::", "super::", "self::"]
@@ -121,8 +126,7 @@ fn paths_in(text: &str) -> Vec<Vec<String>> {
     }
     for root in ["crate::", "super::"] {
         for (at, _) in code.match_indices(root) {
-            let before = code[..at].chars().next_back();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            if !starts_word(&code, at) {
                 continue;
             }
             let path: String = code[at..]
@@ -138,6 +142,15 @@ fn paths_in(text: &str) -> Vec<Vec<String>> {
         }
     }
     paths
+}
+
+/// Whether the text at `at` starts a word of `text` (not the middle of an identifier or a
+/// longer path).
+fn starts_word(text: &str, at: usize) -> bool {
+    !text[..at]
+        .chars()
+        .next_back()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
 }
 
 /// Expands one `use` tree (whitespace removed) into its paths.
