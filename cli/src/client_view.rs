@@ -235,11 +235,9 @@ impl PlannedThread {
         })
     }
 
-    /// The thread without its items (its turns left out), taken from the first pass.
+    /// The thread without its turns (the first pass builds none), taken out.
     pub(crate) fn take_header(&mut self) -> BuiltThread {
-        let mut header = std::mem::replace(&mut self.header, BuiltThread::TurnsOnly(Vec::new()));
-        header.keep_last_turns(0);
-        header
+        std::mem::replace(&mut self.header, BuiltThread::TurnsOnly(Vec::new()))
     }
 
     /// The thread's turns showing the items of `mode`, the one the file leaves open shown
