@@ -14,7 +14,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use codex_app_server_protocol::BuiltThread;
-use codex_app_server_protocol::v2::Thread;
+use codex_app_server_protocol::v2::{Thread, TurnStatus};
 use serde::Serialize;
 
 use crate::error::{Failure, Status};
@@ -314,6 +314,17 @@ pub(crate) fn fit_path(path: &Path, width: usize, out: &Output) -> String {
     let keep = width.saturating_sub(1);
     let tail: String = text.chars().skip(count - keep).collect();
     format!("…{tail}")
+}
+
+/// The word of a turn's status, as every view says it: `completed`, `interrupted`, `failed`,
+/// `in progress`.
+pub(crate) fn status_word(status: TurnStatus) -> &'static str {
+    match status {
+        TurnStatus::Completed => "completed",
+        TurnStatus::Interrupted => "interrupted",
+        TurnStatus::Failed => "failed",
+        TurnStatus::InProgress => "in progress",
+    }
 }
 
 /// A thread's JSON document up to its first turn (`{"turns": [...]}` for a file without

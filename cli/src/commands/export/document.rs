@@ -12,12 +12,13 @@ use std::path::{Path, PathBuf};
 
 use codex_app_server_protocol::v2::Turn;
 
-use super::facts::{ContentsLine, Header, Overview, status_word};
+use super::facts::{ContentsLine, Header, Overview};
 use super::shown::{Shown, rfc3339_seconds};
 use super::{html, markdown};
 use crate::cli::ExportFormat;
 use crate::error::Failure;
 use crate::input::Source;
+use crate::output::status_word;
 use crate::output::{Output, Spool, thread_json_head};
 
 /// What the pieces of the document are.

@@ -10,6 +10,7 @@ use codex_app_server_protocol::v2::{Turn, TurnStatus};
 
 use super::image::human_bytes;
 use super::shown::{Shown, rfc3339_seconds};
+use crate::output::status_word;
 
 /// What the document says of the thread before its first turn, known from the first pass
 /// (the thread without its items, the token totals).
@@ -119,16 +120,6 @@ pub(crate) fn header_facts(header: &Header, overview: &Overview) -> Vec<(&'stati
         ));
     }
     facts
-}
-
-/// The word of a turn's status.
-pub(crate) fn status_word(status: TurnStatus) -> &'static str {
-    match status {
-        TurnStatus::Completed => "completed",
-        TurnStatus::Interrupted => "interrupted",
-        TurnStatus::Failed => "failed",
-        TurnStatus::InProgress => "in progress",
-    }
 }
 
 /// How a turn ended, as a sentence: its status, how long it ran, what it used, its error.

@@ -8,6 +8,7 @@ use codex_app_server_protocol::v2::TurnStatus;
 
 use super::line::{Line, LineBuilder, Span, Tone};
 use super::markdown::markdown_lines;
+use crate::output::status_word;
 
 /// One line of `parts`.
 fn line(parts: &[(&str, Tone)]) -> Vec<Line> {
@@ -221,16 +222,6 @@ pub(crate) fn render_cell(cell: &Cell, folded: bool, turn: usize) -> Vec<Line> {
         }
     }
     out
-}
-
-/// `completed`, `interrupted`, ...
-pub(crate) fn status_word(status: TurnStatus) -> &'static str {
-    match status {
-        TurnStatus::Completed => "completed",
-        TurnStatus::Interrupted => "interrupted",
-        TurnStatus::Failed => "failed",
-        TurnStatus::InProgress => "in progress",
-    }
 }
 
 /// `850 ms`, `3.2 s`, `4 min 5 s`.
