@@ -82,6 +82,20 @@ impl From<io::Error> for Failure {
     }
 }
 
+impl From<codex_home::ReadError> for Failure {
+    fn from(error: codex_home::ReadError) -> Self {
+        match error {
+            codex_home::ReadError::Io { name, source } => Failure::Unreadable(format!(
+                "cannot read {name}: {}",
+                crate::input::describe(&source)
+            )),
+            codex_home::ReadError::NoHome { .. } => Failure::Usage(error.to_string()),
+            error if error.is_unreadable() => Failure::Unreadable(error.to_string()),
+            error => Failure::Content(error.to_string()),
+        }
+    }
+}
+
 impl From<serde_json::Error> for Failure {
     fn from(err: serde_json::Error) -> Self {
         if err.is_io() {

@@ -148,25 +148,15 @@ pub(crate) fn note_sample() {
     );
 }
 
-/// Opens `path` for reading as a rollout: an error naming it when it is missing, a folder or
-/// unreadable. Returns the file and its size on disk.
-pub(crate) fn open_file(path: &Path) -> Result<(File, u64), Failure> {
-    let unreadable = |err: std::io::Error| {
-        Failure::Unreadable(format!(
-            "cannot read {}: {}",
-            path.display(),
-            describe(&err)
-        ))
-    };
-    let metadata = std::fs::metadata(path).map_err(unreadable)?;
-    if metadata.is_dir() {
-        return Err(Failure::Unreadable(format!(
-            "{} is a directory, not a rollout file",
-            path.display()
-        )));
+/// Opens `path` for reading as a rollout; a folder is an error of its own kind.
+pub(crate) fn open_file(path: &Path) -> std::io::Result<File> {
+    if std::fs::metadata(path)?.is_dir() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::IsADirectory,
+            "is a directory, not a rollout file",
+        ));
     }
-    let file = File::open(path).map_err(unreadable)?;
-    Ok((file, metadata.len()))
+    File::open(path)
 }
 
 /// The operating system's message without the `(os error N)` suffix, lower-cased like the

@@ -2,9 +2,8 @@
 //!
 //! The binary is a thin shell over this library, whose one public entry point is
 //! [`main_exit_code`]; [`sample`] is the bundled session and its generator. Layout (private
-//! modules): `cli` (arguments), `input` (where a rollout comes from), `streamed` (the one
-//! forward reader and its checks), `client_view` (what a client is shown of one file),
-//! `output` (JSON or human text, always terminal-safe), `progress` (a bar on standard error
+//! modules): `cli` (arguments), `input` (where a rollout comes from), `streamed` (a source as
+//! codex-home's one forward reader reads it), `output` (JSON or human text, always terminal-safe), `progress` (a bar on standard error
 //! for large inputs), `commands` (one module per subcommand) and `error` (exit codes). The
 //! package's own tests reach a few internals through `testing` (feature `testing`).
 //!
@@ -13,7 +12,6 @@
 //! the client view is codex-app-server-protocol's; nothing here re-decides any of them.
 
 mod cli;
-mod client_view;
 mod commands;
 mod damaged;
 mod error;
@@ -39,7 +37,6 @@ pub mod testing {
     use crate::commands::export::{self, ExportOptions};
     use crate::input::Source;
     use crate::output::Output;
-    use crate::progress::Progress;
 
     /// What `export` writes of the file at `path` in `format`, written to `sink`.
     pub fn export_file(
@@ -60,12 +57,13 @@ pub mod testing {
     /// The thread of the file at `path` as `thread` builds it, streamed, showing `mode`'s
     /// items.
     pub fn thread_of_file(path: &Path, mode: TranscriptMode) -> Result<BuiltThread, String> {
-        crate::commands::thread::build_streamed(
-            &Source::File(path.to_path_buf()),
-            &Progress::hidden(),
-            mode,
-        )
-        .map_err(|failure| failure.to_string())
+        let input = codex_home::FileInput(path.to_path_buf());
+        let new = || codex_app_server_protocol::ThreadBuilder::in_mode(mode);
+        codex_home::stream_client_view(&input, new, |builder, item| {
+            builder.handle_rollout_item(item);
+        })
+        .map(codex_app_server_protocol::ThreadBuilder::finish)
+        .map_err(|error| error.to_string())
     }
 }
 

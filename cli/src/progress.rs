@@ -92,24 +92,52 @@ impl Drop for Progress {
     }
 }
 
-/// A reader that advances a [`Progress`] by the bytes read.
+/// A reader that advances a [`Progress`] by the bytes read: one it shares with others, or
+/// its own (cleared when the reader is dropped).
 #[derive(Debug)]
-pub(crate) struct ProgressReader<'a, R> {
-    inner: R,
-    progress: &'a Progress,
+pub(crate) enum ProgressReader<'a> {
+    Shared(&'a Progress),
+    Own(Progress),
 }
 
-impl<'a, R: Read> ProgressReader<'a, R> {
-    /// Wraps `inner`.
-    pub(crate) fn new(inner: R, progress: &'a Progress) -> Self {
-        Self { inner, progress }
+impl<'a> ProgressReader<'a> {
+    /// Advances `progress`.
+    pub(crate) fn shared(progress: &'a Progress) -> Self {
+        Self::Shared(progress)
+    }
+
+    /// Advances `progress`, which it owns.
+    pub(crate) fn own(progress: Progress) -> Self {
+        Self::Own(progress)
+    }
+
+    /// `inner`, advancing the progress as it is read.
+    pub(crate) fn wrap<R: Read>(self, inner: R) -> Counted<'a, R> {
+        Counted {
+            inner,
+            progress: self,
+        }
+    }
+
+    fn progress(&self) -> &Progress {
+        match self {
+            Self::Shared(progress) => progress,
+            Self::Own(progress) => progress,
+        }
     }
 }
 
-impl<R: Read> Read for ProgressReader<'_, R> {
+/// A reader wrapped by [`ProgressReader::wrap`].
+#[derive(Debug)]
+pub(crate) struct Counted<'a, R> {
+    inner: R,
+    progress: ProgressReader<'a>,
+}
+
+impl<R: Read> Read for Counted<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let read = self.inner.read(buf)?;
-        self.progress.inc(read as u64);
+        self.progress.progress().inc(read as u64);
         Ok(read)
     }
 }

@@ -4,18 +4,18 @@
 
 use std::path::PathBuf;
 
+use codex_home::{continues_another, home_of, stream_session};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine, TurnContextItem};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::resume_rollout_tail;
 use codex_rollout::{HistoryBaseError, ResolvedBase, load_rollout_with_base};
 use codex_rollout::{ReconstructOptions, ReconstructedHistory, reconstruct_history_with};
 
-use crate::client_view::{continues_another, home_of};
 use crate::error::Failure;
 use crate::input::Source;
 use crate::output::warn;
 use crate::progress::Progress;
-use crate::streamed::stream_session;
+use crate::streamed::SourceInput;
 
 /// A session's rebuilt history and what a prompt needs besides it: the file's own session
 /// meta, its newest turn context, and for a fork by reference the parents it was resolved
@@ -60,7 +60,8 @@ impl SessionHistory {
         // (a fork by reference, a continuation file), or one that cannot be read as a
         // session: the streaming checks say why, with every command's messages.
         if !based {
-            stream_session(source, &Progress::hidden(), |_| {})?;
+            let hidden = Progress::hidden();
+            stream_session(&SourceInput::new(source, &hidden), |_| {})?;
         }
         let home = home_of(path, home.as_deref())?;
         let resolved = load_rollout_with_base(&home, path).map_err(base_failure)?;

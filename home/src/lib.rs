@@ -12,6 +12,10 @@
 //!   session with a preview ([`SessionSummary`]); a thread continued in more files is listed
 //!   once, by its newest piece. [`summarize_rollout_file`] is the same summary for one named
 //!   file.
+//! - Reading one session: [`stream_session`] is the one forward reader with the checks every
+//!   reading makes, [`stream_client_view`] what a client is shown of it, [`read_thread`] and
+//!   [`TwoPassThread`] its thread (the second handing each turn on as it is final), each
+//!   from a [`SessionInput`] and failing with a [`ReadError`] that names it.
 //! - Usage: [`file_usage`] counts each model response of a file once (a forked child's copied
 //!   parent prefix left out, a piece charged its own responses), for the model in force at
 //!   its line; [`count_each_response_once`] leaves out what another file of the same thread
@@ -93,6 +97,7 @@ mod last_turns;
 mod list;
 mod pricing;
 mod prune;
+mod read;
 mod redact;
 #[cfg(feature = "search")]
 mod search;
@@ -134,6 +139,12 @@ pub use prune::{
     PlannedThread, Policy, PruneError, PruneLock, PrunePlan, RescueThreadError, StorageRow,
     StorageSummary, TRASH_SUBDIR, TrashFolder, TrashReport, apply_prune, empty_trash, parse_policy,
     parse_size, plan_prune, rescue_thread, storage_summary,
+};
+pub use read::{
+    FileInput, FirstPass, ItemsSeen, LeftOpen, LineTest, Passes, ReadError, SessionInput,
+    SkippedLines, TwoPassThread, continues_another, describe_thread_file, every_line,
+    feed_with_base, home_of, read_thread, stream_again, stream_again_lines, stream_again_where,
+    stream_client_view, stream_session, stream_session_where,
 };
 pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
 #[cfg(feature = "search")]

@@ -28,14 +28,14 @@ use std::path::PathBuf;
 use codex_app_server_protocol::transcript::ThreadFacts;
 use codex_app_server_protocol::v2::Turn;
 use codex_app_server_protocol::{BuiltThread, TranscriptMode};
+use codex_home::{LeftOpen, SessionInput, TwoPassThread, describe_thread_file};
 
 use crate::cli::ExportFormat;
-use crate::client_view::{LeftOpen, PlannedThread, describe_thread_file};
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
 use crate::output::{Output, note};
 use crate::progress::Progress;
-use crate::streamed::source_size;
+use crate::streamed::{SourceInput, source_size};
 use document::{Layout, Target};
 use facts::{Header, Overview};
 use shown::shown_cells;
@@ -70,10 +70,11 @@ pub(crate) fn run(source: &Source, options: &ExportOptions, out: &mut Output) ->
         false => None,
     };
     let progress = Progress::for_bytes(source_size(source), "indexing");
-    let mut planned = PlannedThread::read(source, options.home.as_deref(), &progress)?;
+    let input = SourceInput::new(source, &progress);
+    let mut planned = TwoPassThread::read(&input, options.home.as_deref())?;
     let facts = std::mem::take(&mut planned.facts);
     let mut thread = planned.take_header();
-    if let Source::File(path) = source {
+    if let Some(path) = input.file() {
         describe_thread_file(&mut thread, path, options.home.as_deref())?;
     }
     let mut header = Header {
@@ -89,13 +90,19 @@ pub(crate) fn run(source: &Source, options: &ExportOptions, out: &mut Output) ->
     let mut target = Target::open(source, options.output.as_deref(), out)?;
     let written = match layout.needs_overview() {
         true => with_overview(
-            planned,
+            (planned, &input),
             (&mut layout, &facts),
             &header,
             &mut redaction,
             &mut target,
         ),
-        false => in_order(planned, &mut layout, &header, &mut redaction, &mut target),
+        false => in_order(
+            (planned, &input),
+            &mut layout,
+            &header,
+            &mut redaction,
+            &mut target,
+        ),
     };
     let path = target.finish(written.is_err())?;
     written?;
@@ -125,7 +132,7 @@ fn redacted(mut turn: Turn, redaction: &mut Redaction) -> Result<Turn, Failure> 
 
 /// The JSON export: the header, then each turn as it is final, then the end.
 fn in_order(
-    planned: PlannedThread,
+    (planned, input): (TwoPassThread, &dyn SessionInput),
     layout: &mut Layout,
     header: &Header,
     redaction: &mut Redaction,
@@ -133,7 +140,7 @@ fn in_order(
 ) -> Result<(), Failure> {
     target.write(&layout.head(header, &Overview::default(), None)?)?;
     let mut number = 0;
-    planned.turns(COMPLETE, "exporting", |turn| {
+    planned.turns(input, COMPLETE, "exporting", |turn| {
         let turn = redacted(turn, redaction)?;
         number += 1;
         target.write(&layout.turn(number, &turn, &[])?)
@@ -145,7 +152,7 @@ fn in_order(
 /// a spool of `target`'s (and HTML's table of contents row into another) as it is final;
 /// then the header is written, the table of contents, the spooled body, and the ending.
 fn with_overview(
-    planned: PlannedThread,
+    (planned, input): (TwoPassThread, &dyn SessionInput),
     (layout, facts): (&mut Layout, &ThreadFacts),
     header: &Header,
     redaction: &mut Redaction,
@@ -157,7 +164,7 @@ fn with_overview(
         false => None,
     };
     let mut overview = Overview::default();
-    planned.turns(COMPLETE, "exporting", |turn| {
+    planned.turns(input, COMPLETE, "exporting", |turn| {
         let turn = redacted(turn, redaction)?;
         let shown = shown_cells(&turn, facts);
         overview.add(&turn, &shown);

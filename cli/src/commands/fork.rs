@@ -40,7 +40,8 @@ use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
 use crate::output::{Output, warn};
 use crate::progress::Progress;
-use crate::streamed::stream_session;
+use crate::streamed::SourceInput;
+use codex_home::stream_session;
 
 /// What `fork --json` prints.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -144,8 +145,9 @@ pub(crate) fn run(
 /// every streaming command applies, read once more (on this error path only) so the message
 /// is theirs (missing, a folder, empty, no readable line, damaged).
 fn why_unforkable(source: &Source) -> Failure {
-    match stream_session(source, &Progress::hidden(), |_| {}) {
-        Err(failure) => failure,
+    let hidden = Progress::hidden();
+    match stream_session(&SourceInput::new(source, &hidden), |_| {}) {
+        Err(error) => error.into(),
         Ok(_) => Failure::Content(format!(
             "{} records no thread (no session meta): a fork could not name its source",
             source.name()

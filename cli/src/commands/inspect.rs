@@ -12,14 +12,13 @@ use serde::Serialize;
 
 use codex_app_server_protocol::ThreadHistoryBuilder;
 
-use codex_home::{Inspection, Inspector};
+use codex_home::{Inspection, Inspector, stream_client_view, stream_session};
 
-use crate::client_view::stream_client_view;
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
 use crate::output::{Output, one_line};
 use crate::progress::Progress;
-use crate::streamed::{source_size, stream_session};
+use crate::streamed::{SourceInput, source_size};
 
 /// One file's line of `inspect --json`: its name, then the inspection's keys.
 #[derive(Debug, Serialize)]
@@ -32,7 +31,7 @@ struct FileInspection<'a> {
 /// Inspects `source` as a stream, advancing `progress`.
 pub(crate) fn inspect_source(source: &Source, progress: &Progress) -> Result<Inspection, Failure> {
     let mut inspector = Inspector::new();
-    stream_session(source, progress, |line| {
+    stream_session(&SourceInput::new(source, progress), |line| {
         inspector.push_line(line.number, line.problem.as_ref());
         match &line.content {
             codex_rollout::StreamedContent::Line(rollout_line, format) => {
@@ -49,9 +48,9 @@ pub(crate) fn inspect_source(source: &Source, progress: &Progress) -> Result<Ins
     })?;
     let (mut inspection, count_again) = inspector.finish();
     if count_again {
+        let hidden = Progress::hidden();
         let count = stream_client_view(
-            source,
-            &Progress::hidden(),
+            &SourceInput::new(source, &hidden),
             ThreadHistoryBuilder::planner,
             |history, item| history.handle_rollout_item(item),
         )?;

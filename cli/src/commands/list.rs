@@ -197,7 +197,7 @@ fn summarize_source(
     let Some(summary) = summary.filter(|summary| filter.keeps(summary)) else {
         return Ok(None);
     };
-    let names = match crate::client_view::home_of(path, home) {
+    let names = match codex_home::home_of(path, home) {
         Ok(home) => thread_names(&home),
         Err(_) => HashMap::new(),
     };

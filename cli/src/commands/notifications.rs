@@ -41,7 +41,8 @@ use crate::error::{CommandResult, Status};
 use crate::input::Source;
 use crate::output::Output;
 use crate::progress::Progress;
-use crate::streamed::{Passes, source_size, stream_again_lines, stream_session_where};
+use crate::streamed::{SourceInput, source_size};
+use codex_home::{Passes, stream_again_lines, stream_session_where};
 
 /// The projection of a replay into protocol messages: the thread's start, then each event's
 /// messages at the event's time.
@@ -99,7 +100,8 @@ pub(crate) fn run(source: &Source, out: &mut Output) -> CommandResult {
     // The lines the second pass passes over that held no item (they did not parse): their
     // time must not move the replay's clock, as a line without an item is never pushed.
     let mut itemless = Vec::new();
-    let first = stream_session_where(source, &progress, &passes, |line| {
+    let input = SourceInput::new(source, &progress);
+    let first = stream_session_where(&input, &passes, |line| {
         if line.passed_over() && index.reads_next_item() {
             line.read_in_full();
         }
@@ -129,7 +131,7 @@ pub(crate) fn run(source: &Source, out: &mut Output) -> CommandResult {
         out.json_line(&started)?;
     }
     stream_again_lines(
-        source,
+        &input,
         "replaying",
         &first,
         &passes,

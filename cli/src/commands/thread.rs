@@ -13,7 +13,7 @@
 //! events a replay rebuilds, so `thread` shows the turns `notifications` does.
 //!
 //! A file (plain or `.zst`; standard input and the sample are spooled into one) is read as a
-//! stream, twice (`PlannedThread`): the first pass learns the thread without its items and
+//! stream, twice (codex-home's `TwoPassThread`): the first pass learns the thread without its items and
 //! when each turn is final, the second builds the items and writes each turn as soon as it is
 //! final, so memory is the turns not yet final, not the thread nor the file. When the client
 //! view finds at the end of a pass that it was built by a rule the whole file contradicts
@@ -24,20 +24,18 @@
 //! thread; for a paginated file it reads them from the end (`codex_home::last_turns_from_end`),
 //! so it costs those turns, not the file, unless telling them needs the whole file.
 
-use codex_app_server_protocol::{BuiltThread, ThreadBuilder, TranscriptMode};
+use codex_app_server_protocol::{BuiltThread, TranscriptMode};
+use codex_home::{LeftOpen, SessionInput, TwoPassThread, describe_thread_file};
 use std::path::PathBuf;
 
 use codex_app_server_protocol::v2::{ThreadItem, Turn};
 use serde_json::Value;
 
-use crate::client_view::{
-    LeftOpen, PlannedThread, describe_thread_file, feed_with_base, stream_client_view,
-};
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
 use crate::output::{Output, one_line, thread_json_head};
 use crate::progress::Progress;
-use crate::streamed::source_size;
+use crate::streamed::{SourceInput, source_size};
 
 /// Runs `thread`: the whole thread, or its last `last` turns; `complete` asks the JSON for
 /// the complete transcript (the text always shows it).
@@ -61,34 +59,13 @@ pub(crate) fn run(
     if last.is_none() {
         return streamed(source, home, mode, out);
     }
-    let mut with_base = ThreadBuilder::in_mode(mode);
-    let based = match source {
-        Source::File(path) => feed_with_base(path, home.as_deref(), |item| {
-            with_base.handle_rollout_item(item);
-        })?,
-        _ => false,
-    };
-    let from_end = match (source, last) {
-        (Source::File(path), Some(last)) if !based => {
-            codex_home::last_turns_from_end(path, last, mode)
-                .map_err(|error| Failure::Unreadable(format!("{}: {error}", path.display())))?
-        }
-        _ => None,
-    };
-    let mut built = if based {
-        with_base.finish()
-    } else if let Some(built) = from_end {
-        built
-    } else {
-        let progress = Progress::for_bytes(source_size(source), "reading");
-        build_streamed(source, &progress, mode)?
-    };
-    if let Source::File(path) = source {
-        describe_thread_file(&mut built, path, home.as_deref())?;
-    }
-    if let Some(last) = last {
-        built.keep_last_turns(last);
-    }
+    let progress = Progress::for_bytes(source_size(source), "reading");
+    let built = codex_home::read_thread(
+        &SourceInput::new(source, &progress),
+        home.as_deref(),
+        mode,
+        last,
+    )?;
     if out.is_json() {
         match &built {
             BuiltThread::Thread(thread) => out.json_line(thread)?,
@@ -111,7 +88,7 @@ pub(crate) fn run(
 }
 
 /// The whole thread, each turn written as soon as it is final: a first pass learns the
-/// thread and when its turns are final, a second builds them ([`PlannedThread`]), so memory
+/// thread and when its turns are final, a second builds them (codex-home's [`TwoPassThread`]), so memory
 /// is a turn's, not the thread's. The JSON is the thread's own serialization, written a turn
 /// at a time.
 fn streamed(
@@ -121,8 +98,9 @@ fn streamed(
     out: &mut Output,
 ) -> CommandResult {
     let progress = Progress::for_bytes(source_size(source), "reading");
-    let mut planned = PlannedThread::read(source, home.as_deref(), &progress)?;
-    if let Source::File(path) = source {
+    let input = SourceInput::new(source, &progress);
+    let mut planned = TwoPassThread::read(&input, home.as_deref())?;
+    if let Some(path) = input.file() {
         describe_thread_file(&mut planned.header, path, home.as_deref())?;
     }
     let turns = planned.turns;
@@ -130,7 +108,7 @@ fn streamed(
     let mut number = 0;
     if out.is_json() {
         out.json_text(&thread_json_head(&header)?)?;
-        planned.turns((mode, LeftOpen::Interrupted), "reading", |turn| {
+        planned.turns(&input, (mode, LeftOpen::Interrupted), "reading", |turn| {
             let comma = if number > 0 { "," } else { "" };
             number += 1;
             out.json_text(&format!("{comma}{}", serde_json::to_string(&turn)?))
@@ -139,7 +117,7 @@ fn streamed(
         return Ok(Status::Ok);
     }
     header_lines(&header, turns, out)?;
-    planned.turns((mode, LeftOpen::Interrupted), "reading", |turn| {
+    planned.turns(&input, (mode, LeftOpen::Interrupted), "reading", |turn| {
         number += 1;
         render_turn(number, &turn, out)
     })?;
@@ -167,21 +145,6 @@ fn header_lines(built: &BuiltThread, turns: usize, out: &mut Output) -> Result<(
         }
     }
     Ok(())
-}
-
-/// The thread of `source` read as a stream, showing the items of `mode`: the client view
-/// handed item by item to the builder. When the view says at the end that the whole file
-/// calls for another rule, the file is streamed again with that rule known.
-pub(crate) fn build_streamed(
-    source: &Source,
-    progress: &Progress,
-    mode: TranscriptMode,
-) -> Result<BuiltThread, Failure> {
-    let new = || ThreadBuilder::in_mode(mode);
-    let builder = stream_client_view(source, progress, new, |builder, item| {
-        builder.handle_rollout_item(item);
-    })?;
-    Ok(builder.finish())
 }
 
 fn render_turn(number: usize, turn: &Turn, out: &mut Output) -> Result<(), Failure> {

@@ -21,7 +21,7 @@ use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
 use crate::output::{Output, sanitize_text};
 use crate::progress::Progress;
-use crate::streamed::{open_stream, source_size, unreadable};
+use crate::streamed::{SourceInput, open_stream, source_size, unreadable};
 use codex_home::ProblemReport;
 
 /// The report of one file, as `--json` prints it (one object per line).
@@ -77,7 +77,8 @@ fn check_stream(
     progress: &Progress,
     report: &mut FileReport,
 ) -> Result<(), Failure> {
-    let stream = open_stream(source, progress)?;
+    let input = SourceInput::new(source, progress);
+    let stream = open_stream(&input)?;
     let mut blank = true;
     let mut damaged = false;
     let mut items = false;

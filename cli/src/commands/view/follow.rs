@@ -25,6 +25,7 @@ use std::io::{self, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use codex_home::continues_another;
 use codex_home::find_rollout_by_thread_id;
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::{ClientView, Compression, RolloutReader, RolloutStream, TurnRecords};
@@ -32,7 +33,6 @@ use codex_rollout::{home_of_rollout_path, parse_rollout_file_name};
 use uuid::Uuid;
 
 use super::load::{Feed, Loaded, load_file};
-use crate::client_view::continues_another;
 use crate::error::Failure;
 
 /// Polls without a change after which the home is asked for a continuation file.

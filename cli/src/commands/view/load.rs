@@ -12,12 +12,13 @@ use std::path::Path;
 use codex_app_server_protocol::transcript::ThreadFacts;
 use codex_app_server_protocol::v2::Turn;
 use codex_app_server_protocol::{ThreadHistoryBuilder, TranscriptMode};
+use codex_home::{feed_with_base, stream_client_view};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 
-use crate::client_view::{feed_with_base, stream_client_view};
 use crate::error::Failure;
 use crate::input::Source;
 use crate::progress::Progress;
+use crate::streamed::SourceInput;
 
 /// A thread read from its file.
 #[derive(Debug, Default)]
@@ -97,7 +98,9 @@ pub(crate) fn load_file(path: &Path, home: Option<&Path>) -> Result<Loaded, Fail
         return Ok(based.finish());
     }
     let source = Source::File(path.to_path_buf());
-    let feed = stream_client_view(&source, &Progress::hidden(), Feed::default, |feed, item| {
+    let progress = Progress::hidden();
+    let input = SourceInput::new(&source, &progress);
+    let feed = stream_client_view(&input, Feed::default, |feed, item| {
         feed.push(item);
     })?;
     Ok(feed.finish())

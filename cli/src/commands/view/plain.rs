@@ -11,17 +11,18 @@ use std::time::Duration;
 
 use codex_app_server_protocol::TranscriptMode;
 use codex_app_server_protocol::transcript::{Cell, CellBody, Transcript};
+use codex_home::{LeftOpen, TwoPassThread};
 use codex_protocol::rollout::SessionMetaLine;
 
 use super::follow::Follower;
 use super::line::plain;
 use super::list::{home, resume_command, rows};
 use super::render::{render_cell, status_text};
-use crate::client_view::{LeftOpen, PlannedThread};
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
 use crate::output::Output;
 use crate::progress::Progress;
+use crate::streamed::SourceInput;
 
 /// How the plain rendering is drawn.
 #[derive(Debug, Clone, Copy)]
@@ -79,7 +80,9 @@ pub(crate) fn thread(
     out: &mut Output,
 ) -> CommandResult {
     let source = Source::File(path.to_path_buf());
-    let mut planned = PlannedThread::read(&source, home, &Progress::hidden())?;
+    let progress = Progress::hidden();
+    let input = SourceInput::new(&source, &progress);
+    let mut planned = TwoPassThread::read(&input, home)?;
     for line in header(planned.meta.as_ref(), path) {
         out.line(&line)?;
     }
@@ -88,11 +91,11 @@ pub(crate) fn thread(
     let count = planned.turns;
     let (mut turns, mut last) = (0, None);
     let complete = (TranscriptMode::Complete, LeftOpen::InProgress);
-    planned.turns(complete, "reading", |turn| {
+    planned.turns(&input, complete, "reading", |turn| {
         let cells = Transcript::replay_turn(&turn, &facts);
         turns = print_cells(&cells, turns, options.expand, out)?;
         last = Some(turn);
-        Ok(())
+        Ok::<(), Failure>(())
     })?;
     let end = Transcript::replay_end(last.as_ref().map(|turn| turn.id.as_str()), &facts);
     print_cells(&end, turns, options.expand, out)?;

@@ -1,0 +1,106 @@
+//! What a session file's place says of its thread beyond its lines: the history it continues
+//! (a fork by reference's parent, a continuation's earlier pieces), and what its home records
+//! of it (its name, the provider the home assumes, the file's path and time).
+
+use std::path::Path;
+
+use codex_app_server_protocol::BuiltThread;
+use codex_app_server_protocol::v2::ThreadFile;
+use codex_protocol::rollout::RolloutItem;
+use codex_rollout::{
+    CodexHome, SESSION_INDEX_FILE, history_base_of_file, home_of_rollout_path,
+    load_rollout_with_base,
+};
+
+use super::ReadError;
+
+/// The items of the file at `path` with its history base resolved (the parent's prefix, then
+/// its own lines), fed to `feed`, when the file continues another thread's history; `false`
+/// when it does not (then nothing is fed). The parent is found through `home`, else the home
+/// the file lies in, else the default one; a missing parent is an error that names it.
+pub fn feed_with_base(
+    path: &Path,
+    home: Option<&Path>,
+    mut feed: impl FnMut(&RolloutItem),
+) -> Result<bool, ReadError> {
+    if !continues_another(path) {
+        return Ok(false);
+    }
+    let home = home_of(path, home)?;
+    let resolved = load_rollout_with_base(&home, path).map_err(|source| ReadError::Base {
+        path: path.to_path_buf(),
+        source: Box::new(source),
+    })?;
+    for item in resolved.items() {
+        feed(item);
+    }
+    Ok(true)
+}
+
+/// Whether the file at `path` continues another thread's history (its first line names a
+/// `history_base`): a fork by reference or a continuation file.
+pub fn continues_another(path: &Path) -> bool {
+    matches!(history_base_of_file(path), Ok(Some(_)))
+}
+
+/// The home named by `home` (which must be one: [`crate::check_home`]), else the one `path`
+/// lies in, else the default one.
+pub fn home_of(path: &Path, home: Option<&Path>) -> Result<CodexHome, ReadError> {
+    if let Some(root) = home {
+        let home = CodexHome::new(root.to_path_buf());
+        crate::check_home(&home)?;
+        return Ok(home);
+    }
+    if let Some(home) = home_of_rollout_path(path) {
+        return Ok(home);
+    }
+    CodexHome::resolve(None).map_err(|error| ReadError::NoHome {
+        path: path.to_path_buf(),
+        message: error.to_string(),
+    })
+}
+
+/// Adds to `built` (when it has a session meta) what the file at `path` and its home say of
+/// the thread beyond its lines: its path, modification time, name and the default provider
+/// (the home is `home` when given, else the one the file lies in, else the default one).
+pub fn describe_thread_file(
+    built: &mut BuiltThread,
+    path: &Path,
+    home: Option<&Path>,
+) -> Result<(), ReadError> {
+    if let BuiltThread::Thread(thread) = built {
+        let file = thread_file(path, home, &thread.id)?;
+        thread.describe_file(file);
+    }
+    Ok(())
+}
+
+/// What `path` and its home say of the thread beyond its lines.
+fn thread_file(path: &Path, home: Option<&Path>, thread_id: &str) -> Result<ThreadFile, ReadError> {
+    let unreadable = |source| ReadError::Home {
+        path: path.to_path_buf(),
+        source,
+    };
+    let home = home_of(path, home)?;
+    let modified = std::fs::metadata(path)
+        .and_then(|metadata| metadata.modified())
+        .map_err(unreadable)?;
+    let modified_at = modified
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| {
+            i64::try_from(since.as_secs()).unwrap_or(i64::MAX)
+        });
+    let absolute = std::path::absolute(path).map_err(unreadable)?;
+    let name = home
+        .thread_name(thread_id)
+        .map_err(|source| ReadError::Home {
+            path: home.root().join(SESSION_INDEX_FILE),
+            source,
+        })?;
+    Ok(ThreadFile {
+        path: absolute.display().to_string(),
+        modified_at,
+        name,
+        default_model_provider: home.default_model_provider(),
+    })
+}
