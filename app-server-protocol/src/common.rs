@@ -12,15 +12,17 @@ use ts_rs::TS;
 use crate::jsonrpc::{JSONRPCNotification, JSONRPCRequest, RequestId};
 use crate::v2::{
     AgentMessageDeltaNotification, CommandExecutionOutputDeltaNotification,
-    CommandExecutionRequestApprovalParams, DeprecationNoticeNotification, ErrorNotification,
-    FileChangeRequestApprovalParams, InitializeParams, ItemCompletedNotification,
-    ItemStartedNotification, PlanDeltaNotification, ReasoningSummaryPartAddedNotification,
-    ReasoningSummaryTextDeltaNotification, ReasoningTextDeltaNotification,
-    ServerRequestResolvedNotification, TerminalInteractionNotification,
-    ThreadNameUpdatedNotification, ThreadReadParams, ThreadResumeParams, ThreadRollbackParams,
-    ThreadStartParams, ThreadStartedNotification, ThreadStatusChangedNotification,
-    ThreadTokenUsageUpdatedNotification, TurnCompletedNotification, TurnDiffUpdatedNotification,
-    TurnInterruptParams, TurnStartParams, TurnStartedNotification, WarningNotification,
+    CommandExecutionRequestApprovalParams, ConfigReadParams, DeprecationNoticeNotification,
+    ErrorNotification, FileChangeRequestApprovalParams, GetAccountParams, InitializeParams,
+    ItemCompletedNotification, ItemStartedNotification, ModelListParams, PlanDeltaNotification,
+    ReasoningSummaryPartAddedNotification, ReasoningSummaryTextDeltaNotification,
+    ReasoningTextDeltaNotification, ServerRequestResolvedNotification, SkillsListParams,
+    TerminalInteractionNotification, ThreadItemsListParams, ThreadListParams,
+    ThreadLoadedListParams, ThreadNameUpdatedNotification, ThreadReadParams, ThreadResumeParams,
+    ThreadRollbackParams, ThreadStartParams, ThreadStartedNotification,
+    ThreadStatusChangedNotification, ThreadTokenUsageUpdatedNotification, ThreadTurnsListParams,
+    TurnCompletedNotification, TurnDiffUpdatedNotification, TurnInterruptParams, TurnStartParams,
+    TurnStartedNotification, WarningNotification,
 };
 
 /// A message converted to or from its JSON envelope did not have the expected shape.
@@ -239,6 +241,91 @@ pub enum ClientRequest {
         /// Which thread.
         params: ThreadReadParams,
     },
+    /// List threads, a page at a time.
+    #[serde(rename = "thread/list")]
+    ThreadList {
+        /// Request id.
+        #[serde(rename = "id")]
+        request_id: RequestId,
+        /// Filters, order and page.
+        #[serde(default)]
+        params: ThreadListParams,
+    },
+    /// The ids of the threads loaded in the server.
+    #[serde(rename = "thread/loaded/list")]
+    ThreadLoadedList {
+        /// Request id.
+        #[serde(rename = "id")]
+        request_id: RequestId,
+        /// Page.
+        #[serde(default)]
+        params: ThreadLoadedListParams,
+    },
+    /// A page of a thread's turns.
+    #[serde(rename = "thread/turns/list")]
+    ThreadTurnsList {
+        /// Request id.
+        #[serde(rename = "id")]
+        request_id: RequestId,
+        /// Which thread, which page.
+        params: ThreadTurnsListParams,
+    },
+    /// A page of a thread's items.
+    #[serde(rename = "thread/items/list")]
+    ThreadItemsList {
+        /// Request id.
+        #[serde(rename = "id")]
+        request_id: RequestId,
+        /// Which thread (or turn), which page.
+        params: ThreadItemsListParams,
+    },
+    /// The signed-in account.
+    #[serde(rename = "account/read")]
+    GetAccount {
+        /// Request id.
+        #[serde(rename = "id")]
+        request_id: RequestId,
+        /// Options.
+        #[serde(default)]
+        params: GetAccountParams,
+    },
+    /// The models a client may pick.
+    #[serde(rename = "model/list")]
+    ModelList {
+        /// Request id.
+        #[serde(rename = "id")]
+        request_id: RequestId,
+        /// Page.
+        #[serde(default)]
+        params: ModelListParams,
+    },
+    /// Managed configuration requirements.
+    #[serde(rename = "configRequirements/read")]
+    ConfigRequirementsRead {
+        /// Request id.
+        #[serde(rename = "id")]
+        request_id: RequestId,
+    },
+    /// The effective configuration.
+    #[serde(rename = "config/read")]
+    ConfigRead {
+        /// Request id.
+        #[serde(rename = "id")]
+        request_id: RequestId,
+        /// Options.
+        #[serde(default)]
+        params: ConfigReadParams,
+    },
+    /// The skills of some directories.
+    #[serde(rename = "skills/list")]
+    SkillsList {
+        /// Request id.
+        #[serde(rename = "id")]
+        request_id: RequestId,
+        /// Which directories.
+        #[serde(default)]
+        params: SkillsListParams,
+    },
     /// Drop the last turns of a thread.
     #[serde(rename = "thread/rollback")]
     ThreadRollback {
@@ -277,6 +364,15 @@ impl ClientRequest {
             Self::ThreadResume { .. } => "thread/resume",
             Self::ThreadRead { .. } => "thread/read",
             Self::ThreadRollback { .. } => "thread/rollback",
+            Self::ThreadList { .. } => "thread/list",
+            Self::ThreadLoadedList { .. } => "thread/loaded/list",
+            Self::ThreadTurnsList { .. } => "thread/turns/list",
+            Self::ThreadItemsList { .. } => "thread/items/list",
+            Self::GetAccount { .. } => "account/read",
+            Self::ModelList { .. } => "model/list",
+            Self::ConfigRequirementsRead { .. } => "configRequirements/read",
+            Self::ConfigRead { .. } => "config/read",
+            Self::SkillsList { .. } => "skills/list",
             Self::TurnStart { .. } => "turn/start",
             Self::TurnInterrupt { .. } => "turn/interrupt",
         }
@@ -290,6 +386,15 @@ impl ClientRequest {
             | Self::ThreadResume { request_id, .. }
             | Self::ThreadRead { request_id, .. }
             | Self::ThreadRollback { request_id, .. }
+            | Self::ThreadList { request_id, .. }
+            | Self::ThreadLoadedList { request_id, .. }
+            | Self::ThreadTurnsList { request_id, .. }
+            | Self::ThreadItemsList { request_id, .. }
+            | Self::GetAccount { request_id, .. }
+            | Self::ModelList { request_id, .. }
+            | Self::ConfigRequirementsRead { request_id }
+            | Self::ConfigRead { request_id, .. }
+            | Self::SkillsList { request_id, .. }
             | Self::TurnStart { request_id, .. }
             | Self::TurnInterrupt { request_id, .. } => request_id,
         }

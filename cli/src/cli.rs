@@ -310,6 +310,14 @@ pub(crate) enum Command {
     /// Exit 1 when something was found, 0 when nothing was.
     #[command(verbatim_doc_comment)]
     Secrets(crate::commands::secrets::SecretsArgs),
+    /// Serve a home read-only through Codex's app-server protocol
+    ///
+    /// Answers thread/list, thread/read, thread/turns/list, thread/items/list
+    /// and thread/resume (a pure read) from the home's session files, as
+    /// Codex's own server answers them; refuses every method that would change
+    /// anything. The Codex TUI connects with `codex resume --remote ADDR`.
+    #[command(verbatim_doc_comment)]
+    Serve(crate::commands::serve::ServeArgs),
     /// Browse, read and follow sessions in the terminal
     ///
     /// A session list (newest first; `a` shows archived ones) with a search box

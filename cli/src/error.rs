@@ -85,10 +85,9 @@ impl From<io::Error> for Failure {
 impl From<codex_home::ReadError> for Failure {
     fn from(error: codex_home::ReadError) -> Self {
         match error {
-            codex_home::ReadError::Io { name, source } => Failure::Unreadable(format!(
-                "cannot read {name}: {}",
-                crate::input::describe(&source)
-            )),
+            codex_home::ReadError::Io { name, source } => {
+                Failure::Unreadable(format!("cannot read {name}: {}", describe(&source)))
+            }
             codex_home::ReadError::NoHome { .. } => Failure::Usage(error.to_string()),
             error if error.is_unreadable() => Failure::Unreadable(error.to_string()),
             error => Failure::Content(error.to_string()),
@@ -108,3 +107,17 @@ impl From<serde_json::Error> for Failure {
 
 /// A command's result.
 pub(crate) type CommandResult = Result<Status, Failure>;
+
+/// The operating system's message without the `(os error N)` suffix, lower-cased like the
+/// rest of our messages.
+pub(crate) fn describe(err: &std::io::Error) -> String {
+    match err.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => {
+            let text = err.to_string();
+            let text = text.split(" (os error").next().unwrap_or(&text).to_string();
+            text.to_lowercase()
+        }
+    }
+}

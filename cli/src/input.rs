@@ -19,7 +19,7 @@ use std::sync::Arc;
 use codex_home::{ThreadLookupError, thread_prefix};
 use codex_rollout::CodexHome;
 
-use crate::error::Failure;
+use crate::error::{Failure, describe};
 use crate::output::note;
 use crate::sample::{SAMPLE_JSONL, SAMPLE_NAME};
 
@@ -157,20 +157,6 @@ pub(crate) fn open_file(path: &Path) -> std::io::Result<File> {
         ));
     }
     File::open(path)
-}
-
-/// The operating system's message without the `(os error N)` suffix, lower-cased like the
-/// rest of our messages.
-pub(crate) fn describe(err: &std::io::Error) -> String {
-    match err.kind() {
-        std::io::ErrorKind::NotFound => "no such file".to_string(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-        _ => {
-            let text = err.to_string();
-            let text = text.split(" (os error").next().unwrap_or(&text).to_string();
-            text.to_lowercase()
-        }
-    }
 }
 
 /// The Codex home named by `--home`, else `$CODEX_HOME`, else `~/.codex`, when it is one by

@@ -10,7 +10,8 @@ use codex_home::{SessionInput, SkippedLines};
 use codex_rollout::RolloutStream;
 
 use crate::error::Failure;
-use crate::input::{Source, describe, note_sample, open_file};
+use crate::error::describe;
+use crate::input::{Source, note_sample, open_file};
 use crate::output::warn;
 use crate::progress::{Progress, ProgressReader};
 use crate::sample::SAMPLE_JSONL;

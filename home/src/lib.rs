@@ -102,6 +102,7 @@ mod redact;
 #[cfg(feature = "search")]
 mod search;
 mod secrets;
+mod served;
 #[cfg(feature = "tables")]
 mod table;
 mod thread_lookup;
@@ -127,11 +128,12 @@ pub use inspect::{
 };
 pub use last_turns::last_turns_from_end;
 pub use list::{
-    Cursor, FoundRollout, HEAD_RECORD_LIMIT, HeadSummary, MAX_SCAN_FILES, SessionSummary,
-    SessionsPage, SourceFilter, USER_EVENT_SCAN_LIMIT, all_rollout_files,
+    Cursor, FoundRollout, HEAD_RECORD_LIMIT, HeadSummary, ListKey, ListOrder, MAX_SCAN_FILES,
+    SessionSummary, SessionsPage, SourceFilter, USER_EVENT_SCAN_LIMIT, all_rollout_files,
     find_rollout_by_thread_id, find_rollouts_by_thread_prefix, is_rollout_file_name,
-    list_archived_sessions, list_sessions, list_sessions_async, list_sessions_of, nest_sub_agents,
-    read_head_summary, rollout_files_under, summarize_rollout_file,
+    list_archived_sessions, list_sessions, list_sessions_async, list_sessions_of,
+    list_sessions_where, nest_sub_agents, read_head_summary, rollout_files_under,
+    summarize_rollout_file,
 };
 pub use pricing::{Price, Pricing, PricingError, Snapshot, TallyCost};
 pub use prune::{
@@ -153,6 +155,7 @@ pub use search::{
     TextKind, UpdateReport, update_and_search,
 };
 pub use secrets::{SecretFinding, SecretScanner, SecretsError};
+pub use served::{SERVED_CODEX_VERSION, ServeError, ServedHome};
 #[cfg(feature = "tables")]
 pub use table::{
     ItemRow, MANIFEST_FILE, PART_FILE, PartitionCounts, SCHEMA_VERSION, SCHEMA_VERSION_KEY, Table,

@@ -24,13 +24,11 @@
 //! its `history_base`) is listed once, by its newest piece, with the thread's first message as
 //! preview, as Codex 0.169 lists it.
 
-use std::fmt;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
-use chrono::{DateTime, SecondsFormat, Timelike, Utc};
+use chrono::{DateTime, Timelike, Utc};
 use codex_app_server_protocol::v2::{SOURCE_KINDS, SessionSource};
 use codex_app_server_protocol::{session_source, thread_from_session_meta};
 use codex_protocol::rollout::{SessionMetaLine, parse_rollout_line};
@@ -39,17 +37,21 @@ use tracing::warn;
 use uuid::Uuid;
 
 use codex_rollout::{
-    CodexHome, OrderKey, RolloutFileName, SessionsFolder, find_first_rollout, folder_files,
-    order_key, parse_rollout_file_name,
+    CodexHome, RolloutFileName, SessionsFolder, find_first_rollout, folder_files, order_key,
+    parse_rollout_file_name,
 };
 use codex_rollout::{Result, RolloutError};
 use codex_rollout::{RolloutReader, open_rollout};
 
 mod nesting;
+mod order;
 mod preview;
 mod walk;
 
 pub use nesting::nest_sub_agents;
+pub use order::{Cursor, ListKey, ListOrder};
+
+use order::{listed_key, ordered_files};
 
 pub use preview::{HEAD_RECORD_LIMIT, HeadSummary, USER_EVENT_SCAN_LIMIT, read_head_summary};
 pub use walk::{
@@ -60,71 +62,6 @@ pub use walk::{
 /// At most this many files are opened per request; a page cut short by it says so
 /// ([`SessionsPage::reached_scan_cap`]) and its cursor continues after the last file looked at.
 pub const MAX_SCAN_FILES: usize = 10_000;
-
-/// A position in the listing order: everything strictly older comes next.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Cursor {
-    created: DateTime<Utc>,
-    thread_id: Uuid,
-    rollout_id: Option<Uuid>,
-}
-
-impl Cursor {
-    /// The cursor just after the file `name` in the listing order.
-    pub fn after(name: RolloutFileName) -> Self {
-        let (created, thread_id, rollout_id) = order_key(&name);
-        Self {
-            created,
-            thread_id,
-            rollout_id,
-        }
-    }
-
-    fn key(&self) -> OrderKey {
-        (self.created, self.thread_id, self.rollout_id)
-    }
-}
-
-impl fmt::Display for Cursor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}|{}",
-            self.created.to_rfc3339_opts(SecondsFormat::Secs, true),
-            self.thread_id.hyphenated()
-        )?;
-        match self.rollout_id {
-            Some(rollout_id) => write!(f, "_{}", rollout_id.hyphenated()),
-            None => Ok(()),
-        }
-    }
-}
-
-impl FromStr for Cursor {
-    type Err = RolloutError;
-
-    /// Parses the `<RFC 3339 time>|<uuid>[_<rollout uuid>]` form [`Cursor`] displays as.
-    fn from_str(text: &str) -> Result<Self> {
-        let invalid = || RolloutError::InvalidCursor(text.to_string());
-        let (time, ids) = text.split_once('|').ok_or_else(invalid)?;
-        let created = DateTime::parse_from_rfc3339(time)
-            .map_err(|_| invalid())?
-            .with_timezone(&Utc);
-        let (thread, rollout) = match ids.split_once('_') {
-            Some((thread, rollout)) => (thread, Some(rollout)),
-            None => (ids, None),
-        };
-        let thread_id = Uuid::parse_str(thread).map_err(|_| invalid())?;
-        let rollout_id = rollout
-            .map(|rollout| Uuid::parse_str(rollout).map_err(|_| invalid()))
-            .transpose()?;
-        Ok(Self {
-            created,
-            thread_id,
-            rollout_id,
-        })
-    }
-}
 
 /// One listed session.
 #[derive(Debug, Clone, PartialEq)]
@@ -230,10 +167,13 @@ impl SourceFilter {
 /// A page of the listing.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionsPage {
-    /// Sessions, newest first.
+    /// Sessions, in the listing's order.
     pub items: Vec<SessionSummary>,
     /// Where the next page starts; `None` when this page is the last.
     pub next_cursor: Option<Cursor>,
+    /// Where a listing the other way starts to hold this page's first session again; `None`
+    /// for an empty page.
+    pub backwards_cursor: Option<Cursor>,
     /// How many files were opened to build the page.
     pub num_scanned_files: usize,
     /// Whether [`MAX_SCAN_FILES`] stopped the scan early.
@@ -249,13 +189,7 @@ pub fn list_sessions(
     page_size: usize,
     cursor: Option<&Cursor>,
 ) -> Result<SessionsPage> {
-    list_in(
-        home,
-        SessionsFolder::Live,
-        page_size,
-        cursor,
-        &SourceFilter::default(),
-    )
+    list_sessions_of(home, false, page_size, cursor, &SourceFilter::default())
 }
 
 /// [`list_sessions`] (or [`list_archived_sessions`] when `archived`) of the sessions
@@ -267,12 +201,24 @@ pub fn list_sessions_of(
     cursor: Option<&Cursor>,
     filter: &SourceFilter,
 ) -> Result<SessionsPage> {
+    let page = (ListOrder::default(), page_size, cursor);
+    list_sessions_where(home, archived, page, &|summary| filter.keeps(summary))
+}
+
+/// The sessions `keep` keeps, live (or archived when `archived`), in `order`, a page of
+/// `page_size` strictly beyond `cursor` (or from it, when it is inclusive).
+pub fn list_sessions_where(
+    home: &CodexHome,
+    archived: bool,
+    (order, page_size, cursor): (ListOrder, usize, Option<&Cursor>),
+    keep: &dyn Fn(&SessionSummary) -> bool,
+) -> Result<SessionsPage> {
     let folder = if archived {
         SessionsFolder::Archived
     } else {
         SessionsFolder::Live
     };
-    list_in(home, folder, page_size, cursor, filter)
+    list_in(home, folder, (order, page_size, cursor), keep)
 }
 
 /// Lists up to `page_size` archived sessions (`<home>/archived_sessions`, flat) under `home`,
@@ -282,13 +228,7 @@ pub fn list_archived_sessions(
     page_size: usize,
     cursor: Option<&Cursor>,
 ) -> Result<SessionsPage> {
-    list_in(
-        home,
-        SessionsFolder::Archived,
-        page_size,
-        cursor,
-        &SourceFilter::default(),
-    )
+    list_sessions_of(home, true, page_size, cursor, &SourceFilter::default())
 }
 
 /// [`list_sessions`] on tokio's blocking pool.
@@ -314,56 +254,59 @@ pub fn find_rollout_by_thread_id(home: &CodexHome, thread_id: ThreadId) -> Resul
 fn list_in(
     home: &CodexHome,
     folder: SessionsFolder,
-    page_size: usize,
-    cursor: Option<&Cursor>,
-    filter: &SourceFilter,
+    (order, page_size, cursor): (ListOrder, usize, Option<&Cursor>),
+    keep: &dyn Fn(&SessionSummary) -> bool,
 ) -> Result<SessionsPage> {
     let mut page = SessionsPage {
         items: Vec::new(),
         next_cursor: None,
+        backwards_cursor: None,
         num_scanned_files: 0,
         reached_scan_cap: false,
     };
     if page_size == 0 {
         return Ok(page);
     }
-    let anchor = cursor.map(Cursor::key);
     let continued = ContinuedThreads::of(home, folder)?;
     let mut last_scanned = None;
-    for dir in folder.file_folders(home, anchor)? {
-        for (name, path) in folder_files(&dir, anchor) {
-            if page.num_scanned_files == MAX_SCAN_FILES {
-                page.reached_scan_cap = true;
-                page.next_cursor = last_scanned.map(Cursor::after);
-                return Ok(page);
-            }
-            page.num_scanned_files += 1;
-            last_scanned = Some(name);
-            let archived = folder == SessionsFolder::Archived;
-            let summary = match continued.pieces(&name) {
-                None => summarize(&path, name, archived),
-                // An older piece of a continued thread: the thread is listed by its newest.
-                Some(pieces) if pieces.newest != name => None,
-                Some(pieces) => summarize(&path, name, archived).or_else(|| {
-                    // The newest piece's head holds no user message (a revert copies none):
-                    // the thread's preview is its first piece's.
-                    let first = read_head_summary(&pieces.first).ok()?;
-                    let mut head = read_head_summary(&path).ok()?;
-                    head.preview = first.preview;
-                    head.model = head.model.or(first.model);
-                    summary_from_head(&path, name, archived, head)
-                }),
-            };
-            let Some(summary) = summary.filter(|summary| filter.keeps(summary)) else {
-                continue;
-            };
-            if page.items.len() == page_size {
-                // The look-ahead found one more listable session: there is a next page.
-                page.next_cursor = page.items.last().map(|item| Cursor::after(item.name));
-                return Ok(page);
-            }
-            page.items.push(summary);
+    let archived = folder == SessionsFolder::Archived;
+    for (key, name, path) in ordered_files(home, folder, order, cursor)? {
+        if page.num_scanned_files == MAX_SCAN_FILES {
+            page.reached_scan_cap = true;
+            page.next_cursor = last_scanned.map(Cursor::beyond);
+            return Ok(page);
         }
+        page.num_scanned_files += 1;
+        last_scanned = Some(key);
+        let summary = match continued.pieces(&name) {
+            None => summarize(&path, name, archived),
+            // An older piece of a continued thread: the thread is listed by its newest.
+            Some(pieces) if pieces.newest != name => None,
+            Some(pieces) => summarize(&path, name, archived).or_else(|| {
+                // The newest piece's head holds no user message (a revert copies none):
+                // the thread's preview is its first piece's.
+                let first = read_head_summary(&pieces.first).ok()?;
+                let mut head = read_head_summary(&path).ok()?;
+                head.preview = first.preview;
+                head.model = head.model.or(first.model);
+                summary_from_head(&path, name, archived, head)
+            }),
+        };
+        let Some(summary) = summary.filter(|summary| keep(summary)) else {
+            continue;
+        };
+        if page.items.len() == page_size {
+            // The look-ahead found one more listable session: there is a next page.
+            page.next_cursor = page
+                .items
+                .last()
+                .map(|item| Cursor::beyond(listed_key(item, order.key)));
+            return Ok(page);
+        }
+        if page.items.is_empty() {
+            page.backwards_cursor = Some(Cursor::at(key));
+        }
+        page.items.push(summary);
     }
     Ok(page)
 }

@@ -167,15 +167,22 @@ impl CodexHome {
     /// `<home>/config.toml`, else Codex's default, `openai`. A config that cannot be read or
     /// parsed gives the default.
     pub fn default_model_provider(&self) -> String {
-        #[derive(serde::Deserialize)]
-        struct Config {
-            model_provider: Option<String>,
-        }
-        std::fs::read_to_string(self.root.join(CONFIG_FILE))
-            .ok()
-            .and_then(|text| toml::from_str::<Config>(&text).ok())
+        self.config()
             .and_then(|config| config.model_provider)
             .unwrap_or_else(|| DEFAULT_MODEL_PROVIDER.to_owned())
+    }
+
+    /// The model `model` at the top of `<home>/config.toml` names, when it names one.
+    pub fn configured_model(&self) -> Option<String> {
+        self.config().and_then(|config| config.model)
+    }
+
+    /// The top-level keys of `<home>/config.toml` this crate reads; `None` when it cannot be
+    /// read or parsed.
+    fn config(&self) -> Option<TopConfig> {
+        std::fs::read_to_string(self.root.join(CONFIG_FILE))
+            .ok()
+            .and_then(|text| toml::from_str::<TopConfig>(&text).ok())
     }
 
     /// The file a session created at `created` with thread id `thread_id` is written to.
@@ -186,6 +193,13 @@ impl CodexHome {
             .join(format!("{:02}", created.day()))
             .join(rollout_file_name(created, thread_id))
     }
+}
+
+/// The keys of a home's `config.toml` read here.
+#[derive(serde::Deserialize)]
+struct TopConfig {
+    model: Option<String>,
+    model_provider: Option<String>,
 }
 
 /// The home a rollout file at `path` belongs to, when the path has the home layout:

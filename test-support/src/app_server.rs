@@ -109,8 +109,23 @@ impl AppServer {
     /// When it cannot be started or `initialize` fails.
     pub fn start(codex: &RealCodex, codex_home: &Path) -> Result<AppServer, AppServerError> {
         let mut command = codex.command();
+        command.arg("app-server");
+        Self::start_command(command, codex_home)
+    }
+
+    /// Starts `command` as a server speaking the app-server protocol on its standard input
+    /// and output (`codex-thread serve --listen stdio://` as well as `codex app-server`), with
+    /// `CODEX_HOME=codex_home` (its working directory too), and initializes it as
+    /// [`AppServer::start`] does.
+    ///
+    /// # Errors
+    ///
+    /// When it cannot be started or `initialize` fails.
+    pub fn start_command(
+        mut command: std::process::Command,
+        codex_home: &Path,
+    ) -> Result<AppServer, AppServerError> {
         command
-            .arg("app-server")
             .current_dir(codex_home)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

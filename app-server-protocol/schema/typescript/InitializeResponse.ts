@@ -7,6 +7,18 @@
  */
 export type InitializeResponse = { 
 /**
- * The server's user agent string.
+ * The server's user agent, `name/X.Y.Z (...)`: clients compare the version with theirs.
  */
-userAgent: string, };
+userAgent: string, 
+/**
+ * The server's Codex home, absolute.
+ */
+codexHome: string, 
+/**
+ * The server's platform family (`unix`, `windows`).
+ */
+platformFamily: string, 
+/**
+ * The server's operating system (`linux`, `macos`, `windows`).
+ */
+platformOs: string, };

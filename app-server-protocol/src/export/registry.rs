@@ -30,6 +30,15 @@ pub(crate) fn visit_typescript_roots(visitor: &mut impl TypeVisitor) {
     visitor.visit::<v2::ThreadResumeResponse>();
     visitor.visit::<v2::ThreadReadResponse>();
     visitor.visit::<v2::ThreadRollbackResponse>();
+    visitor.visit::<v2::ThreadListResponse>();
+    visitor.visit::<v2::ThreadLoadedListResponse>();
+    visitor.visit::<v2::ThreadTurnsListResponse>();
+    visitor.visit::<v2::ThreadItemsListResponse>();
+    visitor.visit::<v2::GetAccountResponse>();
+    visitor.visit::<v2::ModelListResponse>();
+    visitor.visit::<v2::ConfigRequirementsReadResponse>();
+    visitor.visit::<v2::ConfigReadResponse>();
+    visitor.visit::<v2::SkillsListResponse>();
     visitor.visit::<v2::TurnStartResponse>();
     visitor.visit::<v2::TurnInterruptResponse>();
     visitor.visit::<v2::CommandExecutionRequestApprovalResponse>();
@@ -72,6 +81,23 @@ pub(crate) fn json_entries() -> Vec<JsonEntry> {
         entry::<v2::ThreadReadResponse>("v2/", true),
         entry::<v2::ThreadRollbackParams>("v2/", true),
         entry::<v2::ThreadRollbackResponse>("v2/", true),
+        entry::<v2::ThreadListParams>("v2/", true),
+        entry::<v2::ThreadListResponse>("v2/", true),
+        entry::<v2::ThreadLoadedListParams>("v2/", true),
+        entry::<v2::ThreadLoadedListResponse>("v2/", true),
+        entry::<v2::ThreadTurnsListParams>("v2/", true),
+        entry::<v2::ThreadTurnsListResponse>("v2/", true),
+        entry::<v2::ThreadItemsListParams>("v2/", true),
+        entry::<v2::ThreadItemsListResponse>("v2/", true),
+        entry::<v2::GetAccountParams>("v2/", true),
+        entry::<v2::GetAccountResponse>("v2/", true),
+        entry::<v2::ModelListParams>("v2/", true),
+        entry::<v2::ModelListResponse>("v2/", true),
+        entry::<v2::ConfigRequirementsReadResponse>("v2/", true),
+        entry::<v2::ConfigReadParams>("v2/", true),
+        entry::<v2::ConfigReadResponse>("v2/", true),
+        entry::<v2::SkillsListParams>("v2/", true),
+        entry::<v2::SkillsListResponse>("v2/", true),
         entry::<v2::TurnStartParams>("v2/", true),
         entry::<v2::TurnStartResponse>("v2/", true),
         entry::<v2::TurnInterruptParams>("v2/", true),

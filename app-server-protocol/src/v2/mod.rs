@@ -2,11 +2,13 @@
 //! params. Every type here exports to `schema/typescript/v2/` and `schema/json/v2/`.
 
 mod approval;
+mod bootstrap;
 mod decision_mapping;
 mod from_core;
 mod from_core_parts;
 mod item;
 mod item_parts;
+mod lists;
 mod notification;
 mod requests;
 mod thread;
@@ -19,6 +21,11 @@ pub use approval::{
     FileChangeRequestApprovalParams, FileChangeRequestApprovalResponse, NetworkPolicyAmendment,
     NetworkPolicyRuleAction,
 };
+pub use bootstrap::{
+    ConfigReadParams, ConfigReadResponse, ConfigRequirementsReadResponse, GetAccountParams,
+    GetAccountResponse, Model, ModelListParams, ModelListResponse, ReasoningEffortOption,
+    SkillsListParams, SkillsListResponse,
+};
 pub use from_core::SLEEP_EXTENSION_KIND;
 pub use from_core_parts::{convert_patch_changes, duration_ms, review_output_text, shell_join};
 pub use item::ThreadItem;
@@ -28,6 +35,11 @@ pub use item_parts::{
     DynamicToolCallOutputContentItem, DynamicToolCallStatus, FileUpdateChange, HookPromptFragment,
     McpAppContext, McpToolCallError, McpToolCallResult, McpToolCallStatus, MemoryCitation,
     MemoryCitationEntry, PatchApplyStatus, PatchChangeKind, SubAgentActivityKind, WebSearchAction,
+};
+pub use lists::{
+    SortDirection, ThreadItemEntry, ThreadItemsListParams, ThreadItemsListResponse,
+    ThreadListCwdFilter, ThreadListParams, ThreadListResponse, ThreadLoadedListParams,
+    ThreadLoadedListResponse, ThreadSortKey, ThreadTurnsListParams, ThreadTurnsListResponse,
 };
 pub use notification::{
     AgentMessageDeltaNotification, CommandExecutionOutputDeltaNotification,

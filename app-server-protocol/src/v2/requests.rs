@@ -1,8 +1,9 @@
 //! Params and responses of the client requests this crate types: starting, resuming, reading
-//! and rolling back threads, starting and interrupting turns.
+//! and rolling back threads, starting and interrupting turns. The paged reads are in
+//! `lists.rs`, what a client asks at start-up in `bootstrap.rs`.
 //!
-//! Upstream has many more methods (config, accounts, plugins...); they are outside this
-//! project's layer, which models one conversation.
+//! Upstream has many more methods (plugins, file system, commands...); they are outside this
+//! project's layer, which models conversations.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -47,6 +48,10 @@ pub struct ThreadStartResponse {
 pub struct ThreadResumeParams {
     /// The thread.
     pub thread_id: String,
+    /// Leave `thread.turns` empty (the client pages them with `thread/turns/list`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
+    pub exclude_turns: Option<bool>,
 }
 
 /// Response of `thread/resume`.
@@ -54,8 +59,34 @@ pub struct ThreadResumeParams {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "v2/")]
 pub struct ThreadResumeResponse {
-    /// The thread with its turns rebuilt from its rollout.
+    /// The thread with its turns rebuilt from its rollout (none when `excludeTurns`).
     pub thread: Thread,
+    /// The model the thread continues with.
+    pub model: String,
+    /// The provider serving it.
+    pub model_provider: String,
+    /// The reasoning effort it continues with, when set.
+    #[serde(default)]
+    pub reasoning_effort: Option<String>,
+    /// The working directory.
+    pub cwd: String,
+    /// When the agent asks before acting: Codex's `AskForApproval`, a policy name
+    /// (`untrusted`, `on-request`, `never`) or a granular object.
+    #[ts(type = "unknown")]
+    pub approval_policy: serde_json::Value,
+    /// Who reviews approval requests (`user`, `auto_review`).
+    pub approvals_reviewer: String,
+    /// The sandbox the agent runs in (Codex's `SandboxPolicy`, tagged by `type`).
+    #[ts(type = "unknown")]
+    pub sandbox: serde_json::Value,
+    /// Where `thread/turns/list` (newest first) starts to page the turns back; null for a
+    /// thread whose turns come whole in `thread/read`.
+    #[serde(default)]
+    pub turns_backwards_cursor: Option<String>,
+    /// Where `thread/items/list` (newest first) starts to page the items back; null as for
+    /// the turns.
+    #[serde(default)]
+    pub items_backwards_cursor: Option<String>,
 }
 
 /// Params of `thread/read`: look at a thread without loading it.
@@ -77,6 +108,11 @@ pub struct ThreadReadParams {
 pub struct ThreadReadResponse {
     /// The thread; turns only when asked for.
     pub thread: Thread,
+    /// Where the person stopped reading (Codex's local receipts, `ThreadReadState`); null
+    /// when everything is read or nothing is known, as for a thread read from a file.
+    #[serde(default)]
+    #[ts(type = "unknown")]
+    pub read_state: Option<serde_json::Value>,
 }
 
 /// Params of `thread/rollback`: forget the last turns.
@@ -166,6 +202,12 @@ pub struct ClientInfo {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct InitializeResponse {
-    /// The server's user agent string.
+    /// The server's user agent, `name/X.Y.Z (...)`: clients compare the version with theirs.
     pub user_agent: String,
+    /// The server's Codex home, absolute.
+    pub codex_home: String,
+    /// The server's platform family (`unix`, `windows`).
+    pub platform_family: String,
+    /// The server's operating system (`linux`, `macos`, `windows`).
+    pub platform_os: String,
 }

@@ -84,6 +84,34 @@ impl Turn {
         }
     }
 
+    /// The turn as a page of turns shows it in `view`: without items (`notLoaded`), with its
+    /// display summary (`summary`: the person's first message and the agent's last one, as
+    /// Codex 0.169 summarizes a turn), or whole (`full`).
+    pub fn in_items_view(mut self, view: TurnItemsView) -> Self {
+        match view {
+            TurnItemsView::NotLoaded => self.items.clear(),
+            TurnItemsView::Summary => {
+                let first_user = self
+                    .items
+                    .iter()
+                    .position(|timed| matches!(timed.item, ThreadItem::UserMessage { .. }));
+                let last_agent = self
+                    .items
+                    .iter()
+                    .rposition(|timed| matches!(timed.item, ThreadItem::AgentMessage { .. }));
+                let mut index = 0;
+                self.items.retain(|_| {
+                    let kept = Some(index) == first_user || Some(index) == last_agent;
+                    index += 1;
+                    kept
+                });
+            }
+            TurnItemsView::Full => {}
+        }
+        self.items_view = view;
+        self
+    }
+
     /// The item with `item_id`, if the turn has it.
     pub fn item(&self, item_id: &str) -> Option<&ThreadItem> {
         self.items

@@ -387,6 +387,7 @@ fn every_client_request_snapshot_and_round_trip() -> Result<(), Box<dyn std::err
             request_id: RequestId::Integer(3),
             params: ThreadResumeParams {
                 thread_id: THREAD.to_owned(),
+                exclude_turns: None,
             },
         },
         ClientRequest::ThreadRead {

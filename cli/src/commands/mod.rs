@@ -13,6 +13,7 @@ pub(crate) mod prune;
 pub(crate) mod rescue;
 pub(crate) mod search;
 pub(crate) mod secrets;
+pub(crate) mod serve;
 pub(crate) mod table;
 pub(crate) mod thread;
 pub(crate) mod usage;
@@ -171,5 +172,6 @@ pub(crate) fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
         Command::Table(args) => table::run(&args, out),
         Command::Prune(args) => prune::run(&args, out),
         Command::Rescue(args) => rescue::run(&args, out),
+        Command::Serve(args) => serve::run(&args, out),
     }
 }

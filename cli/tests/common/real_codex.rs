@@ -68,3 +68,153 @@ pub(crate) fn home_path_of(file: &Path, home: &Path) -> Result<Option<(PathBuf, 
     std::fs::create_dir_all(placed.parent().ok_or("no parent")?)?;
     Ok(Some((placed, id.to_owned())))
 }
+
+/// Takes the differences Codex is known to have out of `theirs` (made equal to ours, each
+/// checked to be exactly what the docs say), and returns what was set aside.
+///
+/// `placed`: the file was copied into the home, not written there by Codex. `meta_millis`:
+/// the milliseconds past the second of the file's session meta timestamp.
+pub(crate) fn set_aside_documented(
+    ours: &Value,
+    theirs: &mut Value,
+    app_server_cwd: &Path,
+    placed: bool,
+    meta_millis: Option<u32>,
+) -> Vec<String> {
+    let mut documented = Vec::new();
+    // Codex's state records a thread it runs as created a moment (a few milliseconds) before
+    // the time it writes in the session meta, so the two fall in different seconds when the
+    // meta's time lies just past a second.
+    if let (Some(ours_at), Some(theirs_at), Some(millis)) = (
+        ours.get("createdAt").and_then(Value::as_i64),
+        theirs.get("createdAt").and_then(Value::as_i64),
+        meta_millis,
+    ) && !placed
+        && theirs_at == ours_at - 1
+        && millis < CREATED_JUST_BEFORE_MILLIS
+    {
+        theirs["createdAt"] = Value::from(ours_at);
+        documented.push("createdAt recorded by Codex just before the meta's time".to_owned());
+    }
+    // A working directory that is not absolute here (a Windows path read on Linux): Codex
+    // resolves it against its own working directory.
+    if let (Some(our_cwd), Some(their_cwd)) = (
+        ours.get("cwd").and_then(Value::as_str),
+        theirs.get("cwd").and_then(Value::as_str),
+    ) && !our_cwd.starts_with('/')
+        && their_cwd == app_server_cwd.join(our_cwd).display().to_string()
+    {
+        theirs["cwd"] = Value::from(our_cwd);
+        documented.push("cwd resolved against the app-server's folder".to_owned());
+    }
+    // Model and reasoning effort come from Codex's state database, which records them only
+    // for some files it backfills; we report the latest turn context's.
+    for key in ["model", "reasoningEffort"] {
+        let one_is_null =
+            theirs.get(key) == Some(&Value::Null) || ours.get(key) == Some(&Value::Null);
+        if one_is_null && theirs.get(key) != ours.get(key) {
+            theirs[key] = ours[key].clone();
+            documented.push(format!("{key} not in Codex's state"));
+        }
+    }
+    // Codex moves a thread it runs up its list when a turn starts; we give the file's last
+    // change, which is the same for a thread Codex did not run and later by the length of the
+    // last turn for one it did.
+    if let (Some(ours_at), Some(theirs_at), Some(last_start)) = (
+        ours.get("recencyAt").and_then(Value::as_i64),
+        theirs.get("recencyAt").and_then(Value::as_i64),
+        ours.get("turns")
+            .and_then(Value::as_array)
+            .and_then(|turns| turns.last())
+            .and_then(|turn| turn.get("startedAt"))
+            .and_then(Value::as_i64),
+    ) && theirs_at != ours_at
+        && (last_start..ours_at).contains(&theirs_at)
+    {
+        theirs["recencyAt"] = Value::from(ours_at);
+        documented.push("recencyAt is the last turn's start for a thread Codex ran".to_owned());
+    }
+    // A name set through Codex changes its state, not the file: the thread's update time
+    // moves in Codex's state only.
+    if let (Some(ours_at), Some(theirs_at)) = (
+        ours.get("updatedAt").and_then(Value::as_i64),
+        theirs.get("updatedAt").and_then(Value::as_i64),
+    ) && theirs_at > ours_at
+    {
+        // Codex records a thread it ran as updated just after its last write to the file,
+        // which can fall in the next second.
+        let just_after = theirs_at - ours_at == 1 && !placed;
+        let named = theirs.get("name").is_some_and(Value::is_string);
+        if just_after || named {
+            theirs["updatedAt"] = Value::from(ours_at);
+            documented.push(if named {
+                "updatedAt moved by a name set through Codex".to_owned()
+            } else {
+                "updatedAt recorded by Codex just after the file's last write".to_owned()
+            });
+        }
+    }
+    // A paginated file placed in a home: Codex reads its turns from its own state database,
+    // never from the file, so it shows none.
+    let paginated = ours.get("historyMode").and_then(Value::as_str) == Some("paginated");
+    if placed
+        && paginated
+        && theirs
+            .get("turns")
+            .and_then(Value::as_array)
+            .is_some_and(Vec::is_empty)
+    {
+        theirs["turns"] = ours["turns"].clone();
+        if theirs.get("preview") == Some(&Value::from("")) {
+            theirs["preview"] = ours["preview"].clone();
+        }
+        documented.push("paginated file: Codex reads turns from its state only".to_owned());
+    }
+    // An implied turn is named after the index of the item that opened it; Codex counts only
+    // the lines its own parser accepts, so its index is lower after a line it rejects.
+    if let (Some(our_turns), Some(their_turns)) = (
+        ours.get("turns").and_then(Value::as_array),
+        theirs.get_mut("turns").and_then(Value::as_array_mut),
+    ) {
+        let mut renamed = 0;
+        for (our_turn, their_turn) in our_turns.iter().zip(their_turns.iter_mut()) {
+            let index = |turn: &Value| -> Option<u64> {
+                turn.get("id")?
+                    .as_str()?
+                    .strip_prefix("rollout-")?
+                    .parse()
+                    .ok()
+            };
+            if let (Some(our_index), Some(their_index)) = (index(our_turn), index(their_turn))
+                && their_index < our_index
+            {
+                their_turn["id"] = our_turn["id"].clone();
+                renamed += 1;
+            }
+        }
+        if renamed > 0 {
+            documented.push(format!(
+                "{renamed} implied turn id(s) count lines Codex's parser rejects"
+            ));
+        }
+    }
+    documented
+}
+
+/// How far past a second the session meta's time may lie for Codex's creation time, taken
+/// just before it, to fall in the previous second (measured: 0–1 ms before, 250 threads).
+pub(crate) const CREATED_JUST_BEFORE_MILLIS: u32 = 50;
+
+/// The milliseconds past the second of the session meta's own `timestamp` in `file`'s first
+/// line; `None` when the first line is no session meta with a time.
+pub(crate) fn meta_millis(file: &Path) -> Option<u32> {
+    use std::io::BufRead;
+    let mut first = String::new();
+    std::io::BufReader::new(std::fs::File::open(file).ok()?)
+        .read_line(&mut first)
+        .ok()?;
+    let line: Value = serde_json::from_str(&first).ok()?;
+    let time = line.get("payload")?.get("timestamp")?.as_str()?;
+    let time = chrono::DateTime::parse_from_rfc3339(time).ok()?;
+    Some(time.timestamp_subsec_millis())
+}

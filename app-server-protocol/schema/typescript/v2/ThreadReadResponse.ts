@@ -10,4 +10,9 @@ export type ThreadReadResponse = {
 /**
  * The thread; turns only when asked for.
  */
-thread: Thread, };
+thread: Thread, 
+/**
+ * Where the person stopped reading (Codex's local receipts, `ThreadReadState`); null
+ * when everything is read or nothing is known, as for a thread read from a file.
+ */
+readState: unknown, };

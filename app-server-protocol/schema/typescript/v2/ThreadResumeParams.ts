@@ -9,4 +9,8 @@ export type ThreadResumeParams = {
 /**
  * The thread.
  */
-threadId: string, };
+threadId: string, 
+/**
+ * Leave `thread.turns` empty (the client pages them with `thread/turns/list`).
+ */
+excludeTurns?: boolean | null, };

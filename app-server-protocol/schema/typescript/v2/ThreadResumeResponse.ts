@@ -8,6 +8,45 @@ import type { Thread } from "./Thread";
  */
 export type ThreadResumeResponse = { 
 /**
- * The thread with its turns rebuilt from its rollout.
+ * The thread with its turns rebuilt from its rollout (none when `excludeTurns`).
  */
-thread: Thread, };
+thread: Thread, 
+/**
+ * The model the thread continues with.
+ */
+model: string, 
+/**
+ * The provider serving it.
+ */
+modelProvider: string, 
+/**
+ * The reasoning effort it continues with, when set.
+ */
+reasoningEffort: string | null, 
+/**
+ * The working directory.
+ */
+cwd: string, 
+/**
+ * When the agent asks before acting: Codex's `AskForApproval`, a policy name
+ * (`untrusted`, `on-request`, `never`) or a granular object.
+ */
+approvalPolicy: unknown, 
+/**
+ * Who reviews approval requests (`user`, `auto_review`).
+ */
+approvalsReviewer: string, 
+/**
+ * The sandbox the agent runs in (Codex's `SandboxPolicy`, tagged by `type`).
+ */
+sandbox: unknown, 
+/**
+ * Where `thread/turns/list` (newest first) starts to page the turns back; null for a
+ * thread whose turns come whole in `thread/read`.
+ */
+turnsBackwardsCursor: string | null, 
+/**
+ * Where `thread/items/list` (newest first) starts to page the items back; null as for
+ * the turns.
+ */
+itemsBackwardsCursor: string | null, };

@@ -1,0 +1,229 @@
+//! `thread/list` and `thread/read`: the threads of a home, a page at a time, and one thread,
+//! with or without its turns.
+//!
+//! A listed thread is built from its file's head (app-server-protocol's `ThreadBuilder`, the
+//! builder `thread/read` with turns uses), never from the whole file, so a page costs its
+//! threads' heads: the model and reasoning effort are those of the first turn context the
+//! head records. Codex's list reads its state database, which keeps no thread source: a
+//! listed thread says none, as Codex's does; `thread/read` says what the meta records.
+
+use std::path::{Path, PathBuf};
+
+use codex_app_server_protocol::v2::{
+    SortDirection, Thread, ThreadListCwdFilter, ThreadListParams, ThreadListResponse,
+    ThreadLoadedListResponse, ThreadReadParams, ThreadReadResponse, ThreadSortKey,
+};
+use codex_app_server_protocol::{BuiltThread, ThreadBuilder, TranscriptMode};
+use codex_protocol::thread_id::ThreadId;
+use codex_rollout::{RolloutStream, open_rollout};
+
+use super::{ServeError, ServedHome};
+use crate::{
+    Cursor, FileInput, HEAD_RECORD_LIMIT, ListKey, ListOrder, ReadError, SessionSummary,
+    USER_EVENT_SCAN_LIMIT, describe_thread_file, find_rollout_by_thread_id, list_sessions_where,
+    read_thread, summarize_rollout_file,
+};
+
+/// Threads a `thread/list` page holds when the request names no limit.
+const DEFAULT_PAGE: u32 = 25;
+
+/// The source kinds listed when a request names none: the interactive ones.
+const INTERACTIVE_KINDS: [&str; 2] = ["cli", "vscode"];
+
+impl ServedHome {
+    /// `thread/list`: a page of the threads `params` asks for, without their turns.
+    pub fn thread_list(&self, params: &ThreadListParams) -> Result<ThreadListResponse, ServeError> {
+        let mut response = ThreadListResponse {
+            data: Vec::new(),
+            next_cursor: None,
+            backwards_cursor: None,
+            read_states: serde_json::Map::new(),
+        };
+        // Session files record no section and no project: a thread of one is none's.
+        let in_a_section = matches!(params.section_id, Some(Some(_)));
+        let in_a_project = matches!(params.project_id, Some(Some(_)));
+        if in_a_section || in_a_project || params.sort_key == Some(ThreadSortKey::SectionPosition) {
+            return Ok(response);
+        }
+        let order = ListOrder {
+            key: match params.sort_key.unwrap_or_default() {
+                ThreadSortKey::CreatedAt => ListKey::Created,
+                _ => ListKey::Updated,
+            },
+            newest_first: params.sort_direction.unwrap_or_default() == SortDirection::Desc,
+        };
+        let cursor = params
+            .cursor
+            .as_deref()
+            .map(|text| {
+                text.parse::<Cursor>().map_err(|_| ServeError::BadCursor {
+                    cursor: text.to_owned(),
+                })
+            })
+            .transpose()?;
+        let limit = params.limit.unwrap_or(DEFAULT_PAGE).max(1) as usize;
+        let filter = ListFilter::of(params, self.home.default_model_provider());
+        let archived = params.archived.unwrap_or(false);
+        let page = list_sessions_where(
+            &self.home,
+            archived,
+            (order, limit, cursor.as_ref()),
+            &|summary| filter.keeps(summary),
+        )?;
+        for summary in &page.items {
+            let mut thread = self.listed_thread(summary)?;
+            thread.thread_source = None;
+            response.data.push(thread);
+        }
+        response.next_cursor = page.next_cursor.map(|cursor| cursor.to_string());
+        response.backwards_cursor = page.backwards_cursor.map(|cursor| cursor.to_string());
+        Ok(response)
+    }
+
+    /// `thread/loaded/list`: none; a server of saved sessions loads no thread.
+    pub fn thread_loaded_list(&self) -> ThreadLoadedListResponse {
+        ThreadLoadedListResponse::default()
+    }
+
+    /// `thread/read`: the thread, with its turns when asked (read whole, in Codex mode).
+    pub fn thread_read(&self, params: &ThreadReadParams) -> Result<ThreadReadResponse, ServeError> {
+        let path = self.thread_path(&params.thread_id)?;
+        let summary = match params.include_turns {
+            true => None,
+            false => summarize_rollout_file(&path)?,
+        };
+        let thread = match summary {
+            Some(summary) => self.listed_thread(&summary)?,
+            None => self.whole_thread(&path, &params.thread_id)?,
+        };
+        Ok(ThreadReadResponse {
+            thread,
+            read_state: None,
+        })
+    }
+
+    /// The file of thread `thread_id` (live, else archived); an unknown or malformed id is
+    /// a thread Codex cannot read either.
+    pub(super) fn thread_path(&self, thread_id: &str) -> Result<PathBuf, ServeError> {
+        let unknown = || ServeError::UnknownThread {
+            thread_id: thread_id.to_owned(),
+        };
+        let id = ThreadId::from_string(thread_id).map_err(|_| unknown())?;
+        find_rollout_by_thread_id(&self.home, id)?.ok_or_else(unknown)
+    }
+
+    /// The thread of the file at `path` with every turn, as Codex's `thread/read` shows it.
+    pub(super) fn whole_thread(&self, path: &Path, thread_id: &str) -> Result<Thread, ServeError> {
+        let input = FileInput(path.to_path_buf());
+        match read_thread(&input, Some(self.home.root()), TranscriptMode::Codex, None)? {
+            BuiltThread::Thread(thread) => Ok(*thread),
+            BuiltThread::TurnsOnly(_) => Err(ServeError::UnknownThread {
+                thread_id: thread_id.to_owned(),
+            }),
+        }
+    }
+
+    /// The thread a listed session shows, without turns: its file's head built as a thread
+    /// is, then what the home says of it; the listing's preview when the head has none (a
+    /// thread continued in another file lists its first piece's).
+    fn listed_thread(&self, summary: &SessionSummary) -> Result<Thread, ServeError> {
+        let mut built = thread_head(&summary.path)?;
+        describe_thread_file(&mut built, &summary.path, Some(self.home.root()))?;
+        let BuiltThread::Thread(mut thread) = built else {
+            return Err(ServeError::UnknownThread {
+                thread_id: summary.thread_id().to_string(),
+            });
+        };
+        thread.turns.clear();
+        if thread.preview.is_empty() {
+            thread.preview = summary.preview.clone();
+        }
+        Ok(*thread)
+    }
+}
+
+/// The thread the head of the file at `path` builds: fed until it has its identity and
+/// preview, or for as many lines as a listing reads of a head.
+fn thread_head(path: &Path) -> Result<BuiltThread, ServeError> {
+    let io = |source| {
+        ServeError::Read(ReadError::Io {
+            name: path.display().to_string(),
+            source,
+        })
+    };
+    let mut builder = ThreadBuilder::in_mode(TranscriptMode::Codex);
+    let mut stream = RolloutStream::new(open_rollout(path).map_err(io)?).map_err(io)?;
+    for _ in 0..HEAD_RECORD_LIMIT + USER_EVENT_SCAN_LIMIT {
+        let Some(line) = stream.next_line().map_err(io)? else {
+            break;
+        };
+        if let Some(rollout_line) = line.line() {
+            builder.handle_rollout_item(&rollout_line.item);
+        }
+        if builder.has_identity() && builder.preview().is_some() {
+            break;
+        }
+    }
+    Ok(builder.finish())
+}
+
+/// What `thread/list` keeps besides the archive flag and the order.
+struct ListFilter {
+    kinds: Vec<String>,
+    providers: Option<Vec<String>>,
+    cwd: Option<ThreadListCwdFilter>,
+    search: Option<String>,
+    parent: Option<String>,
+    excluded: Vec<String>,
+}
+
+impl ListFilter {
+    fn of(params: &ThreadListParams, default_provider: String) -> Self {
+        let kinds = match params.source_kinds.as_deref() {
+            None | Some([]) => INTERACTIVE_KINDS
+                .iter()
+                .map(|kind| (*kind).to_owned())
+                .collect(),
+            Some(kinds) => kinds.to_vec(),
+        };
+        let providers = match params.model_providers.as_deref() {
+            None => Some(vec![default_provider]),
+            Some([]) => None,
+            Some(providers) => Some(providers.to_vec()),
+        };
+        Self {
+            kinds,
+            providers,
+            cwd: params.cwd.clone(),
+            search: params.search_term.clone(),
+            parent: params
+                .parent_thread_id
+                .clone()
+                .or_else(|| params.ancestor_thread_id.clone()),
+            excluded: params.excluded_thread_ids.clone().unwrap_or_default(),
+        }
+    }
+
+    fn keeps(&self, summary: &SessionSummary) -> bool {
+        let meta = &summary.session_meta.meta;
+        let (source, parent) = summary.source();
+        let provider = meta.model_provider.as_deref();
+        self.kinds.iter().any(|kind| kind == source.kind())
+            && self.providers.as_ref().is_none_or(|providers| {
+                provider.is_none_or(|provider| providers.iter().any(|one| one == provider))
+            })
+            && self
+                .cwd
+                .as_ref()
+                .is_none_or(|cwd| cwd.matches(&meta.cwd.display().to_string()))
+            && self
+                .search
+                .as_ref()
+                .is_none_or(|term| summary.preview.contains(term.as_str()))
+            && self
+                .parent
+                .as_ref()
+                .is_none_or(|wanted| parent.as_ref() == Some(wanted))
+            && !self.excluded.iter().any(|id| *id == meta.id.to_string())
+    }
+}
