@@ -2,7 +2,8 @@
 //! (`npm ci`, which installs the generated npm package from `../npm` as a packed copy, its
 //! copies of the generated declarations written there first),
 //! compile it with `tsc` in strict mode against the package's types, and run its tests with
-//! node's built-in runner. Everything after `npm ci` runs offline.
+//! node's built-in runner, `CODEX_THREAD_BIN` naming the `codex-thread` binary its serve test
+//! connects to (built first). Everything after `npm ci` runs offline.
 
 use std::path::Path;
 use std::process::Command;
@@ -15,11 +16,28 @@ pub(crate) fn test() -> Result<()> {
     crate::codegen::write_npm_copies()?;
     npm(&dir, &["ci", "--no-audit", "--no-fund"])?;
     npm(&dir, &["run", "build"])?;
-    npm(&dir, &["test"])?;
+    let root = crate::ci::workspace_root()?;
+    let status = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["build", "-p", "codex-thread", "--bin", "codex-thread"])
+        .current_dir(&root)
+        .status()
+        .context("could not start cargo")?;
+    if !status.success() {
+        bail!("building codex-thread for the client's tests failed ({status})");
+    }
+    let binary = crate::package::target_dir(&root)
+        .join("debug")
+        .join("codex-thread");
+    npm_with(&dir, &["test"], &[("CODEX_THREAD_BIN", binary.as_os_str())])?;
     Ok(())
 }
 
 fn npm(dir: &Path, args: &[&str]) -> Result<()> {
+    npm_with(dir, args, &[])
+}
+
+/// `npm ARGS` in `dir` with `env` set.
+fn npm_with(dir: &Path, args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> Result<()> {
     log(&format!(
         "typescript client: npm {} (in {})",
         args.join(" "),
@@ -27,6 +45,7 @@ fn npm(dir: &Path, args: &[&str]) -> Result<()> {
     ));
     let status = Command::new("npm")
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(dir)
         .status()
         .with_context(|| {

@@ -33,6 +33,15 @@ const CLIENT_RESPONSES: Record<ClientRequest["method"], string> = {
   "thread/rollback": "ThreadRollbackResponse",
   "turn/start": "TurnStartResponse",
   "turn/interrupt": "TurnInterruptResponse",
+  "thread/list": "ThreadListResponse",
+  "thread/loaded/list": "ThreadLoadedListResponse",
+  "thread/turns/list": "ThreadTurnsListResponse",
+  "thread/items/list": "ThreadItemsListResponse",
+  "account/read": "GetAccountResponse",
+  "model/list": "ModelListResponse",
+  "configRequirements/read": "ConfigRequirementsReadResponse",
+  "config/read": "ConfigReadResponse",
+  "skills/list": "SkillsListResponse",
 };
 
 /** Schema of the client's answer to each server request method. */
