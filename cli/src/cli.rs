@@ -318,6 +318,13 @@ pub(crate) enum Command {
     /// anything. The Codex TUI connects with `codex resume --remote ADDR`.
     #[command(verbatim_doc_comment)]
     Serve(crate::commands::serve::ServeArgs),
+    /// The home's sessions as the tools of an MCP server on standard input and output
+    ///
+    /// list_sessions, search_sessions, read_thread, usage and
+    /// sessions_touching_file, each answering what the matching command's
+    /// --json answers. Configure it in Codex's config.toml as an MCP server.
+    #[command(verbatim_doc_comment)]
+    Mcp(crate::commands::mcp::McpArgs),
     /// Browse, read and follow sessions in the terminal
     ///
     /// A session list (newest first; `a` shows archived ones) with a search box

@@ -12,8 +12,8 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 use codex_test_support::{
-    CodexHome, RealCodex, Reply, Script, ScriptedModel, Tmux, assistant_message,
-    exec_command_call, real_codex_or_skip,
+    CodexHome, RealCodex, Reply, Script, ScriptedModel, Tmux, assistant_message, exec_command_call,
+    real_codex_or_skip,
 };
 
 use common::TestResult;
@@ -87,11 +87,13 @@ fn written_home(codex: &RealCodex) -> Result<(ScriptedModel, CodexHome, String),
     let run = home.exec("[[served]] list the folder")?;
     run.assert_success();
     let id = run.expect_thread_id().to_owned();
-    home.resume(&id, "[[served]] and once more")?.assert_success();
+    home.resume(&id, "[[served]] and once more")?
+        .assert_success();
     Ok((model, home, id))
 }
 
 #[test]
+#[allow(clippy::print_stderr)] // the screens, for the log of a test run
 fn the_codex_tui_browses_a_served_home() -> TestResult {
     let Some(codex) = real_codex_or_skip("the_codex_tui_browses_a_served_home") else {
         return Ok(());
@@ -116,7 +118,10 @@ fn the_codex_tui_browses_a_served_home() -> TestResult {
     // ^t: the transcript, read through thread/read, thread/turns/list and thread/items/list.
     tmux.keys(&["C-t"])?;
     let transcript = tmux.wait_for_text("The folder is listed.")?;
-    assert!(transcript.contains("[[served]] and once more"), "{transcript}");
+    assert!(
+        transcript.contains("[[served]] and once more"),
+        "{transcript}"
+    );
     tmux.keys(&["q"])?;
     tmux.wait_for_text("Resume a previous session")?;
     // Enter: the thread resumed (a pure read) with its history.
@@ -125,9 +130,19 @@ fn the_codex_tui_browses_a_served_home() -> TestResult {
     assert!(!opened.contains("Failed to resume"), "{opened}");
     // A prompt is refused as a read-only archive; the TUI stays.
     tmux.type_text("one more question")?;
+    tmux.wait_for_text("› one more question")?;
+    // Keys that come fast after typing read as a paste, where Enter is a new line.
+    std::thread::sleep(std::time::Duration::from_millis(700));
     tmux.keys(&["Enter"])?;
     let refused = tmux.wait_for_text("read-only archive")?;
     assert!(refused.contains("-32600"), "{refused}");
+    for (what, screen) in [
+        ("picker", &picker),
+        ("transcript", &transcript),
+        ("refused", &refused),
+    ] {
+        eprintln!("--- {what} ---\n{screen}");
+    }
     assert!(!tmux.exited()?, "the TUI exited:\n{refused}");
     tmux.keys(&["C-c"])?;
     Ok(())
@@ -141,7 +156,11 @@ fn codex_agents_lists_the_threads_of_a_served_home() -> TestResult {
     let (model, served_home, _id) = written_home(&codex)?;
     let served = Served::start(served_home.path())?;
     let client = CodexHome::new(&codex, &model)?;
-    let tmux = tui(&codex, client.path(), &["agents", "--remote", &served.address])?;
+    let tmux = tui(
+        &codex,
+        client.path(),
+        &["agents", "--remote", &served.address],
+    )?;
     let screen = tmux.wait_for_text("[[served]] list the folder")?;
     assert!(!screen.contains("Could not load"), "{screen}");
     tmux.keys(&["C-c"])?;

@@ -7,6 +7,7 @@ pub(crate) mod fork;
 pub(crate) mod history;
 pub(crate) mod inspect;
 pub(crate) mod list;
+pub(crate) mod mcp;
 pub(crate) mod notifications;
 pub(crate) mod prompt;
 pub(crate) mod prune;
@@ -173,5 +174,52 @@ pub(crate) fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
         Command::Prune(args) => prune::run(&args, out),
         Command::Rescue(args) => rescue::run(&args, out),
         Command::Serve(args) => serve::run(&args, out),
+        Command::Mcp(args) => mcp::run(&args, out),
+    }
+}
+
+/// Runs `codex-thread ARGS` in this process; what it printed, or its error's message.
+pub(crate) fn run_in_process(args: &[String]) -> Result<String, String> {
+    let argv = std::iter::once("codex-thread".to_owned()).chain(args.iter().cloned());
+    let matches = crate::cli::command()
+        .try_get_matches_from(argv)
+        .map_err(|error| error.to_string())?;
+    let cli = <crate::cli::Cli as clap::FromArgMatches>::from_arg_matches(&matches)
+        .map_err(|error| error.to_string())?;
+    let printed = Printed::default();
+    let mut out = Output::to_writer(cli.json, Box::new(printed.clone()));
+    let ran = run(cli.command, &mut out).and_then(|status| {
+        out.finish()?;
+        Ok(status)
+    });
+    let text = printed.text();
+    match ran {
+        Ok(_) => Ok(text),
+        Err(failure) => Err(failure.to_string()),
+    }
+}
+
+/// What a command printed, shared with the writer it printed through.
+#[derive(Debug, Clone, Default)]
+struct Printed(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Printed {
+    fn text(&self) -> String {
+        let bytes = self.0.lock().map(|bytes| bytes.clone()).unwrap_or_default();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
+
+impl std::io::Write for Printed {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .map_err(|_| std::io::Error::other("the output was poisoned"))?
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
