@@ -10,6 +10,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
+use codex_app_server_protocol::TranscriptMode;
 use codex_test_support::{
     AppServer, CodexHome, DiffOutcome, DiffReport, Reply, Script, ScriptedModel, assistant_message,
     describe_differences, exec_command_call, json_differences, real_codex_or_skip, reasoning,
@@ -18,6 +19,10 @@ use serde_json::{Value, json};
 
 use common::TestResult;
 use common::real_codex::{meta_millis, set_aside_documented};
+
+/// Turns the worker gets after its first three, so its pages from the end are read from the
+/// end of its file.
+const LATER_TURNS: usize = 6;
 
 /// Our server on `home`, over standard input and output.
 fn our_server(home: &Path) -> Result<AppServer, Box<dyn std::error::Error>> {
@@ -213,6 +218,13 @@ fn serve_answers_as_codex_app_server_does() -> TestResult {
             .reply(Reply::items(vec![assistant_message("msg_c1", "Resumed.")]))
             .reply(Reply::items(vec![assistant_message("msg_d1", "Again.")])),
     )?;
+    // Enough later turns that a page from the end is read from the file's end.
+    for turn in 0..LATER_TURNS {
+        model.push_reply(Reply::items(vec![assistant_message(
+            &format!("msg_e{turn}"),
+            &format!("Answer {turn}."),
+        )]));
+    }
     let home = CodexHome::new(&codex, &model)?;
     home.exec("say hello")?.assert_success();
     let worker = home.exec("list the folder")?;
@@ -220,6 +232,10 @@ fn serve_answers_as_codex_app_server_does() -> TestResult {
     let worker_id = worker.expect_thread_id().to_owned();
     home.resume(&worker_id, "write notes")?.assert_success();
     home.resume(&worker_id, "and again")?.assert_success();
+    for turn in 0..LATER_TURNS {
+        home.resume(&worker_id, &format!("question {turn}"))?
+            .assert_success();
+    }
 
     let mut theirs = home.app_server()?;
     let mut ours = our_server(home.path())?;
@@ -229,6 +245,12 @@ fn serve_answers_as_codex_app_server_does() -> TestResult {
         .filter_map(|thread| thread["id"].as_str().map(str::to_owned))
         .collect();
     assert_eq!(threads.len(), 2, "the chat and the worker");
+    // The worker's last turns stand alone: newest-first pages are read from its end.
+    let worker_file = common::real_codex::rollout_of(&home, &worker_id)?;
+    assert!(
+        codex_home::last_turns_from_end(&worker_file, 4, TranscriptMode::Codex)?.is_some(),
+        "the worker's last turns are not read from its end"
+    );
 
     let report = DiffReport::from_env();
     let files = Files { placed: false };

@@ -13,6 +13,7 @@
 mod bootstrap;
 mod pages;
 mod threads;
+mod window;
 
 use codex_app_server_protocol::{
     ClientRequest, INTERNAL_ERROR_CODE, INVALID_PARAMS_ERROR_CODE, INVALID_REQUEST_ERROR_CODE,

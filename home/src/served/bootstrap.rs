@@ -11,7 +11,7 @@ use codex_app_server_protocol::v2::{
 };
 use serde_json::{Value, json};
 
-use super::pages::{Kind, PageCursor};
+use super::window::{Kind, PageCursor};
 use super::{ServeError, ServedHome};
 
 /// The Codex release whose app-server protocol this server answers, claimed in its user
