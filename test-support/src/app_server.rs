@@ -357,6 +357,11 @@ impl AppServer {
         }
     }
 
+    /// The server's process id (to read its resource use from `/proc`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// What the server wrote to stderr so far.
     pub fn stderr(&self) -> String {
         String::from_utf8_lossy(&self.stderr.snapshot()).into_owned()

@@ -1,0 +1,288 @@
+//! `codex-thread serve` beside `codex app-server` (the pinned release) on the same homes, both
+//! over standard input and output as a client starts them, each request timed on its own and
+//! each server's peak memory read from `/proc` (`VmHWM`) once its requests are answered.
+//!
+//! 1. A home of `CODEX_SERVE_BENCH_SESSIONS` sessions (default 100,000; small ones, a person's
+//!    message and an answer each, 300 a day): `thread/list`'s first page newest created first,
+//!    the next three pages, and the first page by last change, as the TUI's picker asks.
+//! 2. One paginated session of `CODEX_SERVE_BENCH_SESSION_MIB` (default 1024; 10240 for the
+//!    10 GiB point) of turns with 100 kB tool outputs: what the TUI asks when it opens it
+//!    (`thread/resume` without turns, `thread/turns/list` of the last 5, `thread/items/list`
+//!    of the last 100), and `thread/turns/list` of 5 turns a hundred turns back, beside a
+//!    one-thread `serde_json::Value` parse of the file. Codex's server shows a paginated file
+//!    it did not write no turns (its history lives in its state database), so only ours is
+//!    measured there.
+//!
+//! The inputs live under the target directory and are deleted at the end.
+
+#![allow(clippy::expect_used, clippy::print_stderr, clippy::unwrap_used)]
+
+#[path = "../../rollout/benches/support/baseline.rs"]
+mod baseline;
+
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use codex_test_support::{AppServer, real_codex_or_skip};
+use serde_json::{Value, json};
+
+const MIB: u64 = 1 << 20;
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(default)
+}
+
+fn work_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sessions")).unwrap();
+    dir
+}
+
+/// A home of `sessions` small sessions, 300 a day, each a person's message and an answer.
+fn write_home(home: &Path, sessions: u64) {
+    let start = chrono::DateTime::parse_from_rfc3339("2025-01-01T08:00:00Z").unwrap();
+    for index in 0..sessions {
+        let at = start + chrono::Duration::seconds((index * 288) as i64);
+        let day = home.join(format!("sessions/{}", at.format("%Y/%m/%d")));
+        if index % 300 == 0 {
+            std::fs::create_dir_all(&day).unwrap();
+        }
+        let id = format!("01990000-0000-7000-8000-{index:012x}");
+        let stamp = at.format("%Y-%m-%dT%H:%M:%S.000Z").to_string();
+        let name = format!("rollout-{}-{id}.jsonl", at.format("%Y-%m-%dT%H-%M-%S"));
+        let lines = [
+            json!({"timestamp": stamp, "type": "session_meta", "payload": {
+                "id": id, "timestamp": stamp, "cwd": format!("/work/project-{}", index % 40),
+                "originator": "codex_cli_rs", "cli_version": "0.150.0", "source": "cli",
+                "model_provider": "openai"}}),
+            json!({"timestamp": stamp, "type": "turn_context", "payload": {
+                "cwd": "/work", "approval_policy": "never",
+                "sandbox_policy": {"type": "read-only"}, "model": "gpt-5.5", "summary": "auto"}}),
+            json!({"timestamp": stamp, "type": "response_item", "payload": {
+                "type": "message", "role": "user",
+                "content": [{"type": "input_text", "text": format!("session {index}: fix the build")}]}}),
+            json!({"timestamp": stamp, "type": "event_msg", "payload": {
+                "type": "user_message", "message": format!("session {index}: fix the build"),
+                "images": []}}),
+            json!({"timestamp": stamp, "type": "response_item", "payload": {
+                "type": "message", "role": "assistant",
+                "content": [{"type": "output_text", "text": "Fixed."}]}}),
+            json!({"timestamp": stamp, "type": "event_msg", "payload": {
+                "type": "agent_message", "message": "Fixed."}}),
+        ];
+        let mut text = String::new();
+        for line in lines {
+            text.push_str(&line.to_string());
+            text.push('\n');
+        }
+        std::fs::write(day.join(name), text).unwrap();
+    }
+}
+
+/// One paginated session of about `target` bytes under `home`: turns of a message, a command
+/// with a 100 kB output and an answer, each line with its ordinal. Its thread id.
+fn write_session(home: &Path, target: u64) -> String {
+    let id = "01990000-0000-7000-8000-0000000000aa";
+    let dir = home.join("sessions/2026/01/02");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("rollout-2026-01-02T08-00-00-{id}.jsonl"));
+    let mut out = BufWriter::with_capacity(1 << 22, std::fs::File::create(path).unwrap());
+    let stamp = "2026-01-02T08:00:00.000Z";
+    let mut ordinal = 0u64;
+    let mut line = |out: &mut BufWriter<std::fs::File>, kind: &str, payload: Value| -> u64 {
+        let text =
+            json!({"timestamp": stamp, "ordinal": ordinal, "type": kind, "payload": payload})
+                .to_string();
+        ordinal += 1;
+        writeln!(out, "{text}").unwrap();
+        text.len() as u64 + 1
+    };
+    let mut written = line(
+        &mut out,
+        "session_meta",
+        json!({"id": id, "timestamp": stamp, "cwd": "/work", "originator": "codex_cli_rs",
+               "cli_version": "0.169.0", "source": "cli", "model_provider": "openai",
+               "history_mode": "paginated"}),
+    );
+    let output = "o".repeat(100_000);
+    let mut turn = 0u64;
+    while written < target {
+        turn += 1;
+        let turn_id = format!("turn-{turn}");
+        let event = |payload: Value| ("event_msg", payload);
+        let records = [
+            event(json!({"type": "task_started", "turn_id": turn_id, "started_at": 1_767_340_800})),
+            (
+                "turn_context",
+                json!({"turn_id": turn_id, "cwd": "/work",
+                "approval_policy": "never", "sandbox_policy": {"type": "read-only"},
+                "model": "gpt-5.5", "summary": "auto"}),
+            ),
+            event(
+                json!({"type": "item_completed", "thread_id": id, "turn_id": turn_id,
+                "item": {"type": "UserMessage", "id": format!("user-{turn}"),
+                         "content": [{"type": "text", "text": format!("question {turn}"),
+                                      "text_elements": []}]},
+                "completed_at_ms": 1_767_340_800_000_i64}),
+            ),
+            (
+                "response_item",
+                json!({"type": "function_call", "name": "exec_command",
+                "call_id": format!("call-{turn}"), "arguments": "{\"cmd\":\"make\"}"}),
+            ),
+            (
+                "response_item",
+                json!({"type": "function_call_output",
+                "call_id": format!("call-{turn}"), "output": output}),
+            ),
+            event(
+                json!({"type": "item_completed", "thread_id": id, "turn_id": turn_id,
+                "item": {"type": "AgentMessage", "id": format!("agent-{turn}"),
+                         "content": [{"type": "Text", "text": format!("answer {turn}")}]},
+                "completed_at_ms": 1_767_340_801_000_i64}),
+            ),
+            event(json!({"type": "task_complete", "turn_id": turn_id,
+                "completed_at": 1_767_340_802})),
+        ];
+        for (kind, payload) in records {
+            written += line(&mut out, kind, payload);
+        }
+    }
+    out.flush().unwrap();
+    id.to_owned()
+}
+
+/// Our server over `home`, on standard input and output.
+fn ours(home: &Path) -> AppServer {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_codex-thread"));
+    command
+        .args(["serve", "--listen", "stdio://", "--home"])
+        .arg(home);
+    AppServer::start_command(command, home).unwrap()
+}
+
+/// Calls `method` and how long the answer took.
+fn timed(server: &mut AppServer, method: &str, params: Value) -> (Value, Duration) {
+    let started = Instant::now();
+    let answer = server
+        .call_with_timeout(method, params, Duration::from_secs(3600))
+        .unwrap_or_else(|error| panic!("{method}: {error}"));
+    (answer, started.elapsed())
+}
+
+/// The server's peak resident memory so far, in MiB.
+fn peak_mib(server: &AppServer) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).unwrap();
+    let kib: f64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|number| number.parse().ok())
+        .unwrap();
+    kib / 1024.0
+}
+
+fn seconds(took: Duration) -> String {
+    format!("{:.3}s", took.as_secs_f64())
+}
+
+/// The picker's requests on a home of many sessions, to one server; a row of the table.
+fn list_pages(name: &str, server: &mut AppServer) {
+    let first = json!({"limit": 25, "sourceKinds": ["cli", "vscode"]});
+    let (page, took_first) = timed(server, "thread/list", first.clone());
+    let mut cursor = page["nextCursor"].clone();
+    let mut took_next = Duration::ZERO;
+    for _ in 0..3 {
+        let mut params = first.clone();
+        params["cursor"] = cursor;
+        let (page, took) = timed(server, "thread/list", params);
+        took_next += took;
+        cursor = page["nextCursor"].clone();
+    }
+    let by_update = json!({"limit": 25, "sourceKinds": ["cli", "vscode"], "sortKey": "updated_at"});
+    let (_, took_update) = timed(server, "thread/list", by_update);
+    let (_, took_again) = timed(server, "thread/list", first);
+    eprintln!(
+        "{name}: first page {}, next 3 pages {}, by update {}, first page again {}, peak {:.0} MiB",
+        seconds(took_first),
+        seconds(took_next),
+        seconds(took_update),
+        seconds(took_again),
+        peak_mib(server)
+    );
+}
+
+fn main() {
+    if !codex_test_support::under_cargo_bench("serve") {
+        return;
+    }
+    let Some(codex) = real_codex_or_skip("serve bench") else {
+        return;
+    };
+    let sessions = env_or("CODEX_SERVE_BENCH_SESSIONS", 100_000);
+    let home = work_dir("serve-bench-home");
+    let started = Instant::now();
+    write_home(&home, sessions);
+    eprintln!(
+        "{sessions} sessions written in {}",
+        seconds(started.elapsed())
+    );
+    list_pages("codex-thread serve", &mut ours(&home));
+    list_pages(
+        "codex app-server",
+        &mut AppServer::start(&codex, &home).unwrap(),
+    );
+    std::fs::remove_dir_all(&home).unwrap();
+
+    let mib = env_or("CODEX_SERVE_BENCH_SESSION_MIB", 1024);
+    let home = work_dir("serve-bench-session");
+    let id = write_session(&home, mib * MIB);
+    let files = codex_home::all_rollout_files(&codex_rollout::CodexHome::new(&home)).unwrap();
+    let parse = baseline::time_value_parse(&files[0].path);
+    let mut server = ours(&home);
+    let (_, resume) = timed(
+        &mut server,
+        "thread/resume",
+        json!({"threadId": id, "excludeTurns": true}),
+    );
+    let (turns, last_turns) = timed(
+        &mut server,
+        "thread/turns/list",
+        json!({"threadId": id, "limit": 5, "sortDirection": "desc", "itemsView": "notLoaded",
+               "cursor": "turns:end:incl"}),
+    );
+    let (_, last_items) = timed(
+        &mut server,
+        "thread/items/list",
+        json!({"threadId": id, "limit": 100, "sortDirection": "desc", "cursor": "items:end:incl"}),
+    );
+    let (_, back) = timed(
+        &mut server,
+        "thread/turns/list",
+        json!({"threadId": id, "limit": 5, "sortDirection": "desc", "cursor": "turns:end-100"}),
+    );
+    assert_eq!(turns["data"].as_array().map(Vec::len), Some(5));
+    let ratio = |took: Duration| took.as_secs_f64() / parse.as_secs_f64();
+    eprintln!(
+        "{mib} MiB paginated session (Value parse {}): resume {} ({:.4}x), last 5 turns {} ({:.4}x), \
+         last 100 items {} ({:.4}x), 5 turns 100 back {} ({:.4}x), peak {:.0} MiB",
+        seconds(parse),
+        seconds(resume),
+        ratio(resume),
+        seconds(last_turns),
+        ratio(last_turns),
+        seconds(last_items),
+        ratio(last_items),
+        seconds(back),
+        ratio(back),
+        peak_mib(&server)
+    );
+    drop(server);
+    std::fs::remove_dir_all(&home).unwrap();
+}
