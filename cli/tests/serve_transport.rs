@@ -1,0 +1,166 @@
+//! `codex-thread serve`'s transports as a client meets them: WebSocket on loopback, with a
+//! bearer token when one is required (refused without it), WebSocket over a unix socket, and
+//! an address that is not loopback refused unless a token is set.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::os::unix::net::UnixStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tungstenite::client::IntoClientRequest;
+use tungstenite::{Message, WebSocket};
+
+use common::TestResult;
+
+type Failure = Box<dyn std::error::Error>;
+
+/// A served home with the bundled sample session, the server killed on drop.
+struct Served {
+    child: Child,
+    _home: tempfile::TempDir,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Serves a home holding the sample session on `listen`, with `env` set and `args` added; the
+/// server and the first line it wrote to standard error.
+fn serve(listen: &str, env: &[(&str, &str)], args: &[&str]) -> Result<(Served, String), Failure> {
+    let home = tempfile::tempdir()?;
+    let day = home.path().join("sessions/2025/06/02");
+    std::fs::create_dir_all(&day)?;
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("sample/session.jsonl"),
+        day.join("rollout-2025-06-02T09-00-00-0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55.jsonl"),
+    )?;
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("codex-thread"))
+        .args(["serve", "--listen", listen, "--home"])
+        .arg(home.path())
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let stderr = child.stderr.take().ok_or("no standard error")?;
+    let mut first = String::new();
+    BufReader::new(stderr).read_line(&mut first)?;
+    Ok((Served { child, _home: home }, first))
+}
+
+/// Sends `initialize` over `socket`; the result.
+fn initialize<S: std::io::Read + std::io::Write>(
+    socket: &mut WebSocket<S>,
+) -> Result<Value, Failure> {
+    let request = json!({"id": 1, "method": "initialize",
+        "params": {"clientInfo": {"name": "transport-test", "version": "1"}}});
+    socket.send(Message::text(request.to_string()))?;
+    loop {
+        if let Message::Text(text) = socket.read()? {
+            let answer: Value = serde_json::from_str(&text)?;
+            return Ok(answer["result"].clone());
+        }
+    }
+}
+
+fn address_of(said: &str) -> Result<String, Failure> {
+    Ok(said
+        .split_whitespace()
+        .find(|word| word.starts_with("ws://") || word.starts_with("unix://"))
+        .ok_or_else(|| format!("serve did not say where it listens: {said}"))?
+        .to_owned())
+}
+
+#[test]
+fn a_bearer_token_is_required_when_one_is_set() -> TestResult {
+    let token = [("SERVE_TEST_TOKEN", "s3cret-token")];
+    // Without --auth-token-env no token is asked for.
+    let (_open, said) = serve("ws://127.0.0.1:0", &token, &[])?;
+    let (mut socket, _) = tungstenite::connect(address_of(&said)?)?;
+    assert!(initialize(&mut socket)?["userAgent"].is_string());
+
+    let (_guarded, said) = serve(
+        "ws://127.0.0.1:0",
+        &token,
+        &["--auth-token-env", "SERVE_TEST_TOKEN"],
+    )?;
+    let address = address_of(&said)?;
+    let refused = tungstenite::connect(&address);
+    assert!(
+        matches!(&refused, Err(tungstenite::Error::Http(response)) if response.status() == 401),
+        "connected without the token: {:?}",
+        refused.as_ref().map(|(_, response)| response.status())
+    );
+    let with = |value: &str| -> Result<_, Failure> {
+        let mut request = address.as_str().into_client_request()?;
+        request
+            .headers_mut()
+            .insert("authorization", value.parse()?);
+        Ok(request)
+    };
+    assert!(
+        tungstenite::connect(with("Bearer wrong")?).is_err(),
+        "a wrong token was taken"
+    );
+    let (mut socket, _) = tungstenite::connect(with("Bearer s3cret-token")?)?;
+    assert!(initialize(&mut socket)?["codexHome"].is_string());
+    Ok(())
+}
+
+#[test]
+fn an_address_that_is_not_loopback_needs_a_token() -> TestResult {
+    let home = tempfile::tempdir()?;
+    std::fs::create_dir_all(home.path().join("sessions"))?;
+    let output = Command::new(assert_cmd::cargo::cargo_bin("codex-thread"))
+        .args(["serve", "--listen", "ws://0.0.0.0:0", "--home"])
+        .arg(home.path())
+        .output()?;
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("needs --auth-token-env"), "{stderr}");
+    Ok(())
+}
+
+#[test]
+fn a_unix_socket_speaks_websocket() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let socket_path = dir.path().join("serve.sock");
+    let listen = format!("unix://{}", socket_path.display());
+    let (_served, said) = serve(&listen, &[], &[])?;
+    assert!(said.contains("unix://"), "{said}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let stream = loop {
+        match UnixStream::connect(&socket_path) {
+            Ok(stream) => break stream,
+            Err(error) if Instant::now() > deadline => return Err(error.into()),
+            Err(_) => std::thread::sleep(Duration::from_millis(50)),
+        }
+    };
+    let (mut socket, _) = tungstenite::client("ws://localhost/", stream)?;
+    let hello = initialize(&mut socket)?;
+    assert!(
+        hello["userAgent"]
+            .as_str()
+            .is_some_and(|agent| agent.starts_with("codex_thread_serve/"))
+    );
+    let list = json!({"id": 2, "method": "thread/list", "params": {}});
+    socket.send(Message::text(list.to_string()))?;
+    let answer = loop {
+        if let Message::Text(text) = socket.read()? {
+            break serde_json::from_str::<Value>(&text)?;
+        }
+    };
+    assert_eq!(
+        answer["result"]["data"][0]["id"],
+        "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55"
+    );
+    Ok(())
+}
