@@ -17,7 +17,7 @@ use super::SessionSummary;
 /// A position in a listing's order: the time the listing orders by (creation, or last
 /// change), then the thread and rollout ids. What comes next is what lies strictly beyond it
 /// in the listing's direction, or from it on for an inclusive cursor (the one a page gives
-/// for turning back, [`SessionsPage::backwards_cursor`]).
+/// for turning back, [`super::SessionsPage::backwards_cursor`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Cursor {
     created: DateTime<Utc>,
