@@ -46,12 +46,14 @@ fn work_dir(name: &str) -> PathBuf {
 
 /// A home of `sessions` small sessions, 300 a day, each a person's message and an answer.
 fn write_home(home: &Path, sessions: u64) {
-    let start = chrono::DateTime::parse_from_rfc3339("2025-01-01T08:00:00Z").unwrap();
+    let start = chrono::DateTime::parse_from_rfc3339("2025-01-01T00:00:00Z").unwrap();
+    let mut made = PathBuf::new();
     for index in 0..sessions {
         let at = start + chrono::Duration::seconds((index * 288) as i64);
         let day = home.join(format!("sessions/{}", at.format("%Y/%m/%d")));
-        if index % 300 == 0 {
+        if day != made {
             std::fs::create_dir_all(&day).unwrap();
+            made = day.clone();
         }
         let id = format!("01990000-0000-7000-8000-{index:012x}");
         let stamp = at.format("%Y-%m-%dT%H:%M:%S.000Z").to_string();
@@ -86,7 +88,9 @@ fn write_home(home: &Path, sessions: u64) {
 }
 
 /// One paginated session of about `target` bytes under `home`: turns of a message, a command
-/// with a 100 kB output and an answer, each line with its ordinal. Its thread id.
+/// with a 100 kB output and an answer, written as Codex 0.169 writes a paginated turn (the
+/// response items and the completed items beside them), each line with its ordinal. Its
+/// thread id.
 fn write_session(home: &Path, target: u64) -> String {
     let id = "01990000-0000-7000-8000-0000000000aa";
     let dir = home.join("sessions/2026/01/02");
@@ -124,6 +128,11 @@ fn write_session(home: &Path, target: u64) -> String {
                 "approval_policy": "never", "sandbox_policy": {"type": "read-only"},
                 "model": "gpt-5.5", "summary": "auto"}),
             ),
+            (
+                "response_item",
+                json!({"type": "message", "role": "user",
+                       "content": [{"type": "input_text", "text": format!("question {turn}")}]}),
+            ),
             event(
                 json!({"type": "item_completed", "thread_id": id, "turn_id": turn_id,
                 "item": {"type": "UserMessage", "id": format!("user-{turn}"),
@@ -146,6 +155,11 @@ fn write_session(home: &Path, target: u64) -> String {
                 "item": {"type": "AgentMessage", "id": format!("agent-{turn}"),
                          "content": [{"type": "Text", "text": format!("answer {turn}")}]},
                 "completed_at_ms": 1_767_340_801_000_i64}),
+            ),
+            (
+                "response_item",
+                json!({"type": "message", "role": "assistant",
+                       "content": [{"type": "output_text", "text": format!("answer {turn}")}]}),
             ),
             event(json!({"type": "task_complete", "turn_id": turn_id,
                 "completed_at": 1_767_340_802})),
@@ -234,10 +248,18 @@ fn main() {
         seconds(started.elapsed())
     );
     list_pages("codex-thread serve", &mut ours(&home));
-    list_pages(
-        "codex app-server",
-        &mut AppServer::start(&codex, &home).unwrap(),
+    // Codex's server reads the home into its state database before it answers `initialize`.
+    let mut command = codex.command();
+    command.arg("app-server");
+    let started = Instant::now();
+    let mut theirs =
+        AppServer::start_command_within(command, &home, Duration::from_secs(3600)).unwrap();
+    eprintln!(
+        "codex app-server: initialize {}",
+        seconds(started.elapsed())
     );
+    list_pages("codex app-server", &mut theirs);
+    drop(theirs);
     std::fs::remove_dir_all(&home).unwrap();
 
     let mib = env_or("CODEX_SERVE_BENCH_SESSION_MIB", 1024);

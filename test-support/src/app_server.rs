@@ -122,8 +122,22 @@ impl AppServer {
     ///
     /// When it cannot be started or `initialize` fails.
     pub fn start_command(
+        command: std::process::Command,
+        codex_home: &Path,
+    ) -> Result<AppServer, AppServerError> {
+        Self::start_command_within(command, codex_home, DEFAULT_CALL_TIMEOUT)
+    }
+
+    /// [`AppServer::start_command`], waiting up to `initialize_within` for `initialize`'s
+    /// answer (a server that reads a large home before it answers).
+    ///
+    /// # Errors
+    ///
+    /// When it cannot be started or `initialize` fails.
+    pub fn start_command_within(
         mut command: std::process::Command,
         codex_home: &Path,
+        initialize_within: Duration,
     ) -> Result<AppServer, AppServerError> {
         command
             .current_dir(codex_home)
@@ -168,7 +182,7 @@ impl AppServer {
             action: "read from",
             source,
         })?;
-        server.call(
+        server.call_with_timeout(
             "initialize",
             json!({
                 "clientInfo": {
@@ -178,6 +192,7 @@ impl AppServer {
                 },
                 "capabilities": { "experimentalApi": true },
             }),
+            initialize_within,
         )?;
         server.notify("initialized", None)?;
         Ok(server)
