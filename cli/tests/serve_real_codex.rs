@@ -196,8 +196,9 @@ fn next_page(compared: &Compared, params: &Value) -> Option<(Value, Value)> {
     Some((with(ours), with(theirs)))
 }
 
-/// Threads the real Codex writes: a chat, a worker with reasoning and a command resumed
-/// twice, and a named thread; listed, read, paged and resumed through both servers.
+/// Threads the real Codex writes: a chat, a worker with reasoning, a command and eight resumed
+/// turns, named through Codex's server, and an archived thread; listed, read and paged
+/// through both servers.
 #[test]
 #[allow(clippy::print_stderr)] // the table, for the log of a test run
 fn serve_answers_as_codex_app_server_does() -> TestResult {
@@ -236,8 +237,18 @@ fn serve_answers_as_codex_app_server_does() -> TestResult {
         home.resume(&worker_id, &format!("question {turn}"))?
             .assert_success();
     }
+    // An archived thread, and a name the worker gets through Codex's server.
+    model.push_reply(Reply::items(vec![assistant_message("msg_f1", "Put away.")]));
+    let archived = home.exec("[[archive]] put this away")?;
+    archived.assert_success();
+    let archived_id = archived.expect_thread_id().to_owned();
+    home.archive(&archived_id)?.assert_success();
 
     let mut theirs = home.app_server()?;
+    theirs.call(
+        "thread/name/set",
+        json!({"threadId": worker_id, "name": "The worker"}),
+    )?;
     let mut ours = our_server(home.path())?;
     let threads: Vec<String> = theirs
         .thread_list(false)?
@@ -309,6 +320,11 @@ fn serve_answers_as_codex_app_server_does() -> TestResult {
         "thread/list",
         "archived",
         json!({"sourceKinds": ["exec"], "archived": true}),
+    )?;
+    run(
+        "thread/read",
+        "the archived thread, with turns",
+        json!({"threadId": archived_id, "includeTurns": true}),
     )?;
     for (index, id) in threads.iter().enumerate() {
         let case = |what: &str| format!("thread {} {what}", index + 1);
