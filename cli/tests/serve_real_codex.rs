@@ -313,6 +313,11 @@ fn serve_answers_as_codex_app_server_does() -> TestResult {
     )?;
     run(
         "thread/list",
+        "search by name",
+        json!({"sourceKinds": ["exec"], "searchTerm": "worker"}),
+    )?;
+    run(
+        "thread/list",
         "a section",
         json!({"sourceKinds": [], "sectionId": "x", "sortKey": "section_position"}),
     )?;

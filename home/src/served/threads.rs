@@ -62,7 +62,10 @@ impl ServedHome {
             })
             .transpose()?;
         let limit = params.limit.unwrap_or(DEFAULT_PAGE).max(1) as usize;
-        let filter = ListFilter::of(params, self.home.default_model_provider());
+        let mut filter = ListFilter::of(params, self.home.default_model_provider());
+        if filter.search.is_some() {
+            filter.names = self.home.thread_names().unwrap_or_default();
+        }
         let archived = params.archived.unwrap_or(false);
         let page = list_sessions_where(
             &self.home,
@@ -173,6 +176,8 @@ struct ListFilter {
     providers: Option<Vec<String>>,
     cwd: Option<ThreadListCwdFilter>,
     search: Option<String>,
+    /// The home's thread names, when a search term may match one.
+    names: std::collections::HashMap<String, String>,
     parent: Option<String>,
     excluded: Vec<String>,
 }
@@ -196,6 +201,7 @@ impl ListFilter {
             providers,
             cwd: params.cwd.clone(),
             search: params.search_term.clone(),
+            names: std::collections::HashMap::new(),
             parent: params
                 .parent_thread_id
                 .clone()
@@ -216,10 +222,12 @@ impl ListFilter {
                 .cwd
                 .as_ref()
                 .is_none_or(|cwd| cwd.matches(&meta.cwd.display().to_string()))
-            && self
-                .search
-                .as_ref()
-                .is_none_or(|term| summary.preview.contains(term.as_str()))
+            && self.search.as_ref().is_none_or(|term| {
+                // Codex's rule: a case-sensitive substring of the name or the preview.
+                let name = self.names.get(&meta.id.to_string());
+                summary.preview.contains(term.as_str())
+                    || name.is_some_and(|name| name.contains(term.as_str()))
+            })
             && self
                 .parent
                 .as_ref()
