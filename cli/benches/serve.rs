@@ -5,8 +5,9 @@
 //! 1. A home of `CODEX_SERVE_BENCH_SESSIONS` sessions (default 100,000; small ones, a person's
 //!    message and an answer each, 300 a day): `thread/list`'s first page newest created first,
 //!    the next three pages, and the first page by last change, as the TUI's picker asks.
-//! 2. One paginated session of `CODEX_SERVE_BENCH_SESSION_MIB` (default 1024; 10240 for the
-//!    10 GiB point) of turns with 100 kB tool outputs: what the TUI asks when it opens it
+//! 2. One paginated session, then one legacy session (as 0.14x wrote them), of
+//!    `CODEX_SERVE_BENCH_SESSION_MIB` (default 1024; 10240 for the 10 GiB point) of turns with
+//!    100 kB tool outputs: what the TUI asks when it opens it
 //!    (`thread/resume` without turns, `thread/turns/list` of the last 5, `thread/items/list`
 //!    of the last 100), and `thread/turns/list` of 5 turns a hundred turns back, beside a
 //!    one-thread `serde_json::Value` parse of the file. Codex's server shows a paginated file
@@ -87,11 +88,11 @@ fn write_home(home: &Path, sessions: u64) {
     }
 }
 
-/// One paginated session of about `target` bytes under `home`: turns of a message, a command
-/// with a 100 kB output and an answer, written as Codex 0.169 writes a paginated turn (the
-/// response items and the completed items beside them), each line with its ordinal. Its
-/// thread id.
-fn write_session(home: &Path, target: u64) -> String {
+/// One session of about `target` bytes under `home`: turns of a message, a command with a
+/// 100 kB output and an answer. `paginated`: as Codex 0.169 writes a paginated turn (the
+/// response items and the completed items beside them, each line with its ordinal); else as
+/// a legacy file of 0.14x (the response items and the message events). Its thread id.
+fn write_session(home: &Path, target: u64, paginated: bool) -> String {
     let id = "01990000-0000-7000-8000-0000000000aa";
     let dir = home.join("sessions/2026/01/02");
     std::fs::create_dir_all(&dir).unwrap();
@@ -100,9 +101,11 @@ fn write_session(home: &Path, target: u64) -> String {
     let stamp = "2026-01-02T08:00:00.000Z";
     let mut ordinal = 0u64;
     let mut line = |out: &mut BufWriter<std::fs::File>, kind: &str, payload: Value| -> u64 {
-        let text =
-            json!({"timestamp": stamp, "ordinal": ordinal, "type": kind, "payload": payload})
-                .to_string();
+        let mut line = json!({"timestamp": stamp, "type": kind, "payload": payload});
+        if paginated {
+            line["ordinal"] = json!(ordinal);
+        }
+        let text = line.to_string();
         ordinal += 1;
         writeln!(out, "{text}").unwrap();
         text.len() as u64 + 1
@@ -112,7 +115,7 @@ fn write_session(home: &Path, target: u64) -> String {
         "session_meta",
         json!({"id": id, "timestamp": stamp, "cwd": "/work", "originator": "codex_cli_rs",
                "cli_version": "0.169.0", "source": "cli", "model_provider": "openai",
-               "history_mode": "paginated"}),
+               "history_mode": if paginated { "paginated" } else { "legacy" }}),
     );
     let output = "o".repeat(100_000);
     let mut turn = 0u64;
@@ -133,13 +136,16 @@ fn write_session(home: &Path, target: u64) -> String {
                 json!({"type": "message", "role": "user",
                        "content": [{"type": "input_text", "text": format!("question {turn}")}]}),
             ),
-            event(
-                json!({"type": "item_completed", "thread_id": id, "turn_id": turn_id,
-                "item": {"type": "UserMessage", "id": format!("user-{turn}"),
-                         "content": [{"type": "text", "text": format!("question {turn}"),
-                                      "text_elements": []}]},
-                "completed_at_ms": 1_767_340_800_000_i64}),
-            ),
+            match paginated {
+                true => event(json!({"type": "item_completed", "thread_id": id,
+                    "turn_id": turn_id,
+                    "item": {"type": "UserMessage", "id": format!("user-{turn}"),
+                             "content": [{"type": "text", "text": format!("question {turn}"),
+                                          "text_elements": []}]},
+                    "completed_at_ms": 1_767_340_800_000_i64})),
+                false => event(json!({"type": "user_message",
+                    "message": format!("question {turn}"), "images": []})),
+            },
             (
                 "response_item",
                 json!({"type": "function_call", "name": "exec_command",
@@ -150,12 +156,15 @@ fn write_session(home: &Path, target: u64) -> String {
                 json!({"type": "function_call_output",
                 "call_id": format!("call-{turn}"), "output": output}),
             ),
-            event(
-                json!({"type": "item_completed", "thread_id": id, "turn_id": turn_id,
-                "item": {"type": "AgentMessage", "id": format!("agent-{turn}"),
-                         "content": [{"type": "Text", "text": format!("answer {turn}")}]},
-                "completed_at_ms": 1_767_340_801_000_i64}),
-            ),
+            match paginated {
+                true => event(json!({"type": "item_completed", "thread_id": id,
+                    "turn_id": turn_id,
+                    "item": {"type": "AgentMessage", "id": format!("agent-{turn}"),
+                             "content": [{"type": "Text", "text": format!("answer {turn}")}]},
+                    "completed_at_ms": 1_767_340_801_000_i64})),
+                false => event(json!({"type": "agent_message",
+                    "message": format!("answer {turn}")})),
+            },
             (
                 "response_item",
                 json!({"type": "message", "role": "assistant",
@@ -263,8 +272,15 @@ fn main() {
     std::fs::remove_dir_all(&home).unwrap();
 
     let mib = env_or("CODEX_SERVE_BENCH_SESSION_MIB", 1024);
+    open_session(mib, true);
+    open_session(mib, false);
+}
+
+/// A session of `mib` MiB (paginated or legacy) opened as the TUI opens it; a row.
+fn open_session(mib: u64, paginated: bool) {
+    let kind = if paginated { "paginated" } else { "legacy" };
     let home = work_dir("serve-bench-session");
-    let id = write_session(&home, mib * MIB);
+    let id = write_session(&home, mib * MIB, paginated);
     let files = codex_home::all_rollout_files(&codex_rollout::CodexHome::new(&home)).unwrap();
     let parse = baseline::time_value_parse(&files[0].path);
     let mut server = ours(&home);
@@ -290,10 +306,17 @@ fn main() {
         json!({"threadId": id, "limit": 5, "sortDirection": "desc", "cursor": "turns:end-100"}),
     );
     assert_eq!(turns["data"].as_array().map(Vec::len), Some(5));
+    let paged_peak = peak_mib(&server);
+    let (_, whole) = timed(
+        &mut server,
+        "thread/read",
+        json!({"threadId": id, "includeTurns": true}),
+    );
     let ratio = |took: Duration| took.as_secs_f64() / parse.as_secs_f64();
     eprintln!(
-        "{mib} MiB paginated session (Value parse {}): resume {} ({:.4}x), last 5 turns {} ({:.4}x), \
-         last 100 items {} ({:.4}x), 5 turns 100 back {} ({:.4}x), peak {:.0} MiB",
+        "{mib} MiB {kind} session (Value parse {}): resume {} ({:.4}x), last 5 turns {} ({:.4}x), \
+         last 100 items {} ({:.4}x), 5 turns 100 back {} ({:.4}x), peak {:.0} MiB; \
+         the whole thread (thread/read with turns) {} ({:.4}x), peak {:.0} MiB",
         seconds(parse),
         seconds(resume),
         ratio(resume),
@@ -303,6 +326,9 @@ fn main() {
         ratio(last_items),
         seconds(back),
         ratio(back),
+        paged_peak,
+        seconds(whole),
+        ratio(whole),
         peak_mib(&server)
     );
     drop(server);
