@@ -34,7 +34,7 @@ pub trait SessionInput {
     fn name(&self) -> String;
 
     /// The input from its start. `again` is `None` for a reading's first pass and names a
-    /// later pass (`"reading"`, `"rendering"`) otherwise, for a caller that shows progress.
+    /// later pass (`"reading"`, `"replaying"`) otherwise, for a caller that shows progress.
     fn open(&self, again: Option<&str>) -> io::Result<Box<dyn Read + '_>>;
 
     /// The file the input is, when it is one a home may hold: its history base is resolved

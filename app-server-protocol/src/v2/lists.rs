@@ -59,8 +59,9 @@ impl ThreadListCwdFilter {
     }
 }
 
-/// Params of `thread/list`. Absent filters keep every thread but for the source kinds:
-/// without `sourceKinds` (or with an empty list) only interactive sources are listed.
+/// Params of `thread/list`. Absent filters keep every thread but for the source kinds and the
+/// providers: without `sourceKinds` (or with an empty list) only interactive sources are
+/// listed, without `modelProviders` only the server's own provider.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "v2/")]

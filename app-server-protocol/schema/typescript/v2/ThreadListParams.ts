@@ -6,8 +6,9 @@ import type { ThreadListCwdFilter } from "./ThreadListCwdFilter";
 import type { ThreadSortKey } from "./ThreadSortKey";
 
 /**
- * Params of `thread/list`. Absent filters keep every thread but for the source kinds:
- * without `sourceKinds` (or with an empty list) only interactive sources are listed.
+ * Params of `thread/list`. Absent filters keep every thread but for the source kinds and the
+ * providers: without `sourceKinds` (or with an empty list) only interactive sources are
+ * listed, without `modelProviders` only the server's own provider.
  */
 export type ThreadListParams = { 
 /**
