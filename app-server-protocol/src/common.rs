@@ -356,6 +356,27 @@ pub enum ClientRequest {
 }
 
 impl ClientRequest {
+    /// Every method this type holds, as [`ClientRequest::method`] spells it: what a server
+    /// tells apart from a method it does not know when a request's params do not parse.
+    pub const METHODS: [&'static str; 16] = [
+        "initialize",
+        "thread/start",
+        "thread/resume",
+        "thread/read",
+        "thread/list",
+        "thread/loaded/list",
+        "thread/turns/list",
+        "thread/items/list",
+        "account/read",
+        "model/list",
+        "configRequirements/read",
+        "config/read",
+        "skills/list",
+        "thread/rollback",
+        "turn/start",
+        "turn/interrupt",
+    ];
+
     /// The wire method name.
     pub fn method(&self) -> &'static str {
         match self {
@@ -440,4 +461,24 @@ fn from_envelope<E: Serialize, T: serde::de::DeserializeOwned>(
             method: method.to_owned(),
             source,
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ClientRequest;
+
+    /// `METHODS` names exactly the methods the type's schema lists, in its order.
+    #[test]
+    fn methods_are_the_schemas() -> Result<(), serde_json::Error> {
+        let schema = serde_json::to_value(schemars::schema_for!(ClientRequest))?;
+        let listed: Vec<String> = schema["oneOf"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|variant| variant["properties"]["method"]["const"].as_str())
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(listed, ClientRequest::METHODS);
+        Ok(())
+    }
 }

@@ -141,7 +141,9 @@ impl ServedHome {
         }
         let typed = match ClientRequest::try_from(request.clone()) {
             Ok(typed) => typed,
-            Err(MessageConversionError::Shape { source, .. }) if known(method) => {
+            Err(MessageConversionError::Shape { source, .. })
+                if ClientRequest::METHODS.contains(&method) =>
+            {
                 return Err(ServeError::BadParams {
                     method: method.to_owned(),
                     message: source.to_string(),
@@ -178,25 +180,6 @@ impl ServedHome {
             }),
         }
     }
-}
-
-/// Whether `method` is one [`ClientRequest`] types (its params then have a shape to check).
-fn known(method: &str) -> bool {
-    [
-        "initialize",
-        "thread/list",
-        "thread/loaded/list",
-        "thread/read",
-        "thread/resume",
-        "thread/turns/list",
-        "thread/items/list",
-        "account/read",
-        "model/list",
-        "configRequirements/read",
-        "config/read",
-        "skills/list",
-    ]
-    .contains(&method)
 }
 
 /// A response as its JSON result.
