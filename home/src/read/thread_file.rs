@@ -2,6 +2,7 @@
 //! (a fork by reference's parent, a continuation's earlier pieces), and what its home records
 //! of it (its name, the provider the home assumes, the file's path and time).
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use codex_app_server_protocol::BuiltThread;
@@ -77,11 +78,68 @@ pub fn describe_thread_file(
 
 /// What `path` and its home say of the thread beyond its lines.
 fn thread_file(path: &Path, home: Option<&Path>, thread_id: &str) -> Result<ThreadFile, ReadError> {
+    let home = home_of(path, home)?;
+    let name = home
+        .thread_name(thread_id)
+        .map_err(|source| ReadError::Home {
+            path: home.root().join(SESSION_INDEX_FILE),
+            source,
+        })?;
+    file_facts(path, name, home.default_model_provider())
+}
+
+/// What a home says of its threads, read once to describe many of its files
+/// ([`describe_home_file`]): their names and the provider it assumes.
+#[derive(Debug, Clone)]
+pub(crate) struct HomeThreads {
+    /// The threads' names, by id.
+    pub(crate) names: HashMap<String, String>,
+    default_model_provider: String,
+}
+
+impl HomeThreads {
+    /// The provider the home assumes for a file that records none.
+    pub(crate) fn default_model_provider(&self) -> &str {
+        &self.default_model_provider
+    }
+
+    /// What `home` says of its threads now.
+    pub(crate) fn of(home: &CodexHome) -> Result<Self, ReadError> {
+        let names = home.thread_names().map_err(|source| ReadError::Home {
+            path: home.root().join(SESSION_INDEX_FILE),
+            source,
+        })?;
+        Ok(Self {
+            names,
+            default_model_provider: home.default_model_provider(),
+        })
+    }
+}
+
+/// [`describe_thread_file`] of a file of the home `threads` describes.
+pub(crate) fn describe_home_file(
+    built: &mut BuiltThread,
+    path: &Path,
+    threads: &HomeThreads,
+) -> Result<(), ReadError> {
+    if let BuiltThread::Thread(thread) = built {
+        let name = threads.names.get(&thread.id).cloned();
+        let file = file_facts(path, name, threads.default_model_provider.clone())?;
+        thread.describe_file(file);
+    }
+    Ok(())
+}
+
+/// The file's own facts (its absolute path, its modification time) beside its home's.
+fn file_facts(
+    path: &Path,
+    name: Option<String>,
+    default_model_provider: String,
+) -> Result<ThreadFile, ReadError> {
     let unreadable = |source| ReadError::Home {
         path: path.to_path_buf(),
         source,
     };
-    let home = home_of(path, home)?;
     let modified = std::fs::metadata(path)
         .and_then(|metadata| metadata.modified())
         .map_err(unreadable)?;
@@ -91,16 +149,10 @@ fn thread_file(path: &Path, home: Option<&Path>, thread_id: &str) -> Result<Thre
             i64::try_from(since.as_secs()).unwrap_or(i64::MAX)
         });
     let absolute = std::path::absolute(path).map_err(unreadable)?;
-    let name = home
-        .thread_name(thread_id)
-        .map_err(|source| ReadError::Home {
-            path: home.root().join(SESSION_INDEX_FILE),
-            source,
-        })?;
     Ok(ThreadFile {
         path: absolute.display().to_string(),
         modified_at,
         name,
-        default_model_provider: home.default_model_provider(),
+        default_model_provider,
     })
 }

@@ -7,6 +7,7 @@
 //! head records. Codex's list reads its state database, which keeps no thread source: a
 //! listed thread says none, as Codex's does; `thread/read` says what the meta records.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use codex_app_server_protocol::v2::{
@@ -18,10 +19,11 @@ use codex_protocol::thread_id::ThreadId;
 use codex_rollout::{RolloutStream, open_rollout};
 
 use super::{ServeError, ServedHome};
+use crate::read::{HomeThreads, describe_home_file};
 use crate::{
     Cursor, FileInput, HEAD_RECORD_LIMIT, ListKey, ListOrder, ReadError, SessionSummary,
-    USER_EVENT_SCAN_LIMIT, describe_thread_file, find_rollout_by_thread_id, list_sessions_where,
-    read_thread, summarize_rollout_file,
+    USER_EVENT_SCAN_LIMIT, find_rollout_by_thread_id, list_sessions_where, read_thread,
+    summarize_rollout_file,
 };
 
 /// Threads a `thread/list` page holds when the request names no limit.
@@ -62,10 +64,8 @@ impl ServedHome {
             })
             .transpose()?;
         let limit = params.limit.unwrap_or(DEFAULT_PAGE).max(1) as usize;
-        let mut filter = ListFilter::of(params, self.home.default_model_provider());
-        if filter.search.is_some() {
-            filter.names = self.home.thread_names().unwrap_or_default();
-        }
+        let threads = HomeThreads::of(&self.home)?;
+        let filter = ListFilter::of(params, &threads);
         let archived = params.archived.unwrap_or(false);
         let page = list_sessions_where(
             &self.home,
@@ -74,7 +74,7 @@ impl ServedHome {
             &|summary| filter.keeps(summary),
         )?;
         for summary in &page.items {
-            let mut thread = self.listed_thread(summary)?;
+            let mut thread = listed_thread(summary, &threads)?;
             thread.thread_source = None;
             response.data.push(thread);
         }
@@ -96,7 +96,7 @@ impl ServedHome {
             false => summarize_rollout_file(&path)?,
         };
         let thread = match summary {
-            Some(summary) => self.listed_thread(&summary)?,
+            Some(summary) => listed_thread(&summary, &HomeThreads::of(&self.home)?)?,
             None => self.whole_thread(&path, &params.thread_id)?,
         };
         Ok(ThreadReadResponse {
@@ -125,24 +125,24 @@ impl ServedHome {
             }),
         }
     }
+}
 
-    /// The thread a listed session shows, without turns: its file's head built as a thread
-    /// is, then what the home says of it; the listing's preview when the head has none (a
-    /// thread continued in another file lists its first piece's).
-    fn listed_thread(&self, summary: &SessionSummary) -> Result<Thread, ServeError> {
-        let mut built = thread_head(&summary.path)?;
-        describe_thread_file(&mut built, &summary.path, Some(self.home.root()))?;
-        let BuiltThread::Thread(mut thread) = built else {
-            return Err(ServeError::UnknownThread {
-                thread_id: summary.thread_id().to_string(),
-            });
-        };
-        thread.turns.clear();
-        if thread.preview.is_empty() {
-            thread.preview = summary.preview.clone();
-        }
-        Ok(*thread)
+/// The thread a listed session shows, without turns: its file's head built as a thread is,
+/// then what its home (`threads`) says of it; the listing's preview when the head has none
+/// (a thread continued in another file lists its first piece's).
+fn listed_thread(summary: &SessionSummary, threads: &HomeThreads) -> Result<Thread, ServeError> {
+    let mut built = thread_head(&summary.path)?;
+    describe_home_file(&mut built, &summary.path, threads)?;
+    let BuiltThread::Thread(mut thread) = built else {
+        return Err(ServeError::UnknownThread {
+            thread_id: summary.thread_id().to_string(),
+        });
+    };
+    thread.turns.clear();
+    if thread.preview.is_empty() {
+        thread.preview = summary.preview.clone();
     }
+    Ok(*thread)
 }
 
 /// The thread the head of the file at `path` builds: fed until it has its identity and
@@ -171,19 +171,19 @@ fn thread_head(path: &Path) -> Result<BuiltThread, ServeError> {
 }
 
 /// What `thread/list` keeps besides the archive flag and the order.
-struct ListFilter {
+struct ListFilter<'a> {
     kinds: Vec<String>,
     providers: Option<Vec<String>>,
     cwd: Option<ThreadListCwdFilter>,
     search: Option<String>,
-    /// The home's thread names, when a search term may match one.
-    names: std::collections::HashMap<String, String>,
+    /// The home's thread names, which a search term may match.
+    names: &'a HashMap<String, String>,
     parent: Option<String>,
     excluded: Vec<String>,
 }
 
-impl ListFilter {
-    fn of(params: &ThreadListParams, default_provider: String) -> Self {
+impl<'a> ListFilter<'a> {
+    fn of(params: &ThreadListParams, threads: &'a HomeThreads) -> Self {
         let kinds = match params.source_kinds.as_deref() {
             None | Some([]) => INTERACTIVE_KINDS
                 .iter()
@@ -192,7 +192,7 @@ impl ListFilter {
             Some(kinds) => kinds.to_vec(),
         };
         let providers = match params.model_providers.as_deref() {
-            None => Some(vec![default_provider]),
+            None => Some(vec![threads.default_model_provider().to_owned()]),
             Some([]) => None,
             Some(providers) => Some(providers.to_vec()),
         };
@@ -201,7 +201,7 @@ impl ListFilter {
             providers,
             cwd: params.cwd.clone(),
             search: params.search_term.clone(),
-            names: std::collections::HashMap::new(),
+            names: &threads.names,
             parent: params
                 .parent_thread_id
                 .clone()
