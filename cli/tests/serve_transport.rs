@@ -4,10 +4,9 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::os::unix::net::UnixStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -15,25 +14,17 @@ use tungstenite::client::IntoClientRequest;
 use tungstenite::{Message, WebSocket};
 
 use common::TestResult;
+use common::serve::Served;
 
 type Failure = Box<dyn std::error::Error>;
 
-/// A served home with the bundled sample session, the server killed on drop.
-struct Served {
-    child: Child,
-    _home: tempfile::TempDir,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// Serves a home holding the sample session on `listen`, with `env` set and `args` added; the
-/// server and the first line it wrote to standard error.
-fn serve(listen: &str, env: &[(&str, &str)], args: &[&str]) -> Result<(Served, String), Failure> {
+/// server and its home.
+fn serve(
+    listen: &str,
+    env: &[(&str, &str)],
+    args: &[&str],
+) -> Result<(Served, tempfile::TempDir), Failure> {
     let home = tempfile::tempdir()?;
     let day = home.path().join("sessions/2025/06/02");
     std::fs::create_dir_all(&day)?;
@@ -41,19 +32,7 @@ fn serve(listen: &str, env: &[(&str, &str)], args: &[&str]) -> Result<(Served, S
         Path::new(env!("CARGO_MANIFEST_DIR")).join("sample/session.jsonl"),
         day.join("rollout-2025-06-02T09-00-00-0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55.jsonl"),
     )?;
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("codex-thread"))
-        .args(["serve", "--listen", listen, "--home"])
-        .arg(home.path())
-        .args(args)
-        .envs(env.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()?;
-    let stderr = child.stderr.take().ok_or("no standard error")?;
-    let mut first = String::new();
-    BufReader::new(stderr).read_line(&mut first)?;
-    Ok((Served { child, _home: home }, first))
+    Ok((Served::start(home.path(), listen, env, args)?, home))
 }
 
 /// Sends `initialize` over `socket`; the result.
@@ -71,28 +50,20 @@ fn initialize<S: std::io::Read + std::io::Write>(
     }
 }
 
-fn address_of(said: &str) -> Result<String, Failure> {
-    Ok(said
-        .split_whitespace()
-        .find(|word| word.starts_with("ws://") || word.starts_with("unix://"))
-        .ok_or_else(|| format!("serve did not say where it listens: {said}"))?
-        .to_owned())
-}
-
 #[test]
 fn a_bearer_token_is_required_when_one_is_set() -> TestResult {
     let token = [("SERVE_TEST_TOKEN", "s3cret-token")];
     // Without --auth-token-env no token is asked for.
-    let (_open, said) = serve("ws://127.0.0.1:0", &token, &[])?;
-    let (mut socket, _) = tungstenite::connect(address_of(&said)?)?;
+    let (open, _home) = serve("ws://127.0.0.1:0", &token, &[])?;
+    let (mut socket, _) = tungstenite::connect(&open.address)?;
     assert!(initialize(&mut socket)?["userAgent"].is_string());
 
-    let (_guarded, said) = serve(
+    let (guarded, _guarded_home) = serve(
         "ws://127.0.0.1:0",
         &token,
         &["--auth-token-env", "SERVE_TEST_TOKEN"],
     )?;
-    let address = address_of(&said)?;
+    let address = guarded.address.clone();
     let refused = tungstenite::connect(&address);
     assert!(
         matches!(&refused, Err(tungstenite::Error::Http(response)) if response.status() == 401),
@@ -134,8 +105,8 @@ fn a_unix_socket_speaks_websocket() -> TestResult {
     let dir = tempfile::tempdir()?;
     let socket_path = dir.path().join("serve.sock");
     let listen = format!("unix://{}", socket_path.display());
-    let (_served, said) = serve(&listen, &[], &[])?;
-    assert!(said.contains("unix://"), "{said}");
+    let (served, _home) = serve(&listen, &[], &[])?;
+    assert_eq!(served.address, listen);
     let deadline = Instant::now() + Duration::from_secs(10);
     let stream = loop {
         match UnixStream::connect(&socket_path) {

@@ -1,15 +1,12 @@
 //! The real Codex TUI as a client of `codex-thread serve`: in tmux, `codex resume --remote`
 //! lists the threads of a home the real Codex wrote, `^t` shows a transcript, Enter opens a
 //! thread with its history, a typed prompt gets the read-only refusal and the TUI stays
-//! usable; `codex agents --remote` lists the threads. tmux and the real Codex must be
-//! installed (`cargo xtask ci` installs both): a missing one fails, never skips.
+//! usable; `codex agents --remote` lists the threads. `cargo xtask ci` installs tmux and the
+//! real Codex and requires both: there a missing one fails, never skips.
 
 mod common;
 
 use std::ffi::OsStr;
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
 
 use codex_test_support::{
     CodexHome, RealCodex, Reply, Script, ScriptedModel, Tmux, assistant_message, exec_command_call,
@@ -17,79 +14,64 @@ use codex_test_support::{
 };
 
 use common::TestResult;
+use common::serve::Served;
 
 type Failure = Box<dyn std::error::Error>;
 
-/// `codex-thread serve` of `home` on a WebSocket of a free loopback port, killed on drop.
-struct Served {
-    child: Child,
-    address: String,
+/// The real Codex TUI on `codex-thread serve` of a home the real Codex wrote (a thread with a
+/// command, an answer and a resumed turn), in a 120 x 36 tmux session; what must live while
+/// it runs.
+struct TuiOnServed {
+    tmux: Tmux,
+    _served: Served,
+    _client: CodexHome,
+    _home: CodexHome,
+    _model: ScriptedModel,
 }
 
-impl Served {
-    fn start(home: &Path) -> Result<Self, Failure> {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("codex-thread"))
-            .args(["serve", "--listen", "ws://127.0.0.1:0", "--home"])
-            .arg(home)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()?;
-        let stderr = child.stderr.take().ok_or("no standard error")?;
-        let mut first = String::new();
-        BufReader::new(stderr).read_line(&mut first)?;
-        let address = first
-            .split_whitespace()
-            .find(|word| word.starts_with("ws://"))
-            .ok_or_else(|| format!("serve did not say where it listens: {first}"))?
-            .to_owned();
-        Ok(Self { child, address })
+impl TuiOnServed {
+    /// `codex ARGS --remote ADDR`, with a home of its own that names a model, nothing else.
+    fn start(codex: &RealCodex, args: &[&str]) -> Result<Self, Failure> {
+        let model = ScriptedModel::start(
+            Script::new()
+                .reply(Reply::items(vec![exec_command_call("call_1", "ls")]))
+                .reply(Reply::items(vec![assistant_message(
+                    "msg_1",
+                    "The folder is listed.",
+                )]))
+                .reply(Reply::items(vec![assistant_message(
+                    "msg_2",
+                    "Resumed and answered.",
+                )])),
+        )?;
+        let home = CodexHome::new(codex, &model)?;
+        let run = home.exec("[[served]] list the folder")?;
+        run.assert_success();
+        let id = run.expect_thread_id().to_owned();
+        home.resume(&id, "[[served]] and once more")?
+            .assert_success();
+        let served = Served::start(home.path(), "ws://127.0.0.1:0", &[], &[])?;
+        let client = CodexHome::new(codex, &model)?;
+        let mut args = args.to_vec();
+        args.extend(["--remote", &served.address]);
+        let tmux = Tmux::start(
+            120,
+            36,
+            &[
+                ("CODEX_HOME", client.path().as_os_str()),
+                ("RUST_LOG", OsStr::new("")),
+            ],
+            codex.bin().as_os_str(),
+            &args,
+        )?;
+        Ok(Self {
+            tmux,
+            _served: served,
+            _client: client,
+            _home: home,
+            _model: model,
+        })
     }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The real Codex TUI with `args`, its own home `client` (which names a model), in a
-/// 120 x 36 tmux session.
-fn tui(codex: &RealCodex, client: &Path, args: &[&str]) -> Result<Tmux, Failure> {
-    Ok(Tmux::start(
-        120,
-        36,
-        &[
-            ("CODEX_HOME", client.as_os_str()),
-            ("RUST_LOG", OsStr::new("")),
-        ],
-        codex.bin().as_os_str(),
-        args,
-    )?)
-}
-
-/// A home with a thread the real Codex wrote: a command, an answer, and a resumed turn.
-fn written_home(codex: &RealCodex) -> Result<(ScriptedModel, CodexHome, String), Failure> {
-    let model = ScriptedModel::start(
-        Script::new()
-            .reply(Reply::items(vec![exec_command_call("call_1", "ls")]))
-            .reply(Reply::items(vec![assistant_message(
-                "msg_1",
-                "The folder is listed.",
-            )]))
-            .reply(Reply::items(vec![assistant_message(
-                "msg_2",
-                "Resumed and answered.",
-            )])),
-    )?;
-    let home = CodexHome::new(codex, &model)?;
-    let run = home.exec("[[served]] list the folder")?;
-    run.assert_success();
-    let id = run.expect_thread_id().to_owned();
-    home.resume(&id, "[[served]] and once more")?
-        .assert_success();
-    Ok((model, home, id))
 }
 
 #[test]
@@ -98,20 +80,8 @@ fn the_codex_tui_browses_a_served_home() -> TestResult {
     let Some(codex) = real_codex_or_skip("the_codex_tui_browses_a_served_home") else {
         return Ok(());
     };
-    let (model, served_home, _id) = written_home(&codex)?;
-    let served = Served::start(served_home.path())?;
-    // The TUI's own home: a model named, nothing else.
-    let client = CodexHome::new(&codex, &model)?;
-    let tmux = tui(
-        &codex,
-        client.path(),
-        &[
-            "resume",
-            "--include-non-interactive",
-            "--remote",
-            &served.address,
-        ],
-    )?;
+    let tui = TuiOnServed::start(&codex, &["resume", "--include-non-interactive"])?;
+    let tmux = &tui.tmux;
     // The picker lists the thread.
     let picker = tmux.wait_for_text("[[served]] list the folder")?;
     assert!(picker.contains("Resume a previous session"), "{picker}");
@@ -153,14 +123,8 @@ fn codex_agents_lists_the_threads_of_a_served_home() -> TestResult {
     let Some(codex) = real_codex_or_skip("codex_agents_lists_the_threads_of_a_served_home") else {
         return Ok(());
     };
-    let (model, served_home, _id) = written_home(&codex)?;
-    let served = Served::start(served_home.path())?;
-    let client = CodexHome::new(&codex, &model)?;
-    let tmux = tui(
-        &codex,
-        client.path(),
-        &["agents", "--remote", &served.address],
-    )?;
+    let tui = TuiOnServed::start(&codex, &["agents"])?;
+    let tmux = &tui.tmux;
     let screen = tmux.wait_for_text("[[served]] list the folder")?;
     assert!(!screen.contains("Could not load"), "{screen}");
     tmux.keys(&["C-c"])?;

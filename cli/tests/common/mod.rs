@@ -12,6 +12,7 @@ pub(crate) mod browser;
 pub(crate) mod home;
 pub(crate) mod moments;
 pub(crate) mod real_codex;
+pub(crate) mod serve;
 pub(crate) mod tables;
 pub(crate) mod view;
 
