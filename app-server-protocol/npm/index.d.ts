@@ -136,6 +136,9 @@ export interface SchemaTypes {
   ThreadTokenUsageUpdatedNotification: Types.v2.ThreadTokenUsageUpdatedNotification;
   ThreadTurnsListParams: Types.v2.ThreadTurnsListParams;
   ThreadTurnsListResponse: Types.v2.ThreadTurnsListResponse;
+  ThreadUnsubscribeParams: Types.v2.ThreadUnsubscribeParams;
+  ThreadUnsubscribeResponse: Types.v2.ThreadUnsubscribeResponse;
+  ThreadUnsubscribeStatus: Types.v2.ThreadUnsubscribeStatus;
   TimedThreadItem: Types.v2.TimedThreadItem;
   TokenUsageBreakdown: Types.v2.TokenUsageBreakdown;
   Turn: Types.v2.Turn;

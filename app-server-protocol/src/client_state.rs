@@ -84,11 +84,15 @@ impl ThreadState {
                 }
             }
             ServerNotification::ItemStarted(started) => {
-                let item = upsert(self.turn_mut(&started.turn_id), started.item.clone());
+                let item = upsert(self.turn_mut(&started.turn_id), started.item.item.clone());
                 item.started_at_ms = Some(started.started_at_ms);
             }
             ServerNotification::ItemCompleted(completed) => {
-                let item = upsert(self.turn_mut(&completed.turn_id), completed.item.clone());
+                let item = upsert(
+                    self.turn_mut(&completed.turn_id),
+                    completed.item.item.clone(),
+                );
+                item.started_at_ms = item.started_at_ms.or(completed.item.started_at_ms);
                 item.completed_at_ms = Some(completed.completed_at_ms);
             }
             ServerNotification::AgentMessageDelta(delta) => {

@@ -21,8 +21,8 @@ use crate::v2::{
     ThreadLoadedListParams, ThreadNameUpdatedNotification, ThreadReadParams, ThreadResumeParams,
     ThreadRollbackParams, ThreadStartParams, ThreadStartedNotification,
     ThreadStatusChangedNotification, ThreadTokenUsageUpdatedNotification, ThreadTurnsListParams,
-    TurnCompletedNotification, TurnDiffUpdatedNotification, TurnInterruptParams, TurnStartParams,
-    TurnStartedNotification, WarningNotification,
+    ThreadUnsubscribeParams, TurnCompletedNotification, TurnDiffUpdatedNotification,
+    TurnInterruptParams, TurnStartParams, TurnStartedNotification, WarningNotification,
 };
 
 /// A message converted to or from its JSON envelope did not have the expected shape.
@@ -261,6 +261,15 @@ pub enum ClientRequest {
         #[serde(default)]
         params: ThreadLoadedListParams,
     },
+    /// Stops following a thread on this connection.
+    #[serde(rename = "thread/unsubscribe")]
+    ThreadUnsubscribe {
+        /// Request id.
+        #[serde(rename = "id")]
+        request_id: RequestId,
+        /// The thread.
+        params: ThreadUnsubscribeParams,
+    },
     /// A page of a thread's turns.
     #[serde(rename = "thread/turns/list")]
     ThreadTurnsList {
@@ -358,13 +367,14 @@ pub enum ClientRequest {
 impl ClientRequest {
     /// Every method this type holds, as [`ClientRequest::method`] spells it: what a server
     /// tells apart from a method it does not know when a request's params do not parse.
-    pub const METHODS: [&'static str; 16] = [
+    pub const METHODS: [&'static str; 17] = [
         "initialize",
         "thread/start",
         "thread/resume",
         "thread/read",
         "thread/list",
         "thread/loaded/list",
+        "thread/unsubscribe",
         "thread/turns/list",
         "thread/items/list",
         "account/read",
@@ -387,6 +397,7 @@ impl ClientRequest {
             Self::ThreadRollback { .. } => "thread/rollback",
             Self::ThreadList { .. } => "thread/list",
             Self::ThreadLoadedList { .. } => "thread/loaded/list",
+            Self::ThreadUnsubscribe { .. } => "thread/unsubscribe",
             Self::ThreadTurnsList { .. } => "thread/turns/list",
             Self::ThreadItemsList { .. } => "thread/items/list",
             Self::GetAccount { .. } => "account/read",
@@ -409,6 +420,7 @@ impl ClientRequest {
             | Self::ThreadRollback { request_id, .. }
             | Self::ThreadList { request_id, .. }
             | Self::ThreadLoadedList { request_id, .. }
+            | Self::ThreadUnsubscribe { request_id, .. }
             | Self::ThreadTurnsList { request_id, .. }
             | Self::ThreadItemsList { request_id, .. }
             | Self::GetAccount { request_id, .. }

@@ -289,6 +289,15 @@ pub(crate) enum Command {
     /// deleted sessions wait in HOME/trash until --empty-trash after --grace.
     #[command(verbatim_doc_comment)]
     Prune(crate::commands::prune::PruneArgs),
+    /// Bring sessions from another home, a backup or a folder into a home so that Codex sees them
+    ///
+    /// Each file is copied where Codex expects it under its own name (nothing
+    /// in the home is replaced), then Codex's own app-server registers every
+    /// thread and projects a paginated thread's history, which a copied file
+    /// lacks (it would open empty). Names come from the source home's index.
+    /// --plan prints what would be done.
+    #[command(verbatim_doc_comment)]
+    Import(crate::commands::import::ImportArgs),
     /// Write a session too large to resume again as a new thread with only what resume needs
     ///
     /// The new thread starts from the newest compaction (the live suffix,

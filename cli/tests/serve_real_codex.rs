@@ -8,7 +8,6 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 use codex_app_server_protocol::TranscriptMode;
 use codex_test_support::{
@@ -23,15 +22,6 @@ use common::real_codex::{meta_millis, set_aside_documented};
 /// Turns the worker gets after its first three, so its pages from the end are read from the
 /// end of its file.
 const LATER_TURNS: usize = 6;
-
-/// Our server on `home`, over standard input and output.
-fn our_server(home: &Path) -> Result<AppServer, Box<dyn std::error::Error>> {
-    let mut command = Command::new(assert_cmd::cargo::cargo_bin("codex-thread"));
-    command
-        .args(["serve", "--listen", "stdio://", "--home"])
-        .arg(home);
-    Ok(AppServer::start_command(command, home)?)
-}
 
 /// The cursor fields of a response: opaque, so only their presence is compared.
 const CURSORS: [&str; 4] = [
@@ -249,7 +239,7 @@ fn serve_answers_as_codex_app_server_does() -> TestResult {
         "thread/name/set",
         json!({"threadId": worker_id, "name": "The worker"}),
     )?;
-    let mut ours = our_server(home.path())?;
+    let mut ours = common::serve::stdio_server(home.path())?;
     let threads: Vec<String> = theirs
         .thread_list(false)?
         .iter()

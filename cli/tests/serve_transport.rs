@@ -4,6 +4,7 @@
 
 mod common;
 
+use std::io::Write;
 use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::process::Command;
@@ -133,5 +134,62 @@ fn a_unix_socket_speaks_websocket() -> TestResult {
         answer["result"]["data"][0]["id"],
         "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55"
     );
+    Ok(())
+}
+
+#[test]
+fn a_resumed_thread_s_new_lines_reach_a_websocket_client_as_notifications() -> TestResult {
+    let (served, home) = serve("ws://127.0.0.1:0", &[], &[])?;
+    let (mut socket, _) = tungstenite::connect(&served.address)?;
+    if let tungstenite::stream::MaybeTlsStream::Plain(stream) = socket.get_ref() {
+        stream.set_read_timeout(Some(Duration::from_secs(20)))?;
+    }
+    initialize(&mut socket)?;
+    let resume = json!({"id": 2, "method": "thread/resume",
+        "params": {"threadId": "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55", "excludeTurns": true}});
+    socket.send(Message::text(resume.to_string()))?;
+    loop {
+        if let Message::Text(text) = socket.read()?
+            && serde_json::from_str::<Value>(&text)?["id"] == 2
+        {
+            break;
+        }
+    }
+    // Codex writes another turn.
+    let file = home
+        .path()
+        .join("sessions/2025/06/02/rollout-2025-06-02T09-00-00-0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55.jsonl");
+    let turn = concat!(
+        r#"{"timestamp":"2025-06-02T09:05:00.000Z","ordinal":74,"type":"event_msg","payload":{"type":"task_started","turn_id":"turn-6","started_at":1748855100,"model_context_window":null,"collaboration_mode_kind":"default"}}"#,
+        "\n",
+        r#"{"timestamp":"2025-06-02T09:05:01.000Z","ordinal":75,"type":"event_msg","payload":{"type":"task_complete","turn_id":"turn-6","last_agent_message":null,"started_at":1748855100,"completed_at":1748855101}}"#,
+        "\n"
+    );
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&file)?
+        .write_all(turn.as_bytes())?;
+    let mut methods = Vec::new();
+    while !methods.contains(&"turn/completed".to_owned()) {
+        let Message::Text(text) = socket.read()? else {
+            continue;
+        };
+        let message: Value = serde_json::from_str(&text)?;
+        assert_eq!(message["params"]["turn"]["id"], "turn-6", "{message}");
+        assert!(message["emittedAtMs"].is_i64(), "{message}");
+        methods.extend(message["method"].as_str().map(str::to_owned));
+    }
+    assert_eq!(methods, ["turn/started", "turn/completed"]);
+    // Unsubscribed, the thread is no longer followed.
+    let unsubscribe = json!({"id": 3, "method": "thread/unsubscribe",
+        "params": {"threadId": "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55"}});
+    socket.send(Message::text(unsubscribe.to_string()))?;
+    loop {
+        if let Message::Text(text) = socket.read()? {
+            let answer: Value = serde_json::from_str(&text)?;
+            assert_eq!(answer["result"]["status"], "unsubscribed", "{answer}");
+            break;
+        }
+    }
     Ok(())
 }

@@ -92,6 +92,7 @@ mod damage;
 mod dates;
 mod du;
 mod home_rule;
+mod import;
 mod inspect;
 mod last_turns;
 mod list;
@@ -99,6 +100,7 @@ mod pricing;
 mod prune;
 mod read;
 mod redact;
+mod replay;
 #[cfg(feature = "search")]
 mod search;
 mod secrets;
@@ -123,6 +125,10 @@ pub use du::{
     measure_files,
 };
 pub use home_rule::{NotAHome, check_home};
+pub use import::{
+    CodexServer, CodexServerError, ImportError, ImportOptions, ImportPlan, ImportReport,
+    ImportedThread, PlannedAction, PlannedFile, apply_import, plan_import,
+};
 pub use inspect::{
     CopiedPrefix, InspectedTokens, Inspection, Inspector, ProblemReport, UnansweredCall,
 };
@@ -149,13 +155,14 @@ pub use read::{
     stream_client_view, stream_session, stream_session_where,
 };
 pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
+pub use replay::{HOLD_POLLS, NotificationReplay, replay_notifications};
 #[cfg(feature = "search")]
 pub use search::{
     BUSY_TIMEOUT, Hit, HitAnchor, OUTPUT_CAP, Order, Query, Role, SearchError, SearchIndex, Syntax,
     TextKind, UpdateReport, update_and_search,
 };
 pub use secrets::{SecretFinding, SecretScanner, SecretsError};
-pub use served::{SERVED_CODEX_VERSION, ServeError, ServedHome};
+pub use served::{FOLLOW_EVERY, SERVED_CODEX_VERSION, ServeError, ServedConnection, ServedHome};
 #[cfg(feature = "tables")]
 pub use table::{
     ItemRow, MANIFEST_FILE, PART_FILE, PartitionCounts, SCHEMA_VERSION, SCHEMA_VERSION_KEY, Table,

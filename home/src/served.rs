@@ -8,9 +8,13 @@
 //! is refused ([`ServeError::ReadOnly`]); one this server does not know is unknown.
 //!
 //! The transport (standard input and output, WebSocket, a unix socket) is the caller's:
-//! [`ServedHome::answer`] takes one request and gives its result or error.
+//! [`ServedHome::answer`] takes one request and gives its result or error, and a
+//! [`ServedConnection`] is one client's: it answers the same and, as Codex's server does,
+//! follows the threads the client resumed, handing on their notifications as Codex writes
+//! them.
 
 mod bootstrap;
+mod live;
 mod pages;
 mod threads;
 mod window;
@@ -26,6 +30,7 @@ use serde_json::Value;
 use crate::ReadError;
 
 pub use bootstrap::SERVED_CODEX_VERSION;
+pub use live::{FOLLOW_EVERY, ServedConnection};
 
 /// A home served read-only through the app-server protocol.
 #[derive(Debug, Clone)]
@@ -159,6 +164,9 @@ impl ServedHome {
             ClientRequest::Initialize { .. } => result(self.initialize()),
             ClientRequest::ThreadList { params, .. } => result(self.thread_list(&params)?),
             ClientRequest::ThreadLoadedList { .. } => result(self.thread_loaded_list()),
+            ClientRequest::ThreadUnsubscribe { params, .. } => {
+                result(self.thread_unsubscribe(&params)?)
+            }
             ClientRequest::ThreadRead { params, .. } => result(self.thread_read(&params)?),
             ClientRequest::ThreadResume { params, .. } => result(self.thread_resume(&params)?),
             ClientRequest::ThreadTurnsList { params, .. } => {

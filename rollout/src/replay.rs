@@ -198,7 +198,7 @@ pub(crate) fn started_of(done: &ItemCompletedEvent) -> EventMsg {
     EventMsg::ItemStarted(ItemStartedEvent {
         thread_id: done.thread_id.clone(),
         turn_id: done.turn_id.clone(),
-        item: done.item.clone(),
+        item: done.item.as_started(),
         started_at_ms: done.started_at_ms.unwrap_or(done.completed_at_ms),
     })
 }

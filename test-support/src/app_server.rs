@@ -267,6 +267,12 @@ impl AppServer {
         &self.notifications
     }
 
+    /// The notifications and server requests received so far, in order, which are
+    /// forgotten (a later [`AppServer::wait_for_notification`] waits for a new one).
+    pub fn take_notifications(&mut self) -> Vec<Value> {
+        std::mem::take(&mut self.notifications)
+    }
+
     /// Waits up to `timeout` for a notification with this `method` (one already received
     /// counts) and returns it, keeping every other message.
     ///

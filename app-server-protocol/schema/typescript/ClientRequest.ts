@@ -15,6 +15,7 @@ import type { ThreadResumeParams } from "./v2/ThreadResumeParams";
 import type { ThreadRollbackParams } from "./v2/ThreadRollbackParams";
 import type { ThreadStartParams } from "./v2/ThreadStartParams";
 import type { ThreadTurnsListParams } from "./v2/ThreadTurnsListParams";
+import type { ThreadUnsubscribeParams } from "./v2/ThreadUnsubscribeParams";
 import type { TurnInterruptParams } from "./v2/TurnInterruptParams";
 import type { TurnStartParams } from "./v2/TurnStartParams";
 
@@ -69,7 +70,15 @@ id: RequestId,
 /**
  * Page.
  */
-params: ThreadLoadedListParams, } | { "method": "thread/turns/list", 
+params: ThreadLoadedListParams, } | { "method": "thread/unsubscribe", 
+/**
+ * Request id.
+ */
+id: RequestId, 
+/**
+ * The thread.
+ */
+params: ThreadUnsubscribeParams, } | { "method": "thread/turns/list", 
 /**
  * Request id.
  */

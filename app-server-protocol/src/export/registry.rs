@@ -25,6 +25,8 @@ pub(crate) fn visit_typescript_roots(visitor: &mut impl TypeVisitor) {
     visitor.visit::<ClientNotification>();
     visitor.visit::<ServerRequest>();
     visitor.visit::<ServerNotification>();
+    // Every type flattens the item into its times, yet clients name the item itself.
+    visitor.visit::<v2::ThreadItem>();
     visitor.visit::<v2::InitializeResponse>();
     visitor.visit::<v2::ThreadStartResponse>();
     visitor.visit::<v2::ThreadResumeResponse>();
@@ -32,6 +34,7 @@ pub(crate) fn visit_typescript_roots(visitor: &mut impl TypeVisitor) {
     visitor.visit::<v2::ThreadRollbackResponse>();
     visitor.visit::<v2::ThreadListResponse>();
     visitor.visit::<v2::ThreadLoadedListResponse>();
+    visitor.visit::<v2::ThreadUnsubscribeResponse>();
     visitor.visit::<v2::ThreadTurnsListResponse>();
     visitor.visit::<v2::ThreadItemsListResponse>();
     visitor.visit::<v2::GetAccountResponse>();
@@ -85,6 +88,8 @@ pub(crate) fn json_entries() -> Vec<JsonEntry> {
         entry::<v2::ThreadListResponse>("v2/", true),
         entry::<v2::ThreadLoadedListParams>("v2/", true),
         entry::<v2::ThreadLoadedListResponse>("v2/", true),
+        entry::<v2::ThreadUnsubscribeParams>("v2/", true),
+        entry::<v2::ThreadUnsubscribeResponse>("v2/", true),
         entry::<v2::ThreadTurnsListParams>("v2/", true),
         entry::<v2::ThreadTurnsListResponse>("v2/", true),
         entry::<v2::ThreadItemsListParams>("v2/", true),

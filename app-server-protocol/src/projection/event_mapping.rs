@@ -11,7 +11,7 @@ use crate::v2::{
     AgentMessageDeltaNotification, CommandExecutionOutputDeltaNotification,
     ItemCompletedNotification, ItemStartedNotification, PlanDeltaNotification,
     ReasoningSummaryPartAddedNotification, ReasoningSummaryTextDeltaNotification,
-    ReasoningTextDeltaNotification, ThreadItem,
+    ReasoningTextDeltaNotification, ThreadItem, TimedThreadItem,
 };
 
 /// The notification for an item event (started, completed, a content delta, a reasoning
@@ -26,17 +26,26 @@ pub fn item_event_to_server_notification(
 ) -> Option<ServerNotification> {
     let notification = match msg {
         EventMsg::ItemStarted(event) => ServerNotification::ItemStarted(ItemStartedNotification {
-            item: ThreadItem::from(event.item.clone()),
+            item: TimedThreadItem::new(
+                ThreadItem::from(event.item.clone()),
+                Some(event.started_at_ms),
+                None,
+            ),
             thread_id: event.thread_id.to_string(),
             turn_id: event.turn_id.clone(),
             started_at_ms: event.started_at_ms,
         }),
         EventMsg::ItemCompleted(event) => {
             ServerNotification::ItemCompleted(ItemCompletedNotification {
-                item: ThreadItem::from(event.item.clone()),
+                item: TimedThreadItem::new(
+                    ThreadItem::from(event.item.clone()),
+                    event.started_at_ms,
+                    Some(event.completed_at_ms),
+                ),
                 thread_id: event.thread_id.to_string(),
                 turn_id: event.turn_id.clone(),
                 completed_at_ms: event.completed_at_ms,
+                content_token_count: None,
             })
         }
         EventMsg::AgentMessageContentDelta(event) => {

@@ -76,6 +76,18 @@ pub(crate) fn file_change_started(begin: &PatchApplyBeginEvent) -> ThreadItem {
     }
 }
 
+/// The start of the patch `completed` (a file change): its changes, in progress.
+pub(crate) fn file_change_begun(completed: &ThreadItem) -> ThreadItem {
+    match completed {
+        ThreadItem::FileChange { id, changes, .. } => ThreadItem::FileChange {
+            id: id.clone(),
+            changes: changes.clone(),
+            status: PatchApplyStatus::InProgress,
+        },
+        other => other.clone(),
+    }
+}
+
 /// A patch that has been applied, failed or been declined.
 pub(crate) fn file_change_completed(end: &PatchApplyEndEvent) -> ThreadItem {
     let status = match end.status {

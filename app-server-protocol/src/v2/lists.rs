@@ -211,6 +211,37 @@ pub struct ThreadLoadedListResponse {
     pub next_cursor: Option<String>,
 }
 
+/// Params of `thread/unsubscribe`: the connection stops following the thread.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "v2/")]
+pub struct ThreadUnsubscribeParams {
+    /// The thread.
+    pub thread_id: String,
+}
+
+/// What `thread/unsubscribe` found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "v2/")]
+pub enum ThreadUnsubscribeStatus {
+    /// The server holds no such thread.
+    NotLoaded,
+    /// The connection did not follow the thread.
+    NotSubscribed,
+    /// The connection followed the thread and no longer does.
+    Unsubscribed,
+}
+
+/// Response of `thread/unsubscribe`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "v2/")]
+pub struct ThreadUnsubscribeResponse {
+    /// What was found.
+    pub status: ThreadUnsubscribeStatus,
+}
+
 /// Params of `thread/turns/list`: a page of one thread's turns.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]

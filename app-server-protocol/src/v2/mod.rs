@@ -40,6 +40,7 @@ pub use lists::{
     SortDirection, ThreadItemEntry, ThreadItemsListParams, ThreadItemsListResponse,
     ThreadListCwdFilter, ThreadListParams, ThreadListResponse, ThreadLoadedListParams,
     ThreadLoadedListResponse, ThreadSortKey, ThreadTurnsListParams, ThreadTurnsListResponse,
+    ThreadUnsubscribeParams, ThreadUnsubscribeResponse, ThreadUnsubscribeStatus,
 };
 pub use notification::{
     AgentMessageDeltaNotification, CommandExecutionOutputDeltaNotification,

@@ -7,9 +7,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::item::ThreadItem;
 use super::thread::{Thread, ThreadStatus};
-use super::turn::{Turn, TurnError};
+use super::turn::{TimedThreadItem, Turn, TurnError};
 use crate::jsonrpc::RequestId;
 
 /// `error`: something went wrong. With `willRetry` the turn goes on (a transient stream
@@ -151,8 +150,9 @@ pub struct TurnDiffUpdatedNotification {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "v2/")]
 pub struct ItemStartedNotification {
-    /// The item as far as it is known.
-    pub item: ThreadItem,
+    /// The item as far as it is known, with its start time beside its fields (and a null
+    /// completion time), as Codex's server sends it.
+    pub item: TimedThreadItem,
     /// The thread.
     pub thread_id: String,
     /// The turn.
@@ -167,8 +167,9 @@ pub struct ItemStartedNotification {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "v2/")]
 pub struct ItemCompletedNotification {
-    /// The final item.
-    pub item: ThreadItem,
+    /// The final item, with its start (when known) and completion times beside its fields,
+    /// as Codex's server sends it.
+    pub item: TimedThreadItem,
     /// The thread.
     pub thread_id: String,
     /// The turn.
@@ -176,6 +177,11 @@ pub struct ItemCompletedNotification {
     /// When it completed, Unix milliseconds.
     #[ts(type = "number")]
     pub completed_at_ms: i64,
+    /// The model's own count of an agent message's content tokens, which only a live model
+    /// response carries: `null` when unknown (always, for items read from a file).
+    #[serde(default)]
+    #[ts(type = "number | null")]
+    pub content_token_count: Option<u64>,
 }
 
 /// `item/agentMessage/delta`: more text of a streaming agent message.

@@ -35,6 +35,7 @@ const CLIENT_RESPONSES: Record<ClientRequest["method"], string> = {
   "turn/interrupt": "TurnInterruptResponse",
   "thread/list": "ThreadListResponse",
   "thread/loaded/list": "ThreadLoadedListResponse",
+  "thread/unsubscribe": "ThreadUnsubscribeResponse",
   "thread/turns/list": "ThreadTurnsListResponse",
   "thread/items/list": "ThreadItemsListResponse",
   "account/read": "GetAccountResponse",

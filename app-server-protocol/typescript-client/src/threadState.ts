@@ -57,10 +57,12 @@ export class ThreadState {
         upsert(this.turn(notification.params.turnId), notification.params.item).startedAtMs =
           notification.params.startedAtMs;
         return;
-      case "item/completed":
-        upsert(this.turn(notification.params.turnId), notification.params.item).completedAtMs =
-          notification.params.completedAtMs;
+      case "item/completed": {
+        const entry = upsert(this.turn(notification.params.turnId), notification.params.item);
+        entry.startedAtMs ??= notification.params.item.startedAtMs ?? null;
+        entry.completedAtMs = notification.params.completedAtMs;
         return;
+      }
       case "item/agentMessage/delta": {
         const { turnId, itemId, delta } = notification.params;
         const item = this.item(turnId, itemId, () => ({

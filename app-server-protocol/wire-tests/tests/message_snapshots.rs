@@ -14,9 +14,9 @@ use codex_app_server_protocol::v2::{
     ThreadItem, ThreadNameUpdatedNotification, ThreadReadParams, ThreadResumeParams,
     ThreadRollbackParams, ThreadSource, ThreadStartParams, ThreadStartedNotification, ThreadStatus,
     ThreadStatusChangedNotification, ThreadTokenUsage, ThreadTokenUsageUpdatedNotification,
-    TokenUsageBreakdown, Turn, TurnCompletedNotification, TurnDiffUpdatedNotification, TurnError,
-    TurnInterruptParams, TurnStartParams, TurnStartedNotification, TurnStatus, UserInput,
-    WarningNotification,
+    TimedThreadItem, TokenUsageBreakdown, Turn, TurnCompletedNotification,
+    TurnDiffUpdatedNotification, TurnError, TurnInterruptParams, TurnStartParams,
+    TurnStartedNotification, TurnStatus, UserInput, WarningNotification,
 };
 use codex_app_server_protocol::{
     ClientNotification, ClientRequest, JSONRPCError, JSONRPCErrorError, JSONRPCMessage,
@@ -159,16 +159,17 @@ fn every_notification() -> Vec<ServerNotification> {
             diff: "--- a\n+++ b\n".to_owned(),
         }),
         ServerNotification::ItemStarted(ItemStartedNotification {
-            item: agent.clone(),
+            item: TimedThreadItem::new(agent.clone(), Some(1_750_000_001_000), None),
             thread_id: t.clone(),
             turn_id: u.clone(),
             started_at_ms: 1_750_000_001_000,
         }),
         ServerNotification::ItemCompleted(ItemCompletedNotification {
-            item: agent,
+            item: TimedThreadItem::new(agent, Some(1_750_000_001_000), Some(1_750_000_002_000)),
             thread_id: t.clone(),
             turn_id: u.clone(),
             completed_at_ms: 1_750_000_002_000,
+            content_token_count: None,
         }),
         ServerNotification::AgentMessageDelta(AgentMessageDeltaNotification {
             thread_id: t.clone(),

@@ -5,6 +5,7 @@ pub(crate) mod du;
 pub(crate) mod export;
 pub(crate) mod fork;
 pub(crate) mod history;
+pub(crate) mod import;
 pub(crate) mod inspect;
 pub(crate) mod list;
 pub(crate) mod mcp;
@@ -172,6 +173,7 @@ pub(crate) fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
         Command::View(args) => view::run(&args, out),
         Command::Table(args) => table::run(&args, out),
         Command::Prune(args) => prune::run(&args, out),
+        Command::Import(args) => import::run(&args, out),
         Command::Rescue(args) => rescue::run(&args, out),
         Command::Serve(args) => serve::run(&args, out),
         Command::Mcp(args) => mcp::run(&args, out),

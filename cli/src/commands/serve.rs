@@ -2,8 +2,9 @@
 //! read-only through Codex's app-server protocol, to the Codex TUI (`codex resume --remote
 //! ADDR`), TypeScript clients of the generated types, and agents.
 //!
-//! What each request is answered is codex-home's (`ServedHome::answer`); this module is the
-//! transport, in the address forms of `codex app-server --listen`: `stdio://` (one JSON
+//! What each request is answered is codex-home's (a `ServedConnection` per client: its
+//! answers, and the notifications of the threads it resumed, as Codex appends to them); this
+//! module is the transport, in the address forms of `codex app-server --listen`: `stdio://` (one JSON
 //! message per line on standard input and output, the default), `ws://HOST:PORT` (WebSocket,
 //! one connection per thread) and `unix://PATH` (WebSocket over a unix socket, as Codex's
 //! server speaks it there). A WebSocket address that is not loopback needs a bearer token
@@ -11,16 +12,18 @@
 //! as `Authorization: Bearer TOKEN`, as the TUI's `--remote-auth-token-env` does.
 
 use std::io::{BufRead, Write};
-use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
-use std::os::unix::net::UnixListener;
+use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use clap::Args;
 use codex_app_server_protocol::{
     JSONRPCError, JSONRPCErrorError, JSONRPCMessage, JSONRPCRequest, JSONRPCResponse,
 };
-use codex_home::ServedHome;
+use codex_home::{FOLLOW_EVERY, ServedConnection, ServedHome};
 use tungstenite::handshake::server::{ErrorResponse, Request, Response};
 use tungstenite::http::StatusCode;
 use tungstenite::{Message, WebSocket};
@@ -132,33 +135,79 @@ pub(crate) fn run(args: &ServeArgs, _out: &mut Output) -> CommandResult {
     }
 }
 
-/// Serves one JSON message per line of standard input, answering on standard output.
-fn serve_lines(served: &ServedHome) -> CommandResult {
+/// Serves one JSON message per line of standard input, answering on standard output, where
+/// the notifications of the threads followed go too.
+fn serve_lines(served: &Arc<ServedHome>) -> CommandResult {
     let stdin = std::io::stdin();
-    let mut stdout = std::io::stdout().lock();
+    let stdout = Arc::new(Mutex::new(std::io::stdout()));
+    let written = Arc::clone(&stdout);
+    let mut connection = ServedConnection::new(Arc::clone(served), move |notification| {
+        send_line(&written, &notification_text(notification))
+    });
     for line in stdin.lock().lines() {
         let line = line
             .map_err(|error| Failure::Unreadable(format!("cannot read standard input: {error}")))?;
-        if let Some(answer) = answer(served, &line) {
-            writeln!(stdout, "{answer}")?;
-            stdout.flush()?;
+        if let Some(answer) = answer(&mut connection, &line)
+            && !send_line(&stdout, &answer)
+        {
+            break;
         }
     }
     Ok(Status::Ok)
 }
 
+/// Writes one message line; `false` when standard output is gone.
+fn send_line(stdout: &Mutex<std::io::Stdout>, text: &str) -> bool {
+    let Ok(mut stdout) = stdout.lock() else {
+        return false;
+    };
+    writeln!(stdout, "{text}")
+        .and_then(|()| stdout.flush())
+        .is_ok()
+}
+
+/// A notification as the text to send.
+fn notification_text(notification: &serde_json::Value) -> String {
+    notification.to_string()
+}
+
+/// A stream whose reads can wait a bounded time, so a connection can send notifications
+/// between its client's messages.
+trait TimedStream: std::io::Read + std::io::Write + Send + 'static {
+    fn wait_at_most(&self, timeout: Duration) -> std::io::Result<()>;
+}
+
+impl TimedStream for TcpStream {
+    fn wait_at_most(&self, timeout: Duration) -> std::io::Result<()> {
+        self.set_read_timeout(Some(timeout))
+    }
+}
+
+impl TimedStream for UnixStream {
+    fn wait_at_most(&self, timeout: Duration) -> std::io::Result<()> {
+        self.set_read_timeout(Some(timeout))
+    }
+}
+
 /// Serves one WebSocket connection on a thread of its own.
-fn spawn_connection<S>(served: &Arc<ServedHome>, token: Option<String>, stream: S)
-where
-    S: std::io::Read + std::io::Write + Send + 'static,
-{
+fn spawn_connection<S: TimedStream>(served: &Arc<ServedHome>, token: Option<String>, stream: S) {
     let served = Arc::clone(served);
     std::thread::spawn(move || {
         // The callback's error type is tungstenite's.
         #[allow(clippy::result_large_err)]
         let check = |request: &Request, response: Response| authorize(request, response, &token);
         match tungstenite::accept_hdr(stream, check) {
-            Ok(socket) => serve_socket(&served, socket),
+            Ok(socket) => {
+                if let Err(error) = socket.get_ref().wait_at_most(FOLLOW_EVERY) {
+                    warn(&format!("a connection cannot be served: {error}"));
+                    return;
+                }
+                let (sender, notifications) = channel();
+                let connection = ServedConnection::new(served, move |notification| {
+                    sender.send(notification_text(notification)).is_ok()
+                });
+                serve_socket(connection, &notifications, socket);
+            }
             Err(error) => warn(&format!("a WebSocket handshake failed: {error}")),
         }
     });
@@ -187,26 +236,46 @@ fn authorize(
     Err(refused)
 }
 
-/// Answers each text frame of `socket` until it closes.
-fn serve_socket<S: std::io::Read + std::io::Write>(served: &ServedHome, mut socket: WebSocket<S>) {
+/// Answers each text frame of `socket` until it closes, sending the notifications of the
+/// threads followed between frames.
+fn serve_socket<S: TimedStream>(
+    mut connection: ServedConnection,
+    notifications: &Receiver<String>,
+    mut socket: WebSocket<S>,
+) {
     loop {
         let text = match socket.read() {
-            Ok(Message::Text(text)) => text.to_string(),
-            Ok(Message::Binary(bytes)) => String::from_utf8_lossy(&bytes).into_owned(),
-            Ok(Message::Close(_)) | Err(_) => return,
-            Ok(_) => continue,
+            Ok(Message::Text(text)) => Some(text.to_string()),
+            Ok(Message::Binary(bytes)) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+            Ok(Message::Close(_)) => return,
+            Ok(_) => None,
+            Err(tungstenite::Error::Io(error))
+                if matches!(
+                    error.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                None
+            }
+            Err(_) => return,
         };
-        if let Some(answer) = answer(served, &text)
+        if let Some(text) = text
+            && let Some(answer) = answer(&mut connection, &text)
             && socket.send(Message::text(answer)).is_err()
         {
             return;
+        }
+        for notification in notifications.try_iter() {
+            if socket.send(Message::text(notification)).is_err() {
+                return;
+            }
         }
     }
 }
 
 /// The answer to one message, as the text to send; `None` for a notification or a response
 /// (nothing is owed), and for a message that is no JSON-RPC message (announced).
-fn answer(served: &ServedHome, text: &str) -> Option<String> {
+fn answer(connection: &mut ServedConnection, text: &str) -> Option<String> {
     let request: JSONRPCRequest = match serde_json::from_str::<JSONRPCMessage>(text) {
         Ok(JSONRPCMessage::Request(request)) => request,
         Ok(_) => return None,
@@ -218,7 +287,7 @@ fn answer(served: &ServedHome, text: &str) -> Option<String> {
         }
     };
     let id = request.id.clone();
-    let message = match served.answer(&request) {
+    let message = match connection.answer(&request) {
         Ok(result) => serde_json::to_string(&JSONRPCResponse { id, result }),
         Err(error) => serde_json::to_string(&JSONRPCError {
             id,

@@ -53,3 +53,13 @@ impl Drop for Served {
         let _ = self.child.wait();
     }
 }
+
+/// `codex-thread serve` on `home` over standard input and output, initialized as Codex's
+/// server is (the differential tests send both the same requests).
+pub(crate) fn stdio_server(home: &Path) -> Result<codex_test_support::AppServer, Failure> {
+    let mut command = Command::new(assert_cmd::cargo::cargo_bin("codex-thread"));
+    command
+        .args(["serve", "--listen", "stdio://", "--home"])
+        .arg(home);
+    Ok(codex_test_support::AppServer::start_command(command, home)?)
+}

@@ -196,8 +196,8 @@ fn live_turn_items(thread_id: ThreadId, events: &[Event]) -> TurnItems {
                 continue;
             };
             match turns.last_mut() {
-                Some((turn_id, items)) if *turn_id == done.turn_id => items.push(done.item),
-                _ => turns.push((done.turn_id, vec![done.item])),
+                Some((turn_id, items)) if *turn_id == done.turn_id => items.push(done.item.item),
+                _ => turns.push((done.turn_id, vec![done.item.item])),
             }
         }
     }

@@ -218,7 +218,7 @@ fn command_output_streams_then_the_completed_item_replaces_it() -> TestResult {
         let notification = ServerNotification::try_from(notification)?;
         match &notification {
             ServerNotification::ItemStarted(started_item)
-                if matches!(started_item.item, ThreadItem::CommandExecution { .. }) =>
+                if matches!(started_item.item.item, ThreadItem::CommandExecution { .. }) =>
             {
                 started += 1;
             }
@@ -226,7 +226,7 @@ fn command_output_streams_then_the_completed_item_replaces_it() -> TestResult {
                 streamed.push_str(&delta.delta)
             }
             ServerNotification::ItemCompleted(completed) => {
-                if let ThreadItem::CommandExecution { id, .. } = &completed.item {
+                if let ThreadItem::CommandExecution { id, .. } = &completed.item.item {
                     // Just before completion, the active item holds exactly the streamed text.
                     let active = state.turns[0].item(id).cloned();
                     let Some(ThreadItem::CommandExecution {

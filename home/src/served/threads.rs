@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use codex_app_server_protocol::v2::{
     SortDirection, Thread, ThreadListCwdFilter, ThreadListParams, ThreadListResponse,
     ThreadLoadedListResponse, ThreadReadParams, ThreadReadResponse, ThreadSortKey,
+    ThreadUnsubscribeParams, ThreadUnsubscribeResponse, ThreadUnsubscribeStatus,
 };
 use codex_app_server_protocol::{BuiltThread, ThreadBuilder, TranscriptMode};
 use codex_protocol::thread_id::ThreadId;
@@ -86,6 +87,21 @@ impl ServedHome {
     /// `thread/loaded/list`: none; a server of saved sessions loads no thread.
     pub fn thread_loaded_list(&self) -> ThreadLoadedListResponse {
         ThreadLoadedListResponse::default()
+    }
+
+    /// `thread/unsubscribe` asked of no connection: `notSubscribed` for a thread of the
+    /// home, `notLoaded` for any other ([`super::ServedConnection`] answers for the threads
+    /// it follows).
+    pub fn thread_unsubscribe(
+        &self,
+        params: &ThreadUnsubscribeParams,
+    ) -> Result<ThreadUnsubscribeResponse, ServeError> {
+        let status = match self.thread_path(&params.thread_id) {
+            Ok(_) => ThreadUnsubscribeStatus::NotSubscribed,
+            Err(ServeError::UnknownThread { .. }) => ThreadUnsubscribeStatus::NotLoaded,
+            Err(error) => return Err(error),
+        };
+        Ok(ThreadUnsubscribeResponse { status })
     }
 
     /// `thread/read`: the thread, with its turns when asked (read whole, in Codex mode).

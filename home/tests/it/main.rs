@@ -2,5 +2,6 @@
 //! written by our own recorder, and homes built from the real session files.
 
 mod common;
+mod follow_real;
 mod list;
 mod search_real;

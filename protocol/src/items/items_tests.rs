@@ -514,3 +514,34 @@ fn one_of_each_covers_all_nineteen_variants() -> TestResult {
     }
     Ok(())
 }
+
+#[test]
+fn an_item_as_started_leaves_out_what_only_its_end_says() -> Result<(), serde_json::Error> {
+    let completed: TurnItem = serde_json::from_value(serde_json::json!({
+        "type": "CommandExecution",
+        "id": "call_1",
+        "command": ["ls"],
+        "cwd": "/tmp",
+        "parsed_cmd": [],
+        "status": "completed",
+        "aggregated_output": "a\nb\n",
+        "exit_code": 0,
+        "duration": {"secs": 0, "nanos": 5},
+    }))?;
+    let TurnItem::CommandExecution(started) = completed.as_started() else {
+        panic!("a command starts as a command");
+    };
+    assert_eq!(started.status, CommandExecutionStatus::InProgress);
+    assert_eq!(
+        (
+            started.aggregated_output,
+            started.exit_code,
+            started.duration
+        ),
+        (None, None, None)
+    );
+    assert_eq!(started.command, ["ls"]);
+    let message = TurnItem::ContextCompaction(ContextCompactionItem { id: "c".into() });
+    assert_eq!(message.as_started(), message);
+    Ok(())
+}

@@ -149,6 +149,30 @@ impl TurnItem {
         }
     }
 
+    /// The item as core announced it when it started, given the item it completed as: what
+    /// only an item's end says is left out (a command's exit code, output and duration, a
+    /// patch's output; their status back to in progress). Files that record an item only when it completes
+    /// (paginated files) are replayed with this start. Items whose start the real Codex was
+    /// not seen announcing otherwise are their completed form.
+    pub fn as_started(&self) -> TurnItem {
+        match self {
+            Self::CommandExecution(command) => Self::CommandExecution(CommandExecutionItem {
+                status: CommandExecutionStatus::InProgress,
+                aggregated_output: None,
+                exit_code: None,
+                duration: None,
+                ..command.clone()
+            }),
+            Self::FileChange(change) => Self::FileChange(FileChangeItem {
+                status: None,
+                stdout: None,
+                stderr: None,
+                ..change.clone()
+            }),
+            other => other.clone(),
+        }
+    }
+
     /// The wire tag of this item (`"UserMessage"`, `"McpToolCall"`, ...), for logs and metrics.
     pub fn type_name(&self) -> &'static str {
         match self {

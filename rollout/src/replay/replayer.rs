@@ -53,6 +53,17 @@ impl Replayer {
         }
     }
 
+    /// Takes the turns as the index knows them now, for a replay that goes on as the file
+    /// grows: `turns` are every turn read so far under `records` (the rule may have been
+    /// decided only now). The items already replayed stay as they were; the next ones are
+    /// replayed by these turns.
+    pub fn learn(&mut self, records: TurnRecords, turns: &[UserTurn]) {
+        let learned = Self::new(self.thread_id, records, turns);
+        self.rebuild_items = learned.rebuild_items;
+        self.turn_messages = learned.turn_messages;
+        self.event_only_turns = learned.event_only_turns;
+    }
+
     /// Whether a reader may hand the replay the line `raw` unparsed
     /// ([`Replayer::pass_over`]) instead of its item ([`Replayer::push`]): the replay acts on
     /// events and response items only, and takes nothing else from a line but its time. Told

@@ -43,7 +43,7 @@ impl EventProjector {
         }
         out.push(notify(ServerNotification::ItemStarted(
             ItemStartedNotification {
-                item: item_builders::command_execution_started(event),
+                item: item_builders::command_execution_started(event).into(),
                 thread_id: self.thread_id.clone(),
                 turn_id: turn_id_or(&event.turn_id, self.turn_id()),
                 started_at_ms: event.started_at_ms,
@@ -81,10 +81,11 @@ impl EventProjector {
         }
         out.push(notify(ServerNotification::ItemCompleted(
             ItemCompletedNotification {
-                item: item_builders::command_execution_completed(event),
+                item: item_builders::command_execution_completed(event).into(),
                 thread_id: self.thread_id.clone(),
                 turn_id: turn_id_or(&event.turn_id, self.turn_id()),
                 completed_at_ms: event.completed_at_ms,
+                content_token_count: None,
             },
         )));
     }

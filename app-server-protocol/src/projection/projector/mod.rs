@@ -7,13 +7,16 @@
 //!   summary's last error);
 //! - which items of the turn already had their started/completed notification, so a command
 //!   whose begin event repeats (or that arrives both as an exec event and as an item event) is
-//!   announced once;
+//!   announced once, and when each started, which its completion repeats in the item (as
+//!   Codex's server sends an item: its fields and its two times side by side);
+//! - the turn's last agent message, which `turn/completed` carries as the turn's summary (as
+//!   Codex 0.169's server sends it), and the turn's root turn;
 //! - the open approval requests, so each gets exactly one `serverRequest/resolved`, whether the
 //!   client answered, the command went ahead, or the turn ended;
 //! - an incomplete UTF-8 tail per command, so a character split across two output chunks is
 //!   not turned into replacement characters.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
 use codex_protocol::event::{EventMsg, TokenCountEvent};
@@ -26,8 +29,8 @@ use crate::common::{ServerNotification, ServerRequest};
 use crate::jsonrpc::RequestId;
 use crate::v2::{
     ErrorNotification, ItemCompletedNotification, ItemStartedNotification, ThreadItem,
-    ThreadTokenUsage, ThreadTokenUsageUpdatedNotification, TokenUsageBreakdown, Turn,
-    TurnCompletedNotification, TurnDiffUpdatedNotification, TurnError, TurnItemsView,
+    ThreadTokenUsage, ThreadTokenUsageUpdatedNotification, TimedThreadItem, TokenUsageBreakdown,
+    Turn, TurnCompletedNotification, TurnDiffUpdatedNotification, TurnError, TurnItemsView,
     TurnStartedNotification, WarningNotification,
 };
 
@@ -65,10 +68,15 @@ impl fmt::Debug for EventProjector {
 #[derive(Debug, Default)]
 struct TurnSummary {
     id: String,
+    root_turn_id: Option<String>,
     started_at: Option<i64>,
     last_error: Option<TurnError>,
     started_items: HashSet<String>,
     completed_items: HashSet<String>,
+    /// When each item announced started, Unix milliseconds.
+    starts: HashMap<String, i64>,
+    /// The last agent message completed.
+    last_agent_message: Option<TimedThreadItem>,
 }
 
 #[derive(Debug, Clone)]
@@ -137,23 +145,29 @@ impl EventProjector {
                 let started_at = event.started_at.as_ref().and_then(|at| at.unix_seconds());
                 self.turn = Some(TurnSummary {
                     id: event.turn_id.clone(),
+                    root_turn_id: event.root_turn_id.clone(),
                     started_at,
                     ..TurnSummary::default()
                 });
                 out.push(notify(ServerNotification::TurnStarted(
                     TurnStartedNotification {
                         thread_id: self.thread_id.clone(),
-                        turn: Turn::in_progress(event.turn_id.clone(), started_at),
+                        turn: Turn {
+                            root_turn_id: event.root_turn_id.clone(),
+                            ..Turn::in_progress(event.turn_id.clone(), started_at)
+                        },
                     },
                 )));
             }
             EventMsg::TurnComplete(event) => {
                 self.resolve_all(&mut out);
                 let summary = self.turn.take().unwrap_or_default();
-                let outcome = TurnOutcome::from_complete(event, summary.last_error);
+                let outcome = TurnOutcome::from_complete(event, summary.last_error.clone());
+                let root = event.root_turn_id.clone();
                 out.push(self.turn_completed(
                     turn_id_or(&event.turn_id, &summary.id),
-                    summary.started_at,
+                    summary,
+                    root,
                     outcome,
                 ));
             }
@@ -161,9 +175,11 @@ impl EventProjector {
                 self.resolve_all(&mut out);
                 let summary = self.turn.take().unwrap_or_default();
                 let turn_id = event.turn_id.clone().unwrap_or_else(|| summary.id.clone());
+                let root = event.root_turn_id.clone();
                 out.push(self.turn_completed(
                     turn_id,
-                    summary.started_at,
+                    summary,
+                    root,
                     TurnOutcome::from_aborted(event),
                 ));
             }
@@ -212,7 +228,14 @@ impl EventProjector {
             }
             EventMsg::PatchApplyEnd(event) => {
                 self.resolve_item(&event.call_id, &mut out);
+                // A client saw the patch start before it ended; a file that kept only the end
+                // (legacy files) is replayed with that start.
                 let item = item_builders::file_change_completed(event);
+                self.push_started(
+                    item_builders::file_change_begun(&item),
+                    &event.turn_id,
+                    &mut out,
+                );
                 self.push_completed(item, &event.turn_id, &mut out);
             }
             EventMsg::McpToolCallBegin(event) => {
@@ -224,7 +247,10 @@ impl EventProjector {
                 self.push_completed(item, &event.turn_id, &mut out);
             }
             EventMsg::WebSearchEnd(event) => {
-                self.push_completed(item_builders::web_search_completed(event), "", &mut out);
+                // Announced started first, as Codex's server does, with the same fields.
+                let item = item_builders::web_search_completed(event);
+                self.push_started(item.clone(), "", &mut out);
+                self.push_completed(item, "", &mut out);
             }
             EventMsg::ImageGenerationEnd(event) => {
                 self.push_completed(
@@ -262,7 +288,39 @@ impl EventProjector {
                 }
             }
         }
+        self.time_items(&mut out);
         out
+    }
+
+    /// Puts each announced item's times beside its fields, as Codex's server sends an item:
+    /// a started item its start, a completed one the start it announced (unless its own
+    /// record says) and its completion; remembers the turn's last agent message.
+    fn time_items(&mut self, out: &mut [ServerMessage]) {
+        for message in out {
+            match message {
+                ServerMessage::Notification(ServerNotification::ItemStarted(started)) => {
+                    started.item.started_at_ms = Some(started.started_at_ms);
+                    started.item.completed_at_ms = None;
+                    if let Some(turn) = self.turn.as_mut() {
+                        turn.starts
+                            .insert(started.item.id().to_owned(), started.started_at_ms);
+                    }
+                }
+                ServerMessage::Notification(ServerNotification::ItemCompleted(completed)) => {
+                    let item = &mut completed.item;
+                    item.completed_at_ms = Some(completed.completed_at_ms);
+                    if let Some(turn) = self.turn.as_mut() {
+                        if item.started_at_ms.is_none() {
+                            item.started_at_ms = turn.starts.get(item.id()).copied();
+                        }
+                        if matches!(item.item, ThreadItem::AgentMessage { .. }) {
+                            turn.last_agent_message = Some(item.clone());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     fn turn_id(&self) -> &str {
@@ -294,7 +352,7 @@ impl EventProjector {
         }
         out.push(notify(ServerNotification::ItemStarted(
             ItemStartedNotification {
-                item,
+                item: item.into(),
                 thread_id: self.thread_id.clone(),
                 turn_id: turn_id_or(turn_id, self.turn_id()),
                 started_at_ms: (self.clock)(),
@@ -308,18 +366,22 @@ impl EventProjector {
         }
         out.push(notify(ServerNotification::ItemCompleted(
             ItemCompletedNotification {
-                item,
+                item: item.into(),
                 thread_id: self.thread_id.clone(),
                 turn_id: turn_id_or(turn_id, self.turn_id()),
                 completed_at_ms: (self.clock)(),
+                content_token_count: None,
             },
         )));
     }
 
+    /// `turn/completed`: the turn with its summary (its last agent message, as Codex's server
+    /// sends it), its root turn as its end record says, else as its start said.
     fn turn_completed(
         &self,
         turn_id: String,
-        started_at: Option<i64>,
+        summary: TurnSummary,
+        root_turn_id: Option<String>,
         outcome: TurnOutcome,
     ) -> ServerMessage {
         notify(ServerNotification::TurnCompleted(
@@ -327,12 +389,12 @@ impl EventProjector {
                 thread_id: self.thread_id.clone(),
                 turn: Turn {
                     id: turn_id,
-                    root_turn_id: None,
-                    items: Vec::new(),
-                    items_view: TurnItemsView::NotLoaded,
+                    root_turn_id: root_turn_id.or(summary.root_turn_id),
+                    items: summary.last_agent_message.into_iter().collect(),
+                    items_view: TurnItemsView::Summary,
                     status: outcome.status,
                     error: outcome.error,
-                    started_at: outcome.started_at.or(started_at),
+                    started_at: outcome.started_at.or(summary.started_at),
                     completed_at: outcome.completed_at,
                     duration_ms: outcome.duration_ms,
                 },

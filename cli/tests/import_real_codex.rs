@@ -1,0 +1,209 @@
+//! `codex-thread import` makes Codex see every thread it brings: the real Codex writes a home
+//! (a paginated thread of two turns, named; a fork of it by reference; a legacy thread,
+//! archived), and the test imports that home into a fresh one, into which one paginated file
+//! was first copied by hand (Codex then shows that thread empty, as its state lacks its
+//! history). After the import, Codex's own `thread/read` of every thread in the new home
+//! equals its `thread/read` in the home that wrote it (turns, items, names), its state-only
+//! listing lists them all, every file holds its source's bytes and modification time, and a
+//! second import finds everything there.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use codex_test_support::{
+    ALL_SOURCE_KINDS, AppServer, CodexHome, Reply, Script, ScriptedModel, assistant_message,
+    exec_command_call, real_codex_or_skip,
+};
+use serde_json::{Value, json};
+
+use common::TestResult;
+use common::real_codex::{run_ours, text};
+
+/// The fields of a thread that say where and when the home that holds it wrote or listed it,
+/// set aside (the path is the home's; the update time is the file's time in a home that did
+/// not write it, `reference/codex-state.md`).
+const HOME_FIELDS: [&str; 3] = ["path", "updatedAt", "recencyAt"];
+
+/// `thread` as compared across homes.
+fn comparable(mut thread: Value) -> Value {
+    if let Some(fields) = thread.as_object_mut() {
+        for key in HOME_FIELDS {
+            fields.remove(key);
+        }
+    }
+    thread
+}
+
+/// The session file of `thread_id` among `files`.
+fn file_of(files: &[PathBuf], thread_id: &str) -> Result<PathBuf, Box<dyn std::error::Error>> {
+    files
+        .iter()
+        .find(|path| path.to_string_lossy().contains(thread_id))
+        .cloned()
+        .ok_or_else(|| format!("no file of {thread_id}").into())
+}
+
+/// The ids `thread/list` answers from Codex's state alone, live and archived.
+fn listed_from_state(server: &mut AppServer) -> Result<Vec<String>, Box<dyn std::error::Error>> {
+    let mut ids = Vec::new();
+    for archived in [false, true] {
+        let page = server.call(
+            "thread/list",
+            json!({"useStateDbOnly": true, "archived": archived, "limit": 100,
+                   "sourceKinds": ALL_SOURCE_KINDS, "modelProviders": []}),
+        )?;
+        for thread in page["data"].as_array().into_iter().flatten() {
+            ids.extend(thread["id"].as_str().map(str::to_owned));
+        }
+    }
+    Ok(ids)
+}
+
+#[test]
+fn import_makes_codex_show_every_thread_as_the_home_that_wrote_it() -> TestResult {
+    let Some(codex) =
+        real_codex_or_skip("import_makes_codex_show_every_thread_as_the_home_that_wrote_it")
+    else {
+        return Ok(());
+    };
+    let model = ScriptedModel::start(Script::new())?;
+    let source = CodexHome::new(&codex, &model)?;
+    // A paginated thread of two turns (a command, then an answer), named through Codex.
+    model.push_reply(Reply::items(vec![exec_command_call("call_ls", "ls")]));
+    model.push_reply(Reply::items(vec![assistant_message("msg_1", "Listed.")]));
+    let paginated = source
+        .exec("list the folder")?
+        .expect_thread_id()
+        .to_owned();
+    model.push_reply(Reply::items(vec![assistant_message("msg_2", "Again.")]));
+    source.resume(&paginated, "once more")?.assert_success();
+    // A fork of it (by reference: its history is the parent's prefix and its own turn).
+    model.push_reply(Reply::items(vec![assistant_message("msg_3", "Forked.")]));
+    let fork = source
+        .fork(&paginated, "and in a fork")?
+        .expect_thread_id()
+        .to_owned();
+    // A legacy thread, archived.
+    let mut server = source.app_server()?;
+    let started = server.call(
+        "thread/start",
+        json!({"historyMode": "legacy", "cwd": source.work_dir()}),
+    )?;
+    let legacy = started["thread"]["id"]
+        .as_str()
+        .ok_or("no legacy id")?
+        .to_owned();
+    model.push_reply(Reply::items(vec![assistant_message("msg_4", "Legacy.")]));
+    server.call(
+        "turn/start",
+        json!({"threadId": legacy, "input": [{"type": "text", "text": "an old thread"}]}),
+    )?;
+    server.wait_for_notification("turn/completed", Duration::from_secs(60))?;
+    server.call(
+        "thread/name/set",
+        json!({"threadId": paginated, "name": "the folder"}),
+    )?;
+    drop(server);
+    source.archive(&legacy)?.assert_success();
+    let threads = [paginated.clone(), fork.clone(), legacy];
+    let mut server = source.app_server()?;
+    let mut written = Vec::new();
+    for id in &threads {
+        written.push(comparable(server.thread_read(id)?));
+    }
+    drop(server);
+    let source_files = source.session_files()?;
+
+    // A copied paginated file opens empty in Codex.
+    let dest = CodexHome::new(&codex, &model)?;
+    let copied = file_of(&source_files, &paginated)?;
+    let day = copied
+        .parent()
+        .and_then(|day| day.strip_prefix(source.path()).ok())
+        .ok_or("a dated folder")?;
+    std::fs::create_dir_all(dest.path().join(day))?;
+    std::fs::copy(
+        &copied,
+        dest.path()
+            .join(day)
+            .join(copied.file_name().ok_or("name")?),
+    )?;
+    let mut server = dest.app_server()?;
+    let empty = server.thread_read(&paginated)?;
+    assert_eq!(
+        empty["turns"],
+        json!([]),
+        "a copied paginated thread opens empty"
+    );
+    drop(server);
+
+    let import = |extra: &[&str]| -> Result<String, Box<dyn std::error::Error>> {
+        let mut args = vec!["import", text(source.path())?, "--home", text(dest.path())?];
+        args.extend(["--codex", text(codex.bin())?]);
+        args.extend(extra);
+        run_ours(&args)
+    };
+    let plan = import(&["--plan"])?;
+    assert!(
+        plan.contains("there"),
+        "the copied file is found there:\n{plan}"
+    );
+    let report = import(&[])?;
+    assert!(
+        report.contains("Codex registered 3 thread(s): 2 projected, 1 read, 1 named"),
+        "{report}"
+    );
+    let mut server = dest.app_server()?;
+    for (id, theirs) in threads.iter().zip(&written) {
+        let mut ours = comparable(server.thread_read(id)?);
+        // Codex's row of a fork keeps, as its preview, the first message of the history it
+        // was forked with (the parent's); a row Codex rebuilds from the fork's file takes the
+        // file's own first message. Codex's doing, from a file that says both.
+        if *id == fork {
+            assert_eq!(ours["preview"], "and in a fork");
+            assert_eq!(theirs["preview"], "list the folder");
+            ours["preview"] = theirs["preview"].clone();
+        }
+        assert_eq!(
+            &ours, theirs,
+            "thread {id} as Codex shows it after the import"
+        );
+    }
+    let listed = listed_from_state(&mut server)?;
+    for id in &threads {
+        assert!(
+            listed.contains(id),
+            "{id} is not listed from Codex's state: {listed:?}"
+        );
+    }
+    drop(server);
+    for original in &source_files {
+        let relative = original.strip_prefix(source.path())?;
+        let placed: &Path = &dest.path().join(relative);
+        assert_eq!(
+            std::fs::read(placed)?,
+            std::fs::read(original)?,
+            "{}",
+            placed.display()
+        );
+        // The file copied by hand keeps the time of its copy: an import changes no file.
+        if *original != copied {
+            assert_eq!(
+                std::fs::metadata(placed)?.modified()?,
+                std::fs::metadata(original)?.modified()?,
+                "{}",
+                placed.display()
+            );
+        }
+    }
+    let again = import(&["--json"])?;
+    let copied_again = again
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|line| line["action"] == "copy")
+        .count();
+    assert_eq!(copied_again, 0, "a second import copies nothing:\n{again}");
+    Ok(())
+}

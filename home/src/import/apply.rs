@@ -1,0 +1,261 @@
+//! Doing an import's plan: the copies, then Codex's registration of each thread (see the
+//! module docs of `import`).
+
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::fs::{File, FileTimes};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use codex_protocol::thread_id::ThreadId;
+use codex_rollout::{CodexHome, ForkMode, ForkPoint, fork_rollout, load_rollout_items};
+use serde::Serialize;
+use serde_json::json;
+
+use super::codex_server::CodexServer;
+use super::sources::same_bytes;
+use super::{ImportError, ImportPlan, PlannedAction, PlannedFile};
+
+/// What an import did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ImportReport {
+    /// Files copied into the home.
+    pub copied: usize,
+    /// Files found already there (an earlier import).
+    pub already_there: usize,
+    /// Sessions imported as new threads, their own being in the home.
+    pub new_copies: usize,
+    /// Files left alone (in the home already, held, unreadable).
+    pub left: usize,
+    /// The threads Codex registered, parents first.
+    pub threads: Vec<ImportedThread>,
+}
+
+/// A thread Codex registered.
+#[derive(Debug, Clone, Serialize)]
+pub struct ImportedThread {
+    /// The thread in the home.
+    pub thread_id: ThreadId,
+    /// Whether Codex projected its history (paginated) or only read it (legacy).
+    pub projected: bool,
+    /// The name Codex was given for it, from its source home.
+    pub named: Option<String>,
+}
+
+/// Does `plan` in `home`, with the Codex executable `codex` registering the threads;
+/// `progress` is told of each file as it is done.
+pub fn apply_import(
+    plan: &ImportPlan,
+    home: &CodexHome,
+    codex: &OsStr,
+    progress: &dyn Fn(&PlannedFile),
+) -> Result<ImportReport, ImportError> {
+    let mut report = ImportReport::default();
+    // Each thread registered, with whether it is paginated, its parent and its name.
+    let mut threads: BTreeMap<ThreadId, (bool, Option<ThreadId>, Option<String>)> = BTreeMap::new();
+    let mut placed = Vec::new();
+    for file in &plan.files {
+        let thread_id = match &file.action {
+            PlannedAction::Copy => {
+                copy_into_place(&file.source, &file.target)?;
+                report.copied += 1;
+                placed.push(file.target.clone());
+                file.thread_id
+            }
+            PlannedAction::AlreadyThere => {
+                report.already_there += 1;
+                placed.push(file.target.clone());
+                file.thread_id
+            }
+            PlannedAction::NewCopy { .. } => {
+                let (thread_id, path) = new_copy(&file.source, home)?;
+                report.new_copies += 1;
+                placed.push(path);
+                thread_id
+            }
+            PlannedAction::InHome { .. }
+            | PlannedAction::MissingParent { .. }
+            | PlannedAction::Unreadable { .. } => {
+                report.left += 1;
+                progress(file);
+                continue;
+            }
+        };
+        let parent = match file.action {
+            PlannedAction::NewCopy { .. } => None,
+            _ => file.parent.filter(|parent| *parent != thread_id),
+        };
+        let entry = threads
+            .entry(thread_id)
+            .or_insert((file.paginated, parent, None));
+        entry.1 = entry.1.or(parent);
+        entry.2 = entry.2.take().or_else(|| file.name.clone());
+        progress(file);
+    }
+    if threads.is_empty() {
+        return Ok(report);
+    }
+    let stamps = placed
+        .iter()
+        .map(|path| stamp(path).map(|stamp| (path.clone(), stamp)))
+        .collect::<io::Result<Vec<_>>>()
+        .map_err(|source| ImportError::Home {
+            path: home.root().to_path_buf(),
+            source,
+        })?;
+    let mut server = CodexServer::start(codex, home)?;
+    let known_names = home.thread_names().map_err(|source| ImportError::Home {
+        path: home.root().to_path_buf(),
+        source,
+    })?;
+    for thread_id in parents_first(&threads) {
+        let Some((paginated, _, name)) = threads.get(&thread_id) else {
+            continue;
+        };
+        let id = thread_id.to_string();
+        if *paginated {
+            server.call(
+                "thread/resume",
+                json!({"threadId": id, "excludeTurns": true}),
+            )?;
+            server.call("thread/unsubscribe", json!({"threadId": id}))?;
+        } else {
+            server.call(
+                "thread/read",
+                json!({"threadId": id, "includeTurns": false}),
+            )?;
+        }
+        let named = match name {
+            Some(name) if known_names.get(&id) != Some(name) => {
+                server.call("thread/name/set", json!({"threadId": id, "name": name}))?;
+                Some(name.clone())
+            }
+            _ => None,
+        };
+        report.threads.push(ImportedThread {
+            thread_id,
+            projected: *paginated,
+            named,
+        });
+    }
+    drop(server);
+    for (path, before) in stamps {
+        let after = stamp(&path).map_err(|source| ImportError::Home {
+            path: path.clone(),
+            source,
+        })?;
+        if after.0 != before.0 {
+            return Err(ImportError::ChangedByCodex { path, what: "size" });
+        }
+        if after.1 != before.1 {
+            return Err(ImportError::ChangedByCodex {
+                path,
+                what: "modification time",
+            });
+        }
+    }
+    Ok(report)
+}
+
+/// A file's size and modification time.
+fn stamp(path: &Path) -> io::Result<(u64, SystemTime)> {
+    let metadata = std::fs::metadata(path)?;
+    Ok((metadata.len(), metadata.modified()?))
+}
+
+/// The threads of `threads` in an order where each parent comes before the threads that
+/// continue it (a parent outside the import is the home's, registered already).
+fn parents_first(
+    threads: &BTreeMap<ThreadId, (bool, Option<ThreadId>, Option<String>)>,
+) -> Vec<ThreadId> {
+    let mut ordered = Vec::with_capacity(threads.len());
+    let mut placed = std::collections::HashSet::new();
+    while ordered.len() < threads.len() {
+        let before = ordered.len();
+        for (thread_id, (_, parent, _)) in threads {
+            let ready = parent
+                .is_none_or(|parent| placed.contains(&parent) || !threads.contains_key(&parent));
+            if ready && !placed.contains(thread_id) {
+                placed.insert(*thread_id);
+                ordered.push(*thread_id);
+            }
+        }
+        if ordered.len() == before {
+            // A circle of parents (no file Codex writes has one): the rest in id order.
+            ordered.extend(threads.keys().filter(|id| !placed.contains(*id)).copied());
+            break;
+        }
+    }
+    ordered
+}
+
+/// Copies `source` to `target`, which must not exist: into a temporary file beside it, checked
+/// against the source, given the source's modification time, then linked into place (which
+/// fails rather than replace a file) and the temporary file removed.
+fn copy_into_place(source: &Path, target: &Path) -> Result<(), ImportError> {
+    let home_error = |source| ImportError::Home {
+        path: target.to_path_buf(),
+        source,
+    };
+    let folder = target.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(folder).map_err(home_error)?;
+    let name = target
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = folder.join(format!(".{name}.importing"));
+    // A killed import's leftover.
+    match std::fs::remove_file(&temporary) {
+        Ok(()) => {}
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+        Err(error) => return Err(home_error(error)),
+    }
+    let copy_error = |why: String| ImportError::Copy {
+        path: source.to_path_buf(),
+        why,
+    };
+    let before = stamp(source).map_err(|error| copy_error(error.to_string()))?;
+    let copied = (|| -> io::Result<()> {
+        let mut from = File::open(source)?;
+        let mut to = File::create_new(&temporary)?;
+        io::copy(&mut from, &mut to)?;
+        to.set_times(FileTimes::new().set_modified(before.1))?;
+        to.sync_all()
+    })();
+    let checked = copied.map_err(|error| error.to_string()).and_then(|()| {
+        let after = stamp(source).map_err(|error| error.to_string())?;
+        if after != before {
+            return Err("the file changed while it was copied (is Codex writing it?)".to_owned());
+        }
+        match same_bytes(source, &temporary) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err("the copy does not hold the file's bytes".to_owned()),
+            Err(error) => Err(error.to_string()),
+        }
+    });
+    if let Err(why) = checked {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(copy_error(why));
+    }
+    let linked = std::fs::hard_link(&temporary, target);
+    let _ = std::fs::remove_file(&temporary);
+    linked.map_err(home_error)?;
+    if let Ok(folder) = File::open(folder) {
+        let _ = folder.sync_all();
+    }
+    Ok(())
+}
+
+/// Imports `source` as a new thread of `home` (a copy under a new id, through `fork`); the
+/// new thread and its file.
+fn new_copy(source: &Path, home: &CodexHome) -> Result<(ThreadId, PathBuf), ImportError> {
+    let failed = |message: String| ImportError::NewCopy {
+        path: source.to_path_buf(),
+        message,
+    };
+    let loaded = load_rollout_items(source).map_err(|error| failed(error.to_string()))?;
+    let forked = fork_rollout(&loaded, ForkPoint::KeepAll, home, ForkMode::Copy)
+        .map_err(|error| failed(error.to_string()))?;
+    Ok((forked.thread_id, forked.path))
+}
