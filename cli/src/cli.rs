@@ -298,6 +298,15 @@ pub(crate) enum Command {
     /// --plan prints what would be done.
     #[command(verbatim_doc_comment)]
     Import(crate::commands::import::ImportArgs),
+    /// Find what Codex would show wrongly in a home, and with --apply fix it through Codex
+    ///
+    /// Threads Codex has no row for, paginated threads whose history it never
+    /// projected (they open empty) or projected only in part, names its rows
+    /// lost, rows whose file is gone, forks without their parent, ordinals out
+    /// of order; each with its reason. --apply has Codex's own app-server fix
+    /// what it can. Exit 1 when something is left.
+    #[command(verbatim_doc_comment)]
+    Repair(crate::commands::repair::RepairArgs),
     /// Write a session too large to resume again as a new thread with only what resume needs
     ///
     /// The new thread starts from the newest compaction (the live suffix,

@@ -14,12 +14,12 @@ use std::time::Duration;
 
 use codex_test_support::{
     ALL_SOURCE_KINDS, AppServer, CodexHome, Reply, Script, ScriptedModel, assistant_message,
-    exec_command_call, real_codex_or_skip,
+    real_codex_or_skip,
 };
 use serde_json::{Value, json};
 
 use common::TestResult;
-use common::real_codex::{run_ours, text};
+use common::real_codex::{StatefulThreads, run_ours, text, write_stateful_threads};
 
 /// The fields of a thread that say where and when the home that holds it wrote or listed it,
 /// set aside (the path is the home's; the update time is the file's time in a home that did
@@ -34,6 +34,13 @@ fn comparable(mut thread: Value) -> Value {
         }
     }
     thread
+}
+
+/// The names a home's `session_index.jsonl` gives, by thread id.
+fn source_names(
+    home: &CodexHome,
+) -> Result<std::collections::HashMap<String, String>, Box<dyn std::error::Error>> {
+    Ok(codex_rollout::CodexHome::new(home.path()).thread_names()?)
 }
 
 /// The session file of `thread_id` among `files`.
@@ -70,42 +77,14 @@ fn import_makes_codex_show_every_thread_as_the_home_that_wrote_it() -> TestResul
     };
     let model = ScriptedModel::start(Script::new())?;
     let source = CodexHome::new(&codex, &model)?;
-    // A paginated thread of two turns (a command, then an answer), named through Codex.
-    model.push_reply(Reply::items(vec![exec_command_call("call_ls", "ls")]));
-    model.push_reply(Reply::items(vec![assistant_message("msg_1", "Listed.")]));
-    let paginated = source
-        .exec("list the folder")?
-        .expect_thread_id()
-        .to_owned();
-    model.push_reply(Reply::items(vec![assistant_message("msg_2", "Again.")]));
-    source.resume(&paginated, "once more")?.assert_success();
-    // A fork of it (by reference: its history is the parent's prefix and its own turn).
-    model.push_reply(Reply::items(vec![assistant_message("msg_3", "Forked.")]));
+    // A paginated thread of two turns, named through Codex, and a legacy thread (archived);
+    // a fork of the first (by reference: its history is the parent's prefix and its turn).
+    let StatefulThreads { paginated, legacy } = write_stateful_threads(&source, &model)?;
+    model.push_reply(Reply::items(vec![assistant_message("msg_4", "Forked.")]));
     let fork = source
         .fork(&paginated, "and in a fork")?
         .expect_thread_id()
         .to_owned();
-    // A legacy thread, archived.
-    let mut server = source.app_server()?;
-    let started = server.call(
-        "thread/start",
-        json!({"historyMode": "legacy", "cwd": source.work_dir()}),
-    )?;
-    let legacy = started["thread"]["id"]
-        .as_str()
-        .ok_or("no legacy id")?
-        .to_owned();
-    model.push_reply(Reply::items(vec![assistant_message("msg_4", "Legacy.")]));
-    server.call(
-        "turn/start",
-        json!({"threadId": legacy, "input": [{"type": "text", "text": "an old thread"}]}),
-    )?;
-    server.wait_for_notification("turn/completed", Duration::from_secs(60))?;
-    server.call(
-        "thread/name/set",
-        json!({"threadId": paginated, "name": "the folder"}),
-    )?;
-    drop(server);
     source.archive(&legacy)?.assert_success();
     let threads = [paginated.clone(), fork.clone(), legacy];
     let mut server = source.app_server()?;
@@ -151,8 +130,11 @@ fn import_makes_codex_show_every_thread_as_the_home_that_wrote_it() -> TestResul
         "the copied file is found there:\n{plan}"
     );
     let report = import(&[])?;
+    // Named: the thread, and its fork, which Codex names after its parent when it forks.
+    let names = source_names(&source)?;
+    assert!(names.contains_key(&fork), "{names:?}");
     assert!(
-        report.contains("Codex registered 3 thread(s): 2 projected, 1 read, 1 named"),
+        report.contains("Codex registered 3 thread(s): 2 projected, 1 read, 2 named"),
         "{report}"
     );
     let mut server = dest.app_server()?;
@@ -206,4 +188,100 @@ fn import_makes_codex_show_every_thread_as_the_home_that_wrote_it() -> TestResul
         .count();
     assert_eq!(copied_again, 0, "a second import copies nothing:\n{again}");
     Ok(())
+}
+
+/// Where an import is killed, in milliseconds after it starts: while it copies, while Codex
+/// starts, while Codex registers.
+const KILL_AFTER_MS: [u64; 3] = [20, 150, 600];
+
+#[test]
+fn an_import_killed_at_any_moment_is_finished_by_the_next() -> TestResult {
+    let Some(codex) = real_codex_or_skip("an_import_killed_at_any_moment_is_finished_by_the_next")
+    else {
+        return Ok(());
+    };
+    let model = ScriptedModel::start(Script::new())?;
+    let source = CodexHome::new(&codex, &model)?;
+    model.push_reply(Reply::items(vec![assistant_message("msg_1", "Hello.")]));
+    let first = source.exec("say hello")?.expect_thread_id().to_owned();
+    model.push_reply(Reply::items(vec![assistant_message("msg_2", "Forked.")]));
+    let fork = source
+        .fork(&first, "and in a fork")?
+        .expect_thread_id()
+        .to_owned();
+    let mut server = source.app_server()?;
+    let written = [
+        comparable(server.thread_read(&first)?),
+        comparable(server.thread_read(&fork)?),
+    ];
+    drop(server);
+    let source_files = source.session_files()?;
+    for delay in KILL_AFTER_MS {
+        let dest = CodexHome::new(&codex, &model)?;
+        let mut killed = std::process::Command::new(assert_cmd::cargo::cargo_bin("codex-thread"))
+            .args(["import", text(source.path())?, "--home", text(dest.path())?])
+            .args(["--codex", text(codex.bin())?])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()?;
+        std::thread::sleep(Duration::from_millis(delay));
+        let _ = killed.kill();
+        killed.wait()?;
+        // Whatever is in place is a whole copy.
+        for original in &source_files {
+            let placed = dest.path().join(original.strip_prefix(source.path())?);
+            if placed.exists() {
+                assert_eq!(
+                    std::fs::read(&placed)?,
+                    std::fs::read(original)?,
+                    "{}",
+                    placed.display()
+                );
+            }
+        }
+        run_ours(&[
+            "import",
+            text(source.path())?,
+            "--home",
+            text(dest.path())?,
+            "--codex",
+            text(codex.bin())?,
+        ])?;
+        let mut server = dest.app_server()?;
+        let mut ours = [
+            comparable(server.thread_read(&first)?),
+            comparable(server.thread_read(&fork)?),
+        ];
+        drop(server);
+        // The fork's preview, as in the test above: Codex's rebuilt row takes the file's own.
+        ours[1]["preview"] = written[1]["preview"].clone();
+        assert_eq!(
+            ours, written,
+            "killed after {delay} ms, then imported again"
+        );
+        let leftovers: Vec<PathBuf> = dest
+            .session_files()?
+            .into_iter()
+            .chain(walk_leftovers(&dest.path().join("sessions"))?)
+            .filter(|path| path.to_string_lossy().ends_with(".importing"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+    Ok(())
+}
+
+/// Every file under `folder`, at any depth.
+fn walk_leftovers(folder: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut folders = vec![folder.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder)? {
+            let path = entry?.path();
+            match path.is_dir() {
+                true => folders.push(path),
+                false => files.push(path),
+            }
+        }
+    }
+    Ok(files)
 }

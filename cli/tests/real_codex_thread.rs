@@ -239,23 +239,6 @@ fn thread_equals_app_server_thread_read_on_threads_codex_writes() -> TestResult 
     Ok(())
 }
 
-/// Starts a legacy thread through the app-server (`thread/start {historyMode: "legacy"}`) and
-/// runs one turn of `text` in it to completion.
-fn legacy_thread(
-    app_server: &mut codex_test_support::AppServer,
-    cwd: &Path,
-    text: &str,
-) -> Result<(), Box<dyn std::error::Error>> {
-    let started = app_server.call("thread/start", json!({"historyMode": "legacy", "cwd": cwd}))?;
-    let id = started["thread"]["id"].as_str().ok_or("no legacy id")?;
-    app_server.call(
-        "turn/start",
-        json!({"threadId": id, "input": [{"type": "text", "text": text}]}),
-    )?;
-    app_server.wait_for_notification("turn/completed", std::time::Duration::from_secs(30))?;
-    Ok(())
-}
-
 /// The harder shapes: a web search, a tool Codex does not offer, a turn that hit a 429, a
 /// compaction before a resumed turn, a named thread, an archived thread, a legacy thread
 /// started through the app-server, and a thread reverted into a continuation file.
@@ -340,7 +323,7 @@ fn thread_equals_app_server_thread_read_on_harder_threads_codex_writes() -> Test
     // Two legacy threads started through the app-server: the first migrated to the paginated
     // mode by `codex migrate-rollouts --apply`, the second left legacy.
     model.push_reply(Reply::message("msg_l1", "Legacy."));
-    legacy_thread(&mut app_server, home.work_dir(), "to be migrated")?;
+    common::real_codex::legacy_thread(&mut app_server, home.work_dir(), "to be migrated")?;
     drop(app_server);
     let migrated = home.run(&["migrate-rollouts", "--apply", "--json"])?;
     assert!(migrated.success(), "migrate-rollouts: {}", migrated.stderr);
@@ -351,7 +334,7 @@ fn thread_equals_app_server_thread_read_on_harder_threads_codex_writes() -> Test
     );
     let mut app_server = home.app_server()?;
     model.push_reply(Reply::message("msg_l2", "Legacy."));
-    legacy_thread(&mut app_server, home.work_dir(), "old style")?;
+    common::real_codex::legacy_thread(&mut app_server, home.work_dir(), "old style")?;
     drop(app_server);
     // A code-mode model: its tools and instructions recorded in the thread's history.
     model.push_reply(Reply::message("msg_code", "Coded."));

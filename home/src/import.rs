@@ -35,6 +35,7 @@ use codex_rollout::CodexHome;
 use serde::Serialize;
 
 pub use apply::{ImportReport, ImportedThread, apply_import};
+pub(crate) use apply::{Registration, register_threads};
 pub use codex_server::{CodexServer, CodexServerError};
 
 /// What is to be done with the session files of an import's sources.

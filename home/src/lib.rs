@@ -27,6 +27,13 @@
 //! - Tables: [`write_tables`] writes a home's threads, turns, items and token usage as Parquet
 //!   partitioned by day, only what changed since the last run ([`TableRun`]); [`Redactor`]
 //!   is the export's `--redact` rule, which it shares.
+//! - Import and repair: [`plan_import`] and [`apply_import`] bring sessions into a home so
+//!   that Codex sees them (copies, then Codex's own app-server registering and projecting each
+//!   thread); `find_repairs` and `apply_repairs` (feature `state`) find and fix what Codex
+//!   would show wrongly.
+//! - Served: [`ServedHome`] answers the app-server protocol's read methods from a home, a
+//!   [`ServedConnection`] follows the threads a client resumed; [`replay_notifications`] is
+//!   a session as the messages a client receives.
 //! - Disk use: [`measure_files`] says where a home's bytes go ([`DuReport`]).
 //! - Compression: [`plan_file`] decides whether a file is old enough and free of a running
 //!   Codex ([`thread_writer_lock`]); [`compress_files`] replaces each chosen file through
@@ -82,8 +89,10 @@
 //! - `search`: the full-text search index (`SearchIndex`, `update_and_search`) and thread
 //!   lookups through it; compiles SQLite (bundled).
 //! - `tables`: the Parquet tables (`write_tables`); compiles arrow and parquet.
+//! - `state`: reading Codex's own state databases to find what it would show wrongly
+//!   (`find_repairs`, `apply_repairs`); compiles SQLite (bundled).
 //!
-//! Neither is on by default: a crate that wants listings, usage or pruning compiles neither.
+//! None is on by default: a crate that wants listings, usage or pruning compiles none.
 
 #![warn(missing_docs)]
 
@@ -100,6 +109,8 @@ mod pricing;
 mod prune;
 mod read;
 mod redact;
+#[cfg(feature = "state")]
+mod repair;
 mod replay;
 #[cfg(feature = "search")]
 mod search;
@@ -155,6 +166,8 @@ pub use read::{
     stream_client_view, stream_session, stream_session_where,
 };
 pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
+#[cfg(feature = "state")]
+pub use repair::{Finding, Problem, RepairError, RepairReport, apply_repairs, find_repairs};
 pub use replay::{HOLD_POLLS, NotificationReplay, replay_notifications};
 #[cfg(feature = "search")]
 pub use search::{

@@ -22,20 +22,29 @@ const META_LINES: usize = 8;
 /// id (among its first lines; plain or compressed), else the id its name carries (a file
 /// without a meta); `None` when it has neither.
 pub fn thread_id_of_file(path: &Path) -> io::Result<Option<ThreadId>> {
-    let mut stream = RolloutStream::open(path)?;
-    while let Some(line) = stream.next_line()? {
-        if line.number > META_LINES {
-            break;
-        }
-        if let Some(RolloutItem::SessionMeta(meta)) = line.line().map(|line| &line.item) {
-            return Ok(Some(meta.meta.id));
-        }
+    if let Some(meta) = session_meta_of_file(path)? {
+        return Ok(Some(meta.meta.id));
     }
     Ok(path
         .file_name()
         .and_then(|name| name.to_str())
         .and_then(parse_rollout_file_name)
         .map(|name| ThreadId::from_uuid(name.thread_id)))
+}
+
+/// The first session meta of the file at `path` (among its first lines; plain or
+/// compressed): what the file says of its thread (its id, history mode, history base).
+pub fn session_meta_of_file(path: &Path) -> io::Result<Option<SessionMetaLine>> {
+    let mut stream = RolloutStream::open(path)?;
+    while let Some(line) = stream.next_line()? {
+        if line.number > META_LINES {
+            break;
+        }
+        if let Some(RolloutItem::SessionMeta(meta)) = line.line().map(|line| &line.item) {
+            return Ok(Some(SessionMetaLine::clone(meta)));
+        }
+    }
+    Ok(None)
 }
 
 /// The session meta on the first line of `file` (read from its start), with the line's

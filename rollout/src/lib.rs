@@ -109,7 +109,7 @@ pub use fork::{
     fork_file_dropping_turns_in_batches, fork_point_dropping_turns, fork_rollout,
     fork_rollout_to_path, fork_source_thread, user_message_positions_in_rollout,
 };
-pub use head::thread_id_of_file;
+pub use head::{session_meta_of_file, thread_id_of_file};
 pub use history_base::{
     HistoryBaseError, MAX_BASE_DEPTH, PrefixProblem, ResolvedBase, history_base_of_file,
     load_rollout_with_base, resolve_history_base,

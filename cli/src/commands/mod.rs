@@ -12,6 +12,7 @@ pub(crate) mod mcp;
 pub(crate) mod notifications;
 pub(crate) mod prompt;
 pub(crate) mod prune;
+pub(crate) mod repair;
 pub(crate) mod rescue;
 pub(crate) mod search;
 pub(crate) mod secrets;
@@ -174,6 +175,7 @@ pub(crate) fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
         Command::Table(args) => table::run(&args, out),
         Command::Prune(args) => prune::run(&args, out),
         Command::Import(args) => import::run(&args, out),
+        Command::Repair(args) => repair::run(&args, out),
         Command::Rescue(args) => rescue::run(&args, out),
         Command::Serve(args) => serve::run(&args, out),
         Command::Mcp(args) => mcp::run(&args, out),

@@ -4,8 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use codex_test_support::CodexHome;
-use serde_json::Value;
+use codex_test_support::{
+    AppServer, CodexHome, Reply, ScriptedModel, assistant_message, exec_command_call,
+};
+use serde_json::{Value, json};
 
 use super::bin;
 
@@ -217,4 +219,53 @@ pub(crate) fn meta_millis(file: &Path) -> Option<u32> {
     let time = line.get("payload")?.get("timestamp")?.as_str()?;
     let time = chrono::DateTime::parse_from_rfc3339(time).ok()?;
     Some(time.timestamp_subsec_millis())
+}
+
+/// Starts a legacy thread through the app-server (`thread/start {historyMode: "legacy"}`) and
+/// runs one turn of `text` in it to completion; its id.
+pub(crate) fn legacy_thread(
+    app_server: &mut AppServer,
+    cwd: &Path,
+    text: &str,
+) -> Result<String, Failure> {
+    let started = app_server.call("thread/start", json!({"historyMode": "legacy", "cwd": cwd}))?;
+    let id = started["thread"]["id"]
+        .as_str()
+        .ok_or("no legacy id")?
+        .to_owned();
+    app_server.call(
+        "turn/start",
+        json!({"threadId": id, "input": [{"type": "text", "text": text}]}),
+    )?;
+    app_server.wait_for_notification("turn/completed", std::time::Duration::from_secs(60))?;
+    Ok(id)
+}
+
+/// The threads of a home whose Codex state the tests take apart.
+pub(crate) struct StatefulThreads {
+    /// A paginated thread of two turns (a command then an answer; another answer), named
+    /// "the folder" through Codex.
+    pub(crate) paginated: String,
+    /// A legacy thread of one turn, started through the app-server.
+    pub(crate) legacy: String,
+}
+
+/// Has the real Codex write [`StatefulThreads`] in `home`, `model` answering.
+pub(crate) fn write_stateful_threads(
+    home: &CodexHome,
+    model: &ScriptedModel,
+) -> Result<StatefulThreads, Failure> {
+    model.push_reply(Reply::items(vec![exec_command_call("call_ls", "ls")]));
+    model.push_reply(Reply::items(vec![assistant_message("msg_1", "Listed.")]));
+    let paginated = home.exec("list the folder")?.expect_thread_id().to_owned();
+    model.push_reply(Reply::items(vec![assistant_message("msg_2", "Again.")]));
+    home.resume(&paginated, "once more")?.assert_success();
+    let mut server = home.app_server()?;
+    model.push_reply(Reply::items(vec![assistant_message("msg_3", "Legacy.")]));
+    let legacy = legacy_thread(&mut server, home.work_dir(), "an old thread")?;
+    server.call(
+        "thread/name/set",
+        json!({"threadId": paginated, "name": "the folder"}),
+    )?;
+    Ok(StatefulThreads { paginated, legacy })
 }

@@ -52,8 +52,7 @@ pub fn apply_import(
     progress: &dyn Fn(&PlannedFile),
 ) -> Result<ImportReport, ImportError> {
     let mut report = ImportReport::default();
-    // Each thread registered, with whether it is paginated, its parent and its name.
-    let mut threads: BTreeMap<ThreadId, (bool, Option<ThreadId>, Option<String>)> = BTreeMap::new();
+    let mut threads: BTreeMap<ThreadId, Registration> = BTreeMap::new();
     let mut placed = Vec::new();
     for file in &plan.files {
         let thread_id = match &file.action {
@@ -86,16 +85,59 @@ pub fn apply_import(
             PlannedAction::NewCopy { .. } => None,
             _ => file.parent.filter(|parent| *parent != thread_id),
         };
-        let entry = threads
-            .entry(thread_id)
-            .or_insert((file.paginated, parent, None));
-        entry.1 = entry.1.or(parent);
-        entry.2 = entry.2.take().or_else(|| file.name.clone());
+        let entry = threads.entry(thread_id).or_insert(Registration {
+            thread_id,
+            paginated: file.paginated,
+            parent: None,
+            name: None,
+        });
+        entry.parent = entry.parent.or(parent);
+        entry.name = entry.name.take().or_else(|| file.name.clone());
         progress(file);
     }
     if threads.is_empty() {
         return Ok(report);
     }
+    // A name the home's index already gives needs no setting.
+    let known_names = home.thread_names().map_err(|source| ImportError::Home {
+        path: home.root().to_path_buf(),
+        source,
+    })?;
+    let registrations = threads
+        .into_values()
+        .map(|mut registration| {
+            let id = registration.thread_id.to_string();
+            if registration.name.as_ref() == known_names.get(&id) {
+                registration.name = None;
+            }
+            registration
+        })
+        .collect::<Vec<_>>();
+    report.threads = register_threads(home, codex, &registrations, &placed)?;
+    Ok(report)
+}
+
+/// A thread for Codex to register (see [`register_threads`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Registration {
+    pub(crate) thread_id: ThreadId,
+    /// Whether Codex projects its history (paginated) or reads it from the file (legacy).
+    pub(crate) paginated: bool,
+    /// The thread it continues, registered first when among `threads`.
+    pub(crate) parent: Option<ThreadId>,
+    /// The name Codex is to give it.
+    pub(crate) name: Option<String>,
+}
+
+/// Has Codex's own app-server (the executable `codex`) register each of `threads` in `home`,
+/// parents first: a paginated thread projected (`thread/resume` without turns, then
+/// `thread/unsubscribe`), a legacy one read; each name given set through `thread/name/set`. Fails when a file of `placed` changed size or time meanwhile.
+pub(crate) fn register_threads(
+    home: &CodexHome,
+    codex: &OsStr,
+    threads: &[Registration],
+    placed: &[PathBuf],
+) -> Result<Vec<ImportedThread>, ImportError> {
     let stamps = placed
         .iter()
         .map(|path| stamp(path).map(|stamp| (path.clone(), stamp)))
@@ -105,16 +147,17 @@ pub fn apply_import(
             source,
         })?;
     let mut server = CodexServer::start(codex, home)?;
-    let known_names = home.thread_names().map_err(|source| ImportError::Home {
-        path: home.root().to_path_buf(),
-        source,
-    })?;
-    for thread_id in parents_first(&threads) {
-        let Some((paginated, _, name)) = threads.get(&thread_id) else {
+    let by_id: BTreeMap<ThreadId, &Registration> = threads
+        .iter()
+        .map(|registration| (registration.thread_id, registration))
+        .collect();
+    let mut registered = Vec::with_capacity(threads.len());
+    for thread_id in parents_first(&by_id) {
+        let Some(registration) = by_id.get(&thread_id) else {
             continue;
         };
         let id = thread_id.to_string();
-        if *paginated {
+        if registration.paginated {
             server.call(
                 "thread/resume",
                 json!({"threadId": id, "excludeTurns": true}),
@@ -126,17 +169,13 @@ pub fn apply_import(
                 json!({"threadId": id, "includeTurns": false}),
             )?;
         }
-        let named = match name {
-            Some(name) if known_names.get(&id) != Some(name) => {
-                server.call("thread/name/set", json!({"threadId": id, "name": name}))?;
-                Some(name.clone())
-            }
-            _ => None,
-        };
-        report.threads.push(ImportedThread {
+        if let Some(name) = &registration.name {
+            server.call("thread/name/set", json!({"threadId": id, "name": name}))?;
+        }
+        registered.push(ImportedThread {
             thread_id,
-            projected: *paginated,
-            named,
+            projected: registration.paginated,
+            named: registration.name.clone(),
         });
     }
     drop(server);
@@ -155,7 +194,7 @@ pub fn apply_import(
             });
         }
     }
-    Ok(report)
+    Ok(registered)
 }
 
 /// A file's size and modification time.
@@ -165,16 +204,15 @@ fn stamp(path: &Path) -> io::Result<(u64, SystemTime)> {
 }
 
 /// The threads of `threads` in an order where each parent comes before the threads that
-/// continue it (a parent outside the import is the home's, registered already).
-fn parents_first(
-    threads: &BTreeMap<ThreadId, (bool, Option<ThreadId>, Option<String>)>,
-) -> Vec<ThreadId> {
+/// continue it (a parent outside them is the home's, registered already).
+fn parents_first(threads: &BTreeMap<ThreadId, &Registration>) -> Vec<ThreadId> {
     let mut ordered = Vec::with_capacity(threads.len());
     let mut placed = std::collections::HashSet::new();
     while ordered.len() < threads.len() {
         let before = ordered.len();
-        for (thread_id, (_, parent, _)) in threads {
-            let ready = parent
+        for (thread_id, registration) in threads {
+            let ready = registration
+                .parent
                 .is_none_or(|parent| placed.contains(&parent) || !threads.contains_key(&parent));
             if ready && !placed.contains(thread_id) {
                 placed.insert(*thread_id);

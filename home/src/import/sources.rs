@@ -8,14 +8,12 @@ use std::path::{Path, PathBuf};
 use codex_protocol::rollout::HistoryMode;
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::{
-    ARCHIVED_SESSIONS_SUBDIR, CodexHome, RolloutFileName, history_base_of_file,
-    home_of_rollout_path, parse_rollout_file_name,
+    ARCHIVED_SESSIONS_SUBDIR, CodexHome, RolloutFileName, home_of_rollout_path,
+    parse_rollout_file_name, session_meta_of_file,
 };
 
 use super::{ImportError, ImportOptions, PlannedAction, PlannedFile};
-use crate::{
-    all_rollout_files, find_rollout_by_thread_id, rollout_files_under, summarize_rollout_file,
-};
+use crate::{all_rollout_files, find_rollout_by_thread_id, rollout_files_under};
 
 /// A session file of a source.
 #[derive(Debug, Clone)]
@@ -146,11 +144,11 @@ pub(super) fn plan_file(
         name: file.thread_name.clone(),
         action: PlannedAction::Copy,
     };
-    let summary = match summarize_rollout_file(&file.path) {
-        Ok(Some(summary)) => summary,
+    let meta = match session_meta_of_file(&file.path) {
+        Ok(Some(meta)) => meta,
         Ok(None) => {
             planned.action = PlannedAction::Unreadable {
-                reason: "no session meta".to_owned(),
+                reason: "no session meta among its first lines".to_owned(),
             };
             return Ok(planned);
         }
@@ -161,14 +159,8 @@ pub(super) fn plan_file(
             return Ok(planned);
         }
     };
-    planned.paginated =
-        summary.session_meta.meta.effective_history_mode() == HistoryMode::Paginated;
-    planned.parent = history_base_of_file(&file.path)
-        .map_err(|source| ImportError::Source {
-            path: file.path.clone(),
-            source,
-        })?
-        .map(|base| base.thread_id);
+    planned.paginated = meta.meta.effective_history_mode() == HistoryMode::Paginated;
+    planned.parent = meta.meta.history_base.map(|base| base.thread_id);
     let known = |existing: PathBuf| match options.new_copy_of_known {
         true => PlannedAction::NewCopy { existing },
         false => PlannedAction::InHome { existing },

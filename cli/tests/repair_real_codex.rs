@@ -1,0 +1,149 @@
+//! `codex-thread repair` on a home whose Codex state was lost: the real Codex writes a home (a
+//! paginated thread of two turns, named; a legacy thread), its state databases are deleted and
+//! Codex started on it again (it rebuilds its rows from the files, without the name, and the
+//! paginated thread opens empty). `repair` finds exactly that, each with its reason;
+//! `repair --apply` has Codex fix it, after which Codex's `thread/read` of every thread equals
+//! what it showed before the loss, the files are unchanged, and `repair` finds nothing.
+
+mod common;
+
+use std::time::Duration;
+
+use codex_test_support::{
+    CodexHome, Script, ScriptedModel, describe_differences, json_differences, real_codex_or_skip,
+};
+use serde_json::{Value, json};
+
+use common::TestResult;
+use common::real_codex::{StatefulThreads, text, write_stateful_threads};
+
+/// `thread` as compared before and after: the times Codex takes from its rebuilt rows
+/// (the file's time) set aside (`reference/codex-state.md`).
+fn comparable(mut thread: Value) -> Value {
+    if let Some(fields) = thread.as_object_mut() {
+        for key in ["updatedAt", "recencyAt"] {
+            fields.remove(key);
+        }
+    }
+    thread
+}
+
+/// `codex-thread repair ARGS --json` on `home`: its exit code and JSON lines.
+fn repair(
+    home: &CodexHome,
+    args: &[&str],
+) -> Result<(i32, Vec<Value>), Box<dyn std::error::Error>> {
+    let output = common::bin()?
+        .args(["--json", "repair", "--home", text(home.path())?])
+        .args(["--codex", text(home.codex().bin())?])
+        .args(args)
+        .output()?;
+    let lines = String::from_utf8(output.stdout)?
+        .lines()
+        .map(serde_json::from_str)
+        .collect::<Result<Vec<Value>, _>>()?;
+    Ok((output.status.code().unwrap_or(-1), lines))
+}
+
+#[test]
+fn repair_has_codex_rebuild_what_a_lost_state_left_wrong() -> TestResult {
+    let Some(codex) = real_codex_or_skip("repair_has_codex_rebuild_what_a_lost_state_left_wrong")
+    else {
+        return Ok(());
+    };
+    let model = ScriptedModel::start(Script::new())?;
+    let home = CodexHome::new(&codex, &model)?;
+    let StatefulThreads { paginated, legacy } = write_stateful_threads(&home, &model)?;
+    // Read by a server that has not loaded them (one that ran a thread shows it loaded).
+    let mut server = home.app_server()?;
+    let before = [
+        comparable(server.thread_read(&paginated)?),
+        comparable(server.thread_read(&legacy)?),
+    ];
+    drop(server);
+    let files: Vec<(std::path::PathBuf, Vec<u8>, std::time::SystemTime)> = home
+        .session_files()?
+        .into_iter()
+        .map(|path| {
+            let bytes = std::fs::read(&path)?;
+            let time = std::fs::metadata(&path)?.modified()?;
+            Ok((path, bytes, time))
+        })
+        .collect::<std::io::Result<_>>()?;
+    let (code, clean) = repair(&home, &[])?;
+    assert_eq!(code, 0, "a home Codex wrote needs nothing: {clean:?}");
+
+    // The state is lost; Codex, started again, rebuilds its rows from the files.
+    for entry in std::fs::read_dir(home.path())? {
+        let path = entry?.path();
+        let name = path
+            .file_name()
+            .and_then(|name| name.to_str())
+            .unwrap_or_default();
+        if name.starts_with("state_5.sqlite") || name.starts_with("thread_history_1.sqlite") {
+            std::fs::remove_file(&path)?;
+        }
+    }
+    let mut server = home.app_server()?;
+    server.thread_list(false)?;
+    let lost = server.thread_read(&paginated)?;
+    assert_eq!(lost["turns"], json!([]), "the paginated thread opens empty");
+    assert_eq!(lost["name"], Value::Null, "its name is lost");
+    drop(server);
+
+    let (code, found) = repair(&home, &[])?;
+    assert_eq!(code, 1, "{found:?}");
+    let mut problems: Vec<(String, String)> = found
+        .iter()
+        .filter_map(|line| {
+            Some((
+                line["thread_id"].as_str()?.to_owned(),
+                line["problem"].as_str()?.to_owned(),
+            ))
+        })
+        .collect();
+    problems.sort();
+    let mut expected = vec![
+        (paginated.clone(), "name_lost".to_owned()),
+        (paginated.clone(), "unprojected".to_owned()),
+    ];
+    expected.sort();
+    assert_eq!(problems, expected, "{found:?}");
+
+    // Killed while Codex fixes, the next run finishes the job.
+    let mut killed = std::process::Command::new(assert_cmd::cargo::cargo_bin("codex-thread"))
+        .args(["repair", "--apply", "--home", text(home.path())?])
+        .args(["--codex", text(home.codex().bin())?])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()?;
+    std::thread::sleep(Duration::from_millis(300));
+    let _ = killed.kill();
+    killed.wait()?;
+    let (code, applied) = repair(&home, &["--apply"])?;
+    assert_eq!(code, 0, "{applied:?}");
+    let mut server = home.app_server()?;
+    let after = [
+        comparable(server.thread_read(&paginated)?),
+        comparable(server.thread_read(&legacy)?),
+    ];
+    drop(server);
+    let differences = json_differences(&Value::from(after.to_vec()), &Value::from(before.to_vec()));
+    assert!(
+        differences.is_empty(),
+        "Codex shows the threads otherwise than before the loss:\n{}",
+        describe_differences(&differences, 20)
+    );
+    for (path, bytes, time) in files {
+        assert_eq!(std::fs::read(&path)?, bytes, "{}", path.display());
+        assert_eq!(
+            std::fs::metadata(&path)?.modified()?,
+            time,
+            "{}",
+            path.display()
+        );
+    }
+    let (code, again) = repair(&home, &[])?;
+    assert_eq!(code, 0, "{again:?}");
+    Ok(())
+}
