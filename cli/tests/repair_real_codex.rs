@@ -3,7 +3,10 @@
 //! Codex started on it again (it rebuilds its rows from the files, without the name, and the
 //! paginated thread opens empty). `repair` finds exactly that, each with its reason;
 //! `repair --apply` has Codex fix it, after which Codex's `thread/read` of every thread equals
-//! what it showed before the loss, the files are unchanged, and `repair` finds nothing.
+//! what it showed before the loss, the files are unchanged, and `repair` finds nothing. Then
+//! the thread's projected turns and items are deleted but its projection state kept (Codex
+//! then shows it empty even after a resume): `repair` finds the stale projection, and
+//! `--apply` (the one direct write, after a backup) has Codex project it again.
 
 mod common;
 
@@ -145,5 +148,57 @@ fn repair_has_codex_rebuild_what_a_lost_state_left_wrong() -> TestResult {
     }
     let (code, again) = repair(&home, &[])?;
     assert_eq!(code, 0, "{again:?}");
+
+    // The projected items and turns are lost but the projection state kept: Codex's catch-up
+    // starts at the end it recorded, so even a resume shows the thread empty.
+    let history = rusqlite::Connection::open(home.path().join("thread_history_1.sqlite"))?;
+    for table in ["thread_items", "thread_turns"] {
+        history.execute(
+            &format!("DELETE FROM {table} WHERE thread_id = ?1"),
+            [&paginated],
+        )?;
+    }
+    drop(history);
+    let mut server = home.app_server()?;
+    server.call(
+        "thread/resume",
+        json!({"threadId": paginated, "excludeTurns": true}),
+    )?;
+    server.call("thread/unsubscribe", json!({"threadId": paginated}))?;
+    drop(server);
+    let mut server = home.app_server()?;
+    assert_eq!(
+        server.thread_read(&paginated)?["turns"],
+        json!([]),
+        "empty even after a resume"
+    );
+    drop(server);
+    let (code, found) = repair(&home, &[])?;
+    assert_eq!(code, 1, "{found:?}");
+    assert_eq!(found[0]["problem"], "stale_projection", "{found:?}");
+    let (code, applied) = repair(&home, &["--apply"])?;
+    assert_eq!(code, 0, "{applied:?}");
+    let backups = std::fs::read_dir(home.path())?
+        .flatten()
+        .filter(|entry| {
+            entry
+                .file_name()
+                .to_string_lossy()
+                .contains(".repair-backup-")
+        })
+        .count();
+    assert_eq!(
+        backups, 1,
+        "the database was copied before the one direct write"
+    );
+    let mut server = home.app_server()?;
+    let repaired = comparable(server.thread_read(&paginated)?);
+    drop(server);
+    let differences = json_differences(&repaired, &before[0]);
+    assert!(
+        differences.is_empty(),
+        "after the stale projection's repair:\n{}",
+        describe_differences(&differences, 20)
+    );
     Ok(())
 }

@@ -11,12 +11,20 @@
 //! turns then `thread/unsubscribe` to project a paginated thread from where its projection
 //! stopped, `thread/read` to register a legacy one, `thread/name/set` for a lost name). What
 //! that path cannot fix is reported and left: a row whose file is gone (Codex hides it), a
-//! fork whose parent the home lacks, ordinals that repeat or go backwards (Codex skips the
-//! rest of such a file), and a projection that says it is complete while its items are fewer
-//! than the file's (only deleting Codex's projection-state row, a direct write, would let the
-//! catch-up start over; not done).
+//! fork whose parent the home lacks, and ordinals that repeat or go backwards (Codex skips the
+//! rest of such a file).
+//!
+//! One fix needs a direct write to Codex's state: a projection that says it is complete while
+//! it holds fewer items than the file records, which no catch-up would ever fill (Codex
+//! projects from the offset its projection-state row says). Its row is deleted, so that the
+//! catch-up starts from the beginning: only those threads' rows, in one transaction, after a
+//! consistent copy of the database is written beside it, with no Codex holding any thread of
+//! the home for writing, and refused for a schema version this version was not tested on
+//! ([`state::forget_projections`]).
 
 mod state;
+
+pub use state::ProjectionWriteError;
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
@@ -105,7 +113,11 @@ impl Problem {
     pub fn fixable(&self) -> bool {
         matches!(
             self,
-            Self::NoRow | Self::Unprojected | Self::ProjectedBehind { .. } | Self::NameLost { .. }
+            Self::NoRow
+                | Self::Unprojected
+                | Self::ProjectedBehind { .. }
+                | Self::StaleProjection { .. }
+                | Self::NameLost { .. }
         )
     }
 }
@@ -134,6 +146,18 @@ pub enum RepairError {
     /// The fix through Codex failed.
     #[error(transparent)]
     Fix(#[from] ImportError),
+    /// Codex's projection state could not be changed.
+    #[error(transparent)]
+    Projection(#[from] state::ProjectionWriteError),
+    /// A running Codex holds a thread of the home: its state is not written behind its back.
+    #[error(
+        "a running Codex holds thread {thread_id} of this home; close Codex and repair again \
+         (nothing was changed)"
+    )]
+    CodexRunning {
+        /// The thread held.
+        thread_id: String,
+    },
 }
 
 /// What Codex would show wrongly in `home` (see the module docs).
@@ -290,8 +314,35 @@ pub fn apply_repairs(
     if threads.is_empty() {
         return Ok(Vec::new());
     }
+    let stale: Vec<String> = report
+        .findings
+        .iter()
+        .filter(|finding| matches!(finding.problem, Problem::StaleProjection { .. }))
+        .map(|finding| finding.thread_id.clone())
+        .collect();
+    if !stale.is_empty() {
+        if let Some(thread_id) = held_thread(home) {
+            return Err(RepairError::CodexRunning { thread_id });
+        }
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_secs());
+        let backup = state::forget_projections(home.root(), &stale, stamp)?;
+        tracing::info!(backup = %backup.display(), threads = stale.len(), "projection state reset");
+    }
     let registrations: Vec<Registration> = threads.into_values().collect();
     Ok(register_threads(home, codex, &registrations, &placed)?)
+}
+
+/// A thread of `home` a running Codex holds for writing, if any (from its writer locks).
+fn held_thread(home: &CodexHome) -> Option<String> {
+    let folder = home.root().join(crate::THREAD_WRITER_LOCKS_SUBDIR);
+    let entries = std::fs::read_dir(folder).ok()?;
+    entries.flatten().find_map(|entry| {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let id = name.strip_suffix(".lock")?.to_owned();
+        being_written(home, &id).then_some(id)
+    })
 }
 
 /// Whether a running Codex holds thread `id` for writing.

@@ -177,3 +177,39 @@ fn an_envelope_s_ordinal_is_read_from_its_bytes() {
     );
     assert_eq!(envelope_ordinal(br#"{"timestamp":"x","type":"x"}"#), None);
 }
+
+#[test]
+fn a_projection_is_forgotten_only_on_a_tested_schema_and_after_a_backup()
+-> Result<(), Box<dyn std::error::Error>> {
+    let dir = tempfile::tempdir()?;
+    let root = dir.path();
+    let a = place(root, A, &session(A, [Some(0), Some(1), Some(2)]))?;
+    let size = std::fs::metadata(&a)?.len();
+    state(root, &[(A, &a, None)], &[(A, size, 0)])?;
+    let history = Connection::open(root.join(state::HISTORY_DATABASE))?;
+    let rows = |connection: &Connection| -> rusqlite::Result<i64> {
+        connection.query_row(
+            "SELECT count(*) FROM thread_history_projection_state",
+            [],
+            |row| row.get(0),
+        )
+    };
+    // No migration record: not a schema this version knows.
+    let refused = state::forget_projections(root, &[A.to_owned()], 1);
+    assert!(matches!(
+        refused,
+        Err(ProjectionWriteError::UntestedSchema { found: 0 })
+    ));
+    assert_eq!(rows(&history)?, 1, "nothing was changed");
+    history.execute_batch(
+        "CREATE TABLE _sqlx_migrations (version INTEGER); INSERT INTO _sqlx_migrations VALUES (8);",
+    )?;
+    let backup = state::forget_projections(root, &[A.to_owned()], 2)?;
+    assert_eq!(rows(&history)?, 0);
+    assert_eq!(
+        rows(&Connection::open(&backup)?)?,
+        1,
+        "the backup holds the row"
+    );
+    Ok(())
+}

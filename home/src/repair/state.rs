@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 /// Codex's thread rows database.
 pub(crate) const STATE_DATABASE: &str = "state_5.sqlite";
@@ -28,6 +28,56 @@ pub(crate) struct Projection {
     pub(crate) next_byte_offset: u64,
     /// The items projected.
     pub(crate) items: u64,
+}
+
+/// The migrations of `thread_history_1.sqlite` whose schema the one direct write was tested
+/// on (8: Codex 0.169; 9: 0.171, which adds indexes).
+pub(crate) const TESTED_HISTORY_SCHEMAS: [i64; 2] = [8, 9];
+
+/// Why Codex's projection state could not be changed.
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectionWriteError {
+    /// The database is of a schema the write was not tested on.
+    #[error(
+        "{HISTORY_DATABASE} is at migration {found}, which this version has not been tested on \
+         (tested: {TESTED_HISTORY_SCHEMAS:?}); nothing was changed"
+    )]
+    UntestedSchema {
+        /// Its newest migration.
+        found: i64,
+    },
+    /// SQLite refused.
+    #[error("{HISTORY_DATABASE}: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+}
+
+/// Deletes the projection-state rows of `thread_ids` from Codex's `thread_history_1.sqlite` in
+/// `root`, so that Codex's next catch-up of each projects its file from the start: the one
+/// direct write to Codex's state. First a consistent copy of the database is written beside
+/// it (`VACUUM INTO`; its path is returned), then every row goes in one transaction, or none.
+/// Refused for a schema this version was not tested on. Codex's projected turns and items of
+/// those threads stay (Codex rewrites them as it projects again).
+pub(crate) fn forget_projections(
+    root: &Path,
+    thread_ids: &[String],
+    backup_stamp: u64,
+) -> Result<PathBuf, ProjectionWriteError> {
+    let mut history = Connection::open(root.join(HISTORY_DATABASE))?;
+    let found = newest_migration(&history)?;
+    if !TESTED_HISTORY_SCHEMAS.contains(&found) {
+        return Err(ProjectionWriteError::UntestedSchema { found });
+    }
+    let backup = root.join(format!("{HISTORY_DATABASE}.repair-backup-{backup_stamp}"));
+    history.execute("VACUUM INTO ?1", [backup.to_string_lossy()])?;
+    let transaction = history.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    for thread_id in thread_ids {
+        transaction.execute(
+            "DELETE FROM thread_history_projection_state WHERE thread_id = ?1",
+            [thread_id],
+        )?;
+    }
+    transaction.commit()?;
+    Ok(backup)
 }
 
 /// Codex's state of a home, as far as repair reads it.
