@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use codex_test_support::{
-    ALL_SOURCE_KINDS, AppServer, CodexHome, Reply, Script, ScriptedModel, assistant_message,
-    real_codex_or_skip,
+    ALL_SOURCE_KINDS, AppServer, CodexHome, RealCodex, Reply, Script, ScriptedModel, Tmux,
+    assistant_message, real_codex_or_skip,
 };
 use serde_json::{Value, json};
 
@@ -43,6 +43,44 @@ fn source_names(
     Ok(codex_rollout::CodexHome::new(home.path()).thread_names()?)
 }
 
+/// The screen of `codex resume --all --include-non-interactive` on `home` (the real TUI in
+/// tmux), once it lists two threads named "the folder".
+fn tui_picker(codex: &RealCodex, home: &CodexHome) -> Result<String, Box<dyn std::error::Error>> {
+    // No folder-trust question, no background daemon.
+    let cwd = std::env::current_dir()?;
+    let mut config = std::fs::OpenOptions::new()
+        .append(true)
+        .open(home.path().join("config.toml"))?;
+    std::io::Write::write_all(
+        &mut config,
+        format!(
+            "daemon_auto_start = false\n\n[projects.{:?}]\ntrust_level = \"trusted\"\n",
+            cwd.display().to_string()
+        )
+        .as_bytes(),
+    )?;
+    let tmux = Tmux::start(
+        120,
+        36,
+        &[
+            ("CODEX_HOME", home.path().as_os_str()),
+            ("RUST_LOG", std::ffi::OsStr::new("")),
+        ],
+        codex.bin().as_os_str(),
+        &["resume", "--all", "--include-non-interactive"],
+    )?;
+    let screen = tmux.wait_for_text("Resume a previous session");
+    let screen = match screen {
+        Ok(_) => tmux.wait_for("both live threads, named", |screen| {
+            screen.matches("ago      the folder").count() == 2
+        }),
+        Err(error) => Err(error),
+    };
+    let captured = tmux.capture().unwrap_or_default();
+    let _ = tmux.keys(&["C-c"]);
+    screen.map_err(|error| format!("{error}; the screen:\n{captured}").into())
+}
+
 /// The session file of `thread_id` among `files`.
 fn file_of(files: &[PathBuf], thread_id: &str) -> Result<PathBuf, Box<dyn std::error::Error>> {
     files
@@ -50,6 +88,41 @@ fn file_of(files: &[PathBuf], thread_id: &str) -> Result<PathBuf, Box<dyn std::e
         .find(|path| path.to_string_lossy().contains(thread_id))
         .cloned()
         .ok_or_else(|| format!("no file of {thread_id}").into())
+}
+
+/// Codex's tables of projected history (`reference/codex-state.md`).
+const HISTORY_TABLES: [&str; 3] = [
+    "thread_turns",
+    "thread_items",
+    "thread_history_projection_state",
+];
+
+/// The rows of `table` in `home`'s `thread_history_1.sqlite` for `threads`, each as text,
+/// sorted.
+fn history_rows(
+    home: &Path,
+    table: &str,
+    threads: &[String],
+) -> Result<Vec<String>, Box<dyn std::error::Error>> {
+    let history = rusqlite::Connection::open_with_flags(
+        home.join("thread_history_1.sqlite"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )?;
+    let mut statement = history.prepare(&format!("SELECT * FROM {table}"))?;
+    let columns = statement.column_count();
+    let mut rows = statement
+        .query_map([], |row| {
+            (0..columns)
+                .map(|column| row.get::<_, rusqlite::types::Value>(column))
+                .collect::<Result<Vec<_>, _>>()
+        })?
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .map(|row| format!("{row:?}"))
+        .filter(|row| threads.iter().any(|id| row.contains(id.as_str())))
+        .collect::<Vec<_>>();
+    rows.sort();
+    Ok(rows)
 }
 
 /// The ids `thread/list` answers from Codex's state alone, live and archived.
@@ -153,6 +226,17 @@ fn import_makes_codex_show_every_thread_as_the_home_that_wrote_it() -> TestResul
             "thread {id} as Codex shows it after the import"
         );
     }
+    drop(server);
+    // Codex's projected history of each thread, row for row as in the home that wrote it.
+    for table in HISTORY_TABLES {
+        let (ours, theirs) = (
+            history_rows(dest.path(), table, &threads)?,
+            history_rows(source.path(), table, &threads)?,
+        );
+        assert!(!theirs.is_empty(), "{table} holds rows");
+        assert_eq!(ours, theirs, "{table}");
+    }
+    let mut server = dest.app_server()?;
     let listed = listed_from_state(&mut server)?;
     for id in &threads {
         assert!(
@@ -180,6 +264,11 @@ fn import_makes_codex_show_every_thread_as_the_home_that_wrote_it() -> TestResul
             );
         }
     }
+    // The TUI's picker of every session, which reads Codex's state only, lists them.
+    // Both live threads, by the name the import gave them (the archived one is under
+    // Archived).
+    let picker = tui_picker(&codex, &dest)?;
+    assert!(!picker.contains("list the folder"), "{picker}");
     let again = import(&["--json"])?;
     let copied_again = again
         .lines()

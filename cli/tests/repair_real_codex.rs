@@ -202,3 +202,113 @@ fn repair_has_codex_rebuild_what_a_lost_state_left_wrong() -> TestResult {
     );
     Ok(())
 }
+
+#[test]
+fn repair_writes_a_file_whose_ordinals_go_backwards_again_for_codex() -> TestResult {
+    let Some(codex) =
+        real_codex_or_skip("repair_writes_a_file_whose_ordinals_go_backwards_again_for_codex")
+    else {
+        return Ok(());
+    };
+    let model = ScriptedModel::start(Script::new())?;
+    let home = CodexHome::new(&codex, &model)?;
+    let StatefulThreads { paginated, .. } = write_stateful_threads(&home, &model)?;
+    let mut server = home.app_server()?;
+    let before = comparable(server.thread_read(&paginated)?);
+    drop(server);
+    let file = home
+        .session_files()?
+        .into_iter()
+        .find(|path| path.to_string_lossy().contains(&paginated))
+        .ok_or("no file")?;
+    let written = std::fs::read_to_string(&file)?;
+    // From the second turn on, the ordinals start again at 1, as a writer that lost count
+    // would write them.
+    let second_start = written
+        .lines()
+        .position(|line| line.contains(r#""type":"task_started""#))
+        .and_then(|first| {
+            written
+                .lines()
+                .skip(first + 1)
+                .position(|line| line.contains(r#""type":"task_started""#))
+                .map(|next| first + 1 + next)
+        })
+        .ok_or("no second turn")?;
+    let mut broken = String::new();
+    for (index, line) in written.lines().enumerate() {
+        let line = match index.checked_sub(second_start) {
+            Some(restarted) => {
+                let at = line.find(r#""ordinal":"#).ok_or("no ordinal")? + r#""ordinal":"#.len();
+                let digits = line[at..].chars().take_while(char::is_ascii_digit).count();
+                format!("{}{}{}", &line[..at], restarted + 1, &line[at + digits..])
+            }
+            None => line.to_owned(),
+        };
+        broken.push_str(&line);
+        broken.push('\n');
+    }
+    std::fs::write(&file, &broken)?;
+    // Codex, projecting the file again, drops the second turn.
+    for entry in std::fs::read_dir(home.path())? {
+        let path = entry?.path();
+        let name = path
+            .file_name()
+            .and_then(|name| name.to_str())
+            .unwrap_or_default();
+        if name.starts_with("thread_history_1.sqlite") {
+            std::fs::remove_file(&path)?;
+        }
+    }
+    let mut server = home.app_server()?;
+    server.call(
+        "thread/resume",
+        json!({"threadId": paginated, "excludeTurns": true}),
+    )?;
+    server.call("thread/unsubscribe", json!({"threadId": paginated}))?;
+    drop(server);
+    let mut server = home.app_server()?;
+    let dropped = server.thread_read(&paginated)?;
+    drop(server);
+    assert_eq!(
+        dropped["turns"].as_array().map(Vec::len),
+        Some(1),
+        "Codex drops the turn after the ordinal that went back"
+    );
+    let (code, found) = repair(&home, &[])?;
+    assert_eq!(code, 1, "{found:?}");
+    assert!(
+        found
+            .iter()
+            .any(|line| line["problem"] == "ordinals_out_of_order"),
+        "{found:?}"
+    );
+    let (code, applied) = repair(&home, &["--apply"])?;
+    assert_eq!(code, 0, "{applied:?}");
+    // The file is Codex's own again (its ordinals rose by one), the broken one in the trash.
+    assert_eq!(std::fs::read_to_string(&file)?, written);
+    let trash = home.path().join("trash");
+    let kept: Vec<std::path::PathBuf> = std::fs::read_dir(&trash)?
+        .flatten()
+        .map(|stamp| {
+            stamp
+                .path()
+                .join(file.strip_prefix(home.path()).unwrap_or(&file))
+        })
+        .filter(|kept| kept.exists())
+        .collect();
+    assert_eq!(kept.len(), 1, "the broken file is kept in the trash");
+    assert_eq!(std::fs::read_to_string(&kept[0])?, broken);
+    let mut server = home.app_server()?;
+    let repaired = comparable(server.thread_read(&paginated)?);
+    drop(server);
+    let differences = json_differences(&repaired, &before);
+    assert!(
+        differences.is_empty(),
+        "after the rewrite:\n{}",
+        describe_differences(&differences, 20)
+    );
+    let (code, again) = repair(&home, &[])?;
+    assert_eq!(code, 0, "{again:?}");
+    Ok(())
+}

@@ -168,7 +168,8 @@ pub use read::{
 pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
 #[cfg(feature = "state")]
 pub use repair::{
-    Finding, Problem, ProjectionWriteError, RepairError, RepairReport, apply_repairs, find_repairs,
+    Finding, Problem, ProjectionWriteError, RepairError, RepairReport, RewriteError, apply_repairs,
+    find_repairs,
 };
 pub use replay::{HOLD_POLLS, NotificationReplay, replay_notifications};
 #[cfg(feature = "search")]

@@ -10,20 +10,23 @@
 //! The fixes go through Codex's own app-server, as `import` does (`thread/resume` without
 //! turns then `thread/unsubscribe` to project a paginated thread from where its projection
 //! stopped, `thread/read` to register a legacy one, `thread/name/set` for a lost name). What
-//! that path cannot fix is reported and left: a row whose file is gone (Codex hides it), a
-//! fork whose parent the home lacks, and ordinals that repeat or go backwards (Codex skips the
-//! rest of such a file).
+//! no fix reaches is reported and left: a row whose file is gone (Codex hides it), a fork
+//! whose parent the home lacks.
 //!
-//! One fix needs a direct write to Codex's state: a projection that says it is complete while
-//! it holds fewer items than the file records, which no catch-up would ever fill (Codex
-//! projects from the offset its projection-state row says). Its row is deleted, so that the
-//! catch-up starts from the beginning: only those threads' rows, in one transaction, after a
-//! consistent copy of the database is written beside it, with no Codex holding any thread of
-//! the home for writing, and refused for a schema version this version was not tested on
-//! ([`state::forget_projections`]).
+//! Two fixes need more, with no Codex holding any thread of the home for writing: a file whose
+//! ordinals do not rise (Codex skips the rest of it) is written again with rising ones, its
+//! old bytes kept in the trash ([`ordinals::rewrite_ordinals`]); and its projected history, or
+//! that of a projection that says it is complete while it holds fewer items than the file
+//! records (which no catch-up would ever fill: Codex projects from the offset its
+//! projection-state row says), is deleted so that Codex projects the file from the beginning:
+//! the one direct write to Codex's state, of those threads' rows only, in one transaction,
+//! after a consistent copy of the database is written beside it, refused for a schema version
+//! this version was not tested on ([`state::forget_projections`]).
 
+mod ordinals;
 mod state;
 
+pub use ordinals::RewriteError;
 pub use state::ProjectionWriteError;
 
 use std::collections::BTreeMap;
@@ -118,6 +121,8 @@ impl Problem {
                 | Self::ProjectedBehind { .. }
                 | Self::StaleProjection { .. }
                 | Self::NameLost { .. }
+                | Self::OrdinalsOutOfOrder { .. }
+                | Self::LastLineWithoutOrdinal
         )
     }
 }
@@ -149,6 +154,9 @@ pub enum RepairError {
     /// Codex's projection state could not be changed.
     #[error(transparent)]
     Projection(#[from] state::ProjectionWriteError),
+    /// A file could not be written again with rising ordinals.
+    #[error(transparent)]
+    Rewrite(#[from] ordinals::RewriteError),
     /// A running Codex holds a thread of the home: its state is not written behind its back.
     #[error(
         "a running Codex holds thread {thread_id} of this home; close Codex and repair again \
@@ -314,21 +322,43 @@ pub fn apply_repairs(
     if threads.is_empty() {
         return Ok(Vec::new());
     }
-    let stale: Vec<String> = report
+    // What Codex's own path cannot fix: files whose ordinals do not rise, written again, and
+    // those threads' projected history and any stale one deleted so Codex projects them anew.
+    let rewrite: Vec<&Finding> = report
+        .findings
+        .iter()
+        .filter(|finding| {
+            matches!(
+                finding.problem,
+                Problem::OrdinalsOutOfOrder { .. } | Problem::LastLineWithoutOrdinal
+            )
+        })
+        .collect();
+    let mut forget: Vec<String> = report
         .findings
         .iter()
         .filter(|finding| matches!(finding.problem, Problem::StaleProjection { .. }))
+        .chain(rewrite.iter().copied())
         .map(|finding| finding.thread_id.clone())
         .collect();
-    if !stale.is_empty() {
+    forget.sort();
+    forget.dedup();
+    if !forget.is_empty() {
         if let Some(thread_id) = held_thread(home) {
             return Err(RepairError::CodexRunning { thread_id });
         }
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |since| since.as_secs());
-        let backup = state::forget_projections(home.root(), &stale, stamp)?;
-        tracing::info!(backup = %backup.display(), threads = stale.len(), "projection state reset");
+        for finding in &rewrite {
+            if let Some(kept) = ordinals::rewrite_ordinals(home, &finding.path, stamp)? {
+                tracing::info!(file = %finding.path.display(), kept = %kept.display(), "ordinals rewritten");
+            }
+        }
+        if home.root().join(state::HISTORY_DATABASE).exists() {
+            let backup = state::forget_projections(home.root(), &forget, stamp)?;
+            tracing::info!(backup = %backup.display(), threads = forget.len(), "projected history reset");
+        }
     }
     let registrations: Vec<Registration> = threads.into_values().collect();
     Ok(register_threads(home, codex, &registrations, &placed)?)

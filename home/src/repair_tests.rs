@@ -64,7 +64,8 @@ fn state(
     history.execute_batch(
         "CREATE TABLE thread_history_projection_state (thread_id TEXT PRIMARY KEY,
              next_rollout_byte_offset INTEGER NOT NULL, next_rollout_ordinal INTEGER NOT NULL);
-         CREATE TABLE thread_items (thread_id TEXT, item_id TEXT);",
+         CREATE TABLE thread_items (thread_id TEXT, item_id TEXT);
+         CREATE TABLE thread_turns (thread_id TEXT, turn_id TEXT);",
     )?;
     for (id, offset, items) in projected {
         history.execute(
@@ -155,7 +156,7 @@ fn a_projection_complete_in_bytes_but_short_of_items_is_stale()
             }
         ]
     );
-    assert!(!Problem::LastLineWithoutOrdinal.fixable());
+    assert!(!Problem::RowWithoutFile.fixable());
     Ok(())
 }
 

@@ -51,12 +51,12 @@ pub enum ProjectionWriteError {
     Sqlite(#[from] rusqlite::Error),
 }
 
-/// Deletes the projection-state rows of `thread_ids` from Codex's `thread_history_1.sqlite` in
-/// `root`, so that Codex's next catch-up of each projects its file from the start: the one
-/// direct write to Codex's state. First a consistent copy of the database is written beside
-/// it (`VACUUM INTO`; its path is returned), then every row goes in one transaction, or none.
-/// Refused for a schema this version was not tested on. Codex's projected turns and items of
-/// those threads stay (Codex rewrites them as it projects again).
+/// Deletes the projected history of `thread_ids` (their rows of the projection state, items
+/// and turns) from Codex's `thread_history_1.sqlite` in `root`, so that Codex's next catch-up
+/// of each projects its file from the start: the one direct write to Codex's state. First a
+/// consistent copy of the database is written beside it (`VACUUM INTO`; its path is
+/// returned), then every row goes in one transaction, or none. Refused for a schema this
+/// version was not tested on.
 pub(crate) fn forget_projections(
     root: &Path,
     thread_ids: &[String],
@@ -71,10 +71,16 @@ pub(crate) fn forget_projections(
     history.execute("VACUUM INTO ?1", [backup.to_string_lossy()])?;
     let transaction = history.transaction_with_behavior(TransactionBehavior::Immediate)?;
     for thread_id in thread_ids {
-        transaction.execute(
-            "DELETE FROM thread_history_projection_state WHERE thread_id = ?1",
-            [thread_id],
-        )?;
+        for table in [
+            "thread_history_projection_state",
+            "thread_items",
+            "thread_turns",
+        ] {
+            transaction.execute(
+                &format!("DELETE FROM {table} WHERE thread_id = ?1"),
+                [thread_id],
+            )?;
+        }
     }
     transaction.commit()?;
     Ok(backup)
