@@ -72,7 +72,11 @@ fn tui_picker(codex: &RealCodex, home: &CodexHome) -> Result<String, Box<dyn std
     let screen = tmux.wait_for_text("Resume a previous session");
     let screen = match screen {
         Ok(_) => tmux.wait_for("both live threads, named", |screen| {
-            screen.matches("ago      the folder").count() == 2
+            screen
+                .lines()
+                .filter(|line| line.trim_end().ends_with(" the folder"))
+                .count()
+                == 2
         }),
         Err(error) => Err(error),
     };
@@ -276,6 +280,54 @@ fn import_makes_codex_show_every_thread_as_the_home_that_wrote_it() -> TestResul
         .filter(|line| line["action"] == "copy")
         .count();
     assert_eq!(copied_again, 0, "a second import copies nothing:\n{again}");
+
+    // An older backup of a thread the home has (its first turn only) is left; asked for, it
+    // comes in as a new thread with that history.
+    let original = std::fs::read_to_string(file_of(&source_files, &paginated)?)?;
+    let second_turn = original
+        .match_indices(r#""type":"task_started""#)
+        .nth(1)
+        .and_then(|(at, _)| original[..at].rfind('\n'))
+        .ok_or("no second turn")?;
+    let backup_dir = tempfile::tempdir()?;
+    let backup = backup_dir.path().join(
+        file_of(&source_files, &paginated)?
+            .file_name()
+            .ok_or("name")?,
+    );
+    std::fs::write(&backup, &original[..=second_turn])?;
+    let import_backup = |extra: &[&str]| -> Result<Value, Box<dyn std::error::Error>> {
+        let mut args = vec![
+            "--json",
+            "import",
+            text(&backup)?,
+            "--home",
+            text(dest.path())?,
+        ];
+        args.extend(["--codex", text(codex.bin())?]);
+        args.extend(extra);
+        let printed = run_ours(&args)?;
+        Ok(serde_json::from_str(
+            printed.lines().last().ok_or("no report")?,
+        )?)
+    };
+    let left = import_backup(&[])?;
+    assert_eq!(left["left"], 1, "{left}");
+    let copied = import_backup(&["--new-copy"])?;
+    assert_eq!(copied["new_copies"], 1, "{copied}");
+    let new_id = copied["threads"][0]["thread_id"]
+        .as_str()
+        .ok_or("no new thread")?
+        .to_owned();
+    assert_ne!(new_id, paginated);
+    let mut server = dest.app_server()?;
+    let new_copy = server.thread_read(&new_id)?;
+    drop(server);
+    assert_eq!(
+        new_copy["turns"].as_array().map(Vec::len),
+        Some(1),
+        "the new copy shows the backup's turn"
+    );
     Ok(())
 }
 

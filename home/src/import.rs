@@ -1,5 +1,6 @@
 //! Bringing sessions from elsewhere into a home so that Codex sees them: [`plan_import`] says
-//! what would happen to each session file of the sources, [`apply_import`] does it.
+//! what would happen to each session file of the sources (session files, folders of them, Codex
+//! homes, or `.tar` / `.tar.zst` archives of any of these), [`apply_import`] does it.
 //!
 //! A session file copied into a home is not enough for Codex 0.169 (facts:
 //! `reference/codex-state.md`): a paginated thread's history, as Codex shows it, lives in its
@@ -45,6 +46,9 @@ pub struct ImportPlan {
     pub home: PathBuf,
     /// Each session file found, in the order found.
     pub files: Vec<PlannedFile>,
+    /// The folders archives were unpacked into, kept while the plan lives.
+    #[serde(skip)]
+    _unpacked: std::sync::Arc<Vec<tempfile::TempDir>>,
 }
 
 /// One session file of an import's sources and what is to be done with it.
@@ -178,7 +182,10 @@ pub fn plan_import(
     home: &CodexHome,
     options: ImportOptions,
 ) -> Result<ImportPlan, ImportError> {
-    let found = sources::session_files(sources)?;
+    let sources::Found {
+        files: found,
+        unpacked,
+    } = sources::session_files(sources)?;
     let mut files = Vec::with_capacity(found.len());
     let mut importing: BTreeMap<ThreadId, Vec<PathBuf>> = BTreeMap::new();
     for file in &found {
@@ -196,6 +203,7 @@ pub fn plan_import(
     Ok(ImportPlan {
         home: home.root().to_path_buf(),
         files,
+        _unpacked: std::sync::Arc::new(unpacked),
     })
 }
 

@@ -1,3 +1,4 @@
+use std::io::Write;
 use std::path::Path;
 
 use super::*;
@@ -158,4 +159,57 @@ fn a_folder_that_is_no_session_is_named_in_the_error() {
     let missing = Path::new("/no/such/source").to_path_buf();
     let error = plan_import(&[missing], &home, ImportOptions::default()).err();
     assert!(error.is_some_and(|error| error.to_string().contains("/no/such/source")));
+}
+
+#[test]
+fn an_archive_of_a_home_is_imported_as_the_home() -> Result<(), Box<dyn std::error::Error>> {
+    let source = tempfile::tempdir()?;
+    let dest = tempfile::tempdir()?;
+    let home_folder = source.path().join(".codex");
+    write(
+        &home_folder.join("sessions/2025/06/02").join(name(THREAD)),
+        &session(THREAD, None),
+    )?;
+    write(
+        &home_folder.join("archived_sessions").join(name(PARENT)),
+        &session(PARENT, None),
+    )?;
+    write(
+        &home_folder.join("session_index.jsonl"),
+        &format!(
+            "{{\"id\":\"{THREAD}\",\"thread_name\":\"packed\",\"updated_at\":\"2025-06-02T10:00:00Z\"}}\n"
+        ),
+    )?;
+    for (archive, zstd) in [("backup.tar", false), ("backup.tar.zst", true)] {
+        let path = source.path().join(archive);
+        let file = std::fs::File::create(&path)?;
+        let writer: Box<dyn std::io::Write> = match zstd {
+            true => Box::new(zstd::Encoder::new(file, 3)?.auto_finish()),
+            false => Box::new(file),
+        };
+        let mut builder = tar::Builder::new(writer);
+        builder.append_dir_all(".codex", &home_folder)?;
+        builder.into_inner()?.flush()?;
+        let home = CodexHome::new(dest.path());
+        let plan = plan_import(std::slice::from_ref(&path), &home, ImportOptions::default())?;
+        assert_eq!(plan.files.len(), 2, "{archive}");
+        let thread = plan
+            .files
+            .iter()
+            .find(|file| file.thread_id.to_string() == THREAD)
+            .ok_or("the live thread")?;
+        assert_eq!(thread.name.as_deref(), Some("packed"), "{archive}");
+        assert_eq!(thread.action, PlannedAction::Copy);
+        let parent = plan
+            .files
+            .iter()
+            .find(|file| file.thread_id.to_string() == PARENT)
+            .ok_or("the archived thread")?;
+        assert_eq!(
+            parent.target,
+            dest.path().join("archived_sessions").join(name(PARENT))
+        );
+        assert!(parent.source.exists(), "unpacked while the plan lives");
+    }
+    Ok(())
 }

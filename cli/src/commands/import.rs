@@ -18,8 +18,8 @@ use crate::output::Output;
 /// `import`'s arguments.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct ImportArgs {
-    /// Session files, folders of them, or Codex homes (live and archived sessions, and the
-    /// names their `session_index.jsonl` gives).
+    /// Session files, folders of them, Codex homes (live and archived sessions, and the
+    /// names their `session_index.jsonl` gives), or `.tar` / `.tar.zst` archives of these.
     #[arg(value_name = "SOURCE", required = true)]
     pub sources: Vec<PathBuf>,
     /// The Codex home to import into (default: `$CODEX_HOME`, else `~/.codex`).

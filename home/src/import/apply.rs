@@ -68,9 +68,11 @@ pub fn apply_import(
                 file.thread_id
             }
             PlannedAction::NewCopy { .. } => {
-                let (thread_id, path) = new_copy(&file.source, home)?;
+                // A file of our own making, not held to its bytes: Codex, registering it,
+                // records its settings in it (`thread_settings_applied`), as the copied events
+                // name the original thread.
+                let (thread_id, _path) = new_copy(&file.source, home)?;
                 report.new_copies += 1;
-                placed.push(path);
                 thread_id
             }
             PlannedAction::InHome { .. }

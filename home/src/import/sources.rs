@@ -28,12 +28,71 @@ pub(super) struct FoundFile {
     thread_name: Option<String>,
 }
 
+/// The session files of an import's sources, and the folders archives were unpacked into
+/// (removed when dropped: the files are copied from there).
+pub(super) struct Found {
+    pub(super) files: Vec<FoundFile>,
+    pub(super) unpacked: Vec<tempfile::TempDir>,
+}
+
 /// Every session file `sources` hold, each once: a session file itself, every session file of
-/// a home (live and archived), or of a folder and its subfolders.
-pub(super) fn session_files(sources: &[PathBuf]) -> Result<Vec<FoundFile>, ImportError> {
+/// a home (live and archived), of a folder and its subfolders, or of a `.tar` or `.tar.zst`
+/// archive of any of these (unpacked into a temporary folder first).
+pub(super) fn session_files(sources: &[PathBuf]) -> Result<Found, ImportError> {
+    let mut unpacked = Vec::new();
+    let mut expanded = Vec::with_capacity(sources.len());
+    for source in sources {
+        match archive_kind(source) {
+            Some(zstd) => {
+                let folder = unpack(source, zstd)?;
+                expanded.push(folder.path().to_path_buf());
+                unpacked.push(folder);
+            }
+            None => expanded.push(source.clone()),
+        }
+    }
+    let files = files_of(&expanded)?;
+    Ok(Found { files, unpacked })
+}
+
+/// Whether `path` names a tar archive: `Some(true)` for `.tar.zst`, `Some(false)` for `.tar`.
+fn archive_kind(path: &Path) -> Option<bool> {
+    let name = path.file_name()?.to_str()?;
+    if name.ends_with(".tar.zst") || name.ends_with(".tzst") {
+        Some(true)
+    } else {
+        name.ends_with(".tar").then_some(false)
+    }
+}
+
+/// The archive at `path` unpacked into a temporary folder (the `tar` crate refuses entries
+/// that would land outside it); the folder, or the one home or folder it holds alone.
+fn unpack(path: &Path, zstd: bool) -> Result<tempfile::TempDir, ImportError> {
+    let failed = |source| ImportError::Source {
+        path: path.to_path_buf(),
+        source,
+    };
+    let folder = tempfile::Builder::new()
+        .prefix("codex-thread-import-")
+        .tempdir()
+        .map_err(failed)?;
+    let file = File::open(path).map_err(failed)?;
+    let reader: Box<dyn Read> = match zstd {
+        true => Box::new(zstd::Decoder::new(file).map_err(failed)?),
+        false => Box::new(file),
+    };
+    tar::Archive::new(reader)
+        .unpack(folder.path())
+        .map_err(failed)?;
+    Ok(folder)
+}
+
+/// The session files of `sources` (files, homes, folders), each once.
+fn files_of(sources: &[PathBuf]) -> Result<Vec<FoundFile>, ImportError> {
     let mut found = Vec::new();
     let mut seen = HashSet::new();
     for source in sources {
+        let source = &archive_root(source);
         let source_error = |source_error| ImportError::Source {
             path: source.clone(),
             source: source_error,
@@ -83,6 +142,19 @@ pub(super) fn session_files(sources: &[PathBuf]) -> Result<Vec<FoundFile>, Impor
         }
     }
     Ok(found)
+}
+
+/// `source`, or for a folder holding nothing but one folder (an unpacked `.codex/`), that
+/// folder.
+fn archive_root(source: &Path) -> PathBuf {
+    let Ok(entries) = std::fs::read_dir(source) else {
+        return source.to_path_buf();
+    };
+    let entries: Vec<PathBuf> = entries.flatten().map(|entry| entry.path()).collect();
+    match entries.as_slice() {
+        [only] if only.is_dir() && !is_home(source) => archive_root(only),
+        _ => source.to_path_buf(),
+    }
 }
 
 /// Whether `folder` is a Codex home (it has a sessions folder).
