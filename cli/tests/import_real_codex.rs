@@ -274,12 +274,16 @@ fn import_makes_codex_show_every_thread_as_the_home_that_wrote_it() -> TestResul
     let picker = tui_picker(&codex, &dest)?;
     assert!(!picker.contains("list the folder"), "{picker}");
     let again = import(&["--json"])?;
-    let copied_again = again
+    let there = again
         .lines()
         .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|line| line["action"] == "copy")
+        .filter(|line| line["action"] == "already_there")
         .count();
-    assert_eq!(copied_again, 0, "a second import copies nothing:\n{again}");
+    assert_eq!(
+        there,
+        source_files.len(),
+        "a second import finds every file there:\n{again}"
+    );
 
     // An older backup of a thread the home has (its first turn only) is left; asked for, it
     // comes in as a new thread with that history.
@@ -335,6 +339,8 @@ fn import_makes_codex_show_every_thread_as_the_home_that_wrote_it() -> TestResul
 /// starts, while Codex registers.
 const KILL_AFTER_MS: [u64; 3] = [20, 150, 600];
 
+/// Compressed sessions (a thread and its fork by reference) imported by an `import` killed
+/// at each of [`KILL_AFTER_MS`], then run again.
 #[test]
 fn an_import_killed_at_any_moment_is_finished_by_the_next() -> TestResult {
     let Some(codex) = real_codex_or_skip("an_import_killed_at_any_moment_is_finished_by_the_next")
@@ -356,7 +362,21 @@ fn an_import_killed_at_any_moment_is_finished_by_the_next() -> TestResult {
         comparable(server.thread_read(&fork)?),
     ];
     drop(server);
+    // The source's sessions compressed (Codex reads `.jsonl.zst` as it reads plain files).
+    run_ours(&[
+        "compress",
+        "--home",
+        text(source.path())?,
+        "--older-than",
+        "0s",
+    ])?;
     let source_files = source.session_files()?;
+    assert!(
+        source_files
+            .iter()
+            .all(|path| path.to_string_lossy().ends_with(".jsonl.zst")),
+        "{source_files:?}"
+    );
     for delay in KILL_AFTER_MS {
         let dest = CodexHome::new(&codex, &model)?;
         let mut killed = std::process::Command::new(assert_cmd::cargo::cargo_bin("codex-thread"))
@@ -407,6 +427,24 @@ fn an_import_killed_at_any_moment_is_finished_by_the_next() -> TestResult {
             .filter(|path| path.to_string_lossy().ends_with(".importing"))
             .collect();
         assert!(leftovers.is_empty(), "{leftovers:?}");
+        // Everything is there, the compressed sessions Codex wrote back plain included.
+        let plan = run_ours(&[
+            "--json",
+            "import",
+            text(source.path())?,
+            "--home",
+            text(dest.path())?,
+            "--plan",
+        ])?;
+        let actions: Vec<Value> = plan
+            .lines()
+            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+            .map(|line| line["action"].clone())
+            .collect();
+        assert!(
+            actions.iter().all(|action| action == "already_there"),
+            "{plan}"
+        );
     }
     Ok(())
 }

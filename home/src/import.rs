@@ -36,6 +36,7 @@ use codex_rollout::CodexHome;
 use serde::Serialize;
 
 pub use apply::{ImportReport, ImportedThread, apply_import};
+#[cfg(feature = "state")]
 pub(crate) use apply::{Registration, register_threads};
 pub use codex_server::{CodexServer, CodexServerError};
 
@@ -67,7 +68,8 @@ pub struct PlannedFile {
     pub parent: Option<ThreadId>,
     /// The thread's name in its source home, if any.
     pub name: Option<String>,
-    /// What is to be done.
+    /// What is to be done (its fields beside the others on the wire).
+    #[serde(flatten)]
     pub action: PlannedAction,
 }
 

@@ -142,7 +142,7 @@ pub(crate) fn register_threads(
 ) -> Result<Vec<ImportedThread>, ImportError> {
     let stamps = placed
         .iter()
-        .map(|path| stamp(path).map(|stamp| (path.clone(), stamp)))
+        .map(|path| Kept::of(path).map(|kept| (path.clone(), kept)))
         .collect::<io::Result<Vec<_>>>()
         .map_err(|source| ImportError::Home {
             path: home.root().to_path_buf(),
@@ -182,21 +182,73 @@ pub(crate) fn register_threads(
     }
     drop(server);
     for (path, before) in stamps {
-        let after = stamp(&path).map_err(|source| ImportError::Home {
-            path: path.clone(),
-            source,
-        })?;
-        if after.0 != before.0 {
-            return Err(ImportError::ChangedByCodex { path, what: "size" });
-        }
-        if after.1 != before.1 {
-            return Err(ImportError::ChangedByCodex {
-                path,
-                what: "modification time",
-            });
-        }
+        before.check(&path)?;
     }
     Ok(registered)
+}
+
+/// What a placed file must still be after Codex registered its thread.
+#[derive(Debug)]
+struct Kept {
+    stamp: (u64, SystemTime),
+    /// For a compressed file: the digest of its decoded bytes. Codex writes a compressed
+    /// thread back plain when it resumes it (seen with 0.169), so the plain file beside it must
+    /// then hold the same bytes.
+    decoded: Option<[u8; 32]>,
+}
+
+impl Kept {
+    fn of(path: &Path) -> io::Result<Self> {
+        let decoded = match plain_of(path) {
+            Some(_) => Some(digest(zstd::Decoder::new(File::open(path)?)?)?),
+            None => None,
+        };
+        Ok(Self {
+            stamp: stamp(path)?,
+            decoded,
+        })
+    }
+
+    /// Fails unless `path` is as it was, or a compressed file was written back plain with the
+    /// same bytes.
+    fn check(&self, path: &Path) -> Result<(), ImportError> {
+        let changed = |what| ImportError::ChangedByCodex {
+            path: path.to_path_buf(),
+            what,
+        };
+        match (stamp(path), plain_of(path), self.decoded) {
+            (Ok(after), _, _) if after.0 != self.stamp.0 => Err(changed("size")),
+            (Ok(after), _, _) if after.1 != self.stamp.1 => Err(changed("modification time")),
+            (Ok(_), _, _) => Ok(()),
+            (Err(_), Some(plain), Some(decoded)) => {
+                let written_back = File::open(&plain).and_then(digest).ok();
+                match written_back == Some(decoded) {
+                    true => Ok(()),
+                    false => Err(changed("content, written back plain")),
+                }
+            }
+            (Err(_), _, _) => Err(changed("presence")),
+        }
+    }
+}
+
+/// The plain file a compressed session file decodes to, for a `.zst` one.
+fn plain_of(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?.to_str()?.strip_suffix(".zst")?;
+    Some(path.with_file_name(name))
+}
+
+/// The SHA-256 of what `reader` reads.
+fn digest(mut reader: impl io::Read) -> io::Result<[u8; 32]> {
+    use sha2::Digest;
+    let mut hasher = sha2::Sha256::new();
+    let mut buffer = vec![0u8; 1 << 16];
+    loop {
+        match reader.read(&mut buffer)? {
+            0 => return Ok(hasher.finalize().into()),
+            read => hasher.update(&buffer[..read]),
+        }
+    }
 }
 
 /// A file's size and modification time.

@@ -248,6 +248,15 @@ pub(super) fn plan_file(
         };
         return Ok(planned);
     }
+    // A compressed session an earlier import placed, which Codex wrote back plain when it
+    // resumed it.
+    if let Some(plain) = written_back(&target)
+        && same_decoded(&file.path, &plain).map_err(home_error)?
+    {
+        planned.target = plain;
+        planned.action = PlannedAction::AlreadyThere;
+        return Ok(planned);
+    }
     let in_home = find_rollout_by_thread_id(home, thread_id)
         .map_err(|error| home_error(io::Error::other(error.to_string())))?;
     let ours = importing.get(&thread_id);
@@ -268,12 +277,32 @@ pub(super) fn plan_file(
     Ok(planned)
 }
 
+/// The plain file beside the compressed `target`, when there is one.
+fn written_back(target: &Path) -> Option<PathBuf> {
+    let name = target.file_name()?.to_str()?.strip_suffix(".zst")?;
+    let plain = target.with_file_name(name);
+    plain.exists().then_some(plain)
+}
+
+/// Whether the compressed file at `compressed` decodes to the bytes of the file at `plain`.
+fn same_decoded(compressed: &Path, plain: &Path) -> io::Result<bool> {
+    same_content(
+        zstd::Decoder::new(File::open(compressed)?)?,
+        File::open(plain)?,
+    )
+}
+
 /// Whether the files at `a` and `b` hold the same bytes.
 pub(super) fn same_bytes(a: &Path, b: &Path) -> io::Result<bool> {
-    let (mut a, mut b) = (File::open(a)?, File::open(b)?);
+    let (a, b) = (File::open(a)?, File::open(b)?);
     if a.metadata()?.len() != b.metadata()?.len() {
         return Ok(false);
     }
+    same_content(a, b)
+}
+
+/// Whether `a` and `b` read the same bytes.
+fn same_content(mut a: impl Read, mut b: impl Read) -> io::Result<bool> {
     let (mut left, mut right) = (vec![0; 1 << 16], vec![0; 1 << 16]);
     loop {
         let read = read_full(&mut a, &mut left)?;
