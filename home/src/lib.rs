@@ -100,6 +100,7 @@ mod compress;
 mod damage;
 mod dates;
 mod du;
+mod follow;
 mod home_rule;
 mod import;
 mod inspect;
@@ -135,6 +136,7 @@ pub use du::{
     ImageSummary, KindBytes, LARGEST_FILES, LargestFile, MIN_SHARED_LINE, PlaceBytes, measure_file,
     measure_files,
 };
+pub use follow::{LoadedThread, ThreadFeed, ThreadFollower, load_thread_file};
 pub use home_rule::{NotAHome, check_home};
 pub use import::{
     CodexServer, CodexServerError, ImportError, ImportOptions, ImportPlan, ImportReport,

@@ -8,10 +8,8 @@
 //! full-screen UI (`tui`, ratatui + crossterm) or, when standard output is not a terminal or
 //! `TERM=dumb` (or `--plain`), prints the same lines once and exits (`plain`).
 
-mod follow;
 mod line;
 mod list;
-mod load;
 mod markdown;
 mod plain;
 mod render;

@@ -14,7 +14,6 @@ use codex_app_server_protocol::transcript::{Cell, CellBody, Transcript};
 use codex_home::{LeftOpen, TwoPassThread};
 use codex_protocol::rollout::SessionMetaLine;
 
-use super::follow::Follower;
 use super::line::plain;
 use super::list::{home, resume_command, rows};
 use super::render::{render_cell, status_text};
@@ -23,6 +22,7 @@ use crate::input::Source;
 use crate::output::Output;
 use crate::progress::Progress;
 use crate::streamed::SourceInput;
+use codex_home::ThreadFollower;
 
 /// How the plain rendering is drawn.
 #[derive(Debug, Clone, Copy)]
@@ -138,7 +138,7 @@ pub(crate) fn sessions(
 
 /// `view --follow FILE` without a terminal (see the module docs). Runs until stopped.
 pub(crate) fn follow(path: &Path, options: &PlainOptions, out: &mut Output) -> CommandResult {
-    let mut follower = Follower::new(path.to_path_buf());
+    let mut follower = ThreadFollower::new(path.to_path_buf());
     let mut transcript = Transcript::new(None);
     let mut printed = 0;
     let mut turns_printed = 0;

@@ -4,7 +4,7 @@
 //!
 //! Only a plain file that records its turns for clients (`item_completed` or `user_message`
 //! events in the part read) and continues no other file's history is opened this way;
-//! anything else is read whole ([`super::load::load_file`]). The part read starts at a turn's
+//! anything else is read whole ([`codex_home::load_thread_file`]). The part read starts at a turn's
 //! `task_started` line, so the turns shown are whole.
 
 use std::fs::File;

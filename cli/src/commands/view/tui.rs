@@ -29,15 +29,15 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line as TuiLine, Span as TuiSpan};
 use ratatui::widgets::{Clear, Paragraph};
 
-use super::follow::Follower;
 use super::list::{Row, find_text, home, resume_command, rows, search};
-use super::load::load_file;
 use super::tail::load_tail;
 use super::terminal::{TerminalGuard, io_failure};
 use super::tui_style::{HELP, clip, tui_spans};
 use super::tui_thread::ThreadPane;
 use crate::error::{CommandResult, Failure, Status};
 use crate::output::sanitize::sanitize_text;
+use codex_home::ThreadFollower;
+use codex_home::load_thread_file;
 
 /// What the UI starts with.
 #[derive(Debug)]
@@ -156,14 +156,14 @@ impl App {
     fn open(&mut self, path: PathBuf, turn: Option<u32>, follow: bool) -> Result<(), Failure> {
         let home = self.home.as_ref().map(|home| home.root().to_path_buf());
         let (loaded, follower) = if follow {
-            let mut follower = Follower::new(path.clone());
+            let mut follower = ThreadFollower::new(path.clone());
             let loaded = follower.poll()?.unwrap_or_default();
             (loaded, Some(follower))
         } else if let (None, Some(window)) = (turn, load_tail(&path)?) {
             self.thread = Some(ThreadPane::paged(&path, window));
             return Ok(());
         } else {
-            (load_file(&path, home.as_deref())?, None)
+            (load_thread_file(&path, home.as_deref())?, None)
         };
         let mut pane = ThreadPane::new(&path, &loaded, follower);
         if let Some(turn) = turn {

@@ -13,14 +13,14 @@ use crossterm::event::KeyCode;
 
 use codex_app_server_protocol::transcript::human_bytes;
 
-use super::follow::Follower;
 use super::line::{Line, plain};
-use super::load::Loaded;
 use super::plain::header;
 use super::render::{render_cell, status_text};
 use super::window::Window;
 use super::wrap::wrap;
 use crate::error::Failure;
+use codex_home::LoadedThread;
+use codex_home::ThreadFollower;
 
 /// One row on screen: the cell it belongs to (none for the gap after a cell) and its spans.
 #[derive(Debug, Clone)]
@@ -49,7 +49,7 @@ pub(crate) struct ThreadPane {
     pub height: usize,
     /// The text `n`/`N` look for.
     pub find: Option<String>,
-    follower: Option<Follower>,
+    follower: Option<ThreadFollower>,
     /// Stay at the bottom as the followed file grows.
     stick: bool,
     /// A turn to show once the pane knows its size.
@@ -66,7 +66,11 @@ pub(crate) struct ThreadPane {
 
 impl ThreadPane {
     /// A pane of the loaded thread at `path`; following it when `follower` is given.
-    pub(crate) fn new(path: &Path, loaded: &Loaded, follower: Option<Follower>) -> Self {
+    pub(crate) fn new(
+        path: &Path,
+        loaded: &LoadedThread,
+        follower: Option<ThreadFollower>,
+    ) -> Self {
         let transcript = match &follower {
             Some(_) => {
                 let mut transcript = Transcript::new(None);
@@ -491,7 +495,7 @@ impl ThreadPane {
 }
 
 /// The header of a pane over part of a large file: what is not read, and how to read it.
-fn paged_header(loaded: &Loaded, path: &Path) -> Vec<String> {
+fn paged_header(loaded: &LoadedThread, path: &Path) -> Vec<String> {
     let mut header = header(loaded.meta.as_ref(), path);
     if loaded.skipped_bytes > 0 {
         header.push(format!(

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_rollout::{TurnPage, turns_before, turns_from};
 
-use super::load::{Feed, Loaded};
 use crate::error::Failure;
+use codex_home::{LoadedThread, ThreadFeed};
 
 /// Turns per page.
 pub(crate) const PAGE_TURNS: usize = 20;
@@ -86,11 +86,11 @@ impl Window {
     }
 
     /// The turns held, as the pane shows them.
-    pub(crate) fn loaded(&self) -> Loaded {
+    pub(crate) fn loaded(&self) -> LoadedThread {
         let mut feed = if self.start() > 0 {
-            Feed::mid_thread()
+            ThreadFeed::mid_thread()
         } else {
-            Feed::default()
+            ThreadFeed::default()
         };
         feed.push(&RolloutItem::from(self.meta.clone()));
         for item in self.items() {

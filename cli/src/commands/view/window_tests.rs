@@ -3,7 +3,7 @@ use pretty_assertions::assert_eq;
 use codex_app_server_protocol::transcript::{Cell, CellBody, Transcript};
 
 use super::*;
-use crate::commands::view::load::load_file;
+use codex_home::load_thread_file;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -33,7 +33,7 @@ fn session(
     Ok((path, out.len() as u64, meta))
 }
 
-fn cells_of(loaded: &Loaded) -> Vec<Cell> {
+fn cells_of(loaded: &LoadedThread) -> Vec<Cell> {
     let transcript = Transcript::replay(&loaded.turns, &loaded.facts);
     transcript.history().to_vec()
 }
@@ -52,7 +52,7 @@ fn item_cells(cells: &[Cell]) -> Vec<Cell> {
 fn paging_back_to_the_start_gives_the_whole_files_cells() -> TestResult {
     let dir = tempfile::tempdir()?;
     let (path, size, meta) = session(dir.path(), 12)?;
-    let whole = cells_of(&load_file(&path, None)?);
+    let whole = cells_of(&load_thread_file(&path, None)?);
     let mut window = Window::with_bounds(&path, size, meta, 3, usize::MAX)?;
     assert!(window.start() > 0);
     assert_eq!(window.bytes_after(), 0);
@@ -71,7 +71,7 @@ fn paging_back_to_the_start_gives_the_whole_files_cells() -> TestResult {
 fn a_bounded_window_holds_a_run_of_the_whole_files_cells() -> TestResult {
     let dir = tempfile::tempdir()?;
     let (path, size, meta) = session(dir.path(), 12)?;
-    let whole = item_cells(&cells_of(&load_file(&path, None)?));
+    let whole = item_cells(&cells_of(&load_thread_file(&path, None)?));
     let mut window = Window::with_bounds(&path, size, meta, 3, 2)?;
     let held = |window: &Window| -> Result<(Vec<Cell>, usize), Box<dyn std::error::Error>> {
         let cells = item_cells(&cells_of(&window.loaded()));

@@ -1,6 +1,13 @@
-//! [`Follower`]: a session file read as Codex writes it.
+//! A session read as Codex writes it: [`ThreadFollower`], over [`load_thread_file`]'s reading
+//! of the file into what a reader shows ([`LoadedThread`]: its turns, app-server-protocol's
+//! history builder over codex-rollout's client view in the complete mode, and the facts beside
+//! them, [`ThreadFacts`]: model, tokens, rollbacks). A file that continues another's history
+//! (`history_base`) is read with its base resolved through the home, so a continuation file
+//! shows as one thread.
 //!
-//! Each [`Follower::poll`] reads on from where the last one stopped when the file's size or
+//! The follower:
+//!
+//! each [`ThreadFollower::poll`] reads on from where the last one stopped when the file's size or
 //! modification time changed, up to its last complete line (a torn last line waits for the
 //! rest): the client view and the thread built so far are kept, so a long session costs its
 //! new lines per change, not the file. A file that shrank is read again from its start, a
@@ -25,15 +32,104 @@ use std::io::{self, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use codex_home::continues_another;
-use codex_home::find_rollout_by_thread_id;
+use codex_app_server_protocol::transcript::ThreadFacts;
+use codex_app_server_protocol::v2::Turn;
+use codex_app_server_protocol::{ThreadHistoryBuilder, TranscriptMode};
+use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::{ClientView, Compression, RolloutReader, RolloutStream, TurnRecords};
 use codex_rollout::{home_of_rollout_path, parse_rollout_file_name};
 use uuid::Uuid;
 
-use super::load::{Feed, Loaded, load_file};
-use crate::error::Failure;
+use crate::{
+    FileInput, ReadError, continues_another, feed_with_base, find_rollout_by_thread_id,
+    stream_client_view,
+};
+
+/// A thread read from its file.
+#[derive(Debug, Default)]
+pub struct LoadedThread {
+    /// The first session meta, when the file has one.
+    pub meta: Option<SessionMetaLine>,
+    /// The turns, the last one `inProgress` when the file ends inside it.
+    pub turns: Vec<Turn>,
+    /// Model, tokens, rollbacks.
+    pub facts: ThreadFacts,
+    /// Bytes at the start of the file not read (a large file opened from its end).
+    pub skipped_bytes: u64,
+    /// Bytes at the end of the file not read (a large file paged back from its end).
+    pub bytes_after: u64,
+}
+
+impl LoadedThread {
+    /// The thread id, when the file has a session meta.
+    pub fn thread_id(&self) -> Option<String> {
+        self.meta.as_ref().map(|meta| meta.meta.id.to_string())
+    }
+}
+
+/// What the builder and the facts are fed, item by item. The turns are the complete
+/// transcript (every call the file records, Codex's items among them).
+#[derive(Debug, Clone)]
+pub struct ThreadFeed {
+    meta: Option<SessionMetaLine>,
+    builder: ThreadHistoryBuilder,
+    facts: ThreadFacts,
+}
+
+impl Default for ThreadFeed {
+    fn default() -> Self {
+        Self {
+            meta: None,
+            builder: ThreadHistoryBuilder::in_mode(TranscriptMode::Complete),
+            facts: ThreadFacts::default(),
+        }
+    }
+}
+
+impl ThreadFeed {
+    /// A feed of items that start inside a thread ([`ThreadFacts::mid_thread`]).
+    pub fn mid_thread() -> Self {
+        Self {
+            facts: ThreadFacts::mid_thread(),
+            ..Self::default()
+        }
+    }
+
+    /// Takes one rollout item.
+    pub fn push(&mut self, item: &RolloutItem) {
+        if let (None, Some(meta)) = (&self.meta, item.session_meta()) {
+            self.meta = Some(meta.clone());
+        }
+        self.builder.handle_rollout_item(item);
+        self.facts.handle(item);
+    }
+
+    /// The thread fed so far.
+    pub fn finish(self) -> LoadedThread {
+        LoadedThread {
+            meta: self.meta,
+            turns: self.builder.finish(),
+            facts: self.facts,
+            skipped_bytes: 0,
+            bytes_after: 0,
+        }
+    }
+}
+
+/// Reads the session at `path` (plain or `.zst`) into what a reader shows of it; `home`
+/// resolves a history base.
+pub fn load_thread_file(path: &Path, home: Option<&Path>) -> Result<LoadedThread, ReadError> {
+    let mut based = ThreadFeed::default();
+    if feed_with_base(path, home, |item| based.push(item))? {
+        return Ok(based.finish());
+    }
+    let input = FileInput(path.to_path_buf());
+    let feed = stream_client_view(&input, ThreadFeed::default, |feed, item| {
+        feed.push(item);
+    })?;
+    Ok(feed.finish())
+}
 
 /// Polls without a change after which the home is asked for a continuation file.
 const LOOK_FOR_CONTINUATION_AFTER: u32 = 10;
@@ -45,7 +141,7 @@ const HOLD_UNDECIDED_POLLS: u32 = 8;
 
 /// A session file followed as it grows (see the module docs).
 #[derive(Debug)]
-pub(crate) struct Follower {
+pub struct ThreadFollower {
     path: PathBuf,
     seen: Option<(u64, SystemTime)>,
     /// What was read of the file so far (`None` before the first read, and for a file that
@@ -56,12 +152,12 @@ pub(crate) struct Follower {
     /// Polls since the file last changed.
     idle: u32,
     /// A change held back while its rule is undecided (see the module docs).
-    held: Option<Loaded>,
+    held: Option<LoadedThread>,
 }
 
-impl Follower {
+impl ThreadFollower {
     /// A follower of `path` that has read nothing yet.
-    pub(crate) fn new(path: PathBuf) -> Self {
+    pub fn new(path: PathBuf) -> Self {
         Self {
             path,
             seen: None,
@@ -74,13 +170,13 @@ impl Follower {
 
     /// The file followed now (it changes when the file moved or the thread went on in a
     /// continuation file).
-    pub(crate) fn path(&self) -> &Path {
+    pub fn path(&self) -> &Path {
         &self.path
     }
 
     /// The thread as the file holds it now, when it changed since the last poll; `None` when
     /// it did not (or only a torn line grew).
-    pub(crate) fn poll(&mut self) -> Result<Option<Loaded>, Failure> {
+    pub fn poll(&mut self) -> Result<Option<LoadedThread>, ReadError> {
         if !self.path.exists()
             && let Some(moved) = moved_to(&self.path)
         {
@@ -94,8 +190,10 @@ impl Follower {
                 self.switch_to(next);
             }
         }
-        let unreadable = |error: std::io::Error| {
-            Failure::Unreadable(format!("{}: {error}", self.path.display()))
+        let name = self.path.display().to_string();
+        let unreadable = |source: std::io::Error| ReadError::Io {
+            name: name.clone(),
+            source,
         };
         let metadata = std::fs::metadata(&self.path).map_err(unreadable)?;
         let stamp = (
@@ -113,7 +211,7 @@ impl Follower {
         self.idle = 0;
         let (loaded, undecided) = if continues_another(&self.path) {
             self.reading = None;
-            (load_file(&self.path, None)?, false)
+            (load_thread_file(&self.path, None)?, false)
         } else {
             let reading = self.reading.get_or_insert_with(Reading::streaming);
             if stamp.0 < reading.offset {
@@ -136,7 +234,7 @@ impl Follower {
                     // The rule is known now, so the view cannot find that another was needed.
                     let snapshot = match again.snapshot() {
                         Ok(snapshot) => snapshot,
-                        Err(_) => (load_file(&self.path, None)?, changed.file),
+                        Err(_) => (load_thread_file(&self.path, None)?, changed.file),
                     };
                     *reading = again;
                     snapshot
@@ -199,7 +297,7 @@ struct Reading {
     view: ClientView,
     /// The view as it was before the first line (to start again from).
     start: ClientView,
-    feed: Feed,
+    feed: ThreadFeed,
     /// The thread, once a session meta was read.
     thread_id: Option<ThreadId>,
 }
@@ -216,7 +314,7 @@ impl Reading {
             lines: 0,
             start: view.clone(),
             view,
-            feed: Feed::default(),
+            feed: ThreadFeed::default(),
             thread_id: None,
         }
     }
@@ -265,7 +363,7 @@ impl Reading {
     /// The thread read so far (with what the view still keeps back) and the rule the file's
     /// turns are counted by; an error when the view committed to another rule than the file
     /// now calls for.
-    fn snapshot(&self) -> Result<(Loaded, TurnRecords), codex_rollout::ViewRuleChanged> {
+    fn snapshot(&self) -> Result<(LoadedThread, TurnRecords), codex_rollout::ViewRuleChanged> {
         let view = self.view.clone();
         let mut feed = self.feed.clone();
         let records = view.finish(&mut |item| feed.push(item))?;
