@@ -116,6 +116,11 @@ pub struct ThreadListParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional = nullable)]
     pub excluded_thread_ids: Option<Vec<String>>,
+    /// Only these threads (up to 100; Codex 0.171); an empty list matches none, exclusions
+    /// still apply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
+    pub included_thread_ids: Option<Vec<String>>,
     /// Read only the server's state, never the session files (Codex's state database).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional = nullable)]

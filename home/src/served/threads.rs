@@ -196,6 +196,8 @@ struct ListFilter<'a> {
     names: &'a HashMap<String, String>,
     parent: Option<String>,
     excluded: Vec<String>,
+    /// Only these, when given (an empty list keeps none).
+    included: Option<Vec<String>>,
 }
 
 impl<'a> ListFilter<'a> {
@@ -223,6 +225,7 @@ impl<'a> ListFilter<'a> {
                 .clone()
                 .or_else(|| params.ancestor_thread_id.clone()),
             excluded: params.excluded_thread_ids.clone().unwrap_or_default(),
+            included: params.included_thread_ids.clone(),
         }
     }
 
@@ -249,5 +252,13 @@ impl<'a> ListFilter<'a> {
                 .as_ref()
                 .is_none_or(|wanted| parent.as_ref() == Some(wanted))
             && !self.excluded.iter().any(|id| *id == meta.id.to_string())
+            && self
+                .included
+                .as_ref()
+                .is_none_or(|included| included.iter().any(|id| *id == meta.id.to_string()))
     }
 }
+
+#[cfg(test)]
+#[path = "threads_tests.rs"]
+mod tests;

@@ -62,6 +62,11 @@ ancestorThreadId?: string | null,
  */
 excludedThreadIds?: Array<string> | null, 
 /**
+ * Only these threads (up to 100; Codex 0.171); an empty list matches none, exclusions
+ * still apply.
+ */
+includedThreadIds?: Array<string> | null, 
+/**
  * Read only the server's state, never the session files (Codex's state database).
  */
 useStateDbOnly?: boolean | null, 
