@@ -96,6 +96,9 @@ pub enum PlannedAction {
         /// The thread it continues.
         parent: ThreadId,
     },
+    /// Held: a running Codex is writing it in its home (its thread's writer lock is held);
+    /// import it once that Codex is done.
+    BeingWritten,
     /// Left alone: it could not be read as a session file.
     Unreadable {
         /// Why.

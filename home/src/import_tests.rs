@@ -213,3 +213,25 @@ fn an_archive_of_a_home_is_imported_as_the_home() -> Result<(), Box<dyn std::err
     }
     Ok(())
 }
+
+#[test]
+fn a_session_a_running_codex_writes_is_held() -> Result<(), Box<dyn std::error::Error>> {
+    let source = tempfile::tempdir()?;
+    let dest = tempfile::tempdir()?;
+    let file = source.path().join("sessions/2025/06/02").join(name(THREAD));
+    write(&file, &session(THREAD, None))?;
+    let lock_path = crate::thread_writer_lock_path(
+        &CodexHome::new(source.path()),
+        codex_protocol::thread_id::ThreadId::from_string(THREAD)?,
+    );
+    std::fs::create_dir_all(lock_path.parent().ok_or("a folder")?)?;
+    let lock = std::fs::File::create(&lock_path)?;
+    lock.lock()?;
+    let home = CodexHome::new(dest.path());
+    let plan = plan_import(std::slice::from_ref(&file), &home, ImportOptions::default())?;
+    assert_eq!(plan.files[0].action, PlannedAction::BeingWritten);
+    lock.unlock()?;
+    let plan = plan_import(&[file], &home, ImportOptions::default())?;
+    assert_eq!(plan.files[0].action, PlannedAction::Copy);
+    Ok(())
+}

@@ -50,6 +50,7 @@ fn described(file: &PlannedFile) -> String {
         PlannedAction::MissingParent { parent } => {
             format!("held      (it continues thread {parent}, in neither the sources nor the home)")
         }
+        PlannedAction::BeingWritten => "held      (a running Codex is writing it)".to_owned(),
         PlannedAction::Unreadable { reason } => format!("left      (unreadable: {reason})"),
     }
 }

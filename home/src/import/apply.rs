@@ -77,6 +77,7 @@ pub fn apply_import(
             }
             PlannedAction::InHome { .. }
             | PlannedAction::MissingParent { .. }
+            | PlannedAction::BeingWritten
             | PlannedAction::Unreadable { .. } => {
                 report.left += 1;
                 progress(file);

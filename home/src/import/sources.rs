@@ -241,6 +241,12 @@ pub(super) fn plan_file(
         path: home.root().to_path_buf(),
         source,
     };
+    if let Some(source_home) = home_of_rollout_path(&file.path)
+        && crate::thread_writer_lock(&source_home, thread_id).forbids_rewrite()
+    {
+        planned.action = PlannedAction::BeingWritten;
+        return Ok(planned);
+    }
     if target.exists() {
         planned.action = match same_bytes(&file.path, &target).map_err(home_error)? {
             true => PlannedAction::AlreadyThere,
