@@ -38,7 +38,7 @@ use serde::Serialize;
 pub use apply::{ImportReport, ImportedThread, apply_import};
 #[cfg(feature = "state")]
 pub(crate) use apply::{Registration, register_threads};
-pub use codex_server::{CodexServer, CodexServerError};
+pub use codex_server::CodexServerError;
 
 /// What is to be done with the session files of an import's sources.
 #[derive(Debug, Clone, Serialize)]

@@ -139,7 +139,7 @@ pub use du::{
 pub use follow::{LoadedThread, ThreadFeed, ThreadFollower, load_thread_file};
 pub use home_rule::{NotAHome, check_home};
 pub use import::{
-    CodexServer, CodexServerError, ImportError, ImportOptions, ImportPlan, ImportReport,
+    CodexServerError, ImportError, ImportOptions, ImportPlan, ImportReport,
     ImportedThread, PlannedAction, PlannedFile, apply_import, plan_import,
 };
 pub use inspect::{

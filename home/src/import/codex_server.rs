@@ -7,7 +7,7 @@
 //! (`reference/codex-state.md`). What the server writes on standard error goes to a temporary
 //! file (a pipe nobody reads would block it) and is quoted when a request fails.
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -59,8 +59,7 @@ pub enum CodexServerError {
 
 /// A running `codex app-server` on one home.
 #[derive(Debug)]
-pub struct CodexServer {
-    program: OsString,
+pub(crate) struct CodexServer {
     child: Child,
     /// Taken (closed) when the server is dropped.
     stdin: Option<ChildStdin>,
@@ -71,7 +70,7 @@ pub struct CodexServer {
 
 impl CodexServer {
     /// Starts `program app-server` on `home` and initializes it.
-    pub fn start(program: &OsStr, home: &CodexHome) -> Result<Self, CodexServerError> {
+    pub(crate) fn start(program: &OsStr, home: &CodexHome) -> Result<Self, CodexServerError> {
         let start_error = |source| CodexServerError::Start {
             program: program.to_string_lossy().into_owned(),
             source,
@@ -100,7 +99,6 @@ impl CodexServer {
             }
         });
         let mut server = Self {
-            program: program.to_owned(),
             child,
             stdin: Some(stdin),
             lines,
@@ -122,14 +120,9 @@ impl CodexServer {
         Ok(server)
     }
 
-    /// The program the server runs.
-    pub fn program(&self) -> &OsStr {
-        &self.program
-    }
-
     /// Sends `method` with `params` and waits for its result; notifications in between are
     /// passed over.
-    pub fn call(&mut self, method: &str, params: Value) -> Result<Value, CodexServerError> {
+    pub(crate) fn call(&mut self, method: &str, params: Value) -> Result<Value, CodexServerError> {
         self.next_id += 1;
         let id = self.next_id;
         let text = params.to_string();
