@@ -9,7 +9,9 @@
 //!    `CODEX_SERVE_BENCH_SESSION_MIB` (default 1024; 10240 for the 10 GiB point) of turns with
 //!    100 kB tool outputs: what the TUI asks when it opens it
 //!    (`thread/resume` without turns, `thread/turns/list` of the last 5, `thread/items/list`
-//!    of the last 100), and `thread/turns/list` of 5 turns a hundred turns back, beside a
+//!    of the last 100), and `thread/turns/list` of 5 turns a hundred turns back, then a turn
+//!    appended to the file after the resume until its `turn/completed` notification arrives
+//!    (live follow: the server first replays the file as it was, in the background), beside a
 //!    one-thread `serde_json::Value` parse of the file. Codex's server shows a paginated file
 //!    it did not write no turns (its history lives in its state database), so only ours is
 //!    measured there.
@@ -92,93 +94,124 @@ fn write_home(home: &Path, sessions: u64) {
 /// 100 kB output and an answer. `paginated`: as Codex 0.169 writes a paginated turn (the
 /// response items and the completed items beside them, each line with its ordinal); else as
 /// a legacy file of 0.14x (the response items and the message events). Its thread id.
-fn write_session(home: &Path, target: u64, paginated: bool) -> String {
+/// A session file written: its thread, its file, its turns and its lines.
+struct Written {
+    id: String,
+    path: PathBuf,
+    turns: u64,
+    lines: u64,
+}
+
+/// The lines of turn `turn` of thread `id`: a person's message, a command with a 100 kB
+/// output, an answer (recorded as `paginated` or legacy files record them).
+fn turn_records(id: &str, turn: u64, paginated: bool, output: &str) -> Vec<(&'static str, Value)> {
+    let turn_id = format!("turn-{turn}");
+    let event = |payload: Value| ("event_msg", payload);
+    vec![
+        event(json!({"type": "task_started", "turn_id": turn_id, "started_at": 1_767_340_800})),
+        (
+            "turn_context",
+            json!({"turn_id": turn_id, "cwd": "/work",
+            "approval_policy": "never", "sandbox_policy": {"type": "read-only"},
+            "model": "gpt-5.5", "summary": "auto"}),
+        ),
+        (
+            "response_item",
+            json!({"type": "message", "role": "user",
+                   "content": [{"type": "input_text", "text": format!("question {turn}")}]}),
+        ),
+        match paginated {
+            true => event(json!({"type": "item_completed", "thread_id": id,
+                "turn_id": turn_id,
+                "item": {"type": "UserMessage", "id": format!("user-{turn}"),
+                         "content": [{"type": "text", "text": format!("question {turn}"),
+                                      "text_elements": []}]},
+                "completed_at_ms": 1_767_340_800_000_i64})),
+            false => event(json!({"type": "user_message",
+                "message": format!("question {turn}"), "images": []})),
+        },
+        (
+            "response_item",
+            json!({"type": "function_call", "name": "exec_command",
+            "call_id": format!("call-{turn}"), "arguments": "{\"cmd\":\"make\"}"}),
+        ),
+        (
+            "response_item",
+            json!({"type": "function_call_output",
+            "call_id": format!("call-{turn}"), "output": output}),
+        ),
+        match paginated {
+            true => event(json!({"type": "item_completed", "thread_id": id,
+                "turn_id": turn_id,
+                "item": {"type": "AgentMessage", "id": format!("agent-{turn}"),
+                         "content": [{"type": "Text", "text": format!("answer {turn}")}]},
+                "completed_at_ms": 1_767_340_801_000_i64})),
+            false => event(json!({"type": "agent_message",
+                "message": format!("answer {turn}")})),
+        },
+        (
+            "response_item",
+            json!({"type": "message", "role": "assistant",
+                   "content": [{"type": "output_text", "text": format!("answer {turn}")}]}),
+        ),
+        event(json!({"type": "task_complete", "turn_id": turn_id,
+            "completed_at": 1_767_340_802})),
+    ]
+}
+
+/// Writes `records` to `out` as lines, numbered from `ordinal` when `paginated`; the bytes.
+fn write_records(
+    out: &mut impl Write,
+    records: Vec<(&str, Value)>,
+    paginated: bool,
+    ordinal: &mut u64,
+) -> u64 {
+    let stamp = "2026-01-02T08:00:00.000Z";
+    let mut written = 0;
+    for (kind, payload) in records {
+        let mut line = json!({"timestamp": stamp, "type": kind, "payload": payload});
+        if paginated {
+            line["ordinal"] = json!(*ordinal);
+        }
+        *ordinal += 1;
+        let text = line.to_string();
+        writeln!(out, "{text}").unwrap();
+        written += text.len() as u64 + 1;
+    }
+    written
+}
+
+/// A session of about `target` bytes in `home` (paginated or legacy), turns of
+/// [`turn_records`].
+fn write_session(home: &Path, target: u64, paginated: bool) -> Written {
     let id = "01990000-0000-7000-8000-0000000000aa";
     let dir = home.join("sessions/2026/01/02");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("rollout-2026-01-02T08-00-00-{id}.jsonl"));
-    let mut out = BufWriter::with_capacity(1 << 22, std::fs::File::create(path).unwrap());
+    let mut out = BufWriter::with_capacity(1 << 22, std::fs::File::create(&path).unwrap());
     let stamp = "2026-01-02T08:00:00.000Z";
     let mut ordinal = 0u64;
-    let mut line = |out: &mut BufWriter<std::fs::File>, kind: &str, payload: Value| -> u64 {
-        let mut line = json!({"timestamp": stamp, "type": kind, "payload": payload});
-        if paginated {
-            line["ordinal"] = json!(ordinal);
-        }
-        let text = line.to_string();
-        ordinal += 1;
-        writeln!(out, "{text}").unwrap();
-        text.len() as u64 + 1
-    };
-    let mut written = line(
-        &mut out,
+    let meta = vec![(
         "session_meta",
         json!({"id": id, "timestamp": stamp, "cwd": "/work", "originator": "codex_cli_rs",
                "cli_version": "0.169.0", "source": "cli", "model_provider": "openai",
                "history_mode": if paginated { "paginated" } else { "legacy" }}),
-    );
+    )];
+    let mut written = write_records(&mut out, meta, paginated, &mut ordinal);
     let output = "o".repeat(100_000);
     let mut turn = 0u64;
     while written < target {
         turn += 1;
-        let turn_id = format!("turn-{turn}");
-        let event = |payload: Value| ("event_msg", payload);
-        let records = [
-            event(json!({"type": "task_started", "turn_id": turn_id, "started_at": 1_767_340_800})),
-            (
-                "turn_context",
-                json!({"turn_id": turn_id, "cwd": "/work",
-                "approval_policy": "never", "sandbox_policy": {"type": "read-only"},
-                "model": "gpt-5.5", "summary": "auto"}),
-            ),
-            (
-                "response_item",
-                json!({"type": "message", "role": "user",
-                       "content": [{"type": "input_text", "text": format!("question {turn}")}]}),
-            ),
-            match paginated {
-                true => event(json!({"type": "item_completed", "thread_id": id,
-                    "turn_id": turn_id,
-                    "item": {"type": "UserMessage", "id": format!("user-{turn}"),
-                             "content": [{"type": "text", "text": format!("question {turn}"),
-                                          "text_elements": []}]},
-                    "completed_at_ms": 1_767_340_800_000_i64})),
-                false => event(json!({"type": "user_message",
-                    "message": format!("question {turn}"), "images": []})),
-            },
-            (
-                "response_item",
-                json!({"type": "function_call", "name": "exec_command",
-                "call_id": format!("call-{turn}"), "arguments": "{\"cmd\":\"make\"}"}),
-            ),
-            (
-                "response_item",
-                json!({"type": "function_call_output",
-                "call_id": format!("call-{turn}"), "output": output}),
-            ),
-            match paginated {
-                true => event(json!({"type": "item_completed", "thread_id": id,
-                    "turn_id": turn_id,
-                    "item": {"type": "AgentMessage", "id": format!("agent-{turn}"),
-                             "content": [{"type": "Text", "text": format!("answer {turn}")}]},
-                    "completed_at_ms": 1_767_340_801_000_i64})),
-                false => event(json!({"type": "agent_message",
-                    "message": format!("answer {turn}")})),
-            },
-            (
-                "response_item",
-                json!({"type": "message", "role": "assistant",
-                       "content": [{"type": "output_text", "text": format!("answer {turn}")}]}),
-            ),
-            event(json!({"type": "task_complete", "turn_id": turn_id,
-                "completed_at": 1_767_340_802})),
-        ];
-        for (kind, payload) in records {
-            written += line(&mut out, kind, payload);
-        }
+        let records = turn_records(id, turn, paginated, &output);
+        written += write_records(&mut out, records, paginated, &mut ordinal);
     }
     out.flush().unwrap();
-    id.to_owned()
+    Written {
+        id: id.to_owned(),
+        path,
+        turns: turn,
+        lines: ordinal,
+    }
 }
 
 /// Our server over `home`, on standard input and output.
@@ -280,7 +313,8 @@ fn main() {
 fn open_session(mib: u64, paginated: bool) {
     let kind = if paginated { "paginated" } else { "legacy" };
     let home = work_dir("serve-bench-session");
-    let id = write_session(&home, mib * MIB, paginated);
+    let written = write_session(&home, mib * MIB, paginated);
+    let id = written.id.clone();
     let files = codex_home::all_rollout_files(&codex_rollout::CodexHome::new(&home)).unwrap();
     let parse = baseline::time_value_parse(&files[0].path);
     let mut server = ours(&home);
@@ -307,6 +341,26 @@ fn open_session(mib: u64, paginated: bool) {
     );
     assert_eq!(turns["data"].as_array().map(Vec::len), Some(5));
     let paged_peak = peak_mib(&server);
+    // Live follow: the resume subscribed; Codex appends a turn; its `turn/completed` comes
+    // once the server has replayed the file as it was (in the background) and read the turn.
+    let appended = Instant::now();
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&written.path)
+        .unwrap();
+    let mut ordinal = written.lines;
+    let records = turn_records(&id, written.turns + 1, paginated, "a short output");
+    write_records(&mut file, records, paginated, &mut ordinal);
+    drop(file);
+    let completed = server
+        .wait_for_notification("turn/completed", Duration::from_secs(3600))
+        .unwrap();
+    let follow = appended.elapsed();
+    assert_eq!(
+        completed["params"]["turn"]["id"],
+        format!("turn-{}", written.turns + 1)
+    );
+    let follow_peak = peak_mib(&server);
     let (_, whole) = timed(
         &mut server,
         "thread/read",
@@ -316,6 +370,7 @@ fn open_session(mib: u64, paginated: bool) {
     eprintln!(
         "{mib} MiB {kind} session (Value parse {}): resume {} ({:.4}x), last 5 turns {} ({:.4}x), \
          last 100 items {} ({:.4}x), 5 turns 100 back {} ({:.4}x), peak {:.0} MiB; \
+         a turn appended after the resume notified in {} ({:.4}x), peak {:.0} MiB; \
          the whole thread (thread/read with turns) {} ({:.4}x), peak {:.0} MiB",
         seconds(parse),
         seconds(resume),
@@ -327,6 +382,9 @@ fn open_session(mib: u64, paginated: bool) {
         seconds(back),
         ratio(back),
         paged_peak,
+        seconds(follow),
+        ratio(follow),
+        follow_peak,
         seconds(whole),
         ratio(whole),
         peak_mib(&server)

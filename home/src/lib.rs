@@ -139,8 +139,8 @@ pub use du::{
 pub use follow::{LoadedThread, ThreadFeed, ThreadFollower, load_thread_file};
 pub use home_rule::{NotAHome, check_home};
 pub use import::{
-    CodexServerError, ImportError, ImportOptions, ImportPlan, ImportReport,
-    ImportedThread, PlannedAction, PlannedFile, apply_import, plan_import,
+    CodexServerError, ImportError, ImportOptions, ImportPlan, ImportReport, ImportedThread,
+    PlannedAction, PlannedFile, apply_import, plan_import,
 };
 pub use inspect::{
     CopiedPrefix, InspectedTokens, Inspection, Inspector, ProblemReport, UnansweredCall,
