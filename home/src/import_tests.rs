@@ -235,3 +235,29 @@ fn a_session_a_running_codex_writes_is_held() -> Result<(), Box<dyn std::error::
     assert_eq!(plan.files[0].action, PlannedAction::Copy);
     Ok(())
 }
+
+#[test]
+fn a_temporary_copy_a_killed_import_left_is_removed_by_the_next()
+-> Result<(), Box<dyn std::error::Error>> {
+    let source = tempfile::tempdir()?;
+    let dest = tempfile::tempdir()?;
+    let file = source.path().join(name(THREAD));
+    write(&file, &session(THREAD, None))?;
+    let home = CodexHome::new(dest.path());
+    let plan = plan_import(std::slice::from_ref(&file), &home, ImportOptions::default())?;
+    let target = plan.files[0].target.clone();
+    // Killed after linking the copy into place, before removing the temporary file.
+    write(&target, &session(THREAD, None))?;
+    let temporary = target.with_file_name(format!(".{}.importing", name(THREAD)));
+    write(&temporary, &session(THREAD, None))?;
+    let plan = plan_import(&[file], &home, ImportOptions::default())?;
+    assert_eq!(plan.files[0].action, PlannedAction::AlreadyThere);
+    let _ = apply_import(
+        &plan,
+        &home,
+        dest.path().join("no-codex").as_os_str(),
+        &|_| {},
+    );
+    assert!(!temporary.exists(), "the leftover is removed");
+    Ok(())
+}

@@ -63,6 +63,11 @@ pub fn apply_import(
                 file.thread_id
             }
             PlannedAction::AlreadyThere => {
+                // An import killed between linking its copy and removing the temporary one.
+                remove_leftover(&file.target).map_err(|source| ImportError::Home {
+                    path: file.target.clone(),
+                    source,
+                })?;
                 report.already_there += 1;
                 placed.push(file.target.clone());
                 file.thread_id
@@ -293,17 +298,8 @@ fn copy_into_place(source: &Path, target: &Path) -> Result<(), ImportError> {
     };
     let folder = target.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(folder).map_err(home_error)?;
-    let name = target
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = folder.join(format!(".{name}.importing"));
-    // A killed import's leftover.
-    match std::fs::remove_file(&temporary) {
-        Ok(()) => {}
-        Err(error) if error.kind() == io::ErrorKind::NotFound => {}
-        Err(error) => return Err(home_error(error)),
-    }
+    let temporary = temporary_of(target);
+    remove_leftover(target).map_err(home_error)?;
     let copy_error = |why: String| ImportError::Copy {
         path: source.to_path_buf(),
         why,
@@ -338,6 +334,23 @@ fn copy_into_place(source: &Path, target: &Path) -> Result<(), ImportError> {
         let _ = folder.sync_all();
     }
     Ok(())
+}
+
+/// The temporary file a copy to `target` is written to first.
+fn temporary_of(target: &Path) -> PathBuf {
+    let name = target
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    target.with_file_name(format!(".{name}.importing"))
+}
+
+/// Removes the temporary file a killed import left beside `target`, if any.
+fn remove_leftover(target: &Path) -> io::Result<()> {
+    match std::fs::remove_file(temporary_of(target)) {
+        Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
+        _ => Ok(()),
+    }
 }
 
 /// Imports `source` as a new thread of `home` (a copy under a new id, through `fork`); the
