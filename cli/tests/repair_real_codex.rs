@@ -31,6 +31,33 @@ fn comparable(mut thread: Value) -> Value {
     thread
 }
 
+/// Deletes Codex's databases in `home` whose names start with one of `names` (with their
+/// `-wal` and `-shm` files).
+fn remove_databases(home: &CodexHome, names: &[&str]) -> Result<(), Box<dyn std::error::Error>> {
+    for entry in std::fs::read_dir(home.path())? {
+        let path = entry?.path();
+        let name = path
+            .file_name()
+            .and_then(|name| name.to_str())
+            .unwrap_or_default();
+        if names.iter().any(|database| name.starts_with(database)) {
+            std::fs::remove_file(&path)?;
+        }
+    }
+    Ok(())
+}
+
+/// Has Codex's server project thread `id` (a resume without turns, then unsubscribe).
+fn project(home: &CodexHome, id: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let mut server = home.app_server()?;
+    server.call(
+        "thread/resume",
+        json!({"threadId": id, "excludeTurns": true}),
+    )?;
+    server.call("thread/unsubscribe", json!({"threadId": id}))?;
+    Ok(())
+}
+
 /// `codex-thread repair ARGS --json` on `home`: its exit code and JSON lines.
 fn repair(
     home: &CodexHome,
@@ -77,16 +104,7 @@ fn repair_has_codex_rebuild_what_a_lost_state_left_wrong() -> TestResult {
     assert_eq!(code, 0, "a home Codex wrote needs nothing: {clean:?}");
 
     // The state is lost; Codex, started again, rebuilds its rows from the files.
-    for entry in std::fs::read_dir(home.path())? {
-        let path = entry?.path();
-        let name = path
-            .file_name()
-            .and_then(|name| name.to_str())
-            .unwrap_or_default();
-        if name.starts_with("state_5.sqlite") || name.starts_with("thread_history_1.sqlite") {
-            std::fs::remove_file(&path)?;
-        }
-    }
+    remove_databases(&home, &["state_5.sqlite", "thread_history_1.sqlite"])?;
     let mut server = home.app_server()?;
     server.thread_list(false)?;
     let lost = server.thread_read(&paginated)?;
@@ -159,13 +177,7 @@ fn repair_has_codex_rebuild_what_a_lost_state_left_wrong() -> TestResult {
         )?;
     }
     drop(history);
-    let mut server = home.app_server()?;
-    server.call(
-        "thread/resume",
-        json!({"threadId": paginated, "excludeTurns": true}),
-    )?;
-    server.call("thread/unsubscribe", json!({"threadId": paginated}))?;
-    drop(server);
+    project(&home, &paginated)?;
     let mut server = home.app_server()?;
     assert_eq!(
         server.thread_read(&paginated)?["turns"],
@@ -250,23 +262,8 @@ fn repair_writes_a_file_whose_ordinals_go_backwards_again_for_codex() -> TestRes
     }
     std::fs::write(&file, &broken)?;
     // Codex, projecting the file again, drops the second turn.
-    for entry in std::fs::read_dir(home.path())? {
-        let path = entry?.path();
-        let name = path
-            .file_name()
-            .and_then(|name| name.to_str())
-            .unwrap_or_default();
-        if name.starts_with("thread_history_1.sqlite") {
-            std::fs::remove_file(&path)?;
-        }
-    }
-    let mut server = home.app_server()?;
-    server.call(
-        "thread/resume",
-        json!({"threadId": paginated, "excludeTurns": true}),
-    )?;
-    server.call("thread/unsubscribe", json!({"threadId": paginated}))?;
-    drop(server);
+    remove_databases(&home, &["thread_history_1.sqlite"])?;
+    project(&home, &paginated)?;
     let mut server = home.app_server()?;
     let dropped = server.thread_read(&paginated)?;
     drop(server);

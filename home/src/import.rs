@@ -212,6 +212,16 @@ pub fn plan_import(
     })
 }
 
+/// The plain file a compressed session file decodes to (beside it, without `.zst`), for a
+/// compressed one: where Codex writes a compressed thread back when it resumes it.
+fn plain_sibling(path: &std::path::Path) -> Option<PathBuf> {
+    let name = path
+        .file_name()?
+        .to_str()?
+        .strip_suffix(codex_rollout::COMPRESSED_SUFFIX)?;
+    Some(path.with_file_name(name))
+}
+
 #[cfg(test)]
 #[path = "import_tests.rs"]
 mod tests;

@@ -15,7 +15,7 @@ use serde_json::json;
 
 use super::codex_server::CodexServer;
 use super::sources::same_bytes;
-use super::{ImportError, ImportPlan, PlannedAction, PlannedFile};
+use super::{ImportError, ImportPlan, PlannedAction, PlannedFile, plain_sibling};
 
 /// What an import did.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -205,7 +205,7 @@ struct Kept {
 
 impl Kept {
     fn of(path: &Path) -> io::Result<Self> {
-        let decoded = match plain_of(path) {
+        let decoded = match plain_sibling(path) {
             Some(_) => Some(digest(zstd::Decoder::new(File::open(path)?)?)?),
             None => None,
         };
@@ -222,7 +222,7 @@ impl Kept {
             path: path.to_path_buf(),
             what,
         };
-        match (stamp(path), plain_of(path), self.decoded) {
+        match (stamp(path), plain_sibling(path), self.decoded) {
             (Ok(after), _, _) if after.0 != self.stamp.0 => Err(changed("size")),
             (Ok(after), _, _) if after.1 != self.stamp.1 => Err(changed("modification time")),
             (Ok(_), _, _) => Ok(()),
@@ -236,12 +236,6 @@ impl Kept {
             (Err(_), _, _) => Err(changed("presence")),
         }
     }
-}
-
-/// The plain file a compressed session file decodes to, for a `.zst` one.
-fn plain_of(path: &Path) -> Option<PathBuf> {
-    let name = path.file_name()?.to_str()?.strip_suffix(".zst")?;
-    Some(path.with_file_name(name))
 }
 
 /// The SHA-256 of what `reader` reads.

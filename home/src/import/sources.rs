@@ -12,7 +12,7 @@ use codex_rollout::{
     parse_rollout_file_name, session_meta_of_file,
 };
 
-use super::{ImportError, ImportOptions, PlannedAction, PlannedFile};
+use super::{ImportError, ImportOptions, PlannedAction, PlannedFile, plain_sibling};
 use crate::{all_rollout_files, find_rollout_by_thread_id, rollout_files_under};
 
 /// A session file of a source.
@@ -285,9 +285,7 @@ pub(super) fn plan_file(
 
 /// The plain file beside the compressed `target`, when there is one.
 fn written_back(target: &Path) -> Option<PathBuf> {
-    let name = target.file_name()?.to_str()?.strip_suffix(".zst")?;
-    let plain = target.with_file_name(name);
-    plain.exists().then_some(plain)
+    plain_sibling(target).filter(|plain| plain.exists())
 }
 
 /// Whether the compressed file at `compressed` decodes to the bytes of the file at `plain`.

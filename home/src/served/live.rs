@@ -23,10 +23,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use codex_app_server_protocol::v2::{
-    ThreadResumeParams, ThreadUnsubscribeParams, ThreadUnsubscribeResponse, ThreadUnsubscribeStatus,
-};
-use codex_app_server_protocol::{JSONRPCRequest, ServerMessage, ServerNotification};
+use codex_app_server_protocol::v2::{ThreadUnsubscribeResponse, ThreadUnsubscribeStatus};
+use codex_app_server_protocol::{ClientRequest, JSONRPCRequest, ServerMessage, ServerNotification};
 use serde_json::Value;
 
 use super::{ServeError, ServedHome, result};
@@ -90,17 +88,17 @@ impl ServedConnection {
     /// The result of `request`, or why there is none; `thread/resume` also subscribes the
     /// connection to the thread, `thread/unsubscribe` ends that.
     pub fn answer(&mut self, request: &JSONRPCRequest) -> Result<Value, ServeError> {
-        match request.method.as_str() {
-            "thread/resume" => {
-                let params: ThreadResumeParams = params_of(request)?;
+        // Parsed as `ServedHome::answer` parses it: a request of another shape is answered
+        // (refused) there.
+        match ClientRequest::try_from(request.clone()) {
+            Ok(ClientRequest::ThreadResume { params, .. }) => {
                 let path = self.served.thread_path(&params.thread_id)?;
                 let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
                 let answer = self.served.answer(request)?;
                 self.follow(params.thread_id, path, size);
                 Ok(answer)
             }
-            "thread/unsubscribe" => {
-                let params: ThreadUnsubscribeParams = params_of(request)?;
+            Ok(ClientRequest::ThreadUnsubscribe { params, .. }) => {
                 match self.followed.remove(&params.thread_id) {
                     Some(mut following) => {
                         following.end();
@@ -113,11 +111,6 @@ impl ServedConnection {
             }
             _ => self.served.answer(request),
         }
-    }
-
-    /// The threads the connection follows.
-    pub fn followed(&self) -> impl Iterator<Item = &str> {
-        self.followed.keys().map(String::as_str)
     }
 
     /// Follows the file `path` of thread `thread_id` from its first `size` bytes on.
@@ -144,16 +137,6 @@ impl Drop for ServedConnection {
             following.end();
         }
     }
-}
-
-/// The typed params of `request`.
-fn params_of<T: serde::de::DeserializeOwned>(request: &JSONRPCRequest) -> Result<T, ServeError> {
-    serde_json::from_value(request.params.clone().unwrap_or(Value::Null)).map_err(|error| {
-        ServeError::BadParams {
-            method: request.method.clone(),
-            message: error.to_string(),
-        }
-    })
 }
 
 /// Replays `path` up to `size` bytes with nothing sent, then hands `notify` the notifications
