@@ -4,7 +4,7 @@
 //! append to the active item, `item/completed` replaces the item with the final one, turn
 //! notifications set status and timing, approvals stay open until `serverRequest/resolved`.
 //! Reducing a live stream must give the turns the history builder rebuilds from the rollout
-//! (tested in `tests/live_equals_replay.rs`).
+//! (tested in `cli/tests/it/live_equals_replay/`).
 
 use std::collections::BTreeMap;
 

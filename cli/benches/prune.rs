@@ -16,9 +16,9 @@
 
 #![allow(clippy::expect_used, clippy::print_stderr, clippy::unwrap_used)]
 
-#[path = "../tests/common/large_session.rs"]
+#[path = "../tests/it/common/large_session.rs"]
 mod large_session;
-#[path = "../tests/common/usage_home.rs"]
+#[path = "../tests/it/common/usage_home.rs"]
 mod usage_home;
 
 use std::path::{Path, PathBuf};

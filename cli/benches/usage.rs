@@ -24,11 +24,11 @@
 
 #[path = "../../rollout/benches/support/baseline.rs"]
 mod baseline;
-#[path = "../tests/common/ccusage.rs"]
+#[path = "../tests/it/common/ccusage.rs"]
 mod ccusage;
 #[path = "../../rollout/benches/support/generate.rs"]
 mod generate;
-#[path = "../tests/common/usage_home.rs"]
+#[path = "../tests/it/common/usage_home.rs"]
 mod usage_home;
 
 use std::path::{Path, PathBuf};

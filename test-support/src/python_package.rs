@@ -23,7 +23,7 @@ pub struct PythonPackage {
     pub xtask: &'static str,
 }
 
-/// DuckDB, the engine of `cli/tests/table.rs` and the DuckDB half of the engine test.
+/// DuckDB, the engine of `cli/tests/it/table.rs` and the DuckDB half of the engine test.
 pub const DUCKDB: PythonPackage = PythonPackage {
     name: "duckdb",
     version: "1.5.6",

@@ -1,6 +1,6 @@
 //! What a folder of Parquet tables holds, for the tests that stop or kill `table` and compare
 //! what it left with what a whole run writes (`home/src/table/commit_tests.rs`,
-//! `cli/tests/table_crash.rs`).
+//! `cli/tests/it/table_crash.rs`).
 
 use std::collections::BTreeMap;
 use std::io;

@@ -1,5 +1,5 @@
-//! The query engines of the Parquet table tests (`cli/tests/table.rs`,
-//! `cli/tests/table_engines.rs`): DuckDB and PySpark from PyPI at the pinned versions
+//! The query engines of the Parquet table tests (`cli/tests/it/table.rs`,
+//! `cli/tests/it/table_engines.rs`): DuckDB and PySpark from PyPI at the pinned versions
 //! (`codex_test_support::DUCKDB`, `PYSPARK`), each installed with pip into a virtual
 //! environment under `<target>/<package>/<version>`, and for Spark a Java runtime (Debian's
 //! `openjdk-17-jre-headless`, installed with apt-get when `java` is missing).

@@ -7,7 +7,7 @@
 //!   `cargo xtask ci` does the same before its test step and sets `CODEX_REAL_BIN` and
 //!   `CODEX_REQUIRE_REAL_CODEX=1`, so the real-Codex tests run there or fail.
 //! - `cargo xtask real-codex diff --version V`: installs `V` and runs the differential tests
-//!   (`cargo test -p codex-thread --test '*real_codex*'`) against it with
+//!   (`cargo test -p codex-thread --test it real_codex`) against it with
 //!   `CODEX_DIFF_REPORT` set, then prints the report (`codex_test_support::DiffReport`'s
 //!   format) as a table: what a new Codex release changes, before the pin moves.
 
@@ -20,9 +20,10 @@ use codex_test_support::{
     read_diff_report, real_codex_install_dir,
 };
 
-/// The differential tests: `codex-thread`'s test targets whose names hold `real_codex` (a
-/// cargo glob: `real_codex_thread`, `serve_real_codex`, `import_real_codex`, ...).
-const DIFFERENTIAL_TESTS: &str = "*real_codex*";
+/// The differential tests: the tests of `codex-thread`'s one test binary whose paths hold
+/// `real_codex` (a test-name filter matching the modules `real_codex_thread`,
+/// `serve_real_codex`, `import_real_codex`, ...).
+const DIFFERENTIAL_TESTS: &str = "real_codex";
 
 /// `cargo xtask real-codex install`: installs `version` when missing, prints its binary.
 pub(crate) fn install(version: &str) -> Result<()> {
@@ -94,7 +95,14 @@ pub(crate) fn diff(version: &str) -> Result<()> {
         &root,
         &format!("differential tests against Codex {version}"),
         "cargo",
-        &["test", "-p", "codex-thread", "--test", DIFFERENTIAL_TESTS],
+        &[
+            "test",
+            "-p",
+            "codex-thread",
+            "--test",
+            "it",
+            DIFFERENTIAL_TESTS,
+        ],
         &[
             (REAL_CODEX_BIN_ENV, bin_text.as_str()),
             (REQUIRE_REAL_CODEX_ENV, "1"),

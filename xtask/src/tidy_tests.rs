@@ -152,7 +152,7 @@ fn each_broken_rule_is_reported() -> std::io::Result<()> {
     let dir = tempfile::tempdir()?;
     clean_tree(dir.path())?;
     write(dir.path(), "core/src/open_tests.rs", "std::fs::read(p);\n")?;
-    write(dir.path(), "core/tests/real.rs", "std::fs::read(p);\n")?;
+    write(dir.path(), "core/tests/it/real.rs", "std::fs::read(p);\n")?;
     write(
         dir.path(),
         "cli/src/commands/show.rs",

@@ -2,7 +2,7 @@
 //! `docs/view.md`, regenerated.
 //!
 //! `cargo xtask ci` makes sure tmux is there ([`ensure_tmux`], installing it with apt-get when
-//! it is missing): the tests in `cli/tests/view_tmux.rs` fail without it, never skip.
+//! it is missing): the tests in `cli/tests/it/view_tmux.rs` fail without it, never skip.
 //! `view-screens` builds `codex-thread`, drives `codex-thread view` in a detached tmux session
 //! of a fixed size (the bundled sample for the thread screens, a home made of the real
 //! fixtures for the list and the search) and writes each screen as text into
@@ -29,11 +29,11 @@ pub(crate) fn ensure_tmux() -> Result<PathBuf> {
         (Ok(status), Ok(path)) if status.success() => Ok(path),
         (Ok(status), _) => bail!(
             "could not install tmux (apt-get install tmux: {status}); the terminal UI tests \
-             (cli/tests/view_tmux.rs) need it: install it as root"
+             (cli/tests/it/view_tmux.rs) need it: install it as root"
         ),
         (Err(err), _) => bail!(
             "could not run apt-get to install tmux ({err}); the terminal UI tests \
-             (cli/tests/view_tmux.rs) need it: install it"
+             (cli/tests/it/view_tmux.rs) need it: install it"
         ),
     }
 }

@@ -16,7 +16,7 @@
 //! as Codex shows a thread it has not loaded); an implicit one is `completed`.
 //!
 //! Ids, as Codex 0.169's `thread/read` gives them (checked against it in
-//! `cli/tests/real_codex_thread.rs`): an implicit turn is `rollout-<index>`, after the index of
+//! `cli/tests/it/real_codex_thread.rs`): an implicit turn is `rollout-<index>`, after the index of
 //! the rollout item that opened it; a record without an id gets `item-<n>`, counting only the
 //! items added (a record that merges into one already there mints nothing), renumbered after a
 //! rollback as if the dropped turns had never been. Legacy `exec_command_end` and
@@ -50,7 +50,7 @@ pub use thread_meta::{
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum TranscriptMode {
     /// Exactly what Codex's `thread/read` answers (checked against it in
-    /// `cli/tests/real_codex_thread.rs`).
+    /// `cli/tests/it/real_codex_thread.rs`).
     #[default]
     Codex,
     /// Codex's items, plus one for every call the file records that Codex's records show no

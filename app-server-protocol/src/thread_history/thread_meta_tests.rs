@@ -57,7 +57,7 @@ fn a_sub_agent_meta_names_its_session_parent_and_role() -> TestResult {
     }))?);
     assert_eq!(thread.id, CHILD);
     // Codex's state keeps no session for a thread it has not loaded: it shows the thread's
-    // own id (checked against the real app-server in cli/tests/real_codex_thread.rs).
+    // own id (checked against the real app-server in cli/tests/it/real_codex_thread.rs).
     assert_eq!(thread.session_id, CHILD);
     assert_eq!(thread.parent_thread_id.as_deref(), Some(ROOT));
     assert_eq!(thread.thread_source, Some(ThreadSource::Subagent));

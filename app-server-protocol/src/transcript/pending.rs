@@ -4,7 +4,7 @@
 //! Codex 0.169 writes no `item_started` and no `exec_command_begin` to the file: while a
 //! command runs, the file holds only the model's `function_call` response item (the call id,
 //! the tool's name and arguments); the `item_completed` event and the `function_call_output`
-//! follow when the command ends (`cli/tests/real_codex_view_running.rs` shows it). So a
+//! follow when the command ends (`cli/tests/it/real_codex_view_running.rs` shows it). So a
 //! call with no output yet in the running turn is a running item: its cell is the cell of
 //! the call's item as the complete transcript shows it (codex-protocol's
 //! `recorded_call_item`: a command, a patch, an MCP or another tool call, in progress) and

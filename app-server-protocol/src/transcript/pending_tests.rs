@@ -33,7 +33,7 @@ fn followed(items: &[RolloutItem]) -> (Transcript, Transcript) {
 }
 
 /// What Codex 0.169 writes while a command runs: the call, nothing else
-/// (`cli/tests/real_codex_view_running.rs`).
+/// (`cli/tests/it/real_codex_view_running.rs`).
 #[test]
 fn a_call_without_output_in_the_running_turn_is_a_live_command() {
     let mut items = vec![

@@ -31,7 +31,7 @@ pub enum InstructionsPlacement {
     TopLevel,
     /// As a developer message first in `input`, with no `instructions` field: what Codex
     /// 0.169 sends for every model (checked against its requests in
-    /// `cli/tests/real_codex_prompt.rs`).
+    /// `cli/tests/it/real_codex_prompt.rs`).
     FirstInput,
 }
 

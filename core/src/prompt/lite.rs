@@ -23,7 +23,7 @@ pub(crate) const FUNCTIONS_NAMESPACE: &str = "functions";
 /// instructions as a developer message when they are not empty. None when the history already
 /// carries an `additional_tools` item: a code-mode thread records its tools and instructions
 /// in its history, and Codex sends that history as it is (checked against Codex 0.169 in
-/// `cli/tests/real_codex_prompt.rs`).
+/// `cli/tests/it/real_codex_prompt.rs`).
 pub(crate) fn lite_input_prefix(prompt: &Prompt, provider: ProviderKind) -> Vec<ResponseItem> {
     if prompt
         .input

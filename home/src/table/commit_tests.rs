@@ -1,5 +1,5 @@
 //! A run stopped at every step of its commit, as a kill there would stop it: what
-//! docs/tables.md ("Killed at any moment") promises of each moment. (`cli/tests/table_crash.rs`
+//! docs/tables.md ("Killed at any moment") promises of each moment. (`cli/tests/it/table_crash.rs`
 //! kills the real process at random moments; the commit's renames are too quick for random
 //! kills to land in often, so here each of its steps is stopped at in turn.)
 
