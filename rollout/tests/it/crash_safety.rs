@@ -86,7 +86,12 @@ fn crash_child() -> TestResult {
 /// Runs one child until killed; returns the highest acknowledged line count it printed.
 fn run_and_kill(path: &Path, rng: &mut Rng) -> Result<u64, Box<dyn std::error::Error>> {
     let mut child = Command::new(std::env::current_exe()?)
-        .args(["crash_safety::crash_child", "--exact", "--nocapture", "--test-threads=1"])
+        .args([
+            "crash_safety::crash_child",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD_ENV, path)
         .env("CODEX_ROLLOUT_CRASH_SEED", rng.next().to_string())
         .stdout(Stdio::piped())
