@@ -13,7 +13,8 @@
 //! the file's bytes and time unchanged), parents before the forks that continue them;
 //! `thread/read` for a legacy one (Codex reads those from the file, and registers the thread
 //! on reading); `thread/name/set` for a name the source home's `session_index.jsonl` gives
-//! and the destination lacks.
+//! and the destination lacks. A thread continued in other files needs each of them projected,
+//! which Codex's registration does only for the newest (`pieces`).
 //!
 //! Nothing already in the home is changed: a file is copied into a temporary file beside its
 //! place, checked against its source, given the source's modification time and linked into
@@ -26,6 +27,7 @@
 
 mod apply;
 mod codex_server;
+mod pieces;
 mod sources;
 
 use std::collections::BTreeMap;
@@ -36,8 +38,7 @@ use codex_rollout::CodexHome;
 use serde::Serialize;
 
 pub use apply::{ImportReport, ImportedThread, apply_import};
-#[cfg(feature = "state")]
-pub(crate) use apply::{Registration, register_threads};
+pub(crate) use apply::{Registration, register_threads, sort_pieces};
 pub use codex_server::CodexServerError;
 
 /// What is to be done with the session files of an import's sources.
@@ -178,6 +179,15 @@ pub enum ImportError {
         path: PathBuf,
         /// What changed.
         what: &'static str,
+    },
+    /// A thread continued in other files could not have its row pointed at each of them.
+    #[error("thread {thread_id}: its earlier files could not be projected: {source}")]
+    Pieces {
+        /// The thread.
+        thread_id: String,
+        /// Why.
+        #[source]
+        source: crate::codex_state::StateWriteError,
     },
 }
 

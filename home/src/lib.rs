@@ -27,10 +27,10 @@
 //! - Tables: [`write_tables`] writes a home's threads, turns, items and token usage as Parquet
 //!   partitioned by day, only what changed since the last run ([`TableRun`]); [`Redactor`]
 //!   is the export's `--redact` rule, which it shares.
-//! - Import and repair: [`plan_import`] and [`apply_import`] bring sessions into a home so
-//!   that Codex sees them (copies, then Codex's own app-server registering and projecting each
-//!   thread); `find_repairs` and `apply_repairs` (feature `state`) find and fix what Codex
-//!   would show wrongly.
+//! - Import and repair (feature `state`): `plan_import` and `apply_import` bring sessions into
+//!   a home so that Codex sees them (copies, then Codex's own app-server registering and
+//!   projecting each thread); `find_repairs` and `apply_repairs` find and fix what Codex would
+//!   show wrongly.
 //! - Served: [`ServedHome`] answers the app-server protocol's read methods from a home, a
 //!   [`ServedConnection`] follows the threads a client resumed; [`replay_notifications`] is
 //!   a session as the messages a client receives.
@@ -89,19 +89,23 @@
 //! - `search`: the full-text search index (`SearchIndex`, `update_and_search`) and thread
 //!   lookups through it; compiles SQLite (bundled).
 //! - `tables`: the Parquet tables (`write_tables`); compiles arrow and parquet.
-//! - `state`: reading Codex's own state databases to find what it would show wrongly
-//!   (`find_repairs`, `apply_repairs`); compiles SQLite (bundled).
+//! - `state`: Codex's own state databases, read to find what it would show wrongly and, where
+//!   its app-server cannot, written (`plan_import`, `apply_import`, `find_repairs`,
+//!   `apply_repairs`); compiles SQLite (bundled).
 //!
 //! None is on by default: a crate that wants listings, usage or pruning compiles none.
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "state")]
+mod codex_state;
 mod compress;
 mod damage;
 mod dates;
 mod du;
 mod follow;
 mod home_rule;
+#[cfg(feature = "state")]
 mod import;
 mod inspect;
 mod last_turns;
@@ -123,6 +127,8 @@ mod thread_lookup;
 mod usage;
 mod writer_lock;
 
+#[cfg(feature = "state")]
+pub use codex_state::StateWriteError;
 pub use compress::{
     CompressOptions, CompressRun, DEFAULT_OLDER_THAN, FileResult, Plan, compress_file,
     compress_files, plan_file,
@@ -138,6 +144,7 @@ pub use du::{
 };
 pub use follow::{LoadedThread, ThreadFeed, ThreadFollower, load_thread_file};
 pub use home_rule::{NotAHome, check_home};
+#[cfg(feature = "state")]
 pub use import::{
     CodexServerError, ImportError, ImportOptions, ImportPlan, ImportReport, ImportedThread,
     PlannedAction, PlannedFile, apply_import, plan_import,
@@ -170,8 +177,7 @@ pub use read::{
 pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
 #[cfg(feature = "state")]
 pub use repair::{
-    Finding, Problem, ProjectionWriteError, RepairError, RepairReport, RewriteError, apply_repairs,
-    find_repairs,
+    Finding, Problem, RepairError, RepairReport, RewriteError, apply_repairs, find_repairs,
 };
 pub use replay::{HOLD_POLLS, NotificationReplay, replay_notifications};
 #[cfg(feature = "search")]

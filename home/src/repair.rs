@@ -5,7 +5,7 @@
 //! `thread_history_1.sqlite`. Files copied, synced or restored into a home, a state database
 //! deleted or rebuilt, all leave threads Codex lists without a name, does not list, or opens
 //! empty. Each finding says which thread, what Codex would show and why, from the files and
-//! Codex's state read side by side (read only: [`state`]).
+//! Codex's state read side by side (read only: [`crate::codex_state`]).
 //!
 //! The fixes go through Codex's own app-server, as `import` does (`thread/resume` without
 //! turns then `thread/unsubscribe` to project a paginated thread from where its projection
@@ -19,15 +19,14 @@
 //! that of a projection that says it is complete while it holds fewer items than the file
 //! records (which no catch-up would ever fill: Codex projects from the offset its
 //! projection-state row says), is deleted so that Codex projects the file from the beginning:
-//! the one direct write to Codex's state, of those threads' rows only, in one transaction,
-//! after a consistent copy of the database is written beside it, refused for a schema version
-//! this version was not tested on ([`state::forget_projections`]).
+//! a direct write to Codex's state, of those files' rows only, in one transaction, after a
+//! consistent copy of the database is written beside it, refused for a schema version this
+//! version was not tested on ([`state::forget_projections`]). A thread continued in other
+//! files has each of them projected as `import` does (its `pieces` module).
 
 mod ordinals;
-mod state;
 
 pub use ordinals::RewriteError;
-pub use state::ProjectionWriteError;
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
@@ -39,7 +38,8 @@ use codex_protocol::thread_id::ThreadId;
 use codex_rollout::{CodexHome, RolloutStream, line_tags, session_meta_of_file};
 use serde::Serialize;
 
-use crate::import::{ImportError, ImportedThread, Registration, register_threads};
+use crate::codex_state::{self as state, StateWriteError, rollout_key};
+use crate::import::{ImportError, ImportedThread, Registration, register_threads, sort_pieces};
 use crate::{all_rollout_files, find_rollout_by_thread_id, thread_writer_lock};
 
 /// What repair found in a home.
@@ -151,9 +151,9 @@ pub enum RepairError {
     /// The fix through Codex failed.
     #[error(transparent)]
     Fix(#[from] ImportError),
-    /// Codex's projection state could not be changed.
+    /// Codex's state could not be changed.
     #[error(transparent)]
-    Projection(#[from] state::ProjectionWriteError),
+    StateWrite(#[from] StateWriteError),
     /// A file could not be written again with rising ordinals.
     #[error(transparent)]
     Rewrite(#[from] ordinals::RewriteError),
@@ -185,19 +185,16 @@ pub fn find_repairs(home: &CodexHome) -> Result<RepairReport, RepairError> {
         ..RepairReport::default()
     };
     let names = home.thread_names().map_err(home_error)?;
-    let files =
-        all_rollout_files(home).map_err(|error| home_error(io::Error::other(error.to_string())))?;
-    // A thread's file is its newest piece, the one Codex's row names.
-    let mut threads: BTreeMap<String, PathBuf> = BTreeMap::new();
-    for found in &files {
-        threads.insert(found.name.thread_id.to_string(), found.path.clone());
-    }
+    let threads = thread_pieces(home)?;
     report.threads = threads.len();
-    for (id, path) in &threads {
-        let mut find = |problem| {
+    for (id, pieces) in &threads {
+        let Some(path) = pieces.last() else {
+            continue;
+        };
+        let mut find = |path: &Path, problem| {
             report.findings.push(Finding {
                 thread_id: id.clone(),
-                path: path.clone(),
+                path: path.to_path_buf(),
                 problem,
             });
         };
@@ -210,53 +207,64 @@ pub fn find_repairs(home: &CodexHome) -> Result<RepairReport, RepairError> {
                 .map_err(|error| home_error(io::Error::other(error.to_string())))?
                 .is_none()
         {
-            find(Problem::ParentMissing {
-                parent: base.thread_id.to_string(),
-            });
+            find(
+                path,
+                Problem::ParentMissing {
+                    parent: base.thread_id.to_string(),
+                },
+            );
         }
         let paginated = meta
             .as_ref()
             .is_some_and(|meta| meta.meta.effective_history_mode() == HistoryMode::Paginated);
-        if paginated {
-            let scan = scan_file(path).map_err(home_error)?;
+        for piece in pieces.iter().filter(|_| paginated) {
+            let scan = scan_file(piece).map_err(home_error)?;
             if let Some(line) = scan.out_of_order {
-                find(Problem::OrdinalsOutOfOrder { line });
+                find(piece, Problem::OrdinalsOutOfOrder { line });
             }
             if scan.last_without_ordinal {
-                find(Problem::LastLineWithoutOrdinal);
+                find(piece, Problem::LastLineWithoutOrdinal);
             }
-            if codex.has_state {
-                match codex.projections.get(id) {
-                    None => find(Problem::Unprojected),
-                    Some(projection) if projection.next_byte_offset < scan.size => {
-                        // A thread Codex is writing now is projected as it goes.
-                        if !being_written(home, id) {
-                            find(Problem::ProjectedBehind {
+            if !codex.has_state {
+                continue;
+            }
+            let projection = rollout_key(piece).and_then(|key| codex.projections.get(&key));
+            match projection {
+                None => find(piece, Problem::Unprojected),
+                Some(projection) if projection.next_byte_offset < scan.size => {
+                    // A thread Codex is writing now is projected as it goes.
+                    if !being_written(home, id) {
+                        find(
+                            piece,
+                            Problem::ProjectedBehind {
                                 projected: projection.next_byte_offset,
                                 size: scan.size,
-                            });
-                        }
+                            },
+                        );
                     }
-                    Some(projection) if projection.items < scan.items => {
-                        find(Problem::StaleProjection {
+                }
+                Some(projection) if projection.items < scan.items => {
+                    find(
+                        piece,
+                        Problem::StaleProjection {
                             projected: projection.items,
                             recorded: scan.items,
-                        });
-                    }
-                    Some(_) => {}
+                        },
+                    );
                 }
+                Some(_) => {}
             }
         }
         if !codex.has_state {
             continue;
         }
         match codex.rows.get(id) {
-            None => find(Problem::NoRow),
+            None => find(path, Problem::NoRow),
             Some(row) => {
                 if let Some(name) = names.get(id)
                     && row.name.as_ref() != Some(name)
                 {
-                    find(Problem::NameLost { name: name.clone() });
+                    find(path, Problem::NameLost { name: name.clone() });
                 }
             }
         }
@@ -273,6 +281,24 @@ pub fn find_repairs(home: &CodexHome) -> Result<RepairReport, RepairError> {
     Ok(report)
 }
 
+/// Every thread of `home` with its files, oldest first: Codex's row names the newest piece,
+/// and keeps the projected history of each piece by its rollout id.
+fn thread_pieces(home: &CodexHome) -> Result<BTreeMap<String, Vec<PathBuf>>, RepairError> {
+    let files = all_rollout_files(home).map_err(|error| RepairError::Home {
+        path: home.root().to_path_buf(),
+        source: io::Error::other(error.to_string()),
+    })?;
+    let mut threads: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    for found in files {
+        threads
+            .entry(found.name.thread_id.to_string())
+            .or_default()
+            .push(found.path);
+    }
+    threads.values_mut().for_each(sort_pieces);
+    Ok(threads)
+}
+
 /// Fixes what `report` found that Codex's own app-server can (see [`Problem::fixable`]), with
 /// the Codex executable `codex`; the threads Codex registered.
 pub fn apply_repairs(
@@ -282,6 +308,7 @@ pub fn apply_repairs(
 ) -> Result<Vec<ImportedThread>, RepairError> {
     let mut threads: BTreeMap<String, Registration> = BTreeMap::new();
     let mut placed = Vec::new();
+    let mut pieces_of = thread_pieces(home)?;
     for finding in report
         .findings
         .iter()
@@ -293,7 +320,9 @@ pub fn apply_repairs(
         if threads.contains_key(&finding.thread_id) {
             continue;
         }
-        let meta = session_meta_of_file(&finding.path).ok().flatten();
+        let pieces = pieces_of.remove(&finding.thread_id).unwrap_or_default();
+        let newest = pieces.last().unwrap_or(&finding.path);
+        let meta = session_meta_of_file(newest).ok().flatten();
         let paginated = meta
             .as_ref()
             .is_some_and(|meta| meta.meta.effective_history_mode() == HistoryMode::Paginated);
@@ -301,7 +330,7 @@ pub fn apply_repairs(
             .and_then(|meta| meta.meta.history_base)
             .map(|base| base.thread_id)
             .filter(|parent| *parent != thread_id);
-        placed.push(finding.path.clone());
+        placed.extend(pieces.iter().cloned());
         threads.insert(
             finding.thread_id.clone(),
             Registration {
@@ -309,6 +338,7 @@ pub fn apply_repairs(
                 paginated,
                 parent,
                 name: None,
+                pieces,
             },
         );
     }
@@ -339,7 +369,7 @@ pub fn apply_repairs(
         .iter()
         .filter(|finding| matches!(finding.problem, Problem::StaleProjection { .. }))
         .chain(rewrite.iter().copied())
-        .map(|finding| finding.thread_id.clone())
+        .filter_map(|finding| rollout_key(&finding.path))
         .collect();
     forget.sort();
     forget.dedup();

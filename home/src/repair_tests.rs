@@ -199,7 +199,7 @@ fn a_projection_is_forgotten_only_on_a_tested_schema_and_after_a_backup()
     let refused = state::forget_projections(root, &[A.to_owned()], 1);
     assert!(matches!(
         refused,
-        Err(ProjectionWriteError::UntestedSchema { found: 0 })
+        Err(StateWriteError::UntestedSchema { found: 0, .. })
     ));
     assert_eq!(rows(&history)?, 1, "nothing was changed");
     history.execute_batch(
@@ -211,6 +211,35 @@ fn a_projection_is_forgotten_only_on_a_tested_schema_and_after_a_backup()
         rows(&Connection::open(&backup)?)?,
         1,
         "the backup holds the row"
+    );
+    Ok(())
+}
+
+#[test]
+fn a_row_is_pointed_at_another_file_of_its_thread_only_on_a_tested_schema()
+-> Result<(), Box<dyn std::error::Error>> {
+    let dir = tempfile::tempdir()?;
+    let root = dir.path();
+    let a = place(root, A, &session(A, [Some(0), Some(1), Some(2)]))?;
+    let continued = root.join("sessions/2025/06/02/rollout-2025-06-02T09-00-01-x_y.jsonl");
+    state(root, &[(A, &a, None)], &[])?;
+    assert_eq!(state::row_path(root, A)?, Some(a.clone()));
+    state::point_thread_row(root, A, &continued)?;
+    assert_eq!(state::row_path(root, A)?, Some(continued.clone()));
+    assert!(matches!(
+        state::point_thread_row(root, B, &a),
+        Err(StateWriteError::NoRow { .. })
+    ));
+    let threads = Connection::open(root.join(state::STATE_DATABASE))?;
+    threads.execute_batch("INSERT INTO _sqlx_migrations VALUES (70);")?;
+    assert!(matches!(
+        state::point_thread_row(root, A, &a),
+        Err(StateWriteError::UntestedSchema { found: 70, .. })
+    ));
+    assert_eq!(
+        state::row_path(root, A)?,
+        Some(continued),
+        "nothing was changed"
     );
     Ok(())
 }

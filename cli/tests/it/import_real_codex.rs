@@ -27,7 +27,7 @@ use common::real_codex::{StatefulThreads, run_ours, text, write_stateful_threads
 const HOME_FIELDS: [&str; 3] = ["path", "updatedAt", "recencyAt"];
 
 /// `thread` as compared across homes.
-fn comparable(mut thread: Value) -> Value {
+pub(crate) fn comparable(mut thread: Value) -> Value {
     if let Some(fields) = thread.as_object_mut() {
         for key in HOME_FIELDS {
             fields.remove(key);
@@ -94,8 +94,24 @@ fn file_of(files: &[PathBuf], thread_id: &str) -> Result<PathBuf, Box<dyn std::e
         .ok_or_else(|| format!("no file of {thread_id}").into())
 }
 
+/// `codex-thread import SOURCE --home DEST --codex CODEX`: what it printed.
+pub(crate) fn import_into(
+    source: &Path,
+    dest: &Path,
+    codex: &Path,
+) -> Result<String, Box<dyn std::error::Error>> {
+    run_ours(&[
+        "import",
+        text(source)?,
+        "--home",
+        text(dest)?,
+        "--codex",
+        text(codex)?,
+    ])
+}
+
 /// Codex's tables of projected history (`reference/codex-state.md`).
-const HISTORY_TABLES: [&str; 3] = [
+pub(crate) const HISTORY_TABLES: [&str; 3] = [
     "thread_turns",
     "thread_items",
     "thread_history_projection_state",
@@ -103,7 +119,7 @@ const HISTORY_TABLES: [&str; 3] = [
 
 /// The rows of `table` in `home`'s `thread_history_1.sqlite` for `threads`, each as text,
 /// sorted.
-fn history_rows(
+pub(crate) fn history_rows(
     home: &Path,
     table: &str,
     threads: &[String],
@@ -400,14 +416,7 @@ fn an_import_killed_at_any_moment_is_finished_by_the_next() -> TestResult {
                 );
             }
         }
-        run_ours(&[
-            "import",
-            text(source.path())?,
-            "--home",
-            text(dest.path())?,
-            "--codex",
-            text(codex.bin())?,
-        ])?;
+        import_into(source.path(), dest.path(), codex.bin())?;
         let mut server = dest.app_server()?;
         let mut ours = [
             comparable(server.thread_read(&first)?),

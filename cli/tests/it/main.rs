@@ -17,6 +17,7 @@ mod export_html;
 mod export_streamed;
 mod fork_by_reference;
 mod home_rule;
+mod import_continued_real_codex;
 mod import_real_codex;
 mod list_sources;
 mod mcp_real_codex;

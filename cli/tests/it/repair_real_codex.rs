@@ -59,7 +59,7 @@ fn project(home: &CodexHome, id: &str) -> Result<(), Box<dyn std::error::Error>>
 }
 
 /// `codex-thread repair ARGS --json` on `home`: its exit code and JSON lines.
-fn repair(
+pub(crate) fn repair(
     home: &CodexHome,
     args: &[&str],
 ) -> Result<(i32, Vec<Value>), Box<dyn std::error::Error>> {

@@ -9,11 +9,15 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::{CodexHome, ForkMode, ForkPoint, fork_rollout, load_rollout_items};
+use codex_rollout::{
+    CodexHome, ForkMode, ForkPoint, fork_rollout, load_rollout_items, order_key,
+    parse_rollout_file_name,
+};
 use serde::Serialize;
 use serde_json::json;
 
 use super::codex_server::CodexServer;
+use super::pieces::project_every_piece;
 use super::sources::same_bytes;
 use super::{ImportError, ImportPlan, PlannedAction, PlannedFile, plain_sibling};
 
@@ -98,8 +102,12 @@ pub fn apply_import(
             paginated: file.paginated,
             parent: None,
             name: None,
+            pieces: Vec::new(),
         });
         entry.parent = entry.parent.or(parent);
+        if !matches!(file.action, PlannedAction::NewCopy { .. }) {
+            entry.pieces.push(file.target.clone());
+        }
         entry.name = entry.name.take().or_else(|| file.name.clone());
         progress(file);
     }
@@ -118,6 +126,7 @@ pub fn apply_import(
             if registration.name.as_ref() == known_names.get(&id) {
                 registration.name = None;
             }
+            sort_pieces(&mut registration.pieces);
             registration
         })
         .collect::<Vec<_>>();
@@ -135,11 +144,29 @@ pub(crate) struct Registration {
     pub(crate) parent: Option<ThreadId>,
     /// The name Codex is to give it.
     pub(crate) name: Option<String>,
+    /// Its files, oldest first, when it is continued in more than one (see `pieces`);
+    /// otherwise one file or none.
+    pub(crate) pieces: Vec<PathBuf>,
+}
+
+/// Orders the files of one thread oldest first, as their names do (a continuation file is
+/// written after the file it continues; Codex's row names the newest).
+pub(crate) fn sort_pieces(pieces: &mut Vec<PathBuf>) {
+    let key = |path: &PathBuf| {
+        path.file_name()
+            .and_then(OsStr::to_str)
+            .and_then(parse_rollout_file_name)
+            .map(|name| order_key(&name))
+    };
+    pieces.sort_by_key(key);
+    pieces.dedup();
 }
 
 /// Has Codex's own app-server (the executable `codex`) register each of `threads` in `home`,
 /// parents first: a paginated thread projected (`thread/resume` without turns, then
-/// `thread/unsubscribe`), a legacy one read; each name given set through `thread/name/set`. Fails when a file of `placed` changed size or time meanwhile.
+/// `thread/unsubscribe`; each of its files when it has several), a legacy one read; each name
+/// given set through `thread/name/set`. Fails when a file of `placed` changed size or time
+/// meanwhile.
 pub(crate) fn register_threads(
     home: &CodexHome,
     codex: &OsStr,
@@ -171,6 +198,11 @@ pub(crate) fn register_threads(
                 json!({"threadId": id, "excludeTurns": true}),
             )?;
             server.call("thread/unsubscribe", json!({"threadId": id}))?;
+            if registration.pieces.len() > 1 {
+                drop(server);
+                project_every_piece(home, codex, thread_id, &registration.pieces)?;
+                server = CodexServer::start(codex, home)?;
+            }
         } else {
             server.call(
                 "thread/read",
