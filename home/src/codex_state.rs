@@ -114,6 +114,23 @@ fn open_tested(
     Ok(connection)
 }
 
+/// A consistent copy of `database` (open as `connection`) written beside it, named for
+/// `stamp`, unless one of that name is there already (an earlier write of the same run).
+fn back_up(
+    connection: &Connection,
+    root: &Path,
+    database: &'static str,
+    stamp: u64,
+) -> Result<PathBuf, StateWriteError> {
+    let backup = root.join(format!("{database}.repair-backup-{stamp}"));
+    if !backup.exists() {
+        connection
+            .execute("VACUUM INTO ?1", [backup.to_string_lossy()])
+            .map_err(|source| StateWriteError::Sqlite { database, source })?;
+    }
+    Ok(backup)
+}
+
 /// Deletes the projected history of `rollouts` (their rows of the projection state, items
 /// and turns; keyed by rollout id, see the module docs) from Codex's `thread_history_1.sqlite`
 /// in `root`, so that Codex's next catch-up of each projects its file from the start. First a
@@ -130,10 +147,7 @@ pub(crate) fn forget_projections(
         source,
     };
     let mut history = open_tested(root, HISTORY_DATABASE, &TESTED_HISTORY_SCHEMAS)?;
-    let backup = root.join(format!("{HISTORY_DATABASE}.repair-backup-{backup_stamp}"));
-    history
-        .execute("VACUUM INTO ?1", [backup.to_string_lossy()])
-        .map_err(sqlite)?;
+    let backup = back_up(&history, root, HISTORY_DATABASE, backup_stamp)?;
     let transaction = history
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(sqlite)?;
@@ -157,18 +171,21 @@ pub(crate) fn forget_projections(
 
 /// Points the row of `thread_id` in Codex's `state_5.sqlite` in `root` at `rollout_path`
 /// (its `rollout_path` column only, in one transaction): so that Codex's next load of the
-/// thread reads, and projects, that file. Refused for a schema this version was not tested
-/// on, and when the thread has no row.
+/// thread reads, and projects, that file. First a consistent copy of the database is written
+/// beside it, once per `backup_stamp` (its path is returned). Refused for a schema this
+/// version was not tested on, and when the thread has no row.
 pub(crate) fn point_thread_row(
     root: &Path,
     thread_id: &str,
     rollout_path: &Path,
-) -> Result<(), StateWriteError> {
+    backup_stamp: u64,
+) -> Result<PathBuf, StateWriteError> {
     let sqlite = |source| StateWriteError::Sqlite {
         database: STATE_DATABASE,
         source,
     };
     let mut rows = open_tested(root, STATE_DATABASE, &TESTED_STATE_SCHEMAS)?;
+    let backup = back_up(&rows, root, STATE_DATABASE, backup_stamp)?;
     let transaction = rows
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(sqlite)?;
@@ -183,7 +200,8 @@ pub(crate) fn point_thread_row(
             thread_id: thread_id.to_owned(),
         });
     }
-    transaction.commit().map_err(sqlite)
+    transaction.commit().map_err(sqlite)?;
+    Ok(backup)
 }
 
 /// The file Codex's row of `thread_id` in `root` names, if it has one.

@@ -40,7 +40,8 @@ use serde::Serialize;
 
 use crate::codex_state::{self as state, StateWriteError, rollout_key};
 use crate::import::{ImportError, ImportedThread, Registration, register_threads, sort_pieces};
-use crate::{all_rollout_files, find_rollout_by_thread_id, thread_writer_lock};
+use crate::writer_lock::{being_written, held_thread};
+use crate::{all_rollout_files, find_rollout_by_thread_id};
 
 /// What repair found in a home.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -392,23 +393,6 @@ pub fn apply_repairs(
     }
     let registrations: Vec<Registration> = threads.into_values().collect();
     Ok(register_threads(home, codex, &registrations, &placed)?)
-}
-
-/// A thread of `home` a running Codex holds for writing, if any (from its writer locks).
-fn held_thread(home: &CodexHome) -> Option<String> {
-    let folder = home.root().join(crate::THREAD_WRITER_LOCKS_SUBDIR);
-    let entries = std::fs::read_dir(folder).ok()?;
-    entries.flatten().find_map(|entry| {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let id = name.strip_suffix(".lock")?.to_owned();
-        being_written(home, &id).then_some(id)
-    })
-}
-
-/// Whether a running Codex holds thread `id` for writing.
-fn being_written(home: &CodexHome, id: &str) -> bool {
-    ThreadId::from_string(id)
-        .is_ok_and(|thread_id| thread_writer_lock(home, thread_id).forbids_rewrite())
 }
 
 /// What repair reads of a paginated file: its size, the items it records, and its ordinals.

@@ -224,16 +224,16 @@ fn a_row_is_pointed_at_another_file_of_its_thread_only_on_a_tested_schema()
     let continued = root.join("sessions/2025/06/02/rollout-2025-06-02T09-00-01-x_y.jsonl");
     state(root, &[(A, &a, None)], &[])?;
     assert_eq!(state::row_path(root, A)?, Some(a.clone()));
-    state::point_thread_row(root, A, &continued)?;
+    state::point_thread_row(root, A, &continued, 1)?;
     assert_eq!(state::row_path(root, A)?, Some(continued.clone()));
     assert!(matches!(
-        state::point_thread_row(root, B, &a),
+        state::point_thread_row(root, B, &a, 1),
         Err(StateWriteError::NoRow { .. })
     ));
     let threads = Connection::open(root.join(state::STATE_DATABASE))?;
     threads.execute_batch("INSERT INTO _sqlx_migrations VALUES (70);")?;
     assert!(matches!(
-        state::point_thread_row(root, A, &a),
+        state::point_thread_row(root, A, &a, 2),
         Err(StateWriteError::UntestedSchema { found: 70, .. })
     ));
     assert_eq!(

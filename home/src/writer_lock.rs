@@ -69,6 +69,25 @@ fn probe(path: &std::path::Path) -> WriterLock {
     }
 }
 
+/// A thread of `home` a running Codex holds for writing, if any (from its writer locks).
+#[cfg(feature = "state")]
+pub(crate) fn held_thread(home: &CodexHome) -> Option<String> {
+    let folder = home.root().join(THREAD_WRITER_LOCKS_SUBDIR);
+    let entries = std::fs::read_dir(folder).ok()?;
+    entries.flatten().find_map(|entry| {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let id = name.strip_suffix(".lock")?.to_owned();
+        being_written(home, &id).then_some(id)
+    })
+}
+
+/// Whether a running Codex holds thread `id` for writing.
+#[cfg(feature = "state")]
+pub(crate) fn being_written(home: &CodexHome, id: &str) -> bool {
+    ThreadId::from_string(id)
+        .is_ok_and(|thread_id| thread_writer_lock(home, thread_id).forbids_rewrite())
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

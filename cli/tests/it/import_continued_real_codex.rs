@@ -14,6 +14,7 @@ use codex_test_support::{CodexHome, Reply, Script, ScriptedModel, real_codex_or_
 use serde_json::{Value, json};
 
 use crate::common::TestResult;
+use crate::common::real_codex::our_thread;
 use crate::import_real_codex::{HISTORY_TABLES, comparable, history_rows, import_into};
 use crate::repair_real_codex::repair;
 
@@ -121,6 +122,10 @@ fn a_thread_continued_in_another_file_is_shown_whole_after_import_and_repair() -
     );
     imported["preview"] = written["preview"].clone();
     assert_eq!(imported, written, "thread/read after the import");
+    // Our `thread` of the newest file shows the turns Codex shows.
+    let newest = dest.path().join(files[1].strip_prefix(source.path())?);
+    let ours = our_thread(&newest, dest.path())?;
+    assert_eq!(ours["turns"], imported["turns"], "our thread and Codex's");
     for table in HISTORY_TABLES {
         assert_eq!(
             history_rows(dest.path(), table, &keys)?,

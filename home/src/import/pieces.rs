@@ -10,8 +10,10 @@
 //! both files). Its app-server has no request that loads a thread from another of its files
 //! (`thread/resume` with another `path` is refused as "stale path"; archiving and unarchiving
 //! keep the row's file), so the row is pointed at each earlier file in turn
-//! ([`point_thread_row`], the one column of the one row) and Codex loads it, projecting it, as
-//! it does the newest; then the row is pointed back at the newest file, as Codex had it.
+//! ([`point_thread_row`], the one column of the one row, after a copy of the database is
+//! written beside it, while no Codex holds a thread of the home) and Codex loads it,
+//! projecting it, as it does the newest; then the row is pointed back at the newest file, as
+//! Codex had it.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -23,7 +25,7 @@ use serde_json::json;
 use super::codex_server::CodexServer;
 use super::{ImportError, plain_sibling};
 use crate::codex_state::{STATE_DATABASE, StateWriteError, point_thread_row, row_path};
-use crate::thread_writer_lock;
+use crate::writer_lock::held_thread;
 
 /// Has Codex project every one of `pieces` (the files of `thread_id` in `home`, oldest first;
 /// Codex registered the thread already), leaving its row on the newest.
@@ -41,11 +43,13 @@ pub(crate) fn project_every_piece(
     let Some((newest, earlier)) = pieces.split_last() else {
         return Ok(());
     };
-    if thread_writer_lock(home, thread_id).forbids_rewrite() {
-        return Err(failed(StateWriteError::Held {
-            thread_id: id.clone(),
-        }));
+    // Codex's state is written only while no Codex holds a thread of the home.
+    if let Some(held) = held_thread(home) {
+        return Err(failed(StateWriteError::Held { thread_id: held }));
     }
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs());
     let stored = row_path(home.root(), &id)
         .map_err(|source| {
             failed(StateWriteError::Sqlite {
@@ -60,7 +64,9 @@ pub(crate) fn project_every_piece(
         })?;
     let as_codex_names = |piece: &Path| codex_path(home.root(), &stored, pieces, piece);
     for piece in earlier {
-        point_thread_row(home.root(), &id, &as_codex_names(piece)).map_err(failed)?;
+        let backup =
+            point_thread_row(home.root(), &id, &as_codex_names(piece), stamp).map_err(failed)?;
+        tracing::info!(backup = %backup.display(), file = %piece.display(), "thread row pointed at an earlier file");
         // A server that loaded the thread from another file refuses to load it again.
         let mut server = CodexServer::start(codex, home)?;
         server.call(
@@ -74,7 +80,8 @@ pub(crate) fn project_every_piece(
         Some(plain) if !newest.exists() && plain.exists() => plain,
         _ => newest.clone(),
     };
-    point_thread_row(home.root(), &id, &as_codex_names(&newest)).map_err(failed)
+    point_thread_row(home.root(), &id, &as_codex_names(&newest), stamp).map_err(failed)?;
+    Ok(())
 }
 
 /// `piece` named as Codex names the files of `root` in its rows: `stored` is its name of one
