@@ -9,12 +9,13 @@
 //! earlier file unprojected and fixes it the same way.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use codex_test_support::{CodexHome, Reply, Script, ScriptedModel, real_codex_or_skip};
 use serde_json::{Value, json};
 
 use crate::common::TestResult;
-use crate::common::real_codex::our_thread;
+use crate::common::real_codex::{our_thread, text};
 use crate::import_real_codex::{HISTORY_TABLES, comparable, history_rows, import_into};
 use crate::repair_real_codex::repair;
 
@@ -28,6 +29,25 @@ fn rollout_id(path: &Path) -> Result<String, Failure> {
         .ok_or("name")?;
     let core = name.strip_suffix(".jsonl").ok_or("not a session file")?;
     Ok(core[core.len() - 36..].to_owned())
+}
+
+/// Where an import of the continued thread is killed, in milliseconds after it starts.
+const KILL_AFTER_MS: [u64; 4] = [150, 350, 550, 750];
+
+/// The file Codex's row of `id` in `home` names.
+fn row_path(home: &CodexHome, id: &str) -> Result<Option<PathBuf>, Failure> {
+    let rows = rusqlite::Connection::open_with_flags(
+        home.path().join("state_5.sqlite"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )?;
+    let path: Option<String> = rows
+        .query_row(
+            "SELECT rollout_path FROM threads WHERE id = ?1",
+            [id],
+            |row| row.get(0),
+        )
+        .ok();
+    Ok(path.map(PathBuf::from))
 }
 
 /// `files` copied into `home` under the same folders as in `source`.
@@ -133,6 +153,53 @@ fn a_thread_continued_in_another_file_is_shown_whole_after_import_and_repair() -
             "{table}"
         );
     }
+    // Killed while it registers (while Codex loads one file or the other, or between the two
+    // writes of the row), the next import ends as the whole one did.
+    for delay in KILL_AFTER_MS {
+        let killed_home = CodexHome::new(&codex, &model)?;
+        let mut killed = std::process::Command::new(assert_cmd::cargo::cargo_bin("codex-thread"))
+            .args([
+                "import",
+                text(source.path())?,
+                "--home",
+                text(killed_home.path())?,
+            ])
+            .args(["--codex", text(codex.bin())?])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()?;
+        std::thread::sleep(Duration::from_millis(delay));
+        let _ = killed.kill();
+        killed.wait()?;
+        import_into(source.path(), killed_home.path(), codex.bin())?;
+        let (again, said) = read(&killed_home, &id)?;
+        assert_eq!(
+            said,
+            ["one", "three"],
+            "killed after {delay} ms, imported again"
+        );
+        assert_eq!(comparable(again)["turns"], imported["turns"]);
+        assert_eq!(
+            row_path(&killed_home, &id)?,
+            row_path(&dest, &id)?.map(|path| {
+                killed_home
+                    .path()
+                    .join(path.strip_prefix(dest.path()).unwrap_or(&path))
+            })
+        );
+    }
+    // The state a kill between the two writes leaves, made sure of: the row on the first
+    // file. The next import points it back at the newest.
+    let newest_row = row_path(&dest, &id)?.ok_or("no row")?;
+    let first_row = newest_row.with_file_name(files[0].file_name().ok_or("name")?);
+    rusqlite::Connection::open(dest.path().join("state_5.sqlite"))?.execute(
+        "UPDATE threads SET rollout_path = ?1 WHERE id = ?2",
+        [first_row.to_string_lossy().as_ref(), id.as_str()],
+    )?;
+    import_into(source.path(), dest.path(), codex.bin())?;
+    assert_eq!(row_path(&dest, &id)?, Some(newest_row));
+    assert_eq!(read(&dest, &id)?.1, ["one", "three"], "imported again");
+
     let (code, found) = repair(&dest, &[])?;
     let findings: Vec<&Value> = found
         .iter()
