@@ -19,7 +19,7 @@ use codex_test_support::{
 use serde_json::{Value, json};
 
 use common::TestResult;
-use common::real_codex::{StatefulThreads, run_ours, text, write_stateful_threads};
+use common::real_codex::{StatefulThreads, our_thread, run_ours, text, write_stateful_threads};
 
 /// The fields of a thread that say where and when the home that holds it wrote or listed it,
 /// set aside (the path is the home's; the update time is the file's time in a home that did
@@ -245,6 +245,19 @@ fn import_makes_codex_show_every_thread_as_the_home_that_wrote_it() -> TestResul
             &ours, theirs,
             "thread {id} as Codex shows it after the import"
         );
+        // Its turns page by page as read whole, and our `thread` of its file the same.
+        let paged = server.call(
+            "thread/turns/list",
+            json!({"threadId": id, "itemsView": "full", "sortDirection": "asc", "limit": 100}),
+        )?;
+        assert_eq!(paged["data"], ours["turns"], "thread/turns/list of {id}");
+        let file = dest
+            .session_files()?
+            .into_iter()
+            .find(|path| path.to_string_lossy().contains(id.as_str()))
+            .ok_or("no file")?;
+        let our_thread = our_thread(&file, dest.path())?;
+        assert_eq!(our_thread["turns"], ours["turns"], "our thread of {id}");
     }
     drop(server);
     // Codex's projected history of each thread, row for row as in the home that wrote it.
