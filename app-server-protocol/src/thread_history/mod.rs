@@ -17,7 +17,8 @@
 //!
 //! Ids, as Codex 0.169's `thread/read` gives them (checked against it in
 //! `cli/tests/it/real_codex_thread.rs`): an implicit turn is `rollout-<index>`, after the index of
-//! the rollout item that opened it; a record without an id gets `item-<n>`, counting only the
+//! the rollout item that opened it among the items Codex's reader keeps
+//! ([`RolloutItem::is_read_by_codex`]); a record without an id gets `item-<n>`, counting only the
 //! items added (a record that merges into one already there mints nothing), renumbered after a
 //! rollback as if the dropped turns had never been. Legacy `exec_command_end` and
 //! `view_image_tool_call` events show no item: Codex shows commands from typed items only.
@@ -143,7 +144,10 @@ impl ThreadHistoryBuilder {
     /// Takes one rollout item into account.
     pub fn handle_rollout_item(&mut self, item: &RolloutItem) {
         self.handle_rollout_item_at_index(item);
-        self.item_index += 1;
+        // Codex names implicit turns after the items its reader keeps.
+        if item.is_read_by_codex() {
+            self.item_index += 1;
+        }
     }
 
     /// Whether the turns built so far could differ had the items before the first one this

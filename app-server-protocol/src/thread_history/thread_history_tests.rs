@@ -532,3 +532,54 @@ fn a_first_pass_settles_early_turns_and_still_schedules_them_right() {
         assert_eq!(planner.finish_schedule().turns(), whole.len(), "{mode:?}");
     }
 }
+
+#[test]
+fn implicit_turns_are_named_after_the_items_codex_reads() {
+    // Lines Codex 0.169's reader skips, which this model keeps: a classic turn context, a
+    // retired `ghost_snapshot` response item, a line kind it does not know. Checked against
+    // Codex's `thread/read` of such a file (`docs/protocol-compat.md`).
+    let line = |json: &str| {
+        let parsed = codex_protocol::rollout::parse_rollout_line(json.as_bytes())
+            .expect("a line this model reads");
+        parsed.line().expect("an enveloped line").item.clone()
+    };
+    let classic_context = line(
+        r#"{"timestamp":"t","type":"turn_context","payload":{"cwd":"/tmp","approval_policy":"never","sandbox_policy":{"mode":"danger-full-access"},"model":"m","summary":"auto"}}"#,
+    );
+    let context = line(
+        r#"{"timestamp":"t","type":"turn_context","payload":{"cwd":"/tmp","approval_policy":"never","sandbox_policy":{"type":"danger-full-access"},"model":"m","summary":"auto"}}"#,
+    );
+    let ghost = line(
+        r#"{"timestamp":"t","type":"response_item","payload":{"type":"ghost_snapshot","ghost_commit":{"id":"a","parent":"b","preexisting_untracked_files":[]}}}"#,
+    );
+    let unknown = line(r#"{"timestamp":"t","type":"some_future_kind","payload":{"x":1}}"#);
+    let tools = line(r#"{"timestamp":"t","type":"dynamic_tools_updated","payload":{"tools":[]}}"#);
+    let ids = |items: &[RolloutItem]| -> Vec<String> {
+        build_turns_from_rollout_items(items)
+            .iter()
+            .map(|turn| turn.id.clone())
+            .collect()
+    };
+    for skipped in [&classic_context, &ghost, &unknown] {
+        assert!(!skipped.is_read_by_codex(), "{skipped:?}");
+        assert_eq!(
+            ids(&[
+                skipped.clone(),
+                user("a"),
+                agent("A"),
+                skipped.clone(),
+                user("b")
+            ]),
+            ["rollout-0", "rollout-2"],
+            "{skipped:?}"
+        );
+    }
+    for read in [&context, &tools] {
+        assert!(read.is_read_by_codex(), "{read:?}");
+        assert_eq!(
+            ids(&[read.clone(), user("a"), agent("A"), read.clone(), user("b")]),
+            ["rollout-1", "rollout-4"],
+            "{read:?}"
+        );
+    }
+}

@@ -90,6 +90,10 @@ pub struct UnknownRolloutItem {
     pub payload: Option<RawJson>,
 }
 
+/// Line kinds Codex's reader knows that this model keeps as [`RolloutItem::Unknown`]:
+/// `dynamic_tools_updated` (0.169 on) and `id_allocation` (0.171).
+const READ_BY_CODEX_UNMODELLED: [&str; 2] = ["dynamic_tools_updated", "id_allocation"];
+
 /// The line kinds the model knows, by wire tag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum KnownTag {
@@ -293,6 +297,27 @@ impl RolloutItem {
             RolloutItem::SecurityRiskScore(_) => KnownTag::SecurityRiskScore.as_str(),
             RolloutItem::RealtimeItem(_) => KnownTag::RealtimeItem.as_str(),
             RolloutItem::Unknown(unknown) => &unknown.tag,
+        }
+    }
+
+    /// Whether Codex's own reader (0.169, 0.171) keeps this item when it loads the file, as
+    /// it counts the items it keeps when it names an implicit turn `rollout-<index>`. It skips
+    /// what it cannot parse, which this model keeps: a line kind it does not know, a
+    /// `response_item` of a type it does not know (the retired `ghost_snapshot` among them)
+    /// and a `turn_context` of the classic shape (`sandbox_policy: {"mode": ...}`, written by
+    /// Codex 0.4x and 0.5x). An `event_msg` this model does not know counts (it cannot tell
+    /// one Codex knows from one it does not).
+    pub fn is_read_by_codex(&self) -> bool {
+        match self {
+            RolloutItem::Unknown(unknown) => {
+                READ_BY_CODEX_UNMODELLED.contains(&unknown.tag.as_str())
+            }
+            RolloutItem::ResponseItem(ResponseItem::Other) => false,
+            RolloutItem::TurnContext(context) => {
+                let policy = &context.sandbox_policy;
+                !(policy.get("mode").is_some() && policy.get("type").is_none())
+            }
+            _ => true,
         }
     }
 

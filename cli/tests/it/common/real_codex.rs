@@ -172,34 +172,6 @@ pub(crate) fn set_aside_documented(
         }
         documented.push("paginated file: Codex reads turns from its state only".to_owned());
     }
-    // An implied turn is named after the index of the item that opened it; Codex counts only
-    // the lines its own parser accepts, so its index is lower after a line it rejects.
-    if let (Some(our_turns), Some(their_turns)) = (
-        ours.get("turns").and_then(Value::as_array),
-        theirs.get_mut("turns").and_then(Value::as_array_mut),
-    ) {
-        let mut renamed = 0;
-        for (our_turn, their_turn) in our_turns.iter().zip(their_turns.iter_mut()) {
-            let index = |turn: &Value| -> Option<u64> {
-                turn.get("id")?
-                    .as_str()?
-                    .strip_prefix("rollout-")?
-                    .parse()
-                    .ok()
-            };
-            if let (Some(our_index), Some(their_index)) = (index(our_turn), index(their_turn))
-                && their_index < our_index
-            {
-                their_turn["id"] = our_turn["id"].clone();
-                renamed += 1;
-            }
-        }
-        if renamed > 0 {
-            documented.push(format!(
-                "{renamed} implied turn id(s) count lines Codex's parser rejects"
-            ));
-        }
-    }
     documented
 }
 
