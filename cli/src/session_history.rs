@@ -8,7 +8,7 @@ use codex_home::{continues_another, home_of, stream_session};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine, TurnContextItem};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::resume_rollout_tail;
-use codex_rollout::{HistoryBaseError, ResolvedBase, load_rollout_with_base};
+use codex_rollout::{CodexHome, HistoryBaseError, ResolvedBase, load_rollout_with_base};
 use codex_rollout::{ReconstructOptions, ReconstructedHistory, reconstruct_history_with};
 
 use crate::error::Failure;
@@ -27,6 +27,8 @@ pub(crate) struct SessionHistory {
     rebuilt: ReconstructedHistory,
     newest_turn_context: Option<TurnContextItem>,
     bases: Vec<ResolvedBase>,
+    /// The provider the home's Codex resumes the session with.
+    model_provider: String,
 }
 
 impl SessionHistory {
@@ -40,6 +42,7 @@ impl SessionHistory {
             .path()
             .ok_or_else(|| Failure::Usage(format!("{name} must be read as a file")))?;
         let based = continues_another(path);
+        let codex_home = home_of(path, home.as_deref())?;
         if !based && let Ok(Some(tail)) = resume_rollout_tail(path, &options) {
             if tail.unreadable_lines() > 0 {
                 warn(&format!(
@@ -48,9 +51,11 @@ impl SessionHistory {
                     tail.unreadable_lines()
                 ));
             }
+            let session_meta = tail.session_meta().cloned();
             return Ok(Self {
                 name,
-                session_meta: tail.session_meta().cloned(),
+                model_provider: model_provider(session_meta.as_ref(), &codex_home),
+                session_meta,
                 newest_turn_context: tail.newest_turn_context().cloned(),
                 rebuilt: tail.into_rebuilt(),
                 bases: Vec::new(),
@@ -63,10 +68,15 @@ impl SessionHistory {
             let hidden = Progress::hidden();
             stream_session(&SourceInput::new(source, &hidden), |_| {})?;
         }
-        let home = home_of(path, home.as_deref())?;
-        let resolved = load_rollout_with_base(&home, path).map_err(base_failure)?;
+        let resolved = load_rollout_with_base(&codex_home, path).map_err(base_failure)?;
         let bases = resolved.bases().to_vec();
-        Ok(Self::of_items(name, resolved.items(), bases, &options))
+        Ok(Self::of_items(
+            name,
+            resolved.items(),
+            bases,
+            &options,
+            &codex_home,
+        ))
     }
 
     fn of_items(
@@ -74,10 +84,13 @@ impl SessionHistory {
         items: &[RolloutItem],
         bases: Vec<ResolvedBase>,
         options: &ReconstructOptions,
+        home: &CodexHome,
     ) -> Self {
+        let session_meta = items.iter().find_map(RolloutItem::session_meta).cloned();
         Self {
             name,
-            session_meta: items.iter().find_map(RolloutItem::session_meta).cloned(),
+            model_provider: model_provider(session_meta.as_ref(), home),
+            session_meta,
             newest_turn_context: items
                 .iter()
                 .rev()
@@ -86,6 +99,12 @@ impl SessionHistory {
             rebuilt: reconstruct_history_with(items, options),
             bases,
         }
+    }
+
+    /// The model provider the home's Codex resumes the session with: the one its meta
+    /// records, else the home's configured one.
+    pub(crate) fn model_provider(&self) -> &str {
+        &self.model_provider
     }
 
     /// The input's name.
@@ -136,4 +155,11 @@ fn base_failure(err: HistoryBaseError) -> Failure {
         }
         other => Failure::Content(other.to_string()),
     }
+}
+
+/// The provider `meta` records, else the one `home`'s Codex uses for a session that records
+/// none.
+fn model_provider(meta: Option<&SessionMetaLine>, home: &CodexHome) -> String {
+    meta.and_then(|meta| meta.meta.model_provider.clone())
+        .unwrap_or_else(|| home.default_model_provider())
 }

@@ -16,7 +16,7 @@ use codex_core::{
     InstructionsPlacement, Prompt, ProviderKind, RequestOptions, WireApi, encode_prompt,
     resolve_base_instructions,
 };
-use codex_protocol::models::{BaseInstructions, ResponseItem};
+use codex_protocol::models::ResponseItem;
 use std::path::PathBuf;
 
 use codex_protocol::rollout::TurnContextItem;
@@ -52,12 +52,11 @@ pub(crate) fn run(
         .map(|previous| previous.model.clone())
         .or_else(|| settings.map(|context| context.model.clone()))
         .unwrap_or_else(|| UNKNOWN_MODEL.to_string());
-    let restored = session.session_meta().and_then(|meta| {
-        meta.meta
-            .base_instructions
-            .clone()
-            .or_else(|| meta.meta.instructions.clone().map(BaseInstructions::new))
-    });
+    // Only the base instructions a meta records are restored: the `instructions` of an older
+    // meta (0.77: the user's own instructions) Codex never sends in their place.
+    let restored = session
+        .session_meta()
+        .and_then(|meta| meta.meta.base_instructions.clone());
     let base_instructions = resolve_base_instructions(None, restored.as_ref(), &model, "");
     let modalities: Vec<InputModality> = modalities
         .iter()
@@ -86,10 +85,7 @@ pub(crate) fn run(
             WireApi::Responses
         },
         provider: ProviderKind {
-            is_openai: session
-                .session_meta()
-                .and_then(|meta| meta.meta.model_provider.as_deref())
-                .is_none_or(|provider| provider == OPENAI_PROVIDER),
+            is_openai: session.model_provider() == OPENAI_PROVIDER,
             ..ProviderKind::default()
         },
         reasoning_effort: settings.and_then(|context| context.effort.clone()),

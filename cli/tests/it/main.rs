@@ -22,6 +22,7 @@ mod import_real_codex;
 mod list_sources;
 mod mcp_real_codex;
 mod notifications_streamed;
+mod prompt_old_metas;
 mod prune;
 mod real_codex_prompt;
 mod real_codex_thread;
