@@ -171,11 +171,7 @@ impl ThreadHistoryBuilder {
     fn handle_rollout_item_at_index(&mut self, item: &RolloutItem) {
         match item {
             RolloutItem::EventMsg(event) => self.handle_event(event),
-            RolloutItem::Compacted(_) => {
-                self.record_minted(None, Origin::CompactionLine, |id| {
-                    ThreadItem::ContextCompaction { id }
-                });
-            }
+            RolloutItem::Compacted(_) => self.record_compaction_line(),
             RolloutItem::ResponseItem(response) => self.handle_response(response),
             RolloutItem::SessionMeta(meta) => {
                 if let Some(recorded) = &mut self.recorded
@@ -198,6 +194,21 @@ impl ThreadHistoryBuilder {
             | RolloutItem::SecurityRiskScore(_)
             | RolloutItem::RealtimeItem(_)
             | RolloutItem::Unknown(_) => {}
+        }
+    }
+
+    /// A `compacted` line. Codex shows no item for it: its compaction item comes from the
+    /// `context_compacted` event (or the typed `ContextCompaction` item) written beside it, and
+    /// a file with neither (Codex 0.47 and 0.58) shows none (checked with 0.169's
+    /// `thread/read`). The complete mode shows one there, in the open turn (none between
+    /// turns), unless Codex's own item for the same compaction is next to it.
+    fn record_compaction_line(&mut self) {
+        if self.recorded.is_none() {
+            return;
+        }
+        let id = format!("compaction-{}", self.item_index);
+        if let Some(turn) = self.current.as_mut() {
+            turn.add_recorded_compaction(id);
         }
     }
 

@@ -19,8 +19,6 @@ pub(crate) enum Origin {
     Typed,
     /// A legacy event (`user_message`, `agent_message`, `exec_command_end`, ...).
     LegacyEvent,
-    /// A `compacted` rollout line.
-    CompactionLine,
 }
 
 #[derive(Debug, Clone)]
@@ -143,6 +141,25 @@ impl PendingTurn {
         });
     }
 
+    /// Adds a compaction Codex shows no item for (a `compacted` line; complete mode), unless
+    /// the turn's last item is the compaction Codex shows for it.
+    pub(crate) fn add_recorded_compaction(&mut self, id: String) {
+        if self
+            .entries
+            .last()
+            .is_some_and(|entry| matches!(entry.item, ThreadItem::ContextCompaction { .. }))
+        {
+            return;
+        }
+        self.entries.push(Entry {
+            item: ThreadItem::ContextCompaction { id },
+            recorded: true,
+            started_at_ms: None,
+            completed_at_ms: None,
+            origins: Vec::new(),
+        });
+    }
+
     /// Replaces the recorded call's item of the same id, if the turn shows one.
     pub(crate) fn replace_recorded(&mut self, item: ThreadItem) {
         if let Some(entry) = self
@@ -187,6 +204,15 @@ impl PendingTurn {
         {
             self.entries.remove(index);
             position = None;
+        }
+        // Codex's item for the compaction whose `compacted` line was just before it.
+        if matches!(item, ThreadItem::ContextCompaction { .. })
+            && position.is_none()
+            && self.entries.last().is_some_and(|entry| {
+                entry.recorded && matches!(entry.item, ThreadItem::ContextCompaction { .. })
+            })
+        {
+            self.entries.pop();
         }
         let position = position.or_else(|| self.twin_position(&item, origin));
         let Some(position) = position else {

@@ -266,6 +266,40 @@ fn a_compaction_line_and_its_event_are_one_item() {
 }
 
 #[test]
+fn a_compaction_line_without_its_event_shows_only_in_the_complete_mode() {
+    // Codex 0.47 and 0.58 wrote `compacted {message}` with no `context_compacted` event;
+    // Codex 0.169 shows no item for it.
+    let compacted = RolloutItem::Compacted(Box::new(CompactedItem::from_message("summary")));
+    let items = [user("a"), compacted.clone(), agent("A"), user("b")];
+    let codex = build_turns_in_mode(&items, TranscriptMode::Codex);
+    assert_eq!(kinds(&codex[0]), vec!["userMessage", "agentMessage"]);
+    let complete = build_turns_in_mode(&items, TranscriptMode::Complete);
+    assert_eq!(
+        kinds(&complete[0]),
+        vec!["userMessage", "contextCompaction", "agentMessage"]
+    );
+    // Ids are Codex's in both: the compaction mints none.
+    assert_eq!(complete[0].items[2].id(), codex[0].items[1].id());
+    assert_eq!(complete[0].items[1].id(), "compaction-1");
+    // With its event, one item in both modes.
+    let with_event = [
+        user("a"),
+        compacted,
+        ev(EventMsg::ContextCompacted(ContextCompactedEvent {})),
+        agent("A"),
+    ];
+    for mode in [TranscriptMode::Codex, TranscriptMode::Complete] {
+        let turns = build_turns_in_mode(&with_event, mode);
+        assert_eq!(
+            kinds(&turns[0]),
+            vec!["userMessage", "contextCompaction", "agentMessage"],
+            "{mode:?}"
+        );
+        assert_eq!(turns[0].items[1].id(), "item-2", "{mode:?}");
+    }
+}
+
+#[test]
 fn legacy_reasoning_paragraphs_merge_into_one_item() {
     let turns = build_turns_from_rollout_items(&[
         user("a"),
