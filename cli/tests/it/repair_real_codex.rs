@@ -6,7 +6,7 @@
 //! what it showed before the loss, the files are unchanged, and `repair` finds nothing. Then
 //! the thread's projected turns and items are deleted but its projection state kept (Codex
 //! then shows it empty even after a resume): `repair` finds the stale projection, and
-//! `--apply` (the one direct write, after a backup) has Codex project it again.
+//! `--apply` (a direct write, after a backup) has Codex project it again.
 
 use crate::common;
 
@@ -201,7 +201,7 @@ fn repair_has_codex_rebuild_what_a_lost_state_left_wrong() -> TestResult {
         .count();
     assert_eq!(
         backups, 1,
-        "the database was copied before the one direct write"
+        "the database was copied before the direct write"
     );
     let mut server = home.app_server()?;
     let repaired = comparable(server.thread_read(&paginated)?);
