@@ -86,6 +86,7 @@ export interface SchemaTypes {
   JSONRPCRequest: Types.JSONRPCRequest;
   JSONRPCResponse: Types.JSONRPCResponse;
   McpAppContext: Types.v2.McpAppContext;
+  McpAppDisplayMode: Types.v2.McpAppDisplayMode;
   McpToolCallResult: Types.v2.McpToolCallResult;
   MessagePhase: Types.MessagePhase;
   Model: Types.v2.Model;

@@ -26,8 +26,9 @@ use super::approval::{NetworkPolicyAmendment, NetworkPolicyRuleAction};
 use super::item_parts::{
     CollabAgentState, CollabAgentStatus, CollabAgentTool, CollabAgentToolCallStatus, CommandAction,
     CommandExecutionSource, CommandExecutionStatus, DynamicToolCallOutputContentItem,
-    DynamicToolCallStatus, FileUpdateChange, McpToolCallResult, MemoryCitation,
-    MemoryCitationEntry, PatchApplyStatus, PatchChangeKind, SubAgentActivityKind, WebSearchAction,
+    DynamicToolCallStatus, FileUpdateChange, McpAppDisplayMode, McpAppUi, McpToolCallResult,
+    MemoryCitation, MemoryCitationEntry, PatchApplyStatus, PatchChangeKind, SubAgentActivityKind,
+    WebSearchAction,
 };
 use super::turn::{CodexErrorInfo, TurnError};
 use super::user_input::{ByteRange, TextElement, UserInput};
@@ -227,11 +228,25 @@ impl From<CoreWebSearchAction> for WebSearchAction {
     }
 }
 
+impl From<codex_protocol::items::McpAppUi> for McpAppUi {
+    fn from(ui: codex_protocol::items::McpAppUi) -> Self {
+        use codex_protocol::items::McpAppUiDisplayMode;
+        Self {
+            resource_uri: ui.resource_uri,
+            preferred_model_display_mode: match ui.preferred_model_display_mode {
+                McpAppUiDisplayMode::Inline => McpAppDisplayMode::Inline,
+                McpAppUiDisplayMode::Fullscreen => McpAppDisplayMode::Fullscreen,
+            },
+        }
+    }
+}
+
 impl From<CallToolResult> for McpToolCallResult {
     fn from(result: CallToolResult) -> Self {
         Self {
             content: result.content,
             structured_content: result.structured_content,
+            meta: result.meta,
         }
     }
 }

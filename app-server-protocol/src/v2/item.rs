@@ -13,9 +13,9 @@ use ts_rs::TS;
 use super::item_parts::{
     CollabAgentStates, CollabAgentTool, CollabAgentToolCallStatus, CommandAction,
     CommandExecutionSource, CommandExecutionStatus, DynamicToolCallOutputContentItem,
-    DynamicToolCallStatus, FileUpdateChange, HookPromptFragment, McpAppContext, McpToolCallError,
-    McpToolCallResult, McpToolCallStatus, MemoryCitation, PatchApplyStatus, SubAgentActivityKind,
-    WebSearchAction,
+    DynamicToolCallStatus, FileUpdateChange, HookPromptFragment, McpAppContext, McpAppUi,
+    McpToolCallError, McpToolCallResult, McpToolCallStatus, MemoryCitation, PatchApplyStatus,
+    SubAgentActivityKind, WebSearchAction,
 };
 use super::user_input::UserInput;
 
@@ -158,6 +158,10 @@ pub enum ThreadItem {
         mcp_app_resource_uri: Option<String>,
         /// The plugin that provided the server, when known.
         plugin_id: Option<String>,
+        /// The UI the tool's descriptor offered, when the file recorded it.
+        mcp_app_ui: Option<McpAppUi>,
+        /// Whether the tool is marked read-only, when the file recorded it.
+        read_only_hint: Option<bool>,
         /// The result, once answered.
         result: Option<McpToolCallResult>,
         /// The error, once failed.

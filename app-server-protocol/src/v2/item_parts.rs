@@ -228,6 +228,32 @@ pub struct McpToolCallResult {
     pub content: Vec<serde_json::Value>,
     /// MCP structured content, when the tool returned some.
     pub structured_content: Option<serde_json::Value>,
+    /// MCP metadata of the result (`_meta`), when the server sent some.
+    #[serde(rename = "_meta")]
+    #[ts(rename = "_meta")]
+    pub meta: Option<serde_json::Value>,
+}
+
+/// The UI an MCP tool's descriptor offers for its calls, as captured when it was called.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "v2/")]
+pub struct McpAppUi {
+    /// The UI resource.
+    pub resource_uri: String,
+    /// How the UI prefers to be shown.
+    pub preferred_model_display_mode: McpAppDisplayMode,
+}
+
+/// How an MCP app's UI prefers to be shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "v2/")]
+pub enum McpAppDisplayMode {
+    /// Inside the conversation.
+    Inline,
+    /// On its own, full screen.
+    Fullscreen,
 }
 
 /// Why an MCP tool call failed.

@@ -33,8 +33,9 @@ pub use item_parts::{
     CollabAgentState, CollabAgentStates, CollabAgentStatus, CollabAgentTool,
     CollabAgentToolCallStatus, CommandAction, CommandExecutionSource, CommandExecutionStatus,
     DynamicToolCallOutputContentItem, DynamicToolCallStatus, FileUpdateChange, HookPromptFragment,
-    McpAppContext, McpToolCallError, McpToolCallResult, McpToolCallStatus, MemoryCitation,
-    MemoryCitationEntry, PatchApplyStatus, PatchChangeKind, SubAgentActivityKind, WebSearchAction,
+    McpAppContext, McpAppDisplayMode, McpAppUi, McpToolCallError, McpToolCallResult,
+    McpToolCallStatus, MemoryCitation, MemoryCitationEntry, PatchApplyStatus, PatchChangeKind,
+    SubAgentActivityKind, WebSearchAction,
 };
 pub use lists::{
     SortDirection, ThreadItemEntry, ThreadItemsListParams, ThreadItemsListResponse,

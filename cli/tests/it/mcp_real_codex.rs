@@ -1,20 +1,22 @@
 //! `codex-thread mcp` with the real Codex as its MCP client: configured in a Codex home's
 //! `config.toml` as an MCP server over a home the real Codex wrote, its tools are offered to
 //! the (scripted) model, which calls each; what Codex hands back to the model as each call's
-//! output is what the matching command's `--json` prints.
+//! output is what the matching command's `--json` prints; and our `thread` of each of the
+//! client's threads, MCP tool calls in them, equals Codex's `thread/read`.
 
 use crate::common;
 
 use std::path::Path;
 
 use codex_test_support::{
-    CodexHome, Reply, Script, ScriptedModel, assistant_message, exec_command_call, function_call,
-    real_codex_or_skip,
+    CodexHome, DiffOutcome, Reply, Script, ScriptedModel, assistant_message, exec_command_call,
+    function_call, real_codex_or_skip,
 };
 use serde_json::{Value, json};
 
+use crate::real_codex_thread::compare;
 use common::TestResult;
-use common::real_codex::run_ours;
+use common::real_codex::{home_path_of, run_ours};
 
 type Failure = Box<dyn std::error::Error>;
 
@@ -206,5 +208,27 @@ fn codex_calls_each_mcp_tool_and_gets_what_the_commands_print() -> TestResult {
         );
         assert!(!as_json(&printed).is_empty(), "{name} printed nothing");
     }
+
+    // The client's threads, MCP tool calls in them: our `thread` equals Codex's `thread/read`.
+    let mut server = client.app_server()?;
+    let mut mcp_items = 0;
+    for file in client.session_files()? {
+        let (_, id) = home_path_of(&file, client.path())?.ok_or("no session meta")?;
+        let outcome = compare(&mut server, client.path(), &file, &id, false)?;
+        assert!(
+            !matches!(outcome, DiffOutcome::Differs(_)),
+            "{}: {outcome:?}",
+            file.display()
+        );
+        let read = server.thread_read(&id)?;
+        mcp_items += read["turns"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|turn| turn["items"].as_array().into_iter().flatten())
+            .filter(|item| item["type"] == "mcpToolCall")
+            .count();
+    }
+    assert_eq!(mcp_items, calls.len(), "each call is an mcpToolCall item");
     Ok(())
 }

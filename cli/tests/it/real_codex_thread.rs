@@ -33,7 +33,7 @@ fn codex_refuses_documented(message: &str) -> Option<&'static str> {
 }
 
 /// Compares our thread of `file` (in `home`) with `thread/read` of `id`; the outcome.
-fn compare(
+pub(crate) fn compare(
     app_server: &mut codex_test_support::AppServer,
     home: &Path,
     file: &Path,

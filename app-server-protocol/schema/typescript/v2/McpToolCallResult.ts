@@ -14,4 +14,8 @@ content: Array<JsonValue>,
 /**
  * MCP structured content, when the tool returned some.
  */
-structuredContent: JsonValue | null, };
+structuredContent: JsonValue | null, 
+/**
+ * MCP metadata of the result (`_meta`), when the server sent some.
+ */
+_meta: JsonValue | null, };

@@ -17,6 +17,7 @@ import type { DynamicToolCallStatus } from "./DynamicToolCallStatus";
 import type { FileUpdateChange } from "./FileUpdateChange";
 import type { HookPromptFragment } from "./HookPromptFragment";
 import type { McpAppContext } from "./McpAppContext";
+import type { McpAppUi } from "./McpAppUi";
 import type { McpToolCallError } from "./McpToolCallError";
 import type { McpToolCallResult } from "./McpToolCallResult";
 import type { McpToolCallStatus } from "./McpToolCallStatus";
@@ -215,6 +216,14 @@ mcpAppResourceUri?: string,
  * The plugin that provided the server, when known.
  */
 pluginId: string | null, 
+/**
+ * The UI the tool's descriptor offered, when the file recorded it.
+ */
+mcpAppUi: McpAppUi | null, 
+/**
+ * Whether the tool is marked read-only, when the file recorded it.
+ */
+readOnlyHint: boolean | null, 
 /**
  * The result, once answered.
  */

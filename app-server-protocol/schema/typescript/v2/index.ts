@@ -32,6 +32,8 @@ export type { HookPromptFragment } from "./HookPromptFragment";
 export type { ItemCompletedNotification } from "./ItemCompletedNotification";
 export type { ItemStartedNotification } from "./ItemStartedNotification";
 export type { McpAppContext } from "./McpAppContext";
+export type { McpAppDisplayMode } from "./McpAppDisplayMode";
+export type { McpAppUi } from "./McpAppUi";
 export type { McpToolCallError } from "./McpToolCallError";
 export type { McpToolCallResult } from "./McpToolCallResult";
 export type { McpToolCallStatus } from "./McpToolCallStatus";
