@@ -223,7 +223,7 @@ fn mcp_tool_call(call: McpToolCallItem) -> ThreadItem {
         app_context,
         mcp_app_resource_uri: call.mcp_app_resource_uri,
         plugin_id: call.plugin_id,
-        mcp_app_ui: call.mcp_app_ui.map(Into::into),
+        mcp_app_ui: call.mcp_app_ui.map(|ui| Box::new(ui.into())),
         read_only_hint: call.read_only_hint,
         result: call.result.map(Into::into),
         error: call.error.map(|error| McpToolCallError {

@@ -159,7 +159,7 @@ pub enum ThreadItem {
         /// The plugin that provided the server, when known.
         plugin_id: Option<String>,
         /// The UI the tool's descriptor offered, when the file recorded it.
-        mcp_app_ui: Option<McpAppUi>,
+        mcp_app_ui: Option<Box<McpAppUi>>,
         /// Whether the tool is marked read-only, when the file recorded it.
         read_only_hint: Option<bool>,
         /// The result, once answered.
