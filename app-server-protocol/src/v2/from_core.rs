@@ -225,6 +225,7 @@ fn mcp_tool_call(call: McpToolCallItem) -> ThreadItem {
         plugin_id: call.plugin_id,
         mcp_app_ui: call.mcp_app_ui.map(|ui| Box::new(ui.into())),
         read_only_hint: call.read_only_hint,
+        environment_id: None,
         result: call.result.map(Into::into),
         error: call.error.map(|error| McpToolCallError {
             message: error.message,

@@ -162,6 +162,9 @@ pub enum ThreadItem {
         mcp_app_ui: Option<Box<McpAppUi>>,
         /// Whether the tool is marked read-only, when the file recorded it.
         read_only_hint: Option<bool>,
+        /// The environment the server was registered in (Codex 0.171; no session file records
+        /// it, so Codex shows it `null` for a call read from a file).
+        environment_id: Option<String>,
         /// The result, once answered.
         result: Option<McpToolCallResult>,
         /// The error, once failed.

@@ -216,6 +216,11 @@ mcpAppUi: McpAppUi | null,
  */
 readOnlyHint: boolean | null, 
 /**
+ * The environment the server was registered in (Codex 0.171; no session file records
+ * it, so Codex shows it `null` for a call read from a file).
+ */
+environmentId: string | null, 
+/**
  * The result, once answered.
  */
 result: McpToolCallResult | null, 

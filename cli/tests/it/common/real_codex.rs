@@ -172,6 +172,32 @@ pub(crate) fn set_aside_documented(
         }
         documented.push("paginated file: Codex reads turns from its state only".to_owned());
     }
+    // An MCP call's `environmentId` came with Codex 0.171 (null for a call read from a file);
+    // an earlier release shows no such field.
+    let mut older = 0;
+    if let (Some(our_turns), Some(their_turns)) = (
+        ours.get("turns").and_then(Value::as_array),
+        theirs.get_mut("turns").and_then(Value::as_array_mut),
+    ) {
+        for (our_turn, their_turn) in our_turns.iter().zip(their_turns.iter_mut()) {
+            let our_items = our_turn["items"].as_array().into_iter().flatten();
+            let their_items = their_turn.get_mut("items").and_then(Value::as_array_mut);
+            for (our, their) in our_items.zip(their_items.into_iter().flatten()) {
+                if our["type"] == "mcpToolCall"
+                    && our.get("environmentId") == Some(&Value::Null)
+                    && their.get("environmentId").is_none()
+                {
+                    their["environmentId"] = Value::Null;
+                    older += 1;
+                }
+            }
+        }
+    }
+    if older > 0 {
+        documented.push(format!(
+            "{older} MCP call(s) without environmentId (a Codex before 0.171)"
+        ));
+    }
     documented
 }
 
