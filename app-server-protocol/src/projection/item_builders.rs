@@ -164,12 +164,12 @@ pub(crate) fn mcp_tool_call_completed(end: &McpToolCallEndEvent) -> ThreadItem {
     let (status, result, error) = match &end.result {
         Ok(result) if result.success() => (
             McpToolCallStatus::Completed,
-            Some(McpToolCallResult::from(result.clone())),
+            Some(Box::new(McpToolCallResult::from(result.clone()))),
             None,
         ),
         Ok(result) => (
             McpToolCallStatus::Failed,
-            Some(McpToolCallResult::from(result.clone())),
+            Some(Box::new(McpToolCallResult::from(result.clone()))),
             None,
         ),
         Err(message) => (

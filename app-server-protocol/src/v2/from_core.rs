@@ -226,7 +226,7 @@ fn mcp_tool_call(call: McpToolCallItem) -> ThreadItem {
         mcp_app_ui: call.mcp_app_ui.map(|ui| Box::new(ui.into())),
         read_only_hint: call.read_only_hint,
         environment_id: None,
-        result: call.result.map(Into::into),
+        result: call.result.map(|result| Box::new(result.into())),
         error: call.error.map(|error| McpToolCallError {
             message: error.message,
         }),

@@ -166,7 +166,7 @@ pub enum ThreadItem {
         /// it, so Codex shows it `null` for a call read from a file).
         environment_id: Option<String>,
         /// The result, once answered.
-        result: Option<McpToolCallResult>,
+        result: Option<Box<McpToolCallResult>>,
         /// The error, once failed.
         error: Option<McpToolCallError>,
         /// Wall time once finished.
