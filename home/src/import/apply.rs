@@ -175,12 +175,18 @@ pub(crate) fn register_threads(
 ) -> Result<Vec<ImportedThread>, ImportError> {
     let stamps = placed
         .iter()
-        .map(|path| Kept::of(path).map(|kept| (path.clone(), kept)))
-        .collect::<io::Result<Vec<_>>>()
-        .map_err(|source| ImportError::Home {
-            path: home.root().to_path_buf(),
-            source,
-        })?;
+        .map(|path| {
+            // A compressed file Codex wrote back plain (an earlier, killed run's server may
+            // still be finishing that) is held to its plain copy.
+            let path = match plain_sibling(path) {
+                Some(plain) if !path.exists() && plain.exists() => plain,
+                _ => path.clone(),
+            };
+            Kept::of(&path)
+                .map(|kept| (path.clone(), kept))
+                .map_err(|source| ImportError::Home { path, source })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let mut server = CodexServer::start(codex, home)?;
     let by_id: BTreeMap<ThreadId, &Registration> = threads
         .iter()
