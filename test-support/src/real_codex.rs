@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The Codex version the tests run against (npm package `@openai/codex`).
-pub const PINNED_CODEX_VERSION: &str = "0.169.0";
+pub const PINNED_CODEX_VERSION: &str = "0.171.0";
 
 /// A path to a `codex` binary to use instead of the installed pin (how
 /// `cargo xtask real-codex diff --version V` runs the tests against another version).
