@@ -39,7 +39,6 @@ use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::{ClientView, Compression, RolloutReader, RolloutStream, TurnRecords};
 use codex_rollout::{home_of_rollout_path, parse_rollout_file_name};
-use uuid::Uuid;
 
 use crate::{
     FileInput, ReadError, continues_another, feed_with_base, find_rollout_by_thread_id,
@@ -226,9 +225,7 @@ impl ThreadFollower {
                 Ok(snapshot) => snapshot,
                 Err(changed) => {
                     tracing::debug!(%changed, path = %self.path.display(), "reading the file again");
-                    let thread = reading
-                        .thread_id
-                        .unwrap_or_else(|| ThreadId::from_uuid(Uuid::nil()));
+                    let thread = reading.thread_id.unwrap_or_else(ThreadId::unrecorded);
                     let mut again = Reading::new(ClientView::for_rule(changed.file, thread));
                     again.read_on(&self.path).map_err(unreadable)?;
                     // The rule is known now, so the view cannot find that another was needed.

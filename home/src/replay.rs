@@ -44,7 +44,6 @@ use codex_protocol::thread_id::ThreadId;
 use codex_rollout::{
     Compression, ReplayedEvent, Replayer, RolloutReader, RolloutStream, StreamedTurnIndex,
 };
-use uuid::Uuid;
 
 use crate::{Passes, ReadError, SessionInput, stream_again_lines, stream_session_where};
 
@@ -155,7 +154,7 @@ pub fn replay_notifications<E: From<ReadError>>(
     let (records, turns) = index.clone().finish();
     let thread_id = meta
         .as_ref()
-        .map_or_else(|| ThreadId::from_uuid(Uuid::nil()), |meta| meta.meta.id);
+        .map_or_else(ThreadId::unrecorded, |meta| meta.meta.id);
     // The turns are numbered by line (the first pass could not count the items it passed
     // over), so the replay is fed line numbers too.
     let mut replayer = Replayer::new(thread_id, records, &turns);

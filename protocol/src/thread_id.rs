@@ -42,6 +42,12 @@ impl ThreadId {
         Self(uuid)
     }
 
+    /// The id of a session whose file records none (no session meta): the nil UUID, as every
+    /// view shows it.
+    pub const fn unrecorded() -> Self {
+        Self(Uuid::nil())
+    }
+
     /// The underlying UUID.
     pub const fn as_uuid(&self) -> &Uuid {
         &self.0

@@ -32,7 +32,6 @@ use codex_protocol::thread_id::ThreadId;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use tokio::sync::{mpsc, oneshot};
 use tracing::debug;
-use uuid::Uuid;
 
 use crate::error::{Result, RolloutError};
 use crate::layout::CodexHome;
@@ -72,7 +71,7 @@ impl RolloutRecorder {
         let created = DateTime::parse_from_rfc3339(&meta.meta.timestamp)
             .map(|at| at.with_timezone(&Utc))
             .unwrap_or_else(|_| Utc::now());
-        let path = home.rollout_path(created, thread_uuid(&meta.meta.id));
+        let path = home.rollout_path(created, *meta.meta.id.as_uuid());
         Self::create_at(path, meta)
     }
 
@@ -342,11 +341,6 @@ fn serialize_lines<'a>(
         append_line(out, timestamp, ordinal, &item)?;
     }
     Ok(())
-}
-
-/// The UUID inside a thread id (its text form is always a UUID).
-fn thread_uuid(id: &ThreadId) -> Uuid {
-    Uuid::parse_str(&id.to_string()).unwrap_or_else(|_| Uuid::nil())
 }
 
 /// Serializes one line and its `\n` onto `out`; in a paginated file (`ordinal` is `Some`)

@@ -36,7 +36,6 @@ use codex_protocol::items::TurnItem;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::thread_id::ThreadId;
-use uuid::Uuid;
 
 use crate::load::RolloutContents;
 use crate::turns::TurnRecords;
@@ -100,9 +99,7 @@ impl Replay {
 /// module docs). Never fails: lines that did not load simply contribute nothing. The
 /// whole-file form of [`Replayer`], which a stream feeds line by line.
 pub fn replay_rollout(contents: &RolloutContents) -> Replay {
-    let thread_id = contents
-        .thread_id()
-        .unwrap_or_else(|| ThreadId::from_uuid(Uuid::nil()));
+    let thread_id = contents.thread_id().unwrap_or_else(ThreadId::unrecorded);
     let records = TurnRecords::of(contents);
     let turns = all_user_turns_in_rollout(contents.items(), records);
     let mut replayer = Replayer::new(thread_id, records, &turns);
@@ -130,9 +127,7 @@ pub fn client_view_items(contents: &RolloutContents) -> std::borrow::Cow<'_, [Ro
     if !rebuilds_items(records) {
         return std::borrow::Cow::Borrowed(items);
     }
-    let thread_id = contents
-        .thread_id()
-        .unwrap_or_else(|| ThreadId::from_uuid(Uuid::nil()));
+    let thread_id = contents.thread_id().unwrap_or_else(ThreadId::unrecorded);
     let mut view = ClientView::for_rule(records, thread_id);
     let mut out = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {

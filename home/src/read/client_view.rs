@@ -9,7 +9,6 @@ use codex_app_server_protocol::{BuiltThread, ThreadBuilder, TranscriptMode};
 use codex_protocol::rollout::RolloutItem;
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::{ClientView, TurnRecords};
-use uuid::Uuid;
 
 use super::checked::{ItemsSeen, stream_again, stream_session};
 use super::thread_file::{describe_thread_file, feed_with_base};
@@ -54,7 +53,7 @@ pub(super) fn stream_client_view_again<B>(
             });
         }
     })?;
-    let thread_id = thread_id.unwrap_or_else(|| ThreadId::from_uuid(Uuid::nil()));
+    let thread_id = thread_id.unwrap_or_else(ThreadId::unrecorded);
     let changed = match view.finish(&mut |item| feed(&mut builder, item)) {
         Ok(rule) => {
             let read = ViewRead {

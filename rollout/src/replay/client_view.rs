@@ -21,7 +21,6 @@
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{LineFormat, RolloutItem};
 use codex_protocol::thread_id::ThreadId;
-use uuid::Uuid;
 
 use super::{
     ItemPlace, raw_line_time_ms, rebuilds_items, rebuilt_item_events, started_of, track_turn,
@@ -192,9 +191,7 @@ impl ClientView {
                 let place = ItemPlace {
                     line,
                     line_ms,
-                    thread_id: self
-                        .thread_id
-                        .unwrap_or_else(|| ThreadId::from_uuid(Uuid::nil())),
+                    thread_id: self.thread_id.unwrap_or_else(ThreadId::unrecorded),
                     running_turn: self.running_turn.as_deref(),
                 };
                 if let Some(pair) = rebuilt_item_events(response, place, turn_message) {
