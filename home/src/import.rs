@@ -225,11 +225,17 @@ pub fn plan_import(
 /// The plain file a compressed session file decodes to (beside it, without `.zst`), for a
 /// compressed one: where Codex writes a compressed thread back when it resumes it.
 fn plain_sibling(path: &std::path::Path) -> Option<PathBuf> {
-    let name = path
-        .file_name()?
-        .to_str()?
-        .strip_suffix(codex_rollout::COMPRESSED_SUFFIX)?;
-    Some(path.with_file_name(name))
+    let (plain, _) = crate::compress::compression_pair(path)?;
+    (plain != path).then_some(plain)
+}
+
+/// The file Codex holds now for the session file `path`: its plain copy when `path` is a
+/// compressed file Codex wrote back plain (gone, its plain copy there), else `path`.
+fn as_codex_holds_it(path: &std::path::Path) -> PathBuf {
+    match plain_sibling(path) {
+        Some(plain) if !path.exists() && plain.exists() => plain,
+        _ => path.to_path_buf(),
+    }
 }
 
 #[cfg(test)]

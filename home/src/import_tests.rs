@@ -32,6 +32,35 @@ fn name(id: &str) -> String {
     format!("rollout-2025-06-02T09-00-00-{id}.jsonl")
 }
 
+/// A session of [`THREAD`] at `folder` (relative) in a fresh source folder, and a fresh empty
+/// home to import it into. Bind every field where it is taken apart: a dropped `TempDir`
+/// deletes its folder.
+struct OneSession {
+    source: tempfile::TempDir,
+    dest: tempfile::TempDir,
+    file: std::path::PathBuf,
+    home: CodexHome,
+}
+
+fn one_session(folder: &str) -> std::io::Result<OneSession> {
+    let source = tempfile::tempdir()?;
+    let dest = tempfile::tempdir()?;
+    let file = source.path().join(folder).join(name(THREAD));
+    write(&file, &session(THREAD, None))?;
+    let home = CodexHome::new(dest.path());
+    Ok(OneSession {
+        source,
+        dest,
+        file,
+        home,
+    })
+}
+
+/// The plan of importing `file` into `home`, with the default options.
+fn plan_of(file: &Path, home: &CodexHome) -> Result<ImportPlan, ImportError> {
+    plan_import(&[file.to_path_buf()], home, ImportOptions::default())
+}
+
 #[test]
 fn a_plan_places_each_file_and_says_what_it_cannot_import() -> Result<(), Box<dyn std::error::Error>>
 {
@@ -96,19 +125,20 @@ fn a_plan_places_each_file_and_says_what_it_cannot_import() -> Result<(), Box<dy
 #[test]
 fn a_thread_the_home_has_is_left_unless_a_new_copy_is_asked()
 -> Result<(), Box<dyn std::error::Error>> {
-    let source = tempfile::tempdir()?;
-    let dest = tempfile::tempdir()?;
-    let file = source.path().join(name(THREAD));
-    write(&file, &session(THREAD, None))?;
-    let home = CodexHome::new(dest.path());
+    let OneSession {
+        source: _source,
+        dest,
+        file,
+        home,
+    } = one_session("")?;
     let target = dest.path().join("sessions/2025/06/02").join(name(THREAD));
     // The same bytes already in place: an earlier import.
     write(&target, &session(THREAD, None))?;
-    let plan = plan_import(std::slice::from_ref(&file), &home, ImportOptions::default())?;
+    let plan = plan_of(&file, &home)?;
     assert_eq!(plan.files[0].action, PlannedAction::AlreadyThere);
     // Other bytes under the same thread: the home's own.
     write(&target, &session(THREAD, Some(PARENT)))?;
-    let plan = plan_import(std::slice::from_ref(&file), &home, ImportOptions::default())?;
+    let plan = plan_of(&file, &home)?;
     assert_eq!(
         plan.files[0].action,
         PlannedAction::InHome {
@@ -129,12 +159,13 @@ fn a_thread_the_home_has_is_left_unless_a_new_copy_is_asked()
 #[test]
 fn without_codex_the_copies_are_made_whole_and_the_error_says_so()
 -> Result<(), Box<dyn std::error::Error>> {
-    let source = tempfile::tempdir()?;
-    let dest = tempfile::tempdir()?;
-    let file = source.path().join(name(THREAD));
-    write(&file, &session(THREAD, None))?;
-    let home = CodexHome::new(dest.path());
-    let plan = plan_import(std::slice::from_ref(&file), &home, ImportOptions::default())?;
+    let OneSession {
+        source: _source,
+        dest,
+        file,
+        home,
+    } = one_session("")?;
+    let plan = plan_of(&file, &home)?;
     let missing = dest.path().join("no-such-codex");
     let error = apply_import(&plan, &home, missing.as_os_str(), &|_| {})
         .err()
@@ -147,7 +178,7 @@ fn without_codex_the_copies_are_made_whole_and_the_error_says_so()
         std::fs::metadata(&file)?.modified()?
     );
     // A rerun finds it there.
-    let again = plan_import(&[file], &home, ImportOptions::default())?;
+    let again = plan_of(&file, &home)?;
     assert_eq!(again.files[0].action, PlannedAction::AlreadyThere);
     Ok(())
 }
@@ -216,10 +247,12 @@ fn an_archive_of_a_home_is_imported_as_the_home() -> Result<(), Box<dyn std::err
 
 #[test]
 fn a_session_a_running_codex_writes_is_held() -> Result<(), Box<dyn std::error::Error>> {
-    let source = tempfile::tempdir()?;
-    let dest = tempfile::tempdir()?;
-    let file = source.path().join("sessions/2025/06/02").join(name(THREAD));
-    write(&file, &session(THREAD, None))?;
+    let OneSession {
+        source,
+        dest: _dest,
+        file,
+        home,
+    } = one_session("sessions/2025/06/02")?;
     let lock_path = crate::thread_writer_lock_path(
         &CodexHome::new(source.path()),
         codex_protocol::thread_id::ThreadId::from_string(THREAD)?,
@@ -227,11 +260,10 @@ fn a_session_a_running_codex_writes_is_held() -> Result<(), Box<dyn std::error::
     std::fs::create_dir_all(lock_path.parent().ok_or("a folder")?)?;
     let lock = std::fs::File::create(&lock_path)?;
     lock.lock()?;
-    let home = CodexHome::new(dest.path());
-    let plan = plan_import(std::slice::from_ref(&file), &home, ImportOptions::default())?;
+    let plan = plan_of(&file, &home)?;
     assert_eq!(plan.files[0].action, PlannedAction::BeingWritten);
     lock.unlock()?;
-    let plan = plan_import(&[file], &home, ImportOptions::default())?;
+    let plan = plan_of(&file, &home)?;
     assert_eq!(plan.files[0].action, PlannedAction::Copy);
     Ok(())
 }
@@ -239,18 +271,19 @@ fn a_session_a_running_codex_writes_is_held() -> Result<(), Box<dyn std::error::
 #[test]
 fn a_temporary_copy_a_killed_import_left_is_removed_by_the_next()
 -> Result<(), Box<dyn std::error::Error>> {
-    let source = tempfile::tempdir()?;
-    let dest = tempfile::tempdir()?;
-    let file = source.path().join(name(THREAD));
-    write(&file, &session(THREAD, None))?;
-    let home = CodexHome::new(dest.path());
-    let plan = plan_import(std::slice::from_ref(&file), &home, ImportOptions::default())?;
+    let OneSession {
+        source: _source,
+        dest,
+        file,
+        home,
+    } = one_session("")?;
+    let plan = plan_of(&file, &home)?;
     let target = plan.files[0].target.clone();
     // Killed after linking the copy into place, before removing the temporary file.
     write(&target, &session(THREAD, None))?;
     let temporary = target.with_file_name(format!(".{}.importing", name(THREAD)));
     write(&temporary, &session(THREAD, None))?;
-    let plan = plan_import(&[file], &home, ImportOptions::default())?;
+    let plan = plan_of(&file, &home)?;
     assert_eq!(plan.files[0].action, PlannedAction::AlreadyThere);
     let _ = apply_import(
         &plan,

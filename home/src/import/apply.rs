@@ -19,7 +19,9 @@ use serde_json::json;
 use super::codex_server::CodexServer;
 use super::pieces::project_every_piece;
 use super::sources::same_bytes;
-use super::{ImportError, ImportPlan, PlannedAction, PlannedFile, plain_sibling};
+use super::{
+    ImportError, ImportPlan, PlannedAction, PlannedFile, as_codex_holds_it, plain_sibling,
+};
 
 /// What an import did.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -178,10 +180,7 @@ pub(crate) fn register_threads(
         .map(|path| {
             // A compressed file Codex wrote back plain (an earlier, killed run's server may
             // still be finishing that) is held to its plain copy.
-            let path = match plain_sibling(path) {
-                Some(plain) if !path.exists() && plain.exists() => plain,
-                _ => path.clone(),
-            };
+            let path = as_codex_holds_it(path);
             Kept::of(&path)
                 .map(|kept| (path.clone(), kept))
                 .map_err(|source| ImportError::Home { path, source })

@@ -23,7 +23,7 @@ use codex_rollout::CodexHome;
 use serde_json::json;
 
 use super::codex_server::CodexServer;
-use super::{ImportError, plain_sibling};
+use super::{ImportError, as_codex_holds_it};
 use crate::codex_state::{STATE_DATABASE, StateWriteError, point_thread_row, row_path};
 use crate::writer_lock::held_thread;
 
@@ -76,10 +76,7 @@ pub(crate) fn project_every_piece(
         server.call("thread/unsubscribe", json!({"threadId": id}))?;
     }
     // Codex writes a compressed file it loads back plain beside it.
-    let newest = match plain_sibling(newest) {
-        Some(plain) if !newest.exists() && plain.exists() => plain,
-        _ => newest.clone(),
-    };
+    let newest = as_codex_holds_it(newest);
     point_thread_row(home.root(), &id, &as_codex_names(&newest), stamp).map_err(failed)?;
     Ok(())
 }
