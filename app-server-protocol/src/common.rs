@@ -247,9 +247,9 @@ pub enum ClientRequest {
         /// Request id.
         #[serde(rename = "id")]
         request_id: RequestId,
-        /// Filters, order and page.
+        /// Filters, order and page (boxed: the largest params by far).
         #[serde(default)]
-        params: ThreadListParams,
+        params: Box<ThreadListParams>,
     },
     /// The ids of the threads loaded in the server.
     #[serde(rename = "thread/loaded/list")]

@@ -186,7 +186,9 @@ pub use search::{
     TextKind, UpdateReport, update_and_search,
 };
 pub use secrets::{SecretFinding, SecretScanner, SecretsError};
-pub use served::{FOLLOW_EVERY, SERVED_CODEX_VERSION, ServeError, ServedConnection, ServedHome};
+pub use served::{
+    FOLLOW_EVERY, ListParamsError, SERVED_CODEX_VERSION, ServeError, ServedConnection, ServedHome,
+};
 #[cfg(feature = "tables")]
 pub use table::{
     ItemRow, MANIFEST_FILE, PART_FILE, PartitionCounts, SCHEMA_VERSION, SCHEMA_VERSION_KEY, Table,

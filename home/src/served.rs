@@ -14,6 +14,7 @@
 //! them.
 
 mod bootstrap;
+mod list_params;
 mod live;
 mod pages;
 mod threads;
@@ -30,6 +31,7 @@ use serde_json::Value;
 use crate::ReadError;
 
 pub use bootstrap::SERVED_CODEX_VERSION;
+pub use list_params::ListParamsError;
 pub use live::{FOLLOW_EVERY, ServedConnection};
 
 /// A home served read-only through the app-server protocol.
@@ -74,6 +76,9 @@ pub enum ServeError {
         /// The cursor.
         cursor: String,
     },
+    /// `thread/list` params Codex refuses too.
+    #[error(transparent)]
+    ListParams(#[from] ListParamsError),
     /// The thread's file could not be read.
     #[error(transparent)]
     Read(#[from] ReadError),
@@ -94,6 +99,7 @@ impl ServeError {
             }
             Self::UnknownMethod { .. } => METHOD_NOT_FOUND_ERROR_CODE,
             Self::BadParams { .. } => INVALID_PARAMS_ERROR_CODE,
+            Self::ListParams(error) => error.code(),
             Self::Read(_) | Self::Home(_) => INTERNAL_ERROR_CODE,
         }
     }

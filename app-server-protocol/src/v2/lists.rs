@@ -121,6 +121,19 @@ pub struct ThreadListParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional = nullable)]
     pub included_thread_ids: Option<Vec<String>>,
+    /// Only threads attached to this thread (Codex keeps attachments in its state database;
+    /// a session file records none). Not with `parentThreadId` or `ancestorThreadId`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
+    pub attached_to_thread_id: Option<String>,
+    /// With `searchTerm` (required then): attached threads match the search too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub include_attached_threads: Option<bool>,
+    /// Only threads of these originators; a local server refuses a list that is not empty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
+    pub originators: Option<Vec<String>>,
     /// Read only the server's state, never the session files (Codex's state database).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional = nullable)]

@@ -316,6 +316,45 @@ fn serve_answers_as_codex_app_server_does() -> TestResult {
         "archived",
         json!({"sourceKinds": ["exec"], "archived": true}),
     )?;
+    // What Codex refuses, and the filters a session file has nothing for.
+    let refused = [
+        ("originators", json!({"originators": ["codex_cli_rs"]})),
+        (
+            "attached threads without a search",
+            json!({"includeAttachedThreads": true}),
+        ),
+        (
+            "parent and ancestor",
+            json!({"parentThreadId": worker_id, "ancestorThreadId": worker_id}),
+        ),
+        (
+            "attached and parent",
+            json!({"attachedToThreadId": worker_id, "parentThreadId": worker_id}),
+        ),
+        ("a parent that is no id", json!({"parentThreadId": "x"})),
+        (
+            "an exclusion that is no id",
+            json!({"excludedThreadIds": ["x"]}),
+        ),
+    ];
+    for (case, params) in refused {
+        run("thread/list", &format!("refused: {case}"), params)?;
+    }
+    run(
+        "thread/list",
+        "attached to the worker",
+        json!({"sourceKinds": exec_kinds, "attachedToThreadId": worker_id}),
+    )?;
+    run(
+        "thread/list",
+        "spawned by the worker",
+        json!({"sourceKinds": [], "ancestorThreadId": worker_id}),
+    )?;
+    run(
+        "thread/list",
+        "search with attached threads",
+        json!({"sourceKinds": ["exec"], "searchTerm": "list", "includeAttachedThreads": true}),
+    )?;
     run(
         "thread/read",
         "the archived thread, with turns",

@@ -7,7 +7,7 @@
 //! head records. Codex's list reads its state database, which keeps no thread source: a
 //! listed thread says none, as Codex's does; `thread/read` says what the meta records.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use codex_app_server_protocol::v2::{
@@ -17,8 +17,10 @@ use codex_app_server_protocol::v2::{
 };
 use codex_app_server_protocol::{BuiltThread, ThreadBuilder, TranscriptMode};
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::{RolloutStream, open_rollout};
+use codex_rollout::{CodexHome, RolloutStream, open_rollout};
+use uuid::Uuid;
 
+use super::list_params::{ListedIds, checked_ids};
 use super::{ServeError, ServedHome};
 use crate::read::{HomeThreads, describe_home_file};
 use crate::{
@@ -42,10 +44,16 @@ impl ServedHome {
             backwards_cursor: None,
             read_states: serde_json::Map::new(),
         };
-        // Session files record no section and no project: a thread of one is none's.
+        let ids = checked_ids(params)?;
+        // Session files record no section, no project and no attachment (Codex keeps them in
+        // its state database): a thread of one is none's, and attached to none.
         let in_a_section = matches!(params.section_id, Some(Some(_)));
         let in_a_project = matches!(params.project_id, Some(Some(_)));
-        if in_a_section || in_a_project || params.sort_key == Some(ThreadSortKey::SectionPosition) {
+        if in_a_section
+            || in_a_project
+            || ids.attached_to.is_some()
+            || params.sort_key == Some(ThreadSortKey::SectionPosition)
+        {
             return Ok(response);
         }
         let order = ListOrder {
@@ -66,7 +74,11 @@ impl ServedHome {
             .transpose()?;
         let limit = params.limit.unwrap_or(DEFAULT_PAGE).max(1) as usize;
         let threads = HomeThreads::of(&self.home)?;
-        let filter = ListFilter::of(params, &threads);
+        let descendants = match ids.ancestor {
+            Some(ancestor) => Some(descendants_of(&self.home, ancestor)?),
+            None => None,
+        };
+        let filter = ListFilter::of(params, ids, descendants, &threads);
         let archived = params.archived.unwrap_or(false);
         let page = list_sessions_where(
             &self.home,
@@ -186,6 +198,44 @@ fn thread_head(path: &Path) -> Result<BuiltThread, ServeError> {
     Ok(builder.finish())
 }
 
+/// The threads `ancestor` spawned, at any depth, live or archived: each session's parent as
+/// its meta records it, followed up (a chain that loops ends where it meets itself).
+fn descendants_of(home: &CodexHome, ancestor: Uuid) -> Result<HashSet<Uuid>, ServeError> {
+    let mut parents = HashMap::new();
+    let order = ListOrder {
+        key: ListKey::Created,
+        newest_first: true,
+    };
+    for archived in [false, true] {
+        let page = list_sessions_where(home, archived, (order, usize::MAX, None), &|_| true)?;
+        for summary in &page.items {
+            let (_, parent) = summary.source();
+            if let Some(parent) = parent.and_then(|parent| Uuid::parse_str(&parent).ok()) {
+                parents.insert(*summary.thread_id().as_uuid(), parent);
+            }
+        }
+    }
+    let spawned_by_ancestor = |thread: Uuid| {
+        let mut seen = HashSet::new();
+        let mut at = thread;
+        while let Some(&parent) = parents.get(&at) {
+            if parent == ancestor {
+                return true;
+            }
+            if !seen.insert(parent) {
+                return false;
+            }
+            at = parent;
+        }
+        false
+    };
+    Ok(parents
+        .keys()
+        .copied()
+        .filter(|thread| spawned_by_ancestor(*thread))
+        .collect())
+}
+
 /// What `thread/list` keeps besides the archive flag and the order.
 struct ListFilter<'a> {
     kinds: Vec<String>,
@@ -194,14 +244,21 @@ struct ListFilter<'a> {
     search: Option<String>,
     /// The home's thread names, which a search term may match.
     names: &'a HashMap<String, String>,
-    parent: Option<String>,
-    excluded: Vec<String>,
+    parent: Option<Uuid>,
+    /// The threads an `ancestorThreadId` spawned, at any depth.
+    descendants: Option<HashSet<Uuid>>,
+    excluded: Vec<Uuid>,
     /// Only these, when given (an empty list keeps none).
-    included: Option<Vec<String>>,
+    included: Option<Vec<Uuid>>,
 }
 
 impl<'a> ListFilter<'a> {
-    fn of(params: &ThreadListParams, threads: &'a HomeThreads) -> Self {
+    fn of(
+        params: &ThreadListParams,
+        ids: ListedIds,
+        descendants: Option<HashSet<Uuid>>,
+        threads: &'a HomeThreads,
+    ) -> Self {
         let kinds = match params.source_kinds.as_deref() {
             None | Some([]) => INTERACTIVE_KINDS
                 .iter()
@@ -220,17 +277,16 @@ impl<'a> ListFilter<'a> {
             cwd: params.cwd.clone(),
             search: params.search_term.clone(),
             names: &threads.names,
-            parent: params
-                .parent_thread_id
-                .clone()
-                .or_else(|| params.ancestor_thread_id.clone()),
-            excluded: params.excluded_thread_ids.clone().unwrap_or_default(),
-            included: params.included_thread_ids.clone(),
+            parent: ids.parent,
+            descendants,
+            excluded: ids.excluded,
+            included: ids.included,
         }
     }
 
     fn keeps(&self, summary: &SessionSummary) -> bool {
         let meta = &summary.session_meta.meta;
+        let id = *meta.id.as_uuid();
         let (source, parent) = summary.source();
         let provider = meta.model_provider.as_deref();
         self.kinds.iter().any(|kind| kind == source.kind())
@@ -247,15 +303,18 @@ impl<'a> ListFilter<'a> {
                 summary.preview.contains(term.as_str())
                     || name.is_some_and(|name| name.contains(term.as_str()))
             })
+            && self.parent.is_none_or(|wanted| {
+                parent.is_some_and(|parent| Uuid::parse_str(&parent).ok() == Some(wanted))
+            })
             && self
-                .parent
+                .descendants
                 .as_ref()
-                .is_none_or(|wanted| parent.as_ref() == Some(wanted))
-            && !self.excluded.iter().any(|id| *id == meta.id.to_string())
+                .is_none_or(|descendants| descendants.contains(&id))
+            && !self.excluded.contains(&id)
             && self
                 .included
                 .as_ref()
-                .is_none_or(|included| included.iter().any(|id| *id == meta.id.to_string()))
+                .is_none_or(|included| included.contains(&id))
     }
 }
 

@@ -67,6 +67,19 @@ excludedThreadIds?: Array<string> | null,
  */
 includedThreadIds?: Array<string> | null, 
 /**
+ * Only threads attached to this thread (Codex keeps attachments in its state database;
+ * a session file records none). Not with `parentThreadId` or `ancestorThreadId`.
+ */
+attachedToThreadId?: string | null, 
+/**
+ * With `searchTerm` (required then): attached threads match the search too.
+ */
+includeAttachedThreads?: boolean, 
+/**
+ * Only threads of these originators; a local server refuses a list that is not empty.
+ */
+originators?: Array<string> | null, 
+/**
  * Read only the server's state, never the session files (Codex's state database).
  */
 useStateDbOnly?: boolean | null, 
