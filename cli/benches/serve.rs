@@ -16,12 +16,21 @@
 //!    it did not write no turns (its history lives in its state database), so only ours is
 //!    measured there.
 //!
-//! The inputs live under the target directory and are deleted at the end.
+//! 3. The same page requests on paginated files of every hard shape real files have
+//!    (`generate::named_shapes` over the real paginated lines: compactions late and at
+//!    several depths, rollbacks before, after and past the last compaction, a torn last line,
+//!    images the real lines hold), `CODEX_SERVE_BENCH_SHAPES_MIB` each (default the session
+//!    size), with `thread/read` of the whole thread.
+//!
+//! `CODEX_SERVE_BENCH_ONLY=shapes` runs the third part alone. The inputs live under the
+//! target directory and are deleted at the end.
 
 #![allow(clippy::expect_used, clippy::print_stderr, clippy::unwrap_used)]
 
 #[path = "../../rollout/benches/support/baseline.rs"]
 mod baseline;
+#[path = "../../rollout/benches/support/generate.rs"]
+mod generate;
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -281,6 +290,11 @@ fn main() {
     let Some(codex) = real_codex_or_skip("serve bench") else {
         return;
     };
+    let mib = env_or("CODEX_SERVE_BENCH_SESSION_MIB", 1024);
+    if std::env::var("CODEX_SERVE_BENCH_ONLY").is_ok_and(|only| only == "shapes") {
+        open_shapes(env_or("CODEX_SERVE_BENCH_SHAPES_MIB", mib));
+        return;
+    }
     let sessions = env_or("CODEX_SERVE_BENCH_SESSIONS", 100_000);
     let home = work_dir("serve-bench-home");
     let started = Instant::now();
@@ -304,9 +318,97 @@ fn main() {
     drop(theirs);
     std::fs::remove_dir_all(&home).unwrap();
 
-    let mib = env_or("CODEX_SERVE_BENCH_SESSION_MIB", 1024);
     open_session(mib, true);
     open_session(mib, false);
+    open_shapes(env_or("CODEX_SERVE_BENCH_SHAPES_MIB", mib));
+}
+
+/// Paginated files of every named shape, `mib` MiB each, opened as the TUI opens them; a row
+/// each.
+fn open_shapes(mib: u64) {
+    let lines = generate::real_paginated_lines()
+        .expect("the real fixtures (../shared/fixtures/real) hold the paginated lines");
+    let meta: Value = serde_json::from_slice(&lines.meta).unwrap();
+    let id = meta["payload"]["id"].as_str().unwrap().to_owned();
+    let without_rollbacks = lines.without_rollbacks();
+    for (name, shape, real_rollbacks) in generate::named_shapes(mib * MIB) {
+        if shape.real_compactions && lines.compaction.is_none() {
+            // Paginated files came after compactions carried their window (0.146).
+            eprintln!("{mib} MiB paginated {name}: no such paginated file (none lacks a window)");
+            continue;
+        }
+        let home = work_dir("serve-bench-shape");
+        let dir = home.join("sessions/2026/01/01");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("rollout-2026-01-01T00-00-00-{id}.jsonl"));
+        let source = if real_rollbacks {
+            &lines
+        } else {
+            &without_rollbacks
+        };
+        generate::write_rollout(&path, source, &shape).unwrap();
+        let parse = baseline::time_value_parse(&path);
+        let mut server = ours(&home);
+        let pages = [
+            (
+                "thread/resume",
+                json!({"threadId": id, "excludeTurns": true}),
+            ),
+            (
+                "thread/turns/list",
+                json!({"threadId": id, "limit": 5, "sortDirection": "desc",
+                       "itemsView": "notLoaded", "cursor": "turns:end:incl"}),
+            ),
+            (
+                "thread/items/list",
+                json!({"threadId": id, "limit": 100, "sortDirection": "desc",
+                       "cursor": "items:end:incl"}),
+            ),
+            (
+                "thread/turns/list",
+                json!({"threadId": id, "limit": 5, "sortDirection": "desc",
+                       "cursor": "turns:end-100"}),
+            ),
+        ];
+        let (answers, took): (Vec<Value>, Vec<Duration>) = pages
+            .into_iter()
+            .map(|(method, params)| timed(&mut server, method, params))
+            .unzip();
+        let count = |answer: &Value| answer["data"].as_array().map_or(0, Vec::len);
+        let paged_peak = peak_mib(&server);
+        let (read, whole) = timed(
+            &mut server,
+            "thread/read",
+            json!({"threadId": id, "includeTurns": true}),
+        );
+        let whole_turns = read["thread"]["turns"].as_array().map_or(0, Vec::len);
+        let ratio = |took: Duration| took.as_secs_f64() / parse.as_secs_f64();
+        eprintln!(
+            "{mib} MiB paginated {name} (Value parse {}): resume {} ({:.4}x), last 5 turns {} \
+             ({:.4}x, {} turns), last 100 items {} ({:.4}x, {} items), 5 turns 100 back {} \
+             ({:.4}x, {} turns), peak {:.0} MiB; thread/read with turns {} ({:.4}x, {} turns), \
+             peak {:.0} MiB",
+            seconds(parse),
+            seconds(took[0]),
+            ratio(took[0]),
+            seconds(took[1]),
+            ratio(took[1]),
+            count(&answers[1]),
+            seconds(took[2]),
+            ratio(took[2]),
+            count(&answers[2]),
+            seconds(took[3]),
+            ratio(took[3]),
+            count(&answers[3]),
+            paged_peak,
+            seconds(whole),
+            ratio(whole),
+            whole_turns,
+            peak_mib(&server)
+        );
+        drop(server);
+        std::fs::remove_dir_all(&home).unwrap();
+    }
 }
 
 /// A session of `mib` MiB (paginated or legacy) opened as the TUI opens it; a row.
