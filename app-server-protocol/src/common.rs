@@ -247,7 +247,8 @@ pub enum ClientRequest {
         /// Request id.
         #[serde(rename = "id")]
         request_id: RequestId,
-        /// Filters, order and page (boxed: the largest params by far).
+        /// Filters, order and page.
+        // Boxed: by far the largest params of the enum.
         #[serde(default)]
         params: Box<ThreadListParams>,
     },

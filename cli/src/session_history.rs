@@ -29,6 +29,8 @@ pub(crate) struct SessionHistory {
     bases: Vec<ResolvedBase>,
     /// The provider the home's Codex resumes the session with.
     model_provider: String,
+    /// The model the home's `config.toml` names, which Codex resumes any session with.
+    configured_model: Option<String>,
 }
 
 impl SessionHistory {
@@ -55,6 +57,7 @@ impl SessionHistory {
             return Ok(Self {
                 name,
                 model_provider: model_provider(session_meta.as_ref(), &codex_home),
+                configured_model: codex_home.configured_model(),
                 session_meta,
                 newest_turn_context: tail.newest_turn_context().cloned(),
                 rebuilt: tail.into_rebuilt(),
@@ -90,6 +93,7 @@ impl SessionHistory {
         Self {
             name,
             model_provider: model_provider(session_meta.as_ref(), home),
+            configured_model: home.configured_model(),
             session_meta,
             newest_turn_context: items
                 .iter()
@@ -105,6 +109,13 @@ impl SessionHistory {
     /// records, else the home's configured one.
     pub(crate) fn model_provider(&self) -> &str {
         &self.model_provider
+    }
+
+    /// The model the home's Codex resumes the session with when its `config.toml` names one
+    /// (Codex 0.171 sends the configured model, whatever model the file recorded; without
+    /// one it sends its own release's default, which no file records).
+    pub(crate) fn configured_model(&self) -> Option<&str> {
+        self.configured_model.as_deref()
     }
 
     /// The input's name.

@@ -28,6 +28,7 @@
 mod apply;
 mod codex_server;
 mod pieces;
+mod settings_appended;
 mod sources;
 
 use std::collections::BTreeMap;

@@ -103,6 +103,12 @@ impl CodexHome {
         &self.codex
     }
 
+    /// From now on runs `codex` instead: another release reading and resuming what the first
+    /// one wrote, in the same home and working directory.
+    pub fn switch_to(&mut self, codex: &RealCodex) {
+        self.codex = codex.clone();
+    }
+
     /// Runs with `-c key=value` overrides (TOML values, e.g.
     /// `model_auto_compact_token_limit=5000`) or another time bound.
     pub fn runner(&self) -> CodexRunner<'_> {

@@ -91,8 +91,9 @@ pub use crate::model_items::{
 };
 pub use crate::python_package::{DUCKDB, PYSPARK, PythonPackage, python_in_venv};
 pub use crate::real_codex::{
-    PINNED_CODEX_VERSION, REAL_CODEX_BIN_ENV, REQUIRE_REAL_CODEX_ENV, RealCodex,
-    bin_in_install_dir, real_codex_at, real_codex_bin, real_codex_install_dir, real_codex_or_skip,
+    CI_WRITER_CODEX_VERSION, MATRIX_CODEX_VERSIONS, PINNED_CODEX_VERSION, REAL_CODEX_BIN_ENV,
+    REQUIRE_REAL_CODEX_ENV, RealCodex, WRITER_CODEX_BIN_ENV, bin_in_install_dir, real_codex_at,
+    real_codex_bin, real_codex_install_dir, real_codex_or_skip, writer_codex_or_skip,
 };
 pub use crate::real_fixtures::{
     REAL_FIXTURES, REQUIRE_REAL_FIXTURES_ENV, fixtures_dir_at, jsonl_files_in, non_empty_lines,

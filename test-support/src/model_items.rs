@@ -91,6 +91,36 @@ pub fn exec_command_call(call_id: &str, cmd: &str) -> Value {
     function_call(call_id, "exec_command", &json!({ "cmd": cmd }))
 }
 
+/// `item` in the shape the request offers: an `exec_command` call becomes `shell_command
+/// {command}` (Codex 0.77 to 0.99) or `shell {command: [bash, -lc, cmd]}` (before 0.77) when
+/// the request's tools (`offered`, their names) hold that tool and no `exec_command`, so one
+/// script runs on every release. Anything else is unchanged.
+pub(crate) fn in_offered_shape(item: Value, offered: &[&str]) -> Value {
+    let is_exec = item.get("type") == Some(&json!("function_call"))
+        && item.get("name") == Some(&json!("exec_command"));
+    if !is_exec || offered.contains(&"exec_command") {
+        return item;
+    }
+    let arguments: Value = item
+        .get("arguments")
+        .and_then(Value::as_str)
+        .and_then(|text| serde_json::from_str(text).ok())
+        .unwrap_or(Value::Null);
+    let cmd = arguments.get("cmd").and_then(Value::as_str).unwrap_or("");
+    let call_id = item.get("call_id").and_then(Value::as_str).unwrap_or("");
+    if offered.contains(&"shell_command") {
+        function_call(call_id, "shell_command", &json!({ "command": cmd }))
+    } else if offered.contains(&"shell") {
+        function_call(
+            call_id,
+            "shell",
+            &json!({ "command": ["bash", "-lc", cmd] }),
+        )
+    } else {
+        item
+    }
+}
+
 /// A freeform `apply_patch` call (`custom_tool_call`) whose input is `patch`, the
 /// `*** Begin Patch` ... `*** End Patch` text. Its item id is `ctc_<call_id>`.
 pub fn apply_patch_call(call_id: &str, patch: &str) -> Value {

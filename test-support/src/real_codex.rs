@@ -21,8 +21,14 @@ pub const REQUIRE_REAL_CODEX_ENV: &str = "CODEX_REQUIRE_REAL_CODEX";
 
 /// The binary inside an npm install prefix: the `@openai/codex-linux-x64` package that
 /// `@openai/codex` pulls in on x86-64 Linux.
-const BIN_IN_PREFIX: &str =
-    "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex";
+/// Where the native binary lies in an npm install prefix, newest layout first: from 0.146 in
+/// the platform package's `bin/`, for 0.100 to 0.125 in its `codex/`, and before 0.100 in the
+/// main package (which then held every platform's binary).
+const BINS_IN_PREFIX: [&str; 3] = [
+    "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex",
+    "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/codex/codex",
+    "node_modules/@openai/codex/vendor/x86_64-unknown-linux-musl/codex/codex",
+];
 
 /// A real Codex binary that exists.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,6 +75,64 @@ pub fn real_codex_or_skip(test_name: &str) -> Option<RealCodex> {
         crate::skip::required_by(REQUIRE_REAL_CODEX_ENV),
         test_name,
     )
+}
+
+/// Where the version matrix's writer is: an older release that writes the sessions today's
+/// pinned Codex then reads (`cargo xtask real-codex matrix` sets it for each release it runs;
+/// `cargo xtask ci` for [`CI_WRITER_CODEX_VERSION`]).
+pub const WRITER_CODEX_BIN_ENV: &str = "CODEX_WRITER_BIN";
+
+/// The older release CI has write the matrix's scenarios: the richest old shape (no turn ids,
+/// `shell` with an argv, compactions that keep only a message, classic turn contexts, ghost
+/// snapshots).
+pub const CI_WRITER_CODEX_VERSION: &str = "0.58.0";
+
+/// The releases `cargo xtask real-codex matrix` runs by default: a spread from 0.47 to the
+/// pin, each a shape of its own (`../shared/reference/old-codex-versions.md`).
+pub const MATRIX_CODEX_VERSIONS: [&str; 10] = [
+    "0.47.0",
+    "0.58.0",
+    "0.77.0",
+    "0.100.0",
+    "0.125.0",
+    "0.146.0",
+    "0.151.0",
+    "0.159.0",
+    "0.169.0",
+    PINNED_CODEX_VERSION,
+];
+
+/// The older Codex that writes the version matrix's sessions for `test_name`:
+/// [`WRITER_CODEX_BIN_ENV`] when set, else [`CI_WRITER_CODEX_VERSION`] where
+/// `cargo xtask real-codex install --version` puts it; skipped or failed as
+/// [`real_codex_or_skip`] is.
+///
+/// # Panics
+///
+/// When the binary is missing and `CODEX_REQUIRE_REAL_CODEX=1`.
+pub fn writer_codex_or_skip(test_name: &str) -> Option<RealCodex> {
+    let bin = match std::env::var_os(WRITER_CODEX_BIN_ENV) {
+        Some(bin) if !bin.is_empty() => PathBuf::from(bin),
+        _ => bin_in_install_dir(&real_codex_install_dir(CI_WRITER_CODEX_VERSION)),
+    };
+    if bin.is_file() {
+        return Some(RealCodex { bin });
+    }
+    let missing = format!(
+        "the older Codex that writes {test_name}'s sessions is missing at {}",
+        bin.display()
+    );
+    let remedy = format!(
+        "; install it with `cargo xtask real-codex install --version {CI_WRITER_CODEX_VERSION}`, \
+         or point {WRITER_CODEX_BIN_ENV} at a codex binary"
+    );
+    crate::skip::skip_or_fail(
+        REQUIRE_REAL_CODEX_ENV,
+        crate::skip::required_by(REQUIRE_REAL_CODEX_ENV),
+        &missing,
+        &remedy,
+    );
+    None
 }
 
 /// The rule with the binary and the requirement injected (see [`real_codex_or_skip`]).
@@ -122,9 +186,14 @@ pub(crate) fn target_dir() -> PathBuf {
 }
 
 /// The `codex` binary inside an npm install prefix made by `npm install --prefix DIR
-/// @openai/codex@V` on x86-64 Linux.
+/// @openai/codex@V` on x86-64 Linux: the first of the releases' layouts that exists there,
+/// else where today's releases put it.
 pub fn bin_in_install_dir(prefix: &Path) -> PathBuf {
-    prefix.join(BIN_IN_PREFIX)
+    BINS_IN_PREFIX
+        .iter()
+        .map(|bin| prefix.join(bin))
+        .find(|bin| bin.is_file())
+        .unwrap_or_else(|| prefix.join(BINS_IN_PREFIX[0]))
 }
 
 /// The workspace root: the parent of this crate's folder.

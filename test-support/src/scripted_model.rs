@@ -18,7 +18,15 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::http::{Connection, Request};
-use crate::model_items::{Usage, assistant_message, completed_frame, item_frames, opening_frames};
+use crate::model_items::{
+    Usage, assistant_message, completed_frame, in_offered_shape, item_frames, opening_frames,
+};
+
+/// Words of Codex's compaction prompts across releases (see [`RecordedRequest::is_compaction`]).
+const COMPACTION_PROMPTS: [&str; 2] = [
+    "You have exceeded the maximum number of tokens",
+    "CONTEXT CHECKPOINT COMPACTION",
+];
 use crate::script::{Reply, ReplyKind, Script};
 
 /// How the server answered a request.
@@ -67,6 +75,36 @@ impl RecordedRequest {
     /// `request_kind` from the turn metadata (`turn` or `compaction`).
     pub fn request_kind(&self) -> Option<&str> {
         self.turn_metadata.as_ref()?.get("request_kind")?.as_str()
+    }
+
+    /// Whether Codex asks for a summary of the history: the turn metadata says so, or (for
+    /// releases before the metadata had `request_kind`) the last input item is Codex's
+    /// compaction prompt (0.47's "You have exceeded the maximum number of tokens", 0.58 on
+    /// "CONTEXT CHECKPOINT COMPACTION").
+    pub fn is_compaction(&self) -> bool {
+        if let Some(kind) = self.request_kind() {
+            return kind == "compaction";
+        }
+        let last = self
+            .input()
+            .last()
+            .map(Value::to_string)
+            .unwrap_or_default();
+        COMPACTION_PROMPTS
+            .iter()
+            .any(|prompt| last.contains(prompt))
+    }
+
+    /// The names of the tools the request offers.
+    pub fn offered_tools(&self) -> Vec<&str> {
+        self.body
+            .as_ref()
+            .and_then(|body| body.get("tools"))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|tool| tool.get("name").and_then(Value::as_str))
+            .collect()
     }
 
     /// The body's `input` items (the whole history Codex sends); empty when there are none.
@@ -275,7 +313,7 @@ impl Shared {
         let mut state = self.lock();
         recorded.index = state.requests.len();
         let plan = if recorded.is_model_call() {
-            let queue = if recorded.request_kind() == Some("compaction") {
+            let queue = if recorded.is_compaction() {
                 &mut state.compactions
             } else {
                 &mut state.turns
@@ -286,6 +324,11 @@ impl Shared {
                     match reply.kind {
                         ReplyKind::Error { status, body } => Plan::Error { status, body },
                         ReplyKind::Stream { items, usage, held } => {
+                            let offered = recorded.offered_tools();
+                            let items = items
+                                .into_iter()
+                                .map(|item| in_offered_shape(item, &offered))
+                                .collect();
                             let ticket = held.then(|| {
                                 state.held_served += 1;
                                 state.held_served

@@ -325,3 +325,41 @@ fn the_server_stops_at_its_deadline() {
     assert!(!String::from_utf8_lossy(&all).contains("response.completed"));
     assert!(!model.wait_for_requests(2, Duration::from_secs(1)));
 }
+
+#[test]
+fn old_releases_get_calls_in_the_shape_offered_and_compactions_by_their_prompt() {
+    let model = ScriptedModel::start(
+        Script::new()
+            .reply(Reply::items(vec![exec_command_call("call_1", "ls")]))
+            .reply(Reply::items(vec![exec_command_call("call_2", "ls")]))
+            .reply(Reply::items(vec![exec_command_call("call_3", "ls")]))
+            .compaction(Reply::message("msg_summary", "summary")),
+    )
+    .expect("start");
+    let mut stream = connect(&model);
+    let offering = |tool: &str| json!({"input": [], "tools": [{"type": "function", "name": tool}]});
+    let mut arguments = Vec::new();
+    for tool in ["shell", "shell_command", "exec_command"] {
+        post(&mut stream, &offering(tool), "");
+        let item = read_response(&mut stream).events()[3]["item"].clone();
+        arguments.push((item["name"].clone(), item["arguments"].clone()));
+    }
+    assert_eq!(
+        arguments,
+        [
+            (json!("shell"), json!(r#"{"command":["bash","-lc","ls"]}"#)),
+            (json!("shell_command"), json!(r#"{"command":"ls"}"#)),
+            (json!("exec_command"), json!(r#"{"cmd":"ls"}"#)),
+        ]
+    );
+    // 0.58's compaction request: no turn metadata, the prompt as the last input.
+    let prompt = "You are performing a CONTEXT CHECKPOINT COMPACTION. Create a handoff summary";
+    let body = json!({"input": [{"type": "message", "role": "user",
+        "content": [{"type": "input_text", "text": prompt}]}]});
+    post(&mut stream, &body, "");
+    assert_eq!(
+        read_response(&mut stream).events()[3]["item"]["id"],
+        "msg_summary"
+    );
+    assert!(model.model_calls()[3].is_compaction());
+}

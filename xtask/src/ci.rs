@@ -15,6 +15,10 @@ pub(crate) fn run() -> Result<()> {
     let codex = crate::real_codex::ensure(codex_test_support::PINNED_CODEX_VERSION)?
         .display()
         .to_string();
+    // The version matrix's test has an older release write what the pinned one reads.
+    let writer = crate::real_codex::ensure(codex_test_support::CI_WRITER_CODEX_VERSION)?
+        .display()
+        .to_string();
     // The terminal UI tests drive `codex-thread view` in tmux: have it, and fail without it.
     crate::view_screens::ensure_tmux()?;
     // The Parquet table tests query with DuckDB and Spark: have the pinned ones, and fail
@@ -30,6 +34,7 @@ pub(crate) fn run() -> Result<()> {
         ("CODEX_CHROMIUM", browser.as_str()),
         (codex_test_support::REQUIRE_REAL_CODEX_ENV, "1"),
         (codex_test_support::REAL_CODEX_BIN_ENV, codex.as_str()),
+        (codex_test_support::WRITER_CODEX_BIN_ENV, writer.as_str()),
         (codex_test_support::DUCKDB.require_env, "1"),
         (codex_test_support::DUCKDB.python_env, duckdb.as_str()),
         (codex_test_support::PYSPARK.require_env, "1"),

@@ -19,7 +19,9 @@
 //! - `cargo xtask real-codex install [--version V]`: the real Codex CLI the differential tests
 //!   run (default the pinned version), from the npm registry into `<target>/real-codex/V`
 //!   (also part of `ci`); `cargo xtask real-codex diff --version V`: those tests against
-//!   another version, their report printed as a table.
+//!   another version, their report printed as a table; `cargo xtask real-codex matrix
+//!   [--versions V,…]`: the version matrix (each release writes the scenarios, the pinned one
+//!   reads them), one table of writer × scenario × check.
 //!
 //! - `cargo xtask duckdb`, `cargo xtask spark`: DuckDB and PySpark from PyPI (pinned), each
 //!   in a virtual environment under `<target>/duckdb/` or `<target>/pyspark/` (Spark with a
@@ -39,6 +41,7 @@ mod browser;
 mod ci;
 mod codegen;
 mod engines;
+mod matrix;
 mod package;
 mod pricing;
 mod real_codex;
@@ -130,6 +133,13 @@ enum RealCodexCommand {
         #[arg(long)]
         version: String,
     },
+    /// The version matrix: each release writes the scenarios, the pinned one reads them;
+    /// prints writer x scenario x check.
+    Matrix {
+        /// The releases that write (default: a spread from 0.47 to the pin).
+        #[arg(long, value_delimiter = ',', default_values_t = codex_test_support::MATRIX_CODEX_VERSIONS.map(String::from))]
+        versions: Vec<String>,
+    },
 }
 
 fn main() -> Result<()> {
@@ -151,6 +161,9 @@ fn main() -> Result<()> {
         Command::RealCodex {
             command: RealCodexCommand::Diff { version },
         } => real_codex::diff(&version),
+        Command::RealCodex {
+            command: RealCodexCommand::Matrix { versions },
+        } => matrix::run(&versions),
     }
 }
 

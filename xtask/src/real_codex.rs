@@ -65,10 +65,12 @@ pub(crate) fn ensure(version: &str) -> Result<PathBuf> {
              Node.js and npm, or {REAL_CODEX_BIN_ENV} pointing at a codex binary"
         ),
     }
+    // The layout inside the package depends on the release.
+    let bin = bin_in_install_dir(&prefix);
     if !reports_version(&bin, version) {
         bail!(
             "npm installed {package}, but {} is missing or does not report version {version} \
-             (the npm package ships a binary for x86-64 Linux at that path)",
+             (the npm package ships a binary for x86-64 Linux at one of the paths releases use)",
             bin.display()
         );
     }

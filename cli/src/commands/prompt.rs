@@ -5,7 +5,8 @@
 //! history projected for the model (`ContextManager::for_prompt`: missing tool outputs
 //! answered with `aborted`, orphan outputs removed, media the model cannot read replaced), the
 //! base instructions restored from the session meta (`resolve_base_instructions`), the model
-//! and reasoning settings of the last turn, and the thread id as the prompt cache key; then
+//! the home's `config.toml` names (Codex resumes with it; the last turn's when it names
+//! none), the reasoning settings of the last turn, and the thread id as the prompt cache key; then
 //! encoded as normal Responses or Responses Lite (`encode_prompt`, which takes the history
 //! over rather than copying it). Tools are not recorded in
 //! session files, so the request has none. A fork by reference is resolved first, through the
@@ -46,10 +47,16 @@ pub(crate) fn run(
     let rebuilt = session.rebuilt();
     let last_turn = session.newest_turn_context();
     let settings: Option<&TurnContextItem> = rebuilt.reference_context_item.as_ref().or(last_turn);
-    let model = rebuilt
-        .previous_turn_settings
-        .as_ref()
-        .map(|previous| previous.model.clone())
+    // Codex resumes with the home's configured model; the file's is the next best answer.
+    let model = session
+        .configured_model()
+        .map(str::to_owned)
+        .or_else(|| {
+            rebuilt
+                .previous_turn_settings
+                .as_ref()
+                .map(|previous| previous.model.clone())
+        })
         .or_else(|| settings.map(|context| context.model.clone()))
         .unwrap_or_else(|| UNKNOWN_MODEL.to_string());
     // Only the base instructions a meta records are restored: the `instructions` of an older

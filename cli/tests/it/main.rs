@@ -51,6 +51,7 @@ mod usage;
 mod usage_ccusage;
 mod usage_once;
 mod usage_project;
+mod version_matrix;
 mod view;
 mod view_follow;
 mod view_tmux;

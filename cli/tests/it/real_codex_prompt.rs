@@ -39,7 +39,7 @@ fn known_fields(body: &Value) -> Value {
 }
 
 /// Compares our prompt and history of `snapshot` with the request that opened the resumed turn.
-fn compare_resume(
+pub(crate) fn compare_resume(
     snapshot: &Path,
     home: &Path,
     request: &RecordedRequest,
@@ -53,16 +53,21 @@ fn compare_resume(
     let their_input = body["input"].as_array().ok_or("no input")?;
     let our_input = prompt["input"].as_array().ok_or("no input in our prompt")?;
     let mut problems = Vec::new();
-    // Both open with the base instructions as a developer message.
-    for (who, input) in [("ours", our_input), ("theirs", their_input)] {
-        if input.first().and_then(|item| item.get("role")) != Some(&json!("developer")) {
-            problems.push(format!(
-                "{who}: input does not open with a developer message"
-            ));
-        }
+    // Codex opens with the base instructions as a developer message; ours does when the file
+    // records them (from 0.100 on), and a file of an older release records none: Codex then
+    // sends the built-in text of its own release for the model.
+    let opens_with_instructions = |input: &[Value]| {
+        input.first().and_then(|item| item.get("role")) == Some(&json!("developer"))
+    };
+    if !opens_with_instructions(their_input) {
+        problems.push("theirs: input does not open with a developer message".to_owned());
     }
+    let recorded_instructions = opens_with_instructions(our_input);
     // Then the history: ours whole, theirs followed by the new turn.
-    let ours_after = our_input.get(1..).unwrap_or_default();
+    let ours_after = match recorded_instructions {
+        true => our_input.get(1..).unwrap_or_default(),
+        false => our_input.as_slice(),
+    };
     let theirs_after = their_input.get(1..).unwrap_or_default();
     let theirs_history = theirs_after.get(..ours_after.len()).unwrap_or(theirs_after);
     let differences = json_differences(&json!(ours_after), &json!(theirs_history));
@@ -104,12 +109,15 @@ fn compare_resume(
     if !differences.is_empty() {
         problems.push(format!("fields: {}", describe_differences(&differences, 8)));
     }
+    let instructions = match recorded_instructions {
+        true => "base-instructions message: Codex's text and id are its own",
+        false => "base-instructions message: the file records none, Codex sends its built-in text",
+    };
     Ok(if problems.is_empty() {
-        DiffOutcome::Documented(
-            "base-instructions message: Codex's text and id are its own; tools, text, \
-             client_metadata and the model's default effort are not in the file"
-                .to_owned(),
-        )
+        DiffOutcome::Documented(format!(
+            "{instructions}; tools, text, client_metadata and the model's default effort are \
+             not in the file"
+        ))
     } else {
         DiffOutcome::Differs(problems.join("\n"))
     })
@@ -279,6 +287,50 @@ fn prompt_equals_codex_for_a_code_mode_model() -> TestResult {
     assert!(
         theirs.len() > ours.len(),
         "Codex's request holds the new turn after the history"
+    );
+    Ok(())
+}
+
+/// Codex resumes a thread with the model its home's `config.toml` names now, whatever model
+/// the file recorded (0.171: a thread of `gpt-5.4` resumed after the config moved to
+/// `gpt-5.2` asks `gpt-5.2`); our prompt of the file, read with that home, asks the same.
+#[test]
+fn prompt_asks_the_model_the_home_configures_as_codex_resumes() -> TestResult {
+    let Some(codex) =
+        real_codex_or_skip("prompt_asks_the_model_the_home_configures_as_codex_resumes")
+    else {
+        return Ok(());
+    };
+    let model = ScriptedModel::start(Script::new().reply(Reply::message("msg_1", "Hi.")))?;
+    let home = CodexHome::with_model(&codex, &model, "gpt-5.4")?;
+    let first = home.exec("hello")?;
+    first.assert_success();
+    let id = first.expect_thread_id().to_owned();
+    let config = home.path().join("config.toml");
+    let text = std::fs::read_to_string(&config)?;
+    std::fs::write(
+        &config,
+        text.replace(r#"model = "gpt-5.4""#, r#"model = "gpt-5.2""#),
+    )?;
+    let file = rollout_of(&home, &id)?;
+    let ours: Value = serde_json::from_str(&ours_on("prompt", &file, home.path())?)?;
+    let before = model.model_calls().len();
+    home.resume(&id, "again")?.assert_success();
+    let request = model
+        .model_calls()
+        .into_iter()
+        .nth(before)
+        .ok_or("the resume sent no request")?;
+    let theirs = request.body.as_ref().and_then(|body| body.get("model"));
+    assert_eq!(
+        theirs,
+        Some(&json!("gpt-5.2")),
+        "Codex asks the configured model"
+    );
+    assert_eq!(ours["model"], json!("gpt-5.2"), "ours too");
+    assert!(
+        std::fs::read_to_string(&file)?.contains(r#""model":"gpt-5.4""#),
+        "the file recorded the model it ran with"
     );
     Ok(())
 }

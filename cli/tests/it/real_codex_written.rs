@@ -13,7 +13,7 @@ use codex_test_support::{
 };
 use serde_json::{Value, json};
 
-use common::real_codex::{home_path_of, rollout_of, run_ours, text};
+use common::real_codex::{home_path_of, our_usage_by_session, rollout_of, run_ours, text};
 use common::{TestResult, bin};
 
 type Failure = Box<dyn std::error::Error>;
@@ -224,13 +224,7 @@ fn usage_equals_what_the_model_reported() -> TestResult {
                "output_tokens": total[2], "reasoning_output_tokens": total[3]})
     };
     let expected = json!({ a: sum(&[1, 2, 3]), b: sum(&[4]), fork: sum(&[5]) });
-    let report: Value = serde_json::from_str(&run_ours(&[
-        "--json",
-        "usage",
-        "session",
-        "--home",
-        text(home.path())?,
-    ])?)?;
+    let report = our_usage_by_session(home.path())?;
     let mut ours = serde_json::Map::new();
     for session in report["session"].as_array().ok_or("no sessions")? {
         let id = session["thread_id"].as_str().ok_or("no thread id")?;

@@ -18,6 +18,7 @@ use serde_json::json;
 
 use super::codex_server::CodexServer;
 use super::pieces::project_every_piece;
+use super::settings_appended::{digest, digest_of_prefix, settings_appended_after};
 use super::sources::same_bytes;
 use super::{
     ImportError, ImportPlan, PlannedAction, PlannedFile, as_codex_holds_it, plain_sibling,
@@ -238,27 +239,38 @@ struct Kept {
     /// thread back plain when it resumes it (seen with 0.169), so the plain file beside it must
     /// then hold the same bytes.
     decoded: Option<[u8; 32]>,
+    /// For a plain file: the digest of its bytes, which must stay whole before any settings
+    /// line Codex appends (`settings_appended`).
+    plain: Option<[u8; 32]>,
 }
 
 impl Kept {
     fn of(path: &Path) -> io::Result<Self> {
-        let decoded = match plain_sibling(path) {
-            Some(_) => Some(digest(zstd::Decoder::new(File::open(path)?)?)?),
-            None => None,
+        let stamp = stamp(path)?;
+        let (decoded, plain) = match plain_sibling(path) {
+            Some(_) => (Some(digest(zstd::Decoder::new(File::open(path)?)?)?), None),
+            None => (None, Some(digest_of_prefix(path, stamp.0)?)),
         };
         Ok(Self {
-            stamp: stamp(path)?,
+            stamp,
             decoded,
+            plain,
         })
     }
 
-    /// Fails unless `path` is as it was, or a compressed file was written back plain with the
-    /// same bytes.
+    /// Fails unless `path` is as it was, a plain file grew by settings lines only, or a
+    /// compressed file was written back plain with the same bytes.
     fn check(&self, path: &Path) -> Result<(), ImportError> {
         let changed = |what| ImportError::ChangedByCodex {
             path: path.to_path_buf(),
             what,
         };
+        if let (Ok(after), Some(plain)) = (stamp(path), &self.plain)
+            && after.0 > self.stamp.0
+            && settings_appended_after(path, self.stamp.0, plain).unwrap_or(false)
+        {
+            return Ok(());
+        }
         match (stamp(path), plain_sibling(path), self.decoded) {
             (Ok(after), _, _) if after.0 != self.stamp.0 => Err(changed("size")),
             (Ok(after), _, _) if after.1 != self.stamp.1 => Err(changed("modification time")),
@@ -271,19 +283,6 @@ impl Kept {
                 }
             }
             (Err(_), _, _) => Err(changed("presence")),
-        }
-    }
-}
-
-/// The SHA-256 of what `reader` reads.
-fn digest(mut reader: impl io::Read) -> io::Result<[u8; 32]> {
-    use sha2::Digest;
-    let mut hasher = sha2::Sha256::new();
-    let mut buffer = vec![0u8; 1 << 16];
-    loop {
-        match reader.read(&mut buffer)? {
-            0 => return Ok(hasher.finalize().into()),
-            read => hasher.update(&buffer[..read]),
         }
     }
 }

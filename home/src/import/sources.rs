@@ -12,6 +12,7 @@ use codex_rollout::{
     parse_rollout_file_name, session_meta_of_file,
 };
 
+use super::settings_appended::grown_by_settings;
 use super::{ImportError, ImportOptions, PlannedAction, PlannedFile, plain_sibling};
 use crate::{all_rollout_files, find_rollout_by_thread_id, rollout_files_under};
 
@@ -248,7 +249,11 @@ pub(super) fn plan_file(
         return Ok(planned);
     }
     if target.exists() {
-        planned.action = match same_bytes(&file.path, &target).map_err(home_error)? {
+        // Placed by an earlier import, maybe with the settings line Codex appended when it
+        // registered the thread.
+        let placed_before = same_bytes(&file.path, &target).map_err(home_error)?
+            || grown_by_settings(&file.path, &target).map_err(home_error)?;
+        planned.action = match placed_before {
             true => PlannedAction::AlreadyThere,
             false => known(target),
         };

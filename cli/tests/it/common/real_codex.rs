@@ -38,6 +38,17 @@ pub(crate) fn ours_on(command: &str, file: &Path, home: &Path) -> Result<String,
     run_ours(&["--json", command, text(file)?, "--home", text(home)?])
 }
 
+/// Our `usage session --json` of every session of `home`.
+pub(crate) fn our_usage_by_session(home: &Path) -> Result<Value, Failure> {
+    Ok(serde_json::from_str(&run_ours(&[
+        "--json",
+        "usage",
+        "session",
+        "--home",
+        text(home)?,
+    ])?)?)
+}
+
 /// Our thread of `file`, read with `home` as its Codex home.
 pub(crate) fn our_thread(file: &Path, home: &Path) -> Result<Value, Failure> {
     Ok(serde_json::from_str(&ours_on("thread", file, home)?)?)
