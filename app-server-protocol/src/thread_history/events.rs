@@ -78,10 +78,12 @@ impl ThreadHistoryBuilder {
                 if is_interaction(&completed.item) {
                     return;
                 }
+                // 0 is what a record without the time reads as (old plan items say 0 or
+                // nothing): Codex shows no time then.
                 let item = TimedThreadItem::new(
                     ThreadItem::from(completed.item.clone()),
                     completed.started_at_ms,
-                    Some(completed.completed_at_ms),
+                    Some(completed.completed_at_ms).filter(|at| *at != 0),
                 );
                 if matches!(item.item, ThreadItem::UserMessage { .. }) {
                     self.record_user_message(item, Origin::Typed);

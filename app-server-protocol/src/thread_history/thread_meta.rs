@@ -31,6 +31,7 @@ pub fn thread_from_session_meta(line: &SessionMetaLine) -> Thread {
         .unix_seconds()
         .unwrap_or_default();
     let spawn = thread_spawn(&meta.source);
+    let source = session_source(&meta.source);
     let parent_thread_id = meta
         .parent_thread_id
         .map(|id| id.to_string())
@@ -67,7 +68,6 @@ pub fn thread_from_session_meta(line: &SessionMetaLine) -> Thread {
         cwd: meta.cwd.display().to_string(),
         cli_version: meta.cli_version.clone(),
         originator: Some(meta.originator.clone()).filter(|originator| !originator.is_empty()),
-        source: session_source(&meta.source),
         can_accept_direct_input: None,
         thread_source: meta
             .thread_source
@@ -90,7 +90,8 @@ pub fn thread_from_session_meta(line: &SessionMetaLine) -> Thread {
                 origin_url: git.repository_url.clone(),
             })
             .filter(|git| git.sha.is_some() || git.branch.is_some() || git.origin_url.is_some()),
-        name: None,
+        name: source.shown_name(None),
+        source,
         daybreak_enabled: None,
         turns: Vec::new(),
     }
@@ -274,7 +275,9 @@ impl ThreadBuilder {
         thread.turns = turns;
         thread.model = self.model;
         thread.reasoning_effort = self.reasoning_effort;
-        thread.preview = self.preview.unwrap_or_default();
+        thread.preview = thread
+            .source
+            .shown_preview(self.preview.unwrap_or_default());
         BuiltThread::Thread(Box::new(thread))
     }
 }

@@ -108,7 +108,7 @@ impl Thread {
         self.path = Some(file.path);
         self.updated_at = file.modified_at;
         self.recency_at = Some(file.modified_at);
-        self.name = file.name;
+        self.name = self.source.shown_name(file.name);
         if self.model_provider.is_empty() {
             self.model_provider = file.default_model_provider;
         }
@@ -249,7 +249,36 @@ impl SessionSource {
     pub fn is_sub_agent(&self) -> bool {
         matches!(self, Self::SubAgent(_))
     }
+
+    /// Whether the thread is a guardian's (auto-review of an approval:
+    /// `{"subagent": {"other": "guardian"}}`), which Codex shows by a fixed preview and name.
+    fn is_guardian(&self) -> bool {
+        matches!(self, Self::SubAgent(serde_json::Value::Object(fields))
+            if fields.get("other").and_then(serde_json::Value::as_str) == Some("guardian"))
+    }
+
+    /// The preview Codex shows of a thread of this source whose first user message gives
+    /// `first`: that, but for a guardian's thread, always [`GUARDIAN_PREVIEW`] (Codex 0.171 on
+    /// a thread read from its file).
+    pub fn shown_preview(&self, first: String) -> String {
+        match self.is_guardian() {
+            true => GUARDIAN_PREVIEW.to_owned(),
+            false => first,
+        }
+    }
+
+    /// The name Codex shows of a thread of this source that its home's index names `indexed`:
+    /// that, else [`GUARDIAN_NAME`] for a guardian's thread.
+    pub fn shown_name(&self, indexed: Option<String>) -> Option<String> {
+        indexed.or_else(|| self.is_guardian().then(|| GUARDIAN_NAME.to_owned()))
+    }
 }
+
+/// The preview Codex shows of a guardian's thread, whatever its first message.
+const GUARDIAN_PREVIEW: &str = "Approval review";
+
+/// The name Codex gives a guardian's thread that its home names none.
+const GUARDIAN_NAME: &str = "Guardian review";
 
 /// Git state of a working directory.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]

@@ -317,7 +317,7 @@ fn listed(summary: SessionSummary, names: &HashMap<String, String>) -> ListedSes
     let (source, parent_thread_id) = summary.source();
     ListedSession {
         path: summary.path.display().to_string(),
-        name: names.get(&thread_id).cloned(),
+        name: source.shown_name(names.get(&thread_id).cloned()),
         source: source.kind(),
         parent_thread_id,
         thread_id,

@@ -380,3 +380,116 @@ fn thread_equals_app_server_thread_read_on_harder_threads_codex_writes() -> Test
     assert!(from_end >= 1, "no thread's last turn was read from the end");
     Ok(())
 }
+
+/// A guardian's thread (`{"subagent": {"other": "guardian"}}`, an approval's auto-review):
+/// Codex shows it with the preview "Approval review" whatever its first message, named
+/// "Guardian review" unless its home names it. A real session with its source made a
+/// guardian's, placed in a home with and without a name, reads as Codex reads it.
+#[test]
+fn a_guardian_thread_shows_codex_s_preview_and_name() -> TestResult {
+    let Some(codex) = real_codex_or_skip("a_guardian_thread_shows_codex_s_preview_and_name") else {
+        return Ok(());
+    };
+    let Some(files) = common::real_files()? else {
+        return Ok(());
+    };
+    let (file_name, bytes) = common::real_rollout(&files, "LAF-US__IDAHO-VAULT")?;
+    let text = String::from_utf8(bytes)?.replacen(
+        r#""source":"cli""#,
+        r#""source":{"subagent":{"other":"guardian"}}"#,
+        1,
+    );
+    for named in [None, Some("Reviewed the cleanup")] {
+        let home = tempfile::tempdir()?;
+        let day = home.path().join("sessions/2026/03/30");
+        std::fs::create_dir_all(&day)?;
+        let placed = day.join(&file_name);
+        std::fs::write(&placed, &text)?;
+        let id = "019d417c-54dd-7ee3-b9e7-538a07d03f7a";
+        if let Some(name) = named {
+            let index =
+                json!({"id": id, "thread_name": name, "updated_at": "2026-03-30T20:00:00Z"});
+            std::fs::write(
+                home.path().join("session_index.jsonl"),
+                format!("{index}\n"),
+            )?;
+        }
+        let mut app_server = codex_test_support::AppServer::start(&codex, home.path())?;
+        let theirs = app_server.thread_read(id)?;
+        assert_eq!(
+            (&theirs["preview"], &theirs["name"]),
+            (
+                &json!("Approval review"),
+                &json!(named.unwrap_or("Guardian review"))
+            ),
+            "Codex's own"
+        );
+        let outcome = compare(&mut app_server, home.path(), &placed, id, true)?;
+        assert!(
+            !matches!(outcome, DiffOutcome::Differs(_)),
+            "named {named:?}: {outcome}"
+        );
+    }
+    Ok(())
+}
+
+/// A plan item whose record says `completed_at_ms: 0`, or nothing (plan items of older
+/// writers), shows no completion time in Codex; one with a time shows it. A real legacy
+/// session with the three kinds added to its first turns reads as Codex reads it.
+#[test]
+fn plan_items_without_a_completion_time_show_none_as_in_codex() -> TestResult {
+    let Some(codex) =
+        real_codex_or_skip("plan_items_without_a_completion_time_show_none_as_in_codex")
+    else {
+        return Ok(());
+    };
+    let Some(files) = common::real_files()? else {
+        return Ok(());
+    };
+    let (file_name, bytes) = common::real_rollout(&files, "LAF-US__IDAHO-VAULT")?;
+    let id = "019d417c-54dd-7ee3-b9e7-538a07d03f7a";
+    let times = [Some(0), None, Some(1_774_900_000_123_i64)];
+    let mut lines = Vec::new();
+    let mut added = 0;
+    for line in String::from_utf8(bytes)?.lines() {
+        lines.push(line.to_owned());
+        let value: Value = serde_json::from_str(line)?;
+        if value["payload"]["type"] != "task_started" || added == times.len() {
+            continue;
+        }
+        let turn = value["payload"]["turn_id"].as_str().ok_or("no turn id")?;
+        let mut payload = json!({"type": "item_completed", "thread_id": id, "turn_id": turn,
+            "item": {"type": "Plan", "id": format!("{turn}-plan"), "text": "# Plan\n\n- one"}});
+        if let Some(at) = times[added] {
+            payload["completed_at_ms"] = json!(at);
+        }
+        lines.push(
+            json!({"timestamp": value["timestamp"], "type": "event_msg", "payload": payload})
+                .to_string(),
+        );
+        added += 1;
+    }
+    assert_eq!(added, times.len(), "the file has turns enough");
+    let home = tempfile::tempdir()?;
+    let day = home.path().join("sessions/2026/03/30");
+    std::fs::create_dir_all(&day)?;
+    let placed = day.join(&file_name);
+    std::fs::write(&placed, lines.join("\n") + "\n")?;
+    let mut app_server = codex_test_support::AppServer::start(&codex, home.path())?;
+    let plans = |thread: &Value| -> Vec<Value> {
+        thread["turns"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|turn| turn["items"].as_array().into_iter().flatten())
+            .filter(|item| item["type"] == "plan")
+            .map(|item| item["completedAtMs"].clone())
+            .collect()
+    };
+    let expected = [Value::Null, Value::Null, json!(1_774_900_000_123_i64)];
+    assert_eq!(plans(&app_server.thread_read(id)?), expected, "Codex's");
+    assert_eq!(plans(&our_thread(&placed, home.path())?), expected, "ours");
+    let outcome = compare(&mut app_server, home.path(), &placed, id, true)?;
+    assert!(!matches!(outcome, DiffOutcome::Differs(_)), "{outcome}");
+    Ok(())
+}
