@@ -49,7 +49,12 @@ import type * as Types from "./types/index";
 export interface SchemaTypes {
   AgentMessageDelivery: Types.AgentMessageDelivery;
   AgentMessageDeltaNotification: Types.v2.AgentMessageDeltaNotification;
+  AgentMessageDisplay: Types.v2.AgentMessageDisplay;
+  AgentMessageModeration: Types.v2.AgentMessageModeration;
+  AnswerAnnotation: Types.v2.AnswerAnnotation;
+  AnswerReplacement: Types.v2.AnswerReplacement;
   AsyncUserInputQuestion: Types.AsyncUserInputQuestion;
+  BlockReason: Types.v2.BlockReason;
   ClientInfo: Types.ClientInfo;
   ClientNotification: Types.ClientNotification;
   ClientRequest: Types.ClientRequest;
@@ -74,6 +79,7 @@ export interface SchemaTypes {
   FunctionCallOutputContentItem: Types.FunctionCallOutputContentItem;
   GetAccountParams: Types.v2.GetAccountParams;
   GetAccountResponse: Types.v2.GetAccountResponse;
+  HelplineSubject: Types.v2.HelplineSubject;
   ImageDetail: Types.ImageDetail;
   InitializeParams: Types.InitializeParams;
   InitializeResponse: Types.InitializeResponse;
@@ -142,6 +148,7 @@ export interface SchemaTypes {
   ThreadUnsubscribeStatus: Types.v2.ThreadUnsubscribeStatus;
   TimedThreadItem: Types.v2.TimedThreadItem;
   TokenUsageBreakdown: Types.v2.TokenUsageBreakdown;
+  TrustedContacts: Types.v2.TrustedContacts;
   Turn: Types.v2.Turn;
   TurnCompletedNotification: Types.v2.TurnCompletedNotification;
   TurnDiffUpdatedNotification: Types.v2.TurnDiffUpdatedNotification;

@@ -17,6 +17,7 @@ use super::item_parts::{
     McpToolCallError, McpToolCallResult, McpToolCallStatus, MemoryCitation, PatchApplyStatus,
     SubAgentActivityKind, WebSearchAction,
 };
+use super::moderation::AgentMessageModeration;
 use super::user_input::UserInput;
 
 /// One entry of a turn as a client shows it.
@@ -47,7 +48,7 @@ pub enum ThreadItem {
     AgentMessage {
         /// Whether moderation held the message back and what to show instead; null when not.
         #[serde(default)]
-        moderation: Option<serde_json::Value>,
+        moderation: Option<AgentMessageModeration>,
         /// Item id.
         id: String,
         /// All text parts joined.

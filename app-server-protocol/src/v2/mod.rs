@@ -9,6 +9,7 @@ mod from_core_parts;
 mod item;
 mod item_parts;
 mod lists;
+mod moderation;
 mod notification;
 mod requests;
 mod thread;
@@ -42,6 +43,10 @@ pub use lists::{
     ThreadListCwdFilter, ThreadListParams, ThreadListResponse, ThreadLoadedListParams,
     ThreadLoadedListResponse, ThreadSortKey, ThreadTurnsListParams, ThreadTurnsListResponse,
     ThreadUnsubscribeParams, ThreadUnsubscribeResponse, ThreadUnsubscribeStatus,
+};
+pub use moderation::{
+    AgentMessageDisplay, AgentMessageModeration, AnswerAnnotation, AnswerReplacement, BlockReason,
+    HelplineSubject, TrustedContacts,
 };
 pub use notification::{
     AgentMessageDeltaNotification, CommandExecutionOutputDeltaNotification,

@@ -6,6 +6,7 @@ import type { AsyncUserInputQuestion } from "../AsyncUserInputQuestion";
 import type { FunctionCallOutputBody } from "../FunctionCallOutputBody";
 import type { MessagePhase } from "../MessagePhase";
 import type { JsonValue } from "../serde_json/JsonValue";
+import type { AgentMessageModeration } from "./AgentMessageModeration";
 import type { CollabAgentState } from "./CollabAgentState";
 import type { CollabAgentTool } from "./CollabAgentTool";
 import type { CollabAgentToolCallStatus } from "./CollabAgentToolCallStatus";
@@ -63,7 +64,7 @@ fragments: Array<HookPromptFragment>, } | { "type": "agentMessage",
 /**
  * Whether moderation held the message back and what to show instead; null when not.
  */
-moderation: JsonValue | null, 
+moderation: AgentMessageModeration | null, 
 /**
  * Item id.
  */

@@ -1,6 +1,11 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND!
 
 export type { AgentMessageDeltaNotification } from "./AgentMessageDeltaNotification";
+export type { AgentMessageDisplay } from "./AgentMessageDisplay";
+export type { AgentMessageModeration } from "./AgentMessageModeration";
+export type { AnswerAnnotation } from "./AnswerAnnotation";
+export type { AnswerReplacement } from "./AnswerReplacement";
+export type { BlockReason } from "./BlockReason";
 export type { ByteRange } from "./ByteRange";
 export type { CodexErrorInfo } from "./CodexErrorInfo";
 export type { CollabAgentState } from "./CollabAgentState";
@@ -28,6 +33,7 @@ export type { FileUpdateChange } from "./FileUpdateChange";
 export type { GetAccountParams } from "./GetAccountParams";
 export type { GetAccountResponse } from "./GetAccountResponse";
 export type { GitInfo } from "./GitInfo";
+export type { HelplineSubject } from "./HelplineSubject";
 export type { HookPromptFragment } from "./HookPromptFragment";
 export type { ItemCompletedNotification } from "./ItemCompletedNotification";
 export type { ItemStartedNotification } from "./ItemStartedNotification";
@@ -94,6 +100,7 @@ export type { ThreadUnsubscribeResponse } from "./ThreadUnsubscribeResponse";
 export type { ThreadUnsubscribeStatus } from "./ThreadUnsubscribeStatus";
 export type { TimedThreadItem } from "./TimedThreadItem";
 export type { TokenUsageBreakdown } from "./TokenUsageBreakdown";
+export type { TrustedContacts } from "./TrustedContacts";
 export type { Turn } from "./Turn";
 export type { TurnCompletedNotification } from "./TurnCompletedNotification";
 export type { TurnDiffUpdatedNotification } from "./TurnDiffUpdatedNotification";
