@@ -258,7 +258,7 @@ impl SessionSource {
     }
 
     /// The preview Codex shows of a thread of this source whose first user message gives
-    /// `first`: that, but for a guardian's thread, always [`GUARDIAN_PREVIEW`] (Codex 0.171 on
+    /// `first`: that, but for a guardian's thread, always "Approval review" (Codex 0.171 on
     /// a thread read from its file).
     pub fn shown_preview(&self, first: String) -> String {
         match self.is_guardian() {
@@ -268,7 +268,7 @@ impl SessionSource {
     }
 
     /// The name Codex shows of a thread of this source that its home's index names `indexed`:
-    /// that, else [`GUARDIAN_NAME`] for a guardian's thread.
+    /// that, else "Guardian review" for a guardian's thread.
     pub fn shown_name(&self, indexed: Option<String>) -> Option<String> {
         indexed.or_else(|| self.is_guardian().then(|| GUARDIAN_NAME.to_owned()))
     }

@@ -13,7 +13,7 @@ const MAX_INCLUDED: usize = 100;
 /// Why `thread/list` refuses its params, in Codex's words.
 #[derive(Debug, thiserror::Error)]
 pub enum ListParamsError {
-    /// More than [`MAX_INCLUDED`] included ids.
+    /// More than 100 included ids.
     #[error("includedThreadIds accepts at most 100 entries")]
     TooManyIncluded,
     /// A thread id that is not a UUID; `which` names the filter as Codex does.
