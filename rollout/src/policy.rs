@@ -69,6 +69,7 @@ pub(crate) fn rollout_item_durability(item: &RolloutItem, mode: &HistoryMode) ->
         | RolloutItem::InterAgentCommunicationMetadata(_)
         | RolloutItem::TokenUsageRecord(_)
         | RolloutItem::WorldState(_)
+        | RolloutItem::DynamicToolsUpdated(_)
         | RolloutItem::RetainedContext(_)
         | RolloutItem::SecurityRiskScore(_) => Durability::Durable,
         // Sparse facts of realtime sessions: upstream writes them in paginated files only.

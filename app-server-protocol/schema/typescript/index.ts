@@ -37,6 +37,7 @@ export type { CreditsSnapshot } from "./CreditsSnapshot";
 export type { DynamicToolCallItem } from "./DynamicToolCallItem";
 export type { DynamicToolCallOutputContentItem } from "./DynamicToolCallOutputContentItem";
 export type { DynamicToolCallStatus } from "./DynamicToolCallStatus";
+export type { DynamicToolsUpdated } from "./DynamicToolsUpdated";
 export type { ElicitationAbandonedEvent } from "./ElicitationAbandonedEvent";
 export type { EnteredReviewModeEvent } from "./EnteredReviewModeEvent";
 export type { EnteredReviewModeItem } from "./EnteredReviewModeItem";

@@ -64,7 +64,9 @@ fn implicit_turns_are_named_after_the_items_codex_reads() {
         r#"{"timestamp":"t","type":"response_item","payload":{"type":"ghost_snapshot","ghost_commit":{"id":"a","parent":"b","preexisting_untracked_files":[]}}}"#,
     );
     let unknown = line(r#"{"timestamp":"t","type":"some_future_kind","payload":{"x":1}}"#);
-    let tools = line(r#"{"timestamp":"t","type":"dynamic_tools_updated","payload":{"tools":[]}}"#);
+    let tools = line(
+        r#"{"timestamp":"t","type":"dynamic_tools_updated","payload":{"thread_id":"0199a1b2-0000-7000-8000-00000000000a","tools":[]}}"#,
+    );
     let ids = |items: &[RolloutItem]| -> Vec<String> {
         build_turns_from_rollout_items(items)
             .iter()

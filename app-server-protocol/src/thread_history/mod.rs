@@ -184,11 +184,13 @@ impl ThreadHistoryBuilder {
                     recorded.cwd = context.cwd.display().to_string();
                 }
             }
-            // Model memory and bookkeeping lines: a client sees none of them.
+            // Model memory and bookkeeping lines (a client's tools among them: Codex's thread
+            // shows none): a client sees none of them.
             RolloutItem::InterAgentCommunication(_)
             | RolloutItem::InterAgentCommunicationMetadata(_)
             | RolloutItem::TokenUsageRecord(_)
             | RolloutItem::WorldState(_)
+            | RolloutItem::DynamicToolsUpdated(_)
             | RolloutItem::RetainedContext(_)
             | RolloutItem::SecurityRiskScore(_)
             | RolloutItem::RealtimeItem(_)

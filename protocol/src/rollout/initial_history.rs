@@ -89,9 +89,18 @@ impl InitialHistory {
         self.first_session_meta()?.meta.base_instructions.as_ref()
     }
 
-    /// The client-supplied tools stored with the session, if any (as written).
+    /// The client-supplied tools of the session as they stand (as written): the newest
+    /// `dynamic_tools_updated` line's, else those the first session meta stored.
     pub fn get_dynamic_tools(&self) -> Option<&Value> {
-        self.first_session_meta()?.meta.dynamic_tools.as_ref()
+        let updated = self
+            .rollout_items()
+            .iter()
+            .rev()
+            .find_map(|item| match item {
+                RolloutItem::DynamicToolsUpdated(updated) => Some(&updated.tools),
+                _ => None,
+            });
+        updated.or_else(|| self.first_session_meta()?.meta.dynamic_tools.as_ref())
     }
 
     /// The persisted events, in order; `None` for `New` and `Cleared`.

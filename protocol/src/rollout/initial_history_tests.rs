@@ -93,3 +93,29 @@ fn initial_history_serde_round_trips() -> TestResult {
     assert_eq!(serde_json::from_str::<InitialHistory>(&text)?, history);
     Ok(())
 }
+
+#[test]
+fn the_newest_dynamic_tools_update_replaces_the_meta_s_tools() -> TestResult {
+    let mut history = items()?;
+    for name in ["first", "second"] {
+        let line = format!(
+            r#"{{"timestamp":"t","type":"dynamic_tools_updated","payload":{{"thread_id":"{CHILD}","tools":[{{"type":"function","name":"{name}"}}]}}}}"#
+        );
+        let parsed = crate::rollout::parse_rollout_line(line.as_bytes())?;
+        history.push(parsed.item().cloned().ok_or("not an item")?);
+    }
+    let resumed = InitialHistory::Resumed(ResumedHistory {
+        conversation_id: ThreadId::from_string(CHILD)?,
+        history,
+        rollout_path: None,
+    });
+    assert_eq!(
+        resumed.get_dynamic_tools(),
+        Some(&json!([{"type": "function", "name": "second"}]))
+    );
+    let items = resumed.get_rollout_items();
+    let last = items.last().ok_or("no item")?;
+    assert_eq!(last.tag(), "dynamic_tools_updated");
+    assert!(last.is_read_by_codex());
+    Ok(())
+}

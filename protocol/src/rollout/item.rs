@@ -1,12 +1,13 @@
 //! [`RolloutItem`]: what one rollout line records, selected by the line's `type`.
 //!
-//! Every kind of the newest upstream is known: the five classic ones (`session_meta`,
-//! `response_item`, `compacted`, `turn_context`, `event_msg`), the typed newer ones
-//! (`token_usage_record`, `world_state`, `inter_agent_communication`,
-//! `inter_agent_communication_metadata`) and three whose shape upstream does not pin down
+//! Known kinds: the five classic ones (`session_meta`, `response_item`, `compacted`,
+//! `turn_context`, `event_msg`), the typed newer ones (`token_usage_record`, `world_state`,
+//! `inter_agent_communication`, `inter_agent_communication_metadata`,
+//! `dynamic_tools_updated`) and three whose shape upstream does not pin down
 //! (`retained_context`, `security_risk_score`, `realtime_item`), which are kept as their exact
-//! payload text. A kind newer than all of these is kept as [`RolloutItem::Unknown`] with its
-//! tag and exact payload text, never dropped, so a file loaded and written back still holds it.
+//! payload text. Any other kind (0.171's `id_allocation` among them) is kept as
+//! [`RolloutItem::Unknown`] with its tag and exact payload text, never dropped, so a file
+//! loaded and written back still holds it.
 
 use schemars::JsonSchema;
 use serde::de::{DeserializeSeed, Error as _};
@@ -17,6 +18,7 @@ use serde_json::value::RawValue;
 use ts_rs::TS;
 
 use super::compacted::CompactedItem;
+use super::dynamic_tools::DynamicToolsUpdated;
 use super::inter_agent::{InterAgentCommunication, InterAgentCommunicationMetadata};
 use super::raw_json::RawJson;
 use super::session_meta::SessionMetaLine;
@@ -56,6 +58,8 @@ pub enum RolloutItem {
     TokenUsageRecord(Box<TokenUsageRecord>),
     /// The environment the model is told about, whole or as a delta.
     WorldState(Box<WorldStateItem>),
+    /// The tools a client gave the thread, as they are from this line on.
+    DynamicToolsUpdated(Box<DynamicToolsUpdated>),
     /// Context retained for the model across history changes (shape not pinned; kept as
     /// written).
     RetainedContext(
@@ -91,8 +95,8 @@ pub struct UnknownRolloutItem {
 }
 
 /// Line kinds Codex's reader knows that this model keeps as [`RolloutItem::Unknown`]:
-/// `dynamic_tools_updated` (0.169 on) and `id_allocation` (0.171).
-const READ_BY_CODEX_UNMODELLED: [&str; 2] = ["dynamic_tools_updated", "id_allocation"];
+/// `id_allocation` (0.171).
+const READ_BY_CODEX_UNMODELLED: [&str; 1] = ["id_allocation"];
 
 /// The line kinds the model knows, by wire tag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,6 +110,7 @@ pub(crate) enum KnownTag {
     InterAgentCommunicationMetadata,
     TokenUsageRecord,
     WorldState,
+    DynamicToolsUpdated,
     RetainedContext,
     SecurityRiskScore,
     RealtimeItem,
@@ -138,6 +143,7 @@ impl KnownTag {
             "inter_agent_communication_metadata" => KnownTag::InterAgentCommunicationMetadata,
             "token_usage_record" => KnownTag::TokenUsageRecord,
             "world_state" => KnownTag::WorldState,
+            "dynamic_tools_updated" => KnownTag::DynamicToolsUpdated,
             "retained_context" => KnownTag::RetainedContext,
             "security_risk_score" => KnownTag::SecurityRiskScore,
             "realtime_item" => KnownTag::RealtimeItem,
@@ -156,6 +162,7 @@ impl KnownTag {
             KnownTag::InterAgentCommunicationMetadata => "inter_agent_communication_metadata",
             KnownTag::TokenUsageRecord => "token_usage_record",
             KnownTag::WorldState => "world_state",
+            KnownTag::DynamicToolsUpdated => "dynamic_tools_updated",
             KnownTag::RetainedContext => "retained_context",
             KnownTag::SecurityRiskScore => "security_risk_score",
             KnownTag::RealtimeItem => "realtime_item",
@@ -195,6 +202,9 @@ impl KnownTag {
             KnownTag::WorldState => {
                 RolloutItem::WorldState(Box::new(WorldStateItem::deserialize(payload)?))
             }
+            KnownTag::DynamicToolsUpdated => RolloutItem::DynamicToolsUpdated(Box::new(
+                DynamicToolsUpdated::deserialize(payload)?,
+            )),
             KnownTag::RetainedContext => {
                 RolloutItem::RetainedContext(RawJson::deserialize(payload)?)
             }
@@ -293,6 +303,7 @@ impl RolloutItem {
             }
             RolloutItem::TokenUsageRecord(_) => KnownTag::TokenUsageRecord.as_str(),
             RolloutItem::WorldState(_) => KnownTag::WorldState.as_str(),
+            RolloutItem::DynamicToolsUpdated(_) => KnownTag::DynamicToolsUpdated.as_str(),
             RolloutItem::RetainedContext(_) => KnownTag::RetainedContext.as_str(),
             RolloutItem::SecurityRiskScore(_) => KnownTag::SecurityRiskScore.as_str(),
             RolloutItem::RealtimeItem(_) => KnownTag::RealtimeItem.as_str(),
@@ -368,6 +379,7 @@ impl RolloutItem {
             }
             RolloutItem::TokenUsageRecord(item) => map.serialize_entry("payload", item),
             RolloutItem::WorldState(item) => map.serialize_entry("payload", item),
+            RolloutItem::DynamicToolsUpdated(item) => map.serialize_entry("payload", item),
             RolloutItem::RetainedContext(raw)
             | RolloutItem::SecurityRiskScore(raw)
             | RolloutItem::RealtimeItem(raw) => map.serialize_entry("payload", raw),

@@ -15,6 +15,7 @@
 //! No IO happens here: reading and writing files is `codex-rollout`'s job.
 
 mod compacted;
+mod dynamic_tools;
 mod envelope;
 mod error;
 mod initial_history;
@@ -32,6 +33,7 @@ mod turn_context;
 mod world_state;
 
 pub use compacted::{CompactedItem, CompactionWindowId};
+pub use dynamic_tools::DynamicToolsUpdated;
 pub use error::LineError;
 pub use initial_history::{InitialHistory, ResumedHistory};
 pub use inter_agent::{InterAgentCommunication, InterAgentCommunicationMetadata};

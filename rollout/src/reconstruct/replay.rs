@@ -129,6 +129,7 @@ fn action(item: &RolloutItem) -> Action {
         | RolloutItem::InterAgentCommunicationMetadata(_)
         | RolloutItem::TokenUsageRecord(_)
         | RolloutItem::WorldState(_)
+        | RolloutItem::DynamicToolsUpdated(_)
         | RolloutItem::RetainedContext(_)
         | RolloutItem::SecurityRiskScore(_)
         | RolloutItem::RealtimeItem(_)

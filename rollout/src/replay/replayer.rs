@@ -159,6 +159,7 @@ const OTHER_ITEMS: &[&[u8]] = &[
     b"inter_agent_communication_metadata",
     b"token_usage_record",
     b"world_state",
+    b"dynamic_tools_updated",
     b"retained_context",
     b"security_risk_score",
     b"realtime_item",

@@ -71,6 +71,7 @@ pub(crate) fn typed_key(parsed: &ParsedLine) -> Option<(String, Outcome)> {
         | RolloutItem::InterAgentCommunicationMetadata(_)
         | RolloutItem::TokenUsageRecord(_)
         | RolloutItem::WorldState(_)
+        | RolloutItem::DynamicToolsUpdated(_)
         | RolloutItem::RetainedContext(_)
         | RolloutItem::SecurityRiskScore(_)
         | RolloutItem::RealtimeItem(_) => (item.tag().to_string(), Outcome::Typed),
