@@ -139,6 +139,9 @@ enum RealCodexCommand {
         /// The releases that write (default: a spread from 0.47 to the pin).
         #[arg(long, value_delimiter = ',', default_values_t = codex_test_support::MATRIX_CODEX_VERSIONS.map(String::from))]
         versions: Vec<String>,
+        /// The release that reads what they wrote (default: the pinned one).
+        #[arg(long, default_value = codex_test_support::PINNED_CODEX_VERSION)]
+        reader: String,
     },
 }
 
@@ -162,8 +165,8 @@ fn main() -> Result<()> {
             command: RealCodexCommand::Diff { version },
         } => real_codex::diff(&version),
         Command::RealCodex {
-            command: RealCodexCommand::Matrix { versions },
-        } => matrix::run(&versions),
+            command: RealCodexCommand::Matrix { versions, reader },
+        } => matrix::run(&versions, &reader),
     }
 }
 

@@ -1,20 +1,21 @@
-//! `cargo xtask real-codex matrix [--versions V,…]`: the version matrix. Each release in turn
-//! (installed under `<target>/real-codex/` when missing) writes the suite's scenarios (a chat,
-//! a command with a resumed turn, a compaction and a turn after it) with the scripted model
-//! answering in the shapes that release offers, and the pinned Codex reads and resumes them;
-//! the test `version_matrix` compares our `thread`, `usage`, `prompt` and `history` with it.
-//! The report of every release is printed as one table, writer × scenario × check, each cell
-//! equal, documented or differs, then the documented reasons. CI runs one old release
-//! (`CI_WRITER_CODEX_VERSION`) through the same test; the whole matrix runs on demand, and its
-//! last table is in `docs/compat-real-codex.md`.
+//! `cargo xtask real-codex matrix [--versions V,…] [--reader V]`: the version matrix. Each
+//! release in turn (installed under `<target>/real-codex/` when missing) writes the suite's
+//! scenarios (a chat, a command with a resumed turn, a compaction and a turn after it) with
+//! the scripted model answering in the shapes that release offers, and the reader (the pinned
+//! Codex unless `--reader` names another) reads and resumes them; the test `version_matrix`
+//! compares our `thread`, `usage`, `prompt` and `history` with it. The report of every release
+//! is printed as one table, writer × scenario × check, each cell equal, documented or differs,
+//! then the documented reasons. CI runs one old release (`CI_WRITER_CODEX_VERSION`) through
+//! the same test; the whole matrix runs on demand, and its last table is in
+//! `docs/compat-real-codex.md`.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use codex_test_support::{
-    DIFF_REPORT_ENV, DiffRecord, PINNED_CODEX_VERSION, REAL_CODEX_BIN_ENV, REQUIRE_REAL_CODEX_ENV,
-    WRITER_CODEX_BIN_ENV, read_diff_report, real_codex_install_dir,
+    DIFF_REPORT_ENV, DiffRecord, REAL_CODEX_BIN_ENV, REQUIRE_REAL_CODEX_ENV, WRITER_CODEX_BIN_ENV,
+    read_diff_report, real_codex_install_dir,
 };
 
 /// The test the matrix runs for each release.
@@ -23,16 +24,16 @@ const MATRIX_TEST: &str = "version_matrix";
 /// The checks of a row, in the table's column order.
 const CHECKS: [&str; 4] = ["thread", "thread, imported", "usage", "prompt, history"];
 
-/// Runs the matrix over `versions`; fails when a release could not be installed or one of
-/// its answers differs.
-pub(crate) fn run(versions: &[String]) -> Result<()> {
-    let reader = crate::real_codex::ensure(PINNED_CODEX_VERSION)?;
+/// Runs the matrix over `versions`, each read by Codex `reader` (the pin by default); fails
+/// when a release could not be installed or one of its answers differs.
+pub(crate) fn run(versions: &[String], reader_version: &str) -> Result<()> {
+    let reader = crate::real_codex::ensure(reader_version)?;
     let root = crate::ci::workspace_root()?;
-    let install_dir = real_codex_install_dir(PINNED_CODEX_VERSION);
+    let install_dir = real_codex_install_dir(reader_version);
     let report = install_dir
         .parent()
         .unwrap_or(&install_dir)
-        .join("matrix.jsonl");
+        .join(format!("matrix-read-by-{reader_version}.jsonl"));
     if report.exists() {
         std::fs::remove_file(&report)
             .with_context(|| format!("could not remove the old report {}", report.display()))?;
@@ -44,7 +45,7 @@ pub(crate) fn run(versions: &[String]) -> Result<()> {
         let writer = crate::real_codex::ensure(version)?.display().to_string();
         let ran = crate::ci::step_with_env(
             &root,
-            &format!("Codex {version} writes, Codex {PINNED_CODEX_VERSION} reads"),
+            &format!("Codex {version} writes, Codex {reader_version} reads"),
             "cargo",
             &["test", "-p", "codex-thread", "--test", "it", MATRIX_TEST],
             &[
