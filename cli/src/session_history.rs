@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use codex_home::{continues_another, home_of, stream_session};
+use codex_home::{ResumedWith, continues_another, home_of, stream_session};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine, TurnContextItem};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::resume_rollout_tail;
@@ -27,10 +27,8 @@ pub(crate) struct SessionHistory {
     rebuilt: ReconstructedHistory,
     newest_turn_context: Option<TurnContextItem>,
     bases: Vec<ResolvedBase>,
-    /// The provider the home's Codex resumes the session with.
-    model_provider: String,
-    /// The model the home's `config.toml` names, which Codex resumes any session with.
-    configured_model: Option<String>,
+    /// What the home's Codex resumes the session with.
+    resumed_with: ResumedWith,
 }
 
 impl SessionHistory {
@@ -56,8 +54,7 @@ impl SessionHistory {
             let session_meta = tail.session_meta().cloned();
             return Ok(Self {
                 name,
-                model_provider: model_provider(session_meta.as_ref(), &codex_home),
-                configured_model: codex_home.configured_model(),
+                resumed_with: ResumedWith::of(&codex_home, session_meta.as_ref()),
                 session_meta,
                 newest_turn_context: tail.newest_turn_context().cloned(),
                 rebuilt: tail.into_rebuilt(),
@@ -92,8 +89,7 @@ impl SessionHistory {
         let session_meta = items.iter().find_map(RolloutItem::session_meta).cloned();
         Self {
             name,
-            model_provider: model_provider(session_meta.as_ref(), home),
-            configured_model: home.configured_model(),
+            resumed_with: ResumedWith::of(home, session_meta.as_ref()),
             session_meta,
             newest_turn_context: items
                 .iter()
@@ -105,17 +101,9 @@ impl SessionHistory {
         }
     }
 
-    /// The model provider the home's Codex resumes the session with: the one its meta
-    /// records, else the home's configured one.
-    pub(crate) fn model_provider(&self) -> &str {
-        &self.model_provider
-    }
-
-    /// The model the home's Codex resumes the session with when its `config.toml` names one
-    /// (Codex 0.171 sends the configured model, whatever model the file recorded; without
-    /// one it sends its own release's default, which no file records).
-    pub(crate) fn configured_model(&self) -> Option<&str> {
-        self.configured_model.as_deref()
+    /// What the home's Codex resumes the session with (codex-home's answer).
+    pub(crate) fn resumed_with(&self) -> &ResumedWith {
+        &self.resumed_with
     }
 
     /// The input's name.
@@ -166,11 +154,4 @@ fn base_failure(err: HistoryBaseError) -> Failure {
         }
         other => Failure::Content(other.to_string()),
     }
-}
-
-/// The provider `meta` records, else the one `home`'s Codex uses for a session that records
-/// none.
-fn model_provider(meta: Option<&SessionMetaLine>, home: &CodexHome) -> String {
-    meta.and_then(|meta| meta.meta.model_provider.clone())
-        .unwrap_or_else(|| home.default_model_provider())
 }

@@ -169,8 +169,8 @@ pub use prune::{
     parse_size, plan_prune, rescue_thread, storage_summary,
 };
 pub use read::{
-    FileInput, FirstPass, ItemsSeen, LeftOpen, LineTest, Passes, ReadError, SessionInput,
-    SkippedLines, TwoPassThread, continues_another, describe_thread_file, every_line,
+    FileInput, FirstPass, ItemsSeen, LeftOpen, LineTest, Passes, ReadError, ResumedWith,
+    SessionInput, SkippedLines, TwoPassThread, continues_another, describe_thread_file, every_line,
     feed_with_base, home_of, read_thread, stream_again, stream_again_lines, stream_again_where,
     stream_client_view, stream_session, stream_session_where,
 };

@@ -27,7 +27,9 @@ pub use checked::{
 pub use client_view::{read_thread, stream_client_view};
 pub use planned::{LeftOpen, TwoPassThread};
 pub(crate) use thread_file::{HomeThreads, describe_home_file};
-pub use thread_file::{continues_another, describe_thread_file, feed_with_base, home_of};
+pub use thread_file::{
+    ResumedWith, continues_another, describe_thread_file, feed_with_base, home_of,
+};
 
 /// Something a session is read from, as often as a reading needs.
 pub trait SessionInput {

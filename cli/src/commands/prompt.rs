@@ -49,8 +49,9 @@ pub(crate) fn run(
     let settings: Option<&TurnContextItem> = rebuilt.reference_context_item.as_ref().or(last_turn);
     // Codex resumes with the home's configured model; the file's is the next best answer.
     let model = session
-        .configured_model()
-        .map(str::to_owned)
+        .resumed_with()
+        .configured_model
+        .clone()
         .or_else(|| {
             rebuilt
                 .previous_turn_settings
@@ -92,7 +93,7 @@ pub(crate) fn run(
             WireApi::Responses
         },
         provider: ProviderKind {
-            is_openai: session.model_provider() == OPENAI_PROVIDER,
+            is_openai: session.resumed_with().model_provider == OPENAI_PROVIDER,
             ..ProviderKind::default()
         },
         reasoning_effort: settings.and_then(|context| context.effort.clone()),

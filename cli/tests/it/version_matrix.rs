@@ -1,10 +1,13 @@
 //! The version matrix: an older Codex release (`CODEX_WRITER_BIN`; CI's is
 //! `CI_WRITER_CODEX_VERSION`, `cargo xtask real-codex matrix` runs a spread) writes the suite's
 //! scenarios with the scripted model answering in the shapes that release offers (a chat, a
-//! command, a resumed turn, a compaction and a turn after it), then today's pinned Codex reads
-//! and resumes them in the same home. Our `thread` of each file is compared with the pinned
-//! Codex's `thread/read`, our `prompt` and `history` with the request it sends when it resumes
-//! the thread; every difference must be one the docs name (`docs/compat-real-codex.md`).
+//! command, a resumed turn, a compaction and a turn after it), then the reader (the real Codex
+//! the suite runs, the pin unless `CODEX_REAL_BIN` names another) reads and resumes them in the
+//! same home. Four comparisons for each thread: our `thread` of its file with the reader's
+//! `thread/read`; the same after `codex-thread import` into a fresh home; our `usage` with the
+//! token usage the reader restores when it resumes the thread; our `prompt` and `history` with
+//! the request it sends then. Every difference must be one the docs name, with its evidence
+//! (`docs/compat-real-codex.md`).
 
 use crate::common;
 

@@ -1,13 +1,14 @@
 //! What a session file's place says of its thread beyond its lines: the history it continues
 //! (a fork by reference's parent, a continuation's earlier pieces), and what its home records
-//! of it (its name, the provider the home assumes, the file's path and time).
+//! of it (its name, the provider the home assumes, the file's path and time) and what the
+//! home's Codex resumes it with (`ResumedWith`).
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use codex_app_server_protocol::BuiltThread;
 use codex_app_server_protocol::v2::ThreadFile;
-use codex_protocol::rollout::RolloutItem;
+use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_rollout::{
     CodexHome, SESSION_INDEX_FILE, history_base_of_file, home_of_rollout_path,
     load_rollout_with_base,
@@ -155,4 +156,28 @@ fn file_facts(
         name,
         default_model_provider,
     })
+}
+
+/// What the home's Codex resumes a thread with, beyond the thread's own file: the model
+/// provider (the one its meta records, else the home's) and the model (the one the home's
+/// `config.toml` names, whatever the file recorded: Codex 0.171 resumes with it; `None`
+/// when the home names none, and Codex then takes its own release's default).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResumedWith {
+    /// The provider the resumed thread's requests go to.
+    pub model_provider: String,
+    /// The model the home configures, if any.
+    pub configured_model: Option<String>,
+}
+
+impl ResumedWith {
+    /// What `home`'s Codex resumes a thread whose first session meta is `meta` with.
+    pub fn of(home: &CodexHome, meta: Option<&SessionMetaLine>) -> Self {
+        Self {
+            model_provider: meta
+                .and_then(|meta| meta.meta.model_provider.clone())
+                .unwrap_or_else(|| home.default_model_provider()),
+            configured_model: home.configured_model(),
+        }
+    }
 }
