@@ -418,7 +418,7 @@ fn scan_file(path: &Path) -> io::Result<FileScan> {
         if line_tags(line.raw).is_some_and(|tags| tags.payload_type == Some(b"item_completed")) {
             scan.items += 1;
         }
-        let ordinal = envelope_ordinal(line.raw);
+        let ordinal = codex_rollout::line_ordinal(line.raw);
         last_has_ordinal = ordinal.is_some();
         if let Some(ordinal) = ordinal {
             if previous.is_some_and(|previous| ordinal <= previous) && scan.out_of_order.is_none() {
@@ -429,20 +429,6 @@ fn scan_file(path: &Path) -> io::Result<FileScan> {
     }
     scan.last_without_ordinal = !last_has_ordinal;
     Ok(scan)
-}
-
-/// The `ordinal` of a line's envelope, read from its bytes (Codex writes it among the first
-/// keys: `{"timestamp":…,"ordinal":N,…`).
-fn envelope_ordinal(raw: &[u8]) -> Option<u64> {
-    const KEY: &[u8] = b"\"ordinal\":";
-    let head = &raw[..raw.len().min(96)];
-    let at = memchr::memmem::find(head, KEY)? + KEY.len();
-    let digits: Vec<u8> = raw[at..]
-        .iter()
-        .copied()
-        .take_while(u8::is_ascii_digit)
-        .collect();
-    std::str::from_utf8(&digits).ok()?.parse().ok()
 }
 
 #[cfg(test)]

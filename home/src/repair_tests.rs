@@ -171,15 +171,6 @@ fn a_home_without_codex_state_has_nothing_to_repair() -> Result<(), Box<dyn std:
 }
 
 #[test]
-fn an_envelope_s_ordinal_is_read_from_its_bytes() {
-    assert_eq!(
-        envelope_ordinal(br#"{"timestamp":"2025-06-02T09:00:00.000Z","ordinal":42,"type":"x"}"#),
-        Some(42)
-    );
-    assert_eq!(envelope_ordinal(br#"{"timestamp":"x","type":"x"}"#), None);
-}
-
-#[test]
 fn a_projection_is_forgotten_only_on_a_tested_schema_and_after_a_backup()
 -> Result<(), Box<dyn std::error::Error>> {
     let dir = tempfile::tempdir()?;

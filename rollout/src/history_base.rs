@@ -35,9 +35,7 @@ use crate::source::{self, StreamDamage};
 
 pub use prefix::PrefixProblem;
 
-pub(crate) use prefix::{
-    Around, check_around, ordinal_at, ordinal_for_cut, ordinal_of, prefix_end,
-};
+pub(crate) use prefix::{Around, check_around, ordinal_at, ordinal_for_cut, prefix_end};
 
 /// How many parents a chain of forks by reference may have.
 pub const MAX_BASE_DEPTH: usize = 64;

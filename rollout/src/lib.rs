@@ -119,7 +119,7 @@ pub use layout::{
     RolloutFileName, SESSION_INDEX_FILE, SessionsFolder, find_first_rollout, folder_files,
     home_of_rollout_path, order_key, parse_rollout_file_name,
 };
-pub use line_tags::{LineTags, line_tags};
+pub use line_tags::{LineTags, line_ordinal, line_tags};
 pub use load::{
     LineProblem, LoadError, LoadedRollout, ProblemKind, RolloutContents, get_rollout_history,
     load_rollout_bytes, load_rollout_from_reader, load_rollout_items,

@@ -7,7 +7,9 @@
 //! keys in another order, an escape inside a tag) has no tags, and a reader must parse it.
 //! The tags are the line's own (a message quoting a tag in its text is not fooled), but
 //! they do not say the line parses: a reader that passes over a line by its tags must not
-//! depend on whether it is a readable item.
+//! depend on whether it is a readable item. The envelope's `ordinal` is read on the way
+//! ([`line_ordinal`]: the one reading of it, by its bytes where Codex writes it, else by a
+//! parse).
 
 /// The type tags of an enveloped line (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,6 +18,25 @@ pub struct LineTags<'a> {
     pub line_type: &'a [u8],
     /// The payload's `type` when the payload opens with it (events and response items).
     pub payload_type: Option<&'a [u8]>,
+    /// The envelope's `ordinal` (paginated files); `None` for a line without one.
+    pub ordinal: Option<u64>,
+}
+
+/// The `ordinal` of an enveloped line: read from its bytes when the line has the shape Codex
+/// writes (the ordinal right after the timestamp), else from a parse of the whole line, so a
+/// line written another way (keys in another order, spaces) is read right too. `None` for a
+/// line without one, or one that is no JSON object.
+pub fn line_ordinal(raw: &[u8]) -> Option<u64> {
+    if let Some(tags) = line_tags(raw) {
+        return tags.ordinal;
+    }
+    #[derive(serde::Deserialize)]
+    struct OrdinalOnly {
+        ordinal: Option<u64>,
+    }
+    serde_json::from_slice::<OrdinalOnly>(raw.trim_ascii())
+        .ok()
+        .and_then(|line| line.ordinal)
 }
 
 /// The tags of `raw`, `None` when the line is not in the shape Codex writes.
@@ -28,14 +49,14 @@ pub fn line_tags(raw: &[u8]) -> Option<LineTags<'_>> {
 fn tags_and_rest(raw: &[u8]) -> Option<(LineTags<'_>, &[u8])> {
     let rest = raw.strip_prefix(br#"{"timestamp":""#)?;
     let (_, mut rest) = string_body(rest)?;
+    let mut ordinal = None;
     if let Some(after) = rest.strip_prefix(br#","ordinal":"#) {
         let digits = after
             .iter()
             .take_while(|byte| byte.is_ascii_digit())
             .count();
-        if digits == 0 {
-            return None;
-        }
+        // No digits, or more than a u64 holds: not the shape Codex writes.
+        ordinal = Some(std::str::from_utf8(&after[..digits]).ok()?.parse().ok()?);
         rest = &after[digits..];
     }
     let rest = rest.strip_prefix(br#","type":""#)?;
@@ -46,6 +67,7 @@ fn tags_and_rest(raw: &[u8]) -> Option<(LineTags<'_>, &[u8])> {
     let tags = LineTags {
         line_type,
         payload_type: payload.map(|(payload_type, _)| payload_type),
+        ordinal,
     };
     Some((tags, payload.map_or(rest, |(_, after)| after)))
 }

@@ -9,7 +9,6 @@ use std::fs::File;
 use std::path::Path;
 
 use codex_protocol::rollout::HistoryMode;
-use serde::Deserialize;
 
 use crate::error::{Result, RolloutError};
 use crate::head::first_line_meta;
@@ -51,28 +50,16 @@ fn first_line_mode(file: &mut File) -> std::io::Result<HistoryMode> {
     )
 }
 
-/// The envelope key the scan looks for; every other key is skipped by serde.
-#[derive(Deserialize)]
-struct OrdinalOnly {
-    ordinal: Option<u64>,
-}
-
 /// The `ordinal` of the last line that has one, read backwards with the one backward reader
 /// (a torn last line has none and is passed over).
 fn last_ordinal(file: &mut File) -> std::io::Result<Option<u64>> {
     let mut lines = ReverseLines::new(file.try_clone()?)?;
     while let Some((_, line)) = lines.prev_line()? {
-        if let Some(ordinal) = ordinal_of(line) {
+        if let Some(ordinal) = crate::line_ordinal(line) {
             return Ok(Some(ordinal));
         }
     }
     Ok(None)
-}
-
-fn ordinal_of(line: &[u8]) -> Option<u64> {
-    serde_json::from_slice::<OrdinalOnly>(line.trim_ascii())
-        .ok()
-        .and_then(|line| line.ordinal)
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use codex_protocol::rollout::RolloutLine;
 use codex_rollout::CodexHome;
 
-use super::envelope_ordinal;
+use codex_rollout::line_ordinal as envelope_ordinal;
 
 /// The key whose digits are rewritten.
 const KEY: &[u8] = b"\"ordinal\":";

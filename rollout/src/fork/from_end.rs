@@ -35,7 +35,7 @@ use super::fork_point_dropping_turns;
 use super::meta_line::{MetaRewrite, rewrite_session_meta_line};
 use super::{ForkError, ForkPoint};
 use crate::head::first_line_meta;
-use crate::history_base::{Around, check_around, ordinal_for_cut, ordinal_of};
+use crate::history_base::{Around, check_around, ordinal_for_cut};
 use crate::load::lines::{LineOutcome, read_line};
 use crate::stream::RolloutStream;
 use crate::tail::reverse::ReverseLines;
@@ -296,7 +296,7 @@ pub(crate) fn pass_prefix(
         if find_ordinals && format.is_some() {
             let ordinal = match line.line() {
                 Some(rollout_line) => rollout_line.ordinal,
-                None => ordinal_of(line.raw),
+                None => crate::line_ordinal(line.raw),
             };
             if let Some(ordinal) = ordinal {
                 if past_cut {

@@ -3,7 +3,6 @@
 //! by reference both use it, so a fork never writes a base the resolver would refuse.
 
 use codex_protocol::rollout::HistoryBase;
-use serde::Deserialize;
 
 use crate::load::RolloutContents;
 
@@ -167,7 +166,7 @@ pub(crate) fn check_around(around: Around, offset: u64, ordinal: u64) -> Result<
 fn ordinal_cut(contents: &RolloutContents, ordinal: u64) -> Result<usize, PrefixProblem> {
     let mut last = None;
     for entry in contents.entries() {
-        let Some(found) = ordinal_of(contents.raw_line(entry)) else {
+        let Some(found) = crate::line_ordinal(contents.raw_line(entry)) else {
             continue;
         };
         if found >= ordinal {
@@ -193,7 +192,7 @@ fn ordinals_around(contents: &RolloutContents, byte: usize) -> Around {
     let entries = contents.entries();
     let split = entries.partition_point(|entry| entry.span.start < byte);
     let with_ordinal = |entry: &crate::load::LineEntry| {
-        ordinal_of(contents.raw_line(entry)).map(|ordinal| (entry.number, ordinal))
+        crate::line_ordinal(contents.raw_line(entry)).map(|ordinal| (entry.number, ordinal))
     };
     let before = entries
         .get(..split)
@@ -219,17 +218,4 @@ fn items_before(contents: &RolloutContents, byte: usize) -> usize {
         .iter()
         .find_map(crate::load::LineEntry::item)
         .unwrap_or(contents.items().len())
-}
-
-/// The envelope key this module reads; serde skips every other key.
-#[derive(Deserialize)]
-struct OrdinalOnly {
-    ordinal: Option<u64>,
-}
-
-/// The `ordinal` of an enveloped line, if it has one.
-pub(crate) fn ordinal_of(line: &[u8]) -> Option<u64> {
-    serde_json::from_slice::<OrdinalOnly>(line.trim_ascii())
-        .ok()
-        .and_then(|line| line.ordinal)
 }
