@@ -85,6 +85,7 @@ mod history_base;
 mod layout;
 mod line_tags;
 mod load;
+mod ordinal;
 mod policy;
 mod reconstruct;
 mod recorder;
@@ -119,11 +120,12 @@ pub use layout::{
     RolloutFileName, SESSION_INDEX_FILE, SessionsFolder, find_first_rollout, folder_files,
     home_of_rollout_path, order_key, parse_rollout_file_name,
 };
-pub use line_tags::{LineTags, line_ordinal, line_tags};
+pub use line_tags::{LineTags, line_tags};
 pub use load::{
     LineProblem, LoadError, LoadedRollout, ProblemKind, RolloutContents, get_rollout_history,
     load_rollout_bytes, load_rollout_from_reader, load_rollout_items,
 };
+pub use ordinal::{WhenMissing, line_ordinal, with_line_ordinal};
 pub use policy::{is_persisted_rollout_item, persisted_rollout_items};
 pub use reconstruct::{
     ContextWindow, PreviousTurnSettings, ReconstructOptions, ReconstructedHistory,

@@ -8,8 +8,7 @@
 //! The tags are the line's own (a message quoting a tag in its text is not fooled), but
 //! they do not say the line parses: a reader that passes over a line by its tags must not
 //! depend on whether it is a readable item. The envelope's `ordinal` is read on the way
-//! ([`line_ordinal`]: the one reading of it, by its bytes where Codex writes it, else by a
-//! parse).
+//! (`ordinal.rs` reads and writes it).
 
 /// The type tags of an enveloped line (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,23 +19,6 @@ pub struct LineTags<'a> {
     pub payload_type: Option<&'a [u8]>,
     /// The envelope's `ordinal` (paginated files); `None` for a line without one.
     pub ordinal: Option<u64>,
-}
-
-/// The `ordinal` of an enveloped line: read from its bytes when the line has the shape Codex
-/// writes (the ordinal right after the timestamp), else from a parse of the whole line, so a
-/// line written another way (keys in another order, spaces) is read right too. `None` for a
-/// line without one, or one that is no JSON object.
-pub fn line_ordinal(raw: &[u8]) -> Option<u64> {
-    if let Some(tags) = line_tags(raw) {
-        return tags.ordinal;
-    }
-    #[derive(serde::Deserialize)]
-    struct OrdinalOnly {
-        ordinal: Option<u64>,
-    }
-    serde_json::from_slice::<OrdinalOnly>(raw.trim_ascii())
-        .ok()
-        .and_then(|line| line.ordinal)
 }
 
 /// The tags of `raw`, `None` when the line is not in the shape Codex writes.

@@ -60,35 +60,11 @@ fn a_line_in_another_shape_has_no_tags() {
 }
 
 #[test]
-fn the_ordinal_is_read_from_the_bytes_where_codex_writes_it_else_parsed() {
-    let cases: [(&str, Option<u64>); 7] = [
-        (
-            r#"{"timestamp":"2025-06-02T09:00:00.000Z","ordinal":42,"type":"x"}"#,
-            Some(42),
-        ),
-        (r#"{"timestamp":"x","type":"x","payload":{}}"#, None),
-        // Written another way: read by a parse.
-        (
-            r#"{"type":"x","ordinal":7,"timestamp":"t","payload":{}}"#,
-            Some(7),
-        ),
-        (
-            r#"{ "timestamp": "t", "ordinal": 9, "type": "x" }"#,
-            Some(9),
-        ),
-        // Too large for a u64, or not a number: none.
-        (
-            r#"{"timestamp":"t","ordinal":99999999999999999999,"type":"x"}"#,
-            None,
-        ),
-        (r#"{"timestamp":"t","ordinal":"3","type":"x"}"#, None),
-        ("not json", None),
-    ];
-    for (line, expected) in cases {
-        assert_eq!(line_ordinal(line.as_bytes()), expected, "{line}");
-    }
+fn the_envelope_s_ordinal_is_among_the_tags() {
     let tags = line_tags(
         br#"{"timestamp":"t","ordinal":12,"type":"response_item","payload":{"type":"reasoning"}}"#,
     );
     assert_eq!(tags.and_then(|tags| tags.ordinal), Some(12));
+    let bare = line_tags(br#"{"timestamp":"t","type":"x","payload":{}}"#);
+    assert_eq!(bare.map(|tags| tags.ordinal), Some(None));
 }

@@ -253,7 +253,7 @@ fn write_new(
         lines += 1;
         let renumbered;
         let body = if paginated {
-            renumbered = renumber(body, lines);
+            renumbered = crate::with_line_ordinal(body, lines, crate::WhenMissing::Keep);
             renumbered.as_deref().unwrap_or(body)
         } else {
             body
@@ -265,36 +265,6 @@ fn write_new(
     let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
     file.sync_all()?;
     Ok((lines, written))
-}
-
-/// `line` with its envelope's `ordinal` set to `ordinal`: the digits replaced in place when
-/// the line opens `{"timestamp":"…","ordinal":N,` as Codex writes it, else the envelope
-/// re-encoded; `None` for a line that is no JSON object with an ordinal (copied as it is).
-fn renumber(line: &[u8], ordinal: u64) -> Option<Vec<u8>> {
-    const HEAD: &[u8] = br#"{"timestamp":""#;
-    const KEY: &[u8] = br#"","ordinal":"#;
-    if let Some(rest) = line.strip_prefix(HEAD) {
-        let quote = memchr::memchr(b'"', rest)?;
-        if rest[quote..].starts_with(KEY) {
-            let digits_start = HEAD.len() + quote + KEY.len();
-            let digits = line[digits_start..]
-                .iter()
-                .take_while(|byte| byte.is_ascii_digit())
-                .count();
-            if digits > 0 {
-                let mut out = Vec::with_capacity(line.len() + 4);
-                out.extend_from_slice(&line[..digits_start]);
-                out.extend_from_slice(ordinal.to_string().as_bytes());
-                out.extend_from_slice(&line[digits_start + digits..]);
-                return Some(out);
-            }
-        }
-    }
-    let mut value: Value = serde_json::from_slice(line).ok()?;
-    let envelope = value.as_object_mut()?;
-    envelope.get("ordinal")?;
-    envelope.insert("ordinal".to_owned(), Value::from(ordinal));
-    serde_json::to_vec(&value).ok()
 }
 
 /// The thread id a session meta line names; `None` for an unreadable line.

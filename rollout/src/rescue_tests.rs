@@ -142,12 +142,18 @@ fn the_meta_gets_a_new_thread_and_no_base() {
 fn ordinals_are_renumbered_in_place() {
     let line = br#"{"timestamp":"2025-10-01T10:00:00.000Z","ordinal":1234,"type":"x","payload":{"ordinal":5}}"#;
     assert_eq!(
-        renumber(line, 7).unwrap(),
+        crate::with_line_ordinal(line, 7, crate::WhenMissing::Keep).unwrap(),
         br#"{"timestamp":"2025-10-01T10:00:00.000Z","ordinal":7,"type":"x","payload":{"ordinal":5}}"#
     );
     // Another key order: re-encoded.
     let other = br#"{"ordinal":3,"timestamp":"t","type":"x"}"#;
-    let renumbered: Value = serde_json::from_slice(&renumber(other, 9).unwrap()).unwrap();
+    let renumbered: Value = serde_json::from_slice(
+        &crate::with_line_ordinal(other, 9, crate::WhenMissing::Keep).unwrap(),
+    )
+    .unwrap();
     assert_eq!(renumbered["ordinal"], 9);
-    assert_eq!(renumber(b"not json", 1), None);
+    assert_eq!(
+        crate::with_line_ordinal(b"not json", 1, crate::WhenMissing::Keep),
+        None
+    );
 }

@@ -20,32 +20,7 @@ use std::path::{Path, PathBuf};
 use codex_protocol::rollout::RolloutLine;
 use codex_rollout::CodexHome;
 
-use codex_rollout::line_ordinal as envelope_ordinal;
-
-/// The key whose digits are rewritten.
-const KEY: &[u8] = b"\"ordinal\":";
-
-/// `raw` with its ordinal set to `ordinal`: the digits replaced, or the field added after the
-/// opening brace.
-fn with_ordinal(raw: &[u8], ordinal: u64) -> Vec<u8> {
-    let head = &raw[..raw.len().min(96)];
-    let digits = ordinal.to_string();
-    match memchr::memmem::find(head, KEY) {
-        Some(at) => {
-            let start = at + KEY.len();
-            let end = start
-                + raw[start..]
-                    .iter()
-                    .take_while(|b| b.is_ascii_digit())
-                    .count();
-            [&raw[..start], digits.as_bytes(), &raw[end..]].concat()
-        }
-        None => {
-            let field = format!("\"ordinal\":{digits},");
-            [&raw[..1], field.as_bytes(), &raw[1..]].concat()
-        }
-    }
-}
+use codex_rollout::{WhenMissing, line_ordinal as envelope_ordinal, with_line_ordinal};
 
 /// The lines of a file with ordinals that rise (see the module docs); `None` when they
 /// already do.
@@ -70,7 +45,9 @@ pub(crate) fn renumbered(lines: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
             out.push(raw.clone());
         } else {
             changed = true;
-            out.push(with_ordinal(raw, wanted));
+            out.push(
+                with_line_ordinal(raw, wanted, WhenMissing::Add).unwrap_or_else(|| raw.clone()),
+            );
         }
     }
     changed.then_some(out)
