@@ -384,9 +384,7 @@ fn summary_from_head(
     let (Some(session_meta), Some(preview)) = (head.session_meta, head.preview) else {
         return None;
     };
-    let preview = thread_from_session_meta(&session_meta)
-        .source
-        .shown_preview(preview);
+    let preview = session_source(&session_meta.meta.source).shown_preview(preview);
     let updated_at = std::fs::metadata(path)
         .and_then(|meta| meta.modified())
         .ok()

@@ -15,7 +15,7 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use codex_test_support::{
     DIFF_REPORT_ENV, DiffRecord, REAL_CODEX_BIN_ENV, REQUIRE_REAL_CODEX_ENV, WRITER_CODEX_BIN_ENV,
-    read_diff_report, real_codex_install_dir,
+    read_diff_report,
 };
 
 /// The test the matrix runs for each release.
@@ -29,15 +29,8 @@ const CHECKS: [&str; 4] = ["thread", "thread, imported", "usage", "prompt, histo
 pub(crate) fn run(versions: &[String], reader_version: &str) -> Result<()> {
     let reader = crate::real_codex::ensure(reader_version)?;
     let root = crate::ci::workspace_root()?;
-    let install_dir = real_codex_install_dir(reader_version);
-    let report = install_dir
-        .parent()
-        .unwrap_or(&install_dir)
-        .join(format!("matrix-read-by-{reader_version}.jsonl"));
-    if report.exists() {
-        std::fs::remove_file(&report)
-            .with_context(|| format!("could not remove the old report {}", report.display()))?;
-    }
+    let report =
+        crate::real_codex::fresh_report(&format!("matrix-read-by-{reader_version}.jsonl"))?;
     let reader_text = reader.display().to_string();
     let report_text = report.display().to_string();
     let mut failed = Vec::new();

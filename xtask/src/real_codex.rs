@@ -81,16 +81,7 @@ pub(crate) fn ensure(version: &str) -> Result<PathBuf> {
 pub(crate) fn diff(version: &str) -> Result<()> {
     let bin = ensure(version)?;
     let root = crate::ci::workspace_root()?;
-    // Beside the install folders: `<target>/real-codex/diff-V.jsonl`.
-    let install_dir = real_codex_install_dir(version);
-    let report = install_dir
-        .parent()
-        .unwrap_or(&install_dir)
-        .join(format!("diff-{version}.jsonl"));
-    if report.exists() {
-        std::fs::remove_file(&report)
-            .with_context(|| format!("could not remove the old report {}", report.display()))?;
-    }
+    let report = fresh_report(&format!("diff-{version}.jsonl"))?;
     let bin_text = bin.display().to_string();
     let report_text = report.display().to_string();
     let tests = crate::ci::step_with_env(
@@ -113,6 +104,18 @@ pub(crate) fn diff(version: &str) -> Result<()> {
     );
     print_report(&report, version)?;
     tests
+}
+
+/// Where a differential report named `name` is written, beside the install folders
+/// (`<target>/real-codex/NAME`), an earlier run's report removed.
+pub(crate) fn fresh_report(name: &str) -> Result<PathBuf> {
+    let install_dir = real_codex_install_dir(codex_test_support::PINNED_CODEX_VERSION);
+    let report = install_dir.parent().unwrap_or(&install_dir).join(name);
+    if report.exists() {
+        std::fs::remove_file(&report)
+            .with_context(|| format!("could not remove the old report {}", report.display()))?;
+    }
+    Ok(report)
 }
 
 /// The report as a table on stdout, then a count of each kind of result.

@@ -390,22 +390,18 @@ fn a_guardian_thread_shows_codex_s_preview_and_name() -> TestResult {
     let Some(codex) = real_codex_or_skip("a_guardian_thread_shows_codex_s_preview_and_name") else {
         return Ok(());
     };
-    let Some(files) = common::real_files()? else {
-        return Ok(());
-    };
-    let (file_name, bytes) = common::real_rollout(&files, "LAF-US__IDAHO-VAULT")?;
-    let text = String::from_utf8(bytes)?.replacen(
-        r#""source":"cli""#,
-        r#""source":{"subagent":{"other":"guardian"}}"#,
-        1,
-    );
     for named in [None, Some("Reviewed the cleanup")] {
-        let home = tempfile::tempdir()?;
-        let day = home.path().join("sessions/2026/03/30");
-        std::fs::create_dir_all(&day)?;
-        let placed = day.join(&file_name);
-        std::fs::write(&placed, &text)?;
-        let id = "019d417c-54dd-7ee3-b9e7-538a07d03f7a";
+        let Some((home, placed, id)) = changed_real_session(|text, _| {
+            Ok(text.replacen(
+                r#""source":"cli""#,
+                r#""source":{"subagent":{"other":"guardian"}}"#,
+                1,
+            ))
+        })?
+        else {
+            return Ok(());
+        };
+        let id = id.as_str();
         if let Some(name) = named {
             let index =
                 json!({"id": id, "thread_name": name, "updated_at": "2026-03-30T20:00:00Z"});
@@ -443,38 +439,35 @@ fn plan_items_without_a_completion_time_show_none_as_in_codex() -> TestResult {
     else {
         return Ok(());
     };
-    let Some(files) = common::real_files()? else {
+    let times = [Some(0), None, Some(1_774_900_000_123_i64)];
+    let Some((home, placed, id)) = changed_real_session(|text, id| {
+        let mut lines = Vec::new();
+        let mut added = 0;
+        for line in text.lines() {
+            lines.push(line.to_owned());
+            let value: Value = serde_json::from_str(line)?;
+            if value["payload"]["type"] != "task_started" || added == times.len() {
+                continue;
+            }
+            let turn = value["payload"]["turn_id"].as_str().ok_or("no turn id")?;
+            let mut payload = json!({"type": "item_completed", "thread_id": id, "turn_id": turn,
+                "item": {"type": "Plan", "id": format!("{turn}-plan"), "text": "# Plan\n\n- one"}});
+            if let Some(at) = times[added] {
+                payload["completed_at_ms"] = json!(at);
+            }
+            lines.push(
+                json!({"timestamp": value["timestamp"], "type": "event_msg", "payload": payload})
+                    .to_string(),
+            );
+            added += 1;
+        }
+        assert_eq!(added, times.len(), "the file has turns enough");
+        Ok(lines.join("\n") + "\n")
+    })?
+    else {
         return Ok(());
     };
-    let (file_name, bytes) = common::real_rollout(&files, "LAF-US__IDAHO-VAULT")?;
-    let id = "019d417c-54dd-7ee3-b9e7-538a07d03f7a";
-    let times = [Some(0), None, Some(1_774_900_000_123_i64)];
-    let mut lines = Vec::new();
-    let mut added = 0;
-    for line in String::from_utf8(bytes)?.lines() {
-        lines.push(line.to_owned());
-        let value: Value = serde_json::from_str(line)?;
-        if value["payload"]["type"] != "task_started" || added == times.len() {
-            continue;
-        }
-        let turn = value["payload"]["turn_id"].as_str().ok_or("no turn id")?;
-        let mut payload = json!({"type": "item_completed", "thread_id": id, "turn_id": turn,
-            "item": {"type": "Plan", "id": format!("{turn}-plan"), "text": "# Plan\n\n- one"}});
-        if let Some(at) = times[added] {
-            payload["completed_at_ms"] = json!(at);
-        }
-        lines.push(
-            json!({"timestamp": value["timestamp"], "type": "event_msg", "payload": payload})
-                .to_string(),
-        );
-        added += 1;
-    }
-    assert_eq!(added, times.len(), "the file has turns enough");
-    let home = tempfile::tempdir()?;
-    let day = home.path().join("sessions/2026/03/30");
-    std::fs::create_dir_all(&day)?;
-    let placed = day.join(&file_name);
-    std::fs::write(&placed, lines.join("\n") + "\n")?;
+    let id = id.as_str();
     let mut app_server = codex_test_support::AppServer::start(&codex, home.path())?;
     let plans = |thread: &Value| -> Vec<Value> {
         thread["turns"]
@@ -492,4 +485,29 @@ fn plan_items_without_a_completion_time_show_none_as_in_codex() -> TestResult {
     let outcome = compare(&mut app_server, home.path(), &placed, id, true)?;
     assert!(!matches!(outcome, DiffOutcome::Differs(_)), "{outcome}");
     Ok(())
+}
+
+/// A fresh home, a session file placed in it, and its thread id.
+type PlacedSession = (tempfile::TempDir, PathBuf, String);
+
+/// A real session (`LAF-US__IDAHO-VAULT…`, a legacy capture) with its text changed by
+/// `change` (given the text and the thread id), placed where Codex keeps it in a fresh home: the home, the file and its thread
+/// id; `None` without the real fixtures.
+fn changed_real_session(
+    change: impl FnOnce(&str, &str) -> Result<String, Box<dyn std::error::Error>>,
+) -> Result<Option<PlacedSession>, Box<dyn std::error::Error>> {
+    let Some(files) = common::real_files()? else {
+        return Ok(None);
+    };
+    let file = files
+        .iter()
+        .find(|path| common::name(path).starts_with("LAF-US__IDAHO-VAULT"))
+        .ok_or("no LAF-US__IDAHO-VAULT fixture")?;
+    let home = tempfile::tempdir()?;
+    let (placed, id) = home_path_of(file, home.path())?.ok_or("no session meta")?;
+    if let Some(day) = placed.parent() {
+        std::fs::create_dir_all(day)?;
+    }
+    std::fs::write(&placed, change(&std::fs::read_to_string(file)?, &id)?)?;
+    Ok(Some((home, placed, id)))
 }

@@ -8,10 +8,11 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use codex_protocol::rollout::HistoryMode;
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::{
     CodexHome, ForkMode, ForkPoint, fork_rollout, load_rollout_items, order_key,
-    parse_rollout_file_name,
+    parse_rollout_file_name, session_meta_of_file,
 };
 use serde::Serialize;
 use serde_json::json;
@@ -239,17 +240,26 @@ struct Kept {
     /// thread back plain when it resumes it (seen with 0.169), so the plain file beside it must
     /// then hold the same bytes.
     decoded: Option<[u8; 32]>,
-    /// For a plain file: the digest of its bytes, which must stay whole before any settings
-    /// line Codex appends (`settings_appended`).
+    /// For a plain paginated file (the only kind Codex resumes to register it): the digest of
+    /// its bytes, which must stay whole before any settings line Codex appends
+    /// (`settings_appended`).
     plain: Option<[u8; 32]>,
 }
 
 impl Kept {
     fn of(path: &Path) -> io::Result<Self> {
         let stamp = stamp(path)?;
+        let paginated = || {
+            session_meta_of_file(path).is_ok_and(|meta| {
+                meta.is_some_and(|meta| {
+                    meta.meta.effective_history_mode() == HistoryMode::Paginated
+                })
+            })
+        };
         let (decoded, plain) = match plain_sibling(path) {
             Some(_) => (Some(digest(zstd::Decoder::new(File::open(path)?)?)?), None),
-            None => (None, Some(digest_of_prefix(path, stamp.0)?)),
+            None if paginated() => (None, Some(digest_of_prefix(path, stamp.0)?)),
+            None => (None, None),
         };
         Ok(Self {
             stamp,
@@ -265,13 +275,14 @@ impl Kept {
             path: path.to_path_buf(),
             what,
         };
-        if let (Ok(after), Some(plain)) = (stamp(path), &self.plain)
+        let after = stamp(path);
+        if let (Ok(after), Some(plain)) = (&after, &self.plain)
             && after.0 > self.stamp.0
             && settings_appended_after(path, self.stamp.0, plain).unwrap_or(false)
         {
             return Ok(());
         }
-        match (stamp(path), plain_sibling(path), self.decoded) {
+        match (after, plain_sibling(path), self.decoded) {
             (Ok(after), _, _) if after.0 != self.stamp.0 => Err(changed("size")),
             (Ok(after), _, _) if after.1 != self.stamp.1 => Err(changed("modification time")),
             (Ok(_), _, _) => Ok(()),
