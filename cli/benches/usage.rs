@@ -9,7 +9,8 @@
 //! totals of both are checked to be equal first, so the two do the same work.
 //!
 //! Goal: at least 3x faster than ccusage, with no more memory. The generated home (about
-//! 110 MB) lives under the target directory and is deleted at the end.
+//! 110 MB) lives under the target directory (`usage-bench-home`) and is deleted at the end,
+//! unless `CODEX_USAGE_BENCH_KEEP_HOME=1` keeps it for runs by hand.
 //!
 //! Then a scale pass: `codex-thread usage session` on one file of real lines
 //! (`rollout/benches/support/generate.rs`, as the `large` bench writes them: compactions,
@@ -204,7 +205,11 @@ fn bench(c: &mut Criterion) {
         });
     }
     group.finish();
-    let _ = std::fs::remove_dir_all(&root);
+    if std::env::var("CODEX_USAGE_BENCH_KEEP_HOME").as_deref() == Ok("1") {
+        eprintln!("usage bench: the home is kept at {}", root.display());
+    } else {
+        let _ = std::fs::remove_dir_all(&root);
+    }
 }
 
 /// The sizes of the scale pass (MiB).

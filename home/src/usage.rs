@@ -44,7 +44,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use codex_protocol::event::{EventMsg, TokenUsage};
-use codex_protocol::rollout::{RolloutItem, RolloutLine, parse_rollout_line_typed};
+use codex_protocol::rollout::{RolloutItem, RolloutLine};
 use codex_protocol::thread_id::ThreadId;
 use serde::Serialize;
 
@@ -470,9 +470,11 @@ fn scan_stream<R: Read>(
             if kind == LineKind::ModelOutput && !awaits_first_total {
                 kind = LineKind::Skip;
             }
-            kind != LineKind::Skip
+            // A token count is read by the small parse below (the typed one only when that
+            // cannot), a model output not at all: only the typed kind is parsed here.
+            kind == LineKind::Parse
         };
-        let Some(line) = stream.next_line_where(wanted)? else {
+        let Some(mut line) = stream.next_line_where(wanted)? else {
             break;
         };
         if let Some(problem) = &line.problem {
@@ -490,11 +492,13 @@ fn scan_stream<R: Read>(
                     scan.push_item(line.number, light.timestamp, &item);
                 }
                 None => {
-                    let typed = parse_rollout_line_typed(line.raw)
-                        .ok()
-                        .and_then(|typed| typed.into_line());
-                    if let Some(rollout_line) = typed {
-                        scan.push(line.number, &rollout_line);
+                    // As it would have been read had it been wanted: its problem noted.
+                    line.read_in_full();
+                    if let Some(problem) = &line.problem {
+                        crate::note_damage(&mut scan.usage.damage, problem);
+                    }
+                    if let Some(rollout_line) = line.line() {
+                        scan.push(line.number, rollout_line);
                     }
                 }
             },

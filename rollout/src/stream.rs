@@ -4,7 +4,8 @@
 //! history at once (token usage, search indexing, disk usage, validation): it decodes the
 //! input (plain or zstd, decided by [`crate::source`]), cuts it at `\n`, and classifies each
 //! line exactly as the whole-file loader does ([`crate::load`]): the same items, the same
-//! problems, the same line numbers. Memory is the longest line plus the decoder's buffers.
+//! problems, the same line numbers. Memory is the read block or the longest line, whichever is
+//! larger ([`window`]: lines are lent from it, not copied out), plus the decoder's buffers.
 //!
 //! A damaged compressed stream ends the stream with one [`crate::load::ProblemKind::Damaged`]
 //! problem (the partial line at the damage is dropped), as the loader reports it; any other
@@ -29,7 +30,7 @@
 //! ```
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, Read};
 use std::ops::Range;
 use std::path::Path;
 
@@ -41,6 +42,10 @@ use crate::load::LineProblem;
 use crate::load::lines::{LineOutcome, LineRead, line_ranges, read_line};
 use crate::source::{Compression, RolloutReader, StreamDamage};
 
+mod window;
+
+use window::Window;
+
 /// Decoder buffer size: large enough that reading a multi-GB file is not dominated by
 /// system calls, small enough to be irrelevant next to a long line.
 const BUFFER_BYTES: usize = 256 * 1024;
@@ -48,9 +53,8 @@ const BUFFER_BYTES: usize = 256 * 1024;
 /// A forward reader of a rollout's lines (see the module docs).
 #[derive(Debug)]
 pub struct RolloutStream<R: Read> {
-    reader: BufReader<RolloutReader<R>>,
+    window: Window<RolloutReader<R>>,
     compression: Compression,
-    buf: Vec<u8>,
     number: usize,
     offset: u64,
     finished: bool,
@@ -151,7 +155,10 @@ impl RolloutStream<File> {
     /// Opens the rollout file at `path`, plain or compressed. The error is the operating
     /// system's; callers name the file.
     pub fn open(path: &Path) -> io::Result<Self> {
-        Self::new(File::open(path)?)
+        let file = File::open(path)?;
+        // Its size sizes the buffer (a small file is read in one block of its size).
+        let size = file.metadata().ok().map(|metadata| metadata.len());
+        Self::with_expected(file, size)
     }
 }
 
@@ -159,12 +166,16 @@ impl<R: Read> RolloutStream<R> {
     /// A stream over `reader` (a file, standard input, bytes). Fails only when the first
     /// read (telling plain from zstd) fails.
     pub fn new(reader: R) -> io::Result<Self> {
+        Self::with_expected(reader, None)
+    }
+
+    /// [`Self::new`] over an input of `expected` bytes, when known.
+    fn with_expected(reader: R, expected: Option<u64>) -> io::Result<Self> {
         let reader = RolloutReader::new(reader)?;
         let compression = reader.compression();
         Ok(Self {
-            reader: BufReader::with_capacity(BUFFER_BYTES, reader),
+            window: Window::new(reader, BUFFER_BYTES, expected),
             compression,
-            buf: Vec::new(),
             number: 0,
             offset: 0,
             finished: false,
@@ -215,65 +226,52 @@ impl<R: Read> RolloutStream<R> {
         if self.finished {
             return Ok(None);
         }
-        self.buf.clear();
-        let read = loop {
-            match self.reader.read_until(b'\n', &mut self.buf) {
-                Ok(read) => break Ok(read),
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-                Err(error) => break Err(error),
-            }
-        };
         let offset = self.offset;
-        match read {
-            Ok(0) => {
+        let (raw, terminated) = match self.window.next_line() {
+            Ok(Some(line)) => line,
+            Ok(None) => {
                 self.finished = true;
-                Ok(None)
+                return Ok(None);
             }
-            Ok(read) => {
-                self.offset += read as u64;
-                self.number += 1;
-                let (raw, terminated) = match self.buf.strip_suffix(b"\n") {
-                    Some(raw) => (raw, true),
-                    None => (self.buf.as_slice(), false),
+            Err(cut) => {
+                let Some(damage) = StreamDamage::of_io_error(&cut.error) else {
+                    return Err(cut.error);
                 };
-                if !wanted(raw) {
-                    return Ok(Some(StreamedLine {
-                        number: self.number,
-                        offset,
-                        raw,
-                        terminated,
-                        content: StreamedContent::Skipped,
-                        problem: None,
-                    }));
-                }
-                let read = read_line(self.number, raw);
-                Ok(Some(StreamedLine {
-                    number: self.number,
-                    offset,
-                    raw,
-                    terminated,
-                    content: StreamedContent::of(read.outcome),
-                    problem: read.problem,
-                }))
-            }
-            Err(error) => {
-                let Some(damage) = StreamDamage::of_io_error(&error) else {
-                    return Err(error);
-                };
+                let dropped = cut.read;
                 // The damage is reported at the line it cut; that line was never read, so it
                 // is not counted (as the loader counts only complete lines).
-                let dropped = self.buf.len();
                 self.finished = true;
-                Ok(Some(StreamedLine {
+                return Ok(Some(StreamedLine {
                     number: self.number + 1,
                     offset,
                     raw: &[],
                     terminated: false,
                     content: StreamedContent::Skipped,
                     problem: Some(LineProblem::of_damage(self.number + 1, damage, dropped)),
-                }))
+                }));
             }
+        };
+        self.offset += (raw.len() + usize::from(terminated)) as u64;
+        self.number += 1;
+        if !wanted(raw) {
+            return Ok(Some(StreamedLine {
+                number: self.number,
+                offset,
+                raw,
+                terminated,
+                content: StreamedContent::Skipped,
+                problem: None,
+            }));
         }
+        let read = read_line(self.number, raw);
+        Ok(Some(StreamedLine {
+            number: self.number,
+            offset,
+            raw,
+            terminated,
+            content: StreamedContent::of(read.outcome),
+            problem: read.problem,
+        }))
     }
 
     /// Calls `visit` with every line in order, stopping at the first read error.
@@ -523,18 +521,10 @@ impl<R: Read> RolloutStream<R> {
 
     /// Appends up to `wanted` bytes of the input (at least [`READ_BYTES`]) to `bytes`,
     /// fewer only at its end; the number appended. Bytes read before an error stay appended.
-    /// What the reader's buffer holds comes first; the rest is read past it, into `bytes`'
-    /// free capacity, so no byte is copied twice (the free capacity is zeroed before each
-    /// read: the readers below implement no `read_buf`).
+    /// What the window holds comes first; the rest is read past it, into `bytes`' free
+    /// capacity, so no byte is copied twice.
     fn read_into(&mut self, bytes: &mut Vec<u8>, wanted: usize) -> io::Result<usize> {
-        let wanted = wanted.max(READ_BYTES);
-        let buffered = self.reader.buffer();
-        let taken = buffered.len().min(wanted);
-        bytes.extend_from_slice(buffered.get(..taken).unwrap_or_default());
-        self.reader.consume(taken);
-        let rest = (wanted - taken) as u64;
-        let read = self.reader.get_mut().take(rest).read_to_end(bytes)?;
-        Ok(taken + read)
+        self.window.read_into(bytes, wanted.max(READ_BYTES))
     }
 }
 

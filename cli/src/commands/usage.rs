@@ -10,6 +10,7 @@
 
 pub(crate) mod render;
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -99,11 +100,12 @@ pub(crate) fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
             damaged.note(&session.path, damage);
         }
     }
+    let by_name: HashMap<String, &Source> = sources
+        .iter()
+        .map(|source| (source.name(), source))
+        .collect();
     count_each_response_once(&mut sessions, zone, |session| {
-        let source = sources
-            .iter()
-            .find(|source| source.name() == session.path)?;
-        read_apart(source)
+        read_apart(by_name.get(&session.path)?)
     });
     let report = build_usage_report(kind, zone, range, &sessions);
     if out.is_json() {
