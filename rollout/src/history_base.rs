@@ -23,7 +23,7 @@ mod prefix;
 
 use std::path::{Path, PathBuf};
 
-use codex_protocol::rollout::{HistoryBase, InitialHistory, ResumedHistory, RolloutItem};
+use codex_protocol::rollout::{HistoryBase, RolloutItem};
 use codex_protocol::thread_id::ThreadId;
 
 use crate::error::RolloutError;
@@ -257,21 +257,6 @@ impl ResolvedRollout {
             Some(full) => full,
             None => self.rollout.into_items(),
         }
-    }
-
-    /// The starting point of a resumed session: this thread, its full history, its file.
-    pub fn into_initial_history(self) -> InitialHistory {
-        let conversation_id = self.thread_id();
-        let rollout_path = Some(self.path().to_path_buf());
-        let history = self.into_items();
-        if history.is_empty() {
-            return InitialHistory::New;
-        }
-        InitialHistory::Resumed(ResumedHistory {
-            conversation_id,
-            history,
-            rollout_path,
-        })
     }
 }
 

@@ -3,8 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-use codex_protocol::rollout::InitialHistory;
-
 use codex_protocol::models::{ContentItem, ResponseItem};
 use codex_protocol::rollout::{HistoryBase, RolloutItem, RolloutLine};
 use codex_protocol::thread_id::ThreadId;
@@ -434,7 +432,7 @@ fn a_parent_file_of_another_thread_is_refused() -> TestResult {
 }
 
 #[test]
-fn the_initial_history_is_the_child_thread_with_the_full_items() -> TestResult {
+fn a_resolved_child_is_its_own_thread_with_the_full_items() -> TestResult {
     let home = Home::new()?;
     let (parent, child, _) = ids();
     let lines = session(parent, None, &["p1"], false)?;
@@ -450,14 +448,8 @@ fn the_initial_history_is_the_child_thread_with_the_full_items() -> TestResult {
         false,
     )?;
     let resolved = load_rollout_with_base(&home.home, home.path(child))?;
-    let InitialHistory::Resumed(resumed) = resolved.into_initial_history() else {
-        return Err("not resumed".into());
-    };
-    assert_eq!(resumed.conversation_id, child);
-    assert_eq!(resumed.history.len(), 4);
-    assert_eq!(
-        resumed.rollout_path.as_deref(),
-        Some(Path::new(&home.path(child)))
-    );
+    assert_eq!(resolved.thread_id(), child);
+    assert_eq!(resolved.path(), Path::new(&home.path(child)));
+    assert_eq!(resolved.into_items().len(), 4);
     Ok(())
 }

@@ -123,10 +123,10 @@ pub use layout::{
 pub use line_tags::{LineTags, line_tags};
 pub use load::{
     LineProblem, LoadError, LoadedRollout, ProblemKind, RolloutContents, get_rollout_history,
-    load_rollout_bytes, load_rollout_from_reader, load_rollout_items,
+    load_rollout_bytes, load_rollout_items,
 };
 pub use ordinal::{WhenMissing, line_ordinal, with_line_ordinal};
-pub use policy::{is_persisted_rollout_item, persisted_rollout_items};
+pub use policy::persisted_rollout_items;
 pub use reconstruct::{
     ContextWindow, PreviousTurnSettings, ReconstructOptions, ReconstructedHistory,
     reconstruct_history_from_items, reconstruct_history_from_rollout, reconstruct_history_with,
@@ -144,8 +144,7 @@ pub use timestamp::{format_line_timestamp, now_line_timestamp};
 pub use turn_pages::{TurnPage, turns_before, turns_from};
 pub use turns::{
     ParentPrefixScan, Provenance, StreamedTurnIndex, TooFewTurns, TurnRecords, TurnTally, UserTurn,
-    UserTurnCounter, all_user_turns_in_rollout, may_start_turn, parent_prefix, user_turn_count,
-    user_turns,
+    UserTurnCounter, all_user_turns_in_rollout, parent_prefix, user_turn_count, user_turns,
 };
 
 /// Hooks for the tests of crates above this one, never needed by a program.

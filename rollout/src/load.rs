@@ -27,7 +27,6 @@ mod entry;
 pub(crate) mod lines;
 mod problem;
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use codex_protocol::rollout::ResumedHistory;
@@ -141,7 +140,7 @@ impl LoadedRollout {
     }
 
     /// The starting point of a resumed session: this thread and its items.
-    pub fn into_initial_history(self) -> InitialHistory {
+    pub(crate) fn into_initial_history(self) -> InitialHistory {
         let path = self.path;
         let conversation_id = self.thread_id;
         let history = self.contents.into_items();
@@ -203,19 +202,6 @@ pub fn load_rollout_items(path: impl AsRef<Path>) -> Result<LoadedRollout, LoadE
         source,
     })?;
     LoadedRollout::from_contents(path, RolloutContents::from_decoded(decoded))
-}
-
-/// Loads a session from any reader, plain or zstd (the CLI reads stdin); `name` stands for
-/// the file in errors and in [`LoadedRollout::path`].
-pub fn load_rollout_from_reader(
-    reader: impl Read,
-    name: impl Into<PathBuf>,
-) -> Result<LoadedRollout, LoadError> {
-    let name = name.into();
-    match RolloutContents::read(reader) {
-        Ok(contents) => LoadedRollout::from_contents(name, contents),
-        Err(source) => Err(LoadError::Io { path: name, source }),
-    }
 }
 
 /// Loads a session from bytes already in memory (plain or zstd).

@@ -166,7 +166,7 @@ fn reader_entry_and_initial_history() -> TestResult {
         meta_line(id)?,
         line(RolloutItem::ResponseItem(ResponseItem::user_text("hi")))?
     );
-    let loaded = load_rollout_from_reader(text.as_bytes(), "<stdin>")?;
+    let loaded = LoadedRollout::from_contents("<stdin>", RolloutContents::read(text.as_bytes())?)?;
     assert_eq!(loaded.path(), Path::new("<stdin>"));
     let InitialHistory::Resumed(resumed) = loaded.into_initial_history() else {
         return Err("expected a resumed history".into());
@@ -242,7 +242,7 @@ fn compressed_files_load_exactly_as_plain_ones() -> TestResult {
         std::fs::write(&path, &compressed)?;
         for loaded in [
             load_rollout_bytes(compressed.clone(), "s.jsonl.zst")?,
-            load_rollout_from_reader(&compressed[..], "<stdin>")?,
+            LoadedRollout::from_contents("<stdin>", RolloutContents::read(&compressed[..])?)?,
             load_rollout_items(&path)?,
         ] {
             assert_eq!(loaded.contents().bytes(), plain.contents().bytes());

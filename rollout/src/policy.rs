@@ -279,7 +279,7 @@ pub(crate) fn prepare_for_persistence<'a>(
 }
 
 /// Whether `item` is written to a session file of history mode `mode`.
-pub fn is_persisted_rollout_item(item: &RolloutItem, mode: &HistoryMode) -> bool {
+pub(crate) fn is_persisted_rollout_item(item: &RolloutItem, mode: &HistoryMode) -> bool {
     rollout_item_durability(item, mode).is_durable()
 }
 

@@ -193,9 +193,9 @@ pub fn all_user_turns_in_rollout(items: &[RolloutItem], records: TurnRecords) ->
 
 /// Whether a turn of the index could start at `item` ([`UserTurn::start`]): every start is a
 /// `task_started`, a person's message record (`user_message`, a completed item) or a
-/// turn-starting response item. A reader that must know where turns may begin before the
-/// index is finished (export's first pass) asks this.
-pub fn may_start_turn(item: &RolloutItem) -> bool {
+/// turn-starting response item (the index's invariant its tests check).
+#[cfg(test)]
+pub(crate) fn may_start_turn(item: &RolloutItem) -> bool {
     match item {
         RolloutItem::EventMsg(
             EventMsg::TurnStarted(_) | EventMsg::UserMessage(_) | EventMsg::ItemCompleted(_),
