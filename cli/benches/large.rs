@@ -37,6 +37,8 @@
 //! profiling by hand); `CODEX_BENCH_VALUE=PATH` only times the one-thread `Value` parse of
 //! `PATH`. `CODEX_BENCH_SCALE_ONLY=1` runs the scale pass alone, at the sizes of
 //! `CODEX_BENCH_SCALE_MIB` (comma-separated MiB, default `100,1024`).
+//! `CODEX_BENCH_SHAPES=1` runs the shapes pass alone (`shapes/pass.rs`): every one-session
+//! command on every hard shape of the generator at those sizes, printed as a Markdown table.
 
 #![allow(clippy::expect_used, clippy::print_stderr, clippy::unwrap_used)]
 
@@ -44,6 +46,8 @@
 mod baseline;
 #[path = "../../rollout/benches/support/generate.rs"]
 mod generate;
+#[path = "shapes/pass.rs"]
+mod shapes;
 
 use std::hint::black_box;
 use std::io::Write;
@@ -508,6 +512,14 @@ fn main() {
     if let Ok(path) = std::env::var("CODEX_BENCH_VALUE") {
         let took = time_value_parse(Path::new(&path));
         eprintln!("value parse of {path}: {:.2}s", took.as_secs_f64());
+        return;
+    }
+    // `CODEX_BENCH_SHAPES=1`: every command on every hard shape, alone.
+    if std::env::var("CODEX_BENCH_SHAPES").as_deref() == Ok("1") {
+        match real_lines() {
+            Some(lines) => shapes::shapes(&lines),
+            None => eprintln!("large bench: NO REAL FIXTURES, the shapes pass is NOT MEASURED"),
+        }
         return;
     }
     // `CODEX_BENCH_SCALE_ONLY=1`: the whole-process scale pass alone, without the group.
