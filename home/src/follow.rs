@@ -28,7 +28,7 @@
 //! a file that never records its turns (older formats) is still shown, a moment late.
 
 use std::fs::File;
-use std::io::{self, Seek, SeekFrom};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -37,8 +37,12 @@ use codex_app_server_protocol::v2::Turn;
 use codex_app_server_protocol::{ThreadHistoryBuilder, TranscriptMode};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::{ClientView, Compression, RolloutReader, RolloutStream, TurnRecords};
+use codex_rollout::{ClientView, Compression, RolloutReader, TurnRecords};
 use codex_rollout::{home_of_rollout_path, parse_rollout_file_name};
+
+mod read_point;
+
+pub(crate) use read_point::ReadPoint;
 
 use crate::{
     FileInput, ReadError, continues_another, feed_with_base, find_rollout_by_thread_id,
@@ -213,11 +217,11 @@ impl ThreadFollower {
             (load_thread_file(&self.path, None)?, false)
         } else {
             let reading = self.reading.get_or_insert_with(Reading::streaming);
-            if stamp.0 < reading.offset {
+            if stamp.0 < reading.point.offset {
                 *reading = Reading::streaming();
             }
             let read = reading.read_on(&self.path).map_err(unreadable)?;
-            if !read && reading.lines > 0 {
+            if !read && reading.point.lines > 0 {
                 return Ok(None);
             }
             self.held = None;
@@ -287,10 +291,8 @@ fn moved_to(path: &Path) -> Option<PathBuf> {
 /// A file read up to a line start: the client view and the thread built of the lines before.
 #[derive(Debug, Clone)]
 struct Reading {
-    /// Where the next line starts (in the decoded bytes).
-    offset: u64,
-    /// Lines read.
-    lines: usize,
+    /// Where the next line starts.
+    point: ReadPoint,
     view: ClientView,
     /// The view as it was before the first line (to start again from).
     start: ClientView,
@@ -307,8 +309,7 @@ impl Reading {
 
     fn new(view: ClientView) -> Self {
         Self {
-            offset: 0,
-            lines: 0,
+            point: ReadPoint::default(),
             start: view.clone(),
             view,
             feed: ThreadFeed::default(),
@@ -320,41 +321,29 @@ impl Reading {
     /// fresh start, when the file is compressed); says whether any was read.
     fn read_on(&mut self, path: &Path) -> io::Result<bool> {
         let mut file = File::open(path)?;
-        let compression = RolloutReader::new(&mut file)?.compression();
-        let mut stream = match compression {
-            Compression::Plain => {
-                file.seek(SeekFrom::Start(self.offset))?;
-                RolloutStream::resume(file, self.lines, self.offset)?
-            }
-            Compression::Zstd => {
-                *self = Self::new(self.start.clone());
-                file.seek(SeekFrom::Start(0))?;
-                RolloutStream::new(file)?
-            }
-        };
-        let mut read = false;
-        while let Some(line) = stream.next_line()? {
-            if !line.terminated {
-                break;
-            }
+        if RolloutReader::new(&mut file)?.compression() == Compression::Zstd {
+            *self = Self::new(self.start.clone());
+        }
+        let Self {
+            point,
+            view,
+            feed,
+            thread_id,
+            ..
+        } = self;
+        point.read_on(file, |line| {
             if let Some(format) = line.format() {
-                self.view.note_format(format);
+                view.note_format(format);
             }
             if let Some(rollout_line) = line.line() {
-                if let (None, Some(meta)) = (self.thread_id, rollout_line.item.session_meta()) {
-                    self.thread_id = Some(meta.meta.id);
+                if let (None, Some(meta)) = (*thread_id, rollout_line.item.session_meta()) {
+                    *thread_id = Some(meta.meta.id);
                 }
-                let feed = &mut self.feed;
-                self.view
-                    .push(line.number, line.raw, &rollout_line.item, &mut |item| {
-                        feed.push(item);
-                    });
+                view.push(line.number, line.raw, &rollout_line.item, &mut |item| {
+                    feed.push(item);
+                });
             }
-            self.offset = line.offset + line.raw.len() as u64 + 1;
-            self.lines = line.number;
-            read = true;
-        }
-        Ok(read)
+        })
     }
 
     /// The thread read so far (with what the view still keeps back) and the rule the file's

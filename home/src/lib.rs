@@ -169,17 +169,18 @@ pub use prune::{
     parse_size, plan_prune, rescue_thread, storage_summary,
 };
 pub use read::{
-    FileInput, FirstPass, ItemsSeen, LeftOpen, LineTest, Passes, ReadError, ResumedWith,
-    SessionInput, SkippedLines, TwoPassThread, continues_another, describe_thread_file, every_line,
-    feed_with_base, home_of, read_thread, stream_again, stream_again_lines, stream_again_where,
-    stream_client_view, stream_session, stream_session_where,
+    FileInput, FirstPass, HistoryError, ItemsSeen, LeftOpen, LineTest, Passes, ReadError,
+    ResumedWith, SessionHistory, SessionInput, SkippedLines, TwoPassThread, continues_another,
+    describe_thread_file, every_line, feed_with_base, home_of, read_thread, stream_again,
+    stream_again_lines, stream_again_where, stream_client_view, stream_session,
+    stream_session_where,
 };
 pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
 #[cfg(feature = "state")]
 pub use repair::{
     Finding, Problem, RepairError, RepairReport, RewriteError, apply_repairs, find_repairs,
 };
-pub use replay::{HOLD_POLLS, NotificationReplay, replay_notifications};
+pub use replay::{HOLD_POLLS, NotificationReplay, replay_notifications, replay_notifications_once};
 #[cfg(feature = "search")]
 pub use search::{
     BUSY_TIMEOUT, Hit, HitAnchor, OUTPUT_CAP, Order, Query, Role, SearchError, SearchIndex, Syntax,

@@ -12,6 +12,8 @@
 
 mod checked;
 mod client_view;
+mod model_history;
+mod next_request;
 mod planned;
 mod thread_file;
 
@@ -25,6 +27,7 @@ pub use checked::{
     stream_again_where, stream_session, stream_session_where,
 };
 pub use client_view::{read_thread, stream_client_view};
+pub use model_history::{HistoryError, SessionHistory};
 pub use planned::{LeftOpen, TwoPassThread};
 pub(crate) use thread_file::{HomeThreads, describe_home_file};
 pub use thread_file::{

@@ -55,6 +55,10 @@ pub struct RepairReport {
     pub threads: usize,
     /// What Codex would show wrongly.
     pub findings: Vec<Finding>,
+    /// Every thread looked at with its files, oldest first: what [`apply_repairs`] registers,
+    /// from the one listing the findings came from.
+    #[serde(skip)]
+    pieces: BTreeMap<String, Vec<PathBuf>>,
 }
 
 /// One thing Codex would show wrongly.
@@ -279,6 +283,7 @@ pub fn find_repairs(home: &CodexHome) -> Result<RepairReport, RepairError> {
             });
         }
     }
+    report.pieces = threads;
     Ok(report)
 }
 
@@ -309,7 +314,6 @@ pub fn apply_repairs(
 ) -> Result<Vec<ImportedThread>, RepairError> {
     let mut threads: BTreeMap<String, Registration> = BTreeMap::new();
     let mut placed = Vec::new();
-    let mut pieces_of = thread_pieces(home)?;
     for finding in report
         .findings
         .iter()
@@ -321,7 +325,11 @@ pub fn apply_repairs(
         if threads.contains_key(&finding.thread_id) {
             continue;
         }
-        let pieces = pieces_of.remove(&finding.thread_id).unwrap_or_default();
+        let pieces = report
+            .pieces
+            .get(&finding.thread_id)
+            .cloned()
+            .unwrap_or_default();
         let newest = pieces.last().unwrap_or(&finding.path);
         let meta = session_meta_of_file(newest).ok().flatten();
         let paginated = meta

@@ -31,7 +31,6 @@
 //! to one. A file that shrank was rewritten, and following it ends with an error.
 
 use std::fs::File;
-use std::io::{Seek, SeekFrom};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -41,10 +40,9 @@ use codex_app_server_protocol::v2::ThreadStartedNotification;
 use codex_app_server_protocol::{EventProjector, ServerMessage, ServerNotification};
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::{
-    Compression, ReplayedEvent, Replayer, RolloutReader, RolloutStream, StreamedTurnIndex,
-};
+use codex_rollout::{Compression, ReplayedEvent, Replayer, RolloutReader, StreamedTurnIndex};
 
+use crate::follow::ReadPoint;
 use crate::{Passes, ReadError, SessionInput, stream_again_lines, stream_session_where};
 
 /// Polls of a still file after which a held last line is replayed anyway (see the module
@@ -58,9 +56,9 @@ pub struct NotificationReplay {
     index: StreamedTurnIndex,
     replayer: Replayer,
     projection: Projection,
-    /// The file followed, where its next line starts and the lines before it; `None` when
-    /// nothing can follow (a compressed file, an input that is no file).
-    next: Option<(PathBuf, u64, usize)>,
+    /// The file followed and where its next line starts; `None` when nothing can follow (a
+    /// compressed file, an input that is no file).
+    next: Option<(PathBuf, ReadPoint)>,
     /// Lines read into the index but not replayed yet (see the module docs).
     held: Vec<HeldLine>,
     /// Polls since the file last grew.
@@ -123,6 +121,25 @@ fn replayed(raw: &[u8]) -> bool {
 /// `emit` returns; the replay, to follow the file on with (see the module docs).
 pub fn replay_notifications<E: From<ReadError>>(
     input: &dyn SessionInput,
+    emit: impl FnMut(ServerMessage) -> Result<(), E>,
+) -> Result<NotificationReplay, E> {
+    replay(input, true, emit)
+}
+
+/// [`replay_notifications`] for a reader that will not follow the file: the turn index is let
+/// go once the first pass has read it, so what the second pass keeps is the positions of the
+/// turns' records (a word or two a turn), not the index of every rule.
+pub fn replay_notifications_once<E: From<ReadError>>(
+    input: &dyn SessionInput,
+    emit: impl FnMut(ServerMessage) -> Result<(), E>,
+) -> Result<(), E> {
+    replay(input, false, emit).map(drop)
+}
+
+/// The replay of both: `follow` keeps the index (and the place to read on from).
+fn replay<E: From<ReadError>>(
+    input: &dyn SessionInput,
+    follow: bool,
     mut emit: impl FnMut(ServerMessage) -> Result<(), E>,
 ) -> Result<NotificationReplay, E> {
     let mut index = StreamedTurnIndex::new();
@@ -151,7 +168,11 @@ pub fn replay_notifications<E: From<ReadError>>(
             }
         }
     })?;
-    let (records, turns) = index.clone().finish();
+    let (records, turns) = if follow {
+        index.clone().finish()
+    } else {
+        std::mem::take(&mut index).finish()
+    };
     let thread_id = meta
         .as_ref()
         .map_or_else(ThreadId::unrecorded, |meta| meta.meta.id);
@@ -206,8 +227,15 @@ pub fn replay_notifications<E: From<ReadError>>(
     )?;
     let next = input
         .file()
-        .map(|path| (path.to_path_buf(), end.0, end.1))
-        .filter(|(path, _, _)| is_plain(path));
+        .filter(|_| follow)
+        .map(|path| {
+            let point = ReadPoint {
+                offset: end.0,
+                lines: end.1,
+            };
+            (path.to_path_buf(), point)
+        })
+        .filter(|(path, _)| is_plain(path));
     Ok(NotificationReplay {
         index,
         replayer,
@@ -234,7 +262,7 @@ impl NotificationReplay {
     /// The messages of the complete lines written since the last call (or since the replay),
     /// in order (see the module docs); none when nothing was written or nothing follows.
     pub fn follow(&mut self) -> Result<Vec<ServerMessage>, ReadError> {
-        let Some((path, offset, lines)) = &mut self.next else {
+        let Some((path, point)) = &mut self.next else {
             return Ok(Vec::new());
         };
         let name = path.display().to_string();
@@ -242,42 +270,37 @@ impl NotificationReplay {
             name: name.clone(),
             source,
         };
-        let mut file = File::open(&*path).map_err(io)?;
+        let file = File::open(&*path).map_err(io)?;
         let size = file.metadata().map_err(io)?.len();
-        if size < *offset {
+        if size < point.offset {
             return Err(ReadError::Changed {
                 name: name.clone(),
                 done: "followed".to_owned(),
                 redo: "follow".to_owned(),
-                before: *offset as usize,
+                before: point.offset as usize,
                 now: size as usize,
             });
         }
         let mut grew = false;
-        if size > *offset {
-            file.seek(SeekFrom::Start(*offset)).map_err(io)?;
-            let mut stream = RolloutStream::resume(file, *lines, *offset).map_err(io)?;
-            while let Some(line) = stream.next_line().map_err(io)? {
-                if !line.terminated {
-                    break;
-                }
-                if let Some(format) = line.format() {
-                    self.index.note_format(format);
-                }
-                if let Some(rollout_line) = line.line() {
-                    self.index.push_at(line.number, &rollout_line.item);
-                    self.held.push(HeldLine {
-                        number: line.number,
-                        raw: line.raw.to_vec(),
-                        item: rollout_line.item.clone(),
-                    });
-                } else if line.problem.is_some() {
-                    tracing::warn!(input = %name, line = line.number, "an unreadable line was not replayed");
-                }
-                *offset = line.offset + line.raw.len() as u64 + 1;
-                *lines = line.number;
-                grew = true;
-            }
+        if size > point.offset {
+            let (index, held) = (&mut self.index, &mut self.held);
+            grew = point
+                .read_on(file, |line| {
+                    if let Some(format) = line.format() {
+                        index.note_format(format);
+                    }
+                    if let Some(rollout_line) = line.line() {
+                        index.push_at(line.number, &rollout_line.item);
+                        held.push(HeldLine {
+                            number: line.number,
+                            raw: line.raw.to_vec(),
+                            item: rollout_line.item.clone(),
+                        });
+                    } else if line.problem.is_some() {
+                        tracing::warn!(input = %name, line = line.number, "an unreadable line was not replayed");
+                    }
+                })
+                .map_err(io)?;
         }
         self.idle = if grew { 0 } else { self.idle + 1 };
         let waiting = self.index.reads_next_item() && self.idle < HOLD_POLLS;

@@ -24,12 +24,12 @@ use std::path::PathBuf;
 use crate::error::{CommandResult, Status};
 use crate::input::Source;
 use crate::output::{Output, note};
-use crate::session_history::SessionHistory;
+use crate::session_history;
 
 /// Runs `history`: JSON Lines in both modes, with a one-line summary on standard error in
 /// human mode.
 pub(crate) fn run(source: &Source, home: Option<PathBuf>, out: &mut Output) -> CommandResult {
-    let history = SessionHistory::load(source, home)?;
+    let history = session_history::load(source, home)?;
     let rebuilt = history.rebuilt();
     for item in rebuilt.history.raw_items() {
         out.json_line(item)?;
@@ -52,7 +52,7 @@ pub(crate) fn run(source: &Source, home: Option<PathBuf>, out: &mut Output) -> C
         };
         note(&format!(
             "{}: {} history item(s){base}; {} rollback(s) applied{parents}",
-            history.name(),
+            source.name(),
             rebuilt.history.len(),
             rebuilt.stats.rollbacks_applied,
         ));

@@ -12,13 +12,12 @@ pub(crate) mod render;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use chrono::NaiveDate;
 use chrono_tz::Tz;
 use codex_home::{FileUsage, count_each_response_once, file_usage, file_usage_by_day};
 use codex_rollout::RolloutStream;
+use rayon::prelude::*;
 
 use crate::damaged::DamagedFiles;
 use crate::error::{CommandResult, Failure, Status};
@@ -204,35 +203,21 @@ fn read_all(sources: &[Source], zone: Tz) -> (Vec<SessionUsage>, bool) {
         .collect();
     let total_bytes: u64 = sizes.iter().sum();
     let progress = Progress::for_bytes(total_bytes, "reading sessions");
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Result<FileUsage, String>>>> =
-        Mutex::new(sources.iter().map(|_| None).collect());
-    let workers = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(sources.len().max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(source) = sources.get(index) else {
-                        break;
-                    };
-                    let result = read_one(source, zone);
-                    progress.inc(sizes.get(index).copied().unwrap_or(0));
-                    if let Ok(mut results) = results.lock() {
-                        results[index] = Some(result);
-                    }
-                }
-            });
-        }
-    });
-    let results = results.into_inner().unwrap_or_default();
+    // On rayon's pool, one file per task, in the order given.
+    let results: Vec<Result<FileUsage, String>> = sources
+        .par_iter()
+        .zip(&sizes)
+        .map(|(source, size)| {
+            let result = read_one(source, zone);
+            progress.inc(*size);
+            result
+        })
+        .collect();
     let mut sessions = Vec::with_capacity(sources.len());
     let mut unreadable = false;
     for (source, result) in sources.iter().zip(results) {
         match result {
-            Some(Ok(usage)) => {
+            Ok(usage) => {
                 for line in &usage.undated_lines {
                     warn(&format!(
                         "{}:{line}: usage line without a readable timestamp, not counted",
@@ -244,11 +229,10 @@ fn read_all(sources: &[Source], zone: Tz) -> (Vec<SessionUsage>, bool) {
                     usage,
                 });
             }
-            Some(Err(message)) => {
+            Err(message) => {
                 warn(&message);
                 unreadable = true;
             }
-            None => unreadable = true,
         }
     }
     (sessions, unreadable)
