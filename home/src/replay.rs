@@ -188,7 +188,7 @@ fn replay<E: From<ReadError>>(
             }),
         ))?;
     }
-    let mut end = (0, 0);
+    let mut end = ReadPoint::default();
     stream_again_lines(
         input,
         "replaying",
@@ -197,7 +197,7 @@ fn replay<E: From<ReadError>>(
         ("replayed", "replay"),
         |line| {
             if line.terminated {
-                end = (line.offset + line.raw.len() as u64 + 1, line.number);
+                end = ReadPoint::after(line);
             }
             if line.passed_over() {
                 if itemless.binary_search(&line.number).is_err() {
@@ -228,13 +228,7 @@ fn replay<E: From<ReadError>>(
     let next = input
         .file()
         .filter(|_| follow)
-        .map(|path| {
-            let point = ReadPoint {
-                offset: end.0,
-                lines: end.1,
-            };
-            (path.to_path_buf(), point)
-        })
+        .map(|path| (path.to_path_buf(), end))
         .filter(|(path, _)| is_plain(path));
     Ok(NotificationReplay {
         index,

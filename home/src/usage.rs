@@ -471,8 +471,9 @@ fn scan_stream<R: Read>(
                 kind = LineKind::Skip;
             }
             // A token count is read by the small parse below (the typed one only when that
-            // cannot), a model output not at all: only the typed kind is parsed here.
-            kind == LineKind::Parse
+            // cannot). A model output's item is not read, but the line is parsed so that a
+            // damaged one is noted, as every line parsed is.
+            matches!(kind, LineKind::Parse | LineKind::ModelOutput)
         };
         let Some(mut line) = stream.next_line_where(wanted)? else {
             break;

@@ -237,7 +237,6 @@ impl<R: Read> RolloutStream<R> {
                 let Some(damage) = StreamDamage::of_io_error(&cut.error) else {
                     return Err(cut.error);
                 };
-                let dropped = cut.read;
                 // The damage is reported at the line it cut; that line was never read, so it
                 // is not counted (as the loader counts only complete lines).
                 self.finished = true;
@@ -247,7 +246,7 @@ impl<R: Read> RolloutStream<R> {
                     raw: &[],
                     terminated: false,
                     content: StreamedContent::Skipped,
-                    problem: Some(LineProblem::of_damage(self.number + 1, damage, dropped)),
+                    problem: Some(LineProblem::of_damage(self.number + 1, damage, cut.read)),
                 }));
             }
         };

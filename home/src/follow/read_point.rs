@@ -17,6 +17,14 @@ pub(crate) struct ReadPoint {
 }
 
 impl ReadPoint {
+    /// The start of the line after `line`, a complete (terminated) line.
+    pub(crate) fn after(line: &StreamedLine<'_>) -> Self {
+        Self {
+            offset: line.offset + line.raw.len() as u64 + 1,
+            lines: line.number,
+        }
+    }
+
     /// Hands `visit` each complete line of `file` after this point, in order, and moves past
     /// it; whether any was read. A last line without its `\n` (Codex is still writing it) is
     /// left for the next read. `file` must be plain unless this point is its start (a
@@ -34,8 +42,7 @@ impl ReadPoint {
                 break;
             }
             visit(&line);
-            self.offset = line.offset + line.raw.len() as u64 + 1;
-            self.lines = line.number;
+            *self = Self::after(&line);
             read = true;
         }
         Ok(read)

@@ -32,8 +32,9 @@ pub(crate) enum LineKind {
     /// Another line usage reads: the typed parse.
     Parse,
     /// A response item the model produced (reasoning, a tool call, an assistant message):
-    /// read unparsed, and only until the file's first running total (see
-    /// [`super::UsageScan`]'s missing-history rule).
+    /// only that there is one counts (its line is parsed only for its problems), and only
+    /// until the file's first running total (see [`super::UsageScan`]'s missing-history
+    /// rule).
     ModelOutput,
 }
 
