@@ -128,7 +128,7 @@ pub fn replay_notifications<E: From<ReadError>>(
 
 /// [`replay_notifications`] for a reader that will not follow the file: the turn index is let
 /// go once the first pass has read it, so what the second pass keeps is the positions of the
-/// turns' records (a word or two a turn), not the index of every rule.
+/// turns' records (a byte or two a turn), not the index of every rule.
 pub fn replay_notifications_once<E: From<ReadError>>(
     input: &dyn SessionInput,
     emit: impl FnMut(ServerMessage) -> Result<(), E>,
@@ -168,18 +168,15 @@ fn replay<E: From<ReadError>>(
             }
         }
     })?;
-    let (records, turns) = if follow {
-        index.clone().finish()
-    } else {
-        std::mem::take(&mut index).finish()
-    };
     let thread_id = meta
         .as_ref()
         .map_or_else(ThreadId::unrecorded, |meta| meta.meta.id);
     // The turns are numbered by line (the first pass could not count the items it passed
     // over), so the replay is fed line numbers too.
-    let mut replayer = Replayer::new(thread_id, records, &turns);
-    drop(turns);
+    let mut replayer = Replayer::new(thread_id, &index);
+    if !follow {
+        index = StreamedTurnIndex::new();
+    }
     let mut projection = Projection::new(thread_id);
     if let Some(meta) = &meta {
         emit(ServerMessage::Notification(
@@ -307,8 +304,7 @@ impl NotificationReplay {
         if count == 0 {
             return Vec::new();
         }
-        let (records, turns) = self.index.clone().finish();
-        self.replayer.learn(records, &turns);
+        self.replayer.learn(&self.index);
         let mut messages = Vec::new();
         let projection = &mut self.projection;
         for held in self.held.drain(..count) {

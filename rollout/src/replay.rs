@@ -102,7 +102,7 @@ pub fn replay_rollout(contents: &RolloutContents) -> Replay {
     let thread_id = contents.thread_id().unwrap_or_else(ThreadId::unrecorded);
     let records = TurnRecords::of(contents);
     let turns = all_user_turns_in_rollout(contents.items(), records);
-    let mut replayer = Replayer::new(thread_id, records, &turns);
+    let mut replayer = Replayer::of_turns(thread_id, records, turns);
     let mut events = Vec::new();
     for (index, item) in contents.items().iter().enumerate() {
         let (line, raw) = contents.entry_of_item(index).map_or((0, &[][..]), |entry| {

@@ -40,6 +40,8 @@ use codex_protocol::items::TurnItem;
 use codex_protocol::rollout::{LineFormat, RolloutItem};
 
 mod index;
+mod packed;
+pub(crate) use packed::PackedPositions;
 mod passing;
 mod prefix;
 mod segments;
@@ -318,6 +320,13 @@ impl StreamedTurnIndex {
     /// next line whole even when [`StreamedTurnIndex::may_pass_over`] says it may not.
     pub fn reads_next_item(&self) -> bool {
         self.indexer.reads_next_item()
+    }
+
+    /// The rule the file's turns are counted by so far, and every turn under it read so far in
+    /// file order, none marked rolled back: what a replay asks, read from the index in place.
+    pub(crate) fn every_turn(&self) -> (TurnRecords, impl Iterator<Item = UserTurn> + '_) {
+        let records = self.indexer.records();
+        (records, self.indexer.every_turn(records))
     }
 
     /// The rule the file's turns are counted by, and every turn under it in file order.

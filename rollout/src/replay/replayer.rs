@@ -16,7 +16,7 @@ use super::{
     EventOrigin, ItemPlace, ReplayedEvent, item_event_pair, raw_line_time_ms, rebuilt_item_events,
     started_of, track_turn, user_message_from_event,
 };
-use crate::turns::{TurnRecords, UserTurn};
+use crate::turns::{PackedPositions, StreamedTurnIndex, TurnRecords, UserTurn};
 
 /// The replay of a file, fed one item at a time in file order (see the module docs).
 #[derive(Debug)]
@@ -25,40 +25,53 @@ pub struct Replayer {
     /// A paginated file records its items itself; rebuilding them too would double them.
     rebuild_items: bool,
     /// Items that are a turn's message.
-    turn_messages: Positions,
+    turn_messages: PackedPositions,
     /// `user_message` events of turns whose message item the file lost.
-    event_only_turns: Positions,
+    event_only_turns: PackedPositions,
     clock_ms: Option<i64>,
     running_turn: Option<String>,
 }
 
 impl Replayer {
     /// The replay of the file of thread `thread_id` (its first `session_meta`, else the nil
-    /// id), whose turns are `turns` under `records`: every turn of the whole file,
-    /// rolled-back ones included ([`crate::turns::all_user_turns_in_rollout`]).
-    pub fn new(thread_id: ThreadId, records: TurnRecords, turns: &[UserTurn]) -> Self {
+    /// id), whose turns the first pass over the whole file indexed in `index`.
+    pub fn new(thread_id: ThreadId, index: &StreamedTurnIndex) -> Self {
+        let (records, turns) = index.every_turn();
+        Self::of_turns(thread_id, records, turns)
+    }
+
+    /// The replay of the file of thread `thread_id` whose turns are `turns` under `records`:
+    /// every turn of the whole file, rolled-back ones included
+    /// ([`crate::turns::all_user_turns_in_rollout`]).
+    pub(crate) fn of_turns(
+        thread_id: ThreadId,
+        records: TurnRecords,
+        turns: impl IntoIterator<Item = UserTurn>,
+    ) -> Self {
+        let (mut messages, mut event_only) = (Vec::new(), Vec::new());
+        for turn in turns {
+            match (turn.message, turn.event) {
+                (Some(message), _) => messages.push(message),
+                (None, Some(event)) => event_only.push(event),
+                (None, None) => {}
+            }
+        }
         Self {
             thread_id,
             rebuild_items: records != TurnRecords::CompletedUserMessages,
-            turn_messages: Positions::of(turns.iter().filter_map(|turn| turn.message).collect()),
-            event_only_turns: Positions::of(
-                turns
-                    .iter()
-                    .filter(|turn| turn.message.is_none())
-                    .filter_map(|turn| turn.event)
-                    .collect(),
-            ),
+            turn_messages: PackedPositions::of(messages),
+            event_only_turns: PackedPositions::of(event_only),
             clock_ms: None,
             running_turn: None,
         }
     }
 
-    /// Takes the turns as the index knows them now, for a replay that goes on as the file
-    /// grows: `turns` are every turn read so far under `records` (the rule may have been
-    /// decided only now). The items already replayed stay as they were; the next ones are
-    /// replayed by these turns.
-    pub fn learn(&mut self, records: TurnRecords, turns: &[UserTurn]) {
-        let learned = Self::new(self.thread_id, records, turns);
+    /// Takes the turns as `index` knows them now, for a replay that goes on as the file
+    /// grows: every turn read so far, under the rule the index counts by now (it may have
+    /// been decided only now). The items already replayed stay as they were; the next ones
+    /// are replayed by these turns.
+    pub fn learn(&mut self, index: &StreamedTurnIndex) {
+        let learned = Self::new(self.thread_id, index);
         self.rebuild_items = learned.rebuild_items;
         self.turn_messages = learned.turn_messages;
         self.event_only_turns = learned.event_only_turns;
@@ -164,35 +177,3 @@ const OTHER_ITEMS: &[&[u8]] = &[
     b"security_risk_score",
     b"realtime_item",
 ];
-
-/// Item positions in increasing order, asked in increasing order: a sorted list and a cursor,
-/// a word per turn (a set would hold several).
-#[derive(Debug)]
-struct Positions {
-    sorted: Vec<usize>,
-    next: usize,
-}
-
-impl Positions {
-    fn of(mut positions: Vec<usize>) -> Self {
-        positions.sort_unstable();
-        positions.dedup();
-        positions.shrink_to_fit();
-        Self {
-            sorted: positions,
-            next: 0,
-        }
-    }
-
-    /// Whether `position` is one of them; the positions before it are passed for good.
-    fn take(&mut self, position: usize) -> bool {
-        while self
-            .sorted
-            .get(self.next)
-            .is_some_and(|listed| *listed < position)
-        {
-            self.next += 1;
-        }
-        self.sorted.get(self.next) == Some(&position)
-    }
-}

@@ -7,47 +7,17 @@
 use codex_protocol::event::EventMsg;
 use codex_protocol::rollout::{LineFormat, RolloutItem};
 
+use super::packed::{PackedTurns, PackedTurnsIter};
 use super::segments::{RULES, SegmentScan};
 use super::{COUNTED_RULES, TurnRecords, UserTurn, is_boundary};
-
-/// A turn as a rule keeps it while the file is read: three words ([`UserTurn`] takes six),
-/// `usize::MAX` for an absent record; whether a rollback removed it is known at the end.
-#[derive(Debug, Clone, Copy)]
-struct KeptTurn {
-    event: usize,
-    message: usize,
-    start: usize,
-}
-
-impl KeptTurn {
-    const NONE: usize = usize::MAX;
-
-    fn of(turn: &UserTurn) -> Self {
-        Self {
-            event: turn.event.unwrap_or(Self::NONE),
-            message: turn.message.unwrap_or(Self::NONE),
-            start: turn.start,
-        }
-    }
-
-    fn turn(self) -> UserTurn {
-        let known = |index: usize| (index != Self::NONE).then_some(index);
-        UserTurn {
-            event: known(self.event),
-            message: known(self.message),
-            start: self.start,
-            rolled_back: false,
-        }
-    }
-}
 
 /// The state of one counting rule.
 #[derive(Debug, Clone)]
 struct RuleState {
     records: TurnRecords,
-    /// The rule's turns so far (empty when only counting, or once the file has shown that
-    /// another rule counts its turns: [`TurnIndexer::drop_beaten_rules`]).
-    turns: Vec<KeptTurn>,
+    /// The rule's turns so far, a few bytes each (empty when only counting, or once the file
+    /// has shown that another rule counts its turns: [`TurnIndexer::drop_beaten_rules`]).
+    turns: PackedTurns,
     /// Whether the rule still keeps its turns.
     keeping: bool,
     /// The latest turn-starting message item not yet claimed by an event, with the turn
@@ -61,7 +31,7 @@ impl RuleState {
     fn new(records: TurnRecords) -> Self {
         Self {
             records,
-            turns: Vec::new(),
+            turns: PackedTurns::default(),
             keeping: true,
             pending_message: None,
             floor: 0,
@@ -222,7 +192,7 @@ impl TurnIndexer {
                 && rank.is_some_and(|rank| rank >= beaten_below);
             if beaten && rule.keeping {
                 rule.keeping = false;
-                rule.turns = Vec::new();
+                rule.turns = PackedTurns::default();
             }
         }
     }
@@ -254,11 +224,7 @@ impl TurnIndexer {
         let (Some(position), Some(slot)) = (position, slot) else {
             return Vec::new();
         };
-        let mut rules = self.rules;
-        let mut turns: Vec<UserTurn> = std::mem::take(&mut rules[position].turns)
-            .into_iter()
-            .map(KeptTurn::turn)
-            .collect();
+        let mut turns: Vec<UserTurn> = self.rules[position].turns.iter().collect();
         for spans in &discarded {
             for index in spans[slot].indices() {
                 if let Some(turn) = turns.get_mut(index) {
@@ -267,6 +233,16 @@ impl TurnIndexer {
             }
         }
         turns
+    }
+
+    /// Every turn of `records` read so far, in file order, none marked rolled back: what a
+    /// replay asks (every turn the file ever held), without a list of them.
+    pub(crate) fn every_turn(&self, records: TurnRecords) -> PackedTurnsIter<'_> {
+        self.rules
+            .iter()
+            .find(|rule| rule.records == records)
+            .map(|rule| rule.turns.iter())
+            .unwrap_or_default()
     }
 
     fn slot_of(&self, records: TurnRecords) -> Option<usize> {
@@ -307,7 +283,7 @@ fn push_to_rule(
         turn.start = start.filter(|start| *start >= rule.floor).unwrap_or(record);
         rule.floor = record + 1;
         if keep_turns && rule.keeping {
-            rule.turns.push(KeptTurn::of(&turn));
+            rule.turns.push(&turn);
         }
         return true;
     }

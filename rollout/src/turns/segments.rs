@@ -33,10 +33,10 @@
 //! A counting reader (the streamed turn count of `inspect`) keeps its newest
 //! [`RECENT_SEGMENTS`] surviving segments whole and of each older one a byte (whether it
 //! counts, its turns per rule; nothing for one that does neither), so a 10 GiB file costs it
-//! some hundreds of KB. The streamed turn index keeps the same, plus of each older
-//! segment the first turn of each rule, so that a rollback reaching it still marks exactly
-//! its turns ([`SegmentScan::keeping_discarded_turns`]); the whole-file index keeps every
-//! segment. An older segment
+//! some hundreds of KB. The streamed turn index keeps the same, and knows the first turn of
+//! each rule of each older segment (where the one below it ended, or kept beside it when a
+//! rollback left a gap), so that a rollback reaching it still marks exactly its turns
+//! ([`SegmentScan::keeping_discarded_turns`]); the whole-file index keeps every segment. An older segment
 //! has no turn id left, so a merge (ids differ, above) stops there; that needs a turn start
 //! whose id differs from its turn's ids more than [`RECENT_SEGMENTS`] turns deep.
 
@@ -107,13 +107,29 @@ impl Summary {
 /// ([`Summary::code`]), the few that do not fit in a byte kept whole beside them. A rollback
 /// can reach back any number of turns, so each one that may still count is kept; at a byte
 /// a segment (a turn of some 40 KB of file in real homes) that is 0.003 % of the file.
+///
+/// A reader that marks the discarded turns ([`SegmentScan::keeping_discarded_turns`]) also
+/// needs the first turn of each rule of each segment. A segment's turns follow the turns of
+/// the segment below it unless a rollback discarded turns in between, so a byte still holds
+/// the usual one: its firsts are where the segment below ended. One that does not follow is
+/// kept whole with its firsts.
 #[derive(Debug, Clone, Default)]
 struct OlderSegments {
     codes: Vec<u8>,
-    wide: Vec<Summary>,
-    /// For a reader that marks the discarded turns ([`SegmentScan::keeping_discarded_turns`]):
-    /// the first turn of each rule of each segment kept, in the order of `codes`.
-    firsts: Vec<[usize; RULES]>,
+    wide: Vec<WideSegment>,
+    /// Where the turns of each rule of the newest older segment end (its firsts plus its
+    /// turns), for a reader that keeps firsts.
+    end: [usize; RULES],
+}
+
+/// An older segment that a byte cannot hold.
+#[derive(Debug, Clone, Copy)]
+struct WideSegment {
+    summary: Summary,
+    /// Its first turn of each rule, when they are kept.
+    firsts: Option<[usize; RULES]>,
+    /// [`OlderSegments::end`] before it was pushed.
+    end_below: [usize; RULES],
 }
 
 impl OlderSegments {
@@ -125,25 +141,46 @@ impl OlderSegments {
         if summary.is_inert() {
             return;
         }
+        let end_below = self.end;
         if let Some(firsts) = firsts {
-            self.firsts.push(firsts);
+            for ((end, first), turns) in self.end.iter_mut().zip(firsts).zip(summary.turns) {
+                *end = first + turns;
+            }
         }
         match summary.code() {
-            Some(code) => self.codes.push(code),
-            None => {
+            Some(code) if firsts.is_none_or(|firsts| firsts == end_below) => self.codes.push(code),
+            _ => {
                 self.codes.push(Self::WIDE);
-                self.wide.push(summary);
+                self.wide.push(WideSegment {
+                    summary,
+                    firsts,
+                    end_below,
+                });
             }
         }
     }
 
-    /// The newest older segment, and the first turn of each rule in it when they are kept.
-    fn pop(&mut self) -> Option<(Summary, Option<[usize; RULES]>)> {
-        let summary = match self.codes.pop()? {
-            Self::WIDE => self.wide.pop()?,
-            code => Summary::from_code(code),
-        };
-        Some((summary, self.firsts.pop()))
+    /// The newest older segment, and the first turn of each rule in it when they are kept
+    /// (`keeping_firsts`).
+    fn pop(&mut self, keeping_firsts: bool) -> Option<(Summary, Option<[usize; RULES]>)> {
+        match self.codes.pop()? {
+            Self::WIDE => {
+                let wide = self.wide.pop()?;
+                self.end = wide.end_below;
+                Some((wide.summary, wide.firsts))
+            }
+            code => {
+                let summary = Summary::from_code(code);
+                if !keeping_firsts {
+                    return Some((summary, None));
+                }
+                // A byte's segment follows the one below it: it began where that one ended.
+                for (end, turns) in self.end.iter_mut().zip(summary.turns) {
+                    *end = end.saturating_sub(turns);
+                }
+                Some((summary, Some(self.end)))
+            }
+        }
     }
 }
 
@@ -293,8 +330,8 @@ impl SegmentScan {
 
     /// A reader that keeps what counting needs and which turns were discarded
     /// ([`SegmentScan::discarded_turns`]): older surviving segments folded as when counting,
-    /// with the first turn of each rule (five words each instead of a whole segment), so a
-    /// streamed turn index costs a few words per turn segment.
+    /// with the first turn of each rule (see [`OlderSegments`]: a byte for the usual one), so a
+    /// streamed turn index costs a few bytes per older turn segment.
     pub(crate) fn keeping_discarded_turns() -> Self {
         Self {
             discarded_spans: Some(Vec::new()),
@@ -471,7 +508,7 @@ impl SegmentScan {
         if let Some(segment) = self.surviving.pop() {
             return Some(segment);
         }
-        let (summary, firsts) = self.older.pop()?;
+        let (summary, firsts) = self.older.pop(self.discarded_spans.is_some())?;
         let firsts = firsts.unwrap_or([0; RULES]);
         let mut turns = [TurnSpan::default(); RULES];
         for ((span, count), first) in turns.iter_mut().zip(summary.turns).zip(firsts) {

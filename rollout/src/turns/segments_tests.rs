@@ -274,3 +274,42 @@ fn old_turns_of_every_kind_roll_back_as_the_whole_file_index_says() {
     assert_streamed_count_agrees_on_every_prefix(&items);
     assert!(surviving_texts(&items).len() > 10);
 }
+
+#[test]
+fn the_streamed_index_marks_old_turns_a_rollback_reached_through_a_gap() {
+    // Turns beyond those kept whole, a rollback, then enough turns that the ones after the
+    // gap it left are folded too; a last rollback reaches back through the gap. Every turn's
+    // mark must be the whole-file index's: the folded segments keep their firsts in a byte
+    // only where the turns follow on, and whole where they do not.
+    let mut parts = Vec::new();
+    let turn_of = |parts: &mut Vec<Vec<String>>, turn: usize| {
+        let id = format!("t{turn}");
+        parts.push(match turn % 4 {
+            0 => person_turn(&id, "a"),
+            1 => quiet_turn(&id),
+            2 => steered_turn(&id),
+            _ => agent_turn(&id, "x"),
+        });
+    };
+    for turn in 0..(2 * RECENT_SEGMENTS) {
+        turn_of(&mut parts, turn);
+    }
+    // Leaves a person's turn (a byte) right below the gap.
+    parts.push(vec![rollback(5)]);
+    for turn in (2 * RECENT_SEGMENTS)..(4 * RECENT_SEGMENTS) {
+        turn_of(&mut parts, turn);
+    }
+    // The 128 turns after the gap hold 96 that count: this reaches 24 turns below it.
+    parts.push(vec![rollback(120)]);
+    parts.push(person_turn("u1", "b"));
+    let items = items(parts);
+    let mut index = crate::turns::StreamedTurnIndex::new();
+    for item in &items {
+        index.push(item);
+    }
+    let records = TurnRecords::of_items(&items);
+    let expected = all_user_turns_in_rollout(&items, records);
+    assert!(expected.iter().filter(|turn| turn.rolled_back).count() > RECENT_SEGMENTS / 2);
+    assert!(expected.iter().filter(|turn| !turn.rolled_back).count() > RECENT_SEGMENTS / 2);
+    assert_eq!(index.finish(), (records, expected));
+}
