@@ -3,7 +3,8 @@
 //! `CODEX_BENCH_SCALE_MIB`, whole process, each as a ratio to the one-thread `Value` parse of
 //! the same file measured just before, with its peak resident memory. One file on disk at a
 //! time. The output is a Markdown table, one row per shape and command, as
-//! `docs/benchmarks.md` keeps it.
+//! `docs/benchmarks.md` keeps it. `CODEX_BENCH_SHAPE_COMMANDS` (command names, comma
+//! separated: `notifications,thread`) measures only those commands.
 
 use std::path::Path;
 use std::time::Duration;
@@ -29,6 +30,17 @@ const COMMANDS: &[&[&str]] = &[
 /// Runs the pass (see the module docs).
 pub(crate) fn shapes(lines: &RealLines) {
     let without_rollbacks = lines.without_rollbacks();
+    let only = std::env::var("CODEX_BENCH_SHAPE_COMMANDS").ok();
+    let commands: Vec<&[&str]> = COMMANDS
+        .iter()
+        .copied()
+        .filter(|command| {
+            only.as_deref().is_none_or(|only| {
+                only.split(',')
+                    .any(|name| command.first() == Some(&name.trim()))
+            })
+        })
+        .collect();
     eprintln!("| size | shape | command | time | ratio to the Value parse | peak |");
     eprintln!("|---|---|---|---|---|---|");
     for mib in generate::scale_sizes_from("CODEX_BENCH_SCALE_MIB") {
@@ -42,7 +54,7 @@ pub(crate) fn shapes(lines: &RealLines) {
             write_rollout(&path, source, &shape).unwrap();
             let value = time_value_parse(&path);
             row(mib, name, "`Value` parse (baseline)", value, value, 0);
-            for command in COMMANDS {
+            for command in &commands {
                 let (took, peak) = measure_on(command, &path);
                 row(
                     mib,
