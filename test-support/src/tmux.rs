@@ -146,7 +146,7 @@ impl Tmux {
     /// Waits until the screen satisfies `ready` and has settled ([`TMUX_WAIT`] at most); the
     /// screen then, or an error naming `what` with the last screen.
     ///
-    /// Settled: two captures [`SETTLE`] apart are the same. A program draws a frame as many
+    /// Settled: two captures `SETTLE` (100 ms) apart are the same. A program draws a frame as many
     /// writes (ratatui sends the rows that changed, top to bottom), and a capture can fall
     /// between them: the title of a new frame already there, its status bar not yet. A test
     /// reading more of the screen than `ready` checked reads a whole frame this way.
