@@ -119,7 +119,7 @@ fn bench_large(c: &mut Criterion) {
         b.iter(|| {
             one.install(|| {
                 let loaded = load_rollout_bytes(bytes.clone(), "bench.jsonl").unwrap();
-                black_box(loaded.items().len())
+                black_box(loaded.contents.items().len())
             })
         })
     });
@@ -127,7 +127,7 @@ fn bench_large(c: &mut Criterion) {
         b.iter(|| {
             all.install(|| {
                 let loaded = load_rollout_bytes(bytes.clone(), "bench.jsonl").unwrap();
-                black_box(loaded.items().len())
+                black_box(loaded.contents.items().len())
             })
         })
     });
@@ -144,8 +144,10 @@ fn bench_large(c: &mut Criterion) {
     group.bench_function("history_full", |b| {
         b.iter(|| {
             let loaded = load_rollout_bytes(bytes.clone(), "bench.jsonl").unwrap();
-            let rebuilt =
-                reconstruct_history_from_items(loaded.into_items(), &ReconstructOptions::default());
+            let rebuilt = reconstruct_history_from_items(
+                loaded.contents.into_items(),
+                &ReconstructOptions::default(),
+            );
             black_box(rebuilt.history.len())
         })
     });
@@ -154,7 +156,7 @@ fn bench_large(c: &mut Criterion) {
             let tail = resume_rollout_tail(&path, &ReconstructOptions::default())
                 .unwrap()
                 .expect("a tail");
-            black_box(tail.rebuilt().history.len())
+            black_box(tail.rebuilt.history.len())
         })
     });
     group.finish();
@@ -306,8 +308,8 @@ fn unnumbered_compaction(mib: u64, lines: &RealLines) {
         value.as_secs_f64(),
         against("history", history, value, history_rss),
         against("prompt", prompt, value, prompt_rss),
-        tail.bytes_read() / MIB,
-        tail.bytes_walked() / MIB,
+        tail.bytes_read / MIB,
+        tail.bytes_walked / MIB,
         written.bytes / MIB,
     );
     std::fs::remove_file(&path).unwrap();

@@ -34,7 +34,7 @@ fn listed_items(home: &CodexHome) -> (PathBuf, Vec<codex_protocol::rollout::Roll
     let files = all_rollout_files(home).unwrap();
     assert_eq!(files.len(), 1, "{files:?}");
     let loaded = load_rollout_items(&files[0].path).unwrap();
-    (files[0].path.clone(), loaded.items().to_vec())
+    (files[0].path.clone(), loaded.contents.items().to_vec())
 }
 
 fn temporary_files(folder: &Path) -> Vec<String> {

@@ -100,7 +100,7 @@ fn whole_in_mode(
     mode: TranscriptMode,
 ) -> Result<BuiltThread, Box<dyn std::error::Error>> {
     let mut builder = ThreadBuilder::in_mode(mode);
-    for item in load_rollout_items(path)?.items() {
+    for item in load_rollout_items(path)?.contents.items() {
         builder.handle_rollout_item(item);
     }
     let mut built = builder.finish();

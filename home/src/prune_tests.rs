@@ -432,7 +432,7 @@ fn rescue_writes_a_thread_that_rebuilds_the_same_history_and_leaves_the_original
     assert!(rescued_path.starts_with(dir.path().join("sessions")));
     assert_eq!(std::fs::read(&original).unwrap(), before);
     let history = |path: &Path| {
-        reconstruct_history_from_rollout(load_rollout_items(path).unwrap().items())
+        reconstruct_history_from_rollout(load_rollout_items(path).unwrap().contents.items())
             .history
             .raw_items()
             .to_vec()

@@ -230,6 +230,7 @@ fn real_files_count_at_most_their_last_total() -> TestResult {
         let items = codex_rollout::load_rollout_items(&path);
         let Ok(loaded) = items else { continue };
         let last_total = loaded
+            .contents
             .items()
             .iter()
             .filter_map(|item| match item {

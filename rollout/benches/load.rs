@@ -113,15 +113,16 @@ fn bench_load(c: &mut Criterion) {
     let loaded = load_rollout_bytes(bytes.clone(), "bench.jsonl").expect("bench rollout loads");
     assert!(
         loaded
+            .contents
             .problems()
             .iter()
             .all(|problem| problem.kind.is_kept()),
         "the bench input has skipped lines"
     );
-    let rebuilt = reconstruct_history_from_rollout(loaded.items());
+    let rebuilt = reconstruct_history_from_rollout(loaded.contents.items());
     eprintln!(
         "bench rollout: {} items, rebuilt history of {} items",
-        loaded.items().len(),
+        loaded.contents.items().len(),
         rebuilt.history.len()
     );
 
@@ -153,7 +154,7 @@ fn bench_load(c: &mut Criterion) {
             || bytes.clone(),
             |input| {
                 let loaded = load_rollout_bytes(input, "bench.jsonl").expect("loads");
-                black_box(loaded.items().len())
+                black_box(loaded.contents.items().len())
             },
             BatchSize::LargeInput,
         );
@@ -175,7 +176,7 @@ fn bench_load(c: &mut Criterion) {
     group.bench_function("reconstruct_borrowed", |b| {
         b.iter(|| {
             black_box(
-                reconstruct_history_from_rollout(loaded.items())
+                reconstruct_history_from_rollout(loaded.contents.items())
                     .history
                     .len(),
             )
@@ -195,8 +196,10 @@ fn value_collect(bytes: &[u8]) -> usize {
 
 fn load_and_reconstruct(bytes: Vec<u8>) -> usize {
     let loaded = load_rollout_bytes(bytes, "bench.jsonl").expect("loads");
-    let rebuilt =
-        reconstruct_history_from_items(loaded.into_items(), &ReconstructOptions::default());
+    let rebuilt = reconstruct_history_from_items(
+        loaded.contents.into_items(),
+        &ReconstructOptions::default(),
+    );
     rebuilt.history.len()
 }
 
@@ -204,8 +207,10 @@ fn load_and_reconstruct(bytes: Vec<u8>) -> usize {
 fn load_and_reconstruct_two_threads(bytes: Vec<u8>) -> usize {
     let contents = RolloutContents::parse_with_threads(bytes, 2);
     let loaded = LoadedRollout::from_contents("bench.jsonl", contents).expect("loads");
-    let rebuilt =
-        reconstruct_history_from_items(loaded.into_items(), &ReconstructOptions::default());
+    let rebuilt = reconstruct_history_from_items(
+        loaded.contents.into_items(),
+        &ReconstructOptions::default(),
+    );
     rebuilt.history.len()
 }
 

@@ -107,9 +107,9 @@ pub fn fork_point_dropping_turns(
         turns: turns.len(),
         requested: drop,
     })?;
-    Ok(turns.get(first_dropped).map_or(ForkPoint::KeepAll, |turn| {
-        ForkPoint::BeforeItem(turn.first_item())
-    }))
+    Ok(turns
+        .get(first_dropped)
+        .map_or(ForkPoint::KeepAll, |turn| ForkPoint::BeforeItem(turn.start)))
 }
 
 /// How a fork holds the history it keeps.
@@ -177,8 +177,8 @@ pub fn fork_bytes(
     thread_id: ThreadId,
     mode: ForkMode,
 ) -> Result<(Vec<u8>, ForkedRollout), ForkError> {
-    let contents = source.contents();
-    let kept_items = point.cut(&user_turns(contents), source.items().len());
+    let contents = &source.contents;
+    let kept_items = point.cut(&user_turns(contents), source.contents.items().len());
     let cut_entry = contents.entry_of_item(kept_items);
     let end_line = cut_entry.map_or(usize::MAX, |entry| entry.number);
     let history_base = match mode {
@@ -191,7 +191,7 @@ pub fn fork_bytes(
     let meta_index = contents.first_session_meta_index();
     let rewrite = MetaRewrite {
         thread_id,
-        forked_from_id: source.thread_id(),
+        forked_from_id: source.thread_id,
         timestamp: format_line_timestamp(Utc::now()),
         history_base: history_base.clone(),
     };
@@ -234,7 +234,7 @@ pub fn fork_bytes(
     let summary = ForkedRollout {
         path: PathBuf::new(),
         thread_id,
-        forked_from_id: source.thread_id(),
+        forked_from_id: source.thread_id,
         kept_items,
         lines_written,
         skipped_problem_lines,
@@ -247,14 +247,14 @@ pub fn fork_bytes(
 /// ordinal at the cut when the source's lines carry ordinals. Checked the way a reader will
 /// check it; a source whose ordinals contradict the cut is refused.
 fn base_for_prefix(source: &LoadedRollout, end: usize) -> Result<HistoryBase, ForkError> {
-    let contents = source.contents();
+    let contents = &source.contents;
     let base = HistoryBase {
-        thread_id: source.thread_id(),
+        thread_id: source.thread_id,
         end_ordinal_exclusive: ordinal_at(contents, end),
         end_byte_offset: Some(u64::try_from(end).unwrap_or(u64::MAX)),
     };
     prefix_end(contents, &base).map_err(|problem| ForkError::Prefix {
-        path: source.path().to_path_buf(),
+        path: source.path.clone(),
         problem,
     })?;
     Ok(base)

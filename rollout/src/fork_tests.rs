@@ -256,9 +256,9 @@ fn a_fork_by_reference_is_one_meta_line_naming_the_kept_prefix() -> TestResult {
         assert_eq!(summary.history_base.as_ref(), Some(&expected));
         assert_eq!((summary.lines_written, summary.kept_items), (1, 5));
         let fork = crate::load::load_rollout_bytes(out.clone(), "fork.jsonl")?;
-        assert_eq!(fork.thread_id(), fork_id);
-        assert_eq!(fork.items().len(), 1);
-        let Some(RolloutItem::SessionMeta(meta)) = fork.items().first() else {
+        assert_eq!(fork.thread_id, fork_id);
+        assert_eq!(fork.contents.items().len(), 1);
+        let Some(RolloutItem::SessionMeta(meta)) = fork.contents.items().first() else {
             return Err("no meta".into());
         };
         assert_eq!(meta.meta.history_base.as_ref(), Some(&expected));
@@ -273,7 +273,7 @@ fn a_fork_by_reference_is_one_meta_line_naming_the_kept_prefix() -> TestResult {
         assert_eq!(summary.history_base, None);
         assert_eq!(summary.lines_written, 5);
         let copied = crate::load::load_rollout_bytes(copied, "copy.jsonl")?;
-        let Some(RolloutItem::SessionMeta(meta)) = copied.items().first() else {
+        let Some(RolloutItem::SessionMeta(meta)) = copied.contents.items().first() else {
             return Err("no meta".into());
         };
         assert_eq!(meta.meta.history_base, None);

@@ -216,46 +216,31 @@ pub struct ResolvedBase {
 
 /// A rollout with its history base resolved.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ResolvedRollout {
-    rollout: LoadedRollout,
-    bases: Vec<ResolvedBase>,
+    /// The rollout's own file, as loaded.
+    pub rollout: LoadedRollout,
+    /// The parent prefixes, nearest parent first; empty when the rollout has no base.
+    pub bases: Vec<ResolvedBase>,
     /// The full history, when the rollout has a base (else its own items are the history).
     full: Option<Vec<RolloutItem>>,
 }
 
 impl ResolvedRollout {
-    /// The rollout's own file, as loaded.
-    pub fn rollout(&self) -> &LoadedRollout {
-        &self.rollout
-    }
-
-    /// The rollout's own thread.
-    pub fn thread_id(&self) -> ThreadId {
-        self.rollout.thread_id()
-    }
-
-    /// The rollout's own file.
-    pub fn path(&self) -> &Path {
-        self.rollout.path()
-    }
-
-    /// The parent prefixes, nearest parent first; empty when the rollout has no base.
-    pub fn bases(&self) -> &[ResolvedBase] {
-        &self.bases
-    }
-
     /// The full history: the rollout's own items, or, for a fork by reference, its first
     /// session meta, the resolved parent prefix, then its own items after that meta. Ready
     /// for [`crate::reconstruct::reconstruct_history_from_rollout`].
     pub fn items(&self) -> &[RolloutItem] {
-        self.full.as_deref().unwrap_or_else(|| self.rollout.items())
+        self.full
+            .as_deref()
+            .unwrap_or_else(|| self.rollout.contents.items())
     }
 
     /// Takes the full history out.
     pub fn into_items(self) -> Vec<RolloutItem> {
         match self.full {
             Some(full) => full,
-            None => self.rollout.into_items(),
+            None => self.rollout.contents.into_items(),
         }
     }
 }
@@ -293,21 +278,20 @@ pub fn resolve_history_base(
     home: &CodexHome,
     rollout: LoadedRollout,
 ) -> Result<ResolvedRollout, HistoryBaseError> {
-    let Some(base) = history_base_of(rollout.items()).cloned() else {
+    let Some(base) = history_base_of(rollout.contents.items()).cloned() else {
         return Ok(ResolvedRollout {
             rollout,
             bases: Vec::new(),
             full: None,
         });
     };
-    let own =
-        rollout_id_of_path(rollout.path()).map_or_else(|| rollout.thread_id(), ThreadId::from);
+    let own = rollout_id_of_path(&rollout.path).map_or_else(|| rollout.thread_id, ThreadId::from);
     let mut chain = vec![own];
     let mut bases = Vec::new();
-    let prefix = resolve_prefix(home, rollout.path(), &base, &mut chain, &mut bases)?;
-    let own = rollout.items();
+    let prefix = resolve_prefix(home, &rollout.path, &base, &mut chain, &mut bases)?;
+    let own = rollout.contents.items();
     let split = rollout
-        .contents()
+        .contents
         .first_session_meta_index()
         .map_or(0, |meta| meta + 1);
     let mut full = Vec::with_capacity(own.len() + prefix.len());

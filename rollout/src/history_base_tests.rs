@@ -132,7 +132,7 @@ fn check(
 ) -> Result<Vec<String>, HistoryBaseError> {
     let path = home.path(child);
     let resolved = load_rollout_with_base(&home.home, &path)?;
-    assert_eq!(resolved.thread_id(), child);
+    assert_eq!(resolved.rollout.thread_id, child);
     Ok(resolved
         .items()
         .iter()
@@ -150,7 +150,7 @@ fn a_rollout_without_a_base_is_its_own_history() -> TestResult {
     let (a, _, _) = ids();
     home.write(a, &session(a, None, &["a1", "a2"], false)?, false)?;
     let resolved = load_rollout_with_base(&home.home, home.path(a))?;
-    assert!(resolved.bases().is_empty());
+    assert!(resolved.bases.is_empty());
     assert_eq!(check(&home, a, &[(a, "a")])?, ["meta:a", "a1", "a2"]);
     Ok(())
 }
@@ -170,7 +170,7 @@ fn a_byte_offset_cuts_the_parent_and_the_child_follows() -> TestResult {
     );
     let resolved = load_rollout_with_base(&home.home, home.path(child))?;
     assert_eq!(
-        resolved.bases(),
+        resolved.bases,
         [ResolvedBase {
             thread_id: parent,
             path: home.path(parent),
@@ -338,7 +338,7 @@ fn a_chain_resolves_grandparent_first() -> TestResult {
         ["meta:c", "meta:p", "meta:g", "g1", "g2", "p1", "c1"]
     );
     let resolved = load_rollout_with_base(&home.home, home.path(child))?;
-    let chain: Vec<ThreadId> = resolved.bases().iter().map(|base| base.thread_id).collect();
+    let chain: Vec<ThreadId> = resolved.bases.iter().map(|base| base.thread_id).collect();
     assert_eq!(chain, [parent, grandparent]);
     Ok(())
 }
@@ -448,8 +448,8 @@ fn a_resolved_child_is_its_own_thread_with_the_full_items() -> TestResult {
         false,
     )?;
     let resolved = load_rollout_with_base(&home.home, home.path(child))?;
-    assert_eq!(resolved.thread_id(), child);
-    assert_eq!(resolved.path(), Path::new(&home.path(child)));
+    assert_eq!(resolved.rollout.thread_id, child);
+    assert_eq!(resolved.rollout.path, Path::new(&home.path(child)));
     assert_eq!(resolved.into_items().len(), 4);
     Ok(())
 }

@@ -53,16 +53,16 @@
 //! {"timestamp":"2025-06-02T09:00:02.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"call_1"}}"#;
 //!
 //! let rollout = load_rollout_bytes(SESSION.as_bytes().to_vec(), "demo.jsonl")?;
-//! assert_eq!(rollout.thread_id().to_string(), "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55");
+//! assert_eq!(rollout.thread_id.to_string(), "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55");
 //! // The damaged line is reported, not fatal; the good ones are all kept.
-//! assert_eq!(rollout.problems()[0].line, 4);
-//! assert_eq!(rollout.items().len(), 4);
+//! assert_eq!(rollout.contents.problems()[0].line, 4);
+//! assert_eq!(rollout.contents.items().len(), 4);
 //!
-//! for turn in user_turns(rollout.contents()) {
-//!     assert_eq!(turn.first_item(), 1); // the user message item opens the only turn
+//! for turn in user_turns(&rollout.contents) {
+//!     assert_eq!(turn.start, 1); // the user message item opens the only turn
 //! }
 //!
-//! let rebuilt = reconstruct_history_from_rollout(rollout.items());
+//! let rebuilt = reconstruct_history_from_rollout(rollout.contents.items());
 //! // The model's memory: the message and the call (unanswered: the turn was cut short).
 //! assert_eq!(rebuilt.history.raw_items().len(), 2);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -112,8 +112,8 @@ pub use fork::{
 };
 pub use head::{session_meta_of_file, thread_id_of_file};
 pub use history_base::{
-    HistoryBaseError, MAX_BASE_DEPTH, PrefixProblem, ResolvedBase, history_base_of_file,
-    load_rollout_with_base, resolve_history_base,
+    HistoryBaseError, MAX_BASE_DEPTH, PrefixProblem, ResolvedBase, ResolvedRollout,
+    history_base_of_file, load_rollout_with_base, resolve_history_base,
 };
 pub use layout::{
     ARCHIVED_SESSIONS_SUBDIR, CODEX_HOME_ENV, COMPRESSED_SUFFIX, CodexHome, OrderKey,
@@ -139,12 +139,12 @@ pub use replay::{
 pub use rescue::{RescueError, Rescued, rescue_rollout};
 pub use source::{Compression, DecodedRollout, RolloutReader, open_rollout, read_rollout_file};
 pub use stream::{RolloutStream, StreamedContent, StreamedLine};
-pub use tail::resume_rollout_tail;
+pub use tail::{RolloutTail, resume_rollout_tail};
 pub use timestamp::{format_line_timestamp, now_line_timestamp};
 pub use turn_pages::{TurnPage, turns_before, turns_from};
 pub use turns::{
     ParentPrefixScan, Provenance, StreamedTurnIndex, TooFewTurns, TurnRecords, TurnTally, UserTurn,
-    UserTurnCounter, all_user_turns_in_rollout, parent_prefix, user_turn_count, user_turns,
+    UserTurnCounter, all_user_turns_in_rollout, parent_prefix, user_turns,
 };
 
 /// Hooks for the tests of crates above this one, never needed by a program.

@@ -7,7 +7,7 @@
 //! - a line of a kind the model does not know is kept (as an unknown item) and reported; a
 //!   line of a known kind whose payload does not fit the model is kept as an opaque line
 //!   (no item; forks copy it) and reported;
-//! - every good line is kept, with its original bytes ([`LoadedRollout::raw_line`]) so a
+//! - every good line is kept, with its original bytes ([`RolloutContents::raw_line`]) so a
 //!   fork copies it byte for byte;
 //! - the thread id is the id of the *first* `session_meta` line; later ones are history a fork
 //!   copied in;
@@ -29,8 +29,8 @@ mod problem;
 
 use std::path::{Path, PathBuf};
 
+use codex_protocol::rollout::InitialHistory;
 use codex_protocol::rollout::ResumedHistory;
-use codex_protocol::rollout::{InitialHistory, RolloutItem};
 use codex_protocol::thread_id::ThreadId;
 use tracing::debug;
 
@@ -97,48 +97,18 @@ pub enum LoadError {
 
 /// A session file, loaded: the thread it records, its items and the problems found.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct LoadedRollout {
-    path: PathBuf,
-    thread_id: ThreadId,
-    contents: RolloutContents,
+    /// The file the rollout was read from (or the name given to a reader).
+    pub path: PathBuf,
+    /// The thread the file records: the id of its first `session_meta`.
+    pub thread_id: ThreadId,
+    /// Every line read, with spans and original bytes: the items of every good line and the
+    /// problems found, in file order.
+    pub contents: RolloutContents,
 }
 
 impl LoadedRollout {
-    /// The file the rollout was read from (or the name given to a reader).
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// The thread the file records: the id of its first `session_meta`.
-    pub fn thread_id(&self) -> ThreadId {
-        self.thread_id
-    }
-
-    /// The items of every good line, in file order.
-    pub fn items(&self) -> &[RolloutItem] {
-        self.contents.items()
-    }
-
-    /// The lines that were skipped or kept without being understood, in file order.
-    pub fn problems(&self) -> &[LineProblem] {
-        self.contents.problems()
-    }
-
-    /// Every line read, with spans and original bytes.
-    pub fn contents(&self) -> &RolloutContents {
-        &self.contents
-    }
-
-    /// The original bytes of a loaded line (without its `\n`).
-    pub fn raw_line(&self, entry: &LineEntry) -> &[u8] {
-        self.contents.raw_line(entry)
-    }
-
-    /// Takes the items out.
-    pub fn into_items(self) -> Vec<RolloutItem> {
-        self.contents.into_items()
-    }
-
     /// The starting point of a resumed session: this thread and its items.
     pub(crate) fn into_initial_history(self) -> InitialHistory {
         let path = self.path;

@@ -45,9 +45,9 @@ fn bad_lines_are_reported_with_numbers_and_skipped() -> TestResult {
     ]
     .join("\n");
     let loaded = load_rollout_bytes(text.into_bytes(), "mem.jsonl")?;
-    assert_eq!(loaded.thread_id(), id);
+    assert_eq!(loaded.thread_id, id);
     assert_eq!(
-        kinds(loaded.problems()),
+        kinds(loaded.contents.problems()),
         vec![
             (2, "blank"),
             (3, "malformed"),
@@ -59,9 +59,9 @@ fn bad_lines_are_reported_with_numbers_and_skipped() -> TestResult {
         ]
     );
     // Meta, user message, the unknown line, unknown event, ghost snapshot.
-    assert_eq!(loaded.items().len(), 5);
-    assert!(loaded.items()[2].is_unknown());
-    assert_eq!(loaded.contents().line_count(), 10);
+    assert_eq!(loaded.contents.items().len(), 5);
+    assert!(loaded.contents.items()[2].is_unknown());
+    assert_eq!(loaded.contents.line_count(), 10);
     Ok(())
 }
 
@@ -72,19 +72,26 @@ fn raw_lines_are_the_original_bytes() -> TestResult {
     let odd = r#"{"type":"event_msg", "timestamp":"t","payload":{"type":"thread_rolled_back","num_turns":1}}"#;
     let text = format!("{meta}\n{odd}\r\n");
     let loaded = load_rollout_bytes(text.into_bytes(), "mem.jsonl")?;
-    assert!(loaded.problems().is_empty(), "{:?}", loaded.problems());
-    let entries = loaded.contents().entries();
+    assert!(
+        loaded.contents.problems().is_empty(),
+        "{:?}",
+        loaded.contents.problems()
+    );
+    let entries = loaded.contents.entries();
     assert_eq!(entries.len(), 2);
-    assert_eq!(loaded.raw_line(&entries[0]), meta.as_bytes());
-    assert_eq!(loaded.raw_line(&entries[1]), format!("{odd}\r").as_bytes());
+    assert_eq!(loaded.contents.raw_line(&entries[0]), meta.as_bytes());
     assert_eq!(
-        loaded.items()[1],
+        loaded.contents.raw_line(&entries[1]),
+        format!("{odd}\r").as_bytes()
+    );
+    assert_eq!(
+        loaded.contents.items()[1],
         RolloutItem::EventMsg(EventMsg::ThreadRolledBack(ThreadRolledBackEvent {
             num_turns: 1
         }))
     );
     assert_eq!(
-        loaded.contents().entry_of_item(1).map(|entry| entry.number),
+        loaded.contents.entry_of_item(1).map(|entry| entry.number),
         Some(2)
     );
     Ok(())
@@ -96,8 +103,8 @@ fn the_first_session_meta_names_the_thread() -> TestResult {
     let copied = ThreadId::new();
     let text = format!("{}\n{}\n", meta_line(first)?, meta_line(copied)?);
     let loaded = load_rollout_bytes(text.into_bytes(), "mem.jsonl")?;
-    assert_eq!(loaded.thread_id(), first);
-    assert_eq!(loaded.items().len(), 2);
+    assert_eq!(loaded.thread_id, first);
+    assert_eq!(loaded.contents.items().len(), 2);
     Ok(())
 }
 
@@ -146,13 +153,17 @@ fn legacy_pre_envelope_file_loads() -> TestResult {
         id = id
     );
     let loaded = load_rollout_bytes(text.into_bytes(), "legacy.jsonl")?;
-    assert_eq!(loaded.thread_id(), id);
-    assert!(loaded.problems().is_empty(), "{:?}", loaded.problems());
-    assert!(loaded.contents().has_legacy_lines());
-    assert_eq!(loaded.contents().entries().len(), 3);
-    assert_eq!(loaded.items().len(), 2);
+    assert_eq!(loaded.thread_id, id);
+    assert!(
+        loaded.contents.problems().is_empty(),
+        "{:?}",
+        loaded.contents.problems()
+    );
+    assert!(loaded.contents.has_legacy_lines());
+    assert_eq!(loaded.contents.entries().len(), 3);
+    assert_eq!(loaded.contents.items().len(), 2);
     assert_eq!(
-        loaded.contents().entries()[1].content,
+        loaded.contents.entries()[1].content,
         EntryContent::LegacyMarker
     );
     Ok(())
@@ -167,7 +178,7 @@ fn reader_entry_and_initial_history() -> TestResult {
         line(RolloutItem::ResponseItem(ResponseItem::user_text("hi")))?
     );
     let loaded = LoadedRollout::from_contents("<stdin>", RolloutContents::read(text.as_bytes())?)?;
-    assert_eq!(loaded.path(), Path::new("<stdin>"));
+    assert_eq!(loaded.path, Path::new("<stdin>"));
     let InitialHistory::Resumed(resumed) = loaded.into_initial_history() else {
         return Err("expected a resumed history".into());
     };
@@ -245,14 +256,14 @@ fn compressed_files_load_exactly_as_plain_ones() -> TestResult {
             LoadedRollout::from_contents("<stdin>", RolloutContents::read(&compressed[..])?)?,
             load_rollout_items(&path)?,
         ] {
-            assert_eq!(loaded.contents().bytes(), plain.contents().bytes());
-            assert_eq!(loaded.items(), plain.items());
-            assert_eq!(loaded.problems(), plain.problems());
-            assert_eq!(loaded.contents().entries(), plain.contents().entries());
-            assert_eq!(loaded.contents().damage(), None);
+            assert_eq!(loaded.contents.bytes(), plain.contents.bytes());
+            assert_eq!(loaded.contents.items(), plain.contents.items());
+            assert_eq!(loaded.contents.problems(), plain.contents.problems());
+            assert_eq!(loaded.contents.entries(), plain.contents.entries());
+            assert_eq!(loaded.contents.damage(), None);
         }
     }
-    assert_eq!(kinds(plain.problems()), vec![(5, "truncated")]);
+    assert_eq!(kinds(plain.contents.problems()), vec![(5, "truncated")]);
     Ok(())
 }
 

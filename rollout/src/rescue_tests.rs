@@ -54,11 +54,16 @@ fn check(text: &str) -> String {
     std::fs::write(&original, text).unwrap();
     let home = CodexHome::new(dir.path().join("home"));
     let rescued = rescue_rollout(&original, &home, Utc::now()).unwrap();
-    let before = reconstruct_history_from_rollout(load_rollout_items(&original).unwrap().items());
+    let before =
+        reconstruct_history_from_rollout(load_rollout_items(&original).unwrap().contents.items());
     let loaded = load_rollout_items(&rescued.path).unwrap();
-    assert!(loaded.problems().is_empty(), "{:?}", loaded.problems());
-    assert_eq!(loaded.thread_id(), rescued.thread_id);
-    let after = reconstruct_history_from_rollout(loaded.items());
+    assert!(
+        loaded.contents.problems().is_empty(),
+        "{:?}",
+        loaded.contents.problems()
+    );
+    assert_eq!(loaded.thread_id, rescued.thread_id);
+    let after = reconstruct_history_from_rollout(loaded.contents.items());
     assert_eq!(after.history.raw_items(), before.history.raw_items());
     assert_eq!(
         rescued.rescued_bytes,

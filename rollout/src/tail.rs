@@ -71,70 +71,34 @@ const WHOLE_SURVEY_AFTER: u64 = 8 << 20;
 
 /// A rollout's history rebuilt from its end (see the module docs).
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct RolloutTail {
-    path: PathBuf,
-    session_meta: Option<Box<SessionMetaLine>>,
-    rebuilt: ReconstructedHistory,
-    newest_turn_context: Option<TurnContextItem>,
-    whole_file: bool,
-    unreadable_lines: usize,
-    bytes_read: u64,
-    bytes_walked: u64,
-}
-
-impl RolloutTail {
     /// The file.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// The thread the file records (its first `session_meta`), when it has one.
-    pub fn thread_id(&self) -> Option<ThreadId> {
-        self.session_meta.as_ref().map(|meta| meta.meta.id)
-    }
-
+    pub path: PathBuf,
     /// The file's first `session_meta`, when it has one.
-    pub fn session_meta(&self) -> Option<&SessionMetaLine> {
-        self.session_meta.as_deref()
-    }
-
+    pub session_meta: Option<SessionMetaLine>,
     /// The rebuilt history: what reconstruction of the whole file gives.
-    pub fn rebuilt(&self) -> &ReconstructedHistory {
-        &self.rebuilt
-    }
-
-    /// Takes the rebuilt history out.
-    pub fn into_rebuilt(self) -> ReconstructedHistory {
-        self.rebuilt
-    }
-
+    pub rebuilt: ReconstructedHistory,
     /// The newest turn context of the file, whether or not a rollback removed its turn.
-    pub fn newest_turn_context(&self) -> Option<&TurnContextItem> {
-        self.newest_turn_context.as_ref()
-    }
-
+    pub newest_turn_context: Option<TurnContextItem>,
     /// True when the last survey read the whole file (nothing could be left out).
-    pub fn is_whole_file(&self) -> bool {
-        self.whole_file
-    }
-
+    pub whole_file: bool,
     /// Lines of the part surveyed that could not be read as rollout lines (blank, malformed,
     /// truncated...); they were skipped, as the loader skips them.
-    pub fn unreadable_lines(&self) -> usize {
-        self.unreadable_lines
-    }
-
+    pub unreadable_lines: usize,
     /// Bytes of the file the last survey read and parsed (decoded bytes for a compressed
     /// file).
-    pub fn bytes_read(&self) -> u64 {
-        self.bytes_read
-    }
-
+    pub bytes_read: u64,
     /// Bytes before the last survey's start read back, line by line, for the newest token
     /// usage or turn context the survey lacked, or for the window's count of compactions
     /// (only the lines of those types parsed): 0 when the survey answered alone.
-    pub fn bytes_walked(&self) -> u64 {
-        self.bytes_walked
+    pub bytes_walked: u64,
+}
+
+impl RolloutTail {
+    /// The thread the file records (its first `session_meta`), when it has one.
+    pub fn thread_id(&self) -> Option<ThreadId> {
+        self.session_meta.as_ref().map(|meta| meta.meta.id)
     }
 }
 
@@ -150,7 +114,7 @@ pub fn resume_rollout_tail(
     file.seek(SeekFrom::Start(0))?;
     let session_meta = match head_meta(&mut file)? {
         Head::ForkByReference => return Ok(None),
-        Head::Meta(meta) => Some(meta),
+        Head::Meta(meta) => Some(*meta),
         Head::None => None,
     };
     let len = match compression {

@@ -148,7 +148,8 @@ pub struct UserTurn {
     /// The response item that carries the message, when the file has it.
     pub message: Option<usize>,
     /// The turn's first line: its `task_started` when one opens it (only turn preamble such
-    /// as settings and injected context lies between), else its first record.
+    /// as settings and injected context lies between), else its first record. A fork without
+    /// this turn keeps only what precedes it.
     pub start: usize,
     /// A later `thread_rolled_back` removed the turn (only [`all_user_turns_in_rollout`]
     /// returns such turns).
@@ -156,11 +157,6 @@ pub struct UserTurn {
 }
 
 impl UserTurn {
-    /// The turn's first item: a fork without this turn keeps only what precedes it.
-    pub fn first_item(&self) -> usize {
-        self.start
-    }
-
     /// The turn's record: its message item, else its event.
     pub fn record(&self) -> usize {
         self.message.or(self.event).unwrap_or(self.start)
@@ -213,7 +209,7 @@ pub(crate) fn is_boundary(item: &RolloutItem) -> bool {
 }
 
 /// The number of user turns of a file read one line at a time (a stream): what
-/// [`user_turn_count`] gives for the whole file, keeping a few words per recent turn segment
+/// [`user_turns`] counts for the whole file, keeping a few words per recent turn segment
 /// and a byte per older one instead of the items. Every rule of [`TurnRecords`] is counted
 /// side by side, with rollbacks applied by the one segment rule, and the rule the whole file
 /// calls for is chosen at the end.
@@ -339,11 +335,6 @@ impl StreamedTurnIndex {
 /// The user turns of a loaded file (see the module docs).
 pub fn user_turns(contents: &RolloutContents) -> Vec<UserTurn> {
     user_turns_in_rollout(contents.items(), TurnRecords::of(contents))
-}
-
-/// The number of user turns of a loaded file: what `inspect` reports and `fork` drops from.
-pub fn user_turn_count(contents: &RolloutContents) -> usize {
-    user_turns(contents).len()
 }
 
 /// More turns were asked to be dropped than the file has.

@@ -92,7 +92,7 @@ fn events_count_and_rollbacks_subtract() {
         records(&turns),
         vec![turn(Some(1), Some(2)), turn(Some(8), Some(9))]
     );
-    assert_eq!(user_turn_count(&contents), 2);
+    assert_eq!(user_turns(&contents).len(), 2);
     assert_eq!(
         fork_point_dropping_turns(&turns, 1),
         Ok(ForkPoint::BeforeItem(8))
@@ -198,10 +198,10 @@ fn legacy_files_count_turn_boundaries() {
 fn an_envelope_file_without_records_counts_message_items_inside_turns_only() {
     // A fork cut before its first turn keeps context that may look typed: not a turn.
     let contents = contents(&[META.to_string(), user_item("typed?")]);
-    assert_eq!(user_turn_count(&contents), 0);
+    assert_eq!(user_turns(&contents).len(), 0);
     // A file filtered by hand keeps its turns but no record of them: the items decide.
     let contents = contents_with_turn();
-    assert_eq!(user_turn_count(&contents), 1);
+    assert_eq!(user_turns(&contents).len(), 1);
 }
 
 fn contents_with_turn() -> RolloutContents {
@@ -390,7 +390,7 @@ fn without_records_two_messages_of_one_turn_share_its_number_until_it_ends() {
         task_complete("t1"),
         assistant_item("after"),
     ]);
-    assert_eq!(user_turn_count(&contents), 2);
+    assert_eq!(user_turns(&contents).len(), 2);
     let mut tally = TurnTally::new();
     let numbers: Vec<u32> = contents
         .items()

@@ -31,7 +31,7 @@ fn place(
     };
     let root = dir.join("home");
     let created = chrono::DateTime::from_timestamp(1_767_225_600, 0).unwrap_or_default();
-    let path = CodexHome::new(&root).rollout_path(created, *loaded.thread_id().as_uuid());
+    let path = CodexHome::new(&root).rollout_path(created, *loaded.thread_id.as_uuid());
     if let Some(folder) = path.parent() {
         std::fs::create_dir_all(folder)?;
     }

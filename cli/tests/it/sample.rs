@@ -45,9 +45,13 @@ fn first_difference(fresh: &str, committed: &str) -> String {
 #[test]
 fn bundled_sample_has_tool_calls_an_interrupted_turn_and_a_rollback() -> TestResult {
     let loaded = load_rollout_bytes(SAMPLE_JSONL.as_bytes().to_vec(), "sample")?;
-    assert!(loaded.problems().is_empty(), "{:?}", loaded.problems());
-    assert_eq!(loaded.thread_id().to_string(), SAMPLE_THREAD_ID);
-    let items = loaded.items();
+    assert!(
+        loaded.contents.problems().is_empty(),
+        "{:?}",
+        loaded.contents.problems()
+    );
+    assert_eq!(loaded.thread_id.to_string(), SAMPLE_THREAD_ID);
+    let items = loaded.contents.items();
     let count = |predicate: &dyn Fn(&RolloutItem) -> bool| {
         items.iter().filter(|item| predicate(item)).count()
     };

@@ -53,13 +53,13 @@ impl SessionHistory {
         let based = continues_another(path);
         let codex_home = home_of(path, home)?;
         if !based && let Ok(Some(tail)) = resume_rollout_tail(path, &options) {
-            let session_meta = tail.session_meta().cloned();
+            let session_meta = tail.session_meta;
             return Ok(Self {
                 resumed_with: ResumedWith::of(&codex_home, session_meta.as_ref()),
                 session_meta,
-                newest_turn_context: tail.newest_turn_context().cloned(),
-                unreadable_lines: tail.unreadable_lines(),
-                rebuilt: tail.into_rebuilt(),
+                newest_turn_context: tail.newest_turn_context,
+                unreadable_lines: tail.unreadable_lines,
+                rebuilt: tail.rebuilt,
                 bases: Vec::new(),
             });
         }
@@ -67,7 +67,7 @@ impl SessionHistory {
             stream_session(input, |_| {})?;
         }
         let resolved = load_rollout_with_base(&codex_home, path)?;
-        let bases = resolved.bases().to_vec();
+        let bases = resolved.bases.to_vec();
         Ok(Self::of_items(
             resolved.items(),
             bases,

@@ -211,7 +211,7 @@ fn scan_piece(
                     message: source.to_string(),
                 })?;
             let mut builder = ThreadBuilder::in_mode(TranscriptMode::Complete);
-            for item in client_view_items(loaded.contents()).iter() {
+            for item in client_view_items(&loaded.contents).iter() {
                 builder.handle_rollout_item(item);
             }
             builder.finish()

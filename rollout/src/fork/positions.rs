@@ -35,7 +35,7 @@ pub enum ForkPoint {
 impl ForkPoint {
     /// The number of leading items of a file of `len` items that a fork at this point keeps,
     /// given the file's surviving user turns (the turn index): a cut is always at a turn's
-    /// first item ([`UserTurn::first_item`], its `task_started` when one opens it), so a fork
+    /// first item ([`UserTurn::start`], its `task_started` when one opens it), so a fork
     /// never ends inside a turn that started and never finished.
     pub fn cut(self, turns: &[UserTurn], len: usize) -> usize {
         let turn = match self {
@@ -44,7 +44,7 @@ impl ForkPoint {
             ForkPoint::BeforeNthUserMessage(n) => turns.get(n),
             ForkPoint::BeforeItem(index) => return index.min(len),
         };
-        turn.map_or(len, |turn| turn.first_item().min(len))
+        turn.map_or(len, |turn| turn.start.min(len))
     }
 }
 

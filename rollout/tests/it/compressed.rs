@@ -53,7 +53,7 @@ fn name(path: &Path) -> String {
 /// contents it read otherwise.
 fn outcome(result: Result<codex_rollout::LoadedRollout, LoadError>) -> String {
     match result {
-        Ok(loaded) => format!("ok {:?} {:?}", loaded.thread_id(), loaded.problems()),
+        Ok(loaded) => format!("ok {:?} {:?}", loaded.thread_id, loaded.contents.problems()),
         Err(LoadError::Empty { .. }) => "empty".to_string(),
         Err(LoadError::MissingSessionMeta {
             lines, problems, ..

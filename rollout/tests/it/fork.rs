@@ -17,7 +17,7 @@ use codex_rollout::{
     user_message_positions_in_rollout,
 };
 use codex_rollout::{LoadedRollout, load_rollout_bytes, load_rollout_items};
-use codex_rollout::{fork_point_dropping_turns, user_turn_count, user_turns};
+use codex_rollout::{fork_point_dropping_turns, user_turns};
 use codex_test_support::real_jsonl_files;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
@@ -97,7 +97,12 @@ fn fork_copies_kept_lines_byte_for_byte_with_a_new_thread_id() -> TestResult {
     lines.extend(turn_lines(1)?.into_iter().skip(1));
     let text = lines.join("\n") + "\n";
     let source = load_rollout_bytes(text.clone().into_bytes(), "source.jsonl")?;
-    assert_eq!(source.problems().len(), 3, "{:?}", source.problems());
+    assert_eq!(
+        source.contents.problems().len(),
+        3,
+        "{:?}",
+        source.contents.problems()
+    );
 
     let dir = tempfile::tempdir()?;
     let path = dir.path().join("fork.jsonl");
@@ -128,10 +133,10 @@ fn fork_copies_kept_lines_byte_for_byte_with_a_new_thread_id() -> TestResult {
     assert_eq!(meta["originator"], source_meta["originator"]);
 
     let reloaded = load_rollout_items(&path)?;
-    assert_eq!(reloaded.thread_id(), forked.thread_id);
+    assert_eq!(reloaded.thread_id, forked.thread_id);
     assert_eq!(
-        &reloaded.items()[1..],
-        &source.items()[1..forked.kept_items]
+        &reloaded.contents.items()[1..],
+        &source.contents.items()[1..forked.kept_items]
     );
     Ok(())
 }
@@ -150,11 +155,11 @@ fn fork_rebuilds_like_a_rollback_of_the_same_turns() -> TestResult {
             &path,
             COPY,
         )?;
-        let fork = reconstruct_history_from_rollout(load_rollout_items(&path)?.items());
+        let fork = reconstruct_history_from_rollout(load_rollout_items(&path)?.contents.items());
 
         let rolled_back_text = format!("{text}{}\n", rollback_line(n)?);
         let rolled_back = load_rollout_bytes(rolled_back_text.into_bytes(), "rb.jsonl")?;
-        let rollback = reconstruct_history_from_rollout(rolled_back.items());
+        let rollback = reconstruct_history_from_rollout(rolled_back.contents.items());
         assert_eq!(
             fork.history.raw_items(),
             rollback.history.raw_items(),
@@ -180,7 +185,7 @@ fn fork_positions_are_rollback_aware() -> TestResult {
     lines.extend(turn_lines(3)?);
     let source = load_rollout_bytes((lines.join("\n") + "\n").into_bytes(), "source.jsonl")?;
     // user 0, user 1, (user 2 rolled back), user 3.
-    let positions = user_message_positions_in_rollout(source.items());
+    let positions = user_message_positions_in_rollout(source.contents.items());
     assert_eq!(positions, vec![2, 7, 18]);
 
     let dir = tempfile::tempdir()?;
@@ -189,7 +194,7 @@ fn fork_positions_are_rollback_aware() -> TestResult {
     let forked =
         fork_rollout_to_path(&source, ForkPoint::BeforeNthLastUserMessage(2), &path, COPY)?;
     assert_eq!(forked.kept_items, 6);
-    let fork = reconstruct_history_from_rollout(load_rollout_items(&path)?.items());
+    let fork = reconstruct_history_from_rollout(load_rollout_items(&path)?.contents.items());
     assert_eq!(
         fork.history.raw_items(),
         &[
@@ -203,7 +208,7 @@ fn fork_positions_are_rollback_aware() -> TestResult {
     let forked =
         fork_rollout_to_path(&source, ForkPoint::BeforeNthLastUserMessage(1), &path, COPY)?;
     assert_eq!(forked.kept_items, 17);
-    let fork = reconstruct_history_from_rollout(load_rollout_items(&path)?.items());
+    let fork = reconstruct_history_from_rollout(load_rollout_items(&path)?.contents.items());
     assert_eq!(fork.history.len(), 4);
     Ok(())
 }
@@ -237,7 +242,7 @@ fn check_real_fork(source: &LoadedRollout, point: ForkPoint, path: &Path) -> Tes
     let forked = fork_rollout_to_path(source, point, path, COPY)?;
     let fork_bytes = std::fs::read(path)?;
     let fork_lines = split(&fork_bytes);
-    let contents = source.contents();
+    let contents = &source.contents;
     let kept: Vec<&[u8]> = contents
         .entries()
         .iter()
@@ -252,20 +257,17 @@ fn check_real_fork(source: &LoadedRollout, point: ForkPoint, path: &Path) -> Tes
         if Some(contents.entries()[number].number) == meta_line {
             let meta = meta_payload(fork_line)?;
             assert_eq!(meta["id"], json!(forked.thread_id.to_string()));
-            assert_eq!(
-                meta["forked_from_id"],
-                json!(source.thread_id().to_string())
-            );
+            assert_eq!(meta["forked_from_id"], json!(source.thread_id.to_string()));
         } else {
             assert_eq!(fork_line, source_line, "line {}", number + 1);
         }
     }
     let reloaded = load_rollout_items(path)?;
-    assert_eq!(reloaded.thread_id(), forked.thread_id);
+    assert_eq!(reloaded.thread_id, forked.thread_id);
     let meta = contents.first_session_meta_index().unwrap_or(0);
     assert_eq!(
-        &reloaded.items()[meta + 1..],
-        &source.items()[meta + 1..forked.kept_items]
+        &reloaded.contents.items()[meta + 1..],
+        &source.contents.items()[meta + 1..forked.kept_items]
     );
     Ok(())
 }
@@ -280,7 +282,7 @@ fn every_real_session_forks_byte_for_byte() -> TestResult {
         let Ok(source) = load_rollout_items(path) else {
             continue;
         };
-        let positions = user_message_positions_in_rollout(source.items()).len();
+        let positions = user_message_positions_in_rollout(source.contents.items()).len();
         eprintln!("{}: {positions} user message positions", path.display());
         for (variant, point) in [
             ForkPoint::KeepAll,
@@ -312,7 +314,7 @@ fn every_real_session_forks_without_its_last_user_turns() -> TestResult {
         let Ok(source) = load_rollout_items(path) else {
             continue;
         };
-        let turns = user_turns(source.contents());
+        let turns = user_turns(&source.contents);
         event_only_turns += turns.iter().filter(|turn| turn.message.is_none()).count();
         for drop in 1..=turns.len() {
             let point = fork_point_dropping_turns(&turns, drop)?;
@@ -321,7 +323,7 @@ fn every_real_session_forks_without_its_last_user_turns() -> TestResult {
                 .map_err(|err| format!("{} drop {drop}: {err}", path.display()))?;
             let reloaded = load_rollout_items(&fork)?;
             assert_eq!(
-                user_turn_count(reloaded.contents()),
+                user_turns(&reloaded.contents).len(),
                 turns.len() - drop,
                 "{} drop {drop}",
                 path.display()

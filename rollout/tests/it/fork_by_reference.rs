@@ -40,7 +40,7 @@ fn place(file: &Path, zstd: bool) -> Result<Option<Placed>, Box<dyn std::error::
     let dir = tempfile::tempdir()?;
     let home = CodexHome::new(dir.path());
     let created = chrono::DateTime::from_timestamp(1_767_225_600, 0).unwrap_or_default();
-    let mut path = home.rollout_path(created, *original.thread_id().as_uuid());
+    let mut path = home.rollout_path(created, *original.thread_id.as_uuid());
     if let Some(folder) = path.parent() {
         std::fs::create_dir_all(folder)?;
     }
@@ -89,23 +89,23 @@ fn check_point(placed: &Placed, point: ForkPoint, out: &Path) -> TestResult {
     assert_eq!(forked.lines_written, 1);
     assert_eq!(forked.kept_items, copied.kept_items);
     let base = forked.history_base.clone().ok_or("no history_base")?;
-    assert_eq!(base.thread_id, source.thread_id());
+    assert_eq!(base.thread_id, source.thread_id);
     let resolved = load_rollout_with_base(&placed.home, out)?;
-    assert_eq!(resolved.thread_id(), forked.thread_id);
-    assert_eq!(resolved.bases().len(), 1);
-    let meta = source.contents().first_session_meta_index().unwrap_or(0);
+    assert_eq!(resolved.rollout.thread_id, forked.thread_id);
+    assert_eq!(resolved.bases.len(), 1);
+    let meta = source.contents.first_session_meta_index().unwrap_or(0);
     // The resolved history: the child's meta, then the source's first items up to the cut.
     assert_eq!(
         resolved.items().get(1..),
-        source.items().get(..forked.kept_items),
+        source.contents.items().get(..forked.kept_items),
     );
     assert_eq!(
         resolved.items().get(meta + 2..),
-        copied_fork.items().get(meta + 1..),
+        copied_fork.contents.items().get(meta + 1..),
     );
     let options = ReconstructOptions::default();
     let by_reference = reconstruct_rollout_file(&placed.home, out, &options)?;
-    let copied = reconstruct_history_from_rollout(copied_fork.items());
+    let copied = reconstruct_history_from_rollout(copied_fork.contents.items());
     assert_same_history(&by_reference, &copied);
     Ok(())
 }
@@ -113,7 +113,7 @@ fn check_point(placed: &Placed, point: ForkPoint, out: &Path) -> TestResult {
 /// The fork points of a file with `turns` user turns: all of it, without the last turn,
 /// before the second message, and without any turn.
 fn points(placed: &Placed) -> Result<Vec<ForkPoint>, Box<dyn std::error::Error>> {
-    let turns = user_turns(placed.source.contents());
+    let turns = user_turns(&placed.source.contents);
     Ok(vec![
         ForkPoint::KeepAll,
         fork_point_dropping_turns(&turns, 1)?,
@@ -135,7 +135,7 @@ fn every_real_session_forked_by_reference_rebuilds_like_a_copied_fork() -> TestR
                 eprintln!("{}: no session meta, skipped", file.display());
                 continue;
             };
-            if user_turns(placed.source.contents()).is_empty() {
+            if user_turns(&placed.source.contents).is_empty() {
                 eprintln!("{}: no user turn, skipped", file.display());
                 continue;
             }
@@ -161,7 +161,7 @@ fn first_real_session() -> Result<Option<Placed>, Box<dyn std::error::Error>> {
     };
     for file in files {
         if let Some(placed) = place(&file, false)?
-            && !user_turns(placed.source.contents()).is_empty()
+            && !user_turns(&placed.source.contents).is_empty()
         {
             return Ok(Some(placed));
         }
@@ -186,7 +186,7 @@ fn a_missing_parent_is_an_error_naming_its_thread() -> TestResult {
     let err = load_rollout_with_base(&empty, &out)
         .err()
         .ok_or("resolved without the parent")?;
-    let parent = placed.source.thread_id();
+    let parent = placed.source.thread_id;
     assert!(
         matches!(&err, HistoryBaseError::MissingParent { thread_id, child, .. }
             if *thread_id == parent && child == &out),
@@ -238,11 +238,11 @@ fn a_chain_of_forks_by_reference_resolves_through_every_parent() -> TestResult {
         ForkMode::ByReference,
     )?;
     let resolved = load_rollout_with_base(&placed.home, &child_path)?;
-    let chain: Vec<ThreadId> = resolved.bases().iter().map(|base| base.thread_id).collect();
-    assert_eq!(chain, [parent.thread_id, grandparent.thread_id()]);
-    assert_eq!(resolved.thread_id(), child.thread_id);
+    let chain: Vec<ThreadId> = resolved.bases.iter().map(|base| base.thread_id).collect();
+    assert_eq!(chain, [parent.thread_id, grandparent.thread_id]);
+    assert_eq!(resolved.rollout.thread_id, child.thread_id);
     // child meta, parent meta, every grandparent item, the parent's own items.
-    let mut expected = grandparent.items().to_vec();
+    let mut expected = grandparent.contents.items().to_vec();
     expected.extend(own.iter().cloned());
     assert_eq!(resolved.items().get(2..), Some(expected.as_slice()));
     let by_reference = reconstruct_history_from_rollout(resolved.items());
@@ -296,7 +296,7 @@ fn source_base(source: &LoadedRollout) -> HistoryBase {
     )
     .ok()
     .and_then(|(_, forked)| forked.history_base)
-    .unwrap_or_else(|| HistoryBase::new(source.thread_id()))
+    .unwrap_or_else(|| HistoryBase::new(source.thread_id))
 }
 
 #[test]
@@ -304,14 +304,14 @@ fn an_offset_inside_a_line_or_beyond_the_parent_is_a_clear_error() -> TestResult
     let Some(placed) = first_real_session()? else {
         return Ok(());
     };
-    let len = placed.source.contents().bytes().len() as u64;
+    let len = placed.source.contents.bytes().len() as u64;
     let first_line = placed
         .source
-        .contents()
+        .contents
         .entries()
         .first()
         .map_or(0, |entry| entry.span.end as u64);
-    let thread_id = placed.source.thread_id();
+    let thread_id = placed.source.thread_id;
     let cases = [
         (
             first_line / 2,

@@ -64,7 +64,7 @@ fn check(
         return Ok(taken);
     };
     let len = std::fs::metadata(path)?.len();
-    let turns = user_turns(source.contents());
+    let turns = user_turns(&source.contents);
     for (drop, mode) in (1..=turns.len().min(4))
         .flat_map(|drop| [(drop, ForkMode::Copy), (drop, ForkMode::ByReference)])
     {
@@ -111,7 +111,7 @@ fn check(
             streamed.forked.skipped_problem_lines, summary.skipped_problem_lines,
             "{name}"
         );
-        assert_eq!(streamed.forked.forked_from_id, source.thread_id(), "{name}");
+        assert_eq!(streamed.forked.forked_from_id, source.thread_id, "{name}");
         assert_eq!(
             streamed.kept_turns,
             turns.len() - drop,

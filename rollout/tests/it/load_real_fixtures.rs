@@ -86,8 +86,12 @@ fn every_real_file_loads_with_its_problems_listed() -> TestResult {
 
         match load_rollout_items(path) {
             Ok(loaded) => {
-                assert_eq!(Some(loaded.thread_id()), contents.thread_id(), "{file}");
-                assert_eq!(loaded.items().len(), contents.items().len(), "{file}");
+                assert_eq!(Some(loaded.thread_id), contents.thread_id(), "{file}");
+                assert_eq!(
+                    loaded.contents.items().len(),
+                    contents.items().len(),
+                    "{file}"
+                );
             }
             Err(LoadError::MissingSessionMeta { path: named, .. }) => {
                 assert_eq!(contents.thread_id(), None, "{file}");
@@ -106,8 +110,12 @@ fn legacy_pre_envelope_file_loads_every_line() -> TestResult {
         return Ok(());
     };
     let loaded = load_rollout_items(&path)?;
-    assert!(loaded.problems().is_empty(), "{:?}", loaded.problems());
-    let contents = loaded.contents();
+    assert!(
+        loaded.contents.problems().is_empty(),
+        "{:?}",
+        loaded.contents.problems()
+    );
+    let contents = &loaded.contents;
     assert!(contents.has_legacy_lines());
     assert_eq!(contents.entries().len(), contents.line_count());
     assert!(matches!(
@@ -115,6 +123,7 @@ fn legacy_pre_envelope_file_loads_every_line() -> TestResult {
         LineFormat::Legacy(_)
     ));
     let calls = loaded
+        .contents
         .items()
         .iter()
         .filter(|item| {
@@ -187,7 +196,7 @@ fn reconstruction_counts_the_user_turns_the_events_record() -> TestResult {
         let Ok(loaded) = load_rollout_items(path) else {
             continue;
         };
-        let items = loaded.items();
+        let items = loaded.contents.items();
         let compacted = items
             .iter()
             .any(|item| matches!(item, RolloutItem::Compacted(_)));

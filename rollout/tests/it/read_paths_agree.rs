@@ -150,7 +150,7 @@ fn check_file(path: &Path, tally: &mut Tally) {
     for file in [path.to_path_buf(), compressed.clone()] {
         match resume_rollout_tail(&file, &ReconstructOptions::default()).unwrap() {
             Some(tail) => {
-                let got = answer_of(tail.rebuilt().clone(), tail.newest_turn_context().cloned());
+                let got = answer_of(tail.rebuilt.clone(), tail.newest_turn_context.clone());
                 let name = file.display();
                 assert_eq!(
                     got.history.len(),
@@ -172,15 +172,15 @@ fn check_file(path: &Path, tally: &mut Tally) {
                     !forked_by_reference,
                     "{label}: a fork by reference read alone"
                 );
-                assert_eq!(tail.session_meta(), first_meta, "{label}");
-                if tail.is_whole_file() {
+                assert_eq!(tail.session_meta.as_ref(), first_meta, "{label}");
+                if tail.whole_file {
                     tally.tail_whole += 1;
                 } else {
                     // Surveyed: a part; every other byte at most walked back over for
                     // the line types the survey lacked.
-                    assert!(tail.bytes_read() < bytes.len() as u64, "{label}");
+                    assert!(tail.bytes_read < bytes.len() as u64, "{label}");
                     assert!(
-                        tail.bytes_read() + tail.bytes_walked() <= bytes.len() as u64,
+                        tail.bytes_read + tail.bytes_walked <= bytes.len() as u64,
                         "{label}"
                     );
                     tally.tail_partial += 1;
@@ -355,17 +355,17 @@ fn resume_reads_back_only_the_line_types_the_end_lacks() {
         let tail = resume_rollout_tail(&path, &ReconstructOptions::default())
             .unwrap()
             .unwrap();
-        let got = answer_of(tail.rebuilt().clone(), tail.newest_turn_context().cloned());
+        let got = answer_of(tail.rebuilt.clone(), tail.newest_turn_context.clone());
         assert_eq!(got, expected, "{name}");
-        assert!(!tail.is_whole_file(), "{name}");
+        assert!(!tail.whole_file, "{name}");
         assert!(
-            tail.bytes_read() * 12 < written.bytes,
+            tail.bytes_read * 12 < written.bytes,
             "{name}: surveyed {} of {} bytes",
-            tail.bytes_read(),
+            tail.bytes_read,
             written.bytes
         );
         assert_eq!(
-            tail.bytes_read() + tail.bytes_walked(),
+            tail.bytes_read + tail.bytes_walked,
             written.bytes,
             "{name}: the rest walked back over to the start"
         );
@@ -406,15 +406,15 @@ fn resume_walks_back_to_the_newest_token_usage_alone() {
     let tail = resume_rollout_tail(&path, &ReconstructOptions::default())
         .unwrap()
         .unwrap();
-    let got = answer_of(tail.rebuilt().clone(), tail.newest_turn_context().cloned());
+    let got = answer_of(tail.rebuilt.clone(), tail.newest_turn_context.clone());
     assert_eq!(got, expected);
-    assert!(!tail.is_whole_file());
+    assert!(!tail.whole_file);
     let len = edited.len() as u64;
-    assert!(tail.bytes_walked() > 0, "the usage lies before the survey");
+    assert!(tail.bytes_walked > 0, "the usage lies before the survey");
     assert!(
-        (tail.bytes_read() + tail.bytes_walked()) * 4 < len,
+        (tail.bytes_read + tail.bytes_walked) * 4 < len,
         "surveyed {} and walked {} of {len} bytes",
-        tail.bytes_read(),
-        tail.bytes_walked()
+        tail.bytes_read,
+        tail.bytes_walked
     );
 }

@@ -46,7 +46,7 @@ fn compacted_0104_session_reconstructs_from_replacement_history_plus_later_items
     };
     let path = dir.join(COMPACTED_0104);
     let loaded = load_rollout_items(&path)?;
-    let items = loaded.items();
+    let items = loaded.contents.items();
     let (index, replacement) = items
         .iter()
         .enumerate()
@@ -149,7 +149,7 @@ async fn scripted_session_written_by_the_recorder_reconstructs_to_the_live_histo
     recorder.flush().await?;
 
     let live = session.clone_history().await;
-    let rebuilt = reconstruct_history_from_rollout(load_rollout_items(&path)?.items());
+    let rebuilt = reconstruct_history_from_rollout(load_rollout_items(&path)?.contents.items());
     assert_eq!(rebuilt.history.raw_items(), live.raw_items());
     assert_eq!(rebuilt.token_info, live.token_info());
     assert_eq!(live.len(), 7, "{:?}", live.raw_items());
@@ -164,7 +164,7 @@ async fn scripted_session_written_by_the_recorder_reconstructs_to_the_live_histo
         ))])
         .await?;
     recorder.shutdown().await?;
-    let rebuilt = reconstruct_history_from_rollout(load_rollout_items(&path)?.items());
+    let rebuilt = reconstruct_history_from_rollout(load_rollout_items(&path)?.contents.items());
     assert_eq!(rebuilt.history.raw_items(), rolled_back.raw_items());
     assert_eq!(rebuilt.history.len(), 5);
     assert_eq!(rebuilt.stats.rollbacks_applied, 1);
@@ -202,9 +202,13 @@ fn hand_written_rollback_fixture_reconstructs() -> TestResult {
     let path = dir.path().join("rollback.jsonl");
     std::fs::write(&path, lines.join("\n") + "\n")?;
     let loaded = load_rollout_items(&path)?;
-    assert!(loaded.problems().is_empty(), "{:?}", loaded.problems());
-    assert_eq!(loaded.thread_id(), id);
-    let rebuilt = reconstruct_history_from_rollout(loaded.items());
+    assert!(
+        loaded.contents.problems().is_empty(),
+        "{:?}",
+        loaded.contents.problems()
+    );
+    assert_eq!(loaded.thread_id, id);
+    let rebuilt = reconstruct_history_from_rollout(loaded.contents.items());
     assert_eq!(
         rebuilt.history.raw_items(),
         &[

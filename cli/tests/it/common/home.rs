@@ -66,7 +66,7 @@ pub(crate) fn sessions_of(home: &Path) -> Result<Sessions, Box<dyn std::error::E
     for found in all_rollout_files(&home)? {
         let loaded = load_rollout_items(&found.path)?;
         let key = session_key(&found.path);
-        let items = loaded.items().to_vec();
+        let items = loaded.contents.items().to_vec();
         if sessions.insert(key.clone(), (found.path, items)).is_some() {
             return Err(format!("{key} listed twice").into());
         }

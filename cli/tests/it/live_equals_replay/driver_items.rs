@@ -257,10 +257,14 @@ fn event_kinds(items: &[RolloutItem]) -> Vec<String> {
 #[track_caller]
 fn assert_reloads_to(path: &Path, live: &ContextManager) -> AnyResult<Vec<RolloutItem>> {
     let loaded = load_rollout_items(path)?;
-    assert!(loaded.problems().is_empty(), "{:?}", loaded.problems());
-    let rebuilt = reconstruct_history_from_rollout(loaded.items());
+    assert!(
+        loaded.contents.problems().is_empty(),
+        "{:?}",
+        loaded.contents.problems()
+    );
+    let rebuilt = reconstruct_history_from_rollout(loaded.contents.items());
     assert_eq!(rebuilt.history.raw_items(), live.raw_items());
-    Ok(loaded.items().to_vec())
+    Ok(loaded.contents.items().to_vec())
 }
 
 #[tokio::test]
@@ -386,7 +390,7 @@ async fn a_resumed_paginated_session_continues_its_ordinals() -> TestResult {
     let recorder = RolloutRecorder::resume(&path).await?;
     assert_eq!(recorder.history_mode(), &HistoryMode::Paginated);
     let second = Live::with_recorder(thread_id, recorder);
-    let restored = reconstruct_history_from_rollout(load_rollout_items(&path)?.items());
+    let restored = reconstruct_history_from_rollout(load_rollout_items(&path)?.contents.items());
     second.session.replace_history(restored.history).await;
     interrupted_turn_and_a_follow_up(&second).await?;
     second.recorder.shutdown().await?;
