@@ -176,7 +176,8 @@ pub enum HistoryBaseError {
 
 impl HistoryBaseError {
     /// The parent thread a base names, for every error about a base.
-    pub fn thread_id(&self) -> Option<ThreadId> {
+    #[cfg(test)]
+    pub(crate) fn thread_id(&self) -> Option<ThreadId> {
         match self {
             Self::Load(_) => None,
             Self::MissingParent { thread_id, .. }
@@ -237,7 +238,7 @@ impl ResolvedRollout {
     }
 
     /// Takes the full history out.
-    pub fn into_items(self) -> Vec<RolloutItem> {
+    pub(crate) fn into_items(self) -> Vec<RolloutItem> {
         match self.full {
             Some(full) => full,
             None => self.rollout.contents.into_items(),

@@ -86,10 +86,10 @@ pub enum EventOrigin {
     Rebuilt,
 }
 
-#[cfg(any(test, feature = "testing"))]
+#[cfg(test)]
 impl Replay {
     /// The bare events, in order.
-    pub fn into_messages(self) -> Vec<EventMsg> {
+    pub(crate) fn into_messages(self) -> Vec<EventMsg> {
         self.events.into_iter().map(|event| event.msg).collect()
     }
 }

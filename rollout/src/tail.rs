@@ -48,7 +48,6 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine, TurnContextItem};
-use codex_protocol::thread_id::ThreadId;
 
 use crate::head::first_meta_within;
 use crate::load::ProblemKind;
@@ -93,13 +92,6 @@ pub struct RolloutTail {
     /// usage or turn context the survey lacked, or for the window's count of compactions
     /// (only the lines of those types parsed): 0 when the survey answered alone.
     pub bytes_walked: u64,
-}
-
-impl RolloutTail {
-    /// The thread the file records (its first `session_meta`), when it has one.
-    pub fn thread_id(&self) -> Option<ThreadId> {
-        self.session_meta.as_ref().map(|meta| meta.meta.id)
-    }
 }
 
 /// Rebuilds the history of the rollout at `path` from its end (see the module docs); `None`

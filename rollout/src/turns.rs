@@ -88,7 +88,7 @@ impl TurnRecords {
     /// are turn events. Agrees with [`TurnRecords::of`] on every file but an enveloped one
     /// with no turn at all (a fork cut before its first turn), where this counts the kept
     /// context's boundary items, if any, and `of` counts none.
-    pub fn of_items(items: &[RolloutItem]) -> Self {
+    pub(crate) fn of_items(items: &[RolloutItem]) -> Self {
         Self::of_events(items).unwrap_or_else(|| {
             let has_turns = items
                 .iter()
@@ -158,7 +158,7 @@ pub struct UserTurn {
 
 impl UserTurn {
     /// The turn's record: its message item, else its event.
-    pub fn record(&self) -> usize {
+    pub(crate) fn record(&self) -> usize {
         self.message.or(self.event).unwrap_or(self.start)
     }
 
@@ -253,11 +253,12 @@ impl UserTurnCounter {
     }
 
     /// The rule the file's turns are counted by.
-    pub fn records(&self) -> TurnRecords {
+    pub(crate) fn records(&self) -> TurnRecords {
         self.indexer.records()
     }
 
-    /// The user turns that survive the file's rollbacks, under [`UserTurnCounter::records`].
+    /// The user turns that survive the file's rollbacks, under the rule the file calls for
+    /// ([`TurnRecords::of`]).
     pub fn count(&self) -> usize {
         self.indexer.surviving_count(self.records())
     }

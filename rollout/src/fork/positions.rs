@@ -37,7 +37,7 @@ impl ForkPoint {
     /// given the file's surviving user turns (the turn index): a cut is always at a turn's
     /// first item ([`UserTurn::start`], its `task_started` when one opens it), so a fork
     /// never ends inside a turn that started and never finished.
-    pub fn cut(self, turns: &[UserTurn], len: usize) -> usize {
+    pub(crate) fn cut(self, turns: &[UserTurn], len: usize) -> usize {
         let turn = match self {
             ForkPoint::KeepAll | ForkPoint::BeforeNthLastUserMessage(0) => None,
             ForkPoint::BeforeNthLastUserMessage(n) => turns.get(turns.len().saturating_sub(n)),

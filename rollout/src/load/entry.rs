@@ -34,7 +34,7 @@ pub enum EntryContent {
 
 impl LineEntry {
     /// The item index, when the line holds an item.
-    pub fn item(&self) -> Option<usize> {
+    pub(crate) fn item(&self) -> Option<usize> {
         match self.content {
             EntryContent::Item(index) => Some(index),
             EntryContent::LegacyMarker | EntryContent::Opaque => None,
