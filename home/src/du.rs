@@ -193,7 +193,7 @@ fn try_measure(
         .map(|name| name.created.format("%Y-%m-%d").to_string());
     let mut images = Vec::new();
     let mut lines = Vec::new();
-    let mut scan = ParentPrefixScan::new();
+    let mut scan = ParentPrefixScan::default();
     let mut stream = RolloutStream::new(&mut tee)?;
     usage.compression = match stream.compression() {
         Compression::Plain => "plain",

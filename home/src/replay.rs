@@ -142,7 +142,7 @@ fn replay<E: From<ReadError>>(
     follow: bool,
     mut emit: impl FnMut(ServerMessage) -> Result<(), E>,
 ) -> Result<NotificationReplay, E> {
-    let mut index = StreamedTurnIndex::new();
+    let mut index = StreamedTurnIndex::default();
     let mut meta: Option<SessionMetaLine> = None;
     let passes = Passes {
         first: indexed,
@@ -175,7 +175,7 @@ fn replay<E: From<ReadError>>(
     // over), so the replay is fed line numbers too.
     let mut replayer = Replayer::new(thread_id, &index);
     if !follow {
-        index = StreamedTurnIndex::new();
+        index = StreamedTurnIndex::default();
     }
     let mut projection = Projection::new(thread_id);
     if let Some(meta) = &meta {

@@ -21,11 +21,12 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::sync::Arc;
 
+use chrono::Utc;
 use codex_protocol::rollout::{RolloutItem, RolloutLine};
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::RolloutRecorder;
+use codex_rollout::format_line_timestamp;
 use codex_rollout::new_session_meta;
-use codex_rollout::now_line_timestamp;
 use criterion::{Criterion, Throughput, criterion_group};
 use serde_json::json;
 
@@ -119,12 +120,12 @@ fn bench_recorder(c: &mut Criterion) {
     )));
     let lines: Vec<RolloutLine> = std::iter::once(&meta)
         .chain(&items)
-        .map(|item| RolloutLine::new(now_line_timestamp(), item.clone()))
+        .map(|item| RolloutLine::new(format_line_timestamp(Utc::now()), item.clone()))
         .collect();
     let bytes: u64 = items
         .iter()
         .map(|item| {
-            RolloutLine::new(now_line_timestamp(), item.clone())
+            RolloutLine::new(format_line_timestamp(Utc::now()), item.clone())
                 .to_json_line()
                 .map(|line| line.len() as u64 + 1)
                 .unwrap_or(0)

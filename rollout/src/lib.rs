@@ -140,7 +140,7 @@ pub use rescue::{RescueError, Rescued, rescue_rollout};
 pub use source::{Compression, DecodedRollout, RolloutReader, open_rollout, read_rollout_file};
 pub use stream::{RolloutStream, StreamedContent, StreamedLine};
 pub use tail::{RolloutTail, resume_rollout_tail};
-pub use timestamp::{format_line_timestamp, now_line_timestamp};
+pub use timestamp::format_line_timestamp;
 pub use turn_pages::{TurnPage, turns_before, turns_from};
 pub use turns::{
     ParentPrefixScan, Provenance, StreamedTurnIndex, TooFewTurns, TurnRecords, TurnTally, UserTurn,

@@ -102,7 +102,7 @@ fn put_millis(out: &mut [u8; LINE_TIMESTAMP_LEN], at: DateTime<Utc>) {
 }
 
 /// The current time as a line timestamp.
-pub fn now_line_timestamp() -> String {
+pub(crate) fn now_line_timestamp() -> String {
     format_line_timestamp(Utc::now())
 }
 

@@ -219,8 +219,11 @@ pub struct UserTurnCounter {
 }
 
 impl Default for UserTurnCounter {
+    /// A counter that has seen nothing.
     fn default() -> Self {
-        Self::new()
+        Self {
+            indexer: TurnIndexer::every_rule(false),
+        }
     }
 }
 
@@ -234,13 +237,6 @@ const COUNTED_RULES: [TurnRecords; 4] = [
 ];
 
 impl UserTurnCounter {
-    /// A counter that has seen nothing.
-    pub fn new() -> Self {
-        Self {
-            indexer: TurnIndexer::every_rule(false),
-        }
-    }
-
     /// Notes the format of a line that loaded (an item, a legacy marker or an opaque line):
     /// a file with pre-envelope lines counts turn-starting items ([`TurnRecords::of`]).
     pub fn note_format(&mut self, format: LineFormat) {
@@ -275,19 +271,15 @@ pub struct StreamedTurnIndex {
 }
 
 impl Default for StreamedTurnIndex {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl StreamedTurnIndex {
     /// An index that has seen nothing.
-    pub fn new() -> Self {
+    fn default() -> Self {
         Self {
             indexer: TurnIndexer::every_rule(true),
         }
     }
+}
 
+impl StreamedTurnIndex {
     /// Notes the format of a line that loaded (see [`UserTurnCounter::note_format`]).
     pub fn note_format(&mut self, format: LineFormat) {
         self.indexer.note_format(format);

@@ -313,7 +313,7 @@ fn a_child_knows_the_prefix_it_copied_and_a_resumed_meta_is_not_one() {
 fn check_tally(lines: &[String]) {
     let contents = contents(lines);
     let turns = all_user_turns_in_rollout(contents.items(), TurnRecords::of(&contents));
-    let mut tally = TurnTally::new();
+    let mut tally = TurnTally::default();
     let numbers: Vec<u32> = contents
         .entries()
         .iter()
@@ -391,7 +391,7 @@ fn without_records_two_messages_of_one_turn_share_its_number_until_it_ends() {
         assistant_item("after"),
     ]);
     assert_eq!(user_turns(&contents).len(), 2);
-    let mut tally = TurnTally::new();
+    let mut tally = TurnTally::default();
     let numbers: Vec<u32> = contents
         .items()
         .iter()
@@ -404,7 +404,7 @@ fn without_records_two_messages_of_one_turn_share_its_number_until_it_ends() {
 /// The streamed index of `contents` (every rule read side by side, the beaten ones dropped
 /// as the file shows them) equals the whole-file index.
 fn check_streamed_index(contents: &RolloutContents) -> TurnRecords {
-    let mut index = StreamedTurnIndex::new();
+    let mut index = StreamedTurnIndex::default();
     for entry in contents.entries() {
         index.note_format(entry.format);
         if let Some(item) = entry.item() {

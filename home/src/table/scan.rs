@@ -153,7 +153,7 @@ fn scan_piece(
     };
     let mut stream = RolloutStream::open(path).map_err(error)?;
     let mut usage = UsageScan::new();
-    let mut prefix = ParentPrefixScan::new();
+    let mut prefix = ParentPrefixScan::default();
     let mut items = ItemScan::new(thread_id.to_string(), piece, options);
     let mut view = ClientView::streaming();
     let mut builder = ThreadBuilder::in_mode(TranscriptMode::Complete);

@@ -256,7 +256,7 @@ fn the_streaming_turn_rule_numbers_turns_as_the_turn_index_does() -> TestResult 
         let contents = RolloutContents::from_decoded(read_rollout_file(path)?);
         let records = TurnRecords::of(&contents);
         let turns = all_user_turns_in_rollout(contents.items(), records);
-        let mut tally = TurnTally::new();
+        let mut tally = TurnTally::default();
         let mut numbers = Vec::new();
         let mut stream = RolloutStream::open(path)?;
         while let Some(line) = stream.next_line()? {

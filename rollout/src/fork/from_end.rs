@@ -127,7 +127,7 @@ fn cut_in_suffix(
     paginated: bool,
     whole: bool,
 ) -> Option<u64> {
-    let mut index = StreamedTurnIndex::new();
+    let mut index = StreamedTurnIndex::default();
     let mut offsets = Vec::new();
     for (offset, bytes) in suffix.iter().rev() {
         if let LineOutcome::Line(line, format) = read_line(0, bytes).outcome {
@@ -285,7 +285,7 @@ pub(crate) fn pass_prefix(
         kept_turns: 0,
         ordinals: (None, None),
     };
-    let mut turns = UserTurnCounter::new();
+    let mut turns = UserTurnCounter::default();
     let mut meta_seen = false;
     while let Some(line) = stream.next_line().map_err(read_error)? {
         let past_cut = line.offset >= cut;

@@ -35,7 +35,7 @@ pub(crate) fn cut_forwards(path: &Path, drop: usize) -> Result<ForwardCut, ForkE
         source,
     };
     let mut stream = RolloutStream::open(path).map_err(read_error)?;
-    let mut index = StreamedTurnIndex::new();
+    let mut index = StreamedTurnIndex::default();
     let mut offsets = Vec::new();
     let mut thread_id = None;
     let mut end = 0;

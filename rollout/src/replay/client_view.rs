@@ -81,7 +81,7 @@ impl ClientView {
     pub fn streaming() -> Self {
         Self {
             rule: Rule::Undecided,
-            counter: UserTurnCounter::new(),
+            counter: UserTurnCounter::default(),
             head: Vec::new(),
             thread_id: None,
             running_turn: None,

@@ -22,7 +22,7 @@ pub struct ParentPrefix {
 
 /// The copied parent prefix of a file whose first `session_meta` is its own, if it has one.
 pub fn parent_prefix(items: &[RolloutItem]) -> Option<ParentPrefix> {
-    let mut scan = ParentPrefixScan::new();
+    let mut scan = ParentPrefixScan::default();
     let mut prefix: Option<ParentPrefix> = None;
     for (index, item) in items.iter().enumerate() {
         match scan.push(item) {
@@ -83,11 +83,6 @@ enum ScanState {
 }
 
 impl ParentPrefixScan {
-    /// A scan at the start of a file.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// Whose `item` (the next item of the file) is.
     pub fn push(&mut self, item: &RolloutItem) -> Provenance {
         match self.state {

@@ -100,7 +100,7 @@ fn assert_streamed_count_agrees_on_every_prefix(items: &[RolloutItem]) {
 }
 
 fn streamed_count(items: &[RolloutItem]) -> usize {
-    let mut counter = UserTurnCounter::new();
+    let mut counter = UserTurnCounter::default();
     for item in items {
         counter.push(item);
     }
@@ -303,7 +303,7 @@ fn the_streamed_index_marks_old_turns_a_rollback_reached_through_a_gap() {
     parts.push(vec![rollback(120)]);
     parts.push(person_turn("u1", "b"));
     let items = items(parts);
-    let mut index = crate::turns::StreamedTurnIndex::new();
+    let mut index = crate::turns::StreamedTurnIndex::default();
     for item in &items {
         index.push(item);
     }

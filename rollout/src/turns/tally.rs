@@ -60,11 +60,6 @@ impl EventRecords {
 }
 
 impl TurnTally {
-    /// A tally at the start of a file.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// The number (1-based; 0 before the first turn) of the user turn `item`, the next item
     /// of the file (read from a line in `format`), belongs to. A pre-envelope line makes the
     /// file a pre-envelope one from there on.

@@ -15,7 +15,7 @@ use pretty_assertions::assert_eq;
 
 /// The index of every line parsed, its positions turned into the items' line numbers.
 fn full_index(bytes: &[u8]) -> (TurnRecords, Vec<UserTurn>) {
-    let mut index = StreamedTurnIndex::new();
+    let mut index = StreamedTurnIndex::default();
     let mut item_lines = Vec::new();
     RolloutStream::new(bytes)
         .unwrap()
@@ -46,7 +46,7 @@ fn full_index(bytes: &[u8]) -> (TurnRecords, Vec<UserTurn>) {
 /// The index of the lines the turn index cannot pass over, numbered by line, and how many
 /// lines it passed over.
 fn fast_index(bytes: &[u8]) -> ((TurnRecords, Vec<UserTurn>), usize) {
-    let mut index = StreamedTurnIndex::new();
+    let mut index = StreamedTurnIndex::default();
     let mut passed_over = 0;
     RolloutStream::new(bytes)
         .unwrap()
