@@ -80,7 +80,7 @@ pub(crate) fn expand_sources(
         let files = all_rollout_files(&home).map_err(|err| {
             Failure::Unreadable(format!(
                 "cannot read the sessions of {}: {err}",
-                home.root().display()
+                home.root.display()
             ))
         })?;
         sources.extend(files.into_iter().map(|file| Source::File(file.path)));

@@ -125,7 +125,7 @@ fn main() {
             let status = std::process::Command::new(binary)
                 .arg("table")
                 .arg("--home")
-                .arg(home.root())
+                .arg(&home.root)
                 .arg("-o")
                 .arg(&out)
                 .stdout(std::process::Stdio::null())

@@ -62,7 +62,7 @@ pub enum NotAHome {
 
 /// Whether `home` is a Codex home (module docs); reads the folder's entries, writes nothing.
 pub fn check_home(home: &CodexHome) -> Result<(), NotAHome> {
-    let path = home.root().to_path_buf();
+    let path = home.root.clone();
     let metadata = match std::fs::metadata(&path) {
         Ok(metadata) => metadata,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {

@@ -217,7 +217,7 @@ pub fn plan_import(
         files.push(planned);
     }
     Ok(ImportPlan {
-        home: home.root().to_path_buf(),
+        home: home.root.clone(),
         files,
         _unpacked: std::sync::Arc::new(unpacked),
     })

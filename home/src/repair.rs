@@ -175,7 +175,7 @@ pub enum RepairError {
 
 /// What Codex would show wrongly in `home` (see the module docs).
 pub fn find_repairs(home: &CodexHome) -> Result<RepairReport, RepairError> {
-    let root = home.root();
+    let root = &home.root;
     let codex = state::read_state(root).map_err(|source| RepairError::State {
         path: root.to_path_buf(),
         source,
@@ -291,7 +291,7 @@ pub fn find_repairs(home: &CodexHome) -> Result<RepairReport, RepairError> {
 /// and keeps the projected history of each piece by its rollout id.
 fn thread_pieces(home: &CodexHome) -> Result<BTreeMap<String, Vec<PathBuf>>, RepairError> {
     let files = all_rollout_files(home).map_err(|error| RepairError::Home {
-        path: home.root().to_path_buf(),
+        path: home.root.clone(),
         source: io::Error::other(error.to_string()),
     })?;
     let mut threads: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
@@ -394,8 +394,8 @@ pub fn apply_repairs(
                 tracing::info!(file = %finding.path.display(), kept = %kept.display(), "ordinals rewritten");
             }
         }
-        if home.root().join(state::HISTORY_DATABASE).exists() {
-            let backup = state::forget_projections(home.root(), &forget, stamp)?;
+        if home.root.join(state::HISTORY_DATABASE).exists() {
+            let backup = state::forget_projections(&home.root, &forget, stamp)?;
             tracing::info!(backup = %backup.display(), threads = forget.len(), "projected history reset");
         }
     }

@@ -237,7 +237,7 @@ pub fn update_and_search(
 
 /// How a home is named in the index: its root, absolute when it can be made so.
 fn home_key(home: &CodexHome) -> String {
-    let root = home.root();
+    let root = &home.root;
     std::fs::canonicalize(root)
         .unwrap_or_else(|_| root.to_path_buf())
         .display()

@@ -356,7 +356,7 @@ fn redactor_of(options: &TableOptions) -> Result<Option<Redactor>, TableError> {
 
 fn threads_of(home: &CodexHome) -> Result<BTreeMap<String, Vec<FoundRollout>>, TableError> {
     let files = crate::list::all_rollout_files(home).map_err(|source| TableError::Home {
-        path: home.root().to_path_buf(),
+        path: home.root.clone(),
         message: source.to_string(),
     })?;
     let mut threads: BTreeMap<String, Vec<FoundRollout>> = BTreeMap::new();
@@ -375,7 +375,7 @@ fn threads_of(home: &CodexHome) -> Result<BTreeMap<String, Vec<FoundRollout>>, T
 /// The names of the home's session index, read once.
 fn thread_names(home: &CodexHome) -> Result<HashMap<String, String>, TableError> {
     home.thread_names().map_err(|source| TableError::Read {
-        path: home.root().join(codex_rollout::SESSION_INDEX_FILE),
+        path: home.root.join(codex_rollout::SESSION_INDEX_FILE),
         source,
     })
 }

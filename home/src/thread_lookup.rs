@@ -92,7 +92,7 @@ pub fn find_thread(home: &CodexHome, prefix: &str) -> Result<PathBuf, ThreadLook
     if threads.is_empty() {
         threads = find_rollouts_by_thread_prefix(home, prefix)
             .map_err(|source| ThreadLookupError::Unreadable {
-                home: home.root().to_path_buf(),
+                home: home.root.clone(),
                 source,
             })?
             .into_iter()
@@ -105,14 +105,14 @@ pub fn find_thread(home: &CodexHome, prefix: &str) -> Result<PathBuf, ThreadLook
         [] => {
             return Err(ThreadLookupError::NoThread {
                 prefix: prefix.to_string(),
-                home: home.root().to_path_buf(),
+                home: home.root.clone(),
             });
         }
         [thread] => thread,
         several => {
             return Err(ThreadLookupError::Ambiguous {
                 prefix: prefix.to_string(),
-                home: home.root().to_path_buf(),
+                home: home.root.clone(),
                 threads: several.to_vec(),
             });
         }
@@ -124,7 +124,7 @@ pub fn find_thread(home: &CodexHome, prefix: &str) -> Result<PathBuf, ThreadLook
         .flatten()
         .ok_or_else(|| ThreadLookupError::Gone {
             thread: thread.clone(),
-            home: home.root().to_path_buf(),
+            home: home.root.clone(),
         })
 }
 

@@ -45,7 +45,7 @@ impl WriterLock {
 
 /// `<home>/thread-writer-locks/<thread id>.lock`.
 pub fn thread_writer_lock_path(home: &CodexHome, thread_id: ThreadId) -> PathBuf {
-    home.root()
+    home.root
         .join(THREAD_WRITER_LOCKS_SUBDIR)
         .join(format!("{thread_id}.lock"))
 }
@@ -72,7 +72,7 @@ fn probe(path: &std::path::Path) -> WriterLock {
 /// A thread of `home` a running Codex holds for writing, if any (from its writer locks).
 #[cfg(feature = "state")]
 pub(crate) fn held_thread(home: &CodexHome) -> Option<String> {
-    let folder = home.root().join(THREAD_WRITER_LOCKS_SUBDIR);
+    let folder = home.root.join(THREAD_WRITER_LOCKS_SUBDIR);
     let entries = std::fs::read_dir(folder).ok()?;
     entries.flatten().find_map(|entry| {
         let name = entry.file_name().to_string_lossy().into_owned();

@@ -328,7 +328,7 @@ fn resolve_prefix(
     if bases.len() >= MAX_BASE_DEPTH {
         return Err(HistoryBaseError::TooDeep { child, thread_id });
     }
-    let home_root = home.root().to_path_buf();
+    let home_root = home.root.clone();
     let parent = match find_rollout_by_rollout_id(home, *thread_id.as_uuid()) {
         Ok(Some(parent)) => parent,
         Ok(None) => {

@@ -62,8 +62,10 @@ const FILE_TIME_LEN: usize = 19;
 /// Configurable so tests and tools can point at a temporary folder; [`CodexHome::resolve`]
 /// gives the default the Codex CLI uses.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CodexHome {
-    root: PathBuf,
+    /// The home folder itself.
+    pub root: PathBuf,
 }
 
 impl CodexHome {
@@ -94,11 +96,6 @@ impl CodexHome {
             Some(home) => Ok(Self::new(PathBuf::from(home).join(".codex"))),
             None => Err(RolloutError::NoHome),
         }
-    }
-
-    /// The home folder itself.
-    pub fn root(&self) -> &Path {
-        &self.root
     }
 
     /// `<home>/sessions`.

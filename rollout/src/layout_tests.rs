@@ -20,14 +20,11 @@ fn env_of(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Op
 fn home_prefers_explicit_then_codex_home_then_dot_codex() -> Result<(), RolloutError> {
     let env = env_of(&[("CODEX_HOME", "/ch"), ("HOME", "/h")]);
     let explicit = CodexHome::resolve_with(Some(PathBuf::from("/x")), &env)?;
-    assert_eq!(explicit.root(), Path::new("/x"));
-    assert_eq!(
-        CodexHome::resolve_with(None, &env)?.root(),
-        Path::new("/ch")
-    );
+    assert_eq!(explicit.root, Path::new("/x"));
+    assert_eq!(CodexHome::resolve_with(None, &env)?.root, Path::new("/ch"));
     let no_codex_home = env_of(&[("CODEX_HOME", ""), ("HOME", "/h")]);
     assert_eq!(
-        CodexHome::resolve_with(None, no_codex_home)?.root(),
+        CodexHome::resolve_with(None, no_codex_home)?.root,
         Path::new("/h/.codex")
     );
     assert!(matches!(
@@ -121,7 +118,7 @@ fn file_name_parser_rejects_other_names() {
 
 #[test]
 fn the_home_of_a_path_comes_from_the_layout() {
-    let home = |path: &str| home_of_rollout_path(Path::new(path)).map(|h| h.root().to_path_buf());
+    let home = |path: &str| home_of_rollout_path(Path::new(path)).map(|h| h.root);
     assert_eq!(
         home("/h/sessions/2026/07/11/rollout-x.jsonl"),
         Some(PathBuf::from("/h"))

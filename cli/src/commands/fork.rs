@@ -187,7 +187,7 @@ fn home_holding(
     let found = find_rollout_by_thread_id(&home, thread_id).map_err(|err| {
         Failure::Unreadable(format!(
             "cannot look for thread {thread_id} under {}: {err}",
-            home.root().display()
+            home.root.display()
         ))
     })?;
     let Some(found) = found else {
@@ -196,7 +196,7 @@ fn home_holding(
              reference to it could not be read back; pass --home DIR, or fork without \
              --by-reference",
             path.display(),
-            home.root().display()
+            home.root.display()
         )));
     };
     let same = |path: &Path| std::fs::canonicalize(path).ok();
@@ -204,7 +204,7 @@ fn home_holding(
         warn(&format!(
             "the fork will refer to {}, the rollout of thread {thread_id} under {}, not to {}",
             found.display(),
-            home.root().display(),
+            home.root.display(),
             path.display()
         ));
     }

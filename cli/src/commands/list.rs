@@ -210,9 +210,7 @@ fn thread_names(home: &CodexHome) -> HashMap<String, String> {
     home.thread_names().unwrap_or_else(|error| {
         note(&format!(
             "{}: {error}; threads listed without names",
-            home.root()
-                .join(codex_rollout::SESSION_INDEX_FILE)
-                .display()
+            home.root.join(codex_rollout::SESSION_INDEX_FILE).display()
         ));
         HashMap::new()
     })
@@ -228,10 +226,10 @@ fn run_page(
 ) -> CommandResult {
     let home_arg = home.clone();
     let home = crate::input::resolve_home(home.as_deref())?;
-    if !home.root().is_dir() {
+    if !home.root.is_dir() {
         return Err(Failure::Unreadable(format!(
             "Codex home {} is not a directory",
-            home.root().display()
+            home.root.display()
         )));
     }
     let cursor = cursor
@@ -245,7 +243,7 @@ fn run_page(
         .transpose()?;
     let page =
         list_sessions_of(&home, archived, limit, cursor.as_ref(), filter).map_err(|err| {
-            Failure::Unreadable(format!("cannot list {}: {err}", home.root().display()))
+            Failure::Unreadable(format!("cannot list {}: {err}", home.root.display()))
         })?;
     let mut damaged = DamagedFiles::default();
     for session in &page.items {
@@ -339,7 +337,7 @@ fn listing(home: &CodexHome, page: SessionsPage) -> Listing {
         .map(|summary| listed(summary, &names))
         .collect();
     Listing {
-        home: home.root().display().to_string(),
+        home: home.root.display().to_string(),
         sessions,
         next_cursor: page.next_cursor.map(|cursor| cursor.to_string()),
         damaged: serde_json::Value::Array(Vec::new()),

@@ -32,7 +32,7 @@ pub(crate) struct McpArgs {
 
 /// Runs the server until its client closes standard input.
 pub(crate) fn run(args: &McpArgs, _out: &mut Output) -> CommandResult {
-    let home = resolve_home(args.home.as_deref())?.root().to_path_buf();
+    let home = resolve_home(args.home.as_deref())?.root;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -109,7 +109,7 @@ pub(crate) fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
     }
     let results = SearchResults {
         query: args.query,
-        home: home.root().display().to_string(),
+        home: home.root.display().to_string(),
         index: index.display().to_string(),
         hits: hits.into_iter().map(search_hit).collect(),
         damaged: damaged.to_json(),

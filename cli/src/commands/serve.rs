@@ -111,7 +111,7 @@ pub(crate) fn run(args: &ServeArgs, _out: &mut Output) -> CommandResult {
             let bound = listener.local_addr().unwrap_or(address);
             note(&format!(
                 "serving {} on ws://{bound}",
-                served.home().root().display()
+                served.home().root.display()
             ));
             for stream in listener.incoming().flatten() {
                 spawn_connection(&served, token.clone(), stream);
@@ -124,7 +124,7 @@ pub(crate) fn run(args: &ServeArgs, _out: &mut Output) -> CommandResult {
             })?;
             note(&format!(
                 "serving {} on unix://{}",
-                served.home().root().display(),
+                served.home().root.display(),
                 path.display()
             ));
             for stream in listener.incoming().flatten() {

@@ -300,7 +300,7 @@ fn redact_leaves_nothing_in_table_text() -> TestResult {
     let out = dir.path().join("tables");
     bin()?
         .args(["table", "--with-text", "--redact", "--home"])
-        .arg(home.root())
+        .arg(home.root)
         .arg("-o")
         .arg(&out)
         .assert()

@@ -120,7 +120,7 @@ pub fn apply_import(
     }
     // A name the home's index already gives needs no setting.
     let known_names = home.thread_names().map_err(|source| ImportError::Home {
-        path: home.root().to_path_buf(),
+        path: home.root.clone(),
         source,
     })?;
     let registrations = threads

@@ -78,8 +78,8 @@ impl CodexServer {
         let stderr = tempfile::tempfile().map_err(start_error)?;
         let mut child = Command::new(program)
             .arg("app-server")
-            .env(CODEX_HOME_ENV, home.root())
-            .current_dir(home.root())
+            .env(CODEX_HOME_ENV, &home.root)
+            .current_dir(&home.root)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(stderr.try_clone().map_err(start_error)?)

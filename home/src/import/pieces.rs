@@ -50,7 +50,7 @@ pub(crate) fn project_every_piece(
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |since| since.as_secs());
-    let stored = row_path(home.root(), &id)
+    let stored = row_path(&home.root, &id)
         .map_err(|source| {
             failed(StateWriteError::Sqlite {
                 database: STATE_DATABASE,
@@ -62,10 +62,10 @@ pub(crate) fn project_every_piece(
                 thread_id: id.clone(),
             })
         })?;
-    let as_codex_names = |piece: &Path| codex_path(home.root(), &stored, pieces, piece);
+    let as_codex_names = |piece: &Path| codex_path(&home.root, &stored, pieces, piece);
     for piece in earlier {
         let backup =
-            point_thread_row(home.root(), &id, &as_codex_names(piece), stamp).map_err(failed)?;
+            point_thread_row(&home.root, &id, &as_codex_names(piece), stamp).map_err(failed)?;
         tracing::info!(backup = %backup.display(), file = %piece.display(), "thread row pointed at an earlier file");
         // A server that loaded the thread from another file refuses to load it again.
         let mut server = CodexServer::start(codex, home)?;
@@ -77,7 +77,7 @@ pub(crate) fn project_every_piece(
     }
     // Codex writes a compressed file it loads back plain beside it.
     let newest = as_codex_holds_it(newest);
-    point_thread_row(home.root(), &id, &as_codex_names(&newest), stamp).map_err(failed)?;
+    point_thread_row(&home.root, &id, &as_codex_names(&newest), stamp).map_err(failed)?;
     Ok(())
 }
 

@@ -239,7 +239,7 @@ pub(super) fn plan_file(
         false => PlannedAction::InHome { existing },
     };
     let home_error = |source| ImportError::Home {
-        path: home.root().to_path_buf(),
+        path: home.root.clone(),
         source,
     };
     if let Some(source_home) = home_of_rollout_path(&file.path)

@@ -74,7 +74,7 @@ impl CodexCli {
 
     /// Whether `home` has Codex state that a move must go through Codex to keep in step.
     pub fn home_has_state(home: &CodexHome) -> bool {
-        home.root().join(STATE_DATABASE).exists()
+        home.root.join(STATE_DATABASE).exists()
     }
 
     /// `codex archive ID`: Codex moves the thread's file to `archived_sessions/` and marks
@@ -126,7 +126,7 @@ impl CodexCli {
             .arg(command)
             .args(flags)
             .arg(thread.to_string())
-            .env(CODEX_HOME_ENV, home.root())
+            .env(CODEX_HOME_ENV, &home.root)
             .stdin(stdin)
             .stdout(Stdio::null())
             .stderr(errors.try_clone().map_err(prepare)?)

@@ -53,11 +53,11 @@ pub(crate) fn move_to_trash(
         .duration_since(SystemTime::UNIX_EPOCH)
         .unwrap_or_default()
         .as_secs();
-    let folder = home.root().join(TRASH_SUBDIR).join(secs.to_string());
+    let folder = home.root.join(TRASH_SUBDIR).join(secs.to_string());
     let moves: Vec<Move> = files
         .iter()
         .map(|file| {
-            let relative = file.strip_prefix(home.root()).unwrap_or(file.as_path());
+            let relative = file.strip_prefix(&home.root).unwrap_or(file.as_path());
             let relative = relative.strip_prefix("/").unwrap_or(relative);
             Move {
                 from: file.clone(),

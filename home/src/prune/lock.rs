@@ -40,7 +40,7 @@ impl PruneLock {
     /// left running) that holds it; `waiting` is called once, before waiting, when it has
     /// to.
     pub fn acquire(home: &CodexHome, waiting: impl FnOnce(&Path)) -> Result<PruneLock, PruneError> {
-        let path = home.root().join(PRUNE_LOCK_FILE);
+        let path = home.root.join(PRUNE_LOCK_FILE);
         let file = File::options()
             .create(true)
             .truncate(false)
@@ -78,7 +78,7 @@ mod tests {
     fn is_free(home: &CodexHome) -> bool {
         let file = File::options()
             .write(true)
-            .open(home.root().join(PRUNE_LOCK_FILE))
+            .open(home.root.join(PRUNE_LOCK_FILE))
             .unwrap();
         file.try_lock().is_ok()
     }

@@ -98,7 +98,7 @@ pub fn plan_prune(
     now: SystemTime,
 ) -> Result<PrunePlan, PruneError> {
     let files = all_rollout_files(home).map_err(|source| PruneError::Walk {
-        home: home.root().to_path_buf(),
+        home: home.root.clone(),
         source,
     })?;
     let mut by_thread: BTreeMap<uuid::Uuid, Candidate> = BTreeMap::new();

@@ -58,7 +58,7 @@ pub(super) fn trash_folders_at(
 }
 
 pub(super) fn trash_folders(home: &CodexHome) -> Vec<TrashFolder> {
-    let root = home.root().join(TRASH_SUBDIR);
+    let root = home.root.join(TRASH_SUBDIR);
     let Ok(entries) = std::fs::read_dir(&root) else {
         return Vec::new();
     };

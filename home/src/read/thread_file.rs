@@ -83,7 +83,7 @@ fn thread_file(path: &Path, home: Option<&Path>, thread_id: &str) -> Result<Thre
     let name = home
         .thread_name(thread_id)
         .map_err(|source| ReadError::Home {
-            path: home.root().join(SESSION_INDEX_FILE),
+            path: home.root.join(SESSION_INDEX_FILE),
             source,
         })?;
     file_facts(path, name, home.default_model_provider())
@@ -107,7 +107,7 @@ impl HomeThreads {
     /// What `home` says of its threads now.
     pub(crate) fn of(home: &CodexHome) -> Result<Self, ReadError> {
         let names = home.thread_names().map_err(|source| ReadError::Home {
-            path: home.root().join(SESSION_INDEX_FILE),
+            path: home.root.join(SESSION_INDEX_FILE),
             source,
         })?;
         Ok(Self {

@@ -107,9 +107,9 @@ pub(crate) fn rewrite_ordinals(
         }
     }
     // The old file's copy in the trash, first.
-    let relative = path.strip_prefix(home.root()).unwrap_or(path);
+    let relative = path.strip_prefix(&home.root).unwrap_or(path);
     let kept = home
-        .root()
+        .root
         .join(crate::TRASH_SUBDIR)
         .join(stamp.to_string())
         .join(relative);

@@ -29,8 +29,8 @@ impl ServedHome {
                 "codex_thread_serve/{SERVED_CODEX_VERSION} (codex-thread {})",
                 env!("CARGO_PKG_VERSION")
             ),
-            codex_home: std::path::absolute(self.home.root())
-                .unwrap_or_else(|_| self.home.root().to_path_buf())
+            codex_home: std::path::absolute(&self.home.root)
+                .unwrap_or_else(|_| self.home.root.clone())
                 .display()
                 .to_string(),
             platform_family: std::env::consts::FAMILY.to_owned(),

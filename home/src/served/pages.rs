@@ -122,7 +122,7 @@ impl ServedHome {
     /// it, as soon as it is final.
     fn each_turn(&self, path: &Path, mut visit: impl FnMut(Turn)) -> Result<(), ServeError> {
         let input = FileInput(path.to_path_buf());
-        let planned = TwoPassThread::read(&input, Some(self.home.root()))?;
+        let planned = TwoPassThread::read(&input, Some(&self.home.root))?;
         let shown = (TranscriptMode::Codex, LeftOpen::Interrupted);
         planned.turns(&input, shown, "serving", |turn| {
             visit(turn);

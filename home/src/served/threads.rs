@@ -146,7 +146,7 @@ impl ServedHome {
     /// The thread of the file at `path` with every turn, as Codex's `thread/read` shows it.
     pub(super) fn whole_thread(&self, path: &Path, thread_id: &str) -> Result<Thread, ServeError> {
         let input = FileInput(path.to_path_buf());
-        match read_thread(&input, Some(self.home.root()), TranscriptMode::Codex, None)? {
+        match read_thread(&input, Some(&self.home.root), TranscriptMode::Codex, None)? {
             BuiltThread::Thread(thread) => Ok(*thread),
             BuiltThread::TurnsOnly(_) => Err(ServeError::UnknownThread {
                 thread_id: thread_id.to_owned(),

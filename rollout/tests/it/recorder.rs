@@ -34,7 +34,7 @@ async fn nothing_on_disk_before_the_first_persist() -> TestResult {
     recorder.record_items(&[user("a"), user("b")]).await?;
     // Give the writer every chance to (wrongly) write in the background.
     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    assert!(!home.root().exists(), "home created before persist");
+    assert!(!home.root.exists(), "home created before persist");
 
     recorder.persist().await?;
     let items = read_items(&path)?;

@@ -115,7 +115,7 @@ pub(crate) fn sessions(
     out.line(&format!(
         "{} session(s) in {}, newest first",
         rows.len(),
-        home.root().display()
+        home.root.display()
     ))?;
     for row in rows {
         let indent = if row.nested { "  ↳ " } else { "" };

@@ -154,7 +154,7 @@ impl App {
     }
 
     fn open(&mut self, path: PathBuf, turn: Option<u32>, follow: bool) -> Result<(), Failure> {
-        let home = self.home.as_ref().map(|home| home.root().to_path_buf());
+        let home = self.home.as_ref().map(|home| home.root.clone());
         let (loaded, follower) = if follow {
             let mut follower = ThreadFollower::new(path.clone());
             let loaded = follower.poll()?.unwrap_or_default();
