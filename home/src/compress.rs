@@ -168,8 +168,12 @@ fn compress_one(
     progress: &(dyn Fn(u64) + Sync),
     run: impl FnOnce(&Replacement<'_>) -> Result<CompressOutcome, CompressError>,
 ) -> Result<CompressOutcome, CompressError> {
-    let metadata = std::fs::metadata(path).map_err(CompressError::io(path))?;
-    let plan = plan_file(path, &metadata, options).map_err(CompressError::io(path))?;
+    let io = |source| CompressError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let metadata = std::fs::metadata(path).map_err(io)?;
+    let plan = plan_file(path, &metadata, options).map_err(io)?;
     let (target, thread_id, lock_home) = match plan {
         Plan::Skip(reason) => {
             // Nothing to read: the file's share of the run is done.

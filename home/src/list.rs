@@ -330,8 +330,11 @@ pub fn summarize_rollout_file(path: &Path) -> Result<Option<SessionSummary>> {
         .file_name()
         .and_then(|name| name.to_str())
         .and_then(parse_rollout_file_name);
-    let head =
-        read_head_summary(path).map_err(|err| RolloutError::io("read session file", path, err))?;
+    let head = read_head_summary(path).map_err(|source| RolloutError::Io {
+        action: "read session file",
+        path: path.to_path_buf(),
+        source,
+    })?;
     let name = match name {
         Some(name) => name,
         None => match &head.session_meta {

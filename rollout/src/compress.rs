@@ -180,7 +180,7 @@ pub enum CompressError {
 
 impl CompressError {
     /// The [`CompressError::Io`] of an operation on `path`, for `map_err`.
-    pub fn io(path: &Path) -> impl FnOnce(io::Error) -> CompressError + '_ {
+    pub(crate) fn io(path: &Path) -> impl FnOnce(io::Error) -> CompressError + '_ {
         move |source| CompressError::Io {
             path: path.to_path_buf(),
             source,

@@ -50,7 +50,11 @@ pub enum RolloutError {
 
 impl RolloutError {
     /// Builds an [`RolloutError::Io`]; a helper so call sites stay one line.
-    pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub(crate) fn io(
+        action: &'static str,
+        path: impl Into<PathBuf>,
+        source: std::io::Error,
+    ) -> Self {
         Self::Io {
             action,
             path: path.into(),
