@@ -7,8 +7,11 @@ use std::time::SystemTime;
 
 use pretty_assertions::assert_eq;
 
-use codex_rollout::testing::{Step, THREAD, WEEKS_AGO, session_text as content, write_old_session};
+use codex_rollout::testing::Step;
 use codex_rollout::{MAX_WINDOW_LOG, load_rollout_items};
+use codex_test_support::old_session::{
+    THREAD, WEEKS_AGO, session_text as content, write_old_session,
+};
 
 use super::*;
 use crate::all_rollout_files;
@@ -17,7 +20,8 @@ use crate::writer_lock::thread_writer_lock_path;
 /// A home with one old session file; returns the home folder guard, the home and the file.
 fn home_with_session() -> (tempfile::TempDir, CodexHome, PathBuf, SystemTime) {
     let dir = tempfile::tempdir().unwrap();
-    let (home, path, modified) = write_old_session(dir.path()).unwrap();
+    let (path, modified) = write_old_session(dir.path()).unwrap();
+    let home = CodexHome::new(dir.path());
     (dir, home, path, modified)
 }
 

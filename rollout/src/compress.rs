@@ -27,8 +27,6 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 mod replace;
-#[cfg(any(test, feature = "testing"))]
-pub(crate) mod testing;
 
 #[cfg(feature = "testing")]
 pub use replace::Step;

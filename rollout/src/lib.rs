@@ -151,7 +151,6 @@ pub use turns::{
 #[cfg(feature = "testing")]
 pub mod testing {
     pub use crate::compress::Step;
-    pub use crate::compress::testing::{THREAD, WEEKS_AGO, session_text, write_old_session};
     /// The whole-file replay, the reference a streamed replay is checked against.
     pub use crate::replay::{Replay, replay_rollout};
 }

@@ -24,7 +24,8 @@
 //!   Parquet table tests; [`TableFolder`], what a tables folder holds, for the tests that stop
 //!   or kill a run.
 //!
-//! It also holds the flags a headless browser runs with (`headless_browser`), which the
+//! It also holds one old session file the compression tests of codex-rollout and codex-home
+//! share ([`old_session`]), the flags a headless browser runs with (`headless_browser`), which the
 //! export's browser tests and `cargo xtask screenshots` share, and the rule that benchmarks
 //! measure under `cargo bench` only (`under_cargo_bench`).
 //!
@@ -63,6 +64,7 @@ mod diff_report;
 mod http;
 mod json_diff;
 mod model_items;
+pub mod old_session;
 mod process;
 mod python_package;
 mod real_codex;

@@ -40,7 +40,10 @@ fn thread_json(path: &Path, last: Option<usize>) -> Option<Value> {
 /// read as a session (damaged, blank, or without a readable line), which `thread` refuses.
 fn build_whole(path: &Path, mode: TranscriptMode) -> Option<BuiltThread> {
     let contents = RolloutContents::read(std::fs::File::open(path).ok()?).ok()?;
-    if contents.damage().is_some() || contents.is_blank() || contents.items().is_empty() {
+    if contents.damage().is_some()
+        || contents.bytes().iter().all(u8::is_ascii_whitespace)
+        || contents.items().is_empty()
+    {
         return None;
     }
     let mut builder = ThreadBuilder::in_mode(mode);

@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use pretty_assertions::assert_eq;
 
-use crate::compress::testing::write_old_session;
+use codex_test_support::old_session::write_old_session;
 
 use super::*;
 use crate::compress::{CompressOutcome, EncoderSettings, SkipReason};
@@ -16,7 +16,8 @@ use crate::layout::CodexHome;
 /// A home with one old session file; returns the home folder guard, the home and the file.
 fn home_with_session() -> (tempfile::TempDir, CodexHome, PathBuf, SystemTime) {
     let dir = tempfile::tempdir().unwrap();
-    let (home, path, modified) = write_old_session(dir.path()).unwrap();
+    let (path, modified) = write_old_session(dir.path()).unwrap();
+    let home = CodexHome::new(dir.path());
     (dir, home, path, modified)
 }
 

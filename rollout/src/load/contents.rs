@@ -165,12 +165,12 @@ impl RolloutContents {
     }
 
     /// True when no line holds anything but whitespace.
-    pub fn is_blank(&self) -> bool {
+    pub(crate) fn is_blank(&self) -> bool {
         self.bytes.iter().all(u8::is_ascii_whitespace)
     }
 
     /// True when some line is in the pre-envelope legacy format.
-    pub fn has_legacy_lines(&self) -> bool {
+    pub(crate) fn has_legacy_lines(&self) -> bool {
         self.entries
             .iter()
             .any(|entry| matches!(entry.format, LineFormat::Legacy(_)))
@@ -187,7 +187,7 @@ impl RolloutContents {
     }
 
     /// Index (into [`RolloutContents::items`]) of the first `session_meta` item.
-    pub fn first_session_meta_index(&self) -> Option<usize> {
+    pub(crate) fn first_session_meta_index(&self) -> Option<usize> {
         self.items
             .iter()
             .position(|item| matches!(item, RolloutItem::SessionMeta(_)))

@@ -19,6 +19,8 @@ use codex_rollout::{
 use codex_rollout::{LoadedRollout, load_rollout_bytes, load_rollout_items};
 use codex_rollout::{fork_point_dropping_turns, user_turns};
 use codex_test_support::real_jsonl_files;
+
+use crate::common::first_session_meta_index;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
@@ -249,8 +251,8 @@ fn check_real_fork(source: &LoadedRollout, point: ForkPoint, path: &Path) -> Tes
         .map(|entry| contents.raw_line(entry))
         .take(fork_lines.len())
         .collect();
-    let meta_line = contents
-        .first_session_meta_index()
+    let meta_index = first_session_meta_index(contents.items());
+    let meta_line = meta_index
         .and_then(|index| contents.entry_of_item(index))
         .map(|entry| entry.number);
     for (number, (fork_line, source_line)) in fork_lines.iter().zip(&kept).enumerate() {
@@ -264,7 +266,7 @@ fn check_real_fork(source: &LoadedRollout, point: ForkPoint, path: &Path) -> Tes
     }
     let reloaded = load_rollout_items(path)?;
     assert_eq!(reloaded.thread_id, forked.thread_id);
-    let meta = contents.first_session_meta_index().unwrap_or(0);
+    let meta = meta_index.unwrap_or(0);
     assert_eq!(
         &reloaded.contents.items()[meta + 1..],
         &source.contents.items()[meta + 1..forked.kept_items]

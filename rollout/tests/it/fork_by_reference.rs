@@ -21,6 +21,8 @@ use codex_rollout::{
 };
 use codex_rollout::{fork_point_dropping_turns, user_turns};
 use codex_test_support::real_jsonl_files;
+
+use crate::common::first_session_meta_index;
 use pretty_assertions::assert_eq;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
@@ -93,7 +95,7 @@ fn check_point(placed: &Placed, point: ForkPoint, out: &Path) -> TestResult {
     let resolved = load_rollout_with_base(&placed.home, out)?;
     assert_eq!(resolved.rollout.thread_id, forked.thread_id);
     assert_eq!(resolved.bases.len(), 1);
-    let meta = source.contents.first_session_meta_index().unwrap_or(0);
+    let meta = first_session_meta_index(source.contents.items()).unwrap_or(0);
     // The resolved history: the child's meta, then the source's first items up to the cut.
     assert_eq!(
         resolved.items().get(1..),

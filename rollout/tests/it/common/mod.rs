@@ -60,3 +60,10 @@ pub(crate) fn read_texts(path: &Path) -> Result<Vec<String>, Box<dyn std::error:
         .map(str::to_string)
         .collect())
 }
+
+/// Index of the first `session_meta` among `items` (the meta a fork rewrites).
+pub(crate) fn first_session_meta_index(items: &[RolloutItem]) -> Option<usize> {
+    items
+        .iter()
+        .position(|item| matches!(item, RolloutItem::SessionMeta(_)))
+}

@@ -1,19 +1,15 @@
-//! One old session file for the compression tests of this crate and of codex-home (behind
-//! the `testing` feature): a session meta and 200 `user_message` events, last written weeks
-//! ago.
+//! One old session file for the compression tests of codex-rollout and codex-home: a session
+//! meta and 200 `user_message` events, last written weeks ago, in a home's `sessions/`.
 
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use crate::layout::CodexHome;
-
 /// The session's thread.
 pub const THREAD: &str = "019f4efd-0137-7790-9622-c175e1415048";
 /// Its file name.
-pub(crate) const NAME: &str =
-    "rollout-2026-07-11T10-23-56-019f4efd-0137-7790-9622-c175e1415048.jsonl";
+const NAME: &str = "rollout-2026-07-11T10-23-56-019f4efd-0137-7790-9622-c175e1415048.jsonl";
 /// How long ago it was last written.
 pub const WEEKS_AGO: Duration = Duration::from_secs(30 * 24 * 3600);
 
@@ -33,11 +29,10 @@ pub fn session_text() -> String {
     text
 }
 
-/// Writes the session into a home at `root`, last written [`WEEKS_AGO`]; the home, the file
-/// and its modification time as the file system keeps it.
-pub fn write_old_session(root: &Path) -> io::Result<(CodexHome, PathBuf, SystemTime)> {
-    let home = CodexHome::new(root);
-    let folder = home.sessions_dir().join("2026/07/11");
+/// Writes the session into the home at `root` (under `sessions/`, in its day's folder), last
+/// written [`WEEKS_AGO`]; the file and its modification time as the file system keeps it.
+pub fn write_old_session(root: &Path) -> io::Result<(PathBuf, SystemTime)> {
+    let folder = root.join("sessions/2026/07/11");
     std::fs::create_dir_all(&folder)?;
     let path = folder.join(NAME);
     std::fs::write(&path, session_text())?;
@@ -46,5 +41,5 @@ pub fn write_old_session(root: &Path) -> io::Result<(CodexHome, PathBuf, SystemT
         .open(&path)?
         .set_modified(SystemTime::now() - WEEKS_AGO)?;
     let modified = std::fs::metadata(&path)?.modified()?;
-    Ok((home, path, modified))
+    Ok((path, modified))
 }
