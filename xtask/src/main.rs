@@ -45,6 +45,7 @@ mod matrix;
 mod package;
 mod pricing;
 mod real_codex;
+mod sample;
 mod screenshots;
 mod tidy;
 mod ts_client;
@@ -71,6 +72,12 @@ enum Command {
     /// Regenerate `app-server-protocol/schema/` and `npm/` from the Rust types.
     Codegen {
         /// Do not write; fail with a diff when the committed files drift.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Record `cli/sample/session.jsonl`, the sample session the binary bundles, afresh.
+    Sample {
+        /// Do not write; fail when the committed file differs from a fresh recording.
         #[arg(long)]
         check: bool,
     },
@@ -150,6 +157,7 @@ fn main() -> Result<()> {
     match cli.command {
         Command::Ci => ci::run(),
         Command::Codegen { check } => codegen::run(check),
+        Command::Sample { check } => sample::run(check),
         Command::Tidy => tidy_run(),
         Command::Package => package::run(),
         Command::Screenshots => screenshots::run_all(),

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use codex_rollout::CodexHome;
 use codex_rollout::load_rollout_items;
-use codex_thread::sample::{SAMPLE_JSONL, SAMPLE_THREAD_ID};
-use common::{TestResult, bin, name, real_files, stdout_of};
+use codex_thread::sample::SAMPLE_JSONL;
+use common::{SAMPLE_THREAD_ID, TestResult, bin, name, real_files, stdout_of};
 use predicates::prelude::*;
 
 fn arg(path: &Path) -> String {

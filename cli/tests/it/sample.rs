@@ -1,6 +1,6 @@
-//! The bundled sample: it is what the generator writes today, and it holds what the issue
-//! asks of it (tool calls with outputs, an interrupted turn, a rollback), written by our own
-//! recorder.
+//! The bundled sample holds what the issue asks of it (tool calls with outputs, an
+//! interrupted turn, a rollback), written by our own recorder. That it is what the recorder
+//! writes today is xtask's `sample_is_up_to_date`.
 
 use crate::common;
 
@@ -8,39 +8,8 @@ use codex_protocol::event::EventMsg;
 use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::RolloutItem;
 use codex_rollout::load_rollout_bytes;
-use codex_thread::sample::{SAMPLE_JSONL, SAMPLE_THREAD_ID, generate};
-use common::TestResult;
-
-#[test]
-fn bundled_sample_matches_a_fresh_generation() -> TestResult {
-    let scratch = tempfile::tempdir()?;
-    let fresh = generate(scratch.path())?;
-    assert!(
-        fresh == SAMPLE_JSONL,
-        "cli/sample/session.jsonl is stale: run `cargo run -p codex-thread --example make_sample`\n{}",
-        first_difference(&fresh, SAMPLE_JSONL)
-    );
-    // Twice in a row gives the same bytes (the generator is deterministic).
-    let again = generate(scratch.path())?;
-    assert_eq!(fresh, again);
-    Ok(())
-}
-
-fn first_difference(fresh: &str, committed: &str) -> String {
-    for (number, (a, b)) in fresh.lines().zip(committed.lines()).enumerate() {
-        if a != b {
-            return format!(
-                "first difference at line {}:\n fresh:     {a}\n committed: {b}",
-                number + 1
-            );
-        }
-    }
-    format!(
-        "{} fresh lines vs {} committed lines",
-        fresh.lines().count(),
-        committed.lines().count()
-    )
-}
+use codex_thread::sample::SAMPLE_JSONL;
+use common::{SAMPLE_THREAD_ID, TestResult};
 
 #[test]
 fn bundled_sample_has_tool_calls_an_interrupted_turn_and_a_rollback() -> TestResult {

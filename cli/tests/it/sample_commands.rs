@@ -5,8 +5,9 @@ use crate::common;
 use std::collections::BTreeSet;
 
 use codex_protocol::models::ResponseItem;
-use codex_thread::sample::SAMPLE_THREAD_ID;
-use common::{MessageSchemas, TestResult, bin, json_lines, schema, stdout_of, violations};
+use common::{
+    MessageSchemas, SAMPLE_THREAD_ID, TestResult, bin, json_lines, schema, stdout_of, violations,
+};
 use predicates::prelude::*;
 
 const SAMPLE_NOTE: &str = "using the bundled sample session";

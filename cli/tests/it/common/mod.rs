@@ -27,6 +27,10 @@ pub(crate) type TestResult = Result<(), Box<dyn std::error::Error>>;
 pub(crate) use codex_test_support::REAL_FIXTURES;
 
 /// Files there that are shape catalogues with trimmed values, not captures.
+/// The thread the bundled sample records (`cargo xtask sample` writes it; `sample.rs` checks
+/// the committed file says so).
+pub(crate) const SAMPLE_THREAD_ID: &str = "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55";
+
 pub(crate) const SHAPE_CATALOGUES: &[&str] = &["jazzyalex__agent-sessions__small.jsonl"];
 
 /// The generated JSON Schema folder of the app-server protocol.

@@ -36,9 +36,9 @@ use codex_rollout::RolloutRecorder;
 use codex_rollout::new_session_meta;
 
 /// The sample's thread id (fixed, so the sample is reproducible).
-pub const SAMPLE_THREAD_ID: &str = "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55";
+const SAMPLE_THREAD_ID: &str = "0197a2c4-5e00-7c3a-9d41-2f6b8e1c0a55";
 /// When the sample session starts (its session meta time and the first line's time).
-pub const SAMPLE_START: &str = "2025-06-02T09:00:00.000Z";
+const SAMPLE_START: &str = "2025-06-02T09:00:00.000Z";
 const CWD: &str = "/home/dev/todo-cli";
 const MODEL: &str = "gpt-5-codex";
 const BASE_INSTRUCTIONS: &str = "You are Codex, a coding agent working in the user's \
