@@ -22,6 +22,8 @@ use codex_app_server_protocol::scenarios::client_fixture_files;
 use codex_protocol::rollout::{HistoryMode, RolloutItem};
 use codex_rollout::persisted_rollout_items;
 
+use crate::log;
+
 /// Writes the generated files (`check == false`) or verifies them (`check == true`). The
 /// npm package's copies ([`npm::is_copy`]) are not committed: they are written with the rest,
 /// and never compared.
@@ -106,11 +108,6 @@ fn generated_dirs() -> Vec<&'static str> {
 /// `app-server-protocol/`, where the generated folders are.
 pub(crate) fn crate_root() -> Result<PathBuf> {
     Ok(crate::ci::workspace_root()?.join("app-server-protocol"))
-}
-
-#[allow(clippy::print_stderr)] // xtask is a command-line tool; stderr is its log.
-fn log(line: &str) {
-    eprintln!("{line}");
 }
 
 #[cfg(test)]

@@ -178,6 +178,12 @@ fn main() -> Result<()> {
     }
 }
 
+/// One line of xtask's log: xtask is a command-line tool, and standard error is its log.
+#[allow(clippy::print_stderr)]
+pub(crate) fn log(line: &str) {
+    eprintln!("{line}");
+}
+
 /// `cargo xtask tidy`: lists every broken invariant; fails when there is one.
 fn tidy_run() -> Result<()> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");

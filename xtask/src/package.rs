@@ -23,6 +23,8 @@ use std::process::Command;
 
 use anyhow::{Context, Result, bail, ensure};
 
+use crate::log;
+
 use crate::ci::{banner, step, workspace_root};
 
 /// The published crates, bottom layer first (the order `cargo publish` needs).
@@ -299,11 +301,6 @@ pub(crate) fn run_captured(dir: &Path, program: &str, args: &[&str]) -> Result<S
         );
     }
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
-}
-
-#[allow(clippy::print_stderr)] // xtask is a command-line tool; stderr is its log.
-pub(crate) fn log(line: &str) {
-    eprintln!("{line}");
 }
 
 #[cfg(test)]

@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 
+use crate::log;
+
 /// The committed sample, relative to the workspace root.
 const SAMPLE_PATH: &str = "cli/sample/session.jsonl";
 
@@ -72,11 +74,6 @@ fn first_difference(fresh: &str, committed: &str) -> String {
         fresh.lines().count(),
         committed.lines().count()
     )
-}
-
-#[allow(clippy::print_stderr)] // xtask is a command-line tool; stderr is its log.
-fn log(line: &str) {
-    eprintln!("{line}");
 }
 
 #[cfg(test)]

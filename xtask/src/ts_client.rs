@@ -10,6 +10,8 @@ use std::process::Command;
 
 use anyhow::{Context, Result, bail};
 
+use crate::log;
+
 /// Installs, builds and tests `app-server-protocol/typescript-client`.
 pub(crate) fn test() -> Result<()> {
     let dir = crate::codegen::crate_root()?.join("typescript-client");
@@ -58,9 +60,4 @@ fn npm_with(dir: &Path, args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> Resu
         bail!("`npm {}` failed ({status})", args.join(" "));
     }
     Ok(())
-}
-
-#[allow(clippy::print_stderr)] // xtask is a command-line tool; stderr is its log.
-fn log(line: &str) {
-    eprintln!("{line}");
 }

@@ -10,7 +10,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail, ensure};
 
-use super::{crate_file, fixtures, log, run_captured, target_dir};
+use super::{crate_file, fixtures, run_captured, target_dir};
+use crate::log;
 
 /// The packaged crates the example needs, directly or through `codex-rollout`.
 const NEEDED: &[&str] = &["codex-protocol", "codex-core", "codex-rollout"];

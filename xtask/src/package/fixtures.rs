@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-use super::{log, run_captured, target_dir};
+use super::{run_captured, target_dir};
+use crate::log;
 
 /// Real files by name prefix: 0.40 legacy, 0.117 with an image output, 0.144 multi-agent
 /// parent with a real rollback, 0.152 paginated, 0.155 paginated and redacted.

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, ensure};
 use serde_json::{Value, json};
 
-use super::{log, run_captured};
+use super::run_captured;
+use crate::log;
 
 const PROGRAM: &str = include_str!("ts-consumer/reduce.ts");
 
