@@ -262,9 +262,9 @@ impl UserTurnCounter {
 
 /// The turn index of a file read one line at a time: every user turn, rolled-back ones
 /// marked, as [`all_user_turns_in_rollout`] gives for the whole file under
-/// [`TurnRecords::of`], keeping the turns (a few words each) instead of the items. A reader
-/// that streams a file twice (first the index, then the items it renders turn by turn) builds
-/// this on its first pass.
+/// [`TurnRecords::of`], keeping the turns (a few bytes each, `turns/packed.rs`) instead of
+/// the items. A reader that streams a file twice (first the index, then the items it renders
+/// turn by turn) builds this on its first pass.
 #[derive(Debug, Clone)]
 pub struct StreamedTurnIndex {
     indexer: TurnIndexer,
