@@ -35,9 +35,9 @@ impl PackedTurns {
         if turn.event.is_some() {
             head |= HAS_EVENT;
         }
-        self.write(head);
+        push_varint(&mut self.bytes, head);
         for position in [turn.message, turn.event].into_iter().flatten() {
-            self.write(zigzag(position.wrapping_sub(turn.start)));
+            push_varint(&mut self.bytes, zigzag(position.wrapping_sub(turn.start)));
         }
         self.last_start = turn.start;
     }
@@ -46,14 +46,9 @@ impl PackedTurns {
     pub(crate) fn iter(&self) -> PackedTurnsIter<'_> {
         PackedTurnsIter {
             bytes: &self.bytes,
+            read: 0,
             last_start: 0,
         }
-    }
-
-    fn write(&mut self, value: u64) {
-        let mut buffer = [0u8; 10];
-        let written = value.encode_var(&mut buffer);
-        self.bytes.extend_from_slice(&buffer[..written]);
     }
 }
 
@@ -61,14 +56,14 @@ impl PackedTurns {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct PackedTurnsIter<'a> {
     bytes: &'a [u8],
+    /// Where the next unread varint starts in `bytes`.
+    read: usize,
     last_start: usize,
 }
 
 impl PackedTurnsIter<'_> {
     fn read(&mut self) -> Option<u64> {
-        let (value, read) = u64::decode_var(self.bytes)?;
-        self.bytes = &self.bytes[read..];
-        Some(value)
+        next_varint(self.bytes, &mut self.read)
     }
 }
 
@@ -102,10 +97,8 @@ pub(crate) struct PackedPositions {
     bytes: Vec<u8>,
     /// Where the next unread distance starts in `bytes`.
     read: usize,
-    /// The last position read, and whether one was.
+    /// The last position read; `None` once every one was.
     current: Option<usize>,
-    /// The position the next distance counts from.
-    base: usize,
 }
 
 impl PackedPositions {
@@ -115,10 +108,8 @@ impl PackedPositions {
         positions.dedup();
         let mut bytes = Vec::new();
         let mut last = 0usize;
-        let mut buffer = [0u8; 10];
         for position in positions {
-            let written = ((position - last) as u64).encode_var(&mut buffer);
-            bytes.extend_from_slice(&buffer[..written]);
+            push_varint(&mut bytes, (position - last) as u64);
             last = position;
         }
         bytes.shrink_to_fit();
@@ -138,13 +129,26 @@ impl PackedPositions {
         self.current == Some(position)
     }
 
+    /// Reads the next position: the first counts from 0, each later one from the one before.
     fn advance(&mut self) {
-        self.current = u64::decode_var(&self.bytes[self.read..]).map(|(distance, read)| {
-            self.read += read;
-            self.base = self.base.wrapping_add(distance as usize);
-            self.base
-        });
+        let base = self.current.unwrap_or(0);
+        self.current = next_varint(&self.bytes, &mut self.read)
+            .map(|distance| base.wrapping_add(distance as usize));
     }
+}
+
+/// Appends `value` to `bytes` as a LEB128 varint.
+fn push_varint(bytes: &mut Vec<u8>, value: u64) {
+    let mut buffer = [0u8; 10];
+    let written = value.encode_var(&mut buffer);
+    bytes.extend_from_slice(&buffer[..written]);
+}
+
+/// The varint at `*read` in `bytes`, moving `*read` past it; `None` at the end.
+fn next_varint(bytes: &[u8], read: &mut usize) -> Option<u64> {
+    let (value, length) = u64::decode_var(bytes.get(*read..)?)?;
+    *read += length;
+    Some(value)
 }
 
 fn zigzag(distance: usize) -> u64 {

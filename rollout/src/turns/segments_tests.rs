@@ -250,21 +250,24 @@ fn a_counting_reader_keeps_a_byte_per_old_turn_and_rolls_back_into_them() {
     assert_eq!(streamed_count(&items), 51);
 }
 
+/// Turn `turn` of a run that cycles through every kind: a person's, a quiet one, a steered
+/// one (two turns of a rule), another agent's.
+fn turn_of_every_kind(turn: usize) -> Vec<String> {
+    let id = format!("t{turn}");
+    match turn % 4 {
+        0 => person_turn(&id, "a"),
+        1 => quiet_turn(&id),
+        2 => steered_turn(&id),
+        _ => agent_turn(&id, "x"),
+    }
+}
+
 #[test]
 fn old_turns_of_every_kind_roll_back_as_the_whole_file_index_says() {
     // Far more turns than are kept whole, of every kind: quiet ones (kept as nothing),
     // steered ones (two turns of a rule: kept wide), agent and person turns; rollbacks reach
     // deep into them, and the streamed count agrees on each prefix.
-    let mut parts = Vec::new();
-    for turn in 0..(3 * RECENT_SEGMENTS) {
-        let id = format!("t{turn}");
-        parts.push(match turn % 4 {
-            0 => person_turn(&id, "a"),
-            1 => quiet_turn(&id),
-            2 => steered_turn(&id),
-            _ => agent_turn(&id, "x"),
-        });
-    }
+    let mut parts: Vec<_> = (0..(3 * RECENT_SEGMENTS)).map(turn_of_every_kind).collect();
     parts.push(vec![rollback(90)]);
     parts.push(person_turn("u1", "b"));
     parts.push(steered_turn("u2"));
@@ -281,24 +284,10 @@ fn the_streamed_index_marks_old_turns_a_rollback_reached_through_a_gap() {
     // gap it left are folded too; a last rollback reaches back through the gap. Every turn's
     // mark must be the whole-file index's: the folded segments keep their firsts in a byte
     // only where the turns follow on, and whole where they do not.
-    let mut parts = Vec::new();
-    let turn_of = |parts: &mut Vec<Vec<String>>, turn: usize| {
-        let id = format!("t{turn}");
-        parts.push(match turn % 4 {
-            0 => person_turn(&id, "a"),
-            1 => quiet_turn(&id),
-            2 => steered_turn(&id),
-            _ => agent_turn(&id, "x"),
-        });
-    };
-    for turn in 0..(2 * RECENT_SEGMENTS) {
-        turn_of(&mut parts, turn);
-    }
+    let mut parts: Vec<_> = (0..(2 * RECENT_SEGMENTS)).map(turn_of_every_kind).collect();
     // Leaves a person's turn (a byte) right below the gap.
     parts.push(vec![rollback(5)]);
-    for turn in (2 * RECENT_SEGMENTS)..(4 * RECENT_SEGMENTS) {
-        turn_of(&mut parts, turn);
-    }
+    parts.extend(((2 * RECENT_SEGMENTS)..(4 * RECENT_SEGMENTS)).map(turn_of_every_kind));
     // The 128 turns after the gap hold 96 that count: this reaches 24 turns below it.
     parts.push(vec![rollback(120)]);
     parts.push(person_turn("u1", "b"));
