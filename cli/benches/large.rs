@@ -59,7 +59,7 @@ use baseline::{time_value_parse, value_parse_bytes};
 use codex_rollout::RolloutStream;
 use codex_rollout::load_rollout_bytes;
 use codex_rollout::resume_rollout_tail;
-use codex_rollout::{ReconstructOptions, reconstruct_history_from_items};
+use codex_rollout::{ReconstructOptions, reconstruct_history_with};
 use criterion::{Criterion, Throughput, criterion_group};
 use generate::{RealLines, Shape, real_lines, write_rollout};
 
@@ -144,7 +144,7 @@ fn bench_large(c: &mut Criterion) {
     group.bench_function("history_full", |b| {
         b.iter(|| {
             let loaded = load_rollout_bytes(bytes.clone(), "bench.jsonl").unwrap();
-            let rebuilt = reconstruct_history_from_items(
+            let rebuilt = reconstruct_history_with(
                 loaded.contents.into_items(),
                 &ReconstructOptions::default(),
             );

@@ -41,7 +41,7 @@ use codex_protocol::rollout::{HistoryBase, LineFormat, RolloutItem, RolloutLine}
 use codex_protocol::thread_id::ThreadId;
 use codex_protocol::tool_call::tool_name;
 use codex_rollout::LineProblem;
-use codex_rollout::{ClientView, ParentPrefixScan, Provenance, UserTurnCounter};
+use codex_rollout::{ClientView, ParentPrefixScan, Provenance};
 use serde::Serialize;
 
 /// A problem line, as every command reports it.
@@ -148,7 +148,6 @@ pub struct CopiedPrefix {
 pub struct Inspector {
     inspection: Inspection,
     meta_seen: bool,
-    turns: UserTurnCounter,
     calls: StreamingCallMatcher,
     /// Calls by line, until their output is read; the unanswered ones stay.
     open_calls: HashMap<usize, UnansweredCall>,
@@ -197,7 +196,6 @@ impl Inspector {
                 history_base: None,
             },
             meta_seen: false,
-            turns: UserTurnCounter::default(),
             calls: StreamingCallMatcher::new(),
             open_calls: HashMap::new(),
             prefix: ParentPrefixScan::default(),
@@ -221,7 +219,6 @@ impl Inspector {
 
     /// Takes a legacy `{"record_type": ...}` marker line.
     pub fn push_marker(&mut self, format: LineFormat) {
-        self.turns.note_format(format);
         self.view.note_format(format);
         *self
             .inspection
@@ -233,7 +230,6 @@ impl Inspector {
     /// Takes a line of a known kind whose payload the model cannot read (it is counted among
     /// the problems only).
     pub fn push_opaque(&mut self, format: LineFormat) {
-        self.turns.note_format(format);
         self.view.note_format(format);
     }
 
@@ -242,8 +238,6 @@ impl Inspector {
         let item = &line.item;
         self.usage.push(number, line);
         let inspection = &mut self.inspection;
-        self.turns.note_format(format);
-        self.turns.push(item);
         self.view.note_format(format);
         let history = &mut self.history;
         self.view.push(number, raw, item, &mut |item| {
@@ -331,6 +325,7 @@ impl Inspector {
     /// said, the caller counts them over the file again, with the rule known.
     pub fn finish(mut self) -> (Inspection, bool) {
         let mut inspection = self.inspection;
+        inspection.user_messages = self.view.user_turns();
         let history = &mut self.history;
         let view = self
             .view
@@ -348,7 +343,6 @@ impl Inspector {
                 model_context_window: self.context_window,
             });
         }
-        inspection.user_messages = self.turns.count();
         inspection.copied_from_parent = self.copied.map(|(thread_id, first, last)| CopiedPrefix {
             thread_id: thread_id.to_string(),
             lines: [first, last],

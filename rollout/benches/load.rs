@@ -13,7 +13,7 @@
 //! - `parse_lines_typed`: every line through the protocol's typed line parser alone (the
 //!   share of the cost that is the parser's);
 //! - `load`: [`load_rollout_bytes`] (typed items, problems, spans);
-//! - `load_and_reconstruct`: the above plus [`reconstruct_history_from_items`] (the path
+//! - `load_and_reconstruct`: the above plus [`reconstruct_history_with`] (the path
 //!   resume takes: the loaded items are moved into history);
 //! - `load_and_reconstruct_two_threads`: the same with the loader reading on two threads
 //!   (opt-in [`RolloutContents::parse_with_threads`]);
@@ -40,7 +40,7 @@ use codex_protocol::thread_id::ThreadId;
 use codex_rollout::new_session_meta;
 use codex_rollout::{LoadedRollout, RolloutContents, load_rollout_bytes};
 use codex_rollout::{
-    ReconstructOptions, reconstruct_history_from_items, reconstruct_history_from_rollout,
+    ReconstructOptions, reconstruct_history_from_rollout, reconstruct_history_with,
 };
 use std::time::Instant;
 
@@ -196,10 +196,8 @@ fn value_collect(bytes: &[u8]) -> usize {
 
 fn load_and_reconstruct(bytes: Vec<u8>) -> usize {
     let loaded = load_rollout_bytes(bytes, "bench.jsonl").expect("loads");
-    let rebuilt = reconstruct_history_from_items(
-        loaded.contents.into_items(),
-        &ReconstructOptions::default(),
-    );
+    let rebuilt =
+        reconstruct_history_with(loaded.contents.into_items(), &ReconstructOptions::default());
     rebuilt.history.len()
 }
 
@@ -207,10 +205,8 @@ fn load_and_reconstruct(bytes: Vec<u8>) -> usize {
 fn load_and_reconstruct_two_threads(bytes: Vec<u8>) -> usize {
     let contents = RolloutContents::parse_with_threads(bytes, 2);
     let loaded = LoadedRollout::from_contents("bench.jsonl", contents).expect("loads");
-    let rebuilt = reconstruct_history_from_items(
-        loaded.contents.into_items(),
-        &ReconstructOptions::default(),
-    );
+    let rebuilt =
+        reconstruct_history_with(loaded.contents.into_items(), &ReconstructOptions::default());
     rebuilt.history.len()
 }
 

@@ -97,10 +97,10 @@ pub enum SkipReason {
     SiblingDiffers,
 }
 
-impl SkipReason {
-    /// What people read.
-    pub fn describe(self) -> &'static str {
-        match self {
+/// What people read.
+impl std::fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
             SkipReason::AlreadyCompressed => "already compressed",
             SkipReason::NotJsonl => "name does not end in .jsonl",
             SkipReason::Empty => "empty",
@@ -109,7 +109,7 @@ impl SkipReason {
             SkipReason::LockUnknown => "cannot check the writer lock",
             SkipReason::Changed => "changed while compressing",
             SkipReason::SiblingDiffers => "a different .zst exists",
-        }
+        })
     }
 }
 

@@ -326,7 +326,7 @@ pub fn fork_file_dropping_turns(
 /// [`fork_file_dropping_turns`] reading backwards in batches from `first_batch_bytes` (the
 /// default is 1 MiB; small batches make small files take the backward path, which is how the
 /// tests compare it with the whole-file fork on real files).
-pub fn fork_file_dropping_turns_in_batches(
+pub(crate) fn fork_file_dropping_turns_in_batches(
     source: &Path,
     drop: usize,
     path: &Path,

@@ -107,8 +107,8 @@ pub use compress::{
 pub use error::{Result, RolloutError};
 pub use fork::{
     ForkError, ForkMode, ForkPoint, ForkedRollout, fork_bytes, fork_file_dropping_turns,
-    fork_file_dropping_turns_in_batches, fork_point_dropping_turns, fork_rollout,
-    fork_rollout_to_path, fork_source_thread, user_message_positions_in_rollout,
+    fork_point_dropping_turns, fork_rollout, fork_rollout_to_path, fork_source_thread,
+    user_message_positions_in_rollout,
 };
 pub use head::{session_meta_of_file, thread_id_of_file};
 pub use history_base::{
@@ -129,8 +129,7 @@ pub use ordinal::{WhenMissing, line_ordinal, with_line_ordinal};
 pub use policy::persisted_rollout_items;
 pub use reconstruct::{
     ContextWindow, PreviousTurnSettings, ReconstructOptions, ReconstructedHistory,
-    reconstruct_history_from_items, reconstruct_history_from_rollout, reconstruct_history_with,
-    reconstruct_rollout_file,
+    reconstruct_history_from_rollout, reconstruct_history_with, reconstruct_rollout_file,
 };
 pub use recorder::{RolloutRecorder, new_session_meta};
 pub use replay::{
@@ -144,7 +143,7 @@ pub use timestamp::format_line_timestamp;
 pub use turn_pages::{TurnPage, turns_before, turns_from};
 pub use turns::{
     ParentPrefixScan, Provenance, StreamedTurnIndex, TooFewTurns, TurnRecords, TurnTally, UserTurn,
-    UserTurnCounter, all_user_turns_in_rollout, parent_prefix, user_turns,
+    all_user_turns_in_rollout, parent_prefix, user_turns,
 };
 
 /// Hooks for the tests of crates above this one, never needed by a program.

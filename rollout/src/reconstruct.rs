@@ -22,6 +22,7 @@ mod streamed;
 
 pub(crate) use streamed::{ReplayPlan, StreamedReconstruction};
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use codex_core::{ContextManager, TruncationPolicy};
@@ -147,8 +148,20 @@ pub fn reconstruct_history_from_rollout(items: &[RolloutItem]) -> ReconstructedH
 }
 
 /// Rebuilds the model history of `items`: reverse scan, then forward replay of the surviving
-/// suffix (see the module docs). Items history keeps are cloned.
-pub fn reconstruct_history_with(
+/// suffix (see the module docs). Borrowed items that history keeps are cloned; owned ones (a
+/// loaded rollout that is not needed any more: `loaded.contents.into_items()`) are moved into
+/// it.
+pub fn reconstruct_history_with<'a>(
+    items: impl Into<Cow<'a, [RolloutItem]>>,
+    options: &ReconstructOptions,
+) -> ReconstructedHistory {
+    match items.into() {
+        Cow::Borrowed(items) => reconstruct_borrowed(items, options),
+        Cow::Owned(items) => reconstruct_owned(items, options),
+    }
+}
+
+fn reconstruct_borrowed(
     items: &[RolloutItem],
     options: &ReconstructOptions,
 ) -> ReconstructedHistory {
@@ -165,9 +178,7 @@ pub fn reconstruct_history_with(
     plan.finish(reference, replayed)
 }
 
-/// [`reconstruct_history_with`] for owned items (a loaded rollout that is not needed any
-/// more): the items history keeps are moved into it instead of cloned.
-pub fn reconstruct_history_from_items(
+fn reconstruct_owned(
     mut items: Vec<RolloutItem>,
     options: &ReconstructOptions,
 ) -> ReconstructedHistory {
@@ -193,10 +204,7 @@ pub fn reconstruct_rollout_file(
     options: &ReconstructOptions,
 ) -> Result<ReconstructedHistory, HistoryBaseError> {
     let resolved = load_rollout_with_base(home, path)?;
-    Ok(reconstruct_history_from_items(
-        resolved.into_items(),
-        options,
-    ))
+    Ok(reconstruct_history_with(resolved.into_items(), options))
 }
 
 /// Whether rebuilding from `suffix` (the last items of a file) alone gives what rebuilding

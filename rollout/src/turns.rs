@@ -214,7 +214,7 @@ pub(crate) fn is_boundary(item: &RolloutItem) -> bool {
 /// side by side, with rollbacks applied by the one segment rule, and the rule the whole file
 /// calls for is chosen at the end.
 #[derive(Debug, Clone)]
-pub struct UserTurnCounter {
+pub(crate) struct UserTurnCounter {
     indexer: TurnIndexer,
 }
 
@@ -239,12 +239,12 @@ const COUNTED_RULES: [TurnRecords; 4] = [
 impl UserTurnCounter {
     /// Notes the format of a line that loaded (an item, a legacy marker or an opaque line):
     /// a file with pre-envelope lines counts turn-starting items ([`TurnRecords::of`]).
-    pub fn note_format(&mut self, format: LineFormat) {
+    pub(crate) fn note_format(&mut self, format: LineFormat) {
         self.indexer.note_format(format);
     }
 
     /// Takes the next item of the file.
-    pub fn push(&mut self, item: &RolloutItem) {
+    pub(crate) fn push(&mut self, item: &RolloutItem) {
         self.indexer.push(item);
     }
 
@@ -255,7 +255,7 @@ impl UserTurnCounter {
 
     /// The user turns that survive the file's rollbacks, under the rule the file calls for
     /// ([`TurnRecords::of`]).
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.indexer.surviving_count(self.records())
     }
 }

@@ -147,10 +147,10 @@ fn human_summary(
     files: &[FileResult],
     out: &mut Output,
 ) -> Result<(), Failure> {
-    let mut reasons: std::collections::BTreeMap<&str, usize> = Default::default();
+    let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
     for result in files {
         if let CompressOutcome::Skipped { reason } = &result.outcome {
-            *reasons.entry(reason.describe()).or_insert(0) += 1;
+            *reasons.entry(reason.to_string()).or_insert(0) += 1;
         }
     }
     let verb = if summary.dry_run {

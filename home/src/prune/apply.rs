@@ -285,7 +285,7 @@ fn settle_compressions(
                     "{} and a compressed copy beside it are both there, and the copy cannot \
                      replace it: {}",
                     plain.display(),
-                    reason.describe()
+                    reason
                 ));
             }
             CompressOutcome::Failed { error } => return Err(error),

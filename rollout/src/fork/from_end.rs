@@ -338,3 +338,7 @@ pub(crate) fn pass_prefix(
     pass.kept_turns = turns.count();
     Ok(pass)
 }
+
+#[cfg(test)]
+#[path = "from_end_tests.rs"]
+mod tests;

@@ -133,6 +133,13 @@ impl ClientView {
         }
     }
 
+    /// The user turns read so far that survive the rollbacks read so far, under the rule the
+    /// items so far call for: the count [`crate::user_turns`] gives for the whole file once
+    /// every item was pushed.
+    pub fn user_turns(&self) -> usize {
+        self.counter.count()
+    }
+
     /// Hands on what is still kept back and checks the rule: the rule the view was built by,
     /// or [`ViewRuleChanged`] when the whole file calls for one that builds another view.
     pub fn finish(

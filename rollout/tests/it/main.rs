@@ -9,7 +9,6 @@ mod compressed;
 mod crash_safety;
 mod fork;
 mod fork_by_reference;
-mod fork_from_end;
 mod load_fuzz;
 mod load_real_fixtures;
 mod read_paths_agree;

@@ -22,8 +22,7 @@ use codex_rollout::RolloutRecorder;
 use codex_rollout::load_rollout_items;
 use codex_rollout::new_session_meta;
 use codex_rollout::{
-    ReconstructOptions, reconstruct_history_from_items, reconstruct_history_from_rollout,
-    reconstruct_history_with,
+    ReconstructOptions, reconstruct_history_from_rollout, reconstruct_history_with,
 };
 use codex_test_support::real_fixtures_dir;
 use pretty_assertions::assert_eq;
@@ -406,7 +405,7 @@ proptest! {
             expected.reference
         );
         // The owned path moves instead of cloning and must rebuild the same thread.
-        let owned = reconstruct_history_from_items(items, &ReconstructOptions::default());
+        let owned = reconstruct_history_with(items, &ReconstructOptions::default());
         prop_assert_eq!(owned.history.raw_items(), rebuilt.history.raw_items());
         prop_assert_eq!(owned.previous_turn_settings, rebuilt.previous_turn_settings);
         prop_assert_eq!(owned.reference_context_item, rebuilt.reference_context_item);

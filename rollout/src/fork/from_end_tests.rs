@@ -10,10 +10,13 @@
 
 use std::path::Path;
 
-use crate::generate::{Shape, real_lines, write_rollout};
-use codex_rollout::load_rollout_items;
-use codex_rollout::{ForkMode, fork_bytes, fork_file_dropping_turns_in_batches};
-use codex_rollout::{fork_point_dropping_turns, user_turns};
+#[path = "../../benches/support/generate.rs"]
+mod generate;
+
+use generate::{Shape, real_lines, write_rollout};
+
+use crate::fork::{fork_bytes, fork_file_dropping_turns_in_batches, fork_point_dropping_turns};
+use crate::{ForkMode, load_rollout_items, user_turns};
 use codex_test_support::real_jsonl_files;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
