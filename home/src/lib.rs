@@ -175,7 +175,7 @@ pub use read::{
     stream_again_lines, stream_again_where, stream_client_view, stream_session,
     stream_session_where,
 };
-pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
+pub use redact::{BadPattern, RedactionReport, Redactor};
 #[cfg(feature = "state")]
 pub use repair::{
     Finding, Problem, RepairError, RepairReport, RewriteError, apply_repairs, find_repairs,
