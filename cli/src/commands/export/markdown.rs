@@ -18,7 +18,7 @@ use codex_app_server_protocol::transcript::CellBody;
 
 use super::excerpt::excerpt;
 use super::facts::{Header, Overview, command_facts, describe_turn_end, header_facts, title};
-use super::image::{Image, human_bytes};
+use super::image::{Image, describe, human_bytes};
 use super::shown::Shown;
 
 /// The document's header: the thread's facts and the overview's counts.
@@ -166,13 +166,12 @@ fn time_suffix(shown: &Shown) -> String {
 
 fn image_line(number: usize, image: &Image) -> String {
     let location = image
-        .location
-        .as_deref()
+        .location()
         .map(|location| format!(": {}", code_span(location)))
         .unwrap_or_default();
     format!(
         "_[image {number}: {}{location}]_",
-        escape_text(&image.describe())
+        escape_text(&describe(image))
     )
 }
 
