@@ -164,9 +164,9 @@ pub use list::{
 pub use pricing::{Price, Pricing, PricingError, Snapshot, TallyCost};
 pub use prune::{
     Action, AppliedThread, ApplyOptions, CodexCli, CodexCliError, DEFAULT_MIN_IDLE, Hold, Outcome,
-    PlannedThread, Policy, PruneError, PruneLock, PrunePlan, RescueThreadError, StorageRow,
-    StorageSummary, TRASH_SUBDIR, TrashFolder, TrashReport, apply_prune, empty_trash, parse_policy,
-    parse_size, plan_prune, rescue_thread, storage_summary,
+    PlanSummary, PlannedThread, Policy, PruneError, PruneLock, PrunePlan, RescueThreadError,
+    StorageRow, StorageSummary, TRASH_SUBDIR, TrashFolder, TrashReport, apply_prune, empty_trash,
+    parse_policy, parse_size, plan_prune, rescue_thread, storage_summary,
 };
 pub use read::{
     FileInput, FirstPass, HistoryError, ItemsSeen, LeftOpen, LineTest, Passes, ReadError,
