@@ -130,8 +130,8 @@ mod writer_lock;
 #[cfg(feature = "state")]
 pub use codex_state::StateWriteError;
 pub use compress::{
-    CompressOptions, CompressRun, DEFAULT_OLDER_THAN, FileResult, Plan, compress_file,
-    compress_files, plan_file,
+    CompressOptions, CompressRun, CompressSummary, DEFAULT_OLDER_THAN, FileResult, Plan,
+    compress_file, compress_files, plan_file,
 };
 pub use damage::{Damage, file_damage, is_damage, may_be_damaged, note_damage};
 pub use dates::{
