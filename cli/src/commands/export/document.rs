@@ -19,23 +19,21 @@ use crate::cli::ExportFormat;
 use crate::error::Failure;
 use crate::input::Source;
 use crate::output::status_word;
-use crate::output::{Output, Spool, thread_json_head};
+use crate::output::{Output, Spool, ThreadJson, thread_json_head};
 
 /// What the pieces of the document are.
 pub(crate) enum Layout {
     Markdown,
     Html,
-    /// The thread as one JSON document; `turns` counts the turns written so far.
-    Json {
-        turns: usize,
-    },
+    /// The thread as one JSON document.
+    Json(ThreadJson),
 }
 
 impl Layout {
     /// The layout of `format`, or JSON.
     pub(crate) fn of(format: ExportFormat, json: bool) -> Self {
         match (json, format) {
-            (true, _) => Self::Json { turns: 0 },
+            (true, _) => Self::Json(ThreadJson::default()),
             (false, ExportFormat::Markdown) => Self::Markdown,
             (false, ExportFormat::Html) => Self::Html,
         }
@@ -43,7 +41,7 @@ impl Layout {
 
     /// Whether the header needs the [`Overview`] (every turn) before the first turn.
     pub(crate) fn needs_overview(&self) -> bool {
-        !matches!(self, Self::Json { .. })
+        !matches!(self, Self::Json(_))
     }
 
     /// The document's first piece.
@@ -56,7 +54,7 @@ impl Layout {
         Ok(match self {
             Self::Markdown => markdown::head(header, overview, redaction),
             Self::Html => html::head(header, overview, redaction),
-            Self::Json { .. } => thread_json_head(&header.thread)?,
+            Self::Json(_) => thread_json_head(&header.thread)?,
         })
     }
 
@@ -94,11 +92,7 @@ impl Layout {
         Ok(match self {
             Self::Markdown => markdown::turn(number, started.as_deref(), shown),
             Self::Html => html::turn(number, status_word(turn.status), started.as_deref(), shown),
-            Self::Json { turns } => {
-                let comma = if *turns > 0 { "," } else { "" };
-                *turns += 1;
-                format!("{comma}{}", serde_json::to_string(turn)?)
-            }
+            Self::Json(json) => json.turn(turn)?,
         })
     }
 
@@ -107,7 +101,7 @@ impl Layout {
         match self {
             Self::Markdown => String::new(),
             Self::Html => html::tail(),
-            Self::Json { .. } => "]}\n".to_string(),
+            Self::Json(_) => ThreadJson::TAIL.to_string(),
         }
     }
 }
