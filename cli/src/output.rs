@@ -14,7 +14,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use codex_app_server_protocol::BuiltThread;
-use codex_app_server_protocol::v2::{Thread, TurnStatus};
+use codex_app_server_protocol::v2::{Thread, Turn, TurnStatus};
 use serde::Serialize;
 
 use crate::error::{Failure, Status};
@@ -324,6 +324,34 @@ pub(crate) fn status_word(status: TurnStatus) -> &'static str {
         TurnStatus::Interrupted => "interrupted",
         TurnStatus::Failed => "failed",
         TurnStatus::InProgress => "in progress",
+    }
+}
+
+/// A thread's id, or `(no session meta)` for a file without one: what names it in text.
+pub(crate) fn thread_title(thread: &BuiltThread) -> &str {
+    match thread {
+        BuiltThread::Thread(thread) => &thread.id,
+        BuiltThread::TurnsOnly(_) => "(no session meta)",
+    }
+}
+
+/// A thread's JSON document written a turn at a time (`thread --json`, `export --json`):
+/// [`thread_json_head`], then each turn ([`ThreadJson::turn`]), then [`ThreadJson::TAIL`].
+#[derive(Debug, Default)]
+pub(crate) struct ThreadJson {
+    /// The turns written so far.
+    turns: usize,
+}
+
+impl ThreadJson {
+    /// What ends the document, after its last turn.
+    pub(crate) const TAIL: &str = "]}\n";
+
+    /// The next turn, after a comma unless it is the first.
+    pub(crate) fn turn(&mut self, turn: &Turn) -> Result<String, Failure> {
+        let comma = if self.turns > 0 { "," } else { "" };
+        self.turns += 1;
+        Ok(format!("{comma}{}", serde_json::to_string(turn)?))
     }
 }
 

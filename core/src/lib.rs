@@ -90,6 +90,7 @@ pub use prompt::{
 pub use session::clock::{Clock, IdSource, SequentialIds, SteppingClock};
 pub use session::media::data_url::{decode_data_url, encode_data_url, is_data_url};
 pub use session::media::image_header::read_image_info;
+pub use session::media::session_image::SessionImage;
 pub use session::media::{
     AudioPreparationError, ImageInfo, ImageOrigin, ImagePreparationError, ImagePreparationMetadata,
 };

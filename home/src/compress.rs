@@ -12,6 +12,7 @@
 //!
 //! `docs/disk-usage.md` has the measured ratios and times.
 
+use std::collections::BTreeMap;
 use std::fs::Metadata;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -214,6 +215,71 @@ pub struct CompressRun {
     /// Temporary files of interrupted runs found in the files' folders (removed unless
     /// `dry_run`).
     pub stale_temporary_files: usize,
+}
+
+impl CompressRun {
+    /// How many files were left alone for each reason (by the reason's words, sorted).
+    pub fn skip_reasons(&self) -> BTreeMap<String, usize> {
+        let mut reasons = BTreeMap::new();
+        for result in &self.files {
+            if let CompressOutcome::Skipped { reason } = &result.outcome {
+                *reasons.entry(reason.to_string()).or_insert(0) += 1;
+            }
+        }
+        reasons
+    }
+}
+
+/// A run's totals: what `compress` sums up last.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct CompressSummary {
+    /// Whether the run only planned (`--dry-run`).
+    pub dry_run: bool,
+    /// Files asked about.
+    pub files: usize,
+    /// Files compressed (or, planning, that would be).
+    pub compressed: usize,
+    /// Their size before.
+    pub plain_bytes: u64,
+    /// Their size after (zero when planning).
+    pub compressed_bytes: u64,
+    /// Files left alone ([`CompressRun::skip_reasons`] says why).
+    pub skipped: usize,
+    /// Files whose compression failed.
+    pub failed: usize,
+    /// Temporary files of interrupted runs found (removed unless planning).
+    pub stale_temporary_files: usize,
+}
+
+impl CompressSummary {
+    /// The totals of `run`; `dry_run` when it only planned.
+    pub fn of(run: &CompressRun, dry_run: bool) -> Self {
+        let mut summary = Self {
+            dry_run,
+            files: run.files.len(),
+            stale_temporary_files: run.stale_temporary_files,
+            ..Self::default()
+        };
+        for result in &run.files {
+            if let Some((plain, compressed)) = result.outcome.sizes() {
+                summary.compressed += 1;
+                summary.plain_bytes += plain;
+                summary.compressed_bytes += compressed;
+                continue;
+            }
+            match &result.outcome {
+                CompressOutcome::WouldCompress { plain_bytes, .. } => {
+                    summary.compressed += 1;
+                    summary.plain_bytes += plain_bytes;
+                }
+                CompressOutcome::Skipped { .. } => summary.skipped += 1,
+                CompressOutcome::Failed { .. } => summary.failed += 1,
+                // Counted above, by their sizes.
+                CompressOutcome::Compressed { .. } | CompressOutcome::Finished { .. } => {}
+            }
+        }
+        summary
+    }
 }
 
 /// Compresses (or plans) `paths` in parallel, with rayon's pool, after removing what

@@ -259,3 +259,68 @@ fn levels_and_the_long_window_stay_readable_by_the_default_decoder() {
         assert_eq!(decoded, content().as_bytes());
     }
 }
+
+#[test]
+fn a_run_is_summed_up_with_its_reasons_to_skip() {
+    let file = |outcome| FileResult {
+        path: PathBuf::from("a.jsonl"),
+        outcome,
+    };
+    let skipped = |reason| file(CompressOutcome::Skipped { reason });
+    let run = CompressRun {
+        files: vec![
+            file(CompressOutcome::Compressed {
+                target: PathBuf::from("a.jsonl.zst"),
+                plain_bytes: 100,
+                compressed_bytes: 10,
+            }),
+            file(CompressOutcome::Finished {
+                target: PathBuf::from("a.jsonl.zst"),
+                plain_bytes: 50,
+                compressed_bytes: 5,
+            }),
+            skipped(SkipReason::Recent),
+            skipped(SkipReason::Empty),
+            skipped(SkipReason::Recent),
+            file(CompressOutcome::Failed { error: "no".into() }),
+        ],
+        stale_temporary_files: 2,
+    };
+    assert_eq!(
+        CompressSummary::of(&run, false),
+        CompressSummary {
+            dry_run: false,
+            files: 6,
+            compressed: 2,
+            plain_bytes: 150,
+            compressed_bytes: 15,
+            skipped: 3,
+            failed: 1,
+            stale_temporary_files: 2,
+        }
+    );
+    let reasons: Vec<(String, usize)> = run.skip_reasons().into_iter().collect();
+    assert_eq!(
+        reasons,
+        [
+            ("empty".to_string(), 1),
+            ("modified recently".to_string(), 2)
+        ]
+    );
+    let planned = CompressRun {
+        files: vec![file(CompressOutcome::WouldCompress {
+            target: PathBuf::from("a.jsonl.zst"),
+            plain_bytes: 70,
+        })],
+        stale_temporary_files: 0,
+    };
+    let summary = CompressSummary::of(&planned, true);
+    assert_eq!(
+        (
+            summary.compressed,
+            summary.plain_bytes,
+            summary.compressed_bytes
+        ),
+        (1, 70, 0)
+    );
+}

@@ -130,8 +130,8 @@ mod writer_lock;
 #[cfg(feature = "state")]
 pub use codex_state::StateWriteError;
 pub use compress::{
-    CompressOptions, CompressRun, DEFAULT_OLDER_THAN, FileResult, Plan, compress_file,
-    compress_files, plan_file,
+    CompressOptions, CompressRun, CompressSummary, DEFAULT_OLDER_THAN, FileResult, Plan,
+    compress_file, compress_files, plan_file,
 };
 pub use damage::{Damage, file_damage, is_damage, may_be_damaged, note_damage};
 pub use dates::{
@@ -164,9 +164,9 @@ pub use list::{
 pub use pricing::{Price, Pricing, PricingError, Snapshot, TallyCost};
 pub use prune::{
     Action, AppliedThread, ApplyOptions, CodexCli, CodexCliError, DEFAULT_MIN_IDLE, Hold, Outcome,
-    PlannedThread, Policy, PruneError, PruneLock, PrunePlan, RescueThreadError, StorageRow,
-    StorageSummary, TRASH_SUBDIR, TrashFolder, TrashReport, apply_prune, empty_trash, parse_policy,
-    parse_size, plan_prune, rescue_thread, storage_summary,
+    PlanSummary, PlannedThread, Policy, PruneError, PruneLock, PrunePlan, RescueThreadError,
+    StorageRow, StorageSummary, TRASH_SUBDIR, TrashFolder, TrashReport, apply_prune, empty_trash,
+    parse_policy, parse_size, plan_prune, rescue_thread, storage_summary,
 };
 pub use read::{
     FileInput, FirstPass, HistoryError, ItemsSeen, LeftOpen, LineTest, Passes, ReadError,
@@ -175,7 +175,7 @@ pub use read::{
     stream_again_lines, stream_again_where, stream_client_view, stream_session,
     stream_session_where,
 };
-pub use redact::{BadPattern, RedactionReport, Redactor, local_hostname};
+pub use redact::{BadPattern, RedactionReport, Redactor};
 #[cfg(feature = "state")]
 pub use repair::{
     Finding, Problem, RepairError, RepairReport, RewriteError, apply_repairs, find_repairs,

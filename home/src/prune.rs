@@ -34,7 +34,7 @@ mod trash;
 
 use std::path::Path;
 
-pub use apply::{AppliedThread, ApplyOptions, Outcome, apply_prune, empty_trash};
+pub use apply::{AppliedThread, ApplyOptions, Outcome, PlanSummary, apply_prune, empty_trash};
 pub use codex_cli::{CodexCli, CodexCliError};
 pub use lock::PruneLock;
 pub use plan::{Hold, PlannedThread, PrunePlan, plan_prune};

@@ -510,3 +510,62 @@ fn walk_files(dir: &Path) -> Vec<PathBuf> {
     }
     files
 }
+
+#[test]
+fn a_plan_is_summed_up_with_its_outcomes() {
+    let thread = |n: u8, bytes: u64, hold: Option<Hold>| PlannedThread {
+        thread_id: codex_protocol::thread_id::ThreadId::from_string(&thread_id(n)).unwrap(),
+        files: Vec::new(),
+        bytes,
+        cwd: PathBuf::from("/w"),
+        archived: false,
+        idle_secs: 0,
+        action: Action::Archive,
+        hold,
+    };
+    let plan = PrunePlan {
+        threads: vec![
+            thread(1, 10, None),
+            thread(2, 20, None),
+            thread(3, 40, Some(Hold::OpenInCodex)),
+        ],
+        threads_in_home: 5,
+    };
+    let planned = PlanSummary::of(&plan, None);
+    assert_eq!(
+        planned,
+        PlanSummary {
+            applied: false,
+            threads_in_home: 5,
+            picked: 3,
+            acting: 2,
+            acting_bytes: 30,
+            held: 1,
+            done: 0,
+            failed: 0,
+        }
+    );
+    let applied: Vec<AppliedThread> = [
+        Outcome::Done,
+        Outcome::Failed {
+            error: "gone".into(),
+        },
+        Outcome::Held {
+            hold: Hold::OpenInCodex,
+        },
+    ]
+    .into_iter()
+    .zip(&plan.threads)
+    .map(|(outcome, planned)| AppliedThread {
+        thread_id: planned.thread_id,
+        action: planned.action,
+        outcome,
+        moved_to: None,
+    })
+    .collect();
+    let summary = PlanSummary::of(&plan, Some(&applied));
+    assert_eq!(
+        (summary.applied, summary.done, summary.failed, summary.held),
+        (true, 1, 1, 1)
+    );
+}

@@ -23,14 +23,17 @@
 //! count is of what was replaced.
 //!
 //! Which strings of a document are visited is the caller's (the export visits every string of
-//! its transcript, the table writer the text columns); [`Redactor::mask`] masks one string and
-//! counts what it masked.
+//! its transcript, [`Redactor::mask_serialized`], the table writer the text columns);
+//! [`Redactor::mask`] masks one string and counts what it masked.
 
 mod secrets;
 
 use std::sync::{Mutex, PoisonError};
 
 use regex::{Captures, Regex};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 pub(crate) use secrets::{SECRET_RULES, SecretRules, masked};
 
@@ -136,6 +139,19 @@ const GENERIC_NAMES: &[&str] = &[
     "vagrant",
 ];
 
+/// Keys whose values are words of the protocol (an item's type, a status, a phase), not
+/// text from the session: never masked, so the masked value still reads as the type it was.
+const PROTOCOL_WORDS: &[&str] = &[
+    "type",
+    "status",
+    "phase",
+    "kind",
+    "mode",
+    "delivery",
+    "source",
+    "itemsView",
+];
+
 fn compiled(pattern: &str) -> Result<Regex, BadPattern> {
     Regex::new(pattern).map_err(|source| BadPattern {
         pattern: pattern.to_string(),
@@ -184,6 +200,12 @@ impl Redactor {
         })
     }
 
+    /// The built-in patterns, this machine's name ([`local_hostname`]) and `custom`: what
+    /// `--redact` masks with.
+    pub fn for_this_machine(custom: &[String]) -> Result<Self, BadPattern> {
+        Self::new(local_hostname().as_deref(), custom)
+    }
+
     /// A report that has counted nothing yet, with a line per kind of mask.
     pub fn report(&self) -> RedactionReport {
         let mut report = RedactionReport::default();
@@ -229,6 +251,39 @@ impl Redactor {
             rule.apply(value, report);
         }
     }
+
+    /// Masks every string `value` holds (messages, reasoning, commands, outputs, tool names
+    /// and arguments, call ids, the cwd, the branch, image paths) but protocol words and image
+    /// data (`data:` URLs keep their pixels), counting into `report`. The walk goes through
+    /// the value's JSON form, so every field of every item type is visited, those added later
+    /// too. An error when the value does not serialize, or no longer reads as its type.
+    pub fn mask_serialized<T: Serialize + DeserializeOwned>(
+        &self,
+        value: &mut T,
+        report: &mut RedactionReport,
+    ) -> Result<(), serde_json::Error> {
+        let mut json = serde_json::to_value(&*value)?;
+        self.mask_value(&mut json, report);
+        *value = serde_json::from_value(json)?;
+        Ok(())
+    }
+
+    fn mask_value(&self, value: &mut Value, report: &mut RedactionReport) {
+        match value {
+            Value::String(text) if !text.starts_with("data:") => self.mask(text, report),
+            Value::Array(values) => values
+                .iter_mut()
+                .for_each(|value| self.mask_value(value, report)),
+            Value::Object(fields) => {
+                for (key, value) in fields.iter_mut() {
+                    if !(PROTOCOL_WORDS.contains(&key.as_str()) && value.is_string()) {
+                        self.mask_value(value, report);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 impl Rule {
@@ -258,7 +313,7 @@ impl Names {
 
 /// This machine's name, as the host-name rule masks it: `$HOSTNAME`, else `/etc/hostname`;
 /// `None` when neither names one (or it is `localhost`).
-pub fn local_hostname() -> Option<String> {
+fn local_hostname() -> Option<String> {
     std::env::var("HOSTNAME")
         .ok()
         .or_else(|| std::fs::read_to_string("/etc/hostname").ok())

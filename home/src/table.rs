@@ -341,19 +341,16 @@ enum Kind {
 
 type Scanned = (ThreadRows, Vec<Fingerprint>, RedactionReport);
 
-/// The files of `home` grouped by thread id, each thread's pieces oldest first.
 /// The export's masks when `--redact` asks for them (this machine's host name and no extra
 /// patterns).
 fn redactor_of(options: &TableOptions) -> Result<Option<Redactor>, TableError> {
     if !options.redact {
         return Ok(None);
     }
-    Ok(Some(Redactor::new(
-        crate::redact::local_hostname().as_deref(),
-        &[],
-    )?))
+    Ok(Some(Redactor::for_this_machine(&[])?))
 }
 
+/// The files of `home` grouped by thread id, each thread's pieces oldest first.
 fn threads_of(home: &CodexHome) -> Result<BTreeMap<String, Vec<FoundRollout>>, TableError> {
     let files = crate::list::all_rollout_files(home).map_err(|source| TableError::Home {
         path: home.root.clone(),

@@ -155,6 +155,26 @@ pub enum CompressOutcome {
     },
 }
 
+impl CompressOutcome {
+    /// `(plain_bytes, compressed_bytes)` of a file replaced by its compressed copy (compressed
+    /// now, or finished after an interrupted run); `None` for the other outcomes.
+    pub fn sizes(&self) -> Option<(u64, u64)> {
+        match self {
+            Self::Compressed {
+                plain_bytes,
+                compressed_bytes,
+                ..
+            }
+            | Self::Finished {
+                plain_bytes,
+                compressed_bytes,
+                ..
+            } => Some((*plain_bytes, *compressed_bytes)),
+            Self::WouldCompress { .. } | Self::Skipped { .. } | Self::Failed { .. } => None,
+        }
+    }
+}
+
 /// A compression failure. The plain file is never removed when one is returned.
 #[derive(Debug, thiserror::Error)]
 pub enum CompressError {
@@ -185,3 +205,7 @@ impl CompressError {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "compress_tests.rs"]
+mod tests;

@@ -7,7 +7,7 @@
 //! then a summary line).
 
 use clap::Args;
-use codex_home::{FileResult, compress_files};
+use codex_home::{CompressRun, CompressSummary, FileResult, compress_files};
 use codex_rollout::CompressOutcome;
 use serde::Serialize;
 
@@ -30,18 +30,12 @@ pub(crate) struct CompressArgs {
 }
 
 /// What `compress --json` prints last.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub(crate) struct CompressSummary {
+#[derive(Serialize)]
+struct SummaryRecord<'a> {
     #[serde(rename = "type")]
-    pub record: &'static str,
-    pub dry_run: bool,
-    pub files: usize,
-    pub compressed: usize,
-    pub plain_bytes: u64,
-    pub compressed_bytes: u64,
-    pub skipped: usize,
-    pub failed: usize,
-    pub stale_temporary_files: usize,
+    record: &'static str,
+    #[serde(flatten)]
+    summary: &'a CompressSummary,
 }
 
 #[derive(Serialize)]
@@ -59,36 +53,8 @@ pub(crate) fn run(args: &CompressArgs, out: &mut Output) -> CommandResult {
     let progress = Progress::for_bytes(total_bytes(&paths), "compress");
     let run = compress_files(&paths, &options, &|bytes| progress.inc(bytes));
     drop(progress);
-    let mut summary = CompressSummary {
-        record: "summary",
-        dry_run: args.dry_run,
-        files: run.files.len(),
-        stale_temporary_files: run.stale_temporary_files,
-        ..CompressSummary::default()
-    };
+    let summary = CompressSummary::of(&run, args.dry_run);
     for result in &run.files {
-        match &result.outcome {
-            CompressOutcome::Compressed {
-                plain_bytes,
-                compressed_bytes,
-                ..
-            }
-            | CompressOutcome::Finished {
-                plain_bytes,
-                compressed_bytes,
-                ..
-            } => {
-                summary.compressed += 1;
-                summary.plain_bytes += plain_bytes;
-                summary.compressed_bytes += compressed_bytes;
-            }
-            CompressOutcome::WouldCompress { plain_bytes, .. } => {
-                summary.compressed += 1;
-                summary.plain_bytes += plain_bytes;
-            }
-            CompressOutcome::Skipped { .. } => summary.skipped += 1,
-            CompressOutcome::Failed { .. } => summary.failed += 1,
-        }
         if out.is_json() {
             out.json_line(&FileRecord {
                 record: "file",
@@ -99,9 +65,12 @@ pub(crate) fn run(args: &CompressArgs, out: &mut Output) -> CommandResult {
         }
     }
     if out.is_json() {
-        out.json_line(&summary)?;
+        out.json_line(&SummaryRecord {
+            record: "summary",
+            summary: &summary,
+        })?;
     } else {
-        human_summary(&summary, &run.files, out)?;
+        human_summary(&summary, &run, out)?;
     }
     Ok(if summary.failed > 0 {
         Status::ContentProblems
@@ -113,22 +82,16 @@ pub(crate) fn run(args: &CompressArgs, out: &mut Output) -> CommandResult {
 fn human_line(result: &FileResult, out: &mut Output) -> Result<(), Failure> {
     // 10 + 4 + 10 + 7 + 2 columns of sizes before the path.
     let path = fit_path(&result.path, 80 - 33, out);
-    match &result.outcome {
-        CompressOutcome::Compressed {
-            plain_bytes,
-            compressed_bytes,
-            ..
-        }
-        | CompressOutcome::Finished {
-            plain_bytes,
-            compressed_bytes,
-            ..
-        } => out.line(&format!(
+    if let Some((plain_bytes, compressed_bytes)) = result.outcome.sizes() {
+        return out.line(&format!(
             "{:>10} -> {:>10} {:>6}  {path}",
-            human_bytes(*plain_bytes),
-            human_bytes(*compressed_bytes),
-            percent(*compressed_bytes, *plain_bytes),
-        )),
+            human_bytes(plain_bytes),
+            human_bytes(compressed_bytes),
+            percent(compressed_bytes, plain_bytes),
+        ));
+    }
+    match &result.outcome {
+        CompressOutcome::Compressed { .. } | CompressOutcome::Finished { .. } => Ok(()),
         CompressOutcome::WouldCompress { plain_bytes, .. } => out.line(&format!(
             "would compress {:>10}  {}",
             human_bytes(*plain_bytes),
@@ -144,15 +107,9 @@ fn human_line(result: &FileResult, out: &mut Output) -> Result<(), Failure> {
 
 fn human_summary(
     summary: &CompressSummary,
-    files: &[FileResult],
+    run: &CompressRun,
     out: &mut Output,
 ) -> Result<(), Failure> {
-    let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
-    for result in files {
-        if let CompressOutcome::Skipped { reason } = &result.outcome {
-            *reasons.entry(reason.to_string()).or_insert(0) += 1;
-        }
-    }
     let verb = if summary.dry_run {
         "would compress"
     } else {
@@ -172,7 +129,7 @@ fn human_summary(
         ));
     }
     out.line(&line)?;
-    for (reason, count) in reasons {
+    for (reason, count) in run.skip_reasons() {
         out.line(&format!("  left alone: {count} {reason}"))?;
     }
     if summary.failed > 0 {

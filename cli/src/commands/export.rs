@@ -4,9 +4,9 @@
 //! One model, the one every view shows: the thread's complete transcript (app-server-protocol's
 //! `TranscriptMode::Complete`, what `thread` and `view` show), each turn as the cells of the
 //! transcript model (`Transcript::replay_turn`, [`shown`]). `markdown` and `html` lay the
-//! cells out; `--json` writes the thread itself, as `thread --json --complete` does; `redact`
-//! masks what people hide before sharing, on the thread and its turns, so every format gets
-//! the same masking.
+//! cells out; `--json` writes the thread itself, as `thread --json --complete` does;
+//! `--redact` masks what people hide before sharing (codex-home's `Redactor`, every string of
+//! the thread and its turns), so every format gets the same masking.
 //!
 //! Streamed: the thread is read in two passes (`PlannedThread`): the first learns the thread
 //! without its items and when each turn is final, the second hands each turn on as soon as it
@@ -18,17 +18,16 @@ mod facts;
 mod html;
 mod image;
 mod markdown;
-mod redact;
 mod shown;
-
-pub(crate) use redact::{RedactionReport, Redactor};
 
 use std::path::PathBuf;
 
 use codex_app_server_protocol::transcript::ThreadFacts;
 use codex_app_server_protocol::v2::Turn;
 use codex_app_server_protocol::{BuiltThread, TranscriptMode};
-use codex_home::{LeftOpen, SessionInput, TwoPassThread, describe_thread_file};
+use codex_home::{
+    LeftOpen, RedactionReport, Redactor, SessionInput, TwoPassThread, describe_thread_file,
+};
 
 use crate::cli::ExportFormat;
 use crate::error::{CommandResult, Failure, Status};
@@ -61,8 +60,7 @@ pub(crate) struct ExportOptions {
 pub(crate) fn run(source: &Source, options: &ExportOptions, out: &mut Output) -> CommandResult {
     let mut redaction = match options.redact || !options.patterns.is_empty() {
         true => {
-            let hostname = codex_home::local_hostname();
-            let redactor = Redactor::new(hostname.as_deref(), &options.patterns)
+            let redactor = Redactor::for_this_machine(&options.patterns)
                 .map_err(|err| Failure::Usage(err.to_string()))?;
             let report = redactor.report();
             Some((redactor, report))
@@ -84,7 +82,7 @@ pub(crate) fn run(source: &Source, options: &ExportOptions, out: &mut Output) ->
     if let (Some((redactor, report)), BuiltThread::Thread(thread)) =
         (&mut redaction, &mut header.thread)
     {
-        redact::redact(redactor, &mut **thread, report)?;
+        redact(redactor, &mut **thread, report)?;
     }
     let mut layout = Layout::of(options.format, out.is_json());
     let mut target = Target::open(source, options.output.as_deref(), out)?;
@@ -125,9 +123,23 @@ type Redaction = Option<(Redactor, RedactionReport)>;
 /// Masks `turn` when redacting.
 fn redacted(mut turn: Turn, redaction: &mut Redaction) -> Result<Turn, Failure> {
     if let Some((redactor, report)) = redaction {
-        redact::redact(redactor, &mut turn, report)?;
+        redact(redactor, &mut turn, report)?;
     }
     Ok(turn)
+}
+
+/// Masks every string of `value` but the protocol's words (`Redactor::mask_serialized`).
+fn redact<T>(
+    redactor: &Redactor,
+    value: &mut T,
+    report: &mut RedactionReport,
+) -> Result<(), Failure>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    redactor.mask_serialized(value, report).map_err(|error| {
+        Failure::Content(format!("a redacted item no longer reads as one: {error}"))
+    })
 }
 
 /// The JSON export: the header, then each turn as it is final, then the end.

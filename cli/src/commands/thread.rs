@@ -33,7 +33,7 @@ use serde_json::Value;
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
-use crate::output::{Output, one_line, thread_json_head};
+use crate::output::{Output, ThreadJson, one_line, thread_json_head, thread_title};
 use crate::progress::Progress;
 use crate::streamed::{SourceInput, source_size};
 
@@ -108,12 +108,11 @@ fn streamed(
     let mut number = 0;
     if out.is_json() {
         out.json_text(&thread_json_head(&header)?)?;
+        let mut json = ThreadJson::default();
         planned.turns(&input, (mode, LeftOpen::Interrupted), "reading", |turn| {
-            let comma = if number > 0 { "," } else { "" };
-            number += 1;
-            out.json_text(&format!("{comma}{}", serde_json::to_string(&turn)?))
+            out.json_text(&json.turn(&turn)?)
         })?;
-        out.json_text("]}\n")?;
+        out.json_text(ThreadJson::TAIL)?;
         return Ok(Status::Ok);
     }
     header_lines(&header, turns, out)?;
@@ -126,11 +125,7 @@ fn streamed(
 
 /// The text's first lines: the thread's id and turn count, then its name and source.
 fn header_lines(built: &BuiltThread, turns: usize, out: &mut Output) -> Result<(), Failure> {
-    let id = match built {
-        BuiltThread::Thread(thread) => thread.id.clone(),
-        BuiltThread::TurnsOnly(_) => "(no session meta)".to_string(),
-    };
-    out.line(&format!("thread {id}: {turns} turn(s)"))?;
+    out.line(&format!("thread {}: {turns} turn(s)", thread_title(built)))?;
     if let BuiltThread::Thread(thread) = built {
         // Its name and, for a thread a sub-agent or tool started, its source, on a line of
         // their own.

@@ -4,7 +4,7 @@
 
 use std::time::SystemTime;
 
-use codex_home::{Action, AppliedThread, Outcome, PlannedThread, Policy, PrunePlan};
+use codex_home::{Action, AppliedThread, Outcome, PlanSummary, PlannedThread, Policy, PrunePlan};
 use serde::Serialize;
 
 use crate::error::{CommandResult, Failure, Status};
@@ -22,18 +22,12 @@ struct ThreadRecord<'a> {
     applied: Option<&'a AppliedThread>,
 }
 
-#[derive(Serialize, Default)]
-struct Summary {
+#[derive(Serialize)]
+struct SummaryRecord<'a> {
     #[serde(rename = "type")]
     record: &'static str,
-    applied: bool,
-    threads_in_home: usize,
-    picked: usize,
-    acting: usize,
-    acting_bytes: u64,
-    held: usize,
-    done: usize,
-    failed: usize,
+    #[serde(flatten)]
+    summary: &'a PlanSummary,
 }
 
 /// Prints `plan` (one line per thread, then a summary), with the outcomes when it was
@@ -43,25 +37,9 @@ pub(crate) fn print_plan(
     applied: Option<&[AppliedThread]>,
     out: &mut Output,
 ) -> CommandResult {
-    let apply = applied.is_some();
-    let mut summary = Summary {
-        record: "summary",
-        applied: apply,
-        threads_in_home: plan.threads_in_home,
-        picked: plan.threads.len(),
-        acting: plan.acting().count(),
-        acting_bytes: plan.acting_bytes(),
-        ..Summary::default()
-    };
+    let summary = PlanSummary::of(plan, applied);
     for (index, planned) in plan.threads.iter().enumerate() {
         let result = applied.and_then(|all| all.get(index));
-        match result.map(|result| &result.outcome) {
-            Some(Outcome::Done) => summary.done += 1,
-            Some(Outcome::Failed { .. }) => summary.failed += 1,
-            Some(Outcome::Held { .. }) => summary.held += 1,
-            None if planned.hold.is_some() => summary.held += 1,
-            None => {}
-        }
         if out.is_json() {
             out.json_line(&ThreadRecord {
                 record: "thread",
@@ -73,9 +51,16 @@ pub(crate) fn print_plan(
         }
     }
     if out.is_json() {
-        out.json_line(&summary)?;
+        out.json_line(&SummaryRecord {
+            record: "summary",
+            summary: &summary,
+        })?;
     } else {
-        let verb = if apply { "acted on" } else { "would act on" };
+        let verb = if summary.applied {
+            "acted on"
+        } else {
+            "would act on"
+        };
         out.line(&format!(
             "{verb} {} of {} threads ({}); {} held{}",
             summary.acting,

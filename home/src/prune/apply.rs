@@ -62,6 +62,54 @@ pub struct AppliedThread {
     pub moved_to: Option<PathBuf>,
 }
 
+/// A plan's totals, with its outcomes when it was applied: what `prune` sums up last.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct PlanSummary {
+    /// Whether the plan was applied.
+    pub applied: bool,
+    /// How many threads the home has.
+    pub threads_in_home: usize,
+    /// The threads the policy picked, held ones included.
+    pub picked: usize,
+    /// The threads `--apply` acts on ([`PrunePlan::acting`]).
+    pub acting: usize,
+    /// Their bytes.
+    pub acting_bytes: u64,
+    /// Threads left alone: the plan's held ones, or, applied, those held when asked again.
+    pub held: usize,
+    /// Threads acted on.
+    pub done: usize,
+    /// Threads whose action failed.
+    pub failed: usize,
+}
+
+impl PlanSummary {
+    /// The totals of `plan`; `applied` is what applying it did, in the plan's order.
+    pub fn of(plan: &PrunePlan, applied: Option<&[AppliedThread]>) -> Self {
+        let mut summary = Self {
+            applied: applied.is_some(),
+            threads_in_home: plan.threads_in_home,
+            picked: plan.threads.len(),
+            acting: plan.acting().count(),
+            acting_bytes: plan.acting_bytes(),
+            ..Self::default()
+        };
+        for (index, planned) in plan.threads.iter().enumerate() {
+            match applied
+                .and_then(|all| all.get(index))
+                .map(|result| &result.outcome)
+            {
+                Some(Outcome::Done) => summary.done += 1,
+                Some(Outcome::Failed { .. }) => summary.failed += 1,
+                Some(Outcome::Held { .. }) => summary.held += 1,
+                None if planned.hold.is_some() => summary.held += 1,
+                None => {}
+            }
+        }
+        summary
+    }
+}
+
 /// How to apply.
 #[derive(Debug, Clone)]
 pub struct ApplyOptions {

@@ -6,11 +6,11 @@
 //! pieces are the document of the whole thread, byte for byte. The `--json` document is the
 //! thread as `thread --json --complete` writes it: its fields, then each turn as it comes.
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use codex_app_server_protocol::v2::Turn;
+use tempfile::NamedTempFile;
 
 use super::facts::{ContentsLine, Header, Overview};
 use super::shown::{Shown, rfc3339_seconds};
@@ -19,23 +19,21 @@ use crate::cli::ExportFormat;
 use crate::error::Failure;
 use crate::input::Source;
 use crate::output::status_word;
-use crate::output::{Output, Spool, thread_json_head};
+use crate::output::{Output, Spool, ThreadJson, thread_json_head};
 
 /// What the pieces of the document are.
 pub(crate) enum Layout {
     Markdown,
     Html,
-    /// The thread as one JSON document; `turns` counts the turns written so far.
-    Json {
-        turns: usize,
-    },
+    /// The thread as one JSON document.
+    Json(ThreadJson),
 }
 
 impl Layout {
     /// The layout of `format`, or JSON.
     pub(crate) fn of(format: ExportFormat, json: bool) -> Self {
         match (json, format) {
-            (true, _) => Self::Json { turns: 0 },
+            (true, _) => Self::Json(ThreadJson::default()),
             (false, ExportFormat::Markdown) => Self::Markdown,
             (false, ExportFormat::Html) => Self::Html,
         }
@@ -43,7 +41,7 @@ impl Layout {
 
     /// Whether the header needs the [`Overview`] (every turn) before the first turn.
     pub(crate) fn needs_overview(&self) -> bool {
-        !matches!(self, Self::Json { .. })
+        !matches!(self, Self::Json(_))
     }
 
     /// The document's first piece.
@@ -56,7 +54,7 @@ impl Layout {
         Ok(match self {
             Self::Markdown => markdown::head(header, overview, redaction),
             Self::Html => html::head(header, overview, redaction),
-            Self::Json { .. } => thread_json_head(&header.thread)?,
+            Self::Json(_) => thread_json_head(&header.thread)?,
         })
     }
 
@@ -94,11 +92,7 @@ impl Layout {
         Ok(match self {
             Self::Markdown => markdown::turn(number, started.as_deref(), shown),
             Self::Html => html::turn(number, status_word(turn.status), started.as_deref(), shown),
-            Self::Json { turns } => {
-                let comma = if *turns > 0 { "," } else { "" };
-                *turns += 1;
-                format!("{comma}{}", serde_json::to_string(turn)?)
-            }
+            Self::Json(json) => json.turn(turn)?,
         })
     }
 
@@ -107,7 +101,7 @@ impl Layout {
         match self {
             Self::Markdown => String::new(),
             Self::Html => html::tail(),
-            Self::Json { .. } => "]}\n".to_string(),
+            Self::Json(_) => ThreadJson::TAIL.to_string(),
         }
     }
 }
@@ -116,11 +110,11 @@ impl Layout {
 pub(crate) enum Target<'a> {
     /// Standard output, sanitized as text, or escaped as JSON text.
     Output { out: &'a mut Output, json: bool },
-    /// A temporary file beside `path`, renamed to it when the document is whole.
+    /// A temporary file beside `path`, renamed to it when the document is whole (and removed
+    /// when it is dropped before).
     File {
         path: PathBuf,
-        temporary: PathBuf,
-        file: BufWriter<File>,
+        file: BufWriter<NamedTempFile>,
     },
 }
 
@@ -151,15 +145,15 @@ impl<'a> Target<'a> {
             Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let name = path
-            .file_name()
-            .map(|name| name.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "export".to_string());
-        let temporary = folder.join(format!(".{name}.{}.tmp", std::process::id()));
-        let file = File::create(&temporary).map_err(|err| unwritable(path, err))?;
+        let mut temporary = tempfile::Builder::new();
+        // Read and write for all but what the umask takes, as a file created in place.
+        #[cfg(unix)]
+        temporary.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let file = temporary
+            .tempfile_in(folder)
+            .map_err(|err| unwritable(path, err))?;
         Ok(Self::File {
             path: path.to_path_buf(),
-            temporary,
             file: BufWriter::new(file),
         })
     }
@@ -195,29 +189,20 @@ impl<'a> Target<'a> {
     }
 
     /// Ends the document: a file is synced and put in place (the written path is returned);
-    /// after `failed`, the temporary file is removed instead.
+    /// after `failed`, or when that fails, the temporary file is removed instead.
     pub(crate) fn finish(self, failed: bool) -> Result<Option<PathBuf>, Failure> {
-        let Self::File {
-            path,
-            temporary,
-            file,
-        } = self
-        else {
+        let Self::File { path, file } = self else {
             return Ok(None);
         };
-        let done = if failed {
-            Ok(())
-        } else {
-            file.into_inner()
-                .map_err(std::io::IntoInnerError::into_error)
-                .and_then(|file| file.sync_all())
-                .and_then(|()| std::fs::rename(&temporary, &path))
-        };
-        if failed || done.is_err() {
-            let _ = std::fs::remove_file(&temporary);
+        if failed {
+            return Ok(None);
         }
-        done.map(|()| Some(path.clone()))
-            .map_err(|err| unwritable(&path, err))
+        file.into_inner()
+            .map_err(std::io::IntoInnerError::into_error)
+            .and_then(|file| file.as_file().sync_all().map(|()| file))
+            .and_then(|file| file.persist(&path).map_err(|err| err.error))
+            .map_err(|err| unwritable(&path, err))?;
+        Ok(Some(path))
     }
 }
 

@@ -70,14 +70,6 @@ impl ContentsLine {
     }
 }
 
-/// The title of the document: the thread's id.
-pub(crate) fn title(header: &Header) -> String {
-    match &header.thread {
-        BuiltThread::Thread(thread) => thread.id.clone(),
-        BuiltThread::TurnsOnly(_) => "(no session meta)".to_string(),
-    }
-}
-
 /// The header's facts, as (label, value) pairs, in the order they are shown.
 pub(crate) fn header_facts(header: &Header, overview: &Overview) -> Vec<(&'static str, String)> {
     let mut facts = Vec::new();

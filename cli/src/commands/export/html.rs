@@ -22,8 +22,9 @@ mod page;
 use std::fmt::Write;
 
 use self::escape::{text, time};
-use super::facts::{ContentsLine, Header, Overview, header_facts, title};
+use super::facts::{ContentsLine, Header, Overview, header_facts};
 use super::shown::Shown;
+use crate::output::thread_title;
 
 /// Turns from which the page gets a table of contents.
 const TOC_FROM_TURNS: usize = 4;
@@ -33,7 +34,7 @@ const TOC_FROM_TURNS: usize = 4;
 /// follows: [`contents_start`], each turn's [`contents_row`], [`contents_end`].
 pub(crate) fn head(header: &Header, overview: &Overview, redaction: Option<&str>) -> String {
     let mut out = String::with_capacity(64 * 1024);
-    let title = title(header);
+    let title = thread_title(&header.thread);
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -42,10 +43,10 @@ pub(crate) fn head(header: &Header, overview: &Overview, redaction: Option<&str>
          <meta name=\"referrer\" content=\"no-referrer\">\n\
          <title>Codex session {}</title>\n<style>{}</style>\n</head>\n<body>\n<main>\n",
         page::content_security_policy(),
-        text(&title),
+        text(title),
         page::STYLE
     );
-    write_header(&mut out, header, overview, &title, redaction);
+    write_header(&mut out, header, overview, title, redaction);
     out
 }
 

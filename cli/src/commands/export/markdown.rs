@@ -17,14 +17,19 @@ use std::fmt::Write;
 use codex_app_server_protocol::transcript::CellBody;
 
 use super::excerpt::excerpt;
-use super::facts::{Header, Overview, command_facts, describe_turn_end, header_facts, title};
-use super::image::{Image, human_bytes};
+use super::facts::{Header, Overview, command_facts, describe_turn_end, header_facts};
+use super::image::{Image, describe, human_bytes};
 use super::shown::Shown;
+use crate::output::thread_title;
 
 /// The document's header: the thread's facts and the overview's counts.
 pub(crate) fn head(header: &Header, overview: &Overview, redaction: Option<&str>) -> String {
     let mut md = String::new();
-    let _ = writeln!(md, "# Codex session {}\n", code_span(&title(header)));
+    let _ = writeln!(
+        md,
+        "# Codex session {}\n",
+        code_span(thread_title(&header.thread))
+    );
     for (label, value) in header_facts(header, overview) {
         let _ = writeln!(md, "- {label}: {}", code_span(&value));
     }
@@ -166,13 +171,12 @@ fn time_suffix(shown: &Shown) -> String {
 
 fn image_line(number: usize, image: &Image) -> String {
     let location = image
-        .location
-        .as_deref()
+        .location()
         .map(|location| format!(": {}", code_span(location)))
         .unwrap_or_default();
     format!(
         "_[image {number}: {}{location}]_",
-        escape_text(&image.describe())
+        escape_text(&describe(image))
     )
 }
 

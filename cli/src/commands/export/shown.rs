@@ -66,7 +66,7 @@ fn images_of(item: &ThreadItem) -> Vec<Image> {
             .iter()
             .filter_map(|input| match input {
                 UserInput::Image { url, .. } => Some(Image::from_url(url)),
-                UserInput::LocalImage { path } => Some(Image::local(path)),
+                UserInput::LocalImage { path } => Some(Image::LocalFile(path.clone())),
                 _ => None,
             })
             .collect(),
@@ -82,7 +82,7 @@ fn images_of(item: &ThreadItem) -> Vec<Image> {
                 _ => None,
             })
             .collect(),
-        ThreadItem::ImageView { path, .. } => vec![Image::local(path)],
+        ThreadItem::ImageView { path, .. } => vec![Image::LocalFile(path.clone())],
         _ => Vec::new(),
     }
 }

@@ -9,6 +9,7 @@ pub(crate) mod audio;
 pub(crate) mod data_url;
 pub(crate) mod image;
 pub(crate) mod image_header;
+pub(crate) mod session_image;
 
 use std::sync::Arc;
 

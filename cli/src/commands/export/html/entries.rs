@@ -9,7 +9,7 @@ use super::escape::{text, time};
 use super::markdown;
 use crate::commands::export::excerpt::excerpt;
 use crate::commands::export::facts::{command_facts, describe_turn_end, output_size};
-use crate::commands::export::image::{Image, ImageSource, human_bytes};
+use crate::commands::export::image::{Image, describe, human_bytes};
 use crate::commands::export::markdown::capitalized;
 use crate::commands::export::shown::Shown;
 
@@ -256,35 +256,28 @@ fn diff(out: &mut String, patch: &str) {
 
 /// An image inline, or a line saying why it is not.
 pub(crate) fn figure(out: &mut String, image: &Image) {
-    match (&image.source, &image.data_url) {
-        (ImageSource::Inline, Some(url)) => {
+    match image {
+        Image::Inline { info, data_url, .. } => {
             let _ = write!(
                 out,
-                r#"<figure><img src="{}" alt="{}" loading="lazy" decoding="async"{}><figcaption>{}</figcaption></figure>"#,
-                text(url),
-                text(&image.describe()),
-                size_attributes(image),
-                text(&image.describe())
+                r#"<figure><img src="{}" alt="{}" loading="lazy" decoding="async" width="{}" height="{}"><figcaption>{}</figcaption></figure>"#,
+                text(data_url),
+                text(&describe(image)),
+                info.width,
+                info.height,
+                text(&describe(image))
             );
         }
         _ => {
             let location = image
-                .location
-                .as_deref()
+                .location()
                 .map(|location| format!(": <code>{}</code>", text(location)))
                 .unwrap_or_default();
             let _ = write!(
                 out,
                 r#"<p class="missing-image">[image: {}{location}]</p>"#,
-                text(&image.describe())
+                text(&describe(image))
             );
         }
-    }
-}
-
-fn size_attributes(image: &Image) -> String {
-    match (image.width, image.height) {
-        (Some(width), Some(height)) => format!(r#" width="{width}" height="{height}""#),
-        _ => String::new(),
     }
 }

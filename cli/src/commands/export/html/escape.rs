@@ -9,6 +9,8 @@
 
 use std::fmt::Write;
 
+use pulldown_cmark_escape::{FmtWriter, escape_html};
+
 use crate::output::sanitize_text;
 
 /// `raw` escaped for HTML text or a quoted attribute value, written where it is formatted
@@ -28,33 +30,12 @@ impl std::fmt::Display for Text<'_> {
         if !any_byte::<true, true>(raw) && !crate::output::holds_terminal_control(raw) {
             return f.write_str(raw);
         }
+        // The five HTML specials (`&<>"'`) as `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#39;`.
         if needs_visible(raw) {
-            return write_markup_escaped(&made_visible(raw), f);
+            return escape_html(FmtWriter(f), &made_visible(raw));
         }
-        write_markup_escaped(raw, f)
+        escape_html(FmtWriter(f), raw)
     }
-}
-
-/// `visible` (text [`visible`] would not change) with the five HTML specials escaped, written
-/// into `out` a run of plain text at a time: no copy of the text is made first.
-fn write_markup_escaped(visible: &str, out: &mut impl Write) -> std::fmt::Result {
-    let mut plain = 0;
-    // The escaped characters are ASCII, so a byte position between them is a character
-    // boundary: runs between them are copied whole.
-    for (at, byte) in visible.bytes().enumerate() {
-        let escape = match byte {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            b'\'' => "&#39;",
-            _ => continue,
-        };
-        out.write_str(visible.get(plain..at).unwrap_or_default())?;
-        out.write_str(escape)?;
-        plain = at + 1;
-    }
-    out.write_str(visible.get(plain..).unwrap_or_default())
 }
 
 /// The character by character form of [`text`], which it must equal.
