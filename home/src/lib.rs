@@ -142,7 +142,7 @@ pub use du::{
     ImageSummary, KindBytes, LARGEST_FILES, LargestFile, MIN_SHARED_LINE, PlaceBytes, measure_file,
     measure_files,
 };
-pub use follow::{LoadedThread, ThreadFeed, ThreadFollower, load_thread_file};
+pub use follow::{LoadedThread, ThreadFeed, ThreadFollower, TurnWindow, load_thread_file};
 pub use home_rule::{NotAHome, check_home};
 #[cfg(feature = "state")]
 pub use import::{

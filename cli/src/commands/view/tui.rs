@@ -30,14 +30,12 @@ use ratatui::text::{Line as TuiLine, Span as TuiSpan};
 use ratatui::widgets::{Clear, Paragraph};
 
 use super::list::{Row, find_text, home, resume_command, rows, search};
-use super::tail::load_tail;
 use super::terminal::{TerminalGuard, io_failure};
 use super::tui_style::{HELP, clip, tui_spans};
 use super::tui_thread::ThreadPane;
 use crate::error::{CommandResult, Failure, Status};
 use crate::output::sanitize::sanitize_text;
-use codex_home::ThreadFollower;
-use codex_home::load_thread_file;
+use codex_home::{ThreadFollower, TurnWindow, load_thread_file};
 
 /// What the UI starts with.
 #[derive(Debug)]
@@ -159,7 +157,9 @@ impl App {
             let mut follower = ThreadFollower::new(path.clone());
             let loaded = follower.poll()?.unwrap_or_default();
             (loaded, Some(follower))
-        } else if let (None, Some(window)) = (turn, load_tail(&path)?) {
+        } else if turn.is_none()
+            && let Some(window) = TurnWindow::at_end(&path)?
+        {
             self.thread = Some(ThreadPane::paged(&path, window));
             return Ok(());
         } else {
