@@ -29,11 +29,12 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line as TuiLine, Span as TuiSpan};
 use ratatui::widgets::{Clear, Paragraph};
 
-use super::list::{Row, find_text, home, resume_command, rows, search};
+use super::list::{Row, find_text, resume_command, rows, search};
 use super::terminal::{TerminalGuard, io_failure};
 use super::tui_style::{HELP, clip, tui_spans};
 use super::tui_thread::ThreadPane;
 use crate::error::{CommandResult, Failure, Status};
+use crate::input::resolve_home;
 use crate::output::sanitize::sanitize_text;
 use codex_home::{ThreadFollower, TurnWindow, load_thread_file};
 
@@ -143,7 +144,7 @@ impl App {
                 app.open(path.clone(), None, args.follow)?;
             }
             None => {
-                let home = home(args.home.as_deref())?;
+                let home = resolve_home(args.home.as_deref())?;
                 app.rows = rows(&home, false, &app.sources)?;
                 app.home = Some(home);
             }
