@@ -16,6 +16,7 @@ mod commands;
 mod damaged;
 mod error;
 mod home_files;
+mod home_threads;
 mod input;
 mod inputs;
 mod output;

@@ -139,7 +139,8 @@ pub(crate) fn compression_pair(path: &Path) -> Option<(PathBuf, PathBuf)> {
     Some((plain, copy))
 }
 
-fn is_zstd(path: &Path) -> io::Result<bool> {
+/// Whether the file at `path` starts as a zstd frame does.
+pub(crate) fn is_zstd(path: &Path) -> io::Result<bool> {
     let mut head = Vec::with_capacity(4);
     std::fs::File::open(path)?.take(4).read_to_end(&mut head)?;
     Ok(Compression::of_head(&head) == Compression::Zstd)

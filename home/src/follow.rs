@@ -1,5 +1,6 @@
 //! A session read as Codex writes it: [`ThreadFollower`], over [`load_thread_file`]'s reading
-//! of the file into what a reader shows ([`LoadedThread`]: its turns, app-server-protocol's
+//! (or, for a large file, [`TurnWindow`]'s pages read from its end) of the file into what a
+//! reader shows ([`LoadedThread`]: its turns, app-server-protocol's
 //! history builder over codex-rollout's client view in the complete mode, and the facts beside
 //! them, [`ThreadFacts`]: model, tokens, rollbacks). A file that continues another's history
 //! (`history_base`) is read with its base resolved through the home, so a continuation file
@@ -41,8 +42,10 @@ use codex_rollout::{ClientView, Compression, RolloutReader, TurnRecords};
 use codex_rollout::{home_of_rollout_path, parse_rollout_file_name};
 
 mod read_point;
+mod window;
 
 pub(crate) use read_point::ReadPoint;
+pub use window::TurnWindow;
 
 use crate::{
     FileInput, ReadError, continues_another, feed_with_base, find_rollout_by_thread_id,

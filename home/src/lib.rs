@@ -10,12 +10,14 @@
 //!   the search index when it knows the thread.
 //! - Listing: [`list_sessions`] and [`list_archived_sessions`] page a home newest first, each
 //!   session with a preview ([`SessionSummary`]); a thread continued in more files is listed
-//!   once, by its newest piece. [`summarize_rollout_file`] is the same summary for one named
-//!   file.
+//!   once, by its newest piece; [`list_threads_of`] is a first page that lists a thread once
+//!   even when copies of its file carry it. [`summarize_rollout_file`] is the same summary for one named file.
 //! - Reading one session: [`stream_session`] is the one forward reader with the checks every
 //!   reading makes, [`stream_client_view`] what a client is shown of it, [`read_thread`] and
 //!   [`TwoPassThread`] its thread (the second handing each turn on as it is final), each
-//!   from a [`SessionInput`] and failing with a [`ReadError`] that names it.
+//!   from a [`SessionInput`] and failing with a [`ReadError`] that names it;
+//!   [`load_thread_file`] what a reader shows, [`ThreadFollower`] as Codex writes it,
+//!   [`TurnWindow`] a large file's pages from its end.
 //! - Usage: [`file_usage`] counts each model response of a file once (a forked child's copied
 //!   parent prefix left out, a piece charged its own responses), for the model in force at
 //!   its line; [`count_each_response_once`] leaves out what another file of the same thread
@@ -142,7 +144,7 @@ pub use du::{
     ImageSummary, KindBytes, LARGEST_FILES, LargestFile, MIN_SHARED_LINE, PlaceBytes, measure_file,
     measure_files,
 };
-pub use follow::{LoadedThread, ThreadFeed, ThreadFollower, load_thread_file};
+pub use follow::{LoadedThread, ThreadFeed, ThreadFollower, TurnWindow, load_thread_file};
 pub use home_rule::{NotAHome, check_home};
 #[cfg(feature = "state")]
 pub use import::{
@@ -158,7 +160,7 @@ pub use list::{
     SessionSummary, SessionsPage, SourceFilter, USER_EVENT_SCAN_LIMIT, all_rollout_files,
     find_rollout_by_thread_id, find_rollouts_by_thread_prefix, is_rollout_file_name,
     list_archived_sessions, list_sessions, list_sessions_async, list_sessions_of,
-    list_sessions_where, nest_sub_agents, read_head_summary, rollout_files_under,
+    list_sessions_where, list_threads_of, nest_sub_agents, read_head_summary, rollout_files_under,
     summarize_rollout_file,
 };
 pub use pricing::{Price, Pricing, PricingError, Snapshot, TallyCost};

@@ -205,6 +205,24 @@ pub fn list_sessions_of(
     list_sessions_where(home, archived, page, &|summary| filter.keeps(summary))
 }
 
+/// The first `limit` sessions of [`list_sessions_of`], each thread once: a thread id that
+/// more than one file carries (copies, not continuations, which the listing folds already)
+/// is listed by the first of them, the newest.
+pub fn list_threads_of(
+    home: &CodexHome,
+    archived: bool,
+    limit: usize,
+    filter: &SourceFilter,
+) -> Result<Vec<SessionSummary>> {
+    let page = list_sessions_of(home, archived, limit, None, filter)?;
+    let mut seen = std::collections::HashSet::new();
+    Ok(page
+        .items
+        .into_iter()
+        .filter(|summary| seen.insert(summary.thread_id()))
+        .collect())
+}
+
 /// The sessions `keep` keeps, live (or archived when `archived`), in `order`, a page of
 /// `page_size` strictly beyond `cursor` (or from it, when it is inclusive).
 pub fn list_sessions_where(

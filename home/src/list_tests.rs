@@ -143,3 +143,29 @@ fn the_listing_carries_the_first_model_named_near_the_top() -> Result<(), Box<dy
     );
     Ok(())
 }
+
+#[test]
+fn a_thread_in_two_files_is_one_thread_of_the_listing() -> Result<(), Box<dyn std::error::Error>> {
+    let tmp = tempfile::tempdir()?;
+    let home = CodexHome::new(tmp.path());
+    let id = "0199a213-81c0-7800-8aa1-bbab2a035a51";
+    let meta = head_line(
+        "session_meta",
+        &format!(
+            r#"{{"id":"{id}","timestamp":"2025-01-02T03:04:05.000Z","cwd":"/w","originator":"t","cli_version":"0.1.0"}}"#
+        ),
+    );
+    let user = head_line("event_msg", r#"{"type":"user_message","message":"hello"}"#);
+    let older = write_session(&home, id, &[meta, user])?;
+    let day = home.sessions_dir().join("2025").join("01").join("03");
+    std::fs::create_dir_all(&day)?;
+    let newer = day.join(format!("rollout-2025-01-03T03-04-05-{id}.jsonl"));
+    std::fs::copy(&older, &newer)?;
+    let filter = SourceFilter::default();
+    let page = list_sessions_of(&home, false, 10, None, &filter)?;
+    assert_eq!(page.items.len(), 2);
+    let threads = list_threads_of(&home, false, 10, &filter)?;
+    let paths: Vec<&PathBuf> = threads.iter().map(|summary| &summary.path).collect();
+    assert_eq!(paths, [&newer]);
+    Ok(())
+}

@@ -8,6 +8,7 @@ use clap::Args;
 use codex_home::rescue_thread;
 
 use crate::error::{CommandResult, Failure, Status};
+use crate::home_threads::resume_command;
 use crate::input::find_thread;
 use crate::input::resolve_home;
 use crate::output::Output;
@@ -38,12 +39,12 @@ pub(crate) fn run(args: &RescueArgs, out: &mut Output) -> CommandResult {
         out.json_line(&rescued)?;
     } else {
         out.line(&format!(
-            "rescued {} ({}) as {} ({}): codex resume {}",
+            "rescued {} ({}) as {} ({}): {}",
             rescued.original_thread_id,
             human_bytes(rescued.original_bytes),
             rescued.thread_id,
             human_bytes(rescued.rescued_bytes),
-            rescued.thread_id
+            resume_command(rescued.thread_id)
         ))?;
     }
     Ok(Status::Ok)

@@ -6,19 +6,15 @@
 //! date with the home before the query, then queried. What stays here is the arguments, the
 //! layout of the hits and the resume hint.
 
-use std::path::PathBuf;
-
 use chrono::{DateTime, SecondsFormat, Utc};
 use chrono_tz::Tz;
-use codex_home::{
-    Hit, Order, Query, RangeEnd, Role, SearchError, SearchIndex, Syntax, parse_instant_ms,
-    update_and_search,
-};
+use codex_home::{Hit, Order, Query, RangeEnd, Role, Syntax, parse_instant_ms};
 use serde::Serialize;
 
 use crate::cli::SearchArgs;
 use crate::damaged::DamagedFiles;
 use crate::error::{CommandResult, Failure, Status};
+use crate::home_threads::{index_path, resume_command, search_home};
 use crate::input::resolve_home;
 use crate::output::{Output, note, one_line};
 
@@ -95,11 +91,7 @@ pub(crate) fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
         },
         highlight: ("[".to_string(), "]".to_string()),
     };
-    let (hits, report, rebuilt) =
-        update_and_search(&index, &home, &query, &mut |_| {}).map_err(|err| match err {
-            SearchError::Query { .. } => Failure::Usage(err.to_string()),
-            other => Failure::Unreadable(other.to_string()),
-        })?;
+    let (hits, report, rebuilt) = search_home(&index, &home, &query)?;
     if let Some(rebuilt) = rebuilt {
         note(&format!("{}: {rebuilt}", index.display()));
     }
@@ -153,7 +145,7 @@ pub(crate) fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
 
 fn search_hit(hit: Hit) -> SearchHit {
     SearchHit {
-        resume: format!("codex resume {}", hit.thread_id),
+        resume: resume_command(&hit.thread_id),
         thread_id: hit.thread_id,
         path: hit.path.display().to_string(),
         line: hit.line,
@@ -169,14 +161,6 @@ fn search_hit(hit: Hit) -> SearchHit {
         snippet: hit.snippet,
         rank: hit.rank,
         copied: hit.copied,
-    }
-}
-
-/// `--index PATH`, else the user's cache directory.
-fn index_path(explicit: Option<PathBuf>) -> Result<PathBuf, Failure> {
-    match explicit {
-        Some(path) => Ok(path),
-        None => SearchIndex::default_path().map_err(|err| Failure::Usage(err.to_string())),
     }
 }
 

@@ -3,22 +3,21 @@
 //! followed as Codex writes it.
 //!
 //! What the cells are, what is live and what a separator says is
-//! `codex_app_server_protocol::transcript`'s; this module reads files
-//! (`load`), draws cells as toned lines (`render`, `markdown`) and either runs the
-//! full-screen UI (`tui`, ratatui + crossterm) or, when standard output is not a terminal or
-//! `TERM=dumb` (or `--plain`), prints the same lines once and exits (`plain`).
+//! `codex_app_server_protocol::transcript`'s, reading files codex-home's (`load_thread_file`,
+//! `ThreadFollower`, `TurnWindow`); this module draws cells as toned lines (`render`,
+//! `markdown`) and either runs the full-screen UI (`tui`, ratatui + crossterm) or, when
+//! standard output is not a terminal or `TERM=dumb` (or `--plain`), prints the same lines
+//! once and exits (`plain`).
 
 mod line;
 mod list;
 mod markdown;
 mod plain;
 mod render;
-mod tail;
 mod terminal;
 mod tui;
 mod tui_style;
 mod tui_thread;
-mod window;
 mod wrap;
 
 use std::io::IsTerminal;

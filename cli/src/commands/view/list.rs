@@ -1,18 +1,17 @@
-//! The session list of a home: live sessions (or archived ones) newest first, a thread that
-//! spans several files (continuation files) listed once, by its newest file; and the search
-//! over the home's full-text index.
+//! The session list of a home: live sessions (or archived ones) newest first, each thread
+//! once (codex-home's `list_threads_of`), sub-agents under their parent; and the search over
+//! the home's full-text index.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use codex_home::{
-    Hit, Order, Query, SearchError, SearchIndex, SessionSummary, SourceFilter, list_sessions_of,
-    nest_sub_agents, update_and_search,
+    Hit, Order, Query, SessionSummary, SourceFilter, list_threads_of, nest_sub_agents,
 };
 use codex_rollout::CodexHome;
 
 use crate::error::Failure;
-use crate::input::resolve_home;
+pub(crate) use crate::home_threads::resume_command;
+use crate::home_threads::{index_path, search_home};
 
 /// Sessions shown at most.
 pub(crate) const LIST_LIMIT: usize = 500;
@@ -73,16 +72,6 @@ impl Row {
     }
 }
 
-/// `codex resume <id>`.
-pub(crate) fn resume_command(thread_id: &str) -> String {
-    format!("codex resume {thread_id}")
-}
-
-/// The home `home` names (default: `$CODEX_HOME`, else `~/.codex`).
-pub(crate) fn home(home: Option<&Path>) -> Result<CodexHome, Failure> {
-    resolve_home(home)
-}
-
 /// The sessions of `home` that `filter` keeps, newest first, each thread once, sub-agents
 /// under their parent.
 pub(crate) fn rows(
@@ -90,15 +79,9 @@ pub(crate) fn rows(
     archived: bool,
     filter: &SourceFilter,
 ) -> Result<Vec<Row>, Failure> {
-    let page = list_sessions_of(home, archived, LIST_LIMIT, None, filter)
+    let summaries = list_threads_of(home, archived, LIST_LIMIT, filter)
         .map_err(|error| Failure::Unreadable(error.to_string()))?;
     let names = home.thread_names().unwrap_or_default();
-    let mut seen = HashSet::new();
-    let summaries: Vec<SessionSummary> = page
-        .items
-        .into_iter()
-        .filter(|summary| seen.insert(summary.thread_id()))
-        .collect();
     Ok(nest_sub_agents(summaries)
         .into_iter()
         .map(|(summary, nested)| row(summary, nested, &names))
@@ -132,19 +115,11 @@ pub(crate) fn search(
     index: Option<&Path>,
     text: &str,
 ) -> Result<Vec<Hit>, Failure> {
-    let index = match index {
-        Some(path) => path.to_path_buf(),
-        None => SearchIndex::default_path().map_err(|error| Failure::Usage(error.to_string()))?,
-    };
+    let index = index_path(index.map(Path::to_path_buf))?;
     let mut query = Query::new(text);
     query.limit = 200;
     query.order = Order::Newest;
-    let (hits, _, _) =
-        update_and_search(&index, home, &query, &mut |_| {}).map_err(|error| match error {
-            SearchError::Query { .. } => Failure::Usage(error.to_string()),
-            other => Failure::Unreadable(other.to_string()),
-        })?;
-    Ok(hits)
+    Ok(search_home(&index, home, &query)?.0)
 }
 
 /// The first term of a search (typed text: every term is looked for as written): what find

@@ -15,10 +15,11 @@ use codex_home::{LeftOpen, TwoPassThread};
 use codex_protocol::rollout::SessionMetaLine;
 
 use super::line::plain;
-use super::list::{home, resume_command, rows};
+use super::list::{resume_command, rows};
 use super::render::{render_cell, status_text};
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
+use crate::input::resolve_home;
 use crate::output::Output;
 use crate::progress::Progress;
 use crate::streamed::SourceInput;
@@ -110,7 +111,7 @@ pub(crate) fn sessions(
     filter: &codex_home::SourceFilter,
     out: &mut Output,
 ) -> CommandResult {
-    let home = home(home_dir)?;
+    let home = resolve_home(home_dir)?;
     let rows = rows(&home, false, filter)?;
     out.line(&format!(
         "{} session(s) in {}, newest first",

@@ -24,20 +24,19 @@ use crossterm::event::{
 };
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line as TuiLine, Span as TuiSpan};
 use ratatui::widgets::{Clear, Paragraph};
 
-use super::list::{Row, find_text, home, resume_command, rows, search};
-use super::tail::load_tail;
+use super::list::{Row, find_text, resume_command, rows, search};
 use super::terminal::{TerminalGuard, io_failure};
 use super::tui_style::{HELP, clip, tui_spans};
 use super::tui_thread::ThreadPane;
 use crate::error::{CommandResult, Failure, Status};
+use crate::input::resolve_home;
 use crate::output::sanitize::sanitize_text;
-use codex_home::ThreadFollower;
-use codex_home::load_thread_file;
+use codex_home::{ThreadFollower, TurnWindow, load_thread_file};
 
 /// What the UI starts with.
 #[derive(Debug)]
@@ -92,6 +91,7 @@ enum Prompt {
     Find,
 }
 
+#[derive(Default)]
 struct App {
     home: Option<CodexHome>,
     /// The sources the session list shows.
@@ -120,32 +120,18 @@ struct App {
 impl App {
     fn new(args: &TuiArgs) -> Result<Self, Failure> {
         let mut app = Self {
-            home: None,
             index: args.index.clone(),
             poll_follow: args.follow,
-            rows: Vec::new(),
-            archived: false,
             sources: args.sources.clone(),
-            filter: String::new(),
-            hits: None,
-            selected: 0,
-            list_top: 0,
-            list_height: 0,
-            thread: None,
             direct: args.target.is_some(),
-            prompt: None,
-            help: false,
-            message: None,
-            copy: None,
-            query: None,
-            quit: false,
+            ..Self::default()
         };
         match &args.target {
             Some(path) => {
                 app.open(path.clone(), None, args.follow)?;
             }
             None => {
-                let home = home(args.home.as_deref())?;
+                let home = resolve_home(args.home.as_deref())?;
                 app.rows = rows(&home, false, &app.sources)?;
                 app.home = Some(home);
             }
@@ -159,7 +145,9 @@ impl App {
             let mut follower = ThreadFollower::new(path.clone());
             let loaded = follower.poll()?.unwrap_or_default();
             (loaded, Some(follower))
-        } else if let (None, Some(window)) = (turn, load_tail(&path)?) {
+        } else if turn.is_none()
+            && let Some(window) = TurnWindow::at_end(&path)?
+        {
             self.thread = Some(ThreadPane::paged(&path, window));
             return Ok(());
         } else {
@@ -334,8 +322,7 @@ impl App {
             }
             KeyCode::Char('y') => {
                 if let Some((id, _, _)) = self.selected_entry() {
-                    self.copy = Some(resume_command(&id));
-                    self.message = Some(format!("copied: {}", resume_command(&id)));
+                    self.copy_resume(&id);
                 }
             }
             KeyCode::Enter | KeyCode::Char('F') => {
@@ -383,13 +370,19 @@ impl App {
                 }
             }
             KeyCode::Char('y') => {
-                if let Some(id) = &pane.thread_id {
-                    self.copy = Some(resume_command(id));
-                    self.message = Some(format!("copied: {}", resume_command(id)));
+                if let Some(id) = pane.thread_id.clone() {
+                    self.copy_resume(&id);
                 }
             }
             _ => {}
         }
+    }
+
+    /// Copies the command that resumes thread `id` (OSC 52) and says so.
+    fn copy_resume(&mut self, id: &str) {
+        let command = resume_command(id);
+        self.message = Some(format!("copied: {command}"));
+        self.copy = Some(command);
     }
 
     fn draw(&mut self, frame: &mut ratatui::Frame<'_>) {
@@ -397,20 +390,12 @@ impl App {
         if area.height < 3 {
             return;
         }
-        let body = Rect {
-            height: area.height - 2,
-            ..area
-        };
-        let bar = Rect {
-            y: area.y + area.height - 2,
-            height: 1,
-            ..area
-        };
-        let bottom = Rect {
-            y: area.y + area.height - 1,
-            height: 1,
-            ..area
-        };
+        let [body, bar, bottom] = Layout::vertical([
+            Constraint::Fill(1),
+            Constraint::Length(1),
+            Constraint::Length(1),
+        ])
+        .areas(area);
         let (bar_text, hint) = if self.thread.is_some() {
             self.draw_thread(frame, body)
         } else {

@@ -16,11 +16,9 @@ use codex_app_server_protocol::transcript::human_bytes;
 use super::line::{Line, plain};
 use super::plain::header;
 use super::render::{render_cell, status_text};
-use super::window::Window;
 use super::wrap::wrap;
 use crate::error::Failure;
-use codex_home::LoadedThread;
-use codex_home::ThreadFollower;
+use codex_home::{LoadedThread, ThreadFollower, TurnWindow};
 
 /// One row on screen: the cell it belongs to (none for the gap after a cell) and its spans.
 #[derive(Debug, Clone)]
@@ -57,7 +55,7 @@ pub(crate) struct ThreadPane {
     /// The item within that turn (a search hit's), selected once the cells are built.
     pending_anchor: Option<HitAnchor>,
     /// The pages held of a large file, read on demand (`None`: the whole thread is held).
-    window: Option<Window>,
+    window: Option<TurnWindow>,
     /// After a page was read: the cell to keep in view (its turn and item) and the rows
     /// to show above it.
     pending_keep: Option<(String, String, usize)>,
@@ -105,7 +103,7 @@ impl ThreadPane {
     }
 
     /// A pane over a large file, holding the pages of `window` (its end first).
-    pub(crate) fn paged(path: &Path, window: Window) -> Self {
+    pub(crate) fn paged(path: &Path, window: TurnWindow) -> Self {
         let loaded = window.loaded();
         let mut pane = Self::new(path, &loaded, None);
         pane.header = paged_header(&loaded, path);

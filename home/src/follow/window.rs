@@ -1,19 +1,32 @@
-//! The part of a large session a thread pane holds: a few pages of whole turns
-//! (codex-rollout's [`TurnPage`]s), read on demand in either direction, so scrolling through a
-//! session of any size holds at most [`WINDOW_PAGES`] pages (and [`WINDOW_MAX_BYTES`] of
-//! file) at once. Reading back past the top reads the previous page backwards
-//! ([`turns_before`]), past the bottom the next page forwards ([`turns_from`]); a page
-//! beyond the bound is dropped at the other end and read again when scrolled back to.
+//! A large session read from its end, a few pages at a time: [`TurnWindow`].
+//!
+//! [`TurnWindow::at_end`] decides whether a file opens this way: a plain file (not zstd) of
+//! at least [`TAIL_FROM_BYTES`] that continues no other file's history (`history_base`) and
+//! records its turns for clients (`item_completed` or `user_message` events in the part
+//! read); anything else is read whole ([`crate::load_thread_file`]). Its last page of turns
+//! is read backwards, so the last screen shows without reading the whole file; the part read
+//! starts at a turn's `task_started` line, so the turns held are whole.
+//!
+//! The window then holds a few pages of whole turns (codex-rollout's [`TurnPage`]s), read on
+//! demand in either direction, so scrolling through a session of any size holds at most
+//! [`WINDOW_PAGES`] pages (and [`WINDOW_MAX_BYTES`] of file) at once. Reading back past the
+//! top reads the previous page backwards ([`turns_before`]), past the bottom the next page
+//! forwards ([`turns_from`]); a page beyond the bound is dropped at the other end and read
+//! again when scrolled back to.
 
 use std::collections::VecDeque;
+use std::io;
 use std::path::{Path, PathBuf};
 
 use codex_protocol::rollout::{RolloutItem, SessionMetaLine};
 use codex_rollout::{TurnPage, turns_before, turns_from};
 
-use crate::error::Failure;
-use codex_home::{LoadedThread, ThreadFeed};
+use super::{LoadedThread, ThreadFeed};
+use crate::compress::is_zstd;
+use crate::{ReadError, read_head_summary};
 
+/// Files at least this large open from their end.
+pub(crate) const TAIL_FROM_BYTES: u64 = 32 * 1024 * 1024;
 /// Turns per page.
 pub(crate) const PAGE_TURNS: usize = 20;
 /// File bytes per page read backwards at most (the page ends at a turn start past it).
@@ -23,9 +36,9 @@ pub(crate) const WINDOW_PAGES: usize = 4;
 /// File bytes held at most (one page is always held, whatever its size).
 pub(crate) const WINDOW_MAX_BYTES: u64 = 128 * 1024 * 1024;
 
-/// A run of adjacent pages of one plain session file.
+/// A run of adjacent pages of one plain session file (see the module docs).
 #[derive(Debug)]
-pub(crate) struct Window {
+pub struct TurnWindow {
     path: PathBuf,
     /// The file's length when it was opened.
     size: u64,
@@ -35,20 +48,50 @@ pub(crate) struct Window {
     max_pages: usize,
 }
 
-impl Window {
-    /// The last page of the file at `path` (`size` bytes, whose head has `meta`).
-    pub(crate) fn at_end(path: &Path, size: u64, meta: SessionMetaLine) -> Result<Self, Failure> {
-        Self::with_bounds(path, size, meta, PAGE_TURNS, WINDOW_PAGES)
+impl TurnWindow {
+    /// The last page of the session at `path`, when it is large enough and fit to be read
+    /// from its end (see the module docs); `None` when it should be read whole.
+    pub fn at_end(path: &Path) -> Result<Option<Self>, ReadError> {
+        Self::at_end_from(path, TAIL_FROM_BYTES)
     }
 
-    /// [`Self::at_end`] with `page_turns` turns per page and `max_pages` pages held.
+    /// [`Self::at_end`] for files of at least `from_bytes`.
+    pub(crate) fn at_end_from(path: &Path, from_bytes: u64) -> Result<Option<Self>, ReadError> {
+        let unreadable = |source| ReadError::Io {
+            name: path.display().to_string(),
+            source,
+        };
+        let size = std::fs::metadata(path).map_err(unreadable)?.len();
+        if size < from_bytes || is_zstd(path).map_err(unreadable)? {
+            return Ok(None);
+        }
+        let Ok(head) = read_head_summary(path) else {
+            return Ok(None);
+        };
+        let Some(meta) = head.session_meta else {
+            return Ok(None);
+        };
+        if meta.meta.history_base.is_some() {
+            return Ok(None);
+        }
+        let window = Self::with_bounds(path, size, meta, PAGE_TURNS, WINDOW_PAGES)?;
+        if window.start() == 0 {
+            // The last page is the whole file: it is not large after all.
+            return Ok(None);
+        }
+        let client_records = window.items().any(RolloutItem::records_client_items);
+        Ok(client_records.then_some(window))
+    }
+
+    /// The last page of the file at `path` (`size` bytes, whose head has `meta`), with
+    /// `page_turns` turns per page and `max_pages` pages held.
     pub(crate) fn with_bounds(
         path: &Path,
         size: u64,
         meta: SessionMetaLine,
         page_turns: usize,
         max_pages: usize,
-    ) -> Result<Self, Failure> {
+    ) -> Result<Self, ReadError> {
         let mut window = Self {
             path: path.to_path_buf(),
             size,
@@ -61,32 +104,36 @@ impl Window {
         Ok(window)
     }
 
-    fn unreadable(&self, error: std::io::Error) -> Failure {
-        Failure::Unreadable(format!("{}: {error}", self.path.display()))
+    fn unreadable(&self, source: io::Error) -> ReadError {
+        ReadError::Io {
+            name: self.path.display().to_string(),
+            source,
+        }
     }
 
     /// Offset of the first line held.
-    pub(crate) fn start(&self) -> u64 {
+    pub fn start(&self) -> u64 {
         self.pages.front().map_or(0, |page| page.start)
     }
 
     /// Offset just past the last line held.
-    pub(crate) fn end(&self) -> u64 {
+    fn end(&self) -> u64 {
         self.pages.back().map_or(0, |page| page.end)
     }
 
     /// Bytes of the file after the part held.
-    pub(crate) fn bytes_after(&self) -> u64 {
+    pub fn bytes_after(&self) -> u64 {
         self.size.saturating_sub(self.end())
     }
 
     /// The items held, in file order.
-    pub(crate) fn items(&self) -> impl Iterator<Item = &RolloutItem> {
+    fn items(&self) -> impl Iterator<Item = &RolloutItem> {
         self.pages.iter().flat_map(|page| page.items.iter())
     }
 
-    /// The turns held, as the pane shows them.
-    pub(crate) fn loaded(&self) -> LoadedThread {
+    /// The turns held, as a reader shows them ([`LoadedThread::skipped_bytes`] and
+    /// [`LoadedThread::bytes_after`] say what is not held).
+    pub fn loaded(&self) -> LoadedThread {
         let mut feed = if self.start() > 0 {
             ThreadFeed::mid_thread()
         } else {
@@ -104,7 +151,7 @@ impl Window {
 
     /// The page before the part held, read backwards; the last page is dropped when the
     /// window is full. `false` when the file's start is held already.
-    pub(crate) fn page_back(&mut self) -> Result<bool, Failure> {
+    pub fn page_back(&mut self) -> Result<bool, ReadError> {
         let start = self.start();
         if start == 0 {
             return Ok(false);
@@ -120,7 +167,7 @@ impl Window {
 
     /// The page after the part held, read forwards; the first page is dropped when the
     /// window is full. `false` when the end is held already.
-    pub(crate) fn page_forward(&mut self) -> Result<bool, Failure> {
+    pub fn page_forward(&mut self) -> Result<bool, ReadError> {
         let end = self.end();
         if end >= self.size {
             return Ok(false);
@@ -138,7 +185,7 @@ impl Window {
     }
 
     /// Holds the file's first page only.
-    pub(crate) fn hold_start(&mut self) -> Result<(), Failure> {
+    pub fn hold_start(&mut self) -> Result<(), ReadError> {
         let page =
             turns_from(&self.path, 0, self.page_turns).map_err(|error| self.unreadable(error))?;
         self.pages = VecDeque::from([page]);
@@ -146,7 +193,7 @@ impl Window {
     }
 
     /// Holds the file's last page only.
-    pub(crate) fn hold_end(&mut self) -> Result<(), Failure> {
+    pub fn hold_end(&mut self) -> Result<(), ReadError> {
         let page = turns_before(&self.path, self.size, self.page_turns, PAGE_MAX_BYTES)
             .map_err(|error| self.unreadable(error))?;
         self.pages = VecDeque::from([page]);
