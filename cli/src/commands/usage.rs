@@ -30,21 +30,33 @@ use crate::sample::SAMPLE_JSONL;
 use codex_home::{DateRange, Pricing, PricingError, ReportKind, SessionUsage, build_usage_report};
 
 /// The arguments of `usage`, as the command line gave them.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, clap::Args)]
 pub(crate) struct UsageArgs {
-    /// The report word (optional) followed by files and folders.
+    /// An optional REPORT, then rollout files, folders, thread ids or unique id
+    /// prefixes (default: the Codex home).
+    #[arg(value_name = "REPORT|FILE")]
     pub targets: Vec<PathBuf>,
-    /// `--home`.
+    /// Codex home (default: `$CODEX_HOME`, else `~/.codex`).
+    #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
-    /// `--since`.
+    /// First day counted (YYYY-MM-DD, in --timezone).
+    #[arg(long, value_name = "DATE")]
     pub since: Option<String>,
-    /// `--until`.
+    /// Last day counted (YYYY-MM-DD, in --timezone).
+    #[arg(long, value_name = "DATE")]
     pub until: Option<String>,
-    /// `--timezone`.
+    /// IANA time zone days are counted in (default: the local zone, from TZ, else the
+    /// system's).
+    #[arg(long, value_name = "ZONE")]
     pub timezone: Option<String>,
-    /// `--pricing`.
+    /// Price table to use instead of the bundled one: LiteLLM's
+    /// model_prices_and_context_window.json, or {"models": {NAME: {"input",
+    /// "cached_input", "output"}}} in USD per million tokens
+    #[arg(long, value_name = "FILE")]
     pub pricing: Option<PathBuf>,
-    /// `--by`.
+    /// The report, as a REPORT word first would name it: daily, weekly, monthly,
+    /// session, model or project (the session's git repository, else its directory).
+    #[arg(long, value_name = "REPORT")]
     pub by: Option<String>,
 }
 
