@@ -7,7 +7,6 @@ use std::io::Read;
 use std::path::Path;
 
 use codex_home::{SessionInput, SkippedLines};
-use codex_rollout::RolloutStream;
 
 use crate::error::Failure;
 use crate::error::describe;
@@ -15,9 +14,6 @@ use crate::input::{Source, note_sample, open_file};
 use crate::output::warn;
 use crate::progress::{Progress, ProgressReader};
 use crate::sample::SAMPLE_JSONL;
-
-/// A stream over any source.
-pub(crate) type SourceStream<'a> = RolloutStream<Box<dyn Read + 'a>>;
 
 /// The size of `source` on disk when it is a file that can be looked at (for progress).
 pub(crate) fn source_size(source: &Source) -> u64 {
@@ -77,14 +73,6 @@ impl SessionInput for SourceInput<'_> {
     fn skipped(&self, lines: &SkippedLines) {
         warn(&format!("{}: {lines}", self.source.name()));
     }
-}
-
-/// Opens `source` as a stream whose reads advance `progress` (by the bytes of the file, the
-/// compressed ones for a `.zst`). Announces the sample on standard error when it is used.
-pub(crate) fn open_stream<'a>(input: &'a SourceInput<'_>) -> Result<SourceStream<'a>, Failure> {
-    let name = input.name();
-    let reader = input.open(None).map_err(|err| unreadable(&name, &err))?;
-    RolloutStream::new(reader).map_err(|err| unreadable(&name, &err))
 }
 
 /// The failure of a read that broke off.
