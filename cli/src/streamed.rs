@@ -12,7 +12,7 @@ use crate::error::Failure;
 use crate::error::describe;
 use crate::input::{Source, note_sample, open_file};
 use crate::output::warn;
-use crate::progress::{Progress, ProgressReader};
+use crate::progress::Progress;
 use crate::sample::SAMPLE_JSONL;
 
 /// The size of `source` on disk when it is a file that can be looked at (for progress).
@@ -46,20 +46,16 @@ impl SessionInput for SourceInput<'_> {
     }
 
     fn open(&self, again: Option<&str>) -> std::io::Result<Box<dyn Read + '_>> {
-        let progress = match again {
-            None => ProgressReader::shared(self.progress),
-            Some(label) => {
-                ProgressReader::own(Progress::for_bytes(source_size(self.source), label))
-            }
-        };
+        let own = again.map(|label| Progress::for_bytes(source_size(self.source), label));
+        let progress = own.as_ref().unwrap_or(self.progress);
         Ok(match self.source {
             Source::Sample => {
                 note_sample();
                 Box::new(SAMPLE_JSONL.as_bytes())
             }
             Source::Stdin => Box::new(std::io::stdin()),
-            Source::File(path) => Box::new(progress.wrap(open_file(path)?)),
-            Source::Spooled(spooled) => Box::new(progress.wrap(open_file(spooled.path())?)),
+            Source::File(path) => Box::new(progress.wrap_read(open_file(path)?)),
+            Source::Spooled(spooled) => Box::new(progress.wrap_read(open_file(spooled.path())?)),
         })
     }
 
