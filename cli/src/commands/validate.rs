@@ -85,7 +85,7 @@ pub(crate) fn run(sources: &[Source], out: &mut Output) -> CommandResult {
     let mut status = Status::Ok;
     let mut with_problems = 0;
     for report in &reports {
-        status = worst(status, report.status());
+        status = status.max(report.status());
         if report.status() != Status::Ok {
             with_problems += 1;
         }
@@ -102,10 +102,6 @@ pub(crate) fn run(sources: &[Source], out: &mut Output) -> CommandResult {
         ))?;
     }
     Ok(status)
-}
-
-fn worst(a: Status, b: Status) -> Status {
-    if a.exit_code() >= b.exit_code() { a } else { b }
 }
 
 /// Human report of one file: each problem and note as one `FILE:LINE: kind: message` line
