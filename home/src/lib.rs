@@ -152,6 +152,7 @@ pub use import::{
 };
 pub use inspect::{
     CopiedPrefix, InspectedTokens, Inspection, Inspector, ProblemReport, UnansweredCall,
+    inspect_input,
 };
 pub use last_turns::last_turns_from_end;
 pub use list::{
