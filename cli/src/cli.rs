@@ -201,33 +201,7 @@ pub(crate) enum Command {
     /// named session instead, in the order given, read in parallel; `--json`
     /// prints one session per line.
     #[command(verbatim_doc_comment)]
-    List {
-        /// Rollout files, folders of them, or thread ids (default: page through
-        /// the Codex home).
-        files: Vec<PathBuf>,
-        /// Codex home (default: `$CODEX_HOME`, else `~/.codex`); with FILE/DIR
-        /// arguments, also every session of it.
-        #[arg(long, value_name = "DIR")]
-        home: Option<PathBuf>,
-        /// Sessions per page (default 20; paging a home only).
-        #[arg(long, value_name = "N")]
-        limit: Option<usize>,
-        /// Continue after this cursor (printed at the end of the previous page).
-        #[arg(long, value_name = "CURSOR")]
-        cursor: Option<String>,
-        /// List the archived sessions (`archived_sessions/`) instead of the live ones.
-        #[arg(long)]
-        archived: bool,
-        /// Only sessions started by these kinds of source (repeat or comma-separate): cli,
-        /// vscode, exec, appServer, subAgent, subAgentReview, subAgentCompact,
-        /// subAgentThreadSpawn, subAgentOther, unknown (Codex's spellings).
-        #[arg(long = "source", value_name = "KIND", value_delimiter = ',')]
-        sources: Vec<String>,
-        /// Instead: the threads `prune` with POLICY would act on, and why any is held
-        /// (e.g. `delete,older-than=90d,live`; see docs/storage.md).
-        #[arg(long, value_name = "POLICY", value_parser = codex_home::parse_policy)]
-        plan: Option<codex_home::Policy>,
-    },
+    List(crate::commands::list::ListArgs),
     /// Tokens and cost per day, week, month, session, model or project
     ///
     /// REPORT is daily (default), weekly, monthly, session, model or project
@@ -238,34 +212,7 @@ pub(crate) enum Command {
     /// parent. Days are in --timezone, else TZ, else the system's zone. See
     /// docs/usage.md.
     #[command(verbatim_doc_comment)]
-    Usage {
-        /// An optional REPORT, then rollout files, folders, thread ids or unique id
-        /// prefixes (default: the Codex home).
-        #[arg(value_name = "REPORT|FILE")]
-        targets: Vec<PathBuf>,
-        /// Codex home (default: `$CODEX_HOME`, else `~/.codex`).
-        #[arg(long, value_name = "DIR")]
-        home: Option<PathBuf>,
-        /// First day counted (YYYY-MM-DD, in --timezone).
-        #[arg(long, value_name = "DATE")]
-        since: Option<String>,
-        /// Last day counted (YYYY-MM-DD, in --timezone).
-        #[arg(long, value_name = "DATE")]
-        until: Option<String>,
-        /// IANA time zone days are counted in (default: the local zone, from TZ, else the
-        /// system's).
-        #[arg(long, value_name = "ZONE")]
-        timezone: Option<String>,
-        /// Price table to use instead of the bundled one: LiteLLM's
-        /// model_prices_and_context_window.json, or {"models": {NAME: {"input",
-        /// "cached_input", "output"}}} in USD per million tokens
-        #[arg(long, value_name = "FILE")]
-        pricing: Option<PathBuf>,
-        /// The report, as a REPORT word first would name it: daily, weekly, monthly,
-        /// session, model or project (the session's git repository, else its directory).
-        #[arg(long, value_name = "REPORT")]
-        by: Option<String>,
-    },
+    Usage(crate::commands::usage::UsageArgs),
     /// Where the bytes of a Codex home (or of files) go
     ///
     /// By kind (images, encrypted content, tool outputs, compacted records,

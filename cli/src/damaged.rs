@@ -45,9 +45,9 @@ impl DamagedFiles {
 
     /// `status`, made partial (content problems) when a file was damaged.
     pub(crate) fn status(&self, status: Status) -> Status {
-        match status {
-            Status::Ok if !self.files.is_empty() => Status::ContentProblems,
-            status => status,
+        match self.files.is_empty() {
+            true => status,
+            false => status.max(Status::ContentProblems),
         }
     }
 

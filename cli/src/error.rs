@@ -17,8 +17,9 @@ pub(crate) const EXIT_CONTENT: u8 = 1;
 /// Exit code of unreadable input.
 pub(crate) const EXIT_UNREADABLE: u8 = 2;
 
-/// How a command that ran to its end went.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a command that ran to its end went, from best to worst (as the exit codes go): the
+/// worst of several is their `max`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Status {
     /// Everything was fine.
     Ok,
@@ -111,8 +112,13 @@ pub(crate) type CommandResult = Result<Status, Failure>;
 /// The operating system's message without the `(os error N)` suffix, lower-cased like the
 /// rest of our messages.
 pub(crate) fn describe(err: &std::io::Error) -> String {
+    describe_or(err, "no such file")
+}
+
+/// [`describe`], saying `missing` when the path does not exist.
+pub(crate) fn describe_or(err: &std::io::Error, missing: &str) -> String {
     match err.kind() {
-        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::NotFound => missing.to_string(),
         std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
         _ => {
             let text = err.to_string();

@@ -73,10 +73,9 @@ impl Source {
         Ok(match arg {
             None => Source::Sample,
             Some(path) if path.as_os_str() == STDIN_ARG => Source::Stdin,
-            Some(path) => match thread_prefix(path) {
-                Some(prefix) if !path.exists() => Source::File(find_thread(prefix, home)?),
-                _ => Source::File(path.to_path_buf()),
-            },
+            Some(path) => {
+                thread_source(path, home)?.unwrap_or_else(|| Source::File(path.to_path_buf()))
+            }
         })
     }
 
@@ -138,6 +137,16 @@ pub(crate) fn find_thread(prefix: &str, home: Option<&Path>) -> Result<PathBuf, 
         ThreadLookupError::Ambiguous { .. } => Failure::Usage(err.to_string()),
         _ => Failure::Unreadable(err.to_string()),
     })
+}
+
+/// The file `arg` names when it is a thread id (or a unique prefix of one) and no path of
+/// that name exists ([`find_thread`]: an ambiguous prefix is a usage error that lists the
+/// threads it could mean, an unknown one unreadable). `None` for every other argument.
+pub(crate) fn thread_source(arg: &Path, home: Option<&Path>) -> Result<Option<Source>, Failure> {
+    match thread_prefix(arg).filter(|_| !arg.exists()) {
+        Some(prefix) => Ok(Some(Source::File(find_thread(prefix, home)?))),
+        None => Ok(None),
+    }
 }
 
 /// Says on standard error that the bundled sample is used.

@@ -19,9 +19,12 @@ use std::path::{Path, PathBuf};
 use chrono_tz::Tz;
 use codex_home::{all_rollout_files, day_zone, rollout_files_under};
 
-use crate::error::Failure;
-use crate::input::{STDIN_ARG, Source, resolve_home};
+use crate::error::{Failure, describe_or};
+use crate::input::{STDIN_ARG, Source, resolve_home, thread_source};
 use crate::output::warn;
+
+/// How a missing path is told.
+const MISSING: &str = "no such file or folder";
 
 /// What a many-file command works on when it is given no path and no `--home`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,14 +55,18 @@ pub(crate) fn expand_sources(
             continue;
         }
         let metadata = std::fs::metadata(arg).map_err(|err| {
-            Failure::Unreadable(format!("cannot read {}: {}", arg.display(), describe(&err)))
+            Failure::Unreadable(format!(
+                "cannot read {}: {}",
+                arg.display(),
+                describe_or(&err, MISSING)
+            ))
         })?;
         if metadata.is_dir() {
             let files = rollout_files_under(arg).map_err(|err| {
                 Failure::Unreadable(format!(
                     "cannot read folder {}: {}",
                     arg.display(),
-                    describe(&err)
+                    describe_or(&err, MISSING)
                 ))
             })?;
             sources.extend(files.into_iter().map(Source::File));
@@ -85,14 +92,7 @@ pub(crate) fn expand_sources(
         })?;
         sources.extend(files.into_iter().map(|file| Source::File(file.path)));
     }
-    // A file named twice (given, and found again in a folder or the home) is worked on once,
-    // where it first appeared.
-    let mut seen = std::collections::HashSet::new();
-    sources.retain(|source| match source {
-        Source::File(path) => seen.insert(path.clone()),
-        Source::Stdin | Source::Sample | Source::Spooled(_) => true,
-    });
-    Ok(sources)
+    Ok(once_each(sources))
 }
 
 /// [`expand_sources`] for commands that report every named input in its place
@@ -123,37 +123,18 @@ pub(crate) fn expand_sources_reporting_each(
     if home.is_some() || args.is_empty() {
         sources.extend(expand_sources(&[], home, WhenEmpty::Sample)?);
     }
+    Ok(once_each(sources))
+}
+
+/// `sources` with each file once, where it first appeared (given, then found again in a folder
+/// or the home).
+fn once_each(mut sources: Vec<Source>) -> Vec<Source> {
     let mut seen = std::collections::HashSet::new();
     sources.retain(|source| match source {
         Source::File(path) => seen.insert(path.clone()),
         Source::Stdin | Source::Sample | Source::Spooled(_) => true,
     });
-    Ok(sources)
-}
-
-/// The file `arg` names when it is a thread id (or a unique prefix of one) and no path of
-/// that name exists; an ambiguous or unknown id is a usage error that lists what it could
-/// mean. `None` for every other argument.
-fn thread_source(arg: &Path, home: Option<&Path>) -> Result<Option<Source>, Failure> {
-    match codex_home::thread_prefix(arg).filter(|_| !arg.exists()) {
-        Some(prefix) => Ok(Some(Source::File(crate::input::find_thread(prefix, home)?))),
-        None => Ok(None),
-    }
-}
-
-/// The operating system's message without the `(os error N)` suffix.
-fn describe(err: &std::io::Error) -> String {
-    match err.kind() {
-        std::io::ErrorKind::NotFound => "no such file or folder".to_string(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-        _ => {
-            let text = err.to_string();
-            text.split(" (os error")
-                .next()
-                .unwrap_or(&text)
-                .to_lowercase()
-        }
-    }
+    sources
 }
 
 #[cfg(test)]

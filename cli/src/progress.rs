@@ -16,8 +16,10 @@ pub(crate) const LARGE_INPUT_BYTES: u64 = 4 * 1024 * 1024;
 /// terminal).
 pub(crate) const MANY_FILES: u64 = 200;
 
-/// A progress indicator that may be invisible. Dropping it clears what it drew.
-#[derive(Debug)]
+/// A progress indicator that may be invisible (then it costs nothing). What it drew is
+/// cleared when it and its readers ([`Progress::wrap_read`]) are dropped: indicatif clears a
+/// bar when its last handle goes.
+#[derive(Debug, Clone)]
 pub(crate) struct Progress {
     bar: Option<ProgressBar>,
 }
@@ -31,48 +33,42 @@ impl Progress {
     /// A byte-count bar for reading `total` bytes, shown only for a large input on a
     /// terminal.
     pub(crate) fn for_bytes(total: u64, label: &str) -> Self {
-        if total < LARGE_INPUT_BYTES || !std::io::stderr().is_terminal() {
-            return Self::hidden();
-        }
-        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-        let style = ProgressStyle::with_template(
-            "{msg:20!} [{bar:30}] {bytes:>9}/{total_bytes:9} {eta:>4}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> ");
-        bar.set_style(style);
-        bar.set_message(label.to_string());
-        Self { bar: Some(bar) }
+        let counts = "{bytes:>9}/{total_bytes:9}";
+        Self::on_terminal(total >= LARGE_INPUT_BYTES, Some(total), counts, label)
     }
 
     /// A bar counting `total` files, for a run that reads only a little of each (`list`
     /// reads heads), shown only for at least [`MANY_FILES`] files on a terminal.
     pub(crate) fn for_files(total: u64, label: &str) -> Self {
-        if total < MANY_FILES || !std::io::stderr().is_terminal() {
-            return Self::hidden();
-        }
-        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-        let style = ProgressStyle::with_template("{msg:20!} [{bar:30}] {pos:>7}/{len:7} {eta:>4}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> ");
-        bar.set_style(style);
-        bar.set_message(label.to_string());
-        Self { bar: Some(bar) }
+        Self::on_terminal(total >= MANY_FILES, Some(total), "{pos:>7}/{len:7}", label)
     }
 
     /// A spinner for a step without a known length (parsing, reconstruction) of a large
     /// input, shown only on a terminal.
     pub(crate) fn spinner(input_bytes: u64, label: &str) -> Self {
-        if input_bytes < LARGE_INPUT_BYTES || !std::io::stderr().is_terminal() {
+        let progress = Self::on_terminal(input_bytes >= LARGE_INPUT_BYTES, None, "", label);
+        if let Some(bar) = &progress.bar {
+            bar.enable_steady_tick(Duration::from_millis(120));
+        }
+        progress
+    }
+
+    /// A bar of `len` units (a spinner without), labelled, whose counts are `counts`: drawn
+    /// only when `large` and standard error is a terminal.
+    fn on_terminal(large: bool, len: Option<u64>, counts: &str, label: &str) -> Self {
+        if !large || !std::io::stderr().is_terminal() {
             return Self::hidden();
         }
-        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-        bar.set_style(
-            ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
+        let template = match len {
+            Some(_) => format!("{{msg:20!}} [{{bar:30}}] {counts} {{eta:>4}}"),
+            None => "{spinner} {msg} ({elapsed})".to_string(),
+        };
+        let style = ProgressStyle::with_template(&template)
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
+        let bar =
+            ProgressBar::with_draw_target(len, ProgressDrawTarget::stderr()).with_style(style);
         bar.set_message(label.to_string());
-        bar.enable_steady_tick(Duration::from_millis(120));
         Self { bar: Some(bar) }
     }
 
@@ -82,62 +78,29 @@ impl Progress {
             bar.inc(delta);
         }
     }
-}
 
-impl Drop for Progress {
-    fn drop(&mut self) {
-        if let Some(bar) = self.bar.take() {
-            bar.finish_and_clear();
-        }
-    }
-}
-
-/// A reader that advances a [`Progress`] by the bytes read: one it shares with others, or
-/// its own (cleared when the reader is dropped).
-#[derive(Debug)]
-pub(crate) enum ProgressReader<'a> {
-    Shared(&'a Progress),
-    Own(Progress),
-}
-
-impl<'a> ProgressReader<'a> {
-    /// Advances `progress`.
-    pub(crate) fn shared(progress: &'a Progress) -> Self {
-        Self::Shared(progress)
-    }
-
-    /// Advances `progress`, which it owns.
-    pub(crate) fn own(progress: Progress) -> Self {
-        Self::Own(progress)
-    }
-
-    /// `inner`, advancing the progress as it is read.
-    pub(crate) fn wrap<R: Read>(self, inner: R) -> Counted<'a, R> {
+    /// `inner`, advancing this progress by the bytes read. Unlike indicatif's `wrap_read`,
+    /// which sets the bar's position, it adds to it, so that readers on several threads can
+    /// share one bar (`inspect`, `validate`).
+    pub(crate) fn wrap_read<R: Read>(&self, inner: R) -> Counted<R> {
         Counted {
             inner,
-            progress: self,
-        }
-    }
-
-    fn progress(&self) -> &Progress {
-        match self {
-            Self::Shared(progress) => progress,
-            Self::Own(progress) => progress,
+            progress: self.clone(),
         }
     }
 }
 
-/// A reader wrapped by [`ProgressReader::wrap`].
+/// A reader wrapped by [`Progress::wrap_read`].
 #[derive(Debug)]
-pub(crate) struct Counted<'a, R> {
+pub(crate) struct Counted<R> {
     inner: R,
-    progress: ProgressReader<'a>,
+    progress: Progress,
 }
 
-impl<R: Read> Read for Counted<'_, R> {
+impl<R: Read> Read for Counted<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let read = self.inner.read(buf)?;
-        self.progress.progress().inc(read as u64);
+        self.progress.inc(read as u64);
         Ok(read)
     }
 }

@@ -7,17 +7,13 @@ use std::io::Read;
 use std::path::Path;
 
 use codex_home::{SessionInput, SkippedLines};
-use codex_rollout::RolloutStream;
 
 use crate::error::Failure;
 use crate::error::describe;
 use crate::input::{Source, note_sample, open_file};
 use crate::output::warn;
-use crate::progress::{Progress, ProgressReader};
+use crate::progress::Progress;
 use crate::sample::SAMPLE_JSONL;
-
-/// A stream over any source.
-pub(crate) type SourceStream<'a> = RolloutStream<Box<dyn Read + 'a>>;
 
 /// The size of `source` on disk when it is a file that can be looked at (for progress).
 pub(crate) fn source_size(source: &Source) -> u64 {
@@ -50,20 +46,16 @@ impl SessionInput for SourceInput<'_> {
     }
 
     fn open(&self, again: Option<&str>) -> std::io::Result<Box<dyn Read + '_>> {
-        let progress = match again {
-            None => ProgressReader::shared(self.progress),
-            Some(label) => {
-                ProgressReader::own(Progress::for_bytes(source_size(self.source), label))
-            }
-        };
+        let own = again.map(|label| Progress::for_bytes(source_size(self.source), label));
+        let progress = own.as_ref().unwrap_or(self.progress);
         Ok(match self.source {
             Source::Sample => {
                 note_sample();
                 Box::new(SAMPLE_JSONL.as_bytes())
             }
             Source::Stdin => Box::new(std::io::stdin()),
-            Source::File(path) => Box::new(progress.wrap(open_file(path)?)),
-            Source::Spooled(spooled) => Box::new(progress.wrap(open_file(spooled.path())?)),
+            Source::File(path) => Box::new(progress.wrap_read(open_file(path)?)),
+            Source::Spooled(spooled) => Box::new(progress.wrap_read(open_file(spooled.path())?)),
         })
     }
 
@@ -77,14 +69,6 @@ impl SessionInput for SourceInput<'_> {
     fn skipped(&self, lines: &SkippedLines) {
         warn(&format!("{}: {lines}", self.source.name()));
     }
-}
-
-/// Opens `source` as a stream whose reads advance `progress` (by the bytes of the file, the
-/// compressed ones for a `.zst`). Announces the sample on standard error when it is used.
-pub(crate) fn open_stream<'a>(input: &'a SourceInput<'_>) -> Result<SourceStream<'a>, Failure> {
-    let name = input.name();
-    let reader = input.open(None).map_err(|err| unreadable(&name, &err))?;
-    RolloutStream::new(reader).map_err(|err| unreadable(&name, &err))
 }
 
 /// The failure of a read that broke off.

@@ -32,7 +32,7 @@ use std::collections::BTreeMap;
 
 use std::collections::HashMap;
 
-use crate::UsageScan;
+use crate::{ReadError, SessionInput, UsageScan, stream_client_view, stream_session};
 use codex_app_server_protocol::ThreadHistoryBuilder;
 use codex_protocol::call_matching::{Pushed, StreamingCallMatcher};
 use codex_protocol::event::EventMsg;
@@ -40,8 +40,8 @@ use codex_protocol::models::ResponseItem;
 use codex_protocol::rollout::{HistoryBase, LineFormat, RolloutItem, RolloutLine};
 use codex_protocol::thread_id::ThreadId;
 use codex_protocol::tool_call::tool_name;
-use codex_rollout::LineProblem;
 use codex_rollout::{ClientView, ParentPrefixScan, Provenance};
+use codex_rollout::{LineProblem, StreamedContent};
 use serde::Serialize;
 
 /// A problem line, as every command reports it.
@@ -361,9 +361,43 @@ impl Inspector {
     }
 }
 
+/// Inspects `input` in one streamed pass ([`Inspector`]; memory bounded by its longest line)
+/// and, when its client view had to be built by another rule than its first lines said,
+/// counts its turns again over `recount`: the same session opened afresh (a caller that shows
+/// progress for `input` passes one that shows none).
+pub fn inspect_input(
+    input: &dyn SessionInput,
+    recount: &dyn SessionInput,
+) -> Result<Inspection, ReadError> {
+    let mut inspector = Inspector::new();
+    stream_session(input, |line| {
+        inspector.push_line(line.number, line.problem.as_ref());
+        match &line.content {
+            StreamedContent::Line(rollout_line, format) => {
+                inspector.push_item(line.number, rollout_line, *format, line.raw);
+            }
+            StreamedContent::LegacyMarker(format) => inspector.push_marker(*format),
+            StreamedContent::Opaque(format) => inspector.push_opaque(*format),
+            StreamedContent::Skipped => {}
+        }
+    })?;
+    let (mut inspection, count_again) = inspector.finish();
+    if count_again {
+        let count = stream_client_view(recount, ThreadHistoryBuilder::planner, |history, item| {
+            history.handle_rollout_item(item)
+        })?;
+        inspection.turns = count.finish_schedule().turns();
+    }
+    Ok(inspection)
+}
+
 /// The payload `type` of a line whose payload the model does not know.
 fn peek_payload_type(raw: &[u8]) -> Option<String> {
     let value: serde_json::Value = serde_json::from_slice(raw).ok()?;
     let payload = value.get("payload").unwrap_or(&value);
     payload.get("type")?.as_str().map(str::to_string)
 }
+
+#[cfg(test)]
+#[path = "inspect_tests.rs"]
+mod tests;

@@ -127,6 +127,7 @@ mod served;
 mod table;
 mod thread_lookup;
 mod usage;
+mod validate;
 mod writer_lock;
 
 #[cfg(feature = "state")]
@@ -153,6 +154,7 @@ pub use import::{
 };
 pub use inspect::{
     CopiedPrefix, InspectedTokens, Inspection, Inspector, ProblemReport, UnansweredCall,
+    inspect_input,
 };
 pub use last_turns::last_turns_from_end;
 pub use list::{
@@ -204,6 +206,7 @@ pub use usage::{
     UNKNOWN_MODEL, UsageError, UsageReport, UsageRow, UsageScan, build_usage_report,
     count_each_response_once, file_usage, file_usage_at, file_usage_by_day, local_day,
 };
+pub use validate::{Validation, validate_input};
 pub use writer_lock::{
     THREAD_WRITER_LOCKS_SUBDIR, WriterLock, thread_writer_lock, thread_writer_lock_path,
 };

@@ -174,14 +174,29 @@ impl Pricing {
         self.price(model).map(|price| price.cost(tokens))
     }
 
+    /// The cost of `tokens` of `model` as a tally's: priced, or all of them left out.
+    pub fn model_cost(&self, model: &str, tokens: &Tokens) -> TallyCost {
+        let usd = self.cost(model, tokens);
+        let unpriced_tokens = if usd.is_some() {
+            0
+        } else {
+            tokens.total_tokens
+        };
+        TallyCost {
+            usd,
+            unpriced_tokens,
+        }
+    }
+
     /// The cost of a tally: the sum over its priced models, and the tokens of the others.
     pub fn tally_cost(&self, tally: &Tally) -> TallyCost {
         let mut cost = TallyCost::default();
         for (model, tokens) in &tally.models {
-            match self.cost(model, tokens) {
-                Some(usd) => *cost.usd.get_or_insert(0.0) += usd,
-                None => cost.unpriced_tokens += tokens.total_tokens,
+            let model_cost = self.model_cost(model, tokens);
+            if let Some(usd) = model_cost.usd {
+                *cost.usd.get_or_insert(0.0) += usd;
             }
+            cost.unpriced_tokens += model_cost.unpriced_tokens;
         }
         cost
     }

@@ -79,6 +79,15 @@ fn a_tally_costs_its_priced_models_and_counts_the_tokens_it_leaves_out() -> Resu
     );
     assert_eq!(cost.unpriced_tokens, 1_100_000);
     assert!(!cost.complete());
+    let priced = pricing.model_cost("m", &tokens);
+    assert!(priced.complete() && priced.usd == pricing.cost("m", &tokens));
+    assert_eq!(
+        pricing.model_cost("unpriced", &tokens),
+        TallyCost {
+            usd: None,
+            unpriced_tokens: 1_100_000
+        }
+    );
     let nothing_priced = Tally {
         tokens: Tokens::default(),
         models: BTreeMap::from([("unpriced".to_string(), Tokens::new(5, 0, 5, 0))]),

@@ -12,10 +12,12 @@ use codex_rollout::CodexHome;
 
 use crate::redact::{SecretRules, masked};
 
-/// One secret found in a file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One secret found in a file; serialized as `codex-thread secrets --json` prints it (the
+/// path as it displays, whatever its bytes).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct SecretFinding {
     /// The file.
+    #[serde(serialize_with = "displayed")]
     pub path: PathBuf,
     /// The line (1-based, of the decoded file).
     pub line: u64,
@@ -23,6 +25,11 @@ pub struct SecretFinding {
     pub kind: &'static str,
     /// Its first characters and `…`.
     pub masked: String,
+}
+
+/// `path` as it displays (a path that is not UTF-8 too, lossily).
+fn displayed<S: serde::Serializer>(path: &Path, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(&path.display())
 }
 
 /// Why a scan stopped.

@@ -62,3 +62,18 @@ fn every_kind_is_found_by_line_and_masked() -> TestResult {
     }
     Ok(())
 }
+
+#[test]
+fn a_finding_serializes_with_its_path_as_it_displays() -> Result<(), serde_json::Error> {
+    let finding = SecretFinding {
+        path: PathBuf::from("/h/sessions/rollout.jsonl"),
+        line: 3,
+        kind: "OpenAI API key",
+        masked: "sk-pro…".to_string(),
+    };
+    assert_eq!(
+        serde_json::to_string(&finding)?,
+        r#"{"path":"/h/sessions/rollout.jsonl","line":3,"kind":"OpenAI API key","masked":"sk-pro…"}"#
+    );
+    Ok(())
+}

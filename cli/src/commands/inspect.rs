@@ -10,9 +10,7 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use codex_app_server_protocol::ThreadHistoryBuilder;
-
-use codex_home::{Inspection, Inspector, stream_client_view, stream_session};
+use codex_home::{Inspection, inspect_input};
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
@@ -28,35 +26,15 @@ struct FileInspection<'a> {
     inspection: &'a Inspection,
 }
 
-/// Inspects `source` as a stream, advancing `progress`.
+/// Inspects `source` as a stream ([`inspect_input`]), advancing `progress`; a second count
+/// of its turns, when one is needed, shows none.
 pub(crate) fn inspect_source(source: &Source, progress: &Progress) -> Result<Inspection, Failure> {
-    let mut inspector = Inspector::new();
-    stream_session(&SourceInput::new(source, progress), |line| {
-        inspector.push_line(line.number, line.problem.as_ref());
-        match &line.content {
-            codex_rollout::StreamedContent::Line(rollout_line, format) => {
-                inspector.push_item(line.number, rollout_line, *format, line.raw);
-            }
-            codex_rollout::StreamedContent::LegacyMarker(format) => {
-                inspector.push_marker(*format);
-            }
-            codex_rollout::StreamedContent::Opaque(format) => {
-                inspector.push_opaque(*format);
-            }
-            codex_rollout::StreamedContent::Skipped => {}
-        }
-    })?;
-    let (mut inspection, count_again) = inspector.finish();
-    if count_again {
-        let hidden = Progress::hidden();
-        let count = stream_client_view(
-            &SourceInput::new(source, &hidden),
-            ThreadHistoryBuilder::planner,
-            |history, item| history.handle_rollout_item(item),
-        )?;
-        inspection.turns = count.finish_schedule().turns();
-    }
-    Ok(inspection)
+    let hidden = Progress::hidden();
+    let recount = SourceInput::new(source, &hidden);
+    Ok(inspect_input(
+        &SourceInput::new(source, progress),
+        &recount,
+    )?)
 }
 
 /// Runs `inspect` over `sources`. One source that cannot be inspected is the command's

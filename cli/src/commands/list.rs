@@ -28,22 +28,33 @@ use crate::input::Source;
 use crate::output::{Output, note, one_line};
 use crate::progress::Progress;
 
-/// What chooses the sessions `list` shows.
-#[derive(Debug, Clone, Default)]
+/// What chooses the sessions `list` shows: its command line.
+#[derive(Debug, Clone, Default, clap::Args)]
 pub(crate) struct ListArgs {
-    /// Files, folders and thread ids named on the command line.
+    /// Rollout files, folders of them, or thread ids (default: page through
+    /// the Codex home).
     pub files: Vec<PathBuf>,
-    /// `--home DIR`.
+    /// Codex home (default: `$CODEX_HOME`, else `~/.codex`); with FILE/DIR
+    /// arguments, also every session of it.
+    #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
-    /// `--limit N` (sessions per page of a home; default [`DEFAULT_LIMIT`]).
+    /// Sessions per page (default 20; paging a home only).
+    #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
-    /// `--cursor C`.
+    /// Continue after this cursor (printed at the end of the previous page).
+    #[arg(long, value_name = "CURSOR")]
     pub cursor: Option<String>,
-    /// `--archived`.
+    /// List the archived sessions (`archived_sessions/`) instead of the live ones.
+    #[arg(long)]
     pub archived: bool,
-    /// `--source KIND...`.
+    /// Only sessions started by these kinds of source (repeat or comma-separate): cli,
+    /// vscode, exec, appServer, subAgent, subAgentReview, subAgentCompact,
+    /// subAgentThreadSpawn, subAgentOther, unknown (Codex's spellings).
+    #[arg(long = "source", value_name = "KIND", value_delimiter = ',')]
     pub sources: Vec<String>,
-    /// `--plan POLICY`: the threads `prune` with POLICY would act on, instead.
+    /// Instead: the threads `prune` with POLICY would act on, and why any is held
+    /// (e.g. `delete,older-than=90d,live`; see docs/storage.md).
+    #[arg(long, value_name = "POLICY", value_parser = codex_home::parse_policy)]
     pub plan: Option<codex_home::Policy>,
 }
 

@@ -127,46 +127,8 @@ pub(crate) fn run(command: Option<Command>, out: &mut Output) -> CommandResult {
             let mode = by_reference.then_some(fork::ByReferenceOptions { home });
             fork::run(&source, drop_turns, &output, mode, out)
         }
-        Command::List {
-            files,
-            home,
-            limit,
-            cursor,
-            archived,
-            sources,
-            plan,
-        } => list::run(
-            list::ListArgs {
-                files,
-                home,
-                limit,
-                cursor,
-                archived,
-                sources,
-                plan,
-            },
-            out,
-        ),
-        Command::Usage {
-            targets,
-            home,
-            since,
-            until,
-            timezone,
-            pricing,
-            by,
-        } => usage::run(
-            &usage::UsageArgs {
-                targets,
-                home,
-                since,
-                until,
-                timezone,
-                pricing,
-                by,
-            },
-            out,
-        ),
+        Command::List(args) => list::run(args, out),
+        Command::Usage(args) => usage::run(&args, out),
         Command::Search(args) => search::run(args, out),
         Command::Secrets(args) => secrets::run(&args, out),
         Command::Du(args) => du::run(&args, out),

@@ -28,20 +28,11 @@ pub(crate) struct SecretsArgs {
     pub home: Option<PathBuf>,
 }
 
-/// One finding, as `secrets --json` prints it.
-#[derive(Debug, Serialize)]
-struct Finding {
-    path: String,
-    line: u64,
-    kind: &'static str,
-    masked: String,
-}
-
 /// What `secrets --json` prints.
 #[derive(Debug, Serialize)]
 struct Findings {
     files: usize,
-    findings: Vec<Finding>,
+    findings: Vec<SecretFinding>,
 }
 
 /// Runs `secrets`.
@@ -58,7 +49,7 @@ pub(crate) fn run(args: &SecretsArgs, out: &mut Output) -> CommandResult {
         let found = scanner
             .scan_file(path)
             .map_err(|err| Failure::Unreadable(err.to_string()))?;
-        findings.extend(found.into_iter().map(finding));
+        findings.extend(found);
     }
     let status = if findings.is_empty() {
         Status::Ok
@@ -75,7 +66,10 @@ pub(crate) fn run(args: &SecretsArgs, out: &mut Output) -> CommandResult {
     for found in &findings {
         out.line(&format!(
             "{}:{}: {}  {}",
-            found.path, found.line, found.kind, found.masked
+            found.path.display(),
+            found.line,
+            found.kind,
+            found.masked
         ))?;
     }
     note(&format!(
@@ -84,13 +78,4 @@ pub(crate) fn run(args: &SecretsArgs, out: &mut Output) -> CommandResult {
         sources.len()
     ));
     Ok(status)
-}
-
-fn finding(found: SecretFinding) -> Finding {
-    Finding {
-        path: found.path.display().to_string(),
-        line: found.line,
-        kind: found.kind,
-        masked: found.masked,
-    }
 }

@@ -20,9 +20,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use clap::Args;
-use codex_app_server_protocol::{
-    JSONRPCError, JSONRPCErrorError, JSONRPCMessage, JSONRPCRequest, JSONRPCResponse,
-};
 use codex_home::{FOLLOW_EVERY, ServedConnection, ServedHome};
 use tungstenite::handshake::server::{ErrorResponse, Request, Response};
 use tungstenite::http::StatusCode;
@@ -113,10 +110,7 @@ pub(crate) fn run(args: &ServeArgs, _out: &mut Output) -> CommandResult {
                 "serving {} on ws://{bound}",
                 served.home().root.display()
             ));
-            for stream in listener.incoming().flatten() {
-                spawn_connection(&served, token.clone(), stream);
-            }
-            Ok(Status::Ok)
+            serve_each(&served, token, listener.incoming())
         }
         Listen::Unix(path) => {
             let listener = UnixListener::bind(&path).map_err(|error| {
@@ -127,10 +121,7 @@ pub(crate) fn run(args: &ServeArgs, _out: &mut Output) -> CommandResult {
                 served.home().root.display(),
                 path.display()
             ));
-            for stream in listener.incoming().flatten() {
-                spawn_connection(&served, token.clone(), stream);
-            }
-            Ok(Status::Ok)
+            serve_each(&served, token, listener.incoming())
         }
     }
 }
@@ -142,7 +133,7 @@ fn serve_lines(served: &Arc<ServedHome>) -> CommandResult {
     let stdout = Arc::new(Mutex::new(std::io::stdout()));
     let written = Arc::clone(&stdout);
     let mut connection = ServedConnection::new(Arc::clone(served), move |notification| {
-        send_line(&written, &notification_text(notification))
+        send_line(&written, &notification.to_string())
     });
     for line in stdin.lock().lines() {
         let line = line
@@ -166,11 +157,6 @@ fn send_line(stdout: &Mutex<std::io::Stdout>, text: &str) -> bool {
         .is_ok()
 }
 
-/// A notification as the text to send.
-fn notification_text(notification: &serde_json::Value) -> String {
-    notification.to_string()
-}
-
 /// A stream whose reads can wait a bounded time, so a connection can send notifications
 /// between its client's messages.
 trait TimedStream: std::io::Read + std::io::Write + Send + 'static {
@@ -189,6 +175,18 @@ impl TimedStream for UnixStream {
     }
 }
 
+/// Serves each connection a listener accepts, on a thread of its own.
+fn serve_each<S: TimedStream>(
+    served: &Arc<ServedHome>,
+    token: Option<String>,
+    incoming: impl Iterator<Item = std::io::Result<S>>,
+) -> CommandResult {
+    for stream in incoming.flatten() {
+        spawn_connection(served, token.clone(), stream);
+    }
+    Ok(Status::Ok)
+}
+
 /// Serves one WebSocket connection on a thread of its own.
 fn spawn_connection<S: TimedStream>(served: &Arc<ServedHome>, token: Option<String>, stream: S) {
     let served = Arc::clone(served);
@@ -204,7 +202,7 @@ fn spawn_connection<S: TimedStream>(served: &Arc<ServedHome>, token: Option<Stri
                 }
                 let (sender, notifications) = channel();
                 let connection = ServedConnection::new(served, move |notification| {
-                    sender.send(notification_text(notification)).is_ok()
+                    sender.send(notification.to_string()).is_ok()
                 });
                 serve_socket(connection, &notifications, socket);
             }
@@ -273,32 +271,15 @@ fn serve_socket<S: TimedStream>(
     }
 }
 
-/// The answer to one message, as the text to send; `None` for a notification or a response
-/// (nothing is owed), and for a message that is no JSON-RPC message (announced).
+/// The answer to one message, as the text to send ([`ServedConnection::answer_text`]); a
+/// message that is no JSON-RPC message is announced and owed nothing.
 fn answer(connection: &mut ServedConnection, text: &str) -> Option<String> {
-    let request: JSONRPCRequest = match serde_json::from_str::<JSONRPCMessage>(text) {
-        Ok(JSONRPCMessage::Request(request)) => request,
-        Ok(_) => return None,
-        Err(error) => {
-            warn(&format!(
-                "ignored a message that is no JSON-RPC message: {error}"
-            ));
-            return None;
-        }
-    };
-    let id = request.id.clone();
-    let message = match connection.answer(&request) {
-        Ok(result) => serde_json::to_string(&JSONRPCResponse { id, result }),
-        Err(error) => serde_json::to_string(&JSONRPCError {
-            id,
-            error: JSONRPCErrorError {
-                code: error.code(),
-                message: error.to_string(),
-                data: None,
-            },
-        }),
-    };
-    message.ok()
+    connection.answer_text(text).unwrap_or_else(|error| {
+        warn(&format!(
+            "ignored a message that is no JSON-RPC message: {error}"
+        ));
+        None
+    })
 }
 
 #[cfg(test)]

@@ -26,25 +26,37 @@ use crate::input::resolve_home;
 use crate::inputs::{WhenEmpty, expand_sources, zone_of};
 use crate::output::{Output, warn};
 use crate::progress::Progress;
-use crate::sample::SAMPLE_JSONL;
+use crate::streamed::source_size;
 use codex_home::{DateRange, Pricing, PricingError, ReportKind, SessionUsage, build_usage_report};
 
 /// The arguments of `usage`, as the command line gave them.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, clap::Args)]
 pub(crate) struct UsageArgs {
-    /// The report word (optional) followed by files and folders.
+    /// An optional REPORT, then rollout files, folders, thread ids or unique id
+    /// prefixes (default: the Codex home).
+    #[arg(value_name = "REPORT|FILE")]
     pub targets: Vec<PathBuf>,
-    /// `--home`.
+    /// Codex home (default: `$CODEX_HOME`, else `~/.codex`).
+    #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
-    /// `--since`.
+    /// First day counted (YYYY-MM-DD, in --timezone).
+    #[arg(long, value_name = "DATE")]
     pub since: Option<String>,
-    /// `--until`.
+    /// Last day counted (YYYY-MM-DD, in --timezone).
+    #[arg(long, value_name = "DATE")]
     pub until: Option<String>,
-    /// `--timezone`.
+    /// IANA time zone days are counted in (default: the local zone, from TZ, else the
+    /// system's).
+    #[arg(long, value_name = "ZONE")]
     pub timezone: Option<String>,
-    /// `--pricing`.
+    /// Price table to use instead of the bundled one: LiteLLM's
+    /// model_prices_and_context_window.json, or {"models": {NAME: {"input",
+    /// "cached_input", "output"}}} in USD per million tokens
+    #[arg(long, value_name = "FILE")]
     pub pricing: Option<PathBuf>,
-    /// `--by`.
+    /// The report, as a REPORT word first would name it: daily, weekly, monthly,
+    /// session, model or project (the session's git repository, else its directory).
+    #[arg(long, value_name = "REPORT")]
     pub by: Option<String>,
 }
 
@@ -79,7 +91,7 @@ pub(crate) fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
             "--since {since} is after --until {until}"
         )));
     }
-    let (zone, zone_name) = resolve_zone(args.timezone.as_deref())?;
+    let zone = zone_of(args.timezone.as_deref())?;
     let pricing = match &args.pricing {
         Some(path) => Pricing::from_file(path),
         None => Pricing::bundled(),
@@ -108,13 +120,13 @@ pub(crate) fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
     });
     let report = build_usage_report(kind, zone, range, &sessions);
     if out.is_json() {
-        let mut json = render::to_json(kind, &report, &pricing, &zone_name);
+        let mut json = render::to_json(kind, &report, &pricing, zone.name());
         if let Some(document) = json.as_object_mut() {
             document.insert("damaged".into(), damaged.to_json());
         }
         out.json_line(&json)?;
     } else {
-        let mut text = render::to_table(kind, &report, &pricing, &zone_name);
+        let mut text = render::to_table(kind, &report, &pricing, zone.name());
         if !damaged.is_empty() {
             text.push_str("Partial: damaged files were counted as far as they could be read.\n");
         }
@@ -141,7 +153,7 @@ fn split_report_word(targets: &[PathBuf]) -> Result<(Option<ReportKind>, &[PathB
         let looks_like_a_word = word.chars().all(|ch| ch.is_ascii_alphabetic());
         let near = report_words()
             .into_iter()
-            .find(|name| edit_distance(&word.to_ascii_lowercase(), name) <= 2);
+            .find(|name| strsim::levenshtein(&word.to_ascii_lowercase(), name) <= 2);
         if looks_like_a_word && let Some(name) = near {
             return Err(Failure::Usage(format!(
                 "unknown report `{word}`: did you mean `{name}`? (reports: {}; a file of that \
@@ -158,35 +170,10 @@ fn report_words() -> Vec<&'static str> {
     ReportKind::ALL.iter().map(|(word, _)| *word).collect()
 }
 
-/// The number of single-character insertions, deletions and substitutions that turn `a`
-/// into `b` (Levenshtein).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (diagonal + usize::from(ca != *cb))
-                .min(above + 1)
-                .min(row[j] + 1);
-            diagonal = above;
-        }
-    }
-    row[b.len()]
-}
-
 /// A `--since`/`--until` day, by codex-home's rule ([`codex_home::parse_day`]).
 fn parse_date(text: &str) -> Result<NaiveDate, Failure> {
     codex_home::parse_day(text)
         .ok_or_else(|| Failure::Usage(format!("invalid date `{text}`: expected YYYY-MM-DD")))
-}
-
-/// The zone named (an IANA name), else the local one, else UTC (with a warning).
-fn resolve_zone(name: Option<&str>) -> Result<(Tz, String), Failure> {
-    let zone = zone_of(name)?;
-    Ok((zone, zone.name().to_string()))
 }
 
 /// Reads every source's usage, several files at a time, in the order given, each file's
@@ -194,13 +181,7 @@ fn resolve_zone(name: Option<&str>) -> Result<(Tz, String), Failure> {
 /// the files' sizes). Unreadable files are reported and left out (the second value says
 /// whether there were any).
 fn read_all(sources: &[Source], zone: Tz) -> (Vec<SessionUsage>, bool) {
-    let sizes: Vec<u64> = sources
-        .iter()
-        .map(|source| match source {
-            Source::File(path) => std::fs::metadata(path).map_or(0, |meta| meta.len()),
-            _ => 0,
-        })
-        .collect();
+    let sizes: Vec<u64> = sources.iter().map(source_size).collect();
     let total_bytes: u64 = sizes.iter().sum();
     let progress = Progress::for_bytes(total_bytes, "reading sessions");
     // On rayon's pool, one file per task, in the order given.
@@ -238,29 +219,21 @@ fn read_all(sources: &[Source], zone: Tz) -> (Vec<SessionUsage>, bool) {
     (sessions, unreadable)
 }
 
+/// One source's usage by day: a file (read with a buffer sized by it), or standard input, the
+/// only other source [`expand_sources`] gives for `usage`.
 fn read_one(source: &Source, zone: Tz) -> Result<FileUsage, String> {
-    let name = source.name();
-    let failed = |err: std::io::Error| format!("cannot read {name}: {err}");
-    let by_day = |stream| file_usage_by_day(stream, zone);
-    let usage = match source {
-        Source::File(path) => RolloutStream::open(path).and_then(by_day),
-        Source::Spooled(spooled) => RolloutStream::open(spooled.path()).and_then(by_day),
-        Source::Stdin => RolloutStream::new(std::io::stdin().lock())
-            .and_then(|stream| file_usage_by_day(stream, zone)),
-        Source::Sample => RolloutStream::new(SAMPLE_JSONL.as_bytes())
+    let usage = match source.path() {
+        Some(path) => RolloutStream::open(path).and_then(|stream| file_usage_by_day(stream, zone)),
+        None => RolloutStream::new(std::io::stdin().lock())
             .and_then(|stream| file_usage_by_day(stream, zone)),
     };
-    usage.map_err(failed)
+    usage.map_err(|err| format!("cannot read {}: {err}", source.name()))
 }
 
 /// A file's usage with every response apart, read again for
 /// [`count_each_response_once`]; standard input cannot be read twice.
 fn read_apart(source: &Source) -> Option<FileUsage> {
-    let usage = match source {
-        Source::File(path) => RolloutStream::open(path).and_then(file_usage),
-        Source::Spooled(spooled) => RolloutStream::open(spooled.path()).and_then(file_usage),
-        Source::Stdin => return None,
-        Source::Sample => RolloutStream::new(SAMPLE_JSONL.as_bytes()).and_then(file_usage),
-    };
-    usage.ok()
+    RolloutStream::open(source.path()?)
+        .and_then(file_usage)
+        .ok()
 }

@@ -14,15 +14,14 @@
 
 use serde::Serialize;
 
-use codex_rollout::ProblemKind;
 use rayon::prelude::*;
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
 use crate::output::{Output, sanitize_text};
 use crate::progress::Progress;
-use crate::streamed::{SourceInput, open_stream, source_size, unreadable};
-use codex_home::ProblemReport;
+use crate::streamed::{SourceInput, source_size, unreadable};
+use codex_home::{ProblemReport, validate_input};
 
 /// The report of one file, as `--json` prints it (one object per line).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -52,84 +51,25 @@ impl FileReport {
     }
 }
 
-/// Checks one source, reading it as a stream (memory bounded by its longest line), and
-/// advancing `progress` by its bytes.
+/// Checks one source ([`validate_input`]), advancing `progress` by its bytes.
 pub(crate) fn validate_source(source: &Source, progress: &Progress) -> FileReport {
     let file = source.name();
-    let mut report = FileReport {
-        file,
-        lines: None,
-        problems: Vec::new(),
-        notes: Vec::new(),
-        error: None,
-    };
-    if let Err(err) = check_stream(source, progress, &mut report) {
-        report.lines = None;
-        report.problems.clear();
-        report.notes.clear();
-        report.error = Some(err.to_string());
+    match validate_input(&SourceInput::new(source, progress)) {
+        Ok(found) => FileReport {
+            file,
+            lines: Some(found.lines),
+            problems: found.problems,
+            notes: found.notes,
+            error: None,
+        },
+        Err(err) => FileReport {
+            error: Some(unreadable(&file, &err).to_string()),
+            file,
+            lines: None,
+            problems: Vec::new(),
+            notes: Vec::new(),
+        },
     }
-    report
-}
-
-fn check_stream(
-    source: &Source,
-    progress: &Progress,
-    report: &mut FileReport,
-) -> Result<(), Failure> {
-    let input = SourceInput::new(source, progress);
-    let stream = open_stream(&input)?;
-    let mut blank = true;
-    let mut damaged = false;
-    let mut items = false;
-    let mut session_meta = false;
-    let mut lines = 0;
-    let file = report.file.clone();
-    stream
-        .for_each_line_parallel(|line| {
-            if let Some(problem) = &line.problem {
-                if problem.kind == ProblemKind::Damaged {
-                    damaged = true;
-                } else {
-                    lines = line.number;
-                }
-                if problem.kind.is_unreadable() {
-                    report.problems.push(problem.into());
-                } else {
-                    report.notes.push(problem.into());
-                }
-            } else {
-                lines = line.number;
-            }
-            if !damaged {
-                blank &= line.raw.iter().all(u8::is_ascii_whitespace);
-            }
-            if let Some(rollout_line) = line.line() {
-                items = true;
-                session_meta |= rollout_line.item.session_meta().is_some();
-            }
-        })
-        .map_err(|err| unreadable(&file, &err))?;
-    report.lines = Some(lines);
-    if blank && !damaged {
-        report.problems = vec![ProblemReport {
-            line: 0,
-            kind: "empty",
-            message: "the file is empty: it holds no rollout lines".to_string(),
-        }];
-        report.notes.clear();
-        return Ok(());
-    }
-    if !session_meta && items {
-        report.notes.push(ProblemReport {
-            line: 0,
-            kind: "no_session_meta",
-            message: "no session_meta line: the thread id is unknown, so the file cannot be \
-                      resumed or forked"
-                .to_string(),
-        });
-    }
-    Ok(())
 }
 
 /// Runs `validate` over `sources`, in parallel, reporting in the order given; the worst
@@ -145,7 +85,7 @@ pub(crate) fn run(sources: &[Source], out: &mut Output) -> CommandResult {
     let mut status = Status::Ok;
     let mut with_problems = 0;
     for report in &reports {
-        status = worst(status, report.status());
+        status = status.max(report.status());
         if report.status() != Status::Ok {
             with_problems += 1;
         }
@@ -162,10 +102,6 @@ pub(crate) fn run(sources: &[Source], out: &mut Output) -> CommandResult {
         ))?;
     }
     Ok(status)
-}
-
-fn worst(a: Status, b: Status) -> Status {
-    if a.exit_code() >= b.exit_code() { a } else { b }
 }
 
 /// Human report of one file: each problem and note as one `FILE:LINE: kind: message` line

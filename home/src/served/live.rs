@@ -24,7 +24,10 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use codex_app_server_protocol::v2::{ThreadUnsubscribeResponse, ThreadUnsubscribeStatus};
-use codex_app_server_protocol::{ClientRequest, JSONRPCRequest, ServerMessage, ServerNotification};
+use codex_app_server_protocol::{
+    ClientRequest, JSONRPCError, JSONRPCErrorError, JSONRPCMessage, JSONRPCRequest,
+    JSONRPCResponse, ServerMessage, ServerNotification,
+};
 use serde_json::Value;
 
 use super::{ServeError, ServedHome, result};
@@ -111,6 +114,28 @@ impl ServedConnection {
             }
             _ => self.served.answer(request),
         }
+    }
+
+    /// The answer owed to one message of the client, as the JSON text to send: a request's
+    /// result, or its error with [`ServeError::code`]; `None` for a notification or a
+    /// response, which are owed nothing. Fails when the text is no JSON-RPC message.
+    pub fn answer_text(&mut self, text: &str) -> Result<Option<String>, serde_json::Error> {
+        let JSONRPCMessage::Request(request) = serde_json::from_str(text)? else {
+            return Ok(None);
+        };
+        let id = request.id.clone();
+        let answer = match self.answer(&request) {
+            Ok(result) => serde_json::to_string(&JSONRPCResponse { id, result }),
+            Err(error) => serde_json::to_string(&JSONRPCError {
+                id,
+                error: JSONRPCErrorError {
+                    code: error.code(),
+                    message: error.to_string(),
+                    data: None,
+                },
+            }),
+        };
+        Ok(answer.ok())
     }
 
     /// Follows the file `path` of thread `thread_id` from its first `size` bytes on.
@@ -214,3 +239,7 @@ impl SessionInput for FirstBytes {
         Some(&self.path)
     }
 }
+
+#[cfg(test)]
+#[path = "live_tests.rs"]
+mod tests;

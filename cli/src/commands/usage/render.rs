@@ -5,8 +5,6 @@
 //! thousands separators; when the widest row would not fit 80 columns they are shortened
 //! (`12.3M`), and a long key is cut with `…`.
 
-use std::collections::BTreeMap;
-
 use codex_home::{Tally, Tokens};
 use serde_json::{Map, Value, json};
 
@@ -19,7 +17,7 @@ pub(crate) const MAX_WIDTH: usize = 80;
 /// The longest key column.
 const MAX_KEY: usize = 24;
 
-/// The report as JSON.
+/// The report as JSON (serde_json's map sorts the keys).
 pub(crate) fn to_json(
     kind: ReportKind,
     report: &UsageReport,
@@ -30,55 +28,37 @@ pub(crate) fn to_json(
         .rows
         .iter()
         .map(|row| {
-            let mut object = Map::new();
-            match kind {
-                ReportKind::Daily => {
-                    object.insert("date".into(), json!(row.key));
-                }
-                ReportKind::Weekly => {
-                    object.insert("week".into(), json!(row.key));
-                }
-                ReportKind::Monthly => {
-                    object.insert("month".into(), json!(row.key));
-                }
-                ReportKind::Model => {
-                    object.insert("model".into(), json!(row.key));
-                }
-                ReportKind::Project => {
-                    object.insert("project".into(), json!(row.key));
-                }
+            let mut object = tally_json(&row.tally, pricing);
+            let key = match kind {
+                ReportKind::Daily => "date",
+                ReportKind::Weekly => "week",
+                ReportKind::Monthly => "month",
+                ReportKind::Model => "model",
+                ReportKind::Project => "project",
                 ReportKind::Session => {
-                    object.insert("thread_id".into(), json!(row.key));
-                    object.insert("path".into(), json!(row.path));
+                    object["path"] = json!(row.path);
+                    "thread_id"
                 }
-            }
-            object.insert(
-                "last_activity".into(),
-                json!(codex_rollout::format_line_timestamp(row.last_activity)),
-            );
-            tally_json(&row.tally, pricing, &mut object);
-            Value::Object(object)
+            };
+            object[key] = json!(row.key);
+            object["last_activity"] =
+                json!(codex_rollout::format_line_timestamp(row.last_activity));
+            object
         })
         .collect();
-    let mut totals = Map::new();
-    tally_json(&report.totals, pricing, &mut totals);
-    let mut document = Map::new();
-    document.insert(kind.json_key().into(), Value::Array(rows));
-    document.insert("totals".into(), Value::Object(totals));
-    document.insert("timezone".into(), json!(zone));
-    document.insert("unpriced_models".into(), json!(unpriced(report, pricing)));
-    document.insert(
-        "pricing".into(),
-        json!({
-            "snapshot_date": pricing.snapshot.as_ref().map(|snapshot| &snapshot.date),
-            "litellm_version": pricing.snapshot.as_ref().map(|snapshot| &snapshot.litellm_version),
-        }),
-    );
-    document.insert(
-        "repeated_responses".into(),
-        json!(report.repeated_responses),
-    );
-    Value::Object(document)
+    let snapshot = pricing.snapshot.as_ref();
+    let mut document = json!({
+        "timezone": zone,
+        "unpriced_models": unpriced(report, pricing),
+        "pricing": {
+            "snapshot_date": snapshot.map(|snapshot| &snapshot.date),
+            "litellm_version": snapshot.map(|snapshot| &snapshot.litellm_version),
+        },
+        "repeated_responses": report.repeated_responses,
+    });
+    document["totals"] = tally_json(&report.totals, pricing);
+    document[kind.json_key()] = Value::Array(rows);
+    document
 }
 
 /// The models of `report` that have no price.
@@ -92,48 +72,32 @@ pub(crate) fn unpriced(report: &UsageReport, pricing: &Pricing) -> Vec<String> {
         .collect()
 }
 
-fn counts_json(tokens: &Tokens, cost: TallyCost, object: &mut Map<String, Value>) {
-    object.insert("input_tokens".into(), json!(tokens.input_tokens));
-    object.insert(
-        "cached_input_tokens".into(),
-        json!(tokens.cached_input_tokens),
-    );
-    object.insert("output_tokens".into(), json!(tokens.output_tokens));
-    object.insert(
-        "reasoning_output_tokens".into(),
-        json!(tokens.reasoning_output_tokens),
-    );
-    object.insert("total_tokens".into(), json!(tokens.total_tokens));
-    object.insert("cost_usd".into(), json!(cost.usd));
-    object.insert("cost_complete".into(), json!(cost.complete()));
-    object.insert("unpriced_tokens".into(), json!(cost.unpriced_tokens));
+fn counts_json(tokens: &Tokens, cost: TallyCost) -> Value {
+    json!({
+        "input_tokens": tokens.input_tokens,
+        "cached_input_tokens": tokens.cached_input_tokens,
+        "output_tokens": tokens.output_tokens,
+        "reasoning_output_tokens": tokens.reasoning_output_tokens,
+        "total_tokens": tokens.total_tokens,
+        "cost_usd": cost.usd,
+        "cost_complete": cost.complete(),
+        "unpriced_tokens": cost.unpriced_tokens,
+    })
 }
 
-/// The cost of one model's tokens, as a tally's.
-fn model_cost(pricing: &Pricing, model: &str, tokens: &Tokens) -> TallyCost {
-    let usd = pricing.cost(model, tokens);
-    TallyCost {
-        usd,
-        unpriced_tokens: if usd.is_some() {
-            0
-        } else {
-            tokens.total_tokens
-        },
-    }
-}
-
-fn tally_json(tally: &Tally, pricing: &Pricing, object: &mut Map<String, Value>) {
-    counts_json(&tally.tokens, pricing.tally_cost(tally), object);
-    let models: BTreeMap<&String, Value> = tally
+/// A tally's counts and cost, with those of each model under `models`.
+fn tally_json(tally: &Tally, pricing: &Pricing) -> Value {
+    let mut object = counts_json(&tally.tokens, pricing.tally_cost(tally));
+    let models: Map<String, Value> = tally
         .models
         .iter()
         .map(|(model, tokens)| {
-            let mut counts = Map::new();
-            counts_json(tokens, model_cost(pricing, model, tokens), &mut counts);
-            (model, Value::Object(counts))
+            let counts = counts_json(tokens, pricing.model_cost(model, tokens));
+            (model.clone(), counts)
         })
         .collect();
-    object.insert("models".into(), json!(models));
+    object["models"] = Value::Object(models);
+    object
 }
 
 /// One printed line: key and cells.
@@ -250,7 +214,7 @@ fn table_lines(
             for (model, tokens) in &tally.models {
                 lines.push(Line {
                     key: format!("  {}", cut(model, MAX_KEY - 2)),
-                    cells: cells(tokens, model_cost(pricing, model, tokens), short),
+                    cells: cells(tokens, pricing.model_cost(model, tokens), short),
                 });
             }
         }
