@@ -58,6 +58,18 @@ pub fn parse_age(text: &str) -> Result<Duration, AgeError> {
     Ok(Duration::from_secs(number.saturating_mul(seconds)))
 }
 
+/// `duration` as [`parse_age`] reads it, in the largest unit that divides it (`7d`, `12h`,
+/// `30m`, `45s`; `0` for none).
+pub fn format_age(duration: Duration) -> String {
+    match duration.as_secs() {
+        0 => "0".to_string(),
+        s if s % 86_400 == 0 => format!("{}d", s / 86_400),
+        s if s % 3_600 == 0 => format!("{}h", s / 3_600),
+        s if s % 60 == 0 => format!("{}m", s / 60),
+        s => format!("{s}s"),
+    }
+}
+
 /// Parses a day: `YYYY-MM-DD` or `YYYYMMDD`.
 pub fn parse_day(text: &str) -> Option<NaiveDate> {
     NaiveDate::parse_from_str(text, "%Y-%m-%d")

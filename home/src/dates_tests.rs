@@ -101,3 +101,19 @@ fn the_local_zone_is_tz_then_the_systems_and_timezone_wins() -> Result<(), Unkno
     assert_eq!((nothing.zone, nothing.guessed), (Tz::UTC, true));
     Ok(())
 }
+
+#[test]
+fn an_age_is_written_in_its_largest_whole_unit_and_read_back() -> Result<(), AgeError> {
+    for (seconds, text) in [
+        (0, "0"),
+        (7 * 86_400, "7d"),
+        (36 * 3_600, "36h"),
+        (90, "90s"),
+    ] {
+        let age = Duration::from_secs(seconds);
+        assert_eq!(format_age(age), text);
+        assert_eq!(parse_age(text)?, age);
+    }
+    assert_eq!(format_age(Duration::from_secs(1_800)), "30m");
+    Ok(())
+}

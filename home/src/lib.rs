@@ -138,7 +138,8 @@ pub use compress::{
 };
 pub use damage::{Damage, file_damage, is_damage, may_be_damaged, note_damage};
 pub use dates::{
-    AgeError, DayZone, RangeEnd, UnknownZone, day_zone, parse_age, parse_day, parse_instant_ms,
+    AgeError, DayZone, RangeEnd, UnknownZone, day_zone, format_age, parse_age, parse_day,
+    parse_instant_ms,
 };
 pub use du::{
     ByteKind, CompressEstimate, DayUsage, DuOptions, DuReport, FileDiskUsage, ImagePlace,

@@ -114,17 +114,19 @@ fn human(report: &DuReport, args: &DuArgs, out: &mut Output) -> Result<(), Failu
     }
     out.line(&head)?;
     out.line("")?;
+    // A row of the table: what, how many bytes, and their share of the JSON Lines.
+    let row = |what: &str, bytes: u64| {
+        let share = percent(bytes, report.decoded_bytes);
+        format!("{what:<40}{:>12}{share:>8}", human_bytes(bytes))
+    };
     out.line(&format!(
         "{:<40}{:>12}{:>8}",
         "Where the bytes go", "bytes", "share"
     ))?;
     for kind in ByteKind::ALL {
-        let bytes = report.bytes.get(kind);
-        out.line(&format!(
-            "  {:<38}{:>12}{:>8}",
-            kind_label(kind),
-            human_bytes(bytes),
-            percent(bytes, report.decoded_bytes)
+        out.line(&row(
+            &format!("  {}", kind_label(kind)),
+            report.bytes.get(kind),
         ))?;
     }
     out.line("")?;
@@ -143,24 +145,12 @@ fn human(report: &DuReport, args: &DuArgs, out: &mut Output) -> Result<(), Failu
             ))?;
         }
     }
-    out.line(&format!(
-        "  {:<38}{:>12}{:>8}",
-        format!("stored again ({} copies)", images.duplicate_count),
-        human_bytes(images.duplicate_bytes),
-        percent(images.duplicate_bytes, report.decoded_bytes)
-    ))?;
-    out.line(&format!(
-        "{:<40}{:>12}{:>8}",
-        "Copied from a parent (replayed prefix)",
-        human_bytes(report.copied_prefix_bytes),
-        percent(report.copied_prefix_bytes, report.decoded_bytes)
-    ))?;
-    out.line(&format!(
-        "{:<40}{:>12}{:>8}",
-        "Lines identical to an earlier file's",
-        human_bytes(report.identical_line_bytes),
-        percent(report.identical_line_bytes, report.decoded_bytes)
-    ))?;
+    let again = format!("  stored again ({} copies)", images.duplicate_count);
+    out.line(&row(&again, images.duplicate_bytes))?;
+    let copied = "Copied from a parent (replayed prefix)";
+    out.line(&row(copied, report.copied_prefix_bytes))?;
+    let identical = "Lines identical to an earlier file's";
+    out.line(&row(identical, report.identical_line_bytes))?;
     out.line("")?;
     out.line("Largest files")?;
     for file in &report.largest {
@@ -198,7 +188,7 @@ fn human(report: &DuReport, args: &DuArgs, out: &mut Output) -> Result<(), Failu
     }
     let line = format!(
         "compress ({rule}, older than {}): {} file(s), {}",
-        age(args.files.older_than),
+        codex_home::format_age(args.files.older_than),
         report.compressible_files,
         human_bytes(report.compressible_bytes)
     );
@@ -242,16 +232,5 @@ fn place_label(place: ImagePlace) -> &'static str {
         ImagePlace::Compacted => "compacted records",
         ImagePlace::Event => "events",
         ImagePlace::Other => "other lines",
-    }
-}
-
-fn age(duration: std::time::Duration) -> String {
-    let seconds = duration.as_secs();
-    match seconds {
-        0 => "0".to_string(),
-        s if s % 86_400 == 0 => format!("{}d", s / 86_400),
-        s if s % 3_600 == 0 => format!("{}h", s / 3_600),
-        s if s % 60 == 0 => format!("{}m", s / 60),
-        s => format!("{s}s"),
     }
 }
