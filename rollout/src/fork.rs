@@ -287,25 +287,6 @@ pub struct ForkedFile {
     pub bytes_read_backwards: u64,
 }
 
-/// The thread the file `source` (plain or compressed) records: its first session meta's,
-/// read from its first line when that is an enveloped meta, else from the first meta a
-/// forward read finds; `None` when it has none. A fork by reference asks it to find the
-/// source's home before writing.
-pub fn fork_source_thread(source: &Path) -> std::io::Result<Option<ThreadId>> {
-    if let Some(head) = from_end::read_head(source)? {
-        return Ok(Some(head.thread_id));
-    }
-    let mut stream = crate::stream::RolloutStream::open(source)?;
-    while let Some(line) = stream.next_line()? {
-        if let Some(codex_protocol::rollout::RolloutItem::SessionMeta(meta)) =
-            line.line().map(|line| &line.item)
-        {
-            return Ok(Some(meta.meta.id));
-        }
-    }
-    Ok(None)
-}
-
 /// Forks the file `source` (plain or compressed) without its last `drop` user turns into the
 /// file `path` (which must not exist yet) without holding the source: the cut is found from
 /// the end of a plain file that starts with its enveloped meta (see the `from_end` module),

@@ -107,7 +107,7 @@ pub use compress::{
 pub use error::{Result, RolloutError};
 pub use fork::{
     ForkError, ForkMode, ForkPoint, ForkedRollout, fork_bytes, fork_file_dropping_turns,
-    fork_point_dropping_turns, fork_rollout, fork_rollout_to_path, fork_source_thread,
+    fork_point_dropping_turns, fork_rollout, fork_rollout_to_path,
     user_message_positions_in_rollout,
 };
 pub use head::{session_meta_of_file, thread_id_of_file};

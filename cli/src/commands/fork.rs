@@ -32,7 +32,7 @@ use codex_protocol::rollout::HistoryBase;
 use codex_protocol::thread_id::ThreadId;
 use codex_rollout::CodexHome;
 use codex_rollout::{
-    ForkError, ForkMode, ForkedRollout, fork_file_dropping_turns, fork_source_thread,
+    ForkError, ForkMode, ForkedRollout, fork_file_dropping_turns, session_meta_of_file,
 };
 use serde::Serialize;
 
@@ -108,9 +108,10 @@ pub(crate) fn run(
     let name = source.name();
     let mode = match &by_reference {
         Some(options) => {
-            let thread_id = fork_source_thread(path)
+            let thread_id = session_meta_of_file(path)
                 .ok()
                 .flatten()
+                .map(|line| line.meta.id)
                 .ok_or_else(|| why_unforkable(source))?;
             home_holding(thread_id, path, options.home.clone())?;
             ForkMode::ByReference
