@@ -11,7 +11,8 @@
 //! - Listing: [`list_sessions`] and [`list_archived_sessions`] page a home newest first, each
 //!   session with a preview ([`SessionSummary`]); a thread continued in more files is listed
 //!   once, by its newest piece; [`list_threads_of`] is a first page that lists a thread once
-//!   even when copies of its file carry it. [`summarize_rollout_file`] is the same summary for one named file.
+//!   even when copies of its file carry it. [`summarize_rollout_file`] is the same summary
+//!   for one named file.
 //! - Reading one session: [`stream_session`] is the one forward reader with the checks every
 //!   reading makes, [`stream_client_view`] what a client is shown of it, [`read_thread`] and
 //!   [`TwoPassThread`] its thread (the second handing each turn on as it is final), each
