@@ -200,7 +200,7 @@ impl Redactor {
         })
     }
 
-    /// The built-in patterns, this machine's name ([`local_hostname`]) and `custom`: what
+    /// The built-in patterns, this machine's host name and `custom`: what
     /// `--redact` masks with.
     pub fn for_this_machine(custom: &[String]) -> Result<Self, BadPattern> {
         Self::new(local_hostname().as_deref(), custom)

@@ -280,7 +280,8 @@ impl Default for StreamedTurnIndex {
 }
 
 impl StreamedTurnIndex {
-    /// Notes the format of a line that loaded (see [`UserTurnCounter::note_format`]).
+    /// Notes the format of a line that loaded (an item, a legacy marker or an opaque line):
+    /// a file with pre-envelope lines counts turn-starting items ([`TurnRecords::of`]).
     pub fn note_format(&mut self, format: LineFormat) {
         self.indexer.note_format(format);
     }
