@@ -96,6 +96,25 @@ impl SessionInput for FileInput {
     }
 }
 
+/// A session held in memory, for the tests of what reads a [`SessionInput`].
+#[cfg(test)]
+pub(crate) struct BytesInput(pub(crate) Vec<u8>);
+
+#[cfg(test)]
+impl SessionInput for BytesInput {
+    fn name(&self) -> String {
+        "bytes".to_string()
+    }
+
+    fn open(&self, _again: Option<&str>) -> io::Result<Box<dyn Read + '_>> {
+        Ok(Box::new(self.0.as_slice()))
+    }
+
+    fn file(&self) -> Option<&Path> {
+        None
+    }
+}
+
 /// Why a session could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {

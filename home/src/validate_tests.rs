@@ -1,26 +1,7 @@
-use std::io::Read;
-use std::path::Path;
-
 use pretty_assertions::assert_eq;
 
 use super::*;
-
-/// Bytes read as a session.
-struct Bytes(Vec<u8>);
-
-impl SessionInput for Bytes {
-    fn name(&self) -> String {
-        "bytes".to_string()
-    }
-
-    fn open(&self, _again: Option<&str>) -> std::io::Result<Box<dyn Read + '_>> {
-        Ok(Box::new(self.0.as_slice()))
-    }
-
-    fn file(&self) -> Option<&Path> {
-        None
-    }
-}
+use crate::read::BytesInput as Bytes;
 
 const META: &str = r#"{"timestamp":"2025-06-02T09:00:00.000Z","type":"session_meta","payload":{"id":"5973b6c0-94b8-487b-a530-2aeb6098ae0e","timestamp":"2025-06-02T09:00:00.000Z","cwd":"/tmp","originator":"test","cli_version":"0.1.0"}}"#;
 const USER: &str = r#"{"timestamp":"2025-06-02T09:00:01.000Z","type":"event_msg","payload":{"type":"user_message","message":"hi","kind":"plain"}}"#;
