@@ -316,6 +316,18 @@ pub(crate) fn fit_path(path: &Path, width: usize, out: &Output) -> String {
     format!("…{tail}")
 }
 
+/// An RFC 3339 time to the minute in the local zone (`2026-03-30 19:22`), what a person
+/// needs in a list; a text that is no such time as it is.
+pub(crate) fn local_minute(at: &str) -> String {
+    chrono::DateTime::parse_from_rfc3339(at).map_or_else(
+        |_| at.to_owned(),
+        |at| {
+            let local = at.with_timezone(&chrono::Local);
+            local.format("%Y-%m-%d %H:%M").to_string()
+        },
+    )
+}
+
 /// The word of a turn's status, as every view says it: `completed`, `interrupted`, `failed`,
 /// `in progress`.
 pub(crate) fn status_word(status: TurnStatus) -> &'static str {

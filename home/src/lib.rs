@@ -160,12 +160,12 @@ pub use inspect::{
 };
 pub use last_turns::last_turns_from_end;
 pub use list::{
-    Cursor, FoundRollout, HEAD_RECORD_LIMIT, HeadSummary, ListKey, ListOrder, MAX_SCAN_FILES,
-    SessionSummary, SessionsPage, SourceFilter, USER_EVENT_SCAN_LIMIT, all_rollout_files,
-    find_rollout_by_thread_id, find_rollouts_by_thread_prefix, is_rollout_file_name,
-    list_archived_sessions, list_sessions, list_sessions_async, list_sessions_of,
-    list_sessions_where, list_threads_of, nest_sub_agents, read_head_summary, rollout_files_under,
-    summarize_rollout_file,
+    Cursor, FoundRollout, HEAD_RECORD_LIMIT, HeadSummary, ListKey, ListOrder, ListedSession,
+    MAX_SCAN_FILES, SessionSummary, SessionsPage, SourceFilter, USER_EVENT_SCAN_LIMIT,
+    all_rollout_files, find_rollout_by_thread_id, find_rollouts_by_thread_prefix,
+    is_rollout_file_name, list_archived_sessions, list_sessions, list_sessions_async,
+    list_sessions_of, list_sessions_where, list_threads_of, nest_sub_agents, read_head_summary,
+    rollout_files_under, summarize_rollout_file,
 };
 pub use pricing::{Price, Pricing, PricingError, Snapshot, TallyCost};
 pub use prune::{

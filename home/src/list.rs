@@ -43,11 +43,13 @@ use codex_rollout::{
 use codex_rollout::{Result, RolloutError};
 use codex_rollout::{RolloutReader, open_rollout};
 
+mod listed;
 mod nesting;
 mod order;
 mod preview;
 mod walk;
 
+pub use listed::ListedSession;
 pub use nesting::nest_sub_agents;
 pub use order::{Cursor, ListKey, ListOrder};
 

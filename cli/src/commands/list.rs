@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use codex_home::{Cursor, SessionSummary, SessionsPage, list_sessions_of, summarize_rollout_file};
+use codex_home::{Cursor, ListedSession, SessionsPage, list_sessions_of, summarize_rollout_file};
 use codex_rollout::CodexHome;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -60,30 +60,6 @@ pub(crate) struct ListArgs {
 
 /// Sessions per page when `--limit` is not given.
 pub(crate) const DEFAULT_LIMIT: usize = 20;
-
-/// One listed session, as `list --json` prints it. Times are RFC 3339 UTC with
-/// milliseconds (`2025-06-02T09:00:00.000Z`), as session files write them.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct ListedSession {
-    pub path: String,
-    pub thread_id: String,
-    pub created_at: String,
-    pub updated_at: Option<String>,
-    pub cli_version: String,
-    pub cwd: String,
-    pub preview: String,
-    /// The thread's name (Codex's `session_index.jsonl`), `null` when it has none.
-    pub name: Option<String>,
-    /// Which kind of client started it (app-server-protocol's `SOURCE_KINDS`).
-    pub source: &'static str,
-    /// The thread that spawned it (a sub-agent's parent), else `null`.
-    pub parent_thread_id: Option<String>,
-    /// The model of the first turn context near the top; `null` when the head names none.
-    pub model: Option<String>,
-    /// The file's damage (said on standard error and in the listing's `damaged`).
-    #[serde(skip)]
-    pub damage: Option<codex_home::Damage>,
-}
 
 /// What `list --json` prints.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -212,7 +188,7 @@ fn summarize_source(
         Ok(home) => thread_names(&home),
         Err(_) => HashMap::new(),
     };
-    Ok(Some(listed(summary, &names)))
+    Ok(Some(ListedSession::of(summary, &names)))
 }
 
 /// The home's thread names, by thread id (none when its index cannot be read: a listing
@@ -298,13 +274,7 @@ fn run_page(
 /// own client and its name; then the preview.
 fn render_session(session: &ListedSession, out: &mut Output) -> Result<(), Failure> {
     // The minute in the local zone is enough for a person; `--json` has the whole time, UTC.
-    let created = chrono::DateTime::parse_from_rfc3339(&session.created_at)
-        .map(|at| {
-            at.with_timezone(&chrono::Local)
-                .format("%Y-%m-%d %H:%M")
-                .to_string()
-        })
-        .unwrap_or_else(|_| session.created_at.clone());
+    let created = crate::output::local_minute(&session.created_at);
     let mut first = format!(
         "{}  {}  {}",
         created, session.thread_id, session.cli_version
@@ -320,32 +290,12 @@ fn render_session(session: &ListedSession, out: &mut Output) -> Result<(), Failu
     out.line(&format!("    {}", one_line(&session.preview, 74)))
 }
 
-/// The printed form of a summary, the same for a home's page and a named file.
-fn listed(summary: SessionSummary, names: &HashMap<String, String>) -> ListedSession {
-    let thread_id = summary.thread_id().to_string();
-    let (source, parent_thread_id) = summary.source();
-    ListedSession {
-        path: summary.path.display().to_string(),
-        name: source.shown_name(names.get(&thread_id).cloned()),
-        source: source.kind(),
-        parent_thread_id,
-        thread_id,
-        created_at: rfc3339_millis(created_utc(&summary)),
-        updated_at: summary.updated_at.map(rfc3339_millis),
-        cli_version: summary.session_meta.meta.cli_version.clone(),
-        cwd: summary.session_meta.meta.cwd.display().to_string(),
-        preview: summary.preview,
-        model: summary.model,
-        damage: summary.damage,
-    }
-}
-
 fn listing(home: &CodexHome, page: SessionsPage) -> Listing {
     let names = thread_names(home);
     let sessions = page
         .items
         .into_iter()
-        .map(|summary| listed(summary, &names))
+        .map(|summary| ListedSession::of(summary, &names))
         .collect();
     Listing {
         home: home.root.display().to_string(),
@@ -353,24 +303,4 @@ fn listing(home: &CodexHome, page: SessionsPage) -> Listing {
         next_cursor: page.next_cursor.map(|cursor| cursor.to_string()),
         damaged: serde_json::Value::Array(Vec::new()),
     }
-}
-
-/// When the session was created, in UTC: its meta's timestamp (UTC, written by Codex), else
-/// the file name's time, which Codex writes in the local zone of the machine (taken as
-/// this machine's zone).
-fn created_utc(summary: &SessionSummary) -> chrono::DateTime<chrono::Utc> {
-    use chrono::TimeZone;
-    if let Ok(at) = chrono::DateTime::parse_from_rfc3339(&summary.session_meta.meta.timestamp) {
-        return at.with_timezone(&chrono::Utc);
-    }
-    let named = summary.name.created;
-    chrono::Local
-        .from_local_datetime(&named.naive_utc())
-        .earliest()
-        .map_or(named, |at| at.with_timezone(&chrono::Utc))
-}
-
-/// `2025-06-02T09:00:00.000Z`.
-fn rfc3339_millis(at: chrono::DateTime<chrono::Utc>) -> String {
-    at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }

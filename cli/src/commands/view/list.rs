@@ -2,10 +2,12 @@
 //! once (codex-home's `list_threads_of`), sub-agents under their parent; and the search over
 //! the home's full-text index.
 
-use std::path::{Path, PathBuf};
+use std::collections::HashMap;
+use std::path::Path;
 
 use codex_home::{
-    Hit, Order, Query, SessionSummary, SourceFilter, list_threads_of, nest_sub_agents,
+    Hit, ListedSession, Order, Query, SessionSummary, SourceFilter, list_threads_of,
+    nest_sub_agents,
 };
 use codex_rollout::CodexHome;
 
@@ -19,24 +21,10 @@ pub(crate) const LIST_LIMIT: usize = 500;
 /// One row of the list.
 #[derive(Debug, Clone)]
 pub(crate) struct Row {
-    /// The newest file of the thread.
-    pub path: PathBuf,
-    /// The thread id.
-    pub thread_id: String,
-    /// `2026-03-30 19:22`.
+    /// The thread, by its newest file, as `list` shows it.
+    pub session: ListedSession,
+    /// When it was created, to the minute in the local zone (`2026-03-30 19:22`).
     pub created: String,
-    /// The working directory.
-    pub cwd: String,
-    /// The first thing the person said.
-    pub preview: String,
-    /// The model named near the top of the file (empty when none is).
-    pub model: String,
-    /// The thread's name in the home's index (empty when it has none).
-    pub name: String,
-    /// Which kind of client started it (`cli`, `subAgentThreadSpawn`, ...).
-    pub source: &'static str,
-    /// The thread that spawned it, for a sub-agent.
-    pub parent: Option<String>,
     /// Listed under its parent (which is in the list).
     pub nested: bool,
 }
@@ -47,20 +35,22 @@ impl Row {
     /// name, cwd, model or first message (case insensitive, a part of any of them).
     pub(crate) fn matches(&self, filter: &str) -> bool {
         let filter = filter.trim().to_lowercase();
-        if let Some(model) = filter.strip_prefix("model:") {
-            return self.model.to_lowercase().contains(model.trim());
+        let session = &self.session;
+        let model = session.model.as_deref().unwrap_or_default();
+        if let Some(wanted) = filter.strip_prefix("model:") {
+            return model.to_lowercase().contains(wanted.trim());
         }
         if let Some(source) = filter.strip_prefix("source:") {
-            return self.source.to_lowercase().contains(source.trim());
+            return session.source.to_lowercase().contains(source.trim());
         }
         filter.is_empty()
             || [
-                &self.created,
-                &self.thread_id,
-                &self.name,
-                &self.cwd,
-                &self.model,
-                &self.preview,
+                self.created.as_str(),
+                &session.thread_id,
+                session.name.as_deref().unwrap_or_default(),
+                &session.cwd,
+                model,
+                &session.preview,
             ]
             .iter()
             .any(|field| field.to_lowercase().contains(&filter))
@@ -68,7 +58,7 @@ impl Row {
 
     /// The command that resumes the thread in Codex.
     pub(crate) fn resume_command(&self) -> String {
-        resume_command(&self.thread_id)
+        resume_command(&self.session.thread_id)
     }
 }
 
@@ -88,24 +78,12 @@ pub(crate) fn rows(
         .collect())
 }
 
-fn row(
-    summary: SessionSummary,
-    nested: bool,
-    names: &std::collections::HashMap<String, String>,
-) -> Row {
-    let thread_id = summary.thread_id().to_string();
-    let (source, parent) = summary.source();
+fn row(summary: SessionSummary, nested: bool, names: &HashMap<String, String>) -> Row {
+    let session = ListedSession::of(summary, names);
     Row {
-        name: names.get(&thread_id).cloned().unwrap_or_default(),
-        source: source.kind(),
-        parent,
+        created: crate::output::local_minute(&session.created_at),
+        session,
         nested,
-        thread_id,
-        created: summary.name.created.format("%Y-%m-%d %H:%M").to_string(),
-        cwd: summary.session_meta.meta.cwd.display().to_string(),
-        preview: summary.preview.clone(),
-        model: summary.model.clone().unwrap_or_default(),
-        path: summary.path,
     }
 }
 

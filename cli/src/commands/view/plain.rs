@@ -120,15 +120,16 @@ pub(crate) fn sessions(
     ))?;
     for row in rows {
         let indent = if row.nested { "  ↳ " } else { "" };
-        let tag = crate::output::source_tag(row.source, row.parent.as_deref());
-        let name = match row.name.as_str() {
-            "" => String::new(),
-            name => format!("\"{name}\"  "),
+        let session = &row.session;
+        let tag = crate::output::source_tag(session.source, session.parent_thread_id.as_deref());
+        let name = match &session.name {
+            None => String::new(),
+            Some(name) => format!("\"{name}\"  "),
         };
         out.line(&crate::output::one_line(
             &format!(
                 "{indent}{}  {}{tag}  {}  {name}{}",
-                row.created, row.thread_id, row.cwd, row.preview
+                row.created, session.thread_id, session.cwd, session.preview
             ),
             160,
         ))?;

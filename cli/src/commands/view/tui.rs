@@ -195,10 +195,10 @@ impl App {
             Some(hits) => hits
                 .get(self.selected)
                 .map(|hit| (hit.thread_id.clone(), hit.path.clone(), Some(hit.turn))),
-            None => self
-                .visible_rows()
-                .get(self.selected)
-                .map(|row| (row.thread_id.clone(), row.path.clone(), None)),
+            None => self.visible_rows().get(self.selected).map(|row| {
+                let session = &row.session;
+                (session.thread_id.clone(), session.path.clone().into(), None)
+            }),
         }
     }
 
@@ -476,18 +476,19 @@ impl App {
                 .visible_rows()
                 .iter()
                 .map(|row| {
-                    let name = match row.name.as_str() {
-                        "" => String::new(),
-                        name => format!("\"{}\"  ", clip(name, 30)),
+                    let session = &row.session;
+                    let name = match &session.name {
+                        None => String::new(),
+                        Some(name) => format!("\"{}\"  ", clip(name, 30)),
                     };
                     format!(
                         "{}{}  {}  {:<28}  {:<18}  {name}{}",
                         if row.nested { "↳ " } else { "" },
                         row.created,
-                        row.thread_id.get(..8).unwrap_or(&row.thread_id),
-                        clip(&row.cwd, 28),
-                        clip(&row.model, 18),
-                        row.preview.replace('\n', " ")
+                        session.thread_id.get(..8).unwrap_or(&session.thread_id),
+                        clip(&session.cwd, 28),
+                        clip(session.model.as_deref().unwrap_or_default(), 18),
+                        session.preview.replace('\n', " ")
                     )
                 })
                 .collect(),
