@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use crate::error::{Failure, Status};
 pub(crate) use sanitize::{
-    JsonTextWriter, escape_json_text, holds_terminal_control, one_line, sanitize_text,
+    JsonTextWriter, clip, escape_json_text, holds_terminal_control, one_line, sanitize_text,
 };
 pub(crate) use spool::Spool;
 

@@ -202,6 +202,16 @@ pub(crate) fn one_line(text: &str, max: usize) -> String {
     cut
 }
 
+/// `text` cut to `width` characters, the last of them `…` when it was cut.
+pub(crate) fn clip(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_owned();
+    }
+    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
 #[cfg(test)]
 #[path = "sanitize_tests.rs"]
 mod tests;

@@ -13,7 +13,7 @@ use codex_app_server_protocol::v2::Turn;
 use tempfile::NamedTempFile;
 
 use super::facts::{ContentsLine, Header, Overview};
-use super::shown::{Shown, rfc3339_seconds};
+use super::shown::{Shown, utc_second};
 use super::{html, markdown};
 use crate::cli::ExportFormat;
 use crate::error::Failure;
@@ -88,10 +88,10 @@ impl Layout {
         turn: &Turn,
         shown: &[Shown],
     ) -> Result<String, Failure> {
-        let started = turn.started_at.and_then(rfc3339_seconds);
+        let started = turn.started_at.and_then(utc_second);
         Ok(match self {
-            Self::Markdown => markdown::turn(number, started.as_deref(), shown),
-            Self::Html => html::turn(number, status_word(turn.status), started.as_deref(), shown),
+            Self::Markdown => markdown::turn(number, started, shown),
+            Self::Html => html::turn(number, status_word(turn.status), started, shown),
             Self::Json(json) => json.turn(turn)?,
         })
     }

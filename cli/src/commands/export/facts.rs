@@ -4,12 +4,13 @@
 //! Why shared: the Markdown and HTML exports are two layouts of one transcript; a fact worded
 //! here is worded the same in both.
 
+use chrono::{DateTime, Utc};
 use codex_app_server_protocol::BuiltThread;
 use codex_app_server_protocol::transcript::{CellBody, TurnTokens};
 use codex_app_server_protocol::v2::{Turn, TurnStatus};
 
 use super::image::human_bytes;
-use super::shown::{Shown, rfc3339_seconds};
+use super::shown::{Shown, rfc3339, utc_second};
 use crate::output::status_word;
 
 /// What the document says of the thread before its first turn, known from the first pass
@@ -90,8 +91,8 @@ pub(crate) fn header_facts(header: &Header, overview: &Overview) -> Vec<(&'stati
         if let Some(branch) = thread.git_info.as_ref().and_then(|git| git.branch.clone()) {
             facts.push(("Git branch", branch));
         }
-        if let Some(started) = rfc3339_seconds(thread.created_at) {
-            facts.push(("Started", started));
+        if let Some(started) = started(header) {
+            facts.push(("Started", rfc3339(started)));
         }
         let ran = overview
             .ended_at
@@ -112,6 +113,14 @@ pub(crate) fn header_facts(header: &Header, overview: &Overview) -> Vec<(&'stati
         ));
     }
     facts
+}
+
+/// When the thread started, to the second (the header's "Started").
+pub(crate) fn started(header: &Header) -> Option<DateTime<Utc>> {
+    match &header.thread {
+        BuiltThread::Thread(thread) => utc_second(thread.created_at),
+        BuiltThread::TurnsOnly(_) => None,
+    }
 }
 
 /// How a turn ended, as a sentence: its status, how long it ran, what it used, its error.

@@ -21,8 +21,10 @@ mod page;
 
 use std::fmt::Write;
 
+use chrono::{DateTime, Utc};
+
 use self::escape::{text, time};
-use super::facts::{ContentsLine, Header, Overview, header_facts};
+use super::facts::{ContentsLine, Header, Overview, header_facts, started};
 use super::shown::Shown;
 use crate::output::thread_title;
 
@@ -81,7 +83,12 @@ pub(crate) fn contents_row(line: &ContentsLine) -> String {
 
 /// The section of turn `number` (status word `status`, started at `started`), whose cells
 /// are `shown`.
-pub(crate) fn turn(number: usize, status: &str, started: Option<&str>, shown: &[Shown]) -> String {
+pub(crate) fn turn(
+    number: usize,
+    status: &str,
+    started: Option<DateTime<Utc>>,
+    shown: &[Shown],
+) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
@@ -122,8 +129,8 @@ fn write_header(
     );
     for (label, value) in header_facts(header, overview) {
         let _ = write!(out, "<dt>{}</dt><dd>", text(label));
-        if label == "Started" {
-            time(out, &value, "day");
+        if let ("Started", Some(at)) = (label, started(header)) {
+            time(out, at, "day");
         } else {
             let _ = write!(out, "{}", text(&value));
         }

@@ -14,12 +14,14 @@
 
 use std::fmt::Write;
 
+use chrono::{DateTime, Utc};
+
 use codex_app_server_protocol::transcript::CellBody;
 
 use super::excerpt::excerpt;
 use super::facts::{Header, Overview, command_facts, describe_turn_end, header_facts};
 use super::image::{Image, describe, human_bytes};
-use super::shown::Shown;
+use super::shown::{Shown, rfc3339};
 use crate::output::thread_title;
 
 /// The document's header: the thread's facts and the overview's counts.
@@ -43,11 +45,11 @@ pub(crate) fn head(header: &Header, overview: &Overview, redaction: Option<&str>
 }
 
 /// The text of turn `number`, whose cells are `shown` and which started at `started`.
-pub(crate) fn turn(number: usize, started: Option<&str>, shown: &[Shown]) -> String {
+pub(crate) fn turn(number: usize, started: Option<DateTime<Utc>>, shown: &[Shown]) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "\n---\n\n## Turn {number}\n");
     if let Some(at) = started {
-        let _ = writeln!(md, "_Started {}_\n", code_span(at));
+        let _ = writeln!(md, "_Started {}_\n", code_span(&rfc3339(at)));
     }
     for shown in shown {
         render_cell(&mut md, shown);
@@ -164,8 +166,7 @@ pub(crate) fn capitalized(text: &str) -> String {
 fn time_suffix(shown: &Shown) -> String {
     shown
         .at
-        .as_deref()
-        .map(|at| format!(" · {}", code_span(at)))
+        .map(|at| format!(" · {}", code_span(&rfc3339(at))))
         .unwrap_or_default()
 }
 

@@ -3,6 +3,7 @@
 //! document adds to a terminal's cell: the time of its item, the images it holds, and an agent
 //! message's phase.
 
+use chrono::{DateTime, Utc};
 use codex_app_server_protocol::transcript::{Cell, ThreadFacts, Transcript};
 use codex_app_server_protocol::v2::{
     DynamicToolCallOutputContentItem, ThreadItem, TimedThreadItem, Turn, UserInput,
@@ -14,8 +15,8 @@ use super::image::Image;
 #[derive(Debug, Clone)]
 pub(crate) struct Shown {
     pub cell: Cell,
-    /// When the item started (else completed), as RFC 3339 UTC.
-    pub at: Option<String>,
+    /// When the item started (else completed), to the second.
+    pub at: Option<DateTime<Utc>>,
     /// The images the item holds (the person's, or a tool's output), in order.
     pub images: Vec<Image>,
     /// An agent message's phase: `commentary` or `final answer`.
@@ -41,23 +42,21 @@ pub(crate) fn shown_cells(turn: &Turn, facts: &ThreadFacts) -> Vec<Shown> {
         .collect()
 }
 
-/// Unix seconds as RFC 3339 UTC.
-pub(crate) fn rfc3339_seconds(seconds: i64) -> Option<String> {
-    rfc3339_ms(seconds.checked_mul(1000)?)
+/// Unix seconds as a time, in the years a session can record (0 to 9999: none else is
+/// shown).
+pub(crate) fn utc_second(seconds: i64) -> Option<DateTime<Utc>> {
+    use chrono::Datelike;
+    DateTime::from_timestamp(seconds, 0).filter(|at| (0..=9999).contains(&at.year()))
 }
 
-/// Unix milliseconds as RFC 3339 UTC (to the second).
-pub(crate) fn rfc3339_ms(ms: i64) -> Option<String> {
-    let at = chrono::DateTime::from_timestamp_millis(ms)?;
-    Some(at.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+/// A time as the documents write it, RFC 3339 UTC to the second (`2025-09-24T19:22:20Z`).
+pub(crate) fn rfc3339(at: DateTime<Utc>) -> String {
+    at.format("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
-fn item_time(timed: &TimedThreadItem) -> Option<String> {
-    timed
-        .started_at_ms
-        .or(timed.completed_at_ms)
-        .filter(|ms| *ms > 0)
-        .and_then(rfc3339_ms)
+fn item_time(timed: &TimedThreadItem) -> Option<DateTime<Utc>> {
+    let ms = timed.started_at_ms.or(timed.completed_at_ms)?;
+    (ms > 0).then(|| utc_second(ms.div_euclid(1000)))?
 }
 
 fn images_of(item: &ThreadItem) -> Vec<Image> {

@@ -207,13 +207,13 @@ fn table_lines(
     let mut lines = Vec::new();
     let mut push = |key: String, tally: &Tally, with_models: bool| {
         lines.push(Line {
-            key: cut(&key, MAX_KEY),
+            key: crate::output::clip(&key, MAX_KEY),
             cells: cells(&tally.tokens, pricing.tally_cost(tally), short),
         });
         if with_models {
             for (model, tokens) in &tally.models {
                 lines.push(Line {
-                    key: format!("  {}", cut(model, MAX_KEY - 2)),
+                    key: format!("  {}", crate::output::clip(model, MAX_KEY - 2)),
                     cells: cells(tokens, pricing.model_cost(model, tokens), short),
                 });
             }
@@ -302,12 +302,4 @@ pub(crate) fn abbreviate(value: u64) -> String {
         }
     }
     value.to_string()
-}
-
-fn cut(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let kept: String = text.chars().take(max.saturating_sub(1)).collect();
-    format!("{kept}…")
 }

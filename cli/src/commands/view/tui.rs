@@ -31,10 +31,11 @@ use ratatui::widgets::{Clear, Paragraph};
 
 use super::list::{Row, find_text, resume_command, rows, search};
 use super::terminal::{TerminalGuard, io_failure};
-use super::tui_style::{HELP, clip, tui_spans};
+use super::tui_style::{HELP, tui_spans};
 use super::tui_thread::ThreadPane;
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::resolve_home;
+use crate::output::clip;
 use crate::output::sanitize::sanitize_text;
 use codex_home::{ThreadFollower, TurnWindow, load_thread_file};
 

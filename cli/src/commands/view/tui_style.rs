@@ -1,4 +1,4 @@
-//! How the terminal UI draws: the style of each tone, the help text, clipping.
+//! How the terminal UI draws: the style of each tone, the help text.
 
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Span as TuiSpan;
@@ -52,14 +52,4 @@ pub(crate) fn style_of(tone: Tone) -> Style {
         Tone::Marker => style.fg(Color::Blue),
         Tone::Live => style.fg(Color::Yellow).add_modifier(Modifier::SLOW_BLINK),
     }
-}
-
-/// `text` cut to `width` characters.
-pub(crate) fn clip(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        return text.to_owned();
-    }
-    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
 }

@@ -3,6 +3,8 @@
 
 use std::fmt::Write;
 
+use chrono::{DateTime, Utc};
+
 use codex_app_server_protocol::transcript::CellBody;
 
 use super::escape::{text, time};
@@ -15,7 +17,7 @@ use crate::commands::export::shown::Shown;
 
 /// Appends `shown`.
 pub(crate) fn entry(out: &mut String, shown: &Shown) {
-    let at = shown.at.as_deref();
+    let at = shown.at;
     match &shown.cell.body {
         CellBody::User {
             text: message,
@@ -184,13 +186,13 @@ pub(crate) fn entry(out: &mut String, shown: &Shown) {
     }
 }
 
-fn who(out: &mut String, label: &str, at: Option<&str>) {
+fn who(out: &mut String, label: &str, at: Option<DateTime<Utc>>) {
     let _ = write!(out, r#"<div class="who">{}"#, text(label));
     stamp(out, at);
     out.push_str("</div>");
 }
 
-fn stamp(out: &mut String, at: Option<&str>) {
+fn stamp(out: &mut String, at: Option<DateTime<Utc>>) {
     if let Some(at) = at {
         out.push(' ');
         time(out, at, "at");

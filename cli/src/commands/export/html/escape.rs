@@ -7,8 +7,7 @@
 //! overrides become the tool's terminal escapes (`\x1b`, `\u{202e}`, see
 //! `output::sanitize`), noncharacters become U+FFFD, and `\r\n` is a line break.
 
-use std::fmt::Write;
-
+use chrono::{DateTime, Utc};
 use pulldown_cmark_escape::{FmtWriter, escape_html};
 
 use crate::output::sanitize_text;
@@ -122,51 +121,30 @@ fn is_noncharacter(c: char) -> bool {
     (0xfdd0..=0xfdef).contains(&code) || (code & 0xfffe) == 0xfffe
 }
 
-/// A line timestamp as a `<time>` element: the UTC text (and a `datetime` the page's script
-/// turns into the reader's local time, keeping UTC in the tooltip). A timestamp that is not
-/// RFC 3339 is shown as plain escaped text.
-pub(crate) fn time(out: &mut String, at: &str, class: &str) {
-    use chrono::{Datelike, Timelike};
-    match chrono::DateTime::parse_from_rfc3339(at) {
-        Ok(parsed) => {
-            let utc = parsed.with_timezone(&chrono::Utc);
-            // The common case from codex-rollout's line timestamp (chrono's format strings
-            // are parsed on every call); the same text as `to_rfc3339_opts(Millis, true)` and
-            // `%Y-%m-%d %H:%M:%S UTC`, which stay for the years it writes otherwise and leap
-            // seconds.
-            if (0..=9999).contains(&utc.year()) && utc.nanosecond() < 1_000_000_000 {
-                let machine = codex_rollout::format_line_timestamp(utc);
-                let date = machine.get(..10).unwrap_or_default();
-                let clock = machine.get(11..19).unwrap_or_default();
-                for piece in [
-                    r#"<time class=""#,
-                    class,
-                    r#"" datetime=""#,
-                    &machine,
-                    r#"" title=""#,
-                    date,
-                    " ",
-                    clock,
-                    r#" UTC">"#,
-                    date,
-                    " ",
-                    clock,
-                    " UTC</time>",
-                ] {
-                    out.push_str(piece);
-                }
-            } else {
-                let machine = utc.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-                let shown = utc.format("%Y-%m-%d %H:%M:%S UTC");
-                let _ = write!(
-                    out,
-                    r#"<time class="{class}" datetime="{machine}" title="{shown}">{shown}</time>"#
-                );
-            }
-        }
-        Err(_) => {
-            let _ = write!(out, r#"<span class="{class}">{}</span>"#, text(at));
-        }
+/// A time as a `<time>` element: the UTC text (and a `datetime` the page's script turns
+/// into the reader's local time, keeping UTC in the tooltip).
+pub(crate) fn time(out: &mut String, at: DateTime<Utc>, class: &str) {
+    // codex-rollout's line timestamp: `to_rfc3339_opts(Millis, true)`'s text for every time
+    // a session records, without chrono's format strings (parsed on every call).
+    let machine = codex_rollout::format_line_timestamp(at);
+    let date = machine.get(..10).unwrap_or_default();
+    let clock = machine.get(11..19).unwrap_or_default();
+    for piece in [
+        r#"<time class=""#,
+        class,
+        r#"" datetime=""#,
+        &machine,
+        r#"" title=""#,
+        date,
+        " ",
+        clock,
+        r#" UTC">"#,
+        date,
+        " ",
+        clock,
+        " UTC</time>",
+    ] {
+        out.push_str(piece);
     }
 }
 
