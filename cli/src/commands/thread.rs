@@ -28,12 +28,12 @@ use codex_app_server_protocol::{BuiltThread, TranscriptMode};
 use codex_home::{LeftOpen, SessionInput, TwoPassThread, describe_thread_file};
 use std::path::PathBuf;
 
+use codex_app_server_protocol::transcript::{CellBody, cell_for_item};
 use codex_app_server_protocol::v2::{ThreadItem, Turn};
-use serde_json::Value;
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::input::Source;
-use crate::output::{Output, ThreadJson, one_line, thread_json_head, thread_title};
+use crate::output::{Output, ThreadJson, one_line, status_word, thread_json_head, thread_title};
 use crate::progress::Progress;
 use crate::streamed::{SourceInput, source_size};
 
@@ -143,8 +143,7 @@ fn header_lines(built: &BuiltThread, turns: usize, out: &mut Output) -> Result<(
 }
 
 fn render_turn(number: usize, turn: &Turn, out: &mut Output) -> Result<(), Failure> {
-    let status = serde_json::to_value(turn.status)?;
-    let status = status.as_str().unwrap_or("?");
+    let status = status_word(turn.status);
     let duration = match (turn.started_at, turn.completed_at) {
         (Some(start), Some(end)) if end >= start => format!(", {}s", end - start),
         _ => String::new(),
@@ -162,66 +161,46 @@ fn render_turn(number: usize, turn: &Turn, out: &mut Output) -> Result<(), Failu
         out.line(&one_line(&format!("  error: {}", error.message), 78))?;
     }
     for item in &turn.items {
-        let (label, text) = describe(item)?;
+        let (label, text) = describe(&turn.id, item);
         out.line(&format!("  {label:<11}{}", one_line(&text, 65)))?;
     }
     Ok(())
 }
 
-/// A short label and one line of text for an item, read from its JSON form so every variant
-/// (and any added later) renders without a case of its own here.
-pub(crate) fn describe(item: &ThreadItem) -> Result<(String, String), Failure> {
-    let value = serde_json::to_value(item)?;
-    let kind = value.get("type").and_then(Value::as_str).unwrap_or("item");
-    let text_of = |key: &str| value.get(key).and_then(Value::as_str).unwrap_or_default();
-    let joined = |key: &str| -> String {
-        value
-            .get(key)
-            .and_then(Value::as_array)
-            .map(|parts| {
-                parts
-                    .iter()
-                    .filter_map(|part| match part {
-                        Value::String(text) => Some(text.clone()),
-                        Value::Object(fields) => fields
-                            .get("text")
-                            .or_else(|| fields.get("path"))
-                            .and_then(Value::as_str)
-                            .map(str::to_string)
-                            .or_else(|| Some("[image]".to_string())),
-                        _ => None,
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .unwrap_or_default()
-    };
-    let status = text_of("status");
-    let (label, text) = match kind {
-        "userMessage" => ("user", joined("content")),
-        "agentMessage" => ("agent", text_of("text").to_string()),
-        "reasoning" => ("reasoning", joined("summary")),
-        "plan" => ("plan", text_of("text").to_string()),
-        "commandExecution" => {
-            let exit = value
-                .get("exitCode")
-                .and_then(Value::as_i64)
-                .map(|code| format!(", exit {code}"))
-                .unwrap_or_default();
+/// A short label and one line of text for an item: its transcript cell (app-server-protocol's
+/// `cell_for_item`, the cell `view` and `export` show), said on one line.
+fn describe(turn_id: &str, item: &ThreadItem) -> (&'static str, String) {
+    let joined = |parts: Vec<String>| parts.join(" ");
+    match cell_for_item(turn_id, item).body {
+        CellBody::User { text, attachments } => {
+            ("user", joined([vec![text], attachments].concat()))
+        }
+        CellBody::Agent { markdown } => ("agent", markdown),
+        CellBody::Reasoning { paragraphs } => ("reasoning", joined(paragraphs)),
+        CellBody::Plan { text } => ("plan", text),
+        CellBody::Command {
+            command,
+            status,
+            exit_code,
+            ..
+        } => {
+            let exit = exit_code.map(|code| format!(", exit {code}"));
             (
                 "command",
-                format!("{} ({status}{exit})", text_of("command")),
+                format!("{command} ({status}{})", exit.unwrap_or_default()),
             )
         }
-        "fileChange" => ("patch", format!("{} ({status})", joined("changes"))),
-        "mcpToolCall" => (
-            "mcp",
-            format!("{}.{} ({status})", text_of("server"), text_of("tool")),
-        ),
-        "dynamicToolCall" => ("tool", format!("{} ({status})", text_of("tool"))),
-        "webSearch" => ("search", text_of("query").to_string()),
-        "contextCompaction" => ("compaction", "context compacted".to_string()),
-        other => (other, text_of("id").to_string()),
-    };
-    Ok((label.to_string(), text))
+        CellBody::FileChange { status, files } => {
+            let paths = files.into_iter().map(|file| file.path).collect();
+            ("patch", format!("{} ({status})", joined(paths)))
+        }
+        CellBody::Tool {
+            kind,
+            title,
+            status,
+            ..
+        } => (kind, format!("{title} ({status})")),
+        CellBody::Marker { text } => ("marker", text),
+        CellBody::TurnEnd { status, .. } => ("turn end", status_word(status).to_owned()),
+    }
 }
