@@ -96,6 +96,21 @@ impl From<codex_home::ReadError> for Failure {
     }
 }
 
+impl From<codex_home::SessionArgsError> for Failure {
+    fn from(error: codex_home::SessionArgsError) -> Self {
+        match error.is_usage() {
+            true => Failure::Usage(error.to_string()),
+            false => Failure::Unreadable(error.to_string()),
+        }
+    }
+}
+
+impl From<codex_home::NotAHome> for Failure {
+    fn from(error: codex_home::NotAHome) -> Self {
+        codex_home::SessionArgsError::Home(error).into()
+    }
+}
+
 impl From<serde_json::Error> for Failure {
     fn from(err: serde_json::Error) -> Self {
         if err.is_io() {
@@ -110,20 +125,7 @@ impl From<serde_json::Error> for Failure {
 pub(crate) type CommandResult = Result<Status, Failure>;
 
 /// The operating system's message without the `(os error N)` suffix, lower-cased like the
-/// rest of our messages.
+/// rest of our messages (codex-home's `io_message`).
 pub(crate) fn describe(err: &std::io::Error) -> String {
-    describe_or(err, "no such file")
-}
-
-/// [`describe`], saying `missing` when the path does not exist.
-pub(crate) fn describe_or(err: &std::io::Error, missing: &str) -> String {
-    match err.kind() {
-        std::io::ErrorKind::NotFound => missing.to_string(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-        _ => {
-            let text = err.to_string();
-            let text = text.split(" (os error").next().unwrap_or(&text).to_string();
-            text.to_lowercase()
-        }
-    }
+    codex_home::io_message(err, "no such file")
 }

@@ -16,15 +16,13 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use codex_home::{ThreadLookupError, thread_prefix};
+use codex_home::STDIN_ARG;
 use codex_rollout::CodexHome;
 
 use crate::error::{Failure, describe};
 use crate::output::note;
 use crate::sample::{SAMPLE_JSONL, SAMPLE_NAME};
 
-/// The argument that names standard input.
-pub(crate) const STDIN_ARG: &str = "-";
 /// What standard input is called in messages.
 pub(crate) const STDIN_NAME: &str = "<stdin>";
 
@@ -67,7 +65,7 @@ impl Eq for Spooled {}
 impl Source {
     /// The source a `[FILE]` argument names: a file, `-`, or a thread id or a unique prefix
     /// of one (at least [`codex_home::MIN_THREAD_PREFIX`] characters) when no such file exists,
-    /// found under `home`, else the Codex home ([`find_thread`]). An ambiguous prefix is a
+    /// found under `home`, else the Codex home ([`thread_source`]). An ambiguous prefix is a
     /// usage error (exit 2) that lists the candidates.
     pub(crate) fn from_arg(arg: Option<&Path>, home: Option<&Path>) -> Result<Self, Failure> {
         Ok(match arg {
@@ -128,24 +126,24 @@ impl Source {
     }
 }
 
-/// The rollout file of the one thread whose id starts with `prefix`, under `home` (default:
-/// `$CODEX_HOME`, else `~/.codex`), by codex-home's rule ([`codex_home::find_thread`]). An
-/// ambiguous prefix is a usage error; the rest cannot be read.
-pub(crate) fn find_thread(prefix: &str, home: Option<&Path>) -> Result<PathBuf, Failure> {
-    let home = resolve_home(home)?;
-    codex_home::find_thread(&home, prefix).map_err(|err| match err {
-        ThreadLookupError::Ambiguous { .. } => Failure::Usage(err.to_string()),
-        _ => Failure::Unreadable(err.to_string()),
-    })
+/// The file `arg` names when it is a thread id (or a unique prefix of one) and no path of
+/// that name exists (codex-home's `thread_file_named`: an ambiguous prefix is a usage error
+/// that lists the threads it could mean, an unknown one unreadable). `None` for every other
+/// argument.
+pub(crate) fn thread_source(arg: &Path, home: Option<&Path>) -> Result<Option<Source>, Failure> {
+    Ok(codex_home::thread_file_named(arg, home)?.map(Source::File))
 }
 
-/// The file `arg` names when it is a thread id (or a unique prefix of one) and no path of
-/// that name exists ([`find_thread`]: an ambiguous prefix is a usage error that lists the
-/// threads it could mean, an unknown one unreadable). `None` for every other argument.
-pub(crate) fn thread_source(arg: &Path, home: Option<&Path>) -> Result<Option<Source>, Failure> {
-    match thread_prefix(arg).filter(|_| !arg.exists()) {
-        Some(prefix) => Ok(Some(Source::File(find_thread(prefix, home)?))),
-        None => Ok(None),
+/// The one session file `arg` names: a path, else a thread id or unique prefix under the
+/// home ([`thread_source`]).
+pub(crate) fn session_path(arg: &Path, home: Option<&Path>) -> Result<PathBuf, Failure> {
+    match thread_source(arg, home)? {
+        Some(Source::File(path)) => Ok(path),
+        _ if arg.exists() => Ok(arg.to_path_buf()),
+        _ => Err(Failure::Unreadable(format!(
+            "{}: no such file or thread",
+            arg.display()
+        ))),
     }
 }
 
@@ -169,14 +167,8 @@ pub(crate) fn open_file(path: &Path) -> std::io::Result<File> {
 }
 
 /// The Codex home named by `--home`, else `$CODEX_HOME`, else `~/.codex`, when it is one by
-/// codex-home's rule ([`codex_home::check_home`]): every command that reads a home comes
+/// codex-home's rule ([`codex_home::resolve_home`]): every command that reads a home comes
 /// through here, so a missing or mistyped home is the same error (exit 2) everywhere.
 pub(crate) fn resolve_home(home: Option<&Path>) -> Result<CodexHome, Failure> {
-    let home = CodexHome::resolve(home.map(Path::to_path_buf)).map_err(|err| {
-        Failure::Usage(format!(
-            "cannot find the Codex home ({err}); pass --home DIR"
-        ))
-    })?;
-    codex_home::check_home(&home).map_err(|err| Failure::Unreadable(err.to_string()))?;
-    Ok(home)
+    Ok(codex_home::resolve_home(home)?)
 }

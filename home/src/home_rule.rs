@@ -9,7 +9,7 @@
 //! Codex creates one of them on its first run, so a home it has used always passes; an empty
 //! or unrelated folder does not.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use codex_rollout::CodexHome;
 
@@ -27,6 +27,9 @@ pub(crate) const HOME_MARKERS: &[&str] = &[
 /// Why a folder is not a Codex home.
 #[derive(Debug, thiserror::Error)]
 pub enum NotAHome {
+    /// No folder was named and there is no default one (no `$CODEX_HOME`, no `$HOME`).
+    #[error("cannot find the Codex home ({0}); pass --home DIR")]
+    Unnamed(codex_rollout::RolloutError),
     /// Nothing is at the path.
     #[error("Codex home {path} does not exist")]
     Missing {
@@ -58,6 +61,22 @@ pub enum NotAHome {
         #[source]
         source: std::io::Error,
     },
+}
+
+impl NotAHome {
+    /// Whether the command line is to blame (no home named and none by default), not the
+    /// folder.
+    pub fn is_usage(&self) -> bool {
+        matches!(self, Self::Unnamed(_))
+    }
+}
+
+/// The Codex home named by `home`, else `$CODEX_HOME`, else `~/.codex`, when it is one
+/// ([`check_home`]): the home every command that reads one reads.
+pub fn resolve_home(home: Option<&Path>) -> Result<CodexHome, NotAHome> {
+    let home = CodexHome::resolve(home.map(Path::to_path_buf)).map_err(NotAHome::Unnamed)?;
+    check_home(&home)?;
+    Ok(home)
 }
 
 /// Whether `home` is a Codex home (module docs); reads the folder's entries, writes nothing.

@@ -124,6 +124,7 @@ mod replay;
 mod search;
 mod secrets;
 mod served;
+mod session_args;
 #[cfg(feature = "tables")]
 mod table;
 mod thread_lookup;
@@ -148,7 +149,7 @@ pub use du::{
     measure_files,
 };
 pub use follow::{LoadedThread, ThreadFeed, ThreadFollower, TurnWindow, load_thread_file};
-pub use home_rule::{NotAHome, check_home};
+pub use home_rule::{NotAHome, check_home, resolve_home};
 #[cfg(feature = "state")]
 pub use import::{
     CodexServerError, ImportError, ImportOptions, ImportPlan, ImportReport, ImportedThread,
@@ -195,6 +196,10 @@ pub use search::{
 pub use secrets::{SecretFinding, SecretScanner, SecretsError};
 pub use served::{
     FOLLOW_EVERY, ListParamsError, SERVED_CODEX_VERSION, ServeError, ServedConnection, ServedHome,
+};
+pub use session_args::{
+    NamedSession, STDIN_ARG, SessionArgsError, expand_session_args,
+    expand_session_args_keeping_each, io_message, thread_file_named,
 };
 #[cfg(feature = "tables")]
 pub use table::{

@@ -9,8 +9,8 @@ use codex_home::rescue_thread;
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::home_threads::resume_command;
-use crate::input::find_thread;
 use crate::input::resolve_home;
+use crate::input::session_path;
 use crate::output::Output;
 use crate::output::size::human_bytes;
 
@@ -27,12 +27,7 @@ pub(crate) struct RescueArgs {
 /// Runs `rescue`.
 pub(crate) fn run(args: &RescueArgs, out: &mut Output) -> CommandResult {
     let home = resolve_home(args.home.as_deref())?;
-    let original = if args.thread.exists() {
-        args.thread.clone()
-    } else {
-        let prefix = args.thread.to_string_lossy();
-        find_thread(&prefix, args.home.as_deref())?
-    };
+    let original = session_path(&args.thread, args.home.as_deref())?;
     let rescued = rescue_thread(&home, &original, chrono::Utc::now())
         .map_err(|err| Failure::Content(err.to_string()))?;
     if out.is_json() {

@@ -21,12 +21,10 @@ mod tui_thread;
 mod wrap;
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
-
-use codex_home::thread_prefix;
+use std::path::PathBuf;
 
 use crate::error::{CommandResult, Failure};
-use crate::input::find_thread;
+use crate::input::session_path;
 use crate::output::Output;
 
 /// The arguments of `view`.
@@ -62,7 +60,7 @@ pub(crate) fn run(args: &ViewArgs, out: &mut Output) -> CommandResult {
     let target = args
         .target
         .as_deref()
-        .map(|target| resolve_target(target, args.home.as_deref()))
+        .map(|target| session_path(target, args.home.as_deref()))
         .transpose()?;
     if args.follow && target.is_none() {
         return Err(Failure::Usage(
@@ -89,17 +87,5 @@ pub(crate) fn run(args: &ViewArgs, out: &mut Output) -> CommandResult {
             follow: args.follow,
             poll: options.poll,
         }),
-    }
-}
-
-/// The file `target` names: a path, else a thread id or unique prefix under the home.
-fn resolve_target(target: &Path, home: Option<&Path>) -> Result<PathBuf, Failure> {
-    match thread_prefix(target) {
-        Some(prefix) if !target.exists() => find_thread(prefix, home),
-        _ if target.exists() => Ok(target.to_path_buf()),
-        _ => Err(Failure::Unreadable(format!(
-            "{}: no such file or thread",
-            target.display()
-        ))),
     }
 }
