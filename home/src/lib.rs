@@ -197,6 +197,8 @@ pub use secrets::{SecretFinding, SecretScanner, SecretsError};
 pub use served::{
     FOLLOW_EVERY, ListParamsError, SERVED_CODEX_VERSION, ServeError, ServedConnection, ServedHome,
 };
+#[cfg(feature = "serve")]
+pub use served::{Listen, ListenError, ServeNote, serve_home};
 pub use session_args::{
     NamedSession, STDIN_ARG, SessionArgsError, expand_session_args,
     expand_session_args_keeping_each, io_message, thread_file_named,

@@ -7,17 +7,19 @@
 //! Codex mode (exactly what Codex's `thread/read` shows). A method that would change anything
 //! is refused ([`ServeError::ReadOnly`]); one this server does not know is unknown.
 //!
-//! The transport (standard input and output, WebSocket, a unix socket) is the caller's:
 //! [`ServedHome::answer`] takes one request and gives its result or error, and a
 //! [`ServedConnection`] is one client's: it answers the same and, as Codex's server does,
 //! follows the threads the client resumed, handing on their notifications as Codex writes
-//! them.
+//! them. With the `serve` feature, [`serve_home`] puts them on the wire in the address forms
+//! of `codex app-server --listen` (standard input and output, WebSocket, a unix socket).
 
 mod bootstrap;
 mod list_params;
 mod live;
 mod pages;
 mod threads;
+#[cfg(feature = "serve")]
+mod transport;
 mod window;
 
 use codex_app_server_protocol::{
@@ -33,6 +35,8 @@ use crate::ReadError;
 pub use bootstrap::SERVED_CODEX_VERSION;
 pub use list_params::ListParamsError;
 pub use live::{FOLLOW_EVERY, ServedConnection};
+#[cfg(feature = "serve")]
+pub use transport::{Listen, ListenError, ServeNote, serve_home};
 
 /// A home served read-only through the app-server protocol.
 #[derive(Debug, Clone)]
