@@ -94,6 +94,23 @@ impl Output {
         self.json_written(value, serde_json::ser::CompactFormatter)
     }
 
+    /// One record of a JSON Lines stream of several kinds: `{"type": kind, ...}`, the fields
+    /// of `value` after its kind.
+    pub(crate) fn json_record<T: Serialize>(
+        &mut self,
+        kind: &'static str,
+        value: &T,
+    ) -> Result<(), Failure> {
+        #[derive(Serialize)]
+        struct Record<'a, T> {
+            #[serde(rename = "type")]
+            kind: &'static str,
+            #[serde(flatten)]
+            value: &'a T,
+        }
+        self.json_line(&Record { kind, value })
+    }
+
     /// A piece of serialized JSON as is, its raw terminal controls escaped (a document
     /// written in pieces; see [`escape_json_text`]).
     pub(crate) fn json_text(&mut self, json: &str) -> Result<(), Failure> {

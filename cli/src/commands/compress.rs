@@ -9,7 +9,6 @@
 use clap::Args;
 use codex_home::{CompressRun, CompressSummary, FileResult, compress_files};
 use codex_rollout::CompressOutcome;
-use serde::Serialize;
 
 use crate::error::{CommandResult, Failure, Status};
 use crate::home_files::{EncoderArgs, FilesArgs, files_of, options_of, total_bytes};
@@ -29,23 +28,6 @@ pub(crate) struct CompressArgs {
     pub dry_run: bool,
 }
 
-/// What `compress --json` prints last.
-#[derive(Serialize)]
-struct SummaryRecord<'a> {
-    #[serde(rename = "type")]
-    record: &'static str,
-    #[serde(flatten)]
-    summary: &'a CompressSummary,
-}
-
-#[derive(Serialize)]
-struct FileRecord<'a> {
-    #[serde(rename = "type")]
-    record: &'static str,
-    #[serde(flatten)]
-    result: &'a FileResult,
-}
-
 /// Runs `compress`.
 pub(crate) fn run(args: &CompressArgs, out: &mut Output) -> CommandResult {
     let paths = files_of(&args.files, "compress")?;
@@ -56,19 +38,13 @@ pub(crate) fn run(args: &CompressArgs, out: &mut Output) -> CommandResult {
     let summary = CompressSummary::of(&run, args.dry_run);
     for result in &run.files {
         if out.is_json() {
-            out.json_line(&FileRecord {
-                record: "file",
-                result,
-            })?;
+            out.json_record("file", result)?;
         } else {
             human_line(result, out)?;
         }
     }
     if out.is_json() {
-        out.json_line(&SummaryRecord {
-            record: "summary",
-            summary: &summary,
-        })?;
+        out.json_record("summary", &summary)?;
     } else {
         human_summary(&summary, &run, out)?;
     }

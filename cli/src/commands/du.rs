@@ -7,7 +7,7 @@
 //! file, `"type":"file"`, then one `"type":"summary"`).
 
 use clap::Args;
-use codex_home::{ByteKind, DuOptions, DuReport, FileDiskUsage, ImagePlace, measure_files};
+use codex_home::{ByteKind, DuOptions, DuReport, ImagePlace, measure_files};
 use serde::Serialize;
 
 use crate::damaged::DamagedFiles;
@@ -39,18 +39,9 @@ pub(crate) struct DuArgs {
     pub plan: Option<codex_home::Policy>,
 }
 
+/// What `du --json` prints last: the report, then what it says besides.
 #[derive(Serialize)]
-struct FileRecord<'a> {
-    #[serde(rename = "type")]
-    record: &'static str,
-    #[serde(flatten)]
-    usage: &'a FileDiskUsage,
-}
-
-#[derive(Serialize)]
-struct SummaryRecord<'a> {
-    #[serde(rename = "type")]
-    record: &'static str,
+struct Summary<'a> {
     #[serde(flatten)]
     report: &'a DuReport,
     estimated_saving: Option<u64>,
@@ -81,17 +72,14 @@ pub(crate) fn run(args: &DuArgs, out: &mut Output) -> CommandResult {
     }
     if out.is_json() {
         for usage in &files {
-            out.json_line(&FileRecord {
-                record: "file",
-                usage,
-            })?;
+            out.json_record("file", usage)?;
         }
-        out.json_line(&SummaryRecord {
-            record: "summary",
+        let summary = Summary {
             report: &report,
             estimated_saving: report.estimated_saving(),
             damaged: damaged.to_json(),
-        })?;
+        };
+        out.json_record("summary", &summary)?;
     } else {
         human(&report, args, out)?;
     }

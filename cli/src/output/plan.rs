@@ -12,22 +12,13 @@ use crate::input::resolve_home;
 use crate::output::Output;
 use crate::output::size::human_bytes;
 
+/// A thread of the plan, as `--json` prints it: with its outcome once applied.
 #[derive(Serialize)]
 struct ThreadRecord<'a> {
-    #[serde(rename = "type")]
-    record: &'static str,
     #[serde(flatten)]
     planned: &'a PlannedThread,
     #[serde(skip_serializing_if = "Option::is_none")]
     applied: Option<&'a AppliedThread>,
-}
-
-#[derive(Serialize)]
-struct SummaryRecord<'a> {
-    #[serde(rename = "type")]
-    record: &'static str,
-    #[serde(flatten)]
-    summary: &'a PlanSummary,
 }
 
 /// Prints `plan` (one line per thread, then a summary), with the outcomes when it was
@@ -41,20 +32,17 @@ pub(crate) fn print_plan(
     for (index, planned) in plan.threads.iter().enumerate() {
         let result = applied.and_then(|all| all.get(index));
         if out.is_json() {
-            out.json_line(&ThreadRecord {
-                record: "thread",
+            let record = ThreadRecord {
                 planned,
                 applied: result,
-            })?;
+            };
+            out.json_record("thread", &record)?;
         } else {
             out.line(&human_line(planned, result))?;
         }
     }
     if out.is_json() {
-        out.json_line(&SummaryRecord {
-            record: "summary",
-            summary: &summary,
-        })?;
+        out.json_record("summary", &summary)?;
     } else {
         let verb = if summary.applied {
             "acted on"
