@@ -23,10 +23,6 @@ pub(crate) use sanitize::{
 };
 pub(crate) use spool::Spool;
 
-/// Bytes of serialized JSON escaped at a time by [`Output::json_line`] and
-/// [`Output::json_pretty`].
-const JSON_CHUNK_BYTES: usize = 64 * 1024;
-
 /// The output of one command run.
 pub(crate) struct Output {
     json: bool,
@@ -131,17 +127,11 @@ impl Output {
         T: Serialize + ?Sized,
         F: serde_json::ser::Formatter,
     {
-        let mut escaper = JsonTextWriter::new(&mut *self.sink);
-        self.pending_json.clear();
-        let mut chunks = Chunks {
-            pending: &mut self.pending_json,
-            out: &mut escaper,
-        };
+        let mut escaper = JsonTextWriter::new(&mut *self.sink, &mut self.pending_json);
         value.serialize(&mut serde_json::Serializer::with_formatter(
-            &mut chunks,
+            &mut escaper,
             formatter,
         ))?;
-        chunks.drain()?;
         // Not flushed: the sink is buffered and flushed when the command ends (a flush per
         // line was a system call per line).
         writeln!(escaper.into_checked()?)?;
@@ -205,49 +195,6 @@ pub(crate) fn error_json(message: &str, exit_code: u8) {
         "error": { "message": message, "exit_code": exit_code }
     });
     let _ = writeln!(io::stderr(), "{}", escape_json_text(&error.to_string()));
-}
-
-/// Serialized JSON gathered into chunks of up to [`JSON_CHUNK_BYTES`] before `out` escapes
-/// them: a buffered writer whose buffer is [`Output`]'s, so it is allocated once per run, not
-/// once per document.
-struct Chunks<'a, W: Write> {
-    pending: &'a mut Vec<u8>,
-    out: W,
-}
-
-impl<W: Write> Chunks<'_, W> {
-    /// Hands `out` what is gathered.
-    fn drain(&mut self) -> io::Result<()> {
-        if !self.pending.is_empty() {
-            self.out.write_all(self.pending)?;
-            self.pending.clear();
-        }
-        Ok(())
-    }
-}
-
-impl<W: Write> Write for Chunks<'_, W> {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        if self.pending.len() + bytes.len() > JSON_CHUNK_BYTES {
-            self.drain()?;
-        }
-        if bytes.len() >= JSON_CHUNK_BYTES {
-            self.out.write_all(bytes)?;
-        } else {
-            self.pending.extend_from_slice(bytes);
-        }
-        Ok(bytes.len())
-    }
-
-    // Every write takes all it is given: no loop (serde writes a token at a time).
-    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.write(bytes).map(drop)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.drain()?;
-        self.out.flush()
-    }
 }
 
 /// `  [subAgentThreadSpawn of 019a…]` for a thread a sub-agent or tool started, nothing for

@@ -1,6 +1,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use super::sanitize::JSON_CHUNK_BYTES;
 use super::*;
 
 /// A writer whose bytes the test reads back after the output is dropped.

@@ -44,29 +44,34 @@ pub(crate) fn escape_json_text(json: &str) -> Cow<'_, str> {
     })
 }
 
+/// Bytes of serialized JSON gathered before [`JsonTextWriter`] escapes them.
+pub(crate) const JSON_CHUNK_BYTES: usize = 64 * 1024;
+
 /// A writer of serialized JSON that escapes as [`escape_json_text`] does on the way through,
 /// so a large document is written as it is serialized instead of being held as a string
-/// first. Writes may split a character anywhere: its first bytes wait for the rest.
+/// first. Serde writes a token at a time: the writer gathers them into chunks of up to
+/// [`JSON_CHUNK_BYTES`] in a buffer its caller lends (so that a stream of documents
+/// allocates it once), and escapes a chunk at a time. Writes may split a character anywhere:
+/// its first bytes wait for the rest.
 #[derive(Debug)]
-pub(crate) struct JsonTextWriter<W: Write> {
+pub(crate) struct JsonTextWriter<'b, W: Write> {
     inner: W,
-    /// The bytes of a character that a write cut (at most three).
-    pending: Vec<u8>,
+    /// What is written and not yet escaped.
+    pending: &'b mut Vec<u8>,
 }
 
-impl<W: Write> JsonTextWriter<W> {
-    /// A writer into `inner`.
-    pub(crate) fn new(inner: W) -> Self {
-        Self {
-            inner,
-            pending: Vec::new(),
-        }
+impl<'b, W: Write> JsonTextWriter<'b, W> {
+    /// A writer into `inner`, gathering in `pending` (emptied first).
+    pub(crate) fn new(inner: W, pending: &'b mut Vec<u8>) -> Self {
+        pending.clear();
+        Self { inner, pending }
     }
 
-    /// Everything written, checked whole: fails when the text ended inside a character.
-    /// `inner` is not flushed: a writer of many documents into one buffered sink flushes it
-    /// once at the end.
-    pub(crate) fn into_checked(self) -> io::Result<W> {
+    /// Everything written, escaped into `inner` and checked whole: fails when the text
+    /// ended inside a character. `inner` is not flushed: a writer of many documents into
+    /// one buffered sink flushes it once at the end.
+    pub(crate) fn into_checked(mut self) -> io::Result<W> {
+        self.drain()?;
         if !self.pending.is_empty() {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
@@ -75,32 +80,53 @@ impl<W: Write> JsonTextWriter<W> {
         }
         Ok(self.inner)
     }
+
+    /// Escapes what is gathered into `inner`, but the first bytes of a character cut at its
+    /// end.
+    fn drain(&mut self) -> io::Result<()> {
+        let escaped = escape_into(&mut self.inner, self.pending)?;
+        self.pending.drain(..escaped);
+        Ok(())
+    }
 }
 
-impl<W: Write> Write for JsonTextWriter<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let joined;
-        let bytes = if self.pending.is_empty() {
-            buf
+/// Escapes the longest whole UTF-8 text that `bytes` starts with into `inner`; returns its
+/// length (what follows is a character cut at the end).
+fn escape_into(inner: &mut impl Write, bytes: &[u8]) -> io::Result<usize> {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        // A character cut at the end: the rest of it comes with the next write.
+        Err(err) if err.error_len().is_none() => {
+            std::str::from_utf8(&bytes[..err.valid_up_to()]).unwrap_or_default()
+        }
+        Err(err) => return Err(io::Error::new(io::ErrorKind::InvalidData, err)),
+    };
+    inner.write_all(escape_json_text(text).as_bytes())?;
+    Ok(text.len())
+}
+
+impl<W: Write> Write for JsonTextWriter<'_, W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if self.pending.len() + bytes.len() > JSON_CHUNK_BYTES {
+            self.drain()?;
+        }
+        // A large write is escaped where it is, not copied into the chunk first.
+        if bytes.len() >= JSON_CHUNK_BYTES && self.pending.is_empty() {
+            let escaped = escape_into(&mut self.inner, bytes)?;
+            self.pending.extend_from_slice(&bytes[escaped..]);
         } else {
-            joined = [std::mem::take(&mut self.pending).as_slice(), buf].concat();
-            &joined
-        };
-        let (text, rest) = match std::str::from_utf8(bytes) {
-            Ok(text) => (text, &[][..]),
-            // A character cut at the end: the rest of it comes with the next write.
-            Err(err) if err.error_len().is_none() => {
-                let (valid, rest) = bytes.split_at(err.valid_up_to());
-                (std::str::from_utf8(valid).unwrap_or_default(), rest)
-            }
-            Err(err) => return Err(io::Error::new(io::ErrorKind::InvalidData, err)),
-        };
-        self.inner.write_all(escape_json_text(text).as_bytes())?;
-        self.pending = rest.to_vec();
-        Ok(buf.len())
+            self.pending.extend_from_slice(bytes);
+        }
+        Ok(bytes.len())
+    }
+
+    // Every write takes all it is given: no loop.
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.write(bytes).map(drop)
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        self.drain()?;
         self.inner.flush()
     }
 }

@@ -62,15 +62,16 @@ fn the_json_writer_escapes_as_the_text_function_whatever_the_cuts() -> io::Resul
     let original = "a\u{1b}b\u{7f}c\u{85}d\u{2066}e é ✓ 𝄞";
     let json = serde_json::to_string(original)?;
     let expected = escape_json_text(&json).into_owned();
+    let mut pending = Vec::new();
     for piece in 1..=5 {
-        let mut writer = JsonTextWriter::new(Vec::new());
+        let mut writer = JsonTextWriter::new(Vec::new(), &mut pending);
         for chunk in json.as_bytes().chunks(piece) {
             writer.write_all(chunk)?;
         }
         let written = String::from_utf8(writer.into_checked()?).map_err(io::Error::other)?;
         assert_eq!(written, expected, "pieces of {piece} byte(s)");
     }
-    let mut cut = JsonTextWriter::new(Vec::new());
+    let mut cut = JsonTextWriter::new(Vec::new(), &mut pending);
     cut.write_all(&"é".as_bytes()[..1])?;
     assert!(
         cut.into_checked().is_err(),
