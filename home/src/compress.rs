@@ -6,8 +6,9 @@
 //! Which files ([`plan_file`], asked by `compress` and by `du`'s estimate alike): a plain
 //! file whose name ends in `.jsonl`, not empty, last modified at least
 //! [`CompressOptions::older_than`] ago, whose thread no running Codex holds
-//! ([`crate::writer_lock`]). The thread comes from the file name (else the file's first
-//! `session_meta`); the home whose locks are asked is the one the path lies in (else the one
+//! ([`crate::writer_lock`]). The thread is the one every command names
+//! (`codex_rollout::thread_id_of_file`: the file's session meta's, else its name's); the home
+//! whose locks are asked is the one the path lies in (else the one
 //! the caller names). When either cannot be known the file is left alone.
 //!
 //! `docs/disk-usage.md` has the measured ratios and times.

@@ -6,7 +6,7 @@
 //! date with the home before the query, then queried. What stays here is the arguments, the
 //! layout of the hits and the resume hint.
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use codex_home::{Hit, Order, Query, RangeEnd, Role, Syntax, parse_instant_ms};
 use serde::Serialize;
@@ -18,26 +18,12 @@ use crate::home_threads::{index_path, resume_command, search_home};
 use crate::input::resolve_home;
 use crate::output::{Output, note, one_line};
 
-/// One hit, as `search --json` prints it.
+/// One hit, as `search --json` prints it: codex-home's, with the command that resumes its
+/// thread in Codex.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub(crate) struct SearchHit {
-    pub thread_id: String,
-    pub path: String,
-    pub line: u64,
-    pub turn: u32,
-    pub role: &'static str,
-    pub kind: &'static str,
-    /// RFC 3339 UTC with milliseconds, when the line has a time.
-    pub timestamp: Option<String>,
-    pub cwd: Option<String>,
-    pub model: Option<String>,
-    /// The text around the match, matched terms in `[`…`]`.
-    pub snippet: String,
-    /// BM25 rank (lower is better).
-    pub rank: f64,
-    /// The line was copied from a parent thread (shown with `--copied` only).
-    pub copied: bool,
-    /// The command that resumes the thread in Codex.
+    #[serde(flatten)]
+    pub hit: Hit,
     pub resume: String,
 }
 
@@ -122,22 +108,29 @@ pub(crate) fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
             results.query, results.home
         ));
     }
-    for hit in &results.hits {
+    for SearchHit { hit, resume } in &results.hits {
         let when = hit
-            .timestamp
-            .as_deref()
-            .and_then(|at| at.get(..16))
-            .unwrap_or("(no time)")
-            .replace('T', " ");
-        let mut head = format!("{when}  {}  turn {}  {}", hit.role, hit.turn, hit.kind);
+            .timestamp_ms
+            .and_then(DateTime::<Utc>::from_timestamp_millis)
+            .map_or_else(
+                || "(no time)".to_owned(),
+                |at| at.format("%Y-%m-%d %H:%M").to_string(),
+            );
+        let mut head = format!(
+            "{when}  {}  turn {}  {}",
+            hit.role.as_str(),
+            hit.turn,
+            hit.kind.as_str()
+        );
         if let Some(cwd) = &hit.cwd {
             head.push_str(&format!("  {cwd}"));
         }
         out.line(&head)?;
         out.line(&format!("    {}", one_line(&hit.snippet, 100)))?;
         out.line(&format!(
-            "    {}    ({}:{})",
-            hit.resume, hit.path, hit.line
+            "    {resume}    ({}:{})",
+            hit.path.display(),
+            hit.line
         ))?;
     }
     Ok(damaged.status(status))
@@ -146,21 +139,7 @@ pub(crate) fn run(args: SearchArgs, out: &mut Output) -> CommandResult {
 fn search_hit(hit: Hit) -> SearchHit {
     SearchHit {
         resume: resume_command(&hit.thread_id),
-        thread_id: hit.thread_id,
-        path: hit.path.display().to_string(),
-        line: hit.line,
-        turn: hit.turn,
-        role: hit.role.as_str(),
-        kind: hit.kind.as_str(),
-        timestamp: hit
-            .timestamp_ms
-            .and_then(DateTime::<Utc>::from_timestamp_millis)
-            .map(|at| at.to_rfc3339_opts(SecondsFormat::Millis, true)),
-        cwd: hit.cwd,
-        model: hit.model,
-        snippet: hit.snippet,
-        rank: hit.rank,
-        copied: hit.copied,
+        hit,
     }
 }
 

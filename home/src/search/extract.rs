@@ -19,8 +19,9 @@ use codex_protocol::tool_call::ToolInvocation;
 /// The most bytes of one tool call's arguments or one tool output that are indexed.
 pub const OUTPUT_CAP: usize = 8 * 1024;
 
-/// Who an indexed text is from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Who an indexed text is from (serialized as [`Role::as_str`] names it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Role {
     /// The person.
     User,
@@ -48,8 +49,10 @@ impl Role {
     }
 }
 
-/// What kind of item an indexed text came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// What kind of item an indexed text came from (serialized as [`TextKind::as_str`] names
+/// it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TextKind {
     /// A user or assistant message.
     Message,

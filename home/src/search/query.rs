@@ -73,33 +73,54 @@ impl Query {
     }
 }
 
-/// One matching text.
-#[derive(Debug, Clone, PartialEq)]
+/// One matching text, as `codex-thread search --json` prints it (its time as RFC 3339 UTC
+/// with milliseconds, `timestamp`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Hit {
-    /// The thread the file records (from its name).
+    /// The thread the file records: its session meta's id, its name's when it has none.
     pub thread_id: String,
     /// The session file.
+    #[serde(serialize_with = "displayed")]
     pub path: PathBuf,
+    /// The line (1-based) of the item.
+    pub line: u64,
+    /// The user turn (1-based, counted in file order; 0 before the first turn).
+    pub turn: u32,
     /// Who the text is from.
     pub role: Role,
     /// What kind of item it came from.
     pub kind: TextKind,
-    /// The user turn (1-based, counted in file order; 0 before the first turn).
-    pub turn: u32,
-    /// The line (1-based) of the item.
-    pub line: u64,
     /// When the line was written (Unix ms), when it says.
+    #[serde(rename = "timestamp", serialize_with = "rfc3339_ms")]
     pub timestamp_ms: Option<i64>,
     /// The working directory at the time.
     pub cwd: Option<String>,
     /// The model at the time, when a turn context said.
     pub model: Option<String>,
-    /// The line was copied from a parent thread.
-    pub copied: bool,
     /// The text around the match, matched terms highlighted.
     pub snippet: String,
     /// BM25 rank (lower is better).
     pub rank: f64,
+    /// The line was copied from a parent thread.
+    pub copied: bool,
+}
+
+/// A path as it is shown (any bytes that are not UTF-8 replaced).
+fn displayed<S: serde::Serializer>(
+    path: &Path,
+    serializer: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    serializer.collect_str(&path.display())
+}
+
+/// Unix milliseconds as RFC 3339 UTC with milliseconds (`2025-09-25T10:00:00.000Z`).
+fn rfc3339_ms<S: serde::Serializer>(
+    ms: &Option<i64>,
+    serializer: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    let at = ms.and_then(chrono::DateTime::<chrono::Utc>::from_timestamp_millis);
+    let text = at.map(|at| at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true));
+    serde::Serialize::serialize(&text, serializer)
 }
 
 pub(crate) fn search(
