@@ -7,12 +7,14 @@
 //!   ones; plain and `.jsonl.zst`, each session file once), [`rollout_files_under`] any folder;
 //!   [`find_rollout_by_thread_id`] and [`find_rollouts_by_thread_prefix`] answer what a thread
 //!   id, or a prefix of one, on a command line names; [`find_thread`] is that rule, through
-//!   the search index when it knows the thread.
+//!   the search index when it knows the thread; [`expand_session_args`] is what a command's
+//!   path arguments name (files, folders, `-`, thread ids, a home), [`resolve_home`] the
+//!   home it reads.
 //! - Listing: [`list_sessions`] and [`list_archived_sessions`] page a home newest first, each
 //!   session with a preview ([`SessionSummary`]); a thread continued in more files is listed
 //!   once, by its newest piece; [`list_threads_of`] is a first page that lists a thread once
 //!   even when copies of its file carry it. [`summarize_rollout_file`] is the same summary
-//!   for one named file.
+//!   for one named file; [`ListedSession`] is a summary as it is shown.
 //! - Reading one session: [`stream_session`] is the one forward reader with the checks every
 //!   reading makes, [`stream_client_view`] what a client is shown of it, [`read_thread`] and
 //!   [`TwoPassThread`] its thread (the second handing each turn on as it is final), each
@@ -35,8 +37,9 @@
 //!   projecting each thread); `find_repairs` and `apply_repairs` find and fix what Codex would
 //!   show wrongly.
 //! - Served: [`ServedHome`] answers the app-server protocol's read methods from a home, a
-//!   [`ServedConnection`] follows the threads a client resumed; [`replay_notifications`] is
-//!   a session as the messages a client receives.
+//!   [`ServedConnection`] follows the threads a client resumed; `serve_home` (feature
+//!   `serve`) puts them on the wire as `codex app-server --listen` does;
+//!   [`replay_notifications`] is a session as the messages a client receives.
 //! - Disk use: [`measure_files`] says where a home's bytes go ([`DuReport`]).
 //! - Compression: [`plan_file`] decides whether a file is old enough and free of a running
 //!   Codex ([`thread_writer_lock`]); [`compress_files`] replaces each chosen file through
@@ -95,6 +98,8 @@
 //! - `state`: Codex's own state databases, read to find what it would show wrongly and, where
 //!   its app-server cannot, written (`plan_import`, `apply_import`, `find_repairs`,
 //!   `apply_repairs`); compiles SQLite (bundled).
+//! - `serve`: a served home on the wire (`serve_home`: standard input and output, WebSocket
+//!   over TCP or a unix socket); compiles tungstenite.
 //!
 //! None is on by default: a crate that wants listings, usage or pruning compiles none.
 
