@@ -217,8 +217,9 @@ pub use table::{
 pub use thread_lookup::{MIN_THREAD_PREFIX, ThreadLookupError, find_thread, thread_prefix};
 pub use usage::{
     CountedFrom, DateRange, FileUsage, ReportKind, ResponseUsage, SessionUsage, Tally, Tokens,
-    UNKNOWN_MODEL, UsageError, UsageReport, UsageRow, UsageScan, build_usage_report,
+    UNKNOWN_MODEL, UsageError, UsageFile, UsageReport, UsageRow, UsageScan, build_usage_report,
     count_each_response_once, file_usage, file_usage_at, file_usage_by_day, local_day,
+    read_usage_files,
 };
 pub use validate::{Validation, validate_input};
 pub use writer_lock::{

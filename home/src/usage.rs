@@ -51,6 +51,7 @@ use serde::Serialize;
 use codex_rollout::RolloutStream;
 use codex_rollout::{ParentPrefixScan, Provenance};
 
+mod files;
 mod group;
 mod light;
 mod line_kind;
@@ -61,6 +62,7 @@ mod report;
 use group::DayGroups;
 use line_kind::{LineKind, is_model_output, line_kind};
 
+pub use files::{UsageFile, read_usage_files};
 #[cfg(feature = "tables")]
 pub(crate) use once::SeenResponses;
 pub use once::count_each_response_once;

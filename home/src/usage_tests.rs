@@ -382,3 +382,52 @@ fn merging_by_day_changes_no_report() -> TestResult {
     );
     Ok(())
 }
+
+/// Many files read at once are each what reading it alone gives, in the order given; a file
+/// that cannot be read is an error naming it, and is not read apart either.
+#[test]
+fn many_files_read_at_once_are_each_read_alone() -> TestResult {
+    let Some(paths) = real_jsonl_files()? else {
+        return Ok(());
+    };
+    let zone: chrono_tz::Tz = "Asia/Seoul".parse()?;
+    let mut files: Vec<UsageFile> = paths
+        .iter()
+        .map(|path| UsageFile {
+            name: path.display().to_string(),
+            path: Some(path.clone()),
+        })
+        .collect();
+    files.insert(
+        1,
+        UsageFile {
+            name: "gone.jsonl".to_owned(),
+            path: Some("/definitely/not/gone.jsonl".into()),
+        },
+    );
+    let told = std::sync::Mutex::new(Vec::new());
+    let read = read_usage_files(&files, zone, &|index| {
+        told.lock().map(|mut told| told.push(index)).unwrap_or(())
+    });
+    let mut told = told.into_inner().unwrap_or_default();
+    told.sort_unstable();
+    assert_eq!(told, (0..files.len()).collect::<Vec<_>>());
+    for (file, result) in files.iter().zip(read) {
+        let Some(path) = &file.path else { continue };
+        match RolloutStream::open(path) {
+            Ok(stream) => {
+                let session = result.map_err(|message| format!("{}: {message}", file.name))?;
+                assert_eq!(session.path, file.name);
+                assert_eq!(session.usage, file_usage_by_day(stream, zone)?);
+                let apart = file.read_apart().ok_or("read apart")?;
+                assert_eq!(apart, file_usage(RolloutStream::open(path)?)?);
+            }
+            Err(_) => {
+                let message = result.err().unwrap_or_default();
+                assert!(message.starts_with("cannot read gone.jsonl: "), "{message}");
+                assert!(file.read_apart().is_none());
+            }
+        }
+    }
+    Ok(())
+}

@@ -11,13 +11,11 @@
 pub(crate) mod render;
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
 use chrono_tz::Tz;
-use codex_home::{FileUsage, count_each_response_once, file_usage, file_usage_by_day};
-use codex_rollout::RolloutStream;
-use rayon::prelude::*;
+use codex_home::{UsageFile, count_each_response_once, read_usage_files};
 
 use crate::damaged::DamagedFiles;
 use crate::error::{CommandResult, Failure, Status};
@@ -104,19 +102,26 @@ pub(crate) fn run(args: &UsageArgs, out: &mut Output) -> CommandResult {
         resolve_home(args.home.as_deref())?;
     }
     let sources = expand_sources(paths, args.home.as_deref(), WhenEmpty::DefaultHome)?;
-    let (mut sessions, unreadable) = read_all(&sources, zone);
+    let files: Vec<UsageFile> = sources
+        .iter()
+        .map(|source| UsageFile {
+            name: source.name(),
+            path: source.path().map(Path::to_path_buf),
+        })
+        .collect();
+    let (mut sessions, unreadable) = read_all(&sources, &files, zone);
     let mut damaged = DamagedFiles::default();
     for session in &sessions {
         if let Some(damage) = &session.usage.damage {
             damaged.note(&session.path, damage);
         }
     }
-    let by_name: HashMap<String, &Source> = sources
+    let by_name: HashMap<&str, &UsageFile> = files
         .iter()
-        .map(|source| (source.name(), source))
+        .map(|file| (file.name.as_str(), file))
         .collect();
     count_each_response_once(&mut sessions, zone, |session| {
-        read_apart(by_name.get(&session.path)?)
+        by_name.get(session.path.as_str())?.read_apart()
     });
     let report = build_usage_report(kind, zone, range, &sessions);
     if out.is_json() {
@@ -176,39 +181,26 @@ fn parse_date(text: &str) -> Result<NaiveDate, Failure> {
         .ok_or_else(|| Failure::Usage(format!("invalid date `{text}`: expected YYYY-MM-DD")))
 }
 
-/// Reads every source's usage, several files at a time, in the order given, each file's
-/// responses merged per model and local day in `zone` (what the reports need; memory flat in
-/// the files' sizes). Unreadable files are reported and left out (the second value says
-/// whether there were any).
-fn read_all(sources: &[Source], zone: Tz) -> (Vec<SessionUsage>, bool) {
+/// Reads every file's usage (codex-home's `read_usage_files`) with one progress bar over
+/// the sources' bytes, telling what cannot be read or placed in time; the second value says
+/// whether a file could not be read.
+fn read_all(sources: &[Source], files: &[UsageFile], zone: Tz) -> (Vec<SessionUsage>, bool) {
     let sizes: Vec<u64> = sources.iter().map(source_size).collect();
-    let total_bytes: u64 = sizes.iter().sum();
-    let progress = Progress::for_bytes(total_bytes, "reading sessions");
-    // On rayon's pool, one file per task, in the order given.
-    let results: Vec<Result<FileUsage, String>> = sources
-        .par_iter()
-        .zip(&sizes)
-        .map(|(source, size)| {
-            let result = read_one(source, zone);
-            progress.inc(*size);
-            result
-        })
-        .collect();
-    let mut sessions = Vec::with_capacity(sources.len());
+    let progress = Progress::for_bytes(sizes.iter().sum(), "reading sessions");
+    let results = read_usage_files(files, zone, &|index| progress.inc(sizes[index]));
+    drop(progress);
+    let mut sessions = Vec::with_capacity(files.len());
     let mut unreadable = false;
-    for (source, result) in sources.iter().zip(results) {
+    for result in results {
         match result {
-            Ok(usage) => {
-                for line in &usage.undated_lines {
+            Ok(session) => {
+                for line in &session.usage.undated_lines {
                     warn(&format!(
                         "{}:{line}: usage line without a readable timestamp, not counted",
-                        source.name()
+                        session.path
                     ));
                 }
-                sessions.push(SessionUsage {
-                    path: source.name(),
-                    usage,
-                });
+                sessions.push(session);
             }
             Err(message) => {
                 warn(&message);
@@ -217,23 +209,4 @@ fn read_all(sources: &[Source], zone: Tz) -> (Vec<SessionUsage>, bool) {
         }
     }
     (sessions, unreadable)
-}
-
-/// One source's usage by day: a file (read with a buffer sized by it), or standard input, the
-/// only other source [`expand_sources`] gives for `usage`.
-fn read_one(source: &Source, zone: Tz) -> Result<FileUsage, String> {
-    let usage = match source.path() {
-        Some(path) => RolloutStream::open(path).and_then(|stream| file_usage_by_day(stream, zone)),
-        None => RolloutStream::new(std::io::stdin().lock())
-            .and_then(|stream| file_usage_by_day(stream, zone)),
-    };
-    usage.map_err(|err| format!("cannot read {}: {err}", source.name()))
-}
-
-/// A file's usage with every response apart, read again for
-/// [`count_each_response_once`]; standard input cannot be read twice.
-fn read_apart(source: &Source) -> Option<FileUsage> {
-    RolloutStream::open(source.path()?)
-        .and_then(file_usage)
-        .ok()
 }
