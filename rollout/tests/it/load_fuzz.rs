@@ -13,7 +13,7 @@ use codex_protocol::thread_id::ThreadId;
 use codex_rollout::new_session_meta;
 use codex_rollout::reconstruct_history_from_rollout;
 use codex_rollout::{ForkMode, ForkPoint, fork_bytes};
-use codex_rollout::{RolloutContents, load_rollout_bytes};
+use codex_rollout::{ProblemKind, RolloutContents, load_rollout_bytes};
 use codex_test_support::{REAL_FIXTURES, non_empty_lines, real_jsonl_files};
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
@@ -63,12 +63,21 @@ fn exercise(bytes: Vec<u8>) -> Result<(), TestCaseError> {
         &RolloutContents::parse_with_threads(bytes.clone(), 3),
         &contents
     );
-    let skipped = contents
+    // A damaged compressed stream (an input cut inside the zstd magic number, `(` alone) is
+    // one problem after the last line kept, not a line.
+    let (damage, lines): (Vec<_>, Vec<_>) = contents
         .problems()
+        .iter()
+        .partition(|problem| problem.kind == ProblemKind::Damaged);
+    let skipped = lines
         .iter()
         .filter(|problem| !problem.kind.is_kept())
         .count();
     prop_assert_eq!(contents.entries().len() + skipped, contents.line_count());
+    prop_assert!(damage.len() <= 1);
+    if let Some(damage) = damage.first() {
+        prop_assert_eq!(damage.line, contents.line_count() + 1);
+    }
     for entry in contents.entries() {
         prop_assert!(entry.span.end <= bytes.len());
         prop_assert!(!contents.raw_line(entry).contains(&b'\n'));
@@ -177,6 +186,22 @@ fn arbitrary_bytes_never_panic() -> Result<(), Box<dyn std::error::Error>> {
         proptest::collection::vec(any::<u8>(), 0..2_048),
         exercise,
     )
+}
+
+/// The inputs cut inside the zstd magic number: a damaged compressed stream, not a line.
+#[test]
+fn a_cut_magic_number_is_damage_not_a_line() -> Result<(), TestCaseError> {
+    for cut in [&b"("[..], b"(\xb5", b"(\xb5/"] {
+        exercise(cut.to_vec())?;
+        let contents = RolloutContents::parse_with_threads(cut.to_vec(), 1);
+        let kinds: Vec<_> = contents
+            .problems()
+            .iter()
+            .map(|problem| problem.kind)
+            .collect();
+        prop_assert_eq!(kinds, vec![ProblemKind::Damaged]);
+    }
+    Ok(())
 }
 
 #[test]
