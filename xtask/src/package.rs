@@ -202,7 +202,9 @@ fn cargo_tree(root: &Path, package: &str, edges: &str) -> Result<String> {
 /// codex-home without features compiles neither SQLite nor Parquet: a crate that wants
 /// listings, usage or pruning pays for neither (`search` and `tables` bring them).
 fn check_home_features(root: &Path) -> Result<()> {
-    banner("layering: cargo tree -p codex-home -e normal has no rusqlite, arrow or parquet");
+    banner(
+        "layering: cargo tree -p codex-home -e normal has no rusqlite, arrow, parquet or tungstenite",
+    );
     let output = Command::new("cargo")
         .args([
             "tree",
@@ -229,17 +231,19 @@ fn check_home_features(root: &Path) -> Result<()> {
         "parquet ",
         "arrow-array ",
         "arrow-schema ",
+        "tungstenite ",
     ];
     if let Some(line) = tree
         .lines()
         .find(|line| heavy.iter().any(|name| line.starts_with(name)))
     {
         bail!(
-            "codex-home without features depends on {line}: it belongs behind `search` or `tables`"
+            "codex-home without features depends on {line}: it belongs behind `search`, `state`, \
+             `tables` or `serve`"
         );
     }
     log(&format!(
-        "codex-home without features: {} crates in its tree, no SQLite or Parquet",
+        "codex-home without features: {} crates in its tree, no SQLite, Parquet or WebSocket",
         tree.lines().count()
     ));
     Ok(())
