@@ -214,7 +214,9 @@ pub use table::{
     TableError, TableOptions, TableRun, ThreadRow, ThreadRows, TokenRow, TurnRow, table_schema,
     thread_rows, write_tables,
 };
-pub use thread_lookup::{MIN_THREAD_PREFIX, ThreadLookupError, find_thread, thread_prefix};
+pub use thread_lookup::{
+    MIN_THREAD_PREFIX, ThreadLookupError, find_thread, fork_base_in, thread_prefix,
+};
 pub use usage::{
     CountedFrom, DateRange, FileUsage, ReportKind, ResponseUsage, SessionUsage, Tally, Tokens,
     UNKNOWN_MODEL, UsageError, UsageFile, UsageReport, UsageRow, UsageScan, build_usage_report,

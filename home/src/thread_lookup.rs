@@ -62,6 +62,22 @@ pub enum ThreadLookupError {
     /// The index named a thread whose id does not parse.
     #[error("invalid thread id {0}")]
     InvalidId(String),
+    /// A fork by reference would name a thread the home has no rollout of, so it could
+    /// never be read back.
+    #[error(
+        "{} records thread {thread}, which has no rollout under {}, so a fork by reference to \
+         it could not be read back; pass --home DIR, or fork without --by-reference",
+        path.display(),
+        home.display()
+    )]
+    NoForkBase {
+        /// The thread.
+        thread: ThreadId,
+        /// The file to be forked.
+        path: PathBuf,
+        /// The home's root.
+        home: PathBuf,
+    },
     /// The thread was found, but its file is gone.
     #[error("the session of thread {thread} is no longer under {}", home.display())]
     Gone {
@@ -128,6 +144,31 @@ pub fn find_thread(home: &CodexHome, prefix: &str) -> Result<PathBuf, ThreadLook
         })
 }
 
+/// The file a fork by reference of the rollout at `path` (which records `thread`) is read
+/// back from: the one `home` holds for the thread ([`find_rollout_by_thread_id`]). Such a
+/// fork names its base by thread id alone, so a home without the thread is an error; the
+/// second value says whether the file found is `path` itself.
+pub fn fork_base_in(
+    home: &CodexHome,
+    thread: ThreadId,
+    path: &Path,
+) -> Result<(PathBuf, bool), ThreadLookupError> {
+    let found = find_rollout_by_thread_id(home, thread).map_err(|source| {
+        ThreadLookupError::Unreadable {
+            home: home.root.clone(),
+            source,
+        }
+    })?;
+    let found = found.ok_or_else(|| ThreadLookupError::NoForkBase {
+        thread,
+        path: path.to_path_buf(),
+        home: home.root.clone(),
+    })?;
+    let canonical = |path: &Path| std::fs::canonicalize(path).ok();
+    let is_path = canonical(&found) == canonical(path);
+    Ok((found, is_path))
+}
+
 /// The rollout files of `home` whose thread id starts with `prefix`, from the search index
 /// when one exists at the default place and knows any, else none (the caller scans names).
 /// Without the `search` feature there is no index to ask.
@@ -156,3 +197,7 @@ fn indexed_thread_files_at(path: &Path, home: &CodexHome, prefix: &str) -> Vec<(
         .filter(|(_, path)| path.is_file())
         .collect()
 }
+
+#[cfg(test)]
+#[path = "thread_lookup_tests.rs"]
+mod tests;

@@ -27,10 +27,9 @@
 
 use std::path::{Path, PathBuf};
 
-use codex_home::find_rollout_by_thread_id;
+use codex_home::{ThreadLookupError, fork_base_in};
 use codex_protocol::rollout::HistoryBase;
 use codex_protocol::thread_id::ThreadId;
-use codex_rollout::CodexHome;
 use codex_rollout::{
     ForkError, ForkMode, ForkedRollout, fork_file_dropping_turns, session_meta_of_file,
 };
@@ -177,31 +176,16 @@ fn fork_failure(name: &str, err: ForkError) -> Failure {
     }
 }
 
-/// The home a fork by reference of `path` (the rollout of thread `thread_id`) resolves
-/// through: it must hold that thread, else the fork could never be read back.
-fn home_holding(
-    thread_id: ThreadId,
-    path: &Path,
-    home: Option<PathBuf>,
-) -> Result<CodexHome, Failure> {
+/// Checks that the home a fork by reference of `path` (the rollout of thread `thread_id`)
+/// resolves through holds that thread (codex-home's `fork_base_in`), else the fork could
+/// never be read back; says so when the home's file for it is another one.
+fn home_holding(thread_id: ThreadId, path: &Path, home: Option<PathBuf>) -> Result<(), Failure> {
     let home = crate::input::resolve_home(home.as_deref())?;
-    let found = find_rollout_by_thread_id(&home, thread_id).map_err(|err| {
-        Failure::Unreadable(format!(
-            "cannot look for thread {thread_id} under {}: {err}",
-            home.root.display()
-        ))
+    let (found, is_path) = fork_base_in(&home, thread_id, path).map_err(|err| match err {
+        ThreadLookupError::NoForkBase { .. } => Failure::Content(err.to_string()),
+        _ => Failure::Unreadable(err.to_string()),
     })?;
-    let Some(found) = found else {
-        return Err(Failure::Content(format!(
-            "{} records thread {thread_id}, which has no rollout under {}, so a fork by \
-             reference to it could not be read back; pass --home DIR, or fork without \
-             --by-reference",
-            path.display(),
-            home.root.display()
-        )));
-    };
-    let same = |path: &Path| std::fs::canonicalize(path).ok();
-    if same(&found) != same(path) {
+    if !is_path {
         warn(&format!(
             "the fork will refer to {}, the rollout of thread {thread_id} under {}, not to {}",
             found.display(),
@@ -209,7 +193,7 @@ fn home_holding(
             path.display()
         ));
     }
-    Ok(home)
+    Ok(())
 }
 
 fn print_report(report: &ForkReport, out: &mut Output) -> Result<(), Failure> {
