@@ -6,7 +6,7 @@
 //!
 //! A WebSocket address that is not loopback needs a bearer token, which every connection must
 //! then send as `Authorization: Bearer TOKEN` (what the Codex TUI's `--remote-auth-token-env`
-//! sends); [`Listen::check_token`] refuses such an address without one.
+//! sends); [`serve_home`] refuses such an address without one before it listens.
 
 use std::io::{BufRead, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
@@ -45,8 +45,8 @@ pub enum ListenError {
         why: &'static str,
     },
     /// A WebSocket address that is not loopback, without a token.
-    #[error("--listen {0}: an address that is not loopback needs --auth-token-env")]
-    NeedsToken(String),
+    #[error("--listen ws://{0}: an address that is not loopback needs --auth-token-env")]
+    NeedsToken(SocketAddr),
     /// The address cannot be listened on.
     #[error("cannot listen on {address}: {source}")]
     Bind {
@@ -83,16 +83,15 @@ impl Listen {
         let address = addresses.as_mut().and_then(Iterator::next);
         address.map(Self::WebSocket).ok_or(bad("not a HOST:PORT"))
     }
+}
 
-    /// Refuses a WebSocket address that is not loopback when no token guards it (`text` is
-    /// the address as given).
-    pub fn check_token(&self, text: &str, token: Option<&str>) -> Result<(), ListenError> {
-        match self {
-            Self::WebSocket(address) if !address.ip().is_loopback() && token.is_none() => {
-                Err(ListenError::NeedsToken(text.to_owned()))
-            }
-            _ => Ok(()),
+/// Refuses a WebSocket address that is not loopback when no token guards it.
+fn check_token(listen: &Listen, token: Option<&str>) -> Result<(), ListenError> {
+    match listen {
+        Listen::WebSocket(address) if !address.ip().is_loopback() && token.is_none() => {
+            Err(ListenError::NeedsToken(*address))
         }
+        _ => Ok(()),
     }
 }
 
@@ -106,13 +105,16 @@ pub enum ServeNote {
 }
 
 /// Serves `served` on `listen` (guarded by `token` for WebSocket clients) until standard input
-/// ends (stdio) or the process is stopped; `told` hears what the operator should know.
+/// ends (stdio) or the process is stopped; `told` hears what the operator should know. A
+/// WebSocket address that is not loopback is refused without a token, before anything
+/// listens.
 pub fn serve_home(
     served: &Arc<ServedHome>,
     listen: &Listen,
     token: Option<String>,
     told: impl Fn(ServeNote) + Send + Sync + 'static,
 ) -> Result<(), ListenError> {
+    check_token(listen, token.as_deref())?;
     let told: Arc<dyn Fn(ServeNote) + Send + Sync> = Arc::new(told);
     match listen {
         Listen::Stdio => serve_lines(served, std::io::stdin().lock(), &*told),

@@ -18,13 +18,26 @@ fn listen_addresses_take_codex_app_server_forms() {
 
 #[test]
 fn only_a_loopback_address_goes_without_a_token() -> Result<(), ListenError> {
-    let loopback = Listen::parse("ws://127.0.0.1:4500")?;
-    loopback.check_token("ws://127.0.0.1:4500", None)?;
+    check_token(&Listen::parse("ws://127.0.0.1:4500")?, None)?;
+    check_token(&Listen::Stdio, None)?;
     let open = Listen::parse("ws://0.0.0.0:4500")?;
-    let refused = open.check_token("ws://0.0.0.0:4500", None).err();
+    let refused = check_token(&open, None).err();
     assert_eq!(
         refused.map(|error| error.to_string()).as_deref(),
         Some("--listen ws://0.0.0.0:4500: an address that is not loopback needs --auth-token-env")
     );
-    open.check_token("ws://0.0.0.0:4500", Some("secret"))
+    check_token(&open, Some("secret"))
+}
+
+#[test]
+fn serving_an_open_address_without_a_token_is_refused_before_it_listens() {
+    let served = Arc::new(ServedHome::new(codex_rollout::CodexHome::new(
+        "/nonexistent",
+    )));
+    let open = Listen::WebSocket(SocketAddr::from(([0, 0, 0, 0], 0)));
+    let refused = serve_home(&served, &open, None, |_| {});
+    assert!(
+        matches!(refused, Err(ListenError::NeedsToken(_))),
+        "{refused:?}"
+    );
 }
