@@ -55,8 +55,11 @@ pub(crate) fn rfc3339(at: DateTime<Utc>) -> String {
 }
 
 fn item_time(timed: &TimedThreadItem) -> Option<DateTime<Utc>> {
-    let ms = timed.started_at_ms.or(timed.completed_at_ms)?;
-    (ms > 0).then(|| utc_second(ms.div_euclid(1000)))?
+    timed
+        .started_at_ms
+        .or(timed.completed_at_ms)
+        .filter(|ms| *ms > 0)
+        .and_then(|ms| utc_second(ms.div_euclid(1000)))
 }
 
 fn images_of(item: &ThreadItem) -> Vec<Image> {
